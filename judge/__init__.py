@@ -1,0 +1,2 @@
+"""A play-by-email Diplomacy judge."""
+__version__ = "0.1.0"

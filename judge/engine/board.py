@@ -1,0 +1,121 @@
+"""The board as a read-only graph: provinces, army edges and fleet edges per coast.
+
+Built once from a variant's data file (see `judge.engine.variant`) and then only read.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from .geography import Coast, Location, Province, Terrain, UnitKind
+
+
+class Board:
+    def __init__(
+        self,
+        provinces: Iterable[Province],
+        army_edges: Iterable[tuple[str, str]],
+        fleet_edges: Iterable[tuple[Location, Location]],
+    ) -> None:
+        self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
+        army: dict[str, set[str]] = {pid: set() for pid in self.provinces}
+        fleet: dict[Location, set[Location]] = {}
+        for a, b in army_edges:
+            self._check_province(a), self._check_province(b)
+            army[a].add(b)
+            army[b].add(a)
+        for a, b in fleet_edges:
+            self._check_location(a), self._check_location(b)
+            fleet.setdefault(a, set()).add(b)
+            fleet.setdefault(b, set()).add(a)
+        self._army = MappingProxyType({k: frozenset(v) for k, v in army.items()})
+        self._fleet = MappingProxyType({k: frozenset(v) for k, v in fleet.items()})
+        # Province-level neighbours for any kind of unit: used for distances and retreat checks.
+        nbrs: dict[str, set[str]] = {pid: set(army[pid]) for pid in self.provinces}
+        for a, bs in fleet.items():
+            for b in bs:
+                nbrs[a.province].add(b.province)
+        self._neighbours = MappingProxyType({k: frozenset(v) for k, v in nbrs.items()})
+
+    # -- validation of the data ------------------------------------------------------
+    def _check_province(self, pid: str) -> None:
+        if pid not in self.provinces:
+            raise ValueError(f"unknown province {pid!r} in map data")
+
+    def _check_location(self, loc: Location) -> None:
+        self._check_province(loc.province)
+        prov = self.provinces[loc.province]
+        if loc.coast is not None and loc.coast not in prov.coasts:
+            raise ValueError(f"{prov.name} has no {loc.coast.full_name}")
+        if loc.coast is None and prov.coasts:
+            raise ValueError(f"fleet edge at {prov.name} must name a coast")
+
+    # -- queries ------------------------------------------------------------------------
+    def province(self, pid: str) -> Province:
+        return self.provinces[pid]
+
+    def army_neighbours(self, province: str) -> frozenset[str]:
+        return self._army.get(province, frozenset())
+
+    def fleet_neighbours(self, loc: Location) -> frozenset[Location]:
+        return self._fleet.get(loc, frozenset())
+
+    def neighbours(self, province: str) -> frozenset[str]:
+        """Provinces that touch this one by any border a unit can cross."""
+        return self._neighbours.get(province, frozenset())
+
+    def fleet_locations(self, province: str) -> tuple[Location, ...]:
+        prov = self.provinces[province]
+        if prov.coasts:
+            return tuple(Location(province, c) for c in prov.coasts)
+        return (Location(province),) if Location(province) in self._fleet else ()
+
+    def can_stand(self, kind: UnitKind, loc: Location) -> bool:
+        prov = self.provinces.get(loc.province)
+        if prov is None or prov.terrain is Terrain.IMPASSABLE:
+            return False
+        if kind is UnitKind.ARMY:
+            return loc.coast is None and prov.terrain is not Terrain.SEA
+        if kind is UnitKind.ARMY_FLEET:
+            return prov.terrain is Terrain.SEA
+        return loc in self._fleet
+
+    def can_move(self, kind: UnitKind, src: Location, dst: Location) -> bool:
+        """One step by land (army) or along a coast or sea (fleet), ignoring convoys."""
+        if kind is UnitKind.ARMY:
+            return dst.coast is None and dst.province in self._army.get(src.province, ())
+        return dst in self._fleet.get(src, ())
+
+    def fleet_can_reach_province(self, src: Location, province: str) -> tuple[Location, ...]:
+        """The coasts (or bare location) of `province` a fleet at `src` can move to."""
+        return tuple(loc for loc in self._fleet.get(src, ()) if loc.province == province)
+
+    def coastal_for_convoy(self, province: str) -> bool:
+        """An army may be convoyed from or to a coastal province."""
+        return self.provinces[province].terrain is Terrain.COAST
+
+    def distances_from(self, sources: Iterable[str], step=None) -> dict[str, int]:
+        """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border)."""
+        step = step or self.neighbours
+        dist: dict[str, int] = {}
+        queue: deque[str] = deque()
+        for s in sources:
+            if s not in dist:
+                dist[s] = 0
+                queue.append(s)
+        while queue:
+            here = queue.popleft()
+            for nxt in step(here):
+                if nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        return dist
+
+    def is_symmetric(self) -> bool:
+        return all(a in self._army[b] for a, bs in self._army.items() for b in bs) and all(
+            a in self._fleet.get(b, ()) for a, bs in self._fleet.items() for b in bs
+        )
+
+    def coasts_of(self, province: str) -> tuple[Coast, ...]:
+        return self.provinces[province].coasts

@@ -1,0 +1,87 @@
+"""Places on a board: provinces, coasts, locations, unit kinds.
+
+These are plain values. A location is a province plus an optional coast; the
+coast is a typed value, never a suffix to be split off a string.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Terrain(enum.Enum):
+    LAND = "land"
+    COAST = "coast"
+    SEA = "sea"
+    IMPASSABLE = "impassable"
+
+
+class Coast(enum.Enum):
+    NORTH = "nc"
+    SOUTH = "sc"
+    EAST = "ec"
+    WEST = "wc"
+
+    @property
+    def full_name(self) -> str:
+        return {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}[self.value]
+
+
+class UnitKind(enum.Enum):
+    ARMY = "A"
+    FLEET = "F"
+    # An army aboard a fleet at sea (Abstraction II's A/F): moves and fights as a fleet.
+    ARMY_FLEET = "A/F"
+
+    @property
+    def full_name(self) -> str:
+        return {"A": "army", "F": "fleet", "A/F": "army aboard fleet"}[self.value]
+
+    @property
+    def moves_as_fleet(self) -> bool:
+        return self is not UnitKind.ARMY
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    province: str
+    coast: Coast | None = None
+
+    def __str__(self) -> str:
+        return self.province if self.coast is None else f"{self.province}/{self.coast.value}"
+
+    @property
+    def bare(self) -> "Location":
+        return self if self.coast is None else Location(self.province)
+
+    @classmethod
+    def parse(cls, text: str) -> "Location":
+        """Read the data-file spelling `spa/nc` (used only by data loaders and the JSON edge)."""
+        province, _, coast = text.strip().lower().partition("/")
+        return cls(province, Coast(coast) if coast else None)
+
+
+@dataclass(frozen=True)
+class Province:
+    id: str
+    name: str
+    terrain: Terrain
+    supply_centre: bool
+    coasts: tuple[Coast, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_sea(self) -> bool:
+        return self.terrain is Terrain.SEA
+
+    @property
+    def is_land(self) -> bool:
+        return self.terrain is Terrain.LAND
+
+    @property
+    def is_coastal(self) -> bool:
+        return self.terrain is Terrain.COAST
+
+    @property
+    def has_split_coasts(self) -> bool:
+        return len(self.coasts) > 0

@@ -1,0 +1,81 @@
+"""Orders as frozen values, one class per kind of order.
+
+The parser builds these once, at the edge; the engine never reads order text. A
+unit named in an order is a `UnitRef`: where it is, and whatever else the player
+wrote about it (kind, power). The engine checks those against the position.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geography import Location, UnitKind
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    location: Location
+    kind: UnitKind | None = None  # None: the player did not say
+    power: str | None = None  # a foreign unit named in a support, e.g. "S RUSSIAN A War"
+
+
+@dataclass(frozen=True)
+class Hold:
+    unit: UnitRef
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: UnitRef
+    to: Location
+    via_convoy: bool = False
+    # Sea provinces the player named in the route form `A Lon-Nth-Nwy`; a hint, not a rule.
+    route: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SupportHold:
+    unit: UnitRef
+    supported: UnitRef
+
+
+@dataclass(frozen=True)
+class SupportMove:
+    unit: UnitRef
+    supported: UnitRef
+    to: Location
+
+
+@dataclass(frozen=True)
+class Convoy:
+    unit: UnitRef
+    army: UnitRef
+    to: Location
+
+
+@dataclass(frozen=True)
+class Retreat:
+    unit: UnitRef
+    to: Location
+
+
+@dataclass(frozen=True)
+class Disband:
+    """Disband in a retreat phase, or remove in an adjustment phase."""
+    unit: UnitRef
+
+
+@dataclass(frozen=True)
+class Build:
+    kind: UnitKind
+    location: Location
+
+
+@dataclass(frozen=True)
+class Waive:
+    """Decline one build."""
+
+
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+RetreatOrder = Retreat | Disband
+AdjustmentOrder = Build | Disband | Waive
+Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive

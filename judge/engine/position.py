@@ -1,0 +1,66 @@
+"""The state of a game between phases: units, centre owners, phase, dislodged units."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .calendar import Phase
+from .geography import Location, UnitKind
+
+
+@dataclass(frozen=True)
+class Unit:
+    power: str
+    kind: UnitKind
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.location}"
+
+
+@dataclass(frozen=True)
+class DislodgedUnit:
+    unit: Unit
+    attacker_from: str  # province the dislodging attack came from
+    retreats: tuple[Location, ...]  # where it may retreat; empty: it can only disband
+
+
+@dataclass(frozen=True)
+class Position:
+    phase: Phase
+    units: tuple[Unit, ...]
+    owners: Mapping[str, str]  # supply centre -> power; unowned centres are absent
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        units = tuple(sorted(self.units, key=lambda u: (u.power, u.location)))
+        by_province: dict[str, Unit] = {}
+        for u in units:
+            if u.location.province in by_province:
+                raise ValueError(f"two units in {u.location.province}")
+            by_province[u.location.province] = u
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
+        object.__setattr__(self, "dislodged", tuple(self.dislodged))
+        object.__setattr__(self, "_by_province", MappingProxyType(by_province))
+
+    def unit_in(self, province: str) -> Unit | None:
+        return self._by_province.get(province)
+
+    def units_of(self, power: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.power == power)
+
+    def centres_of(self, power: str) -> tuple[str, ...]:
+        return tuple(c for c, p in self.owners.items() if p == power)
+
+    def with_(self, **changes) -> "Position":
+        values = dict(phase=self.phase, units=self.units, owners=self.owners, dislodged=self.dislodged)
+        values.update(changes)
+        return Position(**values)
+
+    @classmethod
+    def build(cls, phase: Phase, units: Iterable[Unit], owners: Mapping[str, str],
+              dislodged: Iterable[DislodgedUnit] = ()) -> "Position":
+        return cls(phase, tuple(units), dict(owners), tuple(dislodged))

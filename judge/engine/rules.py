@@ -1,0 +1,72 @@
+"""Rulebook editions as plain values.
+
+Each difference between the rulebooks (and the DATC preferences) is one field. An
+edition is just a `Rules` value; nothing forks on an edition's name.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+
+class AdjacentConvoy(enum.Enum):
+    """How an army that could reach an adjacent province by land or by convoy travels."""
+    # 1971: by convoy whenever any fleet convoys it there
+    ANY_CONVOY = "any convoy"
+    # 1982/2000/5th and DATC 3.0: by convoy if it says "via convoy" or its own power convoys it
+    OWN_CONVOY = "own convoy or via convoy"
+    # DPTG: by convoy only when the order says "via convoy"
+    VIA_CONVOY_ONLY = "via convoy only"
+    # DATC 2.4: an army that says "via convoy" still moves by land if the convoy fails
+    LAND_FALLBACK = "via convoy, else by land"
+
+
+class RemovalOrder(enum.Enum):
+    """Which units go first when a removal is not ordered (civil disorder)."""
+    # 1982: farthest from its nearest home centre, shortest route including convoys
+    FARTHEST_FROM_HOME = "1982"
+    # 2000: farthest from the country (its home centres), by moves of the unit
+    FARTHEST_FROM_COUNTRY = "2000"
+    # 5th: farthest from an owned centre by plain adjacency; units on centres last
+    FARTHEST_FROM_OWNED_CENTRE = "5th"
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str
+    adjacent_convoy: AdjacentConvoy = AdjacentConvoy.OWN_CONVOY
+    # An impossible order (e.g. a move to a non-adjacent province) makes the unit hold,
+    # and that hold can be supported.
+    impossible_order_can_be_supported: bool = True
+    # A support to a move into a split-coast province must name the coast the move names.
+    support_must_name_coast: bool = False
+    # A unit dislodged by a convoyed army coming from an adjacent province may retreat
+    # to that army's origin.
+    retreat_to_convoyed_attackers_origin: bool = True
+    removal_order: RemovalOrder = RemovalOrder.FARTHEST_FROM_OWNED_CENTRE
+    # The 1982 short game and two-player game count units instead of centres at the end.
+    count_units_for_victory: bool = False
+
+
+FIFTH = Rules(name="5th", support_must_name_coast=True)
+FOURTH_2000 = Rules(name="2000", removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY)
+SECOND_1982 = Rules(name="1982", removal_order=RemovalOrder.FARTHEST_FROM_HOME,
+                    count_units_for_victory=True)
+# Editions the DATC names, for its edition-specific cases.
+FIRST_1971 = replace(SECOND_1982, name="1971", adjacent_convoy=AdjacentConvoy.ANY_CONVOY)
+DPTG = replace(FIFTH, name="dptg", adjacent_convoy=AdjacentConvoy.VIA_CONVOY_ONLY)
+DATC_V24 = replace(FOURTH_2000, name="datc-2.4", adjacent_convoy=AdjacentConvoy.LAND_FALLBACK,
+                   removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY)
+
+EDITIONS: dict[str, Rules] = {r.name: r for r in (FIFTH, FOURTH_2000, SECOND_1982, FIRST_1971, DPTG, DATC_V24)}
+# Other names people use for the same editions.
+EDITIONS.update({"2023": FIFTH, "5": FIFTH, "4": FOURTH_2000, "4th": FOURTH_2000,
+                 "2": SECOND_1982, "2nd": SECOND_1982})
+DEFAULT = FIFTH
+
+
+def edition(name: str) -> Rules:
+    try:
+        return EDITIONS[str(name).strip().lower()]
+    except KeyError:
+        raise KeyError(f"unknown rules edition {name!r}; known: 1982, 2000, 5th") from None

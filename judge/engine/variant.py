@@ -1,0 +1,168 @@
+"""A variant: its board, powers, calendar and the small rule hooks it switches on.
+
+Variants are data files (`judge/variants/<id>/variant.json`). Loading one builds a
+read-only `Variant`; callers load it once and pass it around. There is no hidden cache.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .board import Board
+from .calendar import Calendar, Phase, Season
+from .geography import Coast, Location, Province, Terrain, UnitKind
+
+
+@dataclass(frozen=True)
+class Power:
+    id: str  # e.g. "FRANCE"
+    name: str  # "France"
+    adjective: str  # "French"
+    letter: str  # njudge's one-letter power initial
+    colour: str
+    home_centres: tuple[str, ...]
+    starting_units: tuple[tuple[UnitKind, Location], ...]
+
+
+@dataclass(frozen=True)
+class FrozenSpaces:
+    """Spaces where fleets must stand and nothing can be dislodged, in some seasons."""
+    provinces: frozenset[str]
+    seasons: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    description: str
+    board: Board
+    calendar: Calendar
+    powers: tuple[Power, ...]
+    victory_centres: int
+    unit_kinds: frozenset[UnitKind]
+    reconstructed: bool = False
+    frozen: FrozenSpaces | None = None
+    last_phase: Phase | None = None  # the game ends after this phase, if set
+    # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange").
+    hooks: frozenset[str] = frozenset()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def power(self, power_id: str) -> Power:
+        for p in self.powers:
+            if p.id == power_id:
+                return p
+        raise KeyError(power_id)
+
+    @property
+    def power_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.powers)
+
+    @property
+    def supply_centres(self) -> tuple[str, ...]:
+        return tuple(pid for pid, p in self.board.provinces.items() if p.supply_centre)
+
+    def home_power(self, province: str) -> str | None:
+        for p in self.powers:
+            if province in p.home_centres:
+                return p.id
+        return None
+
+    def is_frozen(self, province: str, phase: Phase) -> bool:
+        return (self.frozen is not None and province in self.frozen.provinces
+                and phase.season in self.frozen.seasons)
+
+
+def parse_unit(text: str) -> tuple[UnitKind, Location]:
+    """Data-file spelling of a unit: `A par`, `F stp/sc`, `A/F nth`."""
+    kind, _, where = text.strip().partition(" ")
+    return UnitKind(kind.upper()), Location.parse(where)
+
+
+def variant_from_data(data: dict[str, Any]) -> Variant:
+    provinces = [
+        Province(
+            id=p["id"], name=p["name"], terrain=Terrain(p["terrain"]),
+            supply_centre=bool(p.get("supply_centre")),
+            coasts=tuple(Coast(c) for c in p.get("coasts", ())),
+            aliases=tuple(p.get("aliases", ())),
+        )
+        for p in data["provinces"]
+    ]
+    board = Board(
+        provinces,
+        [tuple(e) for e in data["army_edges"]],
+        [(Location.parse(a), Location.parse(b)) for a, b in data["fleet_edges"]],
+    )
+    cal = data["calendar"]
+    seasons = tuple(Season(s["name"], s["code"], bool(s.get("adjustments"))) for s in cal["seasons"])
+    adjustment = cal.get("adjustment") or {}
+    calendar = Calendar(
+        seasons=seasons, start_year=cal["start_year"],
+        start_season=next((i for i, s in enumerate(seasons) if s.code == cal.get("start_season")), 0),
+        adjustment_name=adjustment.get("name"), adjustment_code=adjustment.get("code"),
+    )
+    powers = tuple(
+        Power(
+            id=p["id"], name=p["name"], adjective=p["adjective"], letter=p["letter"],
+            colour=p.get("colour", "#888888"), home_centres=tuple(p["home_centres"]),
+            starting_units=tuple(parse_unit(u) for u in p["starting_units"]),
+        )
+        for p in data["powers"]
+    )
+    frozen = None
+    if data.get("frozen"):
+        codes = [s.code for s in seasons]
+        frozen = FrozenSpaces(frozenset(data["frozen"]["provinces"]),
+                              frozenset(codes.index(c) for c in data["frozen"]["seasons"]))
+    variant = Variant(
+        id=data["id"], name=data["name"], description=data.get("description", ""),
+        board=board, calendar=calendar, powers=powers,
+        victory_centres=int(data["victory_centres"]),
+        unit_kinds=frozenset(UnitKind[k.upper()] for k in data.get("unit_kinds", ["army", "fleet"])),
+        reconstructed=bool(data.get("reconstructed")),
+        frozen=frozen,
+        last_phase=calendar.parse(data["last_phase"]) if data.get("last_phase") else None,
+        hooks=frozenset(data.get("hooks", ())),
+        extra={k: v for k, v in data.items() if k.startswith("x_")},
+    )
+    _check(variant)
+    return variant
+
+
+def _check(variant: Variant) -> None:
+    for power in variant.powers:
+        for kind, loc in power.starting_units:
+            if not variant.board.can_stand(kind, loc):
+                raise ValueError(f"{power.name}'s starting {kind.full_name} cannot stand in {loc}")
+        for c in power.home_centres:
+            if not variant.board.provinces[c].supply_centre:
+                raise ValueError(f"home centre {c} of {power.name} is not a supply centre")
+
+
+def available_variants() -> list[str]:
+    root = resources.files("judge") / "variants"
+    return sorted(p.name for p in root.iterdir() if (p / "variant.json").is_file())
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """Load a packaged variant by id (`standard`) or a variant file by path."""
+    path = Path(name_or_path)
+    if path.suffix == ".json" and path.is_file():
+        return variant_from_data(json.loads(path.read_text(encoding="utf-8")))
+    key = str(name_or_path).strip().lower()
+    if key not in available_variants():
+        raise KeyError(f"unknown variant {name_or_path!r}; known: {', '.join(available_variants())}")
+    text = (resources.files("judge") / "variants" / key / "variant.json").read_text(encoding="utf-8")
+    return variant_from_data(json.loads(text))
+
+
+def starting_position(variant: Variant) -> "Position":
+    from .position import Position, Unit
+
+    units = [Unit(p.id, kind, loc) for p in variant.powers for kind, loc in p.starting_units]
+    owners = {c: p.id for p in variant.powers for c in p.home_centres}
+    return Position(variant.calendar.first_phase, tuple(units), owners)

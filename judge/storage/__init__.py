@@ -1,0 +1,1 @@
+"""SQLite storage through sqlite-utils: opening files and versioned migrations."""
