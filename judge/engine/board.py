@@ -37,6 +37,11 @@ class Board:
             for b in bs:
                 nbrs[a.province].add(b.province)
         self._neighbours = MappingProxyType({k: frozenset(v) for k, v in nbrs.items()})
+        by_sea: dict[str, set[str]] = {pid: set() for pid in self.provinces}
+        for a, bs in fleet.items():
+            for b in bs:
+                by_sea[a.province].add(b.province)
+        self._fleet_provinces = MappingProxyType({k: frozenset(v) for k, v in by_sea.items()})
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:
@@ -64,6 +69,16 @@ class Board:
     def neighbours(self, province: str) -> frozenset[str]:
         """Provinces that touch this one by any border a unit can cross."""
         return self._neighbours.get(province, frozenset())
+
+    def fleet_province_neighbours(self, province: str) -> frozenset[str]:
+        """Provinces a fleet somewhere in `province` could reach, coasts ignored."""
+        return self._fleet_provinces.get(province, frozenset())
+
+    def can_reach_province(self, kind: UnitKind, loc: Location, province: str) -> bool:
+        """Could this unit move into some part of `province`? (What a support needs.)"""
+        if kind is UnitKind.ARMY:
+            return province in self._army.get(loc.province, ()) and not self.provinces[province].is_sea
+        return any(dst.province == province for dst in self._fleet.get(loc, ()))
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         prov = self.provinces[province]

@@ -31,6 +31,16 @@ class RemovalOrder(enum.Enum):
     FARTHEST_FROM_OWNED_CENTRE = "5th"
 
 
+class SupportCoast(enum.Enum):
+    """How the coast named in a support to a split-coast province is read."""
+    # Coasts in supports are ignored (pre-DATC judges; the 1982 and 2000 texts are silent).
+    IGNORED = "ignored"
+    # A coast, if named, must be the coast the move names; leaving it out is fine (DATC 4.B.4).
+    MATCH_IF_GIVEN = "must match if given"
+    # The 5th edition read strictly: the support must name the coast the move names.
+    MUST_NAME = "must name the coast"
+
+
 @dataclass(frozen=True)
 class Rules:
     name: str
@@ -38,8 +48,7 @@ class Rules:
     # An impossible order (e.g. a move to a non-adjacent province) makes the unit hold,
     # and that hold can be supported.
     impossible_order_can_be_supported: bool = True
-    # A support to a move into a split-coast province must name the coast the move names.
-    support_must_name_coast: bool = False
+    support_coast: SupportCoast = SupportCoast.MATCH_IF_GIVEN
     # A unit dislodged by a convoyed army coming from an adjacent province may retreat
     # to that army's origin.
     retreat_to_convoyed_attackers_origin: bool = True
@@ -48,7 +57,7 @@ class Rules:
     count_units_for_victory: bool = False
 
 
-FIFTH = Rules(name="5th", support_must_name_coast=True)
+FIFTH = Rules(name="5th")
 FOURTH_2000 = Rules(name="2000", removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY)
 SECOND_1982 = Rules(name="1982", removal_order=RemovalOrder.FARTHEST_FROM_HOME,
                     count_units_for_victory=True)
@@ -62,6 +71,9 @@ EDITIONS: dict[str, Rules] = {r.name: r for r in (FIFTH, FOURTH_2000, SECOND_198
 # Other names people use for the same editions.
 EDITIONS.update({"2023": FIFTH, "5": FIFTH, "4": FOURTH_2000, "4th": FOURTH_2000,
                  "2": SECOND_1982, "2nd": SECOND_1982})
+# The 5th edition read to the letter where the DATC prefers leniency.
+FIFTH_STRICT = replace(FIFTH, name="5th-strict", support_coast=SupportCoast.MUST_NAME)
+EDITIONS[FIFTH_STRICT.name] = FIFTH_STRICT
 DEFAULT = FIFTH
 
 

@@ -1,0 +1,160 @@
+"""Adjustments: builds up to the centres a power has gained, removals down to its centres.
+
+Orders count in the order given: the first legal ones are carried out (DATC 4.D.4-6).
+A build not ordered is waived; a removal not ordered is made by the edition's
+civil-disorder rule.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .geography import Location, UnitKind
+from .orders import Build, Disband, Order, UnitRef, Waive
+from .outcomes import Outcome, PhaseResult, Reason
+from .position import Position, Unit
+from .removals import civil_disorder_removals
+from .rules import Rules
+from .variant import Variant
+
+
+def adjustment_due(variant: Variant, position: Position, power: str) -> int:
+    """Positive: builds allowed; negative: removals owed."""
+    return len(position.centres_of(power)) - len(position.units_of(power))
+
+
+def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
+    """Home centres where this power may build now: owned and empty."""
+    home = variant.power(power).home_centres
+    return tuple(c for c in home if position.owners.get(c) == power and position.unit_in(c) is None)
+
+
+class _Reject(Exception):
+    pass
+
+
+def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+                           rules: Rules) -> PhaseResult:
+    outcomes: list[Outcome] = []
+    units = list(position.units)
+    for power in variant.power_ids:
+        due = adjustment_due(variant, position, power)
+        given = list(orders.get(power, ()))
+        if due > 0:
+            built, results = _builds(variant, position, power, due, given)
+            units += built
+        elif due < 0:
+            removed, results = _removals(variant, position, power, -due, given, rules)
+            units = [u for u in units if u not in removed]
+        else:
+            results = [Outcome(power, o, False, Reason.ILLEGAL, "you have no builds or removals this year")
+                       for o in given]
+        outcomes += results
+    for power in orders:
+        if power not in variant.power_ids:
+            outcomes += [Outcome(power, o, False, Reason.ILLEGAL, f"there is no power {power}")
+                         for o in orders[power]]
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), ())
+    return PhaseResult(position.phase, tuple(outcomes), after)
+
+
+def _builds(variant: Variant, position: Position, power: str, due: int,
+            given: list[Order]) -> tuple[list[Unit], list[Outcome]]:
+    board = variant.board
+    built: list[Unit] = []
+    used = 0
+    outcomes: list[Outcome] = []
+    for order in given:
+        if isinstance(order, Waive):
+            if used < due:
+                used += 1
+                outcomes.append(Outcome(power, order, True, Reason.WAIVED))
+            else:
+                outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, "no builds left to waive"))
+            continue
+        if not isinstance(order, Build):
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL,
+                                    "you have builds this year, not removals"))
+            continue
+        try:
+            unit = _read_build(variant, position, power, order, built)
+        except _Reject as r:
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, str(r)))
+            continue
+        if used >= due:
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED,
+                                    f"you may build only {due} unit{'s' if due > 1 else ''}"))
+            continue
+        used += 1
+        built.append(unit)
+        outcomes.append(Outcome(power, order, True, Reason.BUILT))
+    sites = [c for c in buildable_sites(variant, position, power)
+             if c not in {u.location.province for u in built}]
+    for _ in range(min(due - used, len(sites))):
+        outcomes.append(Outcome(power, Waive(), True, Reason.WAIVED, "no build was ordered", by_judge=True))
+    del board
+    return built, outcomes
+
+
+def _read_build(variant: Variant, position: Position, power: str, order: Build,
+                built: list[Unit]) -> Unit:
+    board = variant.board
+    loc = order.location
+    if loc.province not in board.provinces:
+        raise _Reject(f"there is no province {loc.province!r} on this map")
+    prov = board.province(loc.province)
+    if loc.province not in variant.power(power).home_centres:
+        raise _Reject(f"{prov.name} is not one of your home centres")
+    if position.owners.get(loc.province) != power:
+        raise _Reject(f"you do not own {prov.name} now")
+    if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):
+        raise _Reject(f"{prov.name} is occupied")
+    if order.kind not in variant.unit_kinds or order.kind is UnitKind.ARMY_FLEET:
+        raise _Reject(f"you cannot build an {order.kind.full_name}")
+    if order.kind is UnitKind.ARMY:
+        if prov.is_sea:
+            raise _Reject(f"an army cannot be built at sea")
+        return Unit(power, UnitKind.ARMY, loc.bare)
+    if prov.is_land:
+        raise _Reject(f"a fleet cannot be built in {prov.name}, an inland province")
+    if prov.coasts:
+        if loc.coast is None:
+            raise _Reject(f"say which coast of {prov.name} the fleet is built on ("
+                          + " or ".join(c.full_name for c in prov.coasts) + ")")
+        if loc.coast not in prov.coasts:
+            raise _Reject(f"{prov.name} has no {loc.coast.full_name}")
+        return Unit(power, UnitKind.FLEET, loc)
+    return Unit(power, UnitKind.FLEET, Location(loc.province))
+
+
+def _removals(variant: Variant, position: Position, power: str, due: int, given: list[Order],
+              rules: Rules) -> tuple[list[Unit], list[Outcome]]:
+    board = variant.board
+    removed: list[Unit] = []
+    outcomes: list[Outcome] = []
+    for order in given:
+        if not isinstance(order, Disband):
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL,
+                                    "you must remove units this year, not build"))
+            continue
+        province = order.unit.location.province
+        unit = position.unit_in(province) if province in board.provinces else None
+        if unit is None or unit.power != power:
+            name = board.province(province).name if province in board.provinces else repr(province)
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, f"you have no unit in {name}"))
+            continue
+        if unit in removed:
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, "that unit is already removed"))
+            continue
+        if len(removed) >= due:
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED,
+                                    f"you need to remove only {due} unit{'s' if due > 1 else ''}"))
+            continue
+        removed.append(unit)
+        outcomes.append(Outcome(power, order, True, Reason.DISBANDED))
+    if len(removed) < due:
+        remaining = position.with_(units=tuple(u for u in position.units if u not in removed))
+        for unit in civil_disorder_removals(variant, remaining, power, due - len(removed), rules):
+            removed.append(unit)
+            outcomes.append(Outcome(power, Disband(UnitRef(unit.location, unit.kind)), True, Reason.DISBANDED,
+                                    "removed by the civil-disorder rule", by_judge=True))
+    return removed, outcomes

@@ -1,0 +1,326 @@
+"""Movement: the rules the resolver asks about (paths, strengths, cuts), and the results.
+
+Every decision is "does the order of the unit in province P succeed?": a move
+moves, a support is given (not cut), a convoying fleet is not dislodged. Strengths
+follow the DATC's section 5: attack, hold, prevent and defend strength.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .convoy_routes import route_exists
+from .geography import Location
+from .movement_orders import Entry, MovementOrders, Route, normalise
+from .orders import Convoy, Move, Order, SupportHold, SupportMove
+from .outcomes import Outcome, PhaseResult, Reason
+from .position import DislodgedUnit, Position, Unit
+from .resolver import Resolver
+from .rules import Rules, SupportCoast
+from .variant import Variant
+
+
+class MovementRules:
+    """The rule side of movement adjudication for one phase."""
+
+    def __init__(self, variant: Variant, position: Position, orders: MovementOrders, rules: Rules) -> None:
+        self.variant = variant
+        self.board = variant.board
+        self.position = position
+        self.rules = rules
+        self.entries = orders.entries
+        # Convoyed moves the Szykman rule has declared disrupted.
+        self.paradox_broken: set[str] = set()
+        self.moves_to: dict[str, list[str]] = {}
+        self.supports_of: dict[str, list[str]] = {}  # supported unit's province -> supporters
+        self.convoys_for: dict[str, set[str]] = {}  # army's province -> convoying seas
+        for p, e in self.entries.items():
+            o = e.order
+            if isinstance(o, Move):
+                self.moves_to.setdefault(o.to.province, []).append(p)
+            elif isinstance(o, (SupportHold, SupportMove)):
+                self.supports_of.setdefault(o.supported.location.province, []).append(p)
+        for p, e in self.entries.items():
+            o = e.order
+            if isinstance(o, Convoy) and self._convoy_matches(e):
+                self.convoys_for.setdefault(o.army.location.province, set()).add(p)
+
+    # -- matching (static) ------------------------------------------------------------
+    def _convoy_matches(self, e: Entry) -> bool:
+        army = self.entries.get(e.order.army.location.province)
+        return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
+                and army.order.to.province == e.order.to.province)
+
+    def support_matches(self, supporter: Entry) -> bool:
+        o = supporter.order
+        target = self.entries.get(o.supported.location.province)
+        if target is None:
+            return False
+        if isinstance(o, SupportHold):
+            if isinstance(target.order, Move):
+                return False
+            return self.rules.impossible_order_can_be_supported or target.rejected_reason is None
+        if not isinstance(target.order, Move) or target.order.to.province != o.to.province:
+            return False
+        move_coast = target.order.to.coast
+        if self.rules.support_coast is SupportCoast.MUST_NAME and move_coast is not None:
+            return o.to.coast == move_coast
+        if self.rules.support_coast is SupportCoast.MATCH_IF_GIVEN and o.to.coast is not None:
+            return move_coast in (None, o.to.coast)
+        return True
+
+    # -- paths ------------------------------------------------------------------------
+    def convoy_path(self, p: str, r: Resolver[str]) -> bool:
+        """Does a chain of undislodged fleets carry the army in p to its destination?"""
+        if p in self.paradox_broken:
+            return False
+        e = self.entries[p]
+        seas = self.convoys_for.get(p, set())
+        return route_exists(self.board, p, e.order.to.province, seas, usable=lambda sea: r.resolve(sea))
+
+    def by_convoy(self, p: str, r: Resolver[str]) -> bool:
+        route = self.entries[p].route
+        if route is Route.CONVOY:
+            return True
+        if route is Route.CONVOY_ELSE_LAND:
+            return self.convoy_path(p, r)
+        return False
+
+    def has_path(self, p: str, r: Resolver[str]) -> bool:
+        route = self.entries[p].route
+        if route is Route.LAND:
+            return True
+        if route is Route.CONVOY:
+            return self.convoy_path(p, r)
+        return True  # convoy, else land: one of them always stands
+
+    def head_to_head(self, p: str, r: Resolver[str]) -> str | None:
+        """The province of the unit coming the other way along the same border, if any."""
+        dest = self.entries[p].order.to.province
+        other = self.entries.get(dest)
+        if other is None or not isinstance(other.order, Move) or other.order.to.province != p:
+            return None
+        if self.by_convoy(p, r) or self.by_convoy(dest, r):
+            return None
+        return dest
+
+    # -- strengths --------------------------------------------------------------------
+    def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
+        n = 0
+        for s in self.supports_of.get(p, ()):
+            e = self.entries[s]
+            if isinstance(e.order, SupportMove) is isinstance(self.entries[p].order, Move) \
+                    and self.support_matches(e) and (exclude_power is None or e.power != exclude_power) \
+                    and r.resolve(s):
+                n += 1
+        return n
+
+    def hold_strength(self, province: str, r: Resolver[str]) -> int:
+        e = self.entries.get(province)
+        if e is None:
+            return 0
+        if isinstance(e.order, Move):
+            return 0 if r.resolve(province) else 1
+        return 1 + self._supports(province, r)
+
+    def attack_strength(self, p: str, r: Resolver[str]) -> int:
+        if not self.has_path(p, r):
+            return 0
+        e = self.entries[p]
+        dest = e.order.to.province
+        occupant = self.entries.get(dest)
+        h2h = self.head_to_head(p, r)
+        if occupant is None or (isinstance(occupant.order, Move) and h2h is None and r.resolve(dest)):
+            return 1 + self._supports(p, r)
+        if occupant.power == e.power:
+            return 0  # a power cannot dislodge its own unit
+        return 1 + self._supports(p, r, exclude_power=occupant.power)
+
+    def defend_strength(self, p: str, r: Resolver[str]) -> int:
+        return 1 + self._supports(p, r)
+
+    def prevent_strength(self, p: str, r: Resolver[str]) -> int:
+        if not self.has_path(p, r):
+            return 0
+        h2h = self.head_to_head(p, r)
+        if h2h is not None and r.resolve(h2h):
+            return 0
+        return 1 + self._supports(p, r)
+
+    # -- the decisions ----------------------------------------------------------------
+    def adjudicate(self, p: str, r: Resolver[str]) -> bool:
+        e = self.entries[p]
+        o = e.order
+        if isinstance(o, Move):
+            return self._move_succeeds(p, r)
+        if isinstance(o, (SupportHold, SupportMove)):
+            return self._support_given(p, r)
+        # convoys, holds: the order stands unless the unit is dislodged
+        return not self._dislodged(p, r)
+
+    def _move_succeeds(self, p: str, r: Resolver[str]) -> bool:
+        dest = self.entries[p].order.to.province
+        attack = self.attack_strength(p, r)
+        if attack == 0:
+            return False
+        h2h = self.head_to_head(p, r)
+        if h2h is not None:
+            if attack <= self.defend_strength(h2h, r):
+                return False
+        elif attack <= self.hold_strength(dest, r):
+            return False
+        for q in self.moves_to.get(dest, ()):
+            if q != p and attack <= self.prevent_strength(q, r):
+                return False
+        return True
+
+    def _dislodged(self, p: str, r: Resolver[str]) -> bool:
+        e = self.entries[p]
+        if isinstance(e.order, Move) and r.resolve(p):
+            return False
+        return any(r.resolve(q) for q in self.moves_to.get(p, ()))
+
+    def _support_given(self, p: str, r: Resolver[str]) -> bool:
+        e = self.entries[p]
+        if not self.support_matches(e):
+            return False
+        if self._dislodged(p, r):
+            return False
+        return self._cutter(p, r) is None
+
+    def _cutter(self, p: str, r: Resolver[str]) -> str | None:
+        """The province of a unit that cuts this support, if any."""
+        e = self.entries[p]
+        o = e.order
+        into = o.to.province if isinstance(o, SupportMove) else None
+        for q in self.moves_to.get(p, ()):
+            attacker = self.entries[q]
+            if attacker.power == e.power or q == into:
+                continue
+            if self.has_path(q, r):
+                return q
+        return None
+
+    def backup(self, cycle: Sequence[str], r: Resolver[str]) -> None:
+        """Settle a cycle the guesses could not: Szykman for convoys, else circular movement."""
+        convoyed = [p for p in cycle if isinstance(self.entries[p].order, Move)
+                    and self.entries[p].route is not Route.LAND]
+        convoyed += [self.entries[p].order.army.location.province for p in cycle
+                     if isinstance(self.entries[p].order, Convoy)]
+        convoyed = [p for p in convoyed if p in self.entries and self.entries[p].route is not Route.LAND]
+        if convoyed:
+            # Szykman: the convoyed armies in the paradox neither move nor cut support.
+            self.paradox_broken.update(convoyed)
+            return
+        for p in cycle:
+            if isinstance(self.entries[p].order, Move):
+                r.settle(p, True)  # circular movement: everyone moves
+
+
+def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+                        rules: Rules) -> PhaseResult:
+    normalised = normalise(variant, position, orders, rules)
+    game = MovementRules(variant, position, normalised, rules)
+    r: Resolver[str] = Resolver(game.adjudicate, game.backup)
+    for p in game.entries:
+        r.resolve(p)
+    return _results(variant, position, game, r, normalised.rejected)
+
+
+def _results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
+             rejected: tuple[Outcome, ...]) -> PhaseResult:
+    board = variant.board
+    entries = game.entries
+    moved = {p for p, e in entries.items() if isinstance(e.order, Move) and r.resolve(p)}
+    dislodged_by: dict[str, str] = {}
+    for p in moved:
+        dest = entries[p].order.to.province
+        if dest in entries and dest not in moved:
+            dislodged_by[dest] = p
+
+    outcomes: list[Outcome] = list(rejected)
+    for p, e in entries.items():
+        outcomes.append(_outcome(game, r, e, moved, dislodged_by))
+
+    # the board after movement
+    staying = [e.unit for p, e in entries.items() if p not in moved and p not in dislodged_by]
+    arrived = [Unit(e.power, e.unit.kind, e.order.to) for p, e in entries.items() if p in moved]
+    occupied = {u.location.province for u in staying + arrived}
+    contested = {e.order.to.province for p, e in entries.items()
+                 if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
+                 and game.head_to_head(p, r) is None}
+    standoffs = tuple(sorted(contested - occupied))
+
+    dislodged: list[DislodgedUnit] = []
+    for p, attacker in sorted(dislodged_by.items()):
+        unit = entries[p].unit
+        came_by_convoy = game.by_convoy(attacker, r)
+        blocked = set(occupied) | set(standoffs)
+        if not (came_by_convoy and game.rules.retreat_to_convoyed_attackers_origin):
+            blocked.add(attacker)
+        options = tuple(sorted(
+            dst for dst in _steps(board, unit)
+            if dst.province not in blocked and board.can_stand(unit.kind, dst)))
+        dislodged.append(DislodgedUnit(unit, attacker, options))
+
+    next_phase = variant.calendar.next_phase(position.phase)
+    after = Position(next_phase, tuple(staying + arrived), dict(position.owners), tuple(dislodged))
+    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
+
+
+def _steps(board, unit: Unit) -> list[Location]:
+    if unit.kind.moves_as_fleet:
+        return list(board.fleet_neighbours(unit.location))
+    return [Location(p) for p in board.army_neighbours(unit.location.province)]
+
+
+def _outcome(game: MovementRules, r: Resolver[str], e: Entry, moved: set[str],
+             dislodged_by: dict[str, str]) -> Outcome:
+    p = e.province
+    o = e.order
+    order = e.given if e.given is not None else o
+    by_judge = e.given is None
+    dislodged_from = dislodged_by.get(p)
+
+    def result(ok: bool, reason: Reason, detail: str = "", involving: tuple[str, ...] = ()) -> Outcome:
+        return Outcome(e.power, order, ok, reason, detail, involving, dislodged_from, by_judge)
+
+    name = lambda prov: game.board.province(prov).name  # noqa: E731
+    if isinstance(o, Move):
+        if p in moved:
+            return result(True, Reason.MOVED)
+        if e.route is Route.CONVOY and not game.convoy_path(p, r):
+            return result(False, Reason.CONVOY_DISRUPTED,
+                          "every convoy route was disrupted" if p not in game.paradox_broken
+                          else "the convoy was disrupted (convoy paradox, Szykman rule)")
+        dest = o.to.province
+        others = [q for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
+        occupant = dest if dest in game.entries and dest not in moved else None
+        involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
+        if occupant and game.entries[occupant].power == e.power and not others:
+            return result(False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving)
+        detail = ("bounced with " + ", ".join(name(q) for q in involving)) if involving else ""
+        return result(False, Reason.BOUNCED, detail, involving)
+    if isinstance(o, (SupportHold, SupportMove)):
+        if not game.support_matches(e):
+            return result(False, Reason.SUPPORT_UNMATCHED,
+                          "the supported unit was not ordered to do what this support says")
+        if r.resolve(p):
+            return result(True, Reason.SUPPORTED)
+        if dislodged_from:
+            return result(False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}",
+                          (dislodged_from,))
+        cutter = game._cutter(p, r)
+        return result(False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
+                      (cutter,) if cutter else ())
+    if isinstance(o, Convoy):
+        if not game._convoy_matches(e):
+            return result(False, Reason.CONVOY_UNMATCHED,
+                          "the army was not ordered to move along this convoy")
+        if dislodged_from:
+            return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}",
+                          (dislodged_from,))
+        return result(True, Reason.CONVOYED)
+    # hold
+    if dislodged_from:
+        return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,))
+    return result(True, Reason.HELD)

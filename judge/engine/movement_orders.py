@@ -1,0 +1,325 @@
+"""Which movement orders are legal, and what each legal order means.
+
+This runs before adjudication. It ties every order to a unit, applies the DATC's
+"poorly written order" readings (wrong unit kind or own coast ignored, the only
+reachable coast assumed, coasts on armies dropped), rejects impossible orders with
+a reason (the unit then holds), and decides for each army move whether it goes by
+land or by convoy, as the rules in force say.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
+from .geography import Location, UnitKind
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from .outcomes import Outcome, Reason
+from .position import Position, Unit
+from .rules import AdjacentConvoy, Rules, SupportCoast
+from .variant import Variant
+
+
+class Route(enum.Enum):
+    LAND = "land"  # a direct move (fleets always move this way)
+    CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
+    CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A unit with the one order it will carry out."""
+    power: str
+    unit: Unit
+    order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy
+    given: Order | None  # as the player wrote it; None when the judge made it
+    route: Route = Route.LAND
+    # An order that was rejected leaves its unit holding; the reason goes in the report.
+    rejected_reason: str | None = None
+
+    @property
+    def province(self) -> str:
+        return self.unit.location.province
+
+
+@dataclass(frozen=True)
+class MovementOrders:
+    entries: Mapping[str, Entry]  # province of the unit -> its entry
+    rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason
+
+
+class _Reject(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+              rules: Rules) -> MovementOrders:
+    board = variant.board
+    rejected: list[Outcome] = []
+    accepted: dict[str, list[tuple[str, Order, Order]]] = {}  # province -> (power, normalised, given)
+
+    for power, power_orders in orders.items():
+        for given in power_orders:
+            try:
+                unit, normal = _read(variant, position, power, given, rules)
+            except _Reject as r:
+                rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
+                continue
+            accepted.setdefault(unit.location.province, []).append((power, normal, given))
+
+    entries: dict[str, Entry] = {}
+    for province, candidates in accepted.items():
+        unit = position.unit_in(province)
+        distinct = {normal for _, normal, _ in candidates}
+        if len(distinct) > 1:
+            # DATC 4.D.3: two different orders for one unit; neither is carried out.
+            for power, _, given in candidates:
+                rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
+                                        f"the unit in {board.province(province).name} was given "
+                                        "conflicting orders; it holds"))
+            continue
+        power, normal, given = candidates[-1]
+        entries[province] = Entry(power, unit, normal, given)
+
+    entries = _check_convoys(variant, position, entries, rejected)
+    entries = _choose_routes(variant, position, entries, rejected, rules)
+    entries = _check_supports(variant, position, entries, rejected)
+
+    # A unit whose order was rejected holds; remember why, since some rules treat it apart.
+    why_rejected: dict[str, str] = {}
+    for outcome in rejected:
+        ref = getattr(outcome.order, "unit", None)
+        unit = position.unit_in(ref.location.province) if ref is not None else None
+        if unit is not None and unit.power == outcome.power:
+            why_rejected.setdefault(unit.location.province, outcome.detail)
+    for unit in position.units:
+        if unit.location.province not in entries:
+            hold = Hold(UnitRef(unit.location, unit.kind))
+            entries[unit.location.province] = Entry(unit.power, unit, hold, None,
+                                                    rejected_reason=why_rejected.get(unit.location.province))
+    return MovementOrders(entries, tuple(rejected))
+
+
+def _read(variant: Variant, position: Position, power: str, order: Order,
+          rules: Rules) -> tuple[Unit, Order]:
+    """Tie an order to its unit and check what can be checked without other orders."""
+    board = variant.board
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
+    ref = order.unit
+    if ref.location.province not in board.provinces:
+        raise _Reject(f"there is no province {ref.location.province!r} on this map")
+    unit = position.unit_in(ref.location.province)
+    name = board.province(ref.location.province).name
+    if unit is None:
+        raise _Reject(f"there is no unit in {name}")
+    if unit.power != power:
+        raise _Reject(f"the unit in {name} belongs to {variant.power(unit.power).name}, not to you")
+    own = UnitRef(unit.location, unit.kind)  # kind and coast as they really are (DATC 4.B.5, 4.C.2)
+
+    if isinstance(order, Hold):
+        return unit, Hold(own)
+    if isinstance(order, Move):
+        return unit, _read_move(variant, unit, own, order)
+    if isinstance(order, SupportHold):
+        target = _target_unit(variant, position, order.supported.location.province)
+        if target.location.province == unit.location.province:
+            raise _Reject("a unit cannot support itself")
+        if not board.can_reach_province(unit.kind, unit.location, target.location.province):
+            raise _Reject(f"{unit} cannot reach {board.province(target.location.province).name}, "
+                          "so it cannot support a unit there")
+        return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
+    if isinstance(order, SupportMove):
+        target = _target_unit(variant, position, order.supported.location.province)
+        dest = order.to
+        if dest.province not in board.provinces:
+            raise _Reject(f"there is no province {dest.province!r} on this map")
+        if target.location.province == unit.location.province:
+            raise _Reject("a unit cannot support its own move")
+        if dest.province == unit.location.province:
+            raise _Reject("a unit cannot support a move into its own province")
+        if dest.province == target.location.province:
+            raise _Reject("the supported move goes nowhere")
+        if not board.can_reach_province(unit.kind, unit.location, dest.province):
+            raise _Reject(f"{unit} cannot reach {board.province(dest.province).name}, "
+                          "so it cannot support a move there")
+        if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
+            dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
+        if rules.support_coast is SupportCoast.IGNORED:
+            dest = dest.bare
+        return unit, SupportMove(own, UnitRef(target.location, target.kind, target.power), dest)
+    # Convoy
+    return unit, _read_convoy(variant, position, unit, own, order)
+
+
+def _target_unit(variant: Variant, position: Position, province: str) -> Unit:
+    board = variant.board
+    if province not in board.provinces:
+        raise _Reject(f"there is no province {province!r} on this map")
+    target = position.unit_in(province)
+    if target is None:
+        raise _Reject(f"there is no unit in {board.province(province).name} to support")
+    return target
+
+
+def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
+    board = variant.board
+    dest = order.to
+    if dest.province not in board.provinces:
+        raise _Reject(f"there is no province {dest.province!r} on this map")
+    target = board.province(dest.province)
+    if dest.province == unit.location.province:
+        raise _Reject("a unit cannot move to the province it is in")
+    if unit.kind is UnitKind.ARMY:
+        if target.is_sea:
+            raise _Reject(f"an army cannot move into {target.name}, a sea")
+        if not board.can_stand(UnitKind.ARMY, dest.bare):
+            raise _Reject(f"no unit can enter {target.name}")
+        return Move(own, dest.bare, order.via_convoy, order.route)
+    # a fleet
+    if target.is_land:
+        raise _Reject(f"a fleet cannot move into {target.name}, an inland province")
+    reachable = board.fleet_can_reach_province(unit.location, dest.province)
+    if not reachable:
+        raise _Reject(f"{target.name} is not next to {unit} along a coast or sea")
+    if target.coasts:
+        if dest.coast is None:
+            if len(reachable) > 1:
+                raise _Reject(f"say which coast of {target.name} (" +
+                              " or ".join(c.coast.full_name for c in reachable) + ")")
+            dest = reachable[0]  # the only coast it can reach (DATC 4.B.2)
+        elif dest not in reachable:
+            raise _Reject(f"{unit} cannot reach the {dest.coast.full_name} of {target.name}")
+    else:
+        dest = dest.bare
+    return Move(own, dest, False, ())
+
+
+def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef, order: Convoy) -> Convoy:
+    board = variant.board
+    if unit.kind is not UnitKind.FLEET or not board.province(unit.location.province).is_sea:
+        raise _Reject("only a fleet at sea can convoy")
+    origin, dest = order.army.location.province, order.to.province
+    for p in (origin, dest):
+        if p not in board.provinces:
+            raise _Reject(f"there is no province {p!r} on this map")
+    army = position.unit_in(origin)
+    if army is None or army.kind is not UnitKind.ARMY:
+        raise _Reject(f"there is no army in {board.province(origin).name} to convoy")
+    if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
+        raise _Reject("an army can only be convoyed from one coastal province to another")
+    if origin == dest:
+        raise _Reject("the convoyed move goes nowhere")
+    return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
+
+
+def _check_convoys(variant: Variant, position: Position, entries: dict[str, Entry],
+                   rejected: list[Outcome]) -> dict[str, Entry]:
+    """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
+    fleets_at_sea = frozenset(u.location.province for u in position.units
+                              if u.kind is UnitKind.FLEET and variant.board.province(u.location.province).is_sea)
+    out = dict(entries)
+    for province, e in entries.items():
+        if isinstance(e.order, Convoy):
+            origin, dest = e.order.army.location.province, e.order.to.province
+            if not fleet_on_minimal_route(variant.board, origin, dest, province, fleets_at_sea):
+                rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
+                                        "this fleet is on no convoy route between "
+                                        f"{variant.board.province(origin).name} and "
+                                        f"{variant.board.province(dest).name}"))
+                del out[province]
+    return out
+
+
+def _convoyers(entries: Mapping[str, Entry], origin: str, dest: str) -> dict[str, str]:
+    """Sea provinces whose fleet was ordered to convoy origin -> dest, with the fleet's power."""
+    return {p: e.power for p, e in entries.items()
+            if isinstance(e.order, Convoy) and e.order.army.location.province == origin
+            and e.order.to.province == dest}
+
+
+def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
+                   rejected: list[Outcome], rules: Rules) -> dict[str, Entry]:
+    board = variant.board
+    out = dict(entries)
+    for province, e in entries.items():
+        order = e.order
+        if not isinstance(order, Move) or e.unit.kind is not UnitKind.ARMY:
+            continue
+        origin, dest = province, order.to.province
+        convoyers = _convoyers(entries, origin, dest)
+        chain = convoy_chain_exists(board, origin, dest, frozenset(convoyers))
+        by_land = dest in board.army_neighbours(origin)
+        if not by_land:
+            if not chain:
+                why = ("no convoy was ordered for this move" if board.coastal_for_convoy(origin)
+                       and board.coastal_for_convoy(dest) else
+                       f"{board.province(dest).name} is not next to {board.province(origin).name}")
+                rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
+                del out[province]
+                continue
+            out[province] = replace(e, route=Route.CONVOY)
+            continue
+        route = _adjacent_route(rules, order, e, chain, convoyers, entries)
+        if route is None:
+            rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
+                                    "it says via convoy, but no convoy was ordered for it"))
+            del out[province]
+            continue
+        out[province] = replace(e, route=route)
+    return out
+
+
+def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
+                    entries: Mapping[str, Entry]) -> Route | None:
+    """How an army travels to an adjacent province (DATC 4.A.3). None: the order is void."""
+    mode = rules.adjacent_convoy
+    if not chain:
+        if order.via_convoy and mode in (AdjacentConvoy.OWN_CONVOY, AdjacentConvoy.VIA_CONVOY_ONLY):
+            return None
+        return Route.LAND
+    if mode is AdjacentConvoy.ANY_CONVOY:
+        # 1971: the convoy counts only for a swap, and only if it is not disrupted.
+        other = entries.get(order.to.province)
+        opposite = other is not None and isinstance(other.order, Move) and \
+            other.order.to.province == e.province
+        return Route.CONVOY_ELSE_LAND if opposite else Route.LAND
+    own_fleet = e.power in convoyers.values()
+    if mode is AdjacentConvoy.OWN_CONVOY:
+        return Route.CONVOY if order.via_convoy or own_fleet else Route.LAND
+    if mode is AdjacentConvoy.VIA_CONVOY_ONLY:
+        return Route.CONVOY if order.via_convoy else Route.LAND
+    return Route.CONVOY_ELSE_LAND if order.via_convoy or own_fleet else Route.LAND
+
+
+def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
+                    rejected: list[Outcome]) -> dict[str, Entry]:
+    """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
+    board = variant.board
+    fleets_at_sea = frozenset(u.location.province for u in position.units
+                              if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
+    out = dict(entries)
+    for province, e in entries.items():
+        if not isinstance(e.order, SupportMove):
+            continue
+        target = position.unit_in(e.order.supported.location.province)
+        dest = e.order.to.province
+        if target.kind is UnitKind.ARMY:
+            if dest in board.army_neighbours(target.location.province):
+                continue
+            if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
+                    and sea_route_exists(board, target.location.province, dest, fleets_at_sea - {province}):
+                continue
+            why = (f"the army in {board.province(target.location.province).name} could reach "
+                   f"{board.province(dest).name} only by a convoy that no other fleet can give")
+        else:
+            if board.can_reach_province(target.kind, target.location, dest):
+                continue
+            why = f"{target} cannot reach {board.province(dest).name}"
+        rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
+        del out[province]
+    return out
+

@@ -1,0 +1,13 @@
+"""Supply-centre ownership: a centre belongs to whoever last occupied it after an adjusting season."""
+from __future__ import annotations
+
+from .position import Position
+from .variant import Variant
+
+
+def update_ownership(variant: Variant, position: Position) -> Position:
+    owners = dict(position.owners)
+    for unit in position.units:
+        if variant.board.province(unit.location.province).supply_centre:
+            owners[unit.location.province] = unit.power
+    return position.with_(owners=owners)

@@ -1,0 +1,89 @@
+"""One phase at a time: adjudicate it, then move on past phases nobody has to play."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
+from .calendar import PhaseKind
+from .geography import Location
+from .movement import adjudicate_movement
+from .orders import Order
+from .outcomes import PhaseResult
+from .position import DislodgedUnit, Position
+from .retreat import adjudicate_retreats
+from .rules import DEFAULT, Rules
+from .variant import Variant
+
+_BY_KIND = {
+    PhaseKind.MOVEMENT: adjudicate_movement,
+    PhaseKind.RETREAT: adjudicate_retreats,
+    PhaseKind.ADJUSTMENT: adjudicate_adjustments,
+}
+
+
+@dataclass(frozen=True)
+class Need:
+    """What one power has to decide in the current phase."""
+    units: tuple[Location, ...] = ()  # movement: units to order
+    retreats: tuple[DislodgedUnit, ...] = ()  # retreat: dislodged units
+    builds: int = 0  # adjustment: builds it may make (limited by free home centres)
+    removals: int = 0  # adjustment: units it must remove
+
+    def __bool__(self) -> bool:
+        return bool(self.units or self.retreats or self.builds or self.removals)
+
+
+@dataclass(frozen=True)
+class Turn:
+    result: PhaseResult  # the phase that was played
+    skipped: tuple[PhaseResult, ...]  # phases after it that needed no decision, settled by the judge
+    next: Position  # where somebody has something to decide (or the game's end)
+
+
+def adjudicate(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+               rules: Rules = DEFAULT) -> PhaseResult:
+    """Adjudicate exactly the phase `position` is in. Pure: no I/O, no clock."""
+    return _BY_KIND[position.phase.kind](variant, position, orders, rules)
+
+
+def orders_needed(variant: Variant, position: Position) -> dict[str, Need]:
+    """The powers that have something to decide now, and what."""
+    kind = position.phase.kind
+    needs: dict[str, Need] = {}
+    for power in variant.power_ids:
+        if kind is PhaseKind.MOVEMENT:
+            need = Need(units=tuple(u.location for u in position.units_of(power)))
+        elif kind is PhaseKind.RETREAT:
+            # a unit with nowhere to go has nothing to decide
+            need = Need(retreats=tuple(d for d in position.dislodged if d.unit.power == power and d.retreats))
+        else:
+            due = adjustment_due(variant, position, power)
+            if due > 0:
+                need = Need(builds=min(due, len(buildable_sites(variant, position, power))))
+            else:
+                need = Need(removals=max(0, -due))
+        if need:
+            needs[power] = need
+    return needs
+
+
+def process_phase(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+                  rules: Rules = DEFAULT) -> Turn:
+    """Adjudicate this phase, then settle the following phases that need no decision."""
+    result = adjudicate(variant, position, orders, rules)
+    skipped: list[PhaseResult] = []
+    nxt = result.position
+    while not orders_needed(variant, nxt) and not _game_over(variant, nxt):
+        step = adjudicate(variant, nxt, {}, rules)
+        if step.outcomes or nxt.phase.kind is not PhaseKind.MOVEMENT:
+            skipped.append(step)
+        if nxt.phase.kind is PhaseKind.MOVEMENT:
+            break  # a movement phase with no units at all: nothing more to play
+        nxt = step.position
+    return Turn(result, tuple(skipped), nxt)
+
+
+def _game_over(variant: Variant, position: Position) -> bool:
+    last = variant.last_phase
+    return last is not None and not (position.phase < last or position.phase == last)

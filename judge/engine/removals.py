@@ -1,0 +1,39 @@
+"""Which units a power loses when it does not order the removals it owes (civil disorder).
+
+The editions differ (see `RemovalOrder`): 1982 counts the distance to the nearest
+home centre (armies may cross water, as by convoy; fleets move as fleets); 2000
+counts it to the country's home centres the same way; the 5th edition counts plain
+adjacency to the nearest owned centre and keeps units on centres to the last. In
+every edition fleets go before armies, then by province name in alphabetical order.
+"""
+from __future__ import annotations
+
+from .geography import UnitKind
+from .position import Position, Unit
+from .rules import RemovalOrder, Rules
+from .variant import Variant
+
+_FAR = 10_000
+
+
+def civil_disorder_removals(variant: Variant, position: Position, power: str, count: int,
+                            rules: Rules) -> list[Unit]:
+    board = variant.board
+    units = position.units_of(power)
+    if rules.removal_order is RemovalOrder.FARTHEST_FROM_OWNED_CENTRE:
+        dist = board.distances_from(position.centres_of(power))
+
+        def key(u: Unit):
+            on_centre = board.province(u.location.province).supply_centre
+            return (on_centre, -dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
+                    board.province(u.location.province).name)
+    else:
+        home = variant.power(power).home_centres
+        by_any = board.distances_from(home)
+        by_fleet = board.distances_from(home, step=board.fleet_province_neighbours)
+
+        def key(u: Unit):
+            d = by_any if u.kind is UnitKind.ARMY else by_fleet
+            return (-d.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
+                    board.province(u.location.province).name)
+    return sorted(units, key=key)[:count]

@@ -1,0 +1,91 @@
+"""Kruijswijk's guess-and-check resolver, knowing nothing of armies or fleets.
+
+Each decision is a yes/no question identified by a key (for movement: "does this
+order succeed?"). The rule code supplies `adjudicate(key, resolver)`, which answers
+the question by asking the resolver about other decisions. When answering a
+decision depends on itself, the resolver guesses both answers: if both guesses
+agree the answer is certain; otherwise the cycle is handed to the rule code's
+`backup(cycle)`, which settles it (Szykman for convoy paradoxes, success for
+circular movement) and returns.
+
+See the DATC document, section 5.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, TypeVar
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+class _State(enum.Enum):
+    UNRESOLVED = 0
+    GUESSING = 1
+    RESOLVED = 2
+
+
+class Resolver(Generic[Key]):
+    def __init__(
+        self,
+        adjudicate: Callable[[Key, "Resolver[Key]"], bool],
+        backup: Callable[[Sequence[Key], "Resolver[Key]"], None],
+    ) -> None:
+        self._adjudicate = adjudicate
+        self._backup = backup
+        self._state: dict[Key, _State] = {}
+        self._answer: dict[Key, bool] = {}
+        self._cycle: list[Key] = []  # decisions found to depend on a guess
+
+    def resolve(self, key: Key) -> bool:
+        state = self._state.get(key, _State.UNRESOLVED)
+        if state is _State.RESOLVED:
+            return self._answer[key]
+        if state is _State.GUESSING:
+            if key not in self._cycle:
+                self._cycle.append(key)
+            return self._answer[key]
+
+        mark = len(self._cycle)
+        first = self._guess(key, False)
+        if len(self._cycle) == mark:
+            # Nothing depended on a guess: the answer is certain.
+            if not self.is_settled(key):
+                self.settle(key, first)
+            return self._answer[key]
+        if self._cycle[mark] != key:
+            # Part of a larger cycle whose first member is still being guessed.
+            self._cycle.append(key)
+            self._answer[key] = first
+            return first
+
+        self._forget(mark)
+        second = self._guess(key, True)
+        if first == second:
+            self._forget(mark)
+            self.settle(key, first)
+            return first
+
+        # Both guesses are consistent (or neither is): the rules decide.
+        cycle = tuple(self._cycle[mark:])
+        self._forget(mark)
+        self._backup(cycle, self)
+        return self.resolve(key)
+
+    def settle(self, key: Key, answer: bool) -> None:
+        """Fix a decision's answer (used by the backup rule, and internally)."""
+        self._state[key] = _State.RESOLVED
+        self._answer[key] = answer
+
+    def is_settled(self, key: Key) -> bool:
+        return self._state.get(key) is _State.RESOLVED
+
+    def _guess(self, key: Key, guess: bool) -> bool:
+        self._state[key] = _State.GUESSING
+        self._answer[key] = guess
+        return self._adjudicate(key, self)
+
+    def _forget(self, mark: int) -> None:
+        for key in self._cycle[mark:]:
+            self._state[key] = _State.UNRESOLVED
+        del self._cycle[mark:]
