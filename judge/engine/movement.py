@@ -202,18 +202,14 @@ class MovementRules:
 
     def backup(self, cycle: Sequence[str], r: Resolver[str]) -> None:
         """Settle a cycle the guesses could not: Szykman for convoys, else circular movement."""
-        convoyed = [p for p in cycle if isinstance(self.entries[p].order, Move)
-                    and self.entries[p].route is not Route.LAND]
-        convoyed += [self.entries[p].order.army.location.province for p in cycle
-                     if isinstance(self.entries[p].order, Convoy)]
-        convoyed = [p for p in convoyed if p in self.entries and self.entries[p].route is not Route.LAND]
-        if convoyed:
-            # Szykman: the convoyed armies in the paradox neither move nor cut support.
-            self.paradox_broken.update(convoyed)
+        fleets = [p for p in cycle if isinstance(self.entries[p].order, Convoy)]
+        if fleets:
+            # Szykman: the armies convoyed through the paradox neither move nor cut support.
+            self.paradox_broken.update(self.entries[p].order.army.location.province for p in fleets)
             return
         for p in cycle:
             if isinstance(self.entries[p].order, Move):
-                r.settle(p, True)  # circular movement: everyone moves
+                r.settle(p, True)  # circular movement (swaps by convoy included): everyone moves
 
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
@@ -258,8 +254,8 @@ def _results(variant: Variant, position: Position, game: MovementRules, r: Resol
         if not (came_by_convoy and game.rules.retreat_to_convoyed_attackers_origin):
             blocked.add(attacker)
         options = tuple(sorted(
-            dst for dst in _steps(board, unit)
-            if dst.province not in blocked and board.can_stand(unit.kind, dst)))
+            (dst for dst in _steps(board, unit) if dst.province not in blocked and board.can_stand(unit.kind, dst)),
+            key=str))
         dislodged.append(DislodgedUnit(unit, attacker, options))
 
     next_phase = variant.calendar.next_phase(position.phase)

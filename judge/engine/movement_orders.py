@@ -254,8 +254,8 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
         chain = convoy_chain_exists(board, origin, dest, frozenset(convoyers))
         by_land = dest in board.army_neighbours(origin)
         if not by_land:
-            if not chain:
-                why = ("no convoy was ordered for this move" if board.coastal_for_convoy(origin)
+            if not chain and not _could_be_convoyed(variant, position, origin, dest):
+                why = ("no fleets stand where they could convoy this move" if board.coastal_for_convoy(origin)
                        and board.coastal_for_convoy(dest) else
                        f"{board.province(dest).name} is not next to {board.province(origin).name}")
                 rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
@@ -271,6 +271,20 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
             continue
         out[province] = replace(e, route=route)
     return out
+
+
+def _could_be_convoyed(variant: Variant, position: Position, origin: str, dest: str) -> bool:
+    """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
+
+    If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
+    if not, it is illegal and the unit holds (6.D.32).
+    """
+    board = variant.board
+    if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
+        return False
+    fleets = frozenset(u.location.province for u in position.units
+                       if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
+    return sea_route_exists(board, origin, dest, fleets)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],

@@ -42,8 +42,9 @@ class Resolver(Generic[Key]):
         if state is _State.RESOLVED:
             return self._answer[key]
         if state is _State.GUESSING:
-            if key not in self._cycle:
-                self._cycle.append(key)
+            # Every read of a guess is recorded (even a repeated one), so that whoever
+            # read it knows its answer rests on the guess.
+            self._cycle.append(key)
             return self._answer[key]
 
         mark = len(self._cycle)
@@ -67,7 +68,7 @@ class Resolver(Generic[Key]):
             return first
 
         # Both guesses are consistent (or neither is): the rules decide.
-        cycle = tuple(self._cycle[mark:])
+        cycle = tuple(dict.fromkeys(self._cycle[mark:]))
         self._forget(mark)
         self._backup(cycle, self)
         return self.resolve(key)
