@@ -294,7 +294,8 @@ def _outcome(game: MovementRules, r: Resolver[str], e: Entry, moved: set[str],
         involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
         if occupant and game.entries[occupant].power == e.power and not others:
             return result(False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving)
-        detail = ("bounced with " + ", ".join(name(q) for q in involving)) if involving else ""
+        detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
+                  + " and ".join(name(q) for q in involving)) if involving else ""
         return result(False, Reason.BOUNCED, detail, involving)
     if isinstance(o, (SupportHold, SupportMove)):
         if not game.support_matches(e):

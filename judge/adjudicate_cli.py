@@ -1,0 +1,121 @@
+"""`judge adjudicate`: the engine as a JSON command (see the README for the format)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable, TextIO
+
+from .engine import Variant, edition, load_variant, process_phase
+from .engine.notation import NotationError, order_text, position_from_json, position_to_json
+from .engine.outcomes import PhaseResult
+from .engine.rules import DEFAULT
+from .order_reading import read_order_lines
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "adjudicate", help="adjudicate one phase given as JSON",
+        description="Adjudicate one phase. Input: JSON with variant, rules, phase, units, centres, "
+                    "dislodged and orders (see README). Output: each order's outcome and `next`.",
+        epilog="example: echo '{\"phase\":\"S1901M\",\"units\":{\"FRANCE\":[\"A PAR\"]},"
+               "\"orders\":{\"FRANCE\":[\"A Par-Bur\"]}}' | judge adjudicate")
+    p.add_argument("file", nargs="?", help="input JSON file (default: standard input)")
+    p.add_argument("--jsonl", action="store_true", help="one request per input line, one response per line")
+    p.add_argument("--rules", help="rules edition, overriding the input's (1982, 2000, 5th)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    stream: TextIO = open(args.file, encoding="utf-8") if args.file else sys.stdin
+    variants: dict[str, Variant] = {}  # loaded once per process, per variant named
+
+    def variant_named(name: str) -> Variant:
+        if name not in variants:
+            variants[name] = load_variant(name)
+        return variants[name]
+
+    status = 0
+    with stream:
+        if args.jsonl:
+            for line in stream:
+                if line.strip():
+                    response = _answer(line, variant_named, args.rules)
+                    status |= "error" in response
+                    sys.stdout.write(json.dumps(response) + "\n")
+                    sys.stdout.flush()
+        else:
+            response = _answer(stream.read(), variant_named, args.rules)
+            status = "error" in response
+            json.dump(response, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+    return 1 if status else 0
+
+
+def _answer(text: str, variant_named: Callable[[str], Variant], rules_name: str | None) -> dict[str, Any]:
+    try:
+        request = json.loads(text)
+        if not isinstance(request, dict):
+            raise ValueError("the input must be a JSON object")
+        return adjudicate_request(request, variant_named, rules_name)
+    except (ValueError, KeyError, NotationError) as e:
+        return {"error": str(e).strip("'\"")}
+
+
+def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], Variant],
+                       rules_name: str | None = None) -> dict[str, Any]:
+    variant = variant_named(request.get("variant", "standard"))
+    name = rules_name or request.get("rules")
+    rules = edition(name) if name else DEFAULT
+    if "phase" not in request:
+        raise ValueError("the input needs a phase, e.g. \"S1901M\"")
+    position = position_from_json(variant, request)
+    orders: dict[str, list] = {}
+    errors: dict[str, list] = {}
+    for power, lines in request.get("orders", {}).items():
+        pid = power.strip().upper()
+        if pid not in variant.power_ids:
+            raise ValueError(f"no power {power!r} in the {variant.name} variant")
+        if isinstance(lines, str):
+            lines = lines.splitlines()
+        read, bad = read_order_lines(variant, position.phase.kind, lines)
+        orders[pid] = read
+        if bad:
+            errors[pid] = bad
+    turn = process_phase(variant, position, orders, rules)
+    response: dict[str, Any] = {
+        "variant": variant.id,
+        "rules": rules.name,
+        "phase": variant.calendar.code(position.phase),
+        "results": _results(turn.result),
+    }
+    if errors:
+        response["errors"] = errors
+    if turn.result.position.dislodged:
+        response["dislodged"] = position_to_json(variant, turn.result.position).get("dislodged", {})
+    settled = [{"phase": variant.calendar.code(r.phase), "results": _results(r)}
+               for r in turn.skipped if r.outcomes]
+    if settled:
+        response["settled"] = settled
+    nxt = position_to_json(variant, turn.next)
+    nxt["rules"] = rules.name
+    response["next"] = nxt
+    return response
+
+
+def _results(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for o in result.outcomes:
+        entry: dict[str, Any] = {
+            "order": order_text(o.order),
+            "result": "succeeds" if o.succeeded else "fails",
+            "reason": o.reason.value,
+        }
+        if o.detail:
+            entry["detail"] = o.detail
+        if o.dislodged_from:
+            entry["dislodged_from"] = o.dislodged_from.upper()
+        if o.by_judge:
+            entry["by_judge"] = True
+        out.setdefault(o.power, []).append(entry)
+    return out

@@ -1,0 +1,182 @@
+"""The judge's canonical text and JSON forms, as Diplomacy tools write them.
+
+Phases `S1901M`, units `A PAR` and `F STP/SC`, power ids in capitals, and orders in
+one strict spelling (`A PAR - BUR`, `A GAS S A MAR - BUR`, `F NTH C A LON - NWY`,
+`A BUR R GAS`, `A BUR D`, `BUILD F STP/NC`, `WAIVE`). This is a codec for machines
+and storage, written and read back exactly; what players type goes through the
+forgiving parser in `judge.language`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .geography import Location, UnitKind
+from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from .position import DislodgedUnit, Position, Unit
+from .variant import Variant
+
+
+class NotationError(ValueError):
+    pass
+
+
+def loc_text(loc: Location) -> str:
+    return str(loc).upper()
+
+
+def parse_loc(variant: Variant, text: str) -> Location:
+    try:
+        loc = Location.parse(text)
+    except ValueError:
+        raise NotationError(f"not a location: {text!r}") from None
+    if loc.province not in variant.board.provinces:
+        raise NotationError(f"no province {text!r} on the {variant.name} map")
+    return loc
+
+
+def unit_text(kind: UnitKind | None, loc: Location) -> str:
+    return f"{kind.value} {loc_text(loc)}" if kind else loc_text(loc)
+
+
+def _ref_text(ref: UnitRef) -> str:
+    return unit_text(ref.kind, ref.location)
+
+
+def order_text(order: Order) -> str:
+    if isinstance(order, Hold):
+        return f"{_ref_text(order.unit)} H"
+    if isinstance(order, Move):
+        via = " VIA CONVOY" if order.via_convoy else ""
+        return f"{_ref_text(order.unit)} - {loc_text(order.to)}{via}"
+    if isinstance(order, SupportHold):
+        return f"{_ref_text(order.unit)} S {_ref_text(order.supported)}"
+    if isinstance(order, SupportMove):
+        return f"{_ref_text(order.unit)} S {_ref_text(order.supported)} - {loc_text(order.to)}"
+    if isinstance(order, Convoy):
+        return f"{_ref_text(order.unit)} C {_ref_text(order.army)} - {loc_text(order.to)}"
+    if isinstance(order, Retreat):
+        return f"{_ref_text(order.unit)} R {loc_text(order.to)}"
+    if isinstance(order, Disband):
+        return f"{_ref_text(order.unit)} D"
+    if isinstance(order, Build):
+        return f"BUILD {unit_text(order.kind, order.location)}"
+    if isinstance(order, Waive):
+        return "WAIVE"
+    raise TypeError(order)
+
+
+def _read_ref(variant: Variant, words: list[str]) -> UnitRef:
+    if words and words[0].upper() in ("A", "F", "A/F"):
+        kind = UnitKind(words.pop(0).upper())
+    else:
+        kind = None
+    if not words:
+        raise NotationError("a unit's location is missing")
+    return UnitRef(parse_loc(variant, words.pop(0)), kind)
+
+
+def parse_order(variant: Variant, text: str) -> Order:
+    """Read the canonical spelling written by `order_text`."""
+    words = text.replace("-", " - ").split()
+    upper = [w.upper() for w in words]
+    if upper == ["WAIVE"]:
+        return Waive()
+    if upper[:1] == ["BUILD"]:
+        ref = _read_ref(variant, words[1:])
+        if ref.kind is None:
+            raise NotationError("a build names A or F")
+        return Build(ref.kind, ref.location)
+    rest = list(words)
+    unit = _read_ref(variant, rest)
+    if not rest:
+        raise NotationError(f"no order for the unit in {text!r}")
+    verb = rest.pop(0).upper()
+    if verb == "H" and not rest:
+        return Hold(unit)
+    if verb == "D" and not rest:
+        return Disband(unit)
+    if verb == "R" and len(rest) == 1:
+        return Retreat(unit, parse_loc(variant, rest[0]))
+    if verb == "-":
+        via = [w.upper() for w in rest[1:]] == ["VIA", "CONVOY"]
+        if len(rest) == 1 or via:
+            return Move(unit, parse_loc(variant, rest[0]), via)
+    if verb in ("S", "C"):
+        target = _read_ref(variant, rest)
+        if not rest and verb == "S":
+            return SupportHold(unit, target)
+        if len(rest) == 2 and rest[0] == "-":
+            to = parse_loc(variant, rest[1])
+            return SupportMove(unit, target, to) if verb == "S" else Convoy(unit, target, to)
+    raise NotationError(f"not an order in canonical notation: {text!r}")
+
+
+# -- positions ----------------------------------------------------------------------------------------
+
+def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
+    units: dict[str, list[str]] = {p: [] for p in variant.power_ids}
+    for u in position.units:
+        units.setdefault(u.power, []).append(unit_text(u.kind, u.location))
+    centres: dict[str, list[str]] = {p: [] for p in variant.power_ids}
+    for c, p in position.owners.items():
+        centres.setdefault(p, []).append(c.upper())
+    out: dict[str, Any] = {
+        "variant": variant.id,
+        "phase": variant.calendar.code(position.phase),
+        "units": units,
+        "centres": centres,
+    }
+    if position.dislodged:
+        dislodged: dict[str, list[dict[str, Any]]] = {}
+        for d in position.dislodged:
+            dislodged.setdefault(d.unit.power, []).append({
+                "unit": unit_text(d.unit.kind, d.unit.location),
+                "attacker_from": d.attacker_from.upper(),
+                "retreats": [loc_text(x) for x in d.retreats],
+            })
+        out["dislodged"] = dislodged
+    return out
+
+
+def _read_unit(variant: Variant, power: str, text: str) -> Unit:
+    words = text.split()
+    if len(words) != 2:
+        raise NotationError(f"a unit is written like 'A PAR' or 'F STP/SC', not {text!r}")
+    try:
+        kind = UnitKind(words[0].upper())
+    except ValueError:
+        raise NotationError(f"unknown unit kind in {text!r}") from None
+    loc = parse_loc(variant, words[1])
+    if not variant.board.can_stand(kind, loc):
+        raise NotationError(f"{text!r}: a {kind.full_name} cannot stand there")
+    return Unit(power, kind, loc)
+
+
+def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
+    phase = variant.calendar.parse(data["phase"])
+    powers = set(variant.power_ids)
+
+    def power_id(name: str) -> str:
+        pid = name.strip().upper()
+        if pid not in powers:
+            raise NotationError(f"no power {name!r} in the {variant.name} variant")
+        return pid
+
+    units = [_read_unit(variant, power_id(p), u) for p, us in data.get("units", {}).items() for u in us]
+    owners = {}
+    for p, cs in data.get("centres", {}).items():
+        for c in cs:
+            prov = parse_loc(variant, c).province
+            if not variant.board.province(prov).supply_centre:
+                raise NotationError(f"{c} is not a supply centre")
+            owners[prov] = power_id(p)
+    dislodged = []
+    for p, ds in data.get("dislodged", {}).items():
+        for d in ds:
+            unit = _read_unit(variant, power_id(p), d["unit"])
+            dislodged.append(DislodgedUnit(unit, parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
+                                           tuple(parse_loc(variant, r) for r in d.get("retreats", ()))))
+    try:
+        return Position(phase, tuple(units), owners, tuple(dislodged))
+    except ValueError as e:
+        raise NotationError(str(e)) from None
