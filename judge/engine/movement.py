@@ -91,7 +91,8 @@ class MovementRules:
             return True
         if route is Route.CONVOY:
             return self.convoy_path(p, r)
-        return True  # convoy, else land: one of them always stands
+        # Convoy, else land: the land route stands, unless a paradox has stopped the army.
+        return p not in self.paradox_broken
 
     def head_to_head(self, p: str, r: Resolver[str]) -> str | None:
         """The province of the unit coming the other way along the same border, if any."""
