@@ -306,7 +306,9 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
         return Route.CONVOY if order.via_convoy or own_fleet else Route.LAND
     if mode is AdjacentConvoy.VIA_CONVOY_ONLY:
         return Route.CONVOY if order.via_convoy else Route.LAND
-    return Route.CONVOY_ELSE_LAND if order.via_convoy or own_fleet else Route.LAND
+    # DATC 2.4: "via convoy" with no convoy ordered falls back to land (above); an ordered
+    # convoy is the route, and a paradox in it stops the army (6.G.11 in v2.4).
+    return Route.CONVOY if order.via_convoy or own_fleet else Route.LAND
 
 
 def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],

@@ -17,7 +17,7 @@ class AdjacentConvoy(enum.Enum):
     OWN_CONVOY = "own convoy or via convoy"
     # DPTG: by convoy only when the order says "via convoy"
     VIA_CONVOY_ONLY = "via convoy only"
-    # DATC 2.4: an army that says "via convoy" still moves by land if the convoy fails
+    # DATC 2.4: as OWN_CONVOY, but "via convoy" with no convoy ordered moves by land
     LAND_FALLBACK = "via convoy, else by land"
 
 
