@@ -8,6 +8,7 @@ import sys
 # Modules that add subcommands; each has `register(subparsers)` and sets `func` on its parsers.
 SUBCOMMAND_MODULES = [
     "judge.adjudicate_cli",
+    "judge.sample_cli",
 ]
 
 
