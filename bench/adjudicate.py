@@ -1,0 +1,158 @@
+"""Benchmark: movement adjudication on seeded full-board positions with random legal orders.
+
+Times our engine and the `diplomacy` package (PyPI, bench-only) on the same inputs and
+prints medians, p95 and the ratio; then times the whole DATC run.
+
+    .venv/bin/pip install diplomacy   # once
+    .venv/bin/python bench/adjudicate.py [--positions 300] [--seed 1]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, Unit, UnitKind,  # noqa: E402
+                          UnitRef, adjudicate, load_variant, starting_position)
+from judge.engine.notation import order_text  # noqa: E402
+
+
+def random_position(variant, rng: random.Random, per_power: int = 5) -> Position:
+    board = variant.board
+    free = [p for p, prov in board.provinces.items() if prov.terrain.value != "impassable"]
+    rng.shuffle(free)
+    units = []
+    for power in variant.power_ids:
+        for _ in range(per_power):
+            province = free.pop()
+            prov = board.province(province)
+            if prov.is_sea:
+                kind = UnitKind.FLEET
+            elif prov.is_land:
+                kind = UnitKind.ARMY
+            else:
+                kind = rng.choice([UnitKind.ARMY, UnitKind.FLEET])
+            loc = Location(province)
+            if kind is UnitKind.FLEET:
+                options = board.fleet_locations(province)
+                if not options:
+                    kind = UnitKind.ARMY
+                else:
+                    loc = rng.choice(options)
+            units.append(Unit(power, kind, loc))
+    return Position(starting_position(variant).phase, tuple(units), dict(starting_position(variant).owners))
+
+
+def random_orders(variant, position: Position, rng: random.Random) -> dict[str, list]:
+    board = variant.board
+    first: dict[str, object] = {}
+    for u in position.units:
+        ref = UnitRef(u.location, u.kind)
+        steps = (list(board.fleet_neighbours(u.location)) if u.kind is UnitKind.FLEET
+                 else [Location(p) for p in board.army_neighbours(u.location.province)])
+        if steps and rng.random() < 0.55:
+            first[u.location.province] = Move(ref, rng.choice(steps))
+        else:
+            first[u.location.province] = Hold(ref)
+    orders: dict[str, list] = {}
+    for u in position.units:
+        order = first[u.location.province]
+        ref = UnitRef(u.location, u.kind)
+        if isinstance(order, Hold) and rng.random() < 0.7:
+            # support a neighbour's order if it can
+            candidates = []
+            for other in position.units:
+                if other is u:
+                    continue
+                o = first[other.location.province]
+                target = UnitRef(other.location, other.kind)
+                if isinstance(o, Move) and o.to.province != u.location.province and \
+                        board.can_reach_province(u.kind, u.location, o.to.province):
+                    candidates.append(SupportMove(ref, target, o.to.bare))
+                elif isinstance(o, Hold) and board.can_reach_province(u.kind, u.location, other.location.province):
+                    candidates.append(SupportHold(ref, target))
+                elif isinstance(o, Move) and u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea \
+                        and other.kind is UnitKind.ARMY:
+                    if o.to.province in board.fleet_province_neighbours(u.location.province) and \
+                            other.location.province in board.fleet_province_neighbours(u.location.province):
+                        candidates.append(Convoy(ref, target, o.to.bare))
+            if candidates:
+                order = rng.choice(candidates)
+        orders.setdefault(u.power, []).append(order)
+    return orders
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def time_ours(variant, cases) -> list[float]:
+    times = []
+    for position, orders in cases:
+        t = time.perf_counter()
+        adjudicate(variant, position, orders)
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def time_diplomacy(cases) -> list[float] | None:
+    try:
+        from diplomacy import Game
+    except ImportError:
+        return None
+    times = []
+    for position, orders in cases:
+        game = Game()
+        game.clear_units()
+        for power in {u.power for u in position.units}:
+            game.set_units(power, [f"{u.kind.value} {str(u.location).upper()}" for u in position.units_of(power)])
+        for power, os in orders.items():
+            game.set_orders(power, [order_text(o).replace(" VIA CONVOY", " VIA") for o in os])
+        t = time.perf_counter()
+        game.process()
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-datc", action="store_true")
+    args = parser.parse_args()
+    variant = load_variant("standard")
+    rng = random.Random(args.seed)
+    cases = []
+    for _ in range(args.positions):
+        position = random_position(variant, rng)
+        cases.append((position, random_orders(variant, position, rng)))
+    time_ours(variant, cases[:20])  # warm up
+    ours = time_ours(variant, cases)
+    print(f"positions: {len(cases)} seeded full-board movement phases (seed {args.seed}), 35 units each")
+    print(f"ours:      median {statistics.median(ours) * 1e3:.3f} ms, p95 {percentile(ours, 0.95) * 1e3:.3f} ms")
+    theirs = time_diplomacy(cases)
+    if theirs is None:
+        print("diplomacy: not installed (pip install diplomacy) - no ratio")
+    else:
+        print(f"diplomacy: median {statistics.median(theirs) * 1e3:.3f} ms, p95 {percentile(theirs, 0.95) * 1e3:.3f} ms")
+        print(f"ratio (diplomacy / ours): median {statistics.median(theirs) / statistics.median(ours):.1f}x, "
+              f"p95 {percentile(theirs, 0.95) / percentile(ours, 0.95):.1f}x")
+    if not args.skip_datc:
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_datc_v3.py", "tests/test_datc_v24.py"],
+                              cwd=ROOT, capture_output=True, text=True)
+        wall = time.perf_counter() - t
+        print(f"DATC run (v3.0 + v2.4, via pytest, wall): {wall:.2f} s; {done.stdout.strip().splitlines()[-1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
