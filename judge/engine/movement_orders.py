@@ -84,9 +84,11 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         power, normal, given = candidates[-1]
         entries[province] = Entry(power, unit, normal, given)
 
-    entries = _check_convoys(variant, position, entries, rejected)
-    entries = _choose_routes(variant, position, entries, rejected, rules)
-    entries = _check_supports(variant, position, entries, rejected)
+    fleets_at_sea = frozenset(u.location.province for u in position.units
+                              if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
+    entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
+    entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
+    entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
     why_rejected: dict[str, str] = {}
@@ -216,11 +218,9 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
     return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
 
 
-def _check_convoys(variant: Variant, position: Position, entries: dict[str, Entry],
-                   rejected: list[Outcome]) -> dict[str, Entry]:
+def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[Outcome],
+                   fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
     """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
-    fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and variant.board.province(u.location.province).is_sea)
     out = dict(entries)
     for province, e in entries.items():
         if isinstance(e.order, Convoy):
@@ -234,27 +234,32 @@ def _check_convoys(variant: Variant, position: Position, entries: dict[str, Entr
     return out
 
 
-def _convoyers(entries: Mapping[str, Entry], origin: str, dest: str) -> dict[str, str]:
-    """Sea provinces whose fleet was ordered to convoy origin -> dest, with the fleet's power."""
-    return {p: e.power for p, e in entries.items()
-            if isinstance(e.order, Convoy) and e.order.army.location.province == origin
-            and e.order.to.province == dest}
+def _convoyers_by_route(entries: Mapping[str, Entry]) -> dict[tuple[str, str], dict[str, str]]:
+    """(army's province, destination) -> the seas ordered to convoy that move, with each fleet's power."""
+    routes: dict[tuple[str, str], dict[str, str]] = {}
+    for p, e in entries.items():
+        if isinstance(e.order, Convoy):
+            routes.setdefault((e.order.army.location.province, e.order.to.province), {})[p] = e.power
+    return routes
 
 
 def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
-                   rejected: list[Outcome], rules: Rules) -> dict[str, Entry]:
+                   rejected: list[Outcome], rules: Rules, fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
     board = variant.board
     out = dict(entries)
+    by_route = _convoyers_by_route(entries)
     for province, e in entries.items():
         order = e.order
         if not isinstance(order, Move) or e.unit.kind is not UnitKind.ARMY:
             continue
         origin, dest = province, order.to.province
-        convoyers = _convoyers(entries, origin, dest)
-        chain = convoy_chain_exists(board, origin, dest, frozenset(convoyers))
         by_land = dest in board.army_neighbours(origin)
+        convoyers = by_route.get((origin, dest), {})
+        if by_land and not convoyers and not order.via_convoy:
+            continue  # the everyday case: a plain move by land
+        chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
         if not by_land:
-            if not chain and not _could_be_convoyed(variant, position, origin, dest):
+            if not chain and not _could_be_convoyed(board, origin, dest, fleets_at_sea):
                 why = ("no fleets stand where they could convoy this move" if board.coastal_for_convoy(origin)
                        and board.coastal_for_convoy(dest) else
                        f"{board.province(dest).name} is not next to {board.province(origin).name}")
@@ -269,22 +274,20 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
                                     "it says via convoy, but no convoy was ordered for it"))
             del out[province]
             continue
-        out[province] = replace(e, route=route)
+        if route is not Route.LAND:
+            out[province] = replace(e, route=route)
     return out
 
 
-def _could_be_convoyed(variant: Variant, position: Position, origin: str, dest: str) -> bool:
+def _could_be_convoyed(board, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
     if not, it is illegal and the unit holds (6.D.32).
     """
-    board = variant.board
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
         return False
-    fleets = frozenset(u.location.province for u in position.units
-                       if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
-    return sea_route_exists(board, origin, dest, fleets)
+    return sea_route_exists(board, origin, dest, fleets_at_sea)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
@@ -312,11 +315,9 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
 
 
 def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
-                    rejected: list[Outcome]) -> dict[str, Entry]:
+                    rejected: list[Outcome], fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
     """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
     board = variant.board
-    fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
     out = dict(entries)
     for province, e in entries.items():
         if not isinstance(e.order, SupportMove):
