@@ -13,7 +13,7 @@ from .outcomes import Outcome, PhaseResult, Reason
 from .phase import Need, Turn, adjudicate, orders_needed, process_phase
 from .position import DislodgedUnit, Position, Unit
 from .rules import DEFAULT, FIFTH, FOURTH_2000, SECOND_1982, Rules, edition
-from .variant import Power, Variant, available_variants, load_variant, starting_position
+from .variant import Power, Variant, available_variants, load_variant, starting_position, variant_from_data
 
 __all__ = [
     "Calendar", "Phase", "PhaseKind", "Coast", "Location", "Province", "Terrain", "UnitKind",
@@ -21,5 +21,5 @@ __all__ = [
     "UnitRef", "Waive", "Outcome", "PhaseResult", "Reason", "Need", "Turn", "adjudicate",
     "orders_needed", "process_phase", "DislodgedUnit", "Position", "Unit", "DEFAULT", "FIFTH",
     "FOURTH_2000", "SECOND_1982", "Rules", "edition", "Power", "Variant", "available_variants",
-    "load_variant", "starting_position",
+    "load_variant", "starting_position", "variant_from_data",
 ]

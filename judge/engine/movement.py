@@ -134,6 +134,8 @@ class MovementRules:
             return 1 + self._supports(p, r)
         if occupant.power == e.power:
             return 0  # a power cannot dislodge its own unit
+        if self.variant.is_frozen(dest, self.position.phase):
+            return 0  # nothing in the ice can be dislodged (a variant's frozen spaces)
         return 1 + self._supports(p, r, exclude_power=occupant.power)
 
     def defend_strength(self, p: str, r: Resolver[str]) -> int:

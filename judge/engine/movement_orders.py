@@ -124,6 +124,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
 
     if isinstance(order, Hold):
         return unit, Hold(own)
+    if unit.kind.moves_as_fleet and variant.is_frozen(unit.location.province, position.phase):
+        raise _Reject(f"{name} is frozen this month: a fleet there must stand")
     if isinstance(order, Move):
         return unit, _read_move(variant, unit, own, order)
     if isinstance(order, SupportHold):
@@ -255,6 +257,14 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
         origin, dest = province, order.to.province
         by_land = dest in board.army_neighbours(origin)
         convoyers = by_route.get((origin, dest), {})
+        if not by_land and variant.is_frozen(origin, position.phase):
+            rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
+                                    f"{board.province(origin).name} is frozen: an army may leave it "
+                                    "only overland"))
+            del out[province]
+            continue
+        if variant.is_frozen(origin, position.phase):
+            convoyers = {}  # no convoy out of the ice
         if by_land and not convoyers and not order.via_convoy:
             continue  # the everyday case: a plain move by land
         chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
