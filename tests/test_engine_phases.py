@@ -1,7 +1,7 @@
 """Phase processing beyond single DATC cases: skipping, ownership, needs, edition differences."""
 from __future__ import annotations
 
-from judge.engine import (Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, load_variant,
+from judge.engine import (Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders, load_variant,
                           orders_needed, process_phase, starting_position)
 from judge.engine.calendar import Phase, PhaseKind
 from judge.engine.removals import civil_disorder_removals
@@ -62,3 +62,11 @@ def test_civil_disorder_removal_order_differs_by_edition():
     assert [str(u) for u in older] == ["A war"]  # farthest from the home centres
     assert [str(u) for u in fifth] == ["A tus"]  # Tuscany is farther from an owned centre
     assert civil_disorder_removals(V, position, "ITALY", 1, FOURTH_2000) == older
+
+
+def test_check_orders_reports_only_what_cannot_be_done():
+    position = starting_position(V)
+    problems = check_orders(V, position, {"FRANCE": [move("par", "bur"), move("par", "mun"), move("bre", "par")]})
+    assert sorted(str(p.order.to) for p in problems) == ["mun", "par"]
+    assert {p.detail for p in problems} == {"Munich is not next to Paris",
+                                             "a fleet cannot move into Paris, an inland province"}

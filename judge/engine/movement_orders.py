@@ -182,6 +182,9 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
             raise _Reject(f"an army cannot move into {target.name}, a sea")
         if not board.can_stand(UnitKind.ARMY, dest.bare):
             raise _Reject(f"no unit can enter {target.name}")
+        if dest.province not in board.army_neighbours(unit.location.province) and not (
+                board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(dest.province)):
+            raise _Reject(f"{target.name} is not next to {board.province(unit.location.province).name}")
         return Move(own, dest.bare, order.via_convoy, order.route)
     # a fleet
     if target.is_land:

@@ -9,7 +9,7 @@ from .calendar import PhaseKind
 from .geography import Location
 from .movement import adjudicate_movement
 from .orders import Order
-from .outcomes import PhaseResult
+from .outcomes import Outcome, PhaseResult, Reason
 from .position import DislodgedUnit, Position
 from .retreat import adjudicate_retreats
 from .rules import DEFAULT, Rules
@@ -45,6 +45,18 @@ def adjudicate(variant: Variant, position: Position, orders: Mapping[str, Sequen
                rules: Rules = DEFAULT) -> PhaseResult:
     """Adjudicate exactly the phase `position` is in. Pure: no I/O, no clock."""
     return _BY_KIND[position.phase.kind](variant, position, orders, rules)
+
+
+def check_orders(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+                 rules: Rules = DEFAULT) -> tuple[Outcome, ...]:
+    """The orders that cannot be carried out as things stand, each with the reason.
+
+    For a confirmation at submission time: it sees only the orders given here, so a move
+    that needs another power's convoy may still be reported as lacking one.
+    """
+    result = adjudicate(variant, position, orders, rules)
+    return tuple(o for o in result.outcomes
+                 if not o.by_judge and o.reason in (Reason.ILLEGAL, Reason.NOT_NEEDED))
 
 
 def orders_needed(variant: Variant, position: Position) -> dict[str, Need]:
