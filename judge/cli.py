@@ -9,6 +9,7 @@ import sys
 SUBCOMMAND_MODULES = [
     "judge.adjudicate_cli",
     "judge.sample_cli",
+    "judge.mail.cli",
 ]
 
 

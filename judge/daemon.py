@@ -1,0 +1,279 @@
+"""`judge serve`: one asyncio loop running SMTP/LMTP intake, the optional IMAP intake, the
+processing of archived mail, the outbox sender and the periodic tick.
+
+Two hooks connect the mail edge to the games layer:
+- `dispatch(message, verdict, context) -> str` turns one archived message into commands, orders
+  and replies, and returns what it did in words. It runs at least once per message (again after a
+  crash before its outcome was recorded), so it must be idempotent by `message.id`. Without one,
+  `record_without_dispatcher` records each message as processed and says so in the log.
+- `tick(now)` runs every `tick_seconds` (deadlines, reminders). Without one, no tick runs and the
+  banner says the scheduler is not configured.
+Bounces and loop rules are handled here, before dispatch, because they are mail matters.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+import sqlite_utils
+
+from .config import Config
+from .mail import outbox
+from .mail.archive import Archive, StoredMessage
+from .mail.imap import ImapIntake
+from .mail.intake import IntakeHandler, RateLimiter, start_server
+from .mail.loops import Verdict, build_message, classify
+
+log = logging.getLogger("judge.daemon")
+
+
+@dataclass(frozen=True)
+class MailContext:
+    """What a dispatcher may use: the configuration and the judge file, for `outbox.enqueue`."""
+    config: Config
+    db: sqlite_utils.Database
+
+
+Dispatch = Callable[[StoredMessage, Verdict, MailContext], str]
+Tick = Callable[[float], None]
+
+
+def record_without_dispatcher(message: StoredMessage, verdict: Verdict, context: MailContext) -> str:
+    log.info("no dispatcher configured: message #%d from %s recorded as processed without reading it",
+             message.id, message.mail_from or message.peer)
+    return "recorded; no dispatcher configured"
+
+
+class Processor:
+    """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
+
+    def __init__(self, config: Config, dispatch: Dispatch, on_enqueued: Callable[[], None] = lambda: None):
+        self.config = config
+        self.dispatch = dispatch
+        self.on_enqueued = on_enqueued
+        self.archive = Archive(config.db_path)
+        outbox.prepare(self.archive.db)
+        self.context = MailContext(config, self.archive.db)
+
+    def close(self) -> None:
+        self.archive.close()
+
+    def process_next(self) -> StoredMessage | None:
+        message = self.archive.claim_next()
+        if message is None:
+            return None
+        try:
+            outcome = self.process(message)
+        except Exception as e:
+            log.exception("processing message #%d failed; kept as failed", message.id)
+            self.archive.mark_failed(message.id, f"error: {e!r}")
+        else:
+            self.archive.mark_processed(message.id, outcome)
+        return message
+
+    def process(self, message: StoredMessage) -> str:
+        verdict = classify(message.raw, message.mail_from)
+        if verdict.bounce is not None:
+            return self.handle_bounce(message, verdict)
+        return self.dispatch(message, verdict, self.context)
+
+    def handle_bounce(self, message: StoredMessage, verdict: Verdict) -> str:
+        bounce = verdict.bounce
+        assert bounce is not None
+        for address in bounce.failed:
+            self.archive.record_bounce(address, bounce.diagnostic, message.id)
+        if not bounce.failed:
+            log.warning("bounce #%d names no failed address", message.id)
+        told = self.tell_master(message, bounce.failed, bounce.diagnostic, bounce.original_message_id)
+        return (f"bounce: marked failing {', '.join(bounce.failed) or '(no address found)'}; "
+                + ("the master was told" if told else "no master_address configured to tell"))
+
+    def tell_master(self, message: StoredMessage, failed, diagnostic, original_id) -> bool:
+        if not self.config.master_address:
+            log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
+            return False
+        body = "\n".join([
+            "The judge's mail could not be delivered.",
+            "",
+            f"Failing address(es): {', '.join(failed) or '(none named in the bounce)'}",
+            f"Reason given: {diagnostic or '(none)'}",
+            f"The judge's message: <{original_id}>" if original_id else "The judge's message: (not identified)",
+            f"The bounce is inbound message #{message.id}.",
+            "",
+            "The address is marked failing until its owner writes to the judge again.",
+        ])
+        notice = build_message(key=f"bounce-notice:{message.content_hash}", sender=self.config.address,
+                               to=[self.config.master_address], subject="Undeliverable judge mail: "
+                               + (", ".join(failed) or "unknown address"), body=body, domain=self.config.domain)
+        queued = outbox.enqueue(self.archive.db, notice["Message-ID"], [self.config.master_address],
+                                bytes(notice), envelope_from=self.config.address)
+        if queued:
+            self.on_enqueued()
+        return True
+
+
+@dataclass(frozen=True)
+class Listening:
+    host: str
+    port: int
+
+
+def banner(config: Config, listening: Listening, *, dispatch: Dispatch, tick: Tick | None,
+           outbound: str) -> str:
+    c = config
+    protocol = "LMTP" if c.smtp.lmtp else "SMTP"
+    lines = [
+        "judge serve: the Diplomacy judge is running.",
+        f"  {protocol:<9} {listening.host}:{listening.port}  (mail to {c.address}; at most {c.smtp.size_limit} bytes;"
+        f" {c.smtp.rate_limit} messages per sender per {c.smtp.rate_window:.0f} s)",
+        f"  data      {c.data_dir.resolve()}  (archive and outbox in {c.db_path.name})",
+        f"  IMAP      {f'{c.imap.user}@{c.imap.host}:{c.imap.port} {c.imap.folder}' if c.imap.enabled else 'not configured'}",
+        f"  outbound  {outbound}",
+        f"  dispatch  {'not configured: mail is archived and recorded only' if dispatch is record_without_dispatcher else getattr(dispatch, '__qualname__', repr(dispatch))}",
+        f"  scheduler {'not configured' if tick is None else getattr(tick, '__qualname__', repr(tick))}",
+        f"Try: swaks --server {listening.host}:{listening.port} --from you@example.org --to {c.address}"
+        " --header 'Subject: hello' --body 'help'",
+        "Stop with Ctrl-C or SIGTERM.",
+    ]
+    return "\n".join(lines)
+
+
+class Daemon:
+    def __init__(self, config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None,
+                 clock: Callable[[], float] = time.time):
+        self.config = config
+        self.dispatch = dispatch
+        self.tick = tick
+        self.clock = clock
+        self.stopping = asyncio.Event()
+        self.listening: Listening | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def request_stop(self) -> None:
+        """Safe from any thread or a signal handler."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.stopping.set)
+
+    async def run(self, on_ready: Callable[[str], None] = print) -> None:
+        config = self.config
+        loop = self._loop = asyncio.get_running_loop()
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        inbound_wake, outbound_wake = asyncio.Event(), asyncio.Event()
+
+        def wake_processor(_message=None):
+            loop.call_soon_threadsafe(inbound_wake.set)
+
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
+        processor = await loop.run_in_executor(worker, partial(
+            Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set)))
+        released = await loop.run_in_executor(worker, processor.archive.release_claims)
+        if released:
+            log.warning("%d message(s) claimed before a stop are processed again", released)
+
+        sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-outbox")
+        sender = await loop.run_in_executor(sending, partial(
+            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock))
+
+        handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
+                                lmtp=config.smtp.lmtp, on_stored=wake_processor)
+        server = await start_server(handler, config.smtp.host, config.smtp.port, size_limit=config.smtp.size_limit)
+        host, port = server.sockets[0].getsockname()[:2]
+        self.listening = Listening(host, port)
+
+        imap_stop = threading.Event()
+        imap_thread = None
+        imap_archive = None
+        if config.imap.enabled:
+            imap_archive = Archive(config.db_path)
+            imap_thread = ImapIntake(config.imap, imap_archive.store, size_limit=config.smtp.size_limit,
+                                     on_stored=wake_processor, stop=imap_stop).start()
+
+        tasks = [asyncio.create_task(self._process_loop(worker, processor, inbound_wake), name="process"),
+                 asyncio.create_task(self._outbox_loop(sending, sender, outbound_wake), name="outbox")]
+        if self.tick is not None:
+            tasks.append(asyncio.create_task(self._tick_loop(), name="tick"))
+        on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
+                        outbound=sender.destination))
+        try:
+            stop_wait = asyncio.create_task(self.stopping.wait())
+            done, _ = await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task is not stop_wait and task.exception():
+                    log.error("%s stopped unexpectedly", task.get_name(), exc_info=task.exception())
+        finally:
+            # Stop taking mail first; then let the workers finish what they hold.
+            server.close()
+            await server.wait_closed()
+            imap_stop.set()
+            self.stopping.set()
+            inbound_wake.set()
+            outbound_wake.set()
+            for task in tasks:
+                try:
+                    await task
+                except Exception:
+                    log.exception("%s failed", task.get_name())
+            if imap_thread is not None:
+                await loop.run_in_executor(None, imap_thread.join, 10)
+                imap_archive.close()
+            await loop.run_in_executor(None, handler.close)
+            await loop.run_in_executor(worker, processor.close)
+            await loop.run_in_executor(sending, sender.close)
+            worker.shutdown()
+            sending.shutdown()
+
+    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.stopping.is_set():
+            wake.clear()
+            message = await loop.run_in_executor(worker, processor.process_next)
+            if message is None:
+                # Woken by intake; the timeout also picks up mail stored by another process.
+                await _wait(wake, 5.0)
+
+    async def _outbox_loop(self, sending, sender: outbox.Sender, wake: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.stopping.is_set():
+            wake.clear()
+            attempts = await loop.run_in_executor(sending, sender.deliver_due)
+            if not attempts:
+                await _wait(wake, self.config.outbox.poll_seconds)
+
+    async def _tick_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self.tick is not None
+        while not self.stopping.is_set():
+            try:
+                await loop.run_in_executor(None, self.tick, self.clock())
+            except Exception:
+                log.exception("tick failed; trying again next time")
+            await _wait(self.stopping, self.config.tick_seconds)
+
+
+async def _wait(event: asyncio.Event, timeout: float) -> None:
+    try:
+        await asyncio.wait_for(event.wait(), timeout)
+    except asyncio.TimeoutError:
+        pass
+
+
+def serve(config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None) -> int:
+    """Run until SIGTERM or SIGINT, then stop cleanly. Returns the exit status."""
+    daemon = Daemon(config, dispatch=dispatch, tick=tick)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, daemon.stopping.set)
+        await daemon.run(on_ready=lambda text: print(text, flush=True))
+
+    asyncio.run(main())
+    print("judge serve: stopped.", flush=True)
+    return 0

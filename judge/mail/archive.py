@@ -1,0 +1,236 @@
+"""The inbound archive: every message the judge accepts, raw, in the judge file (component "mail").
+
+Intake calls `store` and acknowledges (SMTP 250, IMAP \\Seen) only after it returns: the row is
+committed with FULL sync by then. Processing works from this table alone. A redelivered message
+(the same Message-ID and the same content, whatever trace headers relays added) is recorded as a
+duplicate of the first copy and is never handed out for processing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from email.message import Message
+from pathlib import Path
+
+import sqlite_utils
+
+from ..storage.db import migrate, open_db
+
+COMPONENT = "mail"
+
+# Headers that relays add or rewrite on the way; they do not make a message different.
+TRACE_HEADERS = frozenset({
+    "received", "return-path", "delivered-to", "x-original-to", "x-received", "authentication-results",
+    "arc-seal", "arc-message-signature", "arc-authentication-results", "received-spf", "x-spam-status",
+    "x-spam-score", "x-spam-checker-version", "x-spam-level", "x-virus-scanned",
+})
+
+
+def _create_inbound(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE inbound (
+            id INTEGER PRIMARY KEY,
+            received_at REAL NOT NULL,          -- unix time the judge committed it
+            via TEXT NOT NULL,                  -- smtp, lmtp or imap
+            peer TEXT,                          -- client address, or the IMAP server and UID
+            mail_from TEXT,                     -- envelope sender; '' is the null sender
+            rcpt_tos TEXT NOT NULL,             -- JSON list of envelope recipients
+            message_id TEXT,                    -- the Message-ID header, without <>
+            content_hash TEXT NOT NULL,         -- sha256 of the message without trace headers
+            raw BLOB NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('new', 'claimed', 'processed', 'failed', 'duplicate')),
+            duplicate_of INTEGER REFERENCES inbound(id),
+            claimed_at REAL,
+            processed_at REAL,
+            outcome TEXT                        -- what processing did, in words
+        )""")
+    # Only one first copy per (Message-ID, content); later copies point at it.
+    db.execute("""CREATE UNIQUE INDEX inbound_first_copy ON inbound(ifnull(message_id, ''), content_hash)
+                  WHERE duplicate_of IS NULL""")
+    db.execute("CREATE INDEX inbound_pending ON inbound(state, id) WHERE state IN ('new', 'claimed')")
+
+
+def _create_address_status(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE address_status (
+            address TEXT PRIMARY KEY,           -- lower-cased for lookup only
+            failing INTEGER NOT NULL,
+            bounces INTEGER NOT NULL,
+            last_bounce_at REAL,
+            last_diagnostic TEXT,
+            last_inbound_id INTEGER REFERENCES inbound(id)
+        )""")
+
+
+MIGRATIONS = [_create_inbound, _create_address_status]
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    id: int
+    raw: bytes
+    mail_from: str | None
+    rcpt_tos: tuple[str, ...]
+    via: str
+    peer: str | None
+    message_id: str | None
+    content_hash: str
+    received_at: float
+    duplicate_of: int | None = None
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.duplicate_of is not None
+
+    def parsed(self) -> Message:
+        return message_from_bytes(self.raw, policy=policy.default)
+
+
+def message_id_of(raw: bytes) -> str | None:
+    msg = message_from_bytes(raw, policy=policy.compat32)
+    value = msg.get("Message-ID")
+    if value is None:
+        return None
+    value = str(value).strip()
+    return value.strip("<>").strip() or None
+
+
+def content_hash(raw: bytes) -> str:
+    """sha256 over the header lines that are not trace headers, then the body, with CRLF normalised."""
+    normal = raw.replace(b"\r\n", b"\n")
+    head, sep, body = normal.partition(b"\n\n")
+    if not sep:
+        head, body = normal, b""
+    kept: list[bytes] = []
+    keep = True
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t"):     # a folded continuation belongs to the header before it
+            if keep:
+                kept.append(line)
+            continue
+        name = line.split(b":", 1)[0].strip().lower().decode("ascii", "replace")
+        keep = name not in TRACE_HEADERS
+        if keep:
+            kept.append(line)
+    digest = hashlib.sha256()
+    digest.update(b"\n".join(kept))
+    digest.update(b"\n\n")
+    digest.update(body)
+    return digest.hexdigest()
+
+
+class Archive:
+    """One connection to the judge file. Not shared between threads at the same time."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time):
+        self.path = Path(path)
+        self.db = open_db(self.path, synchronous=synchronous)
+        migrate(self.db, COMPONENT, MIGRATIONS)
+        self.clock = clock
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    def store(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...],
+              via: str, peer: str | None = None) -> StoredMessage:
+        """Commit the raw message; when this returns, the message may be acknowledged."""
+        mid = message_id_of(raw)
+        digest = content_hash(raw)
+        now = self.clock()
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute(
+                "SELECT id FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
+                "AND duplicate_of IS NULL", [mid or "", digest]).fetchone()
+            first = row[0] if row else None
+            cursor = conn.execute(
+                "INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
+                " raw, state, duplicate_of, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [now, via, peer, mail_from, json.dumps(list(rcpt_tos)), mid, digest, raw,
+                 "duplicate" if first else "new", first,
+                 f"redelivery of #{first}; not processed again" if first else None])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return StoredMessage(cursor.lastrowid, raw, mail_from, tuple(rcpt_tos), via, peer, mid, digest, now,
+                             first)
+
+    def release_claims(self) -> int:
+        """At start-up: messages claimed by a judge that stopped before finishing them are pending again."""
+        with self.db.conn:
+            return self.db.conn.execute(
+                "UPDATE inbound SET state = 'new', claimed_at = NULL WHERE state = 'claimed'").rowcount
+
+    def claim_next(self) -> StoredMessage | None:
+        """The oldest unprocessed message, marked claimed so no second worker takes it."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute(
+                "SELECT id FROM inbound WHERE state = 'new' ORDER BY id LIMIT 1").fetchone()
+            if row is not None:
+                conn.execute("UPDATE inbound SET state = 'claimed', claimed_at = ? WHERE id = ?",
+                             [self.clock(), row[0]])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return self.get(row[0]) if row else None
+
+    def mark_processed(self, message_id: int, outcome: str) -> None:
+        with self.db.conn:
+            updated = self.db.conn.execute(
+                "UPDATE inbound SET state = 'processed', processed_at = ?, outcome = ? "
+                "WHERE id = ? AND state = 'claimed'", [self.clock(), outcome, message_id]).rowcount
+        if updated != 1:
+            raise RuntimeError(f"inbound message #{message_id} was not claimed; refusing to mark it processed")
+
+    def mark_failed(self, message_id: int, error: str) -> None:
+        """Processing raised: kept with the error for the judge's keeper, not retried in a loop."""
+        with self.db.conn:
+            self.db.conn.execute(
+                "UPDATE inbound SET state = 'failed', processed_at = ?, outcome = ? WHERE id = ? AND state = 'claimed'",
+                [self.clock(), error, message_id])
+
+    def get(self, message_id: int) -> StoredMessage:
+        row = self.db.conn.execute(
+            "SELECT id, raw, mail_from, rcpt_tos, via, peer, message_id, content_hash, received_at, duplicate_of"
+            " FROM inbound WHERE id = ?", [message_id]).fetchone()
+        if row is None:
+            raise KeyError(message_id)
+        return StoredMessage(row[0], bytes(row[1]), row[2], tuple(json.loads(row[3])), row[4], row[5], row[6],
+                             row[7], row[8], row[9])
+
+    def state_of(self, message_id: int) -> tuple[str, str | None]:
+        row = self.db.conn.execute("SELECT state, outcome FROM inbound WHERE id = ?", [message_id]).fetchone()
+        if row is None:
+            raise KeyError(message_id)
+        return row[0], row[1]
+
+    def counts(self) -> dict[str, int]:
+        return dict(self.db.conn.execute("SELECT state, count(*) FROM inbound GROUP BY state").fetchall())
+
+    def record_bounce(self, address: str, diagnostic: str | None, inbound_id: int) -> None:
+        """Mark an address failing: the judge's mail to it came back. The same bounce counts once."""
+        with self.db.conn:
+            self.db.conn.execute(
+                "INSERT INTO address_status (address, failing, bounces, last_bounce_at, last_diagnostic,"
+                " last_inbound_id) VALUES (?, 1, 1, ?, ?, ?) ON CONFLICT(address) DO UPDATE SET failing = 1,"
+                " bounces = bounces + (last_inbound_id IS NOT excluded.last_inbound_id), last_bounce_at = excluded.last_bounce_at,"
+                " last_diagnostic = excluded.last_diagnostic, last_inbound_id = excluded.last_inbound_id",
+                [address.lower(), self.clock(), diagnostic, inbound_id])
+
+    def is_failing(self, address: str) -> bool:
+        row = self.db.conn.execute("SELECT failing FROM address_status WHERE address = ?",
+                                   [address.lower()]).fetchone()
+        return bool(row and row[0])
+
+    def clear_failing(self, address: str) -> None:
+        """The address worked again (for example its owner wrote to the judge from it)."""
+        with self.db.conn:
+            self.db.conn.execute("UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])

@@ -1,0 +1,65 @@
+"""`judge serve`: flags over JUDGE_* variables over the TOML file over embedded defaults."""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from ..config import ConfigError, load_config, parse_host_port
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve", help="run the mail judge (SMTP intake, optional IMAP, outbox)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Runs the judge: takes mail by SMTP (or LMTP, or IMAP), archives it, and sends its\n"
+                    "own mail through a relay, or as .eml files under <data>/outbox/ when none is set.\n"
+                    "Settings: embedded defaults < --config FILE (TOML) < JUDGE_* variables < flags.",
+        epilog="examples:\n"
+               "  judge serve                                   # 127.0.0.1:2525, data in var/\n"
+               "  judge serve --smtp-port 2600 --relay smtp.example.org:587\n"
+               "  JUDGE_SMTP_LMTP=yes judge serve --config /etc/judge.toml   # behind Postfix")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration file (or $JUDGE_CONFIG)")
+    p.add_argument("--data", metavar="DIR", help="data directory (default var/)")
+    p.add_argument("--address", help="the judge's own address (default judge@localhost)")
+    p.add_argument("--master", metavar="ADDRESS", help="the judge keeper's address, told about bounces")
+    p.add_argument("--smtp-host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--smtp-port", type=int, help="port to listen on (default 2525; 0 picks a free one)")
+    p.add_argument("--lmtp", action="store_true", default=None, help="speak LMTP (as Postfix's lmtp backend)")
+    p.add_argument("--size-limit", type=int, metavar="BYTES", help="largest message taken (default 1 MiB)")
+    p.add_argument("--rate-limit", type=int, metavar="N", help="messages per sender per --rate-window")
+    p.add_argument("--rate-window", type=float, metavar="SECONDS", help="the rate limit's window (default 600)")
+    p.add_argument("--relay", metavar="HOST[:PORT]", help="SMTP relay for outbound mail (default: .eml files)")
+    p.add_argument("--imap", metavar="HOST[:PORT]", help="also take mail from this IMAP server")
+    p.add_argument("--imap-user", help="IMAP login (password from the config or $JUDGE_IMAP_PASSWORD)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every message taken and sent")
+    p.set_defaults(func=run)
+
+
+def overrides_from(args: argparse.Namespace) -> dict:
+    o = {"data_dir": args.data, "address": args.address, "master_address": args.master,
+         "smtp.host": args.smtp_host, "smtp.port": args.smtp_port, "smtp.lmtp": args.lmtp,
+         "smtp.size_limit": args.size_limit, "smtp.rate_limit": args.rate_limit,
+         "smtp.rate_window": args.rate_window, "imap.user": args.imap_user}
+    if args.relay:
+        o["relay.host"], o["relay.port"] = parse_host_port(args.relay, 25)
+    if args.imap:
+        o["imap.host"], o["imap.port"] = parse_host_port(args.imap, 143)
+    return o
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..daemon import serve      # imported here so other subcommands do not load the mail stack
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
+    try:
+        config = load_config(args.config, overrides=overrides_from(args))
+    except ConfigError as e:
+        print(f"judge serve: {e}", file=sys.stderr)
+        return 2
+    try:
+        return serve(config)
+    except OSError as e:           # most often: the port is taken
+        print(f"judge serve: {e}", file=sys.stderr)
+        return 1

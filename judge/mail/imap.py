@@ -1,0 +1,137 @@
+"""IMAP intake (imapclient): fetch unseen mail with BODY.PEEK[], store it, and only then set \\Seen.
+
+A crash between the fetch and the store leaves the message unseen, so it is fetched again; a crash
+between the store and \\Seen fetches it again too, and the archive records that copy as a
+redelivery. IDLE is used when the server offers it, polling otherwise. Lost connections are
+re-opened with a growing pause. It runs in its own thread because imapclient blocks.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from ..config import ImapConfig
+from .archive import StoredMessage
+
+log = logging.getLogger("judge.imap")
+
+# store(raw, mail_from=..., rcpt_tos=..., via=..., peer=...) -> StoredMessage; Archive.store fits.
+Store = Callable[..., StoredMessage]
+
+
+class ImapIntake:
+    def __init__(self, config: ImapConfig, store: Store, *, size_limit: int,
+                 on_stored: Callable[[StoredMessage], None] | None = None, stop: threading.Event | None = None):
+        self.config = config
+        self.store = store
+        self.size_limit = size_limit
+        self.on_stored = on_stored
+        self.stop = stop or threading.Event()
+        self.client: IMAPClient | None = None
+        self.connections = 0           # how many times a session was opened (reconnects show here)
+
+    # -- one session ---------------------------------------------------------------------------
+    def connect(self) -> IMAPClient:
+        c = self.config
+        client = IMAPClient(c.host, port=c.port, ssl=c.ssl, timeout=60)
+        client.login(c.user, c.password)
+        client.select_folder(c.folder)
+        self.client = client
+        self.connections += 1
+        log.info("imap: connected to %s:%d as %s, folder %s (%s)", c.host, c.port, c.user, c.folder,
+                 "IDLE" if self.idles else "polling")
+        return client
+
+    @property
+    def idles(self) -> bool:
+        return bool(self.config.use_idle and self.client is not None and self.client.has_capability("IDLE"))
+
+    def disconnect(self) -> None:
+        client, self.client = self.client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except Exception:          # the connection may already be gone; nothing is lost by not saying bye
+            try:
+                client.shutdown()
+            except Exception:
+                pass
+
+    def fetch_unseen(self) -> list[StoredMessage]:
+        """Store every unseen message, each marked \\Seen right after its own commit."""
+        client = self.client
+        assert client is not None
+        client.noop()       # mail delivered outside this session shows in SEARCH only after a NOOP
+        stored = []
+        for uid in client.search(["UNSEEN"]):
+            if self.stop.is_set():
+                break
+            size = client.fetch([uid], ["RFC822.SIZE"]).get(uid, {}).get(b"RFC822.SIZE", 0)
+            if size > self.size_limit:
+                # Not taken: flagged for the judge's keeper to look at, and not fetched again.
+                log.warning("imap: UID %d is %d bytes, over the %d limit; flagged and left in %s",
+                            uid, size, self.size_limit, self.config.folder)
+                client.add_flags([uid], [b"\\Flagged", b"\\Seen"])
+                continue
+            data = client.fetch([uid], ["BODY.PEEK[]"]).get(uid)
+            if not data or b"BODY[]" not in data:
+                continue       # expunged meanwhile
+            message = self.store(bytes(data[b"BODY[]"]), mail_from=None, rcpt_tos=[self.config.user],
+                                 via="imap", peer=f"{self.config.host}:{self.config.port} uid {uid}")
+            client.add_flags([uid], [b"\\Seen"])
+            stored.append(message)
+            if self.on_stored is not None:
+                self.on_stored(message)
+        return stored
+
+    def wait_for_mail(self) -> None:
+        """Return when new mail may be there, the stop event is set, or the IDLE/poll period ends."""
+        client = self.client
+        assert client is not None
+        if not self.idles:
+            self.stop.wait(self.config.poll_seconds)
+            return
+        client.idle()
+        try:
+            deadline = time.monotonic() + self.config.idle_seconds
+            while not self.stop.is_set() and time.monotonic() < deadline:
+                # Short checks so a stop request is noticed within a second.
+                if any(kind in (b"EXISTS", b"RECENT") for _, kind, *rest in
+                       (r for r in client.idle_check(timeout=1.0) if len(r) >= 2)):
+                    break
+        finally:
+            client.idle_done()
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> None:
+        pause = 1.0
+        while not self.stop.is_set():
+            try:
+                if self.client is None:
+                    self.connect()
+                self.fetch_unseen()
+                pause = 1.0            # a working session resets the reconnect pause
+                self.wait_for_mail()
+            except (IMAPClientError, OSError, EOFError) as e:
+                log.warning("imap: %s; reconnecting in %.0f s", e or type(e).__name__, pause)
+                self.disconnect()
+                self.stop.wait(pause)
+                pause = min(pause * 2, 60.0)
+            except Exception:
+                # A failed store (for example the disk is full): nothing was marked seen; try again later.
+                log.exception("imap: intake failed; retrying in %.0f s", pause)
+                self.disconnect()
+                self.stop.wait(pause)
+                pause = min(pause * 2, 60.0)
+        self.disconnect()
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.run, name="judge-imap", daemon=True)
+        thread.start()
+        return thread

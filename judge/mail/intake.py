@@ -1,0 +1,136 @@
+"""SMTP and LMTP intake (aiosmtpd): store the raw message, then answer 250.
+
+The answer to DATA is sent only after the archive's commit returned, so a 250 means the message is
+on disk. If the store fails the client hears 451 and keeps the message to try again. SIZE is
+advertised and enforced by aiosmtpd (a MAIL FROM with too large a SIZE= and too much DATA both get
+552). Each sender may have `rate_limit` messages accepted per `rate_window` seconds; beyond that,
+MAIL FROM is answered 450 so a well-behaved client retries later.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from .archive import Archive, StoredMessage
+
+log = logging.getLogger("judge.intake")
+
+
+class RateLimiter:
+    """A sliding window of acceptance times per sender. Old senders are forgotten as their windows pass."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic):
+        self.limit, self.window, self.clock = limit, window, clock
+        self._times: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self.clock()
+        times = self._times.get(key)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._times[key]
+        return times
+
+    def allows(self, key: str) -> bool:
+        return len(self._recent(key)) < self.limit
+
+    def record(self, key: str) -> None:
+        self._recent(key)
+        self._times.setdefault(key, deque()).append(self.clock())
+        if len(self._times) > 10_000:      # a flood of distinct senders: drop the ones whose windows passed
+            for stale in [k for k, t in self._times.items() if t[-1] <= self.clock() - self.window]:
+                del self._times[stale]
+
+
+def sender_key(mail_from: str, peer) -> str:
+    """The null sender (bounces) is limited per client address instead."""
+    address = (mail_from or "").strip("<> ").lower()
+    if address:
+        return address
+    host = peer[0] if isinstance(peer, tuple) and peer else str(peer)
+    return f"<> from {host}"
+
+
+class IntakeHandler:
+    """The aiosmtpd handler. The archive is used from one worker thread only, one store at a time."""
+
+    def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
+                 on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL"):
+        self.rate = rate
+        self.lmtp = lmtp
+        self.on_stored = on_stored
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
+        # The archive connection is opened inside the worker thread that will use it.
+        self._archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
+
+    def close(self) -> None:
+        self._executor.submit(self._archive.close).result()
+        self._executor.shutdown(wait=True)
+
+    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          mail_options: list[str]) -> str:
+        key = sender_key(address, session.peer)
+        if not self.rate.allows(key):
+            log.warning("intake: rate limit for %s reached; answered 450", key)
+            return (f"450 4.7.1 Too many messages from {key}: at most {self.rate.limit} "
+                    f"in {self.rate.window:.0f} seconds; try again later")
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 2.1.0 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content
+        if raw is None:
+            raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
+        via = "lmtp" if self.lmtp else "smtp"
+        peer = f"{session.peer[0]}:{session.peer[1]}" if isinstance(session.peer, tuple) else str(session.peer)
+        loop = asyncio.get_running_loop()
+        try:
+            stored = await loop.run_in_executor(self._executor, partial(
+                self._archive.store, bytes(raw), mail_from=envelope.mail_from or "",
+                rcpt_tos=list(envelope.rcpt_tos), via=via, peer=peer))
+        except Exception:
+            log.exception("intake: could not store a message from %s; answered 451", envelope.mail_from)
+            return self._answer(envelope, "451 4.3.0 Could not store the message; please try again later")
+        self.rate.record(sender_key(envelope.mail_from or "", session.peer))
+        if stored.is_duplicate:
+            log.info("intake: #%d from %s is a redelivery of #%d", stored.id, envelope.mail_from,
+                     stored.duplicate_of)
+        else:
+            log.info("intake: stored #%d from %s (%d bytes)", stored.id, envelope.mail_from, len(raw))
+        if self.on_stored is not None:
+            self.on_stored(stored)
+        return self._answer(envelope, f"250 2.0.0 OK stored as #{stored.id}")
+
+    def _answer(self, envelope: Envelope, line: str) -> str:
+        """LMTP answers DATA once per recipient (RFC 2033); SMTP once."""
+        if self.lmtp:
+            return "\r\n".join([line] * max(1, len(envelope.rcpt_tos)))
+        return line
+
+
+def protocol_factory(handler: IntakeHandler, *, size_limit: int, hostname: str | None = None,
+                     ident: str = "Diplomacy judge") -> Callable[[], SMTP]:
+    """What `loop.create_server` needs: a new SMTP or LMTP session object per connection."""
+    kind = LMTP if handler.lmtp else SMTP
+    return lambda: kind(handler, data_size_limit=size_limit, enable_SMTPUTF8=True, decode_data=False,
+                        hostname=hostname, ident=ident)
+
+
+async def start_server(handler: IntakeHandler, host: str, port: int, *, size_limit: int,
+                       hostname: str | None = None) -> asyncio.AbstractServer:
+    loop = asyncio.get_running_loop()
+    return await loop.create_server(protocol_factory(handler, size_limit=size_limit, hostname=hostname),
+                                    host=host, port=port)

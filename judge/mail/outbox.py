@@ -1,0 +1,250 @@
+"""The outbox: a durable queue of the judge's mail in the judge file (component "outbox").
+
+`enqueue` is idempotent by Message-ID, so a flow that runs twice after a crash queues its mail
+once. It joins the caller's transaction when one is open, so a report is queued exactly when the
+results it reports are stored. The sender marks a message sent only after the relay accepted it
+(at-least-once: a crash between the relay's 250 and our commit sends it again, with the same
+Message-ID so the duplicate can be seen). With no relay, each message becomes <data>/outbox/<id>.eml.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import smtplib
+import socket
+import tempfile
+import time
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import sqlite_utils
+
+from ..config import OutboxConfig, RelayConfig
+from ..storage.db import migrate, open_db
+
+log = logging.getLogger("judge.outbox")
+COMPONENT = "outbox"
+
+
+def _create_outbox(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE outbox (
+            message_id TEXT PRIMARY KEY,        -- without <>; the same id is the same message
+            envelope_from TEXT NOT NULL,
+            recipients TEXT NOT NULL,           -- JSON list
+            raw BLOB NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('queued', 'sent', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL NOT NULL,
+            created_at REAL NOT NULL,
+            sent_at REAL,
+            delivered_via TEXT,                 -- 'relay host:port' or the .eml path
+            last_error TEXT
+        )""")
+    db.execute("CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE state = 'queued'")
+
+
+MIGRATIONS = [_create_outbox]
+
+
+def prepare(db: sqlite_utils.Database) -> None:
+    migrate(db, COMPONENT, MIGRATIONS)
+
+
+def enqueue(db: sqlite_utils.Database, message_id: str, to: list[str] | tuple[str, ...], raw: bytes, *,
+            envelope_from: str, now: float | None = None) -> bool:
+    """Queue one message. True if queued now, False if this Message-ID was queued before (a no-op).
+
+    The raw message must carry the same Message-ID header: that is what makes duplicates visible.
+    """
+    message_id = message_id.strip().strip("<>")
+    header = message_from_bytes(raw, policy=policy.compat32).get("Message-ID")
+    if header is None or str(header).strip().strip("<>") != message_id:
+        raise ValueError(f"the message's Message-ID header {header!r} is not <{message_id}>")
+    if not to:
+        raise ValueError("a message needs at least one recipient")
+    now = time.time() if now is None else now
+    sql = ("INSERT INTO outbox (message_id, envelope_from, recipients, raw, state, next_attempt_at, created_at)"
+           " VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(message_id) DO NOTHING")
+    params = [message_id, envelope_from, json.dumps(list(to)), raw, now, now]
+    if db.conn.in_transaction:        # part of the caller's unit of work
+        return db.conn.execute(sql, params).rowcount == 1
+    with db.conn:
+        return db.conn.execute(sql, params).rowcount == 1
+
+
+@dataclass(frozen=True)
+class Attempt:
+    message_id: str
+    state: str            # the state after the attempt: sent, queued (will retry) or failed
+    detail: str
+
+
+class TemporaryFailure(Exception):
+    pass
+
+
+class PermanentFailure(Exception):
+    pass
+
+
+def retry_delay(attempts: int, config: OutboxConfig) -> float:
+    """Exponential backoff: first_retry after the first failure, doubling, at most max_retry."""
+    return min(config.max_retry, config.first_retry * 2 ** max(0, attempts - 1))
+
+
+class Sender:
+    """Delivers due messages, one at a time, from its own connection to the judge file."""
+
+    def __init__(self, db_path: str | Path, relay: RelayConfig, config: OutboxConfig, eml_dir: str | Path, *,
+                 clock=time.time, local_hostname: str | None = None):
+        self.db = open_db(db_path)
+        prepare(self.db)
+        self.relay, self.config, self.eml_dir = relay, config, Path(eml_dir)
+        self.clock = clock
+        self.local_hostname = local_hostname
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    @property
+    def destination(self) -> str:
+        if self.relay.enabled:
+            return f"the SMTP relay {self.relay.host}:{self.relay.port}"
+        return f".eml files in {self.eml_dir}/ (no relay set)"
+
+    def deliver_due(self, limit: int = 100) -> list[Attempt]:
+        now = self.clock()
+        rows = self.db.conn.execute(
+            "SELECT message_id, envelope_from, recipients, raw, attempts FROM outbox "
+            "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?",
+            [now, limit]).fetchall()
+        return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw), attempts)
+                for mid, sender, rcpts, raw, attempts in rows]
+
+    def next_due(self) -> float | None:
+        row = self.db.conn.execute("SELECT min(next_attempt_at) FROM outbox WHERE state = 'queued'").fetchone()
+        return row[0]
+
+    def _attempt(self, message_id: str, envelope_from: str, recipients: list[str], raw: bytes,
+                 attempts: int) -> Attempt:
+        attempts += 1
+        refused: dict = {}
+        try:
+            if self.relay.enabled:
+                via, refused = self._relay(envelope_from, recipients, raw)
+            else:
+                via, refused = self._write_eml(message_id, raw), {}
+        except PermanentFailure as e:
+            self._update(message_id, "failed", attempts, None, str(e))
+            log.error("outbox: <%s> failed for good: %s", message_id, e)
+            return Attempt(message_id, "failed", str(e))
+        except TemporaryFailure as e:
+            if attempts >= self.config.max_attempts:
+                detail = f"gave up after {attempts} attempts: {e}"
+                self._update(message_id, "failed", attempts, None, detail)
+                log.error("outbox: <%s> %s", message_id, detail)
+                return Attempt(message_id, "failed", detail)
+            delay = retry_delay(attempts, self.config)
+            self._update(message_id, "queued", attempts, self.clock() + delay, str(e))
+            log.warning("outbox: <%s> attempt %d failed (%s); next in %.0f s", message_id, attempts, e, delay)
+            return Attempt(message_id, "queued", str(e))
+        detail = None
+        if refused:
+            detail = "refused: " + "; ".join(f"{a} {c} {m.decode('utf-8', 'replace')}" for a, (c, m) in refused.items())
+        retry = [address for address, (code, _) in refused.items() if 400 <= code < 500]
+        if retry and attempts < self.config.max_attempts:
+            # Accepted for some recipients, deferred for others: only those are tried again.
+            delay = retry_delay(attempts, self.config)
+            with self.db.conn:
+                self.db.conn.execute(
+                    "UPDATE outbox SET recipients = ?, attempts = ?, next_attempt_at = ?, delivered_via = ?,"
+                    " last_error = ? WHERE message_id = ?",
+                    [json.dumps(retry), attempts, self.clock() + delay, via, detail, message_id])
+            log.warning("outbox: <%s> deferred for %s; next in %.0f s", message_id, ", ".join(retry), delay)
+            return Attempt(message_id, "queued", detail)
+        with self.db.conn:
+            self.db.conn.execute(
+                "UPDATE outbox SET state = 'sent', attempts = ?, sent_at = ?, delivered_via = ?, last_error = ?"
+                " WHERE message_id = ?", [attempts, self.clock(), via, detail, message_id])
+        log.info("outbox: <%s> delivered to %s", message_id, via)
+        return Attempt(message_id, "sent", detail or via)
+
+    def _update(self, message_id: str, state: str, attempts: int, next_at: float | None, error: str) -> None:
+        with self.db.conn:
+            self.db.conn.execute(
+                "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
+                " last_error = ? WHERE message_id = ?", [state, attempts, next_at, error, message_id])
+
+    def _relay(self, envelope_from: str, recipients: list[str], raw: bytes) -> tuple[str, dict]:
+        """Returns where it went and the recipients the relay refused while accepting the others."""
+        relay = self.relay
+        try:
+            with smtplib.SMTP(relay.host, relay.port, timeout=relay.timeout,
+                              local_hostname=self.local_hostname) as smtp:
+                if relay.starttls:
+                    smtp.starttls()
+                if relay.user:
+                    smtp.login(relay.user, relay.password)
+                refused = smtp.sendmail(envelope_from, recipients, raw)
+        except smtplib.SMTPRecipientsRefused as e:
+            raise _failure(e.recipients.values(), "every recipient refused") from e
+        except smtplib.SMTPResponseException as e:   # MAIL FROM or DATA refused, or auth failed
+            text = f"{e.smtp_code} {e.smtp_error.decode('utf-8', 'replace') if isinstance(e.smtp_error, bytes) else e.smtp_error}"
+            if 500 <= e.smtp_code < 600:
+                raise PermanentFailure(text) from e
+            raise TemporaryFailure(text) from e
+        except (smtplib.SMTPException, OSError, socket.timeout) as e:
+            raise TemporaryFailure(f"relay {relay.host}:{relay.port}: {e!r}") from e
+        return f"relay {relay.host}:{relay.port}", refused
+
+    def _write_eml(self, message_id: str, raw: bytes) -> str:
+        """Atomic: a reader never sees half a file; a repeated write replaces the file with the same bytes."""
+        self.eml_dir.mkdir(parents=True, exist_ok=True)
+        target = self.eml_dir / eml_name(message_id)
+        try:
+            fd, temp = tempfile.mkstemp(dir=self.eml_dir, prefix=".tmp-", suffix=".eml")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(raw)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(temp, target)
+            except BaseException:
+                if os.path.exists(temp):
+                    os.unlink(temp)
+                raise
+            dir_fd = os.open(self.eml_dir, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        except OSError as e:
+            raise TemporaryFailure(f"cannot write {target}: {e}") from e
+        return str(target)
+
+
+def eml_name(message_id: str) -> str:
+    """A file name from a Message-ID: the characters that are safe everywhere, the rest as '_'."""
+    return re.sub(r"[^A-Za-z0-9@._+-]", "_", message_id.strip("<>")).lstrip(".") + ".eml"
+
+
+def _failure(replies, what: str) -> Exception:
+    replies = list(replies)
+    text = "; ".join(f"{code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
+                     for code, msg in replies)
+    if replies and all(500 <= code < 600 for code, _ in replies):
+        return PermanentFailure(f"{what}: {text}")
+    return TemporaryFailure(f"{what}: {text}")
+
+
+def status(db: sqlite_utils.Database, message_id: str) -> dict | None:
+    row = db.conn.execute("SELECT state, attempts, next_attempt_at, sent_at, delivered_via, last_error "
+                          "FROM outbox WHERE message_id = ?", [message_id.strip("<>")]).fetchone()
+    if row is None:
+        return None
+    keys = ("state", "attempts", "next_attempt_at", "sent_at", "delivered_via", "last_error")
+    return dict(zip(keys, row))
