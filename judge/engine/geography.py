@@ -42,7 +42,7 @@ class UnitKind(enum.Enum):
         return self is not UnitKind.ARMY
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     province: str
     coast: Coast | None = None
@@ -61,7 +61,7 @@ class Location:
         return cls(province, Coast(coast) if coast else None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Province:
     id: str
     name: str

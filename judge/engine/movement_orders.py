@@ -27,7 +27,7 @@ class Route(enum.Enum):
     CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A unit with the one order it will carry out."""
     power: str
@@ -43,7 +43,7 @@ class Entry:
         return self.unit.location.province
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MovementOrders:
     entries: Mapping[str, Entry]  # province of the unit -> its entry
     rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason

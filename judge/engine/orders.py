@@ -11,19 +11,19 @@ from dataclasses import dataclass
 from .geography import Location, UnitKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UnitRef:
     location: Location
     kind: UnitKind | None = None  # None: the player did not say
     power: str | None = None  # a foreign unit named in a support, e.g. "S RUSSIAN A War"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     unit: UnitRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     unit: UnitRef
     to: Location
@@ -32,45 +32,45 @@ class Move:
     route: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportHold:
     unit: UnitRef
     supported: UnitRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportMove:
     unit: UnitRef
     supported: UnitRef
     to: Location
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     unit: UnitRef
     army: UnitRef
     to: Location
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     unit: UnitRef
     to: Location
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     """Disband in a retreat phase, or remove in an adjustment phase."""
     unit: UnitRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     kind: UnitKind
     location: Location
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     """Decline one build."""
 

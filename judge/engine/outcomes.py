@@ -34,7 +34,7 @@ class Reason(enum.Enum):
     CIVIL_DISORDER = "civil disorder"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     power: str
     order: Order
@@ -49,7 +49,7 @@ class Outcome:
     by_judge: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PhaseResult:
     phase: Phase
     outcomes: tuple[Outcome, ...]

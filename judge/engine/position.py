@@ -9,7 +9,7 @@ from .calendar import Phase
 from .geography import Location, UnitKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     power: str
     kind: UnitKind
@@ -19,14 +19,14 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     unit: Unit
     attacker_from: str  # province the dislodging attack came from
     retreats: tuple[Location, ...]  # where it may retreat; empty: it can only disband
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Position:
     phase: Phase
     units: tuple[Unit, ...]
