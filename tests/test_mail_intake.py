@@ -1,0 +1,152 @@
+"""judge/mail/intake.py against real clients: smtplib, swaks and a raw LMTP conversation."""
+import re
+import shutil
+import smtplib
+import socket
+import sqlite3
+import subprocess
+
+import pytest
+
+from servers.running import IntakeServer
+
+ORDERS = (b"From: England <england@example.org>\r\nTo: judge@localhost\r\nSubject: orders\r\n"
+          b"Message-ID: <eng-1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+          b"Content-Transfer-Encoding: 8bit\r\n\r\nF Lon-Nth\r\n.A line with a dot\r\nF Edi \xe2\x86\x92 Nwg\r\n")
+
+
+def rows(db_path):
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute("SELECT id, via, mail_from, rcpt_tos, raw, state, duplicate_of FROM inbound "
+                            "ORDER BY id").fetchall()
+
+
+def test_250_only_after_the_raw_bytes_are_committed(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        smtp.ehlo()
+        smtp.mail("england@example.org", ["BODY=8BITMIME"])
+        smtp.rcpt("judge@localhost")
+        code, text = smtp.data(ORDERS)
+        assert code == 250 and b"stored as #1" in text
+        # The 250 has arrived: a separate reader must already find the exact bytes on disk.
+        [(id_, via, mail_from, rcpts, raw, state, dup)] = rows(db)
+        assert (via, mail_from, rcpts, state, dup) == ("smtp", "england@example.org", '["judge@localhost"]',
+                                                        "new", None)
+        assert raw == ORDERS
+
+
+def test_size_is_advertised_and_enforced(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db, size_limit=2000) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        smtp.ehlo()
+        assert smtp.has_extn("size") and smtp.esmtp_features["size"] == "2000"
+        big = b"Subject: big\r\n\r\n" + b"x" * 70 + b"\r\n"
+        big = big * 40
+        # A client that declares the size is refused at MAIL FROM ...
+        with pytest.raises(smtplib.SMTPSenderRefused) as refused:
+            smtp.sendmail("a@example.org", ["judge@localhost"], big)
+        assert refused.value.smtp_code == 552
+        # ... and one that does not is refused after DATA.
+        smtp.rset()
+        smtp.mail("a@example.org")
+        smtp.rcpt("judge@localhost")
+        code, _ = smtp.data(big)
+        assert code == 552
+        # A message within the limit still gets through on the same connection.
+        smtp.rset()
+        assert smtp.sendmail("a@example.org", ["judge@localhost"], b"Subject: small\r\n\r\nhi\r\n") == {}
+    assert len(rows(db)) == 1
+
+
+def test_rate_limit_per_sender(tmp_path):
+    now = [1000.0]
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db, rate_limit=2, rate_window=60, clock=lambda: now[0]) as server, \
+            smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        def send(sender, n):
+            return smtp.sendmail(sender, ["judge@localhost"], f"Subject: {n}\r\n\r\nbody {n}\r\n".encode())
+        send("Flood@example.org", 1)
+        send("flood@example.org", 2)                  # the same sender, whatever the letter case
+        with pytest.raises(smtplib.SMTPSenderRefused) as refused:
+            send("flood@example.org", 3)
+        assert refused.value.smtp_code == 450         # temporary: a real MTA keeps it and retries
+        smtp.rset()
+        send("calm@example.org", 4)                   # others are not affected
+        now[0] += 61                                  # the window has passed
+        send("flood@example.org", 5)
+    assert [r[2].lower() for r in rows(db)] == ["flood@example.org"] * 2 + ["calm@example.org", "flood@example.org"]
+
+
+def test_redelivery_is_acknowledged_and_recorded_once(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server:
+        for _ in range(2):      # e.g. the client lost our first 250 and sent again
+            with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+                assert smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS) == {}
+    (first, *_, s1, d1), (second, *_, s2, d2) = rows(db)
+    assert (s1, d1) == ("new", None) and (s2, d2) == ("duplicate", first)
+
+
+def test_a_failed_store_answers_451_and_the_client_keeps_the_message(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server:
+        # Make the archive's real SQLite connection refuse writes (as a full disk would).
+        handler = server.handler
+        handler._executor.submit(lambda: handler._archive.db.execute("PRAGMA query_only=ON")).result()
+        with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+            with pytest.raises(smtplib.SMTPDataError) as refused:
+                smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS)
+        assert refused.value.smtp_code == 451
+    assert rows(db) == []
+
+
+@pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks is not installed (bin/setup installs it as root)")
+def test_swaks_an_independent_client(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server:
+        result = subprocess.run(
+            ["swaks", "--server", f"127.0.0.1:{server.port}", "--from", "turkey@example.org",
+             "--to", "judge@localhost", "--header", "Subject: orders", "--body", "A Con-Bul\nF Ank-Bla"],
+            capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "250 2.0.0 OK stored as #1" in result.stdout
+        [(_, via, mail_from, _, raw, state, _)] = rows(db)
+    assert mail_from == "turkey@example.org" and b"A Con-Bul" in raw and b"Subject: orders" in raw
+
+
+def lmtp_conversation(port: int, lines: list[bytes], data: bytes, answers_after_data: int) -> list[bytes]:
+    """Speak LMTP by hand: smtplib.LMTP reads a single reply to DATA, LMTP gives one per recipient."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        f = s.makefile("rb")
+
+        def reply():
+            out = []
+            while True:
+                line = f.readline()
+                out.append(line.rstrip(b"\r\n"))
+                if line[3:4] != b"-":
+                    return out
+        reply()                                  # greeting
+        for line in lines:
+            s.sendall(line + b"\r\n")
+            reply()
+        s.sendall(b"DATA\r\n")
+        assert reply()[0].startswith(b"354")
+        s.sendall(re.sub(rb"(?m)^\.", b"..", data) + b".\r\n")     # dot-stuffing, RFC 5321 4.5.2
+        answers = [reply()[0] for _ in range(answers_after_data)]
+        s.sendall(b"QUIT\r\n")
+        return answers
+
+
+def test_lmtp_mode_answers_once_per_recipient(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db, lmtp=True) as server:
+        with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+            assert smtp.ehlo()[0] == 500                # LMTP speaks LHLO, not EHLO
+        answers = lmtp_conversation(server.port, [b"LHLO postfix.example", b"MAIL FROM:<italy@example.org>",
+                                                  b"RCPT TO:<judge@localhost>", b"RCPT TO:<gm@localhost>"],
+                                    ORDERS, 2)
+    assert [a[:3] for a in answers] == [b"250", b"250"]
+    [(_, via, _, rcpts, raw, _, _)] = rows(db)
+    assert via == "lmtp" and rcpts == '["judge@localhost", "gm@localhost"]' and raw == ORDERS
