@@ -51,17 +51,21 @@ class ImapIntake:
     def idles(self) -> bool:
         return bool(self.config.use_idle and self.client is not None and self.client.has_capability("IDLE"))
 
-    def disconnect(self) -> None:
+    def disconnect(self, *, polite: bool = True) -> None:
+        """LOGOUT on a healthy session; after an error just close the socket (LOGOUT could wait for a timeout)."""
         client, self.client = self.client, None
         if client is None:
             return
         try:
-            client.logout()
-        except Exception:          # the connection may already be gone; nothing is lost by not saying bye
-            try:
-                client.shutdown()
-            except Exception:
-                pass
+            if polite:
+                client.logout()
+                return
+        except Exception:
+            pass               # nothing is lost by not saying goodbye
+        try:
+            client.shutdown()
+        except Exception:
+            pass
 
     def fetch_unseen(self) -> list[StoredMessage]:
         """Store every unseen message, each marked \\Seen right after its own commit."""
@@ -98,15 +102,18 @@ class ImapIntake:
             self.stop.wait(self.config.poll_seconds)
             return
         client.idle()
-        try:
-            deadline = time.monotonic() + self.config.idle_seconds
-            while not self.stop.is_set() and time.monotonic() < deadline:
-                # Short checks so a stop request is noticed within a second.
-                if any(kind in (b"EXISTS", b"RECENT") for _, kind, *rest in
-                       (r for r in client.idle_check(timeout=1.0) if len(r) >= 2)):
-                    break
-        finally:
-            client.idle_done()
+        # No `finally: idle_done()`: when the session has failed there is no DONE to send.
+        deadline = time.monotonic() + self.config.idle_seconds
+        while not self.stop.is_set() and time.monotonic() < deadline:
+            # Short checks so a stop request is noticed within a second.
+            responses = client.idle_check(timeout=1.0)
+            bye = next((r for r in responses if r and r[0] == b"BYE"), None)
+            if bye is not None:
+                words = b" ".join(x for x in bye[1:] if isinstance(x, bytes)).decode("utf-8", "replace")
+                raise ConnectionError(f"the server closed the session: {words}")
+            if any(len(r) >= 2 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
+                break
+        client.idle_done()
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self) -> None:
@@ -120,13 +127,13 @@ class ImapIntake:
                 self.wait_for_mail()
             except (IMAPClientError, OSError, EOFError) as e:
                 log.warning("imap: %s; reconnecting in %.0f s", e or type(e).__name__, pause)
-                self.disconnect()
+                self.disconnect(polite=False)
                 self.stop.wait(pause)
                 pause = min(pause * 2, 60.0)
             except Exception:
                 # A failed store (for example the disk is full): nothing was marked seen; try again later.
                 log.exception("imap: intake failed; retrying in %.0f s", pause)
-                self.disconnect()
+                self.disconnect(polite=False)
                 self.stop.wait(pause)
                 pause = min(pause * 2, 60.0)
         self.disconnect()
