@@ -100,8 +100,7 @@ def test_starting_units_exactly_as_the_text_lists_them_and_each_can_stand():
     position = starting_position(VARIANT)
     assert len(position.units) == 29
     for power in VARIANT.powers:
-        assert {str(u) for u in position.units_of(power.id)} == {
-            f"{s.split()[0]} {s.split()[1]}" for s in STARTING_UNITS[power.id]}
+        assert {f"{u.kind.value} {u.location}" for u in position.units_of(power.id)} == STARTING_UNITS[power.id]
     for unit in position.units:
         assert BOARD.can_stand(unit.kind, unit.location), unit
     assert len(position.owners) == 29
