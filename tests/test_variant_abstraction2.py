@@ -168,3 +168,11 @@ def test_rules_switched_on_and_the_map_is_declared_reconstructed():
     assert "reconstructed" in VARIANT.description.lower()
     assert "reconstructed" in VARIANT.extra["x_reconstruction_notice"].lower()
     assert BOARD.can_stand(UnitKind.ARMY_FLEET, L("eng")) and not BOARD.can_stand(UnitKind.ARMY_FLEET, L("bre"))
+
+
+def test_names_and_aliases_are_unambiguous():
+    seen: dict[str, str] = {}
+    for pid, prov in BOARD.provinces.items():
+        for word in {pid, prov.name.lower(), *(a.lower() for a in prov.aliases)}:
+            assert seen.setdefault(word, pid) == pid, f"{word!r} names both {seen[word]} and {pid}"
+    assert seen["lyon"] == "lyo" and seen["gulf of lyon"] == "gol"
