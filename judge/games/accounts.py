@@ -1,0 +1,108 @@
+"""Accounts and their mail addresses, in judge.sqlite. Passwords are kept only as salted scrypt hashes."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import sqlite_utils
+
+from .clock import iso
+from .store import transaction
+
+# scrypt cost: 16 MiB of memory per guess; stored with each hash so it can be raised later.
+_N, _R, _P = 2 ** 14, 8, 1
+
+
+def hash_password(password: str, *, salt: bytes | None = None, n: int = _N, r: int = _R, p: int = _P) -> str:
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
+    return f"scrypt${n}${r}${p}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(password: str, stored: str | None) -> bool:
+    if not stored:
+        return False
+    scheme, n, r, p, salt, digest = stored.split("$")
+    if scheme != "scrypt":
+        return False
+    again = hash_password(password, salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p))
+    return hmac.compare_digest(again.rsplit("$", 1)[1], digest)
+
+
+def normal_address(address: str) -> str:
+    """Addresses compare without regard to case (letter case carries no meaning here)."""
+    return address.strip().lower()
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    time_zone: str
+    keeper: bool
+    addresses: tuple[str, ...]
+
+
+class Accounts:
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    def create(self, name: str, address: str, password: str | None, now: datetime, *,
+               time_zone: str = "UTC", keeper: bool = False) -> Account:
+        ZoneInfo(time_zone)
+        name = name.strip()
+        if not name or len(name) > 64:
+            raise ValueError("an account name is 1 to 64 characters")
+        with transaction(self.db):
+            if self.db.execute("SELECT 1 FROM accounts WHERE name = ?", [name]).fetchone():
+                raise ValueError(f"the account name {name!r} is taken")
+            if self.db.execute("SELECT 1 FROM addresses WHERE address = ?", [normal_address(address)]).fetchone():
+                raise ValueError(f"the address {address} already belongs to an account")
+            cur = self.db.execute(
+                "INSERT INTO accounts (name, password, time_zone, keeper, created_at) VALUES (?, ?, ?, ?, ?)",
+                [name, hash_password(password) if password else None, time_zone, int(keeper), iso(now)])
+            self.db.execute("INSERT INTO addresses (address, account_id, added_at) VALUES (?, ?, ?)",
+                            [normal_address(address), cur.lastrowid, iso(now)])
+        return self.get(name)
+
+    def get(self, name: str) -> Account:
+        row = self.db.execute("SELECT id, name, time_zone, keeper FROM accounts WHERE name = ?", [name]).fetchone()
+        if not row:
+            raise KeyError(f"no account {name!r}")
+        addresses = tuple(r[0] for r in self.db.execute(
+            "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, address", [row[0]]))
+        return Account(row[0], row[1], row[2], bool(row[3]), addresses)
+
+    def by_address(self, address: str) -> Account | None:
+        row = self.db.execute("SELECT a.name FROM addresses d JOIN accounts a ON a.id = d.account_id "
+                              "WHERE d.address = ?", [normal_address(address)]).fetchone()
+        return self.get(row[0]) if row else None
+
+    def add_address(self, name: str, address: str, now: datetime) -> None:
+        account = self.get(name)
+        with transaction(self.db):
+            self.db.execute("INSERT INTO addresses (address, account_id, added_at) VALUES (?, ?, ?)",
+                            [normal_address(address), account.id, iso(now)])
+
+    def set_password(self, name: str, password: str) -> None:
+        with transaction(self.db):
+            self.db.execute("UPDATE accounts SET password = ? WHERE name = ?", [hash_password(password), name])
+
+    def check_password(self, name: str, password: str) -> bool:
+        row = self.db.execute("SELECT password FROM accounts WHERE name = ?", [name]).fetchone()
+        return bool(row) and verify_password(password, row[0])
+
+    def set_time_zone(self, name: str, zone: str) -> None:
+        ZoneInfo(zone)
+        with transaction(self.db):
+            self.db.execute("UPDATE accounts SET time_zone = ? WHERE name = ?", [zone, name])
+
+    def zone_of(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        row = self.db.execute("SELECT time_zone FROM accounts WHERE name = ?", [name]).fetchone()
+        return row[0] if row else None

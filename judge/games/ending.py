@@ -1,0 +1,90 @@
+"""How a game ends: a win, a draw of all survivors, a concession, or a turn or time limit.
+
+The rulebooks: a Great Power with 18 centres (the variant's number) has won at once. A draw
+is shared by every player still in the game. At a limit agreed beforehand the most centres
+win and tied players share (the 1982 short game counts pieces on the board instead).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..engine.position import Position
+from ..engine.rules import Rules
+from ..engine.variant import Variant
+from .clock import parse_time
+from .model import Settings
+from .small import Setup
+
+
+@dataclass(frozen=True)
+class Ending:
+    how: str                         # win, draw, concession, turn limit, time limit, last phase
+    winners: tuple[str, ...]         # powers sharing the result
+    counts: Mapping[str, int]        # centres (or units) per power at the end
+    measure: str                     # "centres" or "units"
+
+    def to_json(self) -> dict:
+        return {"how": self.how, "winners": list(self.winners), "counts": dict(self.counts),
+                "measure": self.measure}
+
+
+def survivors(position: Position, powers: tuple[str, ...]) -> tuple[str, ...]:
+    """Powers still in the game: with a centre or a unit left."""
+    return tuple(p for p in powers if position.centres_of(p) or position.units_of(p))
+
+
+def _counts(position: Position, powers: tuple[str, ...], units: bool) -> dict[str, int]:
+    return {p: len(position.units_of(p) if units else position.centres_of(p)) for p in powers}
+
+
+def _grouped(counts: Mapping[str, int], owner: Mapping[str, str | None], by_player: bool) -> dict[str, list[str]]:
+    """Powers grouped by who is judged: each power alone, or all powers one person plays."""
+    groups: dict[str, list[str]] = {}
+    for power in counts:
+        key = (owner.get(power) or f"power:{power}") if by_player else power
+        groups.setdefault(key, []).append(power)
+    return groups
+
+
+def check_win(variant: Variant, position: Position, settings: Settings, setup_: Setup, rules: Rules,
+              owner: Mapping[str, str | None]) -> Ending | None:
+    target = settings.victory_centres or setup_.victory_centres or variant.victory_centres
+    by_player = settings.victory_by_player or setup_.victory_by_player
+    # 1982 World War I game: 24 units actually on the board.
+    units = setup_.world_war and rules.count_units_for_victory
+    counts = _counts(position, variant.power_ids, units)
+    groups = _grouped(counts, owner, by_player)
+    totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}
+    reached = [k for k, t in totals.items() if t >= target]
+    if not reached:
+        return None
+    best = max(totals[k] for k in reached)
+    winners = tuple(p for k in reached if totals[k] == best for p in groups[k])
+    return Ending("win", winners, counts, "units" if units else "centres")
+
+
+def check_limits(variant: Variant, position: Position, settings: Settings, setup_: Setup, rules: Rules,
+                 owner: Mapping[str, str | None], now: datetime, engine_over: bool) -> Ending | None:
+    if settings.last_year is not None and position.phase.year > settings.last_year:
+        how = "turn limit"
+    elif settings.ends_at is not None and now >= parse_time(settings.ends_at):
+        how = "time limit"
+    elif engine_over:
+        how = "last phase"
+    else:
+        return None
+    units = rules.count_units_for_victory  # the 1982 short game: most pieces on the board
+    counts = _counts(position, variant.power_ids, units)
+    groups = _grouped(counts, owner, settings.victory_by_player or setup_.victory_by_player)
+    totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}
+    best = max(totals.values())
+    winners = tuple(p for k, ps in groups.items() if totals[k] == best for p in ps)
+    return Ending(how, winners, counts, "units" if units else "centres")
+
+
+def draw_passes(votes: Mapping[str, str], voters: tuple[str, ...]) -> bool:
+    """Every surviving playing power has voted for the draw."""
+    return bool(voters) and all(votes.get(p) == "yes" for p in voters)
+

@@ -1,0 +1,175 @@
+"""Reading and writing one game's file: the rows behind a game, and its notices.
+
+`GameFile` is opened for one operation; the caller holds the transaction. It knows the
+variant, rules and settings of the game, and writes notices with stable ids so that a
+retried operation never announces anything twice.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from ..engine import notation
+from ..engine.orders import Order
+from ..engine.position import Position
+from ..engine.rules import Rules, edition
+from ..engine.variant import Variant
+from .clock import Absence, iso, parse_time, shown
+from .model import GameStatus, PowerStatus, Settings
+from .ordercodec import order_from_json
+from .small import Setup, setup
+
+
+@dataclass
+class PowerRow:
+    power: str
+    account: str | None
+    status: PowerStatus
+    missed: int
+    waiting: bool
+    neutral: bool
+
+
+@dataclass
+class PhaseRow:
+    seq: int
+    phase: str
+    position: Position
+    started_at: datetime
+    deadline: datetime | None
+    late_noticed: bool
+    reminded: list[float]
+
+
+class GameFile:
+    def __init__(self, db: sqlite_utils.Database, variants: Callable[[str], Variant],
+                 zone_of: Callable[[str | None], str | None]) -> None:
+        self.db = db
+        row = self.row()
+        self.name: str = row["name"]
+        self.variant = variants(row["variant"])
+        self.rules: Rules = edition(row["edition"])
+        self.settings = Settings.from_json(json.loads(row["settings"]))
+        self.setup: Setup = setup(self.settings.players)
+        self.zone_of = zone_of
+
+    # -- reading -----------------------------------------------------------------------------
+    def row(self) -> dict[str, Any]:
+        cur = self.db.execute("SELECT * FROM game WHERE id = 1")
+        names = [d[0] for d in cur.description]
+        return dict(zip(names, cur.fetchone()))
+
+    @property
+    def status(self) -> GameStatus:
+        return GameStatus(self.row()["status"])
+
+    def powers(self) -> dict[str, PowerRow]:
+        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5])) for r in self.db.execute(
+            "SELECT power, account, status, missed, waiting, neutral FROM powers ORDER BY power")}
+
+    def owners(self) -> dict[str, str | None]:
+        return {p.power: p.account for p in self.powers().values()}
+
+    def powers_of(self, account: str) -> tuple[str, ...]:
+        return tuple(p.power for p in self.powers().values() if p.account == account and not p.neutral)
+
+    def current(self) -> PhaseRow | None:
+        seq = self.row()["phase_seq"]
+        return self.phase_row(seq) if seq is not None else None
+
+    def phase_row(self, seq: int) -> PhaseRow:
+        r = self.db.execute("SELECT seq, phase, position, started_at, deadline, late_noticed, reminded "
+                            "FROM phases WHERE seq = ?", [seq]).fetchone()
+        return PhaseRow(r[0], r[1], notation.position_from_json(self.variant, json.loads(r[2])),
+                        parse_time(r[3]), parse_time(r[4]) if r[4] else None, bool(r[5]), json.loads(r[6]))
+
+    def orders(self, seq: int) -> dict[str, list[Order]]:
+        out: dict[str, list[Order]] = {}
+        for power, read in self.db.execute(
+                "SELECT power, read FROM orders WHERE phase_seq = ? ORDER BY power, position", [seq]):
+            out.setdefault(power, []).append(order_from_json(json.loads(read)))
+        return out
+
+    def order_rows(self, seq: int, power: str) -> list[dict[str, Any]]:
+        return [{"slot": r[0], "written": r[1], "read": json.loads(r[2])} for r in self.db.execute(
+            "SELECT slot, written, read FROM orders WHERE phase_seq = ? AND power = ? ORDER BY position",
+            [seq, power])]
+
+    def absences(self, accounts: Iterable[str | None]) -> list[Absence]:
+        wanted = [a for a in accounts if a]
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        return [Absence(parse_time(s), parse_time(e)) for s, e in self.db.execute(
+            f"SELECT starts, ends FROM absences WHERE account IN ({marks})", wanted)]
+
+    def votes(self, kind: str) -> dict[str, str]:
+        return dict(self.db.execute("SELECT power, value FROM votes WHERE kind = ?", [kind]).fetchall())
+
+    def phase_code(self, position: Position) -> str:
+        return self.variant.calendar.code(position.phase)
+
+    def phase_name(self, position: Position) -> str:
+        return self.variant.calendar.name(position.phase)
+
+    # -- writing -----------------------------------------------------------------------------
+    def update_game(self, **values: Any) -> None:
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE game SET {sets} WHERE id = 1", list(values.values()))
+
+    def set_power(self, power: str, **values: Any) -> None:
+        values = {k: (v.value if isinstance(v, PowerStatus) else v) for k, v in values.items()}
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
+
+    def power_event(self, power: str, account: str | None, event: str, now: datetime, phase: str | None) -> None:
+        self.db.execute("INSERT INTO power_history (power, account, at, phase, event) VALUES (?, ?, ?, ?, ?)",
+                        [power, account, iso(now), phase, event])
+
+    def event(self, kind: str, now: datetime, **detail: Any) -> None:
+        self.db.execute("INSERT INTO events (at, kind, detail) VALUES (?, ?, ?)",
+                        [iso(now), kind, json.dumps(detail, sort_keys=True)])
+
+    def new_phase(self, position: Position, now: datetime, deadline: datetime | None) -> int:
+        cur = self.db.execute(
+            "INSERT INTO phases (phase, position, started_at, deadline) VALUES (?, ?, ?, ?)",
+            [self.phase_code(position), json.dumps(notation.position_to_json(self.variant, position)),
+             iso(now), iso(deadline) if deadline else None])
+        self.update_game(phase_seq=cur.lastrowid)
+        return cur.lastrowid
+
+    # -- notices -----------------------------------------------------------------------------
+    def recipients(self) -> list[str | None]:
+        """Every player with a power (once, however many powers), the master, and the public (None)."""
+        accounts = sorted({p.account for p in self.powers().values() if p.account and not p.neutral})
+        master = self.row()["master"]
+        return [*accounts, *([master] if master and master not in accounts else []), None]
+
+    def times(self, when: datetime | None, recipient: str | None) -> dict[str, Any] | None:
+        if when is None:
+            return None
+        zones = [self.settings.time_zone]
+        zone = self.zone_of(recipient)
+        if zone:
+            zones.append(zone)
+        return {"utc": iso(when), "shown": shown(when, zones)}
+
+    def notice(self, key: str, kind: str, recipient: str | None, payload: dict[str, Any], now: datetime) -> None:
+        """Write a notice once: its id is game:key:kind:recipient, the same however often we retry."""
+        nid = f"{self.name}:{key}:{kind}:{recipient or '*'}"
+        body = {"game": self.name, "kind": kind, "recipient": recipient,
+                "powers": list(self.powers_of(recipient)) if recipient else [], **payload}
+        self.db.execute("INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
+                        [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)])
+
+    def announce(self, key: str, kind: str, payload: dict[str, Any], now: datetime,
+                 deadline: datetime | None = None, recipients: Iterable[str | None] | None = None) -> None:
+        """The same news to each recipient, with the deadline shown in the game's zone and their own."""
+        for r in (self.recipients() if recipients is None else recipients):
+            extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
+            self.notice(key, kind, r, {**payload, **extra}, now)

@@ -1,0 +1,118 @@
+"""A game's settings and the statuses of games and powers. Plain values, stored as JSON."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+
+class GameStatus(enum.Enum):
+    FORMING = "forming"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+class PowerStatus(enum.Enum):
+    ACTIVE = "active"
+    LATE = "late"                    # the deadline has passed and it owes orders (grace period)
+    CIVIL_DISORDER = "civil disorder"  # missed the last phase; its units hold
+    ABANDONED = "abandoned"          # missed too many phases in a row: open for takeover
+    RESIGNED = "resigned"            # its player left: open for takeover
+    ELIMINATED = "eliminated"        # no units and no centres
+    NEUTRAL = "neutral"              # nobody plays it (games for fewer than seven)
+
+
+# Powers whose player can be expected to send orders; the others are played by the rules alone.
+PLAYING = frozenset({PowerStatus.ACTIVE, PowerStatus.LATE, PowerStatus.CIVIL_DISORDER})
+
+
+class NmrPolicy(enum.Enum):
+    # At the deadline (after grace) a power without orders is in civil disorder, per the rulebooks.
+    CIVIL_DISORDER = "civil disorder"
+    # The game waits for every playing power; only the game master's `process` forces it on.
+    WAIT = "wait"
+
+
+class PressType(enum.Enum):
+    WHITE = "white"   # signed
+    GREY = "grey"     # may be sent anonymously
+    NONE = "none"     # only to and from the game master
+
+
+class Assignment(enum.Enum):
+    RANDOM = "random"
+    PREFERENCE = "preference"
+
+
+@dataclass(frozen=True)
+class Settings:
+    # hours a phase lasts, by phase kind (M, R, A)
+    movement_hours: float = 48.0
+    retreat_hours: float = 24.0
+    adjustment_hours: float = 24.0
+    grace_hours: float = 12.0
+    # reminders this many hours before the deadline, to powers that still owe orders
+    reminder_hours: tuple[float, ...] = (24.0, 4.0)
+    press: PressType = PressType.WHITE
+    nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
+    abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
+    # draws: every surviving power must vote for it (the rulebooks); votes are secret until it passes
+    draw_unanimous: bool = True
+    victory_centres: int | None = None  # None: the variant's (18 on the standard map)
+    # Count the player's countries together for victory (the two-player World War I game).
+    victory_by_player: bool = False
+    last_year: int | None = None     # turn limit: the game ends after this year's last phase
+    ends_at: str | None = None       # time limit (UTC ISO): the game ends with the first phase processed then
+    time_zone: str = "UTC"           # the game's IANA zone; deadlines are shown in it
+    assignment: Assignment = Assignment.PREFERENCE
+    players: str = "seven"           # see small.SETUPS: seven, six, five, four, three, three-1982, two
+    # absences: at most this many days at once, set by a player; the master may set any
+    max_absence_days: float = 14.0
+    after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
+
+    def __post_init__(self) -> None:
+        ZoneInfo(self.time_zone)  # raises for an unknown zone
+        if self.abandon_after < 1:
+            raise ValueError("abandon_after must be at least 1")
+        for name in ("movement_hours", "retreat_hours", "adjustment_hours"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive")
+        if self.grace_hours < 0:
+            raise ValueError("grace_hours cannot be negative")
+
+    def phase_hours(self, kind: str) -> float:
+        return {"M": self.movement_hours, "R": self.retreat_hours, "A": self.adjustment_hours}[kind]
+
+    def to_json(self) -> dict[str, Any]:
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, enum.Enum) else (
+                list(value) if isinstance(value, tuple) else value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Settings":
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(data) - set(known)
+        if unknown:
+            raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            default = getattr(cls, name, None)
+            if isinstance(default, enum.Enum):
+                value = type(default)(value)
+            elif name == "reminder_hours":
+                value = tuple(sorted((float(v) for v in value), reverse=True))
+            values[name] = value
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> "Settings":
+        return Settings.from_json({**self.to_json(), **{
+            k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}})
+
+
+DEFAULT_SETTINGS = Settings()

@@ -1,0 +1,282 @@
+"""Time passing in one game: reminders, late notices, and playing a phase.
+
+Everything here runs inside one transaction of the game file, opened by the service, so a
+phase is adjudicated, stored, advanced, given its next deadline and announced all at once
+or not at all. `checkpoint(name)` marks the steps; a crash test kills the process there.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+
+from ..engine import notation, orders_needed, process_phase
+from ..engine.calendar import PhaseKind
+from ..engine.orders import Order
+from ..engine.outcomes import PhaseResult
+from ..engine.phase import Need
+from ..engine.position import Position
+from .clock import deadline_for, iso, processing_time, reminder_times
+from .ending import Ending, check_limits, check_win, survivors
+from .gamefile import GameFile, PhaseRow
+from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
+from .ordercodec import order_to_json
+from .worldwar import close_italy, italy_closed, world_war_events
+
+Checkpoint = Callable[[str], None]
+
+
+def _no_checkpoint(name: str) -> None:
+    pass
+
+
+# -- who owes what -------------------------------------------------------------------------------
+
+def needs(gf: GameFile, position: Position) -> dict[str, Need]:
+    """What each power with a player (or that could have one) must decide; neutral powers never do."""
+    powers = gf.powers()
+    return {p: n for p, n in orders_needed(gf.variant, position).items() if not powers[p].neutral}
+
+
+def expected(gf: GameFile, position: Position) -> list[str]:
+    """Powers whose player we wait for: with something to decide and a player who is still playing."""
+    powers = gf.powers()
+    return [p for p in needs(gf, position) if powers[p].status in PLAYING]
+
+
+def owing(gf: GameFile, row: PhaseRow) -> list[str]:
+    orders = gf.orders(row.seq)
+    return [p for p in expected(gf, row.position) if not orders.get(p)]
+
+
+def ready(gf: GameFile, row: PhaseRow) -> bool:
+    """Everyone we wait for has sent orders and nobody asked to wait: play the phase now."""
+    waiting = expected(gf, row.position)
+    powers = gf.powers()
+    return bool(waiting) and not owing(gf, row) and not any(powers[p].waiting for p in waiting)
+
+
+def next_event(gf: GameFile, now: datetime) -> datetime | None:
+    """When the scheduler must next look at this game (None: nothing will happen by itself)."""
+    if gf.status is not GameStatus.ACTIVE:
+        return None
+    row = gf.current()
+    if row is None or row.deadline is None:
+        return None
+    if ready(gf, row):
+        return min(now, row.deadline)
+    times = []
+    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER:
+        times.append(processing_time(gf.settings, row.deadline))
+    if owing(gf, row):
+        if not row.late_noticed:
+            times.append(row.deadline)
+        times += [when for hours, when in reminder_times(gf.settings, row.deadline, row.started_at)
+                  if hours not in row.reminded]
+    return min(times) if times else None
+
+
+def phase_deadline(gf: GameFile, position: Position, now: datetime) -> datetime:
+    accounts = [gf.powers()[p].account for p in expected(gf, position)]
+    return deadline_for(gf.settings, position.phase.kind.value, now, gf.absences(accounts))
+
+
+# -- the scheduler's call --------------------------------------------------------------------------
+
+def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -> str:
+    """Do whatever is due in this game now. Returns what was done."""
+    if gf.status is not GameStatus.ACTIVE:
+        return "nothing"
+    row = gf.current()
+    if ready(gf, row):
+        return process(gf, now, checkpoint)
+    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER and now >= processing_time(gf.settings, row.deadline):
+        return process(gf, now, checkpoint)
+    done = "nothing"
+    late = owing(gf, row)
+    if now >= row.deadline and not row.late_noticed:
+        for p in late:
+            gf.set_power(p, status=PowerStatus.LATE)
+        gf.db.execute("UPDATE phases SET late_noticed = 1 WHERE seq = ?", [row.seq])
+        _tell_owing(gf, row, late, "late", f"{row.seq}:{iso(row.deadline)}", now,
+                    {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
+        done = "late"
+    due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
+           if when <= now < row.deadline and h not in row.reminded]
+    if due and late:
+        # after a long stop only the latest reminder is worth sending
+        _tell_owing(gf, row, late, "reminder", f"{row.seq}:{iso(row.deadline)}:{min(due):g}", now,
+                    {"hours_left": min(due)})
+        done = "reminded"
+    if due:
+        gf.db.execute("UPDATE phases SET reminded = ? WHERE seq = ?", [json.dumps(sorted(row.reminded + due)), row.seq])
+    gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
+    return done
+
+
+def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: str, key: str, now: datetime,
+                extra: dict) -> None:
+    powers = gf.powers()
+    accounts = sorted({powers[p].account for p in late if powers[p].account})
+    master = gf.row()["master"]
+    base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late, **extra}
+    for account in accounts:
+        gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account),
+                                       "yours": [p for p in late if powers[p].account == account]}, now)
+    if master:
+        gf.notice(key, kind, master, {**base, "deadline": gf.times(row.deadline, master)}, now)
+
+
+def _iso_or_none(when: datetime | None) -> str | None:
+    return iso(when) if when else None
+
+
+# -- playing a phase -------------------------------------------------------------------------------
+
+def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -> str:
+    row = gf.current()
+    position = row.position
+    orders = gf.orders(row.seq)
+    powers = gf.powers()
+    need = needs(gf, position)
+    missed = [p for p in need if not orders.get(p)]
+    rulings: list[dict] = []
+    if gf.setup.world_war and italy_closed(position.phase):
+        orders, rulings = close_italy(orders)
+    turn = process_phase(gf.variant, position, orders, gf.rules)
+    checkpoint("adjudicated")
+    results = [turn.result, *turn.skipped]
+    nxt = turn.next
+    news: list[dict] = []
+    # Past phases where only neutral powers have something to decide (their dislodged units are
+    # disbanded), or where the World War I game closed the only retreat a unit had.
+    for _ in range(8):
+        if gf.setup.world_war:
+            nxt, happened = world_war_events(gf, nxt, now)
+            news += happened
+        if nxt.phase.kind is PhaseKind.MOVEMENT or needs(gf, nxt):
+            break
+        more = process_phase(gf.variant, nxt, {}, gf.rules)
+        results += [more.result, *more.skipped]
+        nxt = more.next
+
+    gf.db.execute("UPDATE phases SET processed_at = ?, result = ? WHERE seq = ?",
+                  [iso(now), json.dumps({"results": [_result_json(gf, r, row.seq) for r in results],
+                                         "civil_disorder": missed, "rulings": rulings}), row.seq])
+    checkpoint("results stored")
+
+    announcements = _update_powers(gf, need, missed, orders, nxt, now, row)
+    checkpoint("powers updated")
+    ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
+        gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners(), now,
+        gf.variant.last_phase is not None and gf.variant.last_phase < nxt.phase)
+    if ending:
+        finish(gf, ending, nxt, now, key=str(row.seq))
+        deadline = None
+    else:
+        deadline = phase_deadline(gf, nxt, now)
+        gf.new_phase(nxt, now, deadline)
+        for p in gf.powers():
+            gf.set_power(p, waiting=0)
+    checkpoint("phase advanced")
+    summary = _summary(gf, row, results, nxt, missed, rulings, news + announcements)
+    gf.announce(str(row.seq), "results", summary, now, deadline)
+    for item in news + announcements:
+        _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
+    checkpoint("notices written")
+    gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
+    return "finished" if ending else "processed"
+
+
+def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: datetime | None) -> None:
+    """News about one power (also in every results notice) goes to its player and the master; an open
+    power is announced publicly (recipient None) for takeover."""
+    account = item.get("account") or gf.powers()[item["power"]].account
+    recipients = {account, gf.row()["master"]} - {None}
+    if item.get("open_for_takeover") or item["kind"] in ("coin_toss", "italy_joins"):
+        recipients = set(gf.recipients())
+    gf.announce(key, item["kind"], item, now, deadline, recipients=sorted(recipients, key=lambda r: r or ""))
+
+
+def _update_powers(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
+                   nxt: Position, now: datetime, row: PhaseRow) -> list[dict]:
+    """Civil disorder, abandonment, return and elimination, with what to announce."""
+    out: list[dict] = []
+    for p, pr in gf.powers().items():
+        if pr.neutral:
+            continue
+        if p in missed and pr.status is not PowerStatus.ELIMINATED:
+            count = pr.missed + 1
+            if pr.status in PLAYING and count >= gf.settings.abandon_after:
+                gf.set_power(p, missed=count, status=PowerStatus.ABANDONED)
+                gf.power_event(p, pr.account, "abandoned", now, row.phase)
+                out.append({"kind": "abandoned", "power": p, "missed": count, "open_for_takeover": True})
+            elif pr.status in PLAYING:
+                gf.set_power(p, missed=count, status=PowerStatus.CIVIL_DISORDER)
+                out.append({"kind": "civil_disorder", "power": p, "missed": count})
+            else:
+                gf.set_power(p, missed=count)
+        elif orders.get(p):
+            if pr.status in (PowerStatus.CIVIL_DISORDER, PowerStatus.ABANDONED, PowerStatus.LATE):
+                if pr.status is not PowerStatus.LATE:
+                    gf.power_event(p, pr.account, "returned", now, row.phase)
+                    out.append({"kind": "returned", "power": p})
+            gf.set_power(p, missed=0, status=PowerStatus.ACTIVE)
+        elif pr.status is PowerStatus.LATE:
+            gf.set_power(p, status=PowerStatus.ACTIVE)
+        if pr.status is not PowerStatus.ELIMINATED and not nxt.units_of(p) and not nxt.centres_of(p):
+            gf.set_power(p, status=PowerStatus.ELIMINATED)
+            gf.power_event(p, pr.account, "eliminated", now, gf.phase_code(nxt))
+            out.append({"kind": "eliminated", "power": p})
+    return out
+
+
+def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key: str) -> None:
+    owners = gf.owners()
+    result = {**ending.to_json(), "players": sorted({owners[p] for p in ending.winners if owners.get(p)}),
+              "phase": gf.phase_code(position)}
+    if gf.current() is None or gf.current().position != position:
+        gf.new_phase(position, now, None)
+    gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
+                   next_event_at=None)
+    gf.event("finished", now, **result)
+    gf.announce(f"{key}:end", "game_end", {"result": result}, now)
+
+
+def _result_json(gf: GameFile, result: PhaseResult, seq: int) -> dict:
+    calendar = gf.variant.calendar
+    written: dict[tuple[str, str], str] = {}
+    for power in {o.power for o in result.outcomes}:
+        for r in gf.order_rows(seq, power):
+            written[(power, json.dumps(r["read"], sort_keys=True))] = r["written"]
+    outcomes = []
+    for o in result.outcomes:
+        key = json.dumps(order_to_json(o.order), sort_keys=True)
+        outcomes.append({
+            "power": o.power, "order": notation.order_text(o.order), "json": order_to_json(o.order),
+            "written": written.get((o.power, key)), "succeeded": o.succeeded, "reason": o.reason.value,
+            "detail": o.detail, "involving": list(o.involving), "dislodged_from": o.dislodged_from,
+            "by_judge": o.by_judge})
+    return {"phase": calendar.code(result.phase), "phase_name": calendar.name(result.phase),
+            "outcomes": outcomes, "standoffs": list(result.standoffs),
+            "dislodged": [{"power": d.unit.power, "unit": str(d.unit).upper(), "from": d.attacker_from,
+                           "retreats": [str(x).upper() for x in d.retreats]} for d in result.dislodged]}
+
+
+def _summary(gf: GameFile, row: PhaseRow, results: list[PhaseResult], nxt: Position, missed: list[str],
+             rulings: list[dict], news: list[dict]) -> dict:
+    """Everything a results report needs, in plain JSON."""
+    need = orders_needed(gf.variant, nxt)
+    return {
+        "phase": row.phase, "phase_name": gf.phase_name(row.position),
+        "results": [_result_json(gf, r, row.seq) for r in results],
+        "civil_disorder": missed, "rulings": rulings, "news": news,
+        "next_phase": gf.phase_code(nxt), "next_phase_name": gf.phase_name(nxt),
+        "position": notation.position_to_json(gf.variant, nxt),
+        "centre_counts": {p: len(nxt.centres_of(p)) for p in gf.variant.power_ids},
+        "survivors": list(survivors(nxt, gf.variant.power_ids)),
+        "adjustments": {p: {"builds": n.builds, "removals": n.removals} for p, n in need.items()
+                        if nxt.phase.kind is PhaseKind.ADJUSTMENT},
+        "retreats": {p: [str(d.unit).upper() for d in n.retreats] for p, n in need.items() if n.retreats},
+    }
+

@@ -1,0 +1,71 @@
+"""The rulebooks' ways to play the standard game with fewer than seven players.
+
+A setup divides the powers into seats (what one person plays) and neutral powers. Neutral
+units are never ordered: the engine holds them (a hold may be supported by anyone),
+disbands them when dislodged and never builds for them, as the rulebooks say. Supply
+centres stay counted per country even when one person plays several.
+
+The two-player game is the World War I game: it starts in 1914, Italy is neutral and
+Italian territory cannot be entered, a coin decides before the Fall 1914 adjustments whom
+Italy joins in Spring 1915, and 24 centres win (1982: 24 units on the board).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Setup:
+    name: str
+    seats: tuple[tuple[str, ...], ...]
+    neutral: tuple[str, ...] = ()
+    start_year: int | None = None
+    victory_centres: int | None = None
+    victory_by_player: bool = False
+    world_war: bool = False          # Italian territory closed, the coin toss, Italy joins in 1915
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+def _solo(*powers: str) -> tuple[tuple[str, ...], ...]:
+    return tuple((p,) for p in powers)
+
+
+SETUPS: dict[str, Setup] = {s.name: s for s in (
+    Setup("seven", _solo("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")),
+    Setup("six", _solo("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"), neutral=("ITALY",)),
+    Setup("five", _solo("AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"), neutral=("GERMANY", "ITALY")),
+    Setup("four", (("ENGLAND",), ("AUSTRIA", "FRANCE"), ("GERMANY", "TURKEY"), ("ITALY", "RUSSIA"))),
+    # 1982 alternative 1; the 2000 and 5th editions give only the second, named "three" here.
+    Setup("three-1982", (("RUSSIA",), ("ENGLAND", "FRANCE", "GERMANY"), ("AUSTRIA", "ITALY", "TURKEY"))),
+    Setup("three", (("ENGLAND", "GERMANY", "AUSTRIA"), ("RUSSIA", "ITALY"), ("FRANCE", "TURKEY"))),
+    Setup("two", (("ENGLAND", "FRANCE", "RUSSIA"), ("AUSTRIA", "GERMANY", "TURKEY")), neutral=("ITALY",),
+          start_year=1914, victory_centres=24, victory_by_player=True, world_war=True),
+)}
+
+# World War I: Italian territory, closed until Italy joins a side in Spring 1915.
+ITALIAN_TERRITORY = frozenset({"pie", "ven", "tus", "rom", "apu", "nap"})
+WORLD_WAR_TOSS_YEAR = 1914
+
+
+def setup(name: str) -> Setup:
+    try:
+        return SETUPS[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown player setup {name!r}; known: {', '.join(SETUPS)}") from None
+
+
+def seat_name(seat: tuple[str, ...]) -> str:
+    return "/".join(seat)
+
+
+def parse_seat(setup_: Setup, text: str) -> tuple[str, ...]:
+    """A seat named by any one of its powers or by all of them, in any case and order."""
+    wanted = {w.strip().upper() for w in text.replace("/", " ").split() if w.strip()}
+    for seat in setup_.seats:
+        if wanted and wanted <= set(seat):
+            return seat
+    raise ValueError(f"no seat {text!r} in the {setup_.name}-player game; seats: "
+                     + ", ".join(seat_name(s) for s in setup_.seats))

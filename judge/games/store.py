@@ -1,0 +1,220 @@
+"""Where games live on disk: one SQLite file per game, and the "games" part of judge.sqlite.
+
+Every file is opened and migrated through `judge.storage.db`. The schema only grows by
+appending migration steps here; a file written by an older judge is brought up to date when
+it is opened. Nothing is edited by hand.
+
+SQLite transactions do not span files, so everything about one game (its position, orders,
+results and the notices that announce them) is written in the game file in one transaction.
+The index row in judge.sqlite is a cache of the game file, repaired by `GameIndex.sync`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from ..storage.db import migrate, open_db
+
+GAME_COMPONENT = "game"
+JUDGE_COMPONENT = "games"
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+
+
+def check_game_name(name: str) -> str:
+    """Game names are file names too: short, lower case letters, digits, '-' and '_'."""
+    key = name.strip().lower()
+    if not _NAME.fullmatch(key):
+        raise ValueError(f"a game name is 1-32 letters, digits, '-' or '_', starting with a letter or digit: {name!r}")
+    return key
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """BEGIN IMMEDIATE ... COMMIT: the write lock is taken at once, so two processes never interleave."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+
+
+# -- the game file ---------------------------------------------------------------------------------
+
+def _game_v1(db: sqlite_utils.Database) -> None:
+    db.executescript("""
+        CREATE TABLE game (
+            id INTEGER PRIMARY KEY CHECK (id = 1),   -- one row
+            name TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            edition TEXT NOT NULL,                   -- rules edition: 5th, 2000, 1982
+            settings TEXT NOT NULL,                  -- JSON, see model.Settings
+            status TEXT NOT NULL,                    -- forming, active, paused, finished
+            master TEXT,                             -- account name of the game master
+            seed INTEGER NOT NULL,                   -- for power assignment and the WWI coin
+            created_at TEXT NOT NULL,
+            started_at TEXT,
+            finished_at TEXT,
+            paused_at TEXT,
+            result TEXT,                             -- JSON once finished
+            phase_seq INTEGER,                       -- the current row of `phases`
+            next_event_at TEXT                       -- when the scheduler must look at this game
+        );
+        CREATE TABLE signups (
+            account TEXT PRIMARY KEY,
+            preferences TEXT NOT NULL DEFAULT '[]',  -- JSON list of seats, best first
+            joined_at TEXT NOT NULL
+        );
+        CREATE TABLE powers (
+            power TEXT PRIMARY KEY,
+            account TEXT,                            -- NULL: neutral, or open for takeover
+            status TEXT NOT NULL,                    -- model.PowerStatus
+            missed INTEGER NOT NULL DEFAULT 0,       -- phases missed in a row
+            waiting INTEGER NOT NULL DEFAULT 0,      -- asked the game to wait this phase
+            neutral INTEGER NOT NULL DEFAULT 0       -- nobody plays it (games for fewer players)
+        );
+        CREATE TABLE power_history (
+            id INTEGER PRIMARY KEY,
+            power TEXT NOT NULL,
+            account TEXT,
+            at TEXT NOT NULL,
+            phase TEXT,
+            event TEXT NOT NULL                      -- assigned, abandoned, replaced, resigned, returned, joined-ally
+        );
+        CREATE TABLE phases (
+            seq INTEGER PRIMARY KEY,                 -- grows by one per phase played, rollbacks included
+            phase TEXT NOT NULL,                     -- S1901M
+            position TEXT NOT NULL,                  -- JSON, judge.engine.notation
+            started_at TEXT NOT NULL,
+            deadline TEXT,                           -- UTC ISO; NULL while paused
+            late_noticed INTEGER NOT NULL DEFAULT 0,
+            reminded TEXT NOT NULL DEFAULT '[]',     -- JSON: reminder hours already handled for this deadline
+            processed_at TEXT,
+            result TEXT,                             -- JSON once processed
+            rolled_back INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE submissions (
+            id INTEGER PRIMARY KEY,
+            phase_seq INTEGER NOT NULL REFERENCES phases(seq),
+            power TEXT NOT NULL,
+            at TEXT NOT NULL,
+            source TEXT,                             -- the inbound message it came from
+            action TEXT NOT NULL,                    -- orders, clear
+            written TEXT NOT NULL,                   -- the text as the player wrote it
+            read TEXT NOT NULL                       -- JSON: the orders as read
+        );
+        CREATE INDEX submissions_phase ON submissions(phase_seq, power);
+        CREATE TABLE orders (
+            phase_seq INTEGER NOT NULL REFERENCES phases(seq),
+            power TEXT NOT NULL,
+            slot TEXT NOT NULL,                      -- the unit's province, or the adjustment's place in line
+            position INTEGER NOT NULL,               -- order of writing, which adjustments count by
+            written TEXT NOT NULL,
+            read TEXT NOT NULL,                      -- canonical notation
+            submission_id INTEGER NOT NULL REFERENCES submissions(id),
+            PRIMARY KEY (phase_seq, power, slot)
+        );
+        CREATE TABLE press (
+            id INTEGER PRIMARY KEY,
+            phase_seq INTEGER,
+            at TEXT NOT NULL,
+            sender TEXT NOT NULL,                    -- a power, or 'MASTER'
+            recipients TEXT NOT NULL,                -- JSON list of powers; all for broadcast
+            shown_as TEXT NOT NULL,                  -- the sender as recipients see it (grey press: 'anonymous')
+            body TEXT NOT NULL,
+            source TEXT
+        );
+        CREATE TABLE votes (
+            power TEXT NOT NULL,
+            kind TEXT NOT NULL,                      -- draw, concede
+            value TEXT NOT NULL,                     -- draw: yes/no; concede: the power conceded to
+            at TEXT NOT NULL,
+            PRIMARY KEY (power, kind)
+        );
+        CREATE TABLE absences (
+            id INTEGER PRIMARY KEY,
+            account TEXT NOT NULL,
+            starts TEXT NOT NULL,
+            ends TEXT NOT NULL,
+            set_by TEXT NOT NULL,                    -- player or master
+            at TEXT NOT NULL
+        );
+        CREATE TABLE notices (
+            id TEXT PRIMARY KEY,                     -- game:seq:kind[:recipient], stable across retries
+            created_at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            recipient TEXT,                          -- a power, 'MASTER', or NULL for everyone
+            payload TEXT NOT NULL,                   -- JSON: everything a report needs
+            queued_at TEXT
+        );
+        CREATE INDEX notices_pending ON notices(queued_at) WHERE queued_at IS NULL;
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}'
+        );
+    """)
+
+
+GAME_MIGRATIONS = [_game_v1]
+
+
+def game_path(data: Path, name: str) -> Path:
+    return Path(data) / "games" / f"{check_game_name(name)}.sqlite"
+
+
+def open_game(data: Path, name: str, *, create: bool = False) -> sqlite_utils.Database:
+    path = game_path(data, name)
+    if not create and not path.exists():
+        raise KeyError(f"no game called {name!r}")
+    db = open_db(path)
+    migrate(db, GAME_COMPONENT, GAME_MIGRATIONS)
+    return db
+
+
+# -- judge.sqlite, component "games" ---------------------------------------------------------------
+
+def _judge_v1(db: sqlite_utils.Database) -> None:
+    db.executescript("""
+        CREATE TABLE accounts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password TEXT,                           -- scrypt$n$r$p$salt$hash, never the password
+            time_zone TEXT NOT NULL DEFAULT 'UTC',
+            keeper INTEGER NOT NULL DEFAULT 0,       -- the judge keeper
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE addresses (
+            address TEXT PRIMARY KEY COLLATE NOCASE,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            added_at TEXT NOT NULL
+        );
+        CREATE INDEX addresses_account ON addresses(account_id);
+        CREATE TABLE game_index (
+            name TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            status TEXT NOT NULL,
+            phase TEXT,
+            master TEXT,
+            next_event_at TEXT,                      -- NULL: nothing scheduled
+            pending_notices INTEGER NOT NULL DEFAULT 0,  -- notices the mail layer has not queued yet
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX game_index_due ON game_index(next_event_at) WHERE next_event_at IS NOT NULL;
+        CREATE INDEX game_index_notices ON game_index(pending_notices) WHERE pending_notices > 0;
+    """)
+
+
+JUDGE_MIGRATIONS = [_judge_v1]
+
+
+def open_judge(data: Path) -> sqlite_utils.Database:
+    db = open_db(Path(data) / "judge.sqlite")
+    migrate(db, JUDGE_COMPONENT, JUDGE_MIGRATIONS)
+    return db

@@ -1,0 +1,66 @@
+"""Orders over time: every message's orders are kept, and the current orders follow from them.
+
+A message replaces the power's orders for the units it names (the last order for a unit in
+one message wins); units without orders hold. In an adjustment phase a message replaces all
+the power's adjustment orders, because builds and removals count in the order written.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ..engine import notation
+from ..engine.calendar import PhaseKind
+from ..engine.orders import Order
+from .clock import iso
+from .gamefile import GameFile, PhaseRow
+from .ordercodec import order_to_json
+
+
+def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
+    """(text as written, engine order, line) from parsed orders or (text, Order) pairs."""
+    out = []
+    for item in items:
+        if isinstance(item, tuple):
+            text, order = item
+            line = None
+        else:
+            text, order, line = item.text, item.order, getattr(item, "line", None)
+        if order is not None:
+            out.append((text, order, line))
+    return out
+
+
+def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,
+                 source: str | None, written: str | None) -> int:
+    parsed = _items(items)
+    read = [{"text": t, "line": line, "order": notation.order_text(o), "json": order_to_json(o)}
+            for t, o, line in parsed]
+    text = written if written is not None else "\n".join(t for t, _, _ in parsed)
+    sid = gf.db.execute(
+        "INSERT INTO submissions (phase_seq, power, at, source, action, written, read) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [row.seq, power, iso(now), source, "orders", text, json.dumps(read)]).lastrowid
+    adjustment = row.position.phase.kind is PhaseKind.ADJUSTMENT
+    if adjustment:
+        gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
+    start = gf.db.execute("SELECT coalesce(max(position), 0) FROM orders WHERE phase_seq = ? AND power = ?",
+                          [row.seq, power]).fetchone()[0]
+    for i, (t, order, _) in enumerate(parsed):
+        unit = getattr(order, "unit", None)
+        slot = f"adjustment:{i:03d}" if adjustment or unit is None else unit.location.province
+        gf.db.execute("INSERT INTO orders (phase_seq, power, slot, position, written, read, submission_id) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(phase_seq, power, slot) DO UPDATE SET "
+                      "position = excluded.position, written = excluded.written, read = excluded.read, "
+                      "submission_id = excluded.submission_id",
+                      [row.seq, power, slot, start + i + 1, t, json.dumps(order_to_json(order)), sid])
+    return sid
+
+
+def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
+    sid = gf.db.execute(
+        "INSERT INTO submissions (phase_seq, power, at, source, action, written, read) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [row.seq, power, iso(now), source, "clear", "", "[]"]).lastrowid
+    gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
+    return sid
