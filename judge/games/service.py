@@ -274,7 +274,8 @@ class GameService:
         problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
         need = processing.needs(gf, row.position).get(power)
         ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
-        missing = [str(u).upper() for u in (need.units if need else ()) if u.province not in ordered]
+        missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
+                   if loc.province not in ordered]
         return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
                 "problems": [{"order": _text(p.order), "reason": p.reason.value, "detail": p.detail}
                              for p in problems],
@@ -533,7 +534,7 @@ class GameService:
 
     def mark_notices_queued(self, name: str, ids: Sequence[str]) -> None:
         with self._write(name) as gf:
-            gf.db.executemany("UPDATE notices SET queued_at = ? WHERE id = ? AND queued_at IS NULL",
+            gf.db.conn.executemany("UPDATE notices SET queued_at = ? WHERE id = ? AND queued_at IS NULL",
                               [(iso(self.clock()), i) for i in ids])
 
     def games_with_notices(self) -> list[str]:
