@@ -18,12 +18,14 @@ def layout(variant_id: str) -> dict:
 
 
 def points(data: dict) -> dict[str, dict]:
-    """Every named point: `par`, and `spa/nc` for each coast of a split-coast province."""
+    """Every point: `par`, `spa/nc` for each coast of a split-coast province, `den+1` for each extra seed."""
     out = {}
     for pid, entry in data["positions"].items():
         out[pid] = entry
         for coast, where in entry.get("coasts", {}).items():
             out[f"{pid}/{coast}"] = where
+        for n, (lat, lon) in enumerate(entry.get("seeds", ()), 1):
+            out[f"{pid}+{n}"] = {"lat": lat, "lon": lon, "place": f"seed {n} of {pid}"}
     return out
 
 
@@ -75,3 +77,6 @@ def test_neighbours_lie_near_each_other_and_coasts_near_their_province(variant_i
     for pid, province in board.provinces.items():
         for coast in province.coasts:
             assert km(named[pid], named[f"{pid}/{coast.value}"]) < 1100, (pid, coast)
+        for name in named:
+            if name.startswith(f"{pid}+"):
+                assert km(named[pid], named[name]) < 1600, name
