@@ -162,3 +162,26 @@ def test_without_a_relay_the_master_notice_is_an_eml_file(tmp_path):
         files = wait_until(lambda: list((tmp_path / "var" / "outbox").glob("*.eml")), what="the .eml file")
     [eml] = files
     assert b"To: gm@example.org" in eml.read_bytes()
+
+
+@pytest.mark.skipif(__import__("servers.dovecot", fromlist=["x"]).dovecot_binary() is None,
+                    reason="dovecot is not installed (bin/setup installs it with apt as root)")
+def test_imap_intake_runs_inside_the_daemon(tmp_path):
+    from imapclient import IMAPClient
+    from servers.dovecot import remove, start_dovecot
+    server = start_dovecot()
+    try:
+        config = config_for(tmp_path, **{"imap.host": server.host, "imap.port": server.port,
+                                         "imap.user": "judge", "imap.password": server.password})
+        with DaemonThread(config) as judge:
+            assert f"judge@{server.host}:{server.port} INBOX" in judge.banner
+            player = IMAPClient(server.host, port=server.port, ssl=False)
+            player.login("judge", server.password)
+            player.append("INBOX", b"From: turkey@example.org\r\nSubject: orders\r\n\r\nF Ank-Bla\r\n")
+            wait_until(lambda: inbound(config.db_path) and inbound(config.db_path)[0][2] == "processed",
+                       what="the IMAP message to be processed")
+            player.select_folder("INBOX")
+            assert all(b"\\Seen" in f for f in player.get_flags(player.search(["ALL"])).values())
+            player.logout()
+    finally:
+        remove(server)

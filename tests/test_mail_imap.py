@@ -165,3 +165,19 @@ def test_running_intake_takes_new_mail_and_survives_a_dropped_connection(dovecot
     assert not thread.is_alive()
     with lock:
         assert archive.counts() == {"new": 2}
+
+
+def test_mail_arriving_between_the_search_and_idle_is_not_left_waiting(dovecot, tmp_path):
+    archive = Archive(tmp_path / "judge.sqlite")
+    intake = ImapIntake(config_for(dovecot, idle_seconds=3600), archive.store, size_limit=100_000)
+    intake.connect()
+    assert intake.fetch_unseen() == [] and intake.idles
+    mailbox = Mailbox(dovecot)
+    mailbox.deliver(player_mail(1))          # after our SEARCH, before our IDLE
+    waiter = threading.Thread(target=intake.wait_for_mail, daemon=True)
+    waiter.start()
+    # Without the check before IDLE this would sleep for the whole hour (dovecot does not announce it).
+    wait_until(lambda: not waiter.is_alive(), what="wait_for_mail to notice the new mail")
+    assert [m.raw for m in intake.fetch_unseen()] == [player_mail(1)]
+    intake.disconnect()
+    mailbox.close()

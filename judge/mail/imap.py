@@ -101,7 +101,17 @@ class ImapIntake:
         if not self.idles:
             self.stop.wait(self.config.poll_seconds)
             return
+        # Mail that arrived since our SEARCH is not announced once IDLE starts (dovecot only finds
+        # it at its next periodic check), so ask just before idling.
+        if any(len(r) >= 2 and r[1] in (b"EXISTS", b"RECENT") for r in client.noop()[1]):
+            return
+        _untagged(client).clear()
         client.idle()
+        # A server may announce it between the NOOP and "+ idling"; imaplib keeps that EXISTS
+        # aside, where idle_check() would never report it.
+        if any(_untagged(client).get(kind) for kind in ("EXISTS", "RECENT")):
+            client.idle_done()
+            return
         # No `finally: idle_done()`: when the session has failed there is no DONE to send.
         deadline = time.monotonic() + self.config.idle_seconds
         while not self.stop.is_set() and time.monotonic() < deadline:
@@ -142,3 +152,8 @@ class ImapIntake:
         thread = threading.Thread(target=self.run, name="judge-imap", daemon=True)
         thread.start()
         return thread
+
+
+def _untagged(client: IMAPClient) -> dict:
+    """imaplib's store of untagged responses not yet consumed (imapclient has no public view of it)."""
+    return getattr(getattr(client, "_imap", None), "untagged_responses", {})
