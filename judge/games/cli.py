@@ -1,0 +1,166 @@
+"""`judge create|list|status|process|history|rollback|account`: the keeper's and game master's commands.
+
+Every command takes `--data DIR` (default: $JUDGE_DATA, else var/) and `--json` for machine output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .service import GameError, GameService
+
+
+def _data_default() -> str:
+    return os.environ.get("JUDGE_DATA") or os.environ.get("JUDGE_DATA_DIR") or "var"
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", default=None, metavar="DIR", help="data directory (default $JUDGE_DATA or var/)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _setting(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"settings are key=value, not {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
+def _add(subparsers, name: str, func, help_: str) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(name, help=help_)
+    _common(p)
+    p.set_defaults(func=func)
+    return p
+
+
+def register(subparsers) -> None:
+    p = _add(subparsers, "create", _create, "create a game (it forms until enough players join)")
+    p.add_argument("name")
+    p.add_argument("--variant", default="standard")
+    p.add_argument("--rules", default="5th", help="rules edition: 5th, 2000 or 1982")
+    p.add_argument("--master", help="the game master's account")
+    p.add_argument("--players", default="seven", help="seven, six, five, four, three, three-1982, two")
+    p.add_argument("--time-zone", default="UTC", help="the game's IANA time zone, e.g. Europe/Paris")
+    p.add_argument("--set", dest="settings", action="append", type=_setting, default=[], metavar="KEY=VALUE",
+                   help="another game setting, e.g. movement_hours=72 or reminder_hours=[24,2]")
+    _add(subparsers, "list", _list, "list the games")
+    for name, func, help_ in (("status", _status, "a game's state, powers and deadline"),
+                              ("process", _process, "play the game's current phase now"),
+                              ("history", _history, "every phase played, with its results")):
+        _add(subparsers, name, func, help_).add_argument("game")
+    p = _add(subparsers, "rollback", _rollback, "play a game again from an earlier phase (history is kept)")
+    p.add_argument("game")
+    p.add_argument("phase", help="a phase code such as F1902M")
+    p = _add(subparsers, "account", _account, "create an account (e.g. for a game master)")
+    p.add_argument("name")
+    p.add_argument("address")
+    p.add_argument("--time-zone", default="UTC")
+    p.add_argument("--password-env", metavar="VAR", help="read the password from this environment variable")
+    p.add_argument("--keeper", action="store_true")
+
+
+def _service(args) -> GameService:
+    svc = GameService(Path(args.data or _data_default()))
+    svc.sync_index()
+    return svc
+
+
+def _out(args, value: Any, text: str) -> int:
+    print(json.dumps(value, indent=2, sort_keys=True) if args.json else text)
+    return 0
+
+
+def _guard(func):
+    def run(args) -> int:
+        try:
+            return func(args)
+        except (GameError, KeyError, ValueError) as e:
+            print(f"judge {args.command}: {e.args[0] if e.args else e}")
+            return 1
+    return run
+
+
+@_guard
+def _create(args) -> int:
+    settings = dict(args.settings)
+    settings.setdefault("players", args.players)
+    settings.setdefault("time_zone", args.time_zone)
+    status = _service(args).create_game(args.name, variant=args.variant, rules=args.rules, master=args.master,
+                                        settings=settings)
+    return _out(args, status, f"created {status['name']} ({status['variant']}, {status['rules']} rules); "
+                              f"it starts when {len(_seats(status))} players have joined")
+
+
+def _seats(status: dict) -> list:
+    from .small import setup
+    return list(setup(status["settings"]["players"]).seats)
+
+
+@_guard
+def _list(args) -> int:
+    games = _service(args).list_games()
+    lines = [f"{g['name']:<20} {g['status']:<9} {g['phase'] or '-':<8} next {g['next_event_at'] or '-'}"
+             for g in games] or ["no games"]
+    return _out(args, games, "\n".join(lines))
+
+
+@_guard
+def _status(args) -> int:
+    s = _service(args).status(args.game)
+    lines = [f"{s['name']}: {s['status']}, {s['phase_name'] or 'not started'} ({s['variant']}, {s['rules']} rules)"]
+    if s["deadline"]:
+        lines.append("deadline " + " / ".join(s["deadline"]["shown"].values()))
+    for p, v in s["powers"].items():
+        owes = " owes orders" if v["owes"] else ""
+        lines.append(f"  {p:<8} {v['account'] or '-':<16} {v['status']:<15} {v['centres']:>2} centres{owes}")
+    if s["signups"] and s["status"] == "forming":
+        lines.append("joined: " + ", ".join(s["signups"]))
+    if s["result"]:
+        lines.append(f"result: {s['result']['how']}, " + ", ".join(s["result"]["winners"]))
+    return _out(args, s, "\n".join(lines))
+
+
+@_guard
+def _process(args) -> int:
+    svc = _service(args)
+    done = svc.process(args.game)
+    s = svc.status(args.game)
+    return _out(args, {"done": done, "phase": s["phase"]}, f"{args.game}: {done}; now {s['phase']}")
+
+
+@_guard
+def _history(args) -> int:
+    h = _service(args).history(args.game)
+    lines = []
+    for row in h:
+        mark = " (rolled back)" if row["rolled_back"] else ""
+        lines.append(f"{row['seq']:>3} {row['phase']} started {row['started_at']} "
+                     f"processed {row['processed_at'] or '-'}{mark}")
+        if row["civil_disorder"]:
+            lines.append("      civil disorder: " + ", ".join(row["civil_disorder"]))
+        for r in row["results"]:
+            for o in r["outcomes"]:
+                judge = " (by the judge)" if o["by_judge"] else ""
+                lines.append(f"      {r['phase']} {o['power']:<8} {o['order']:<24} {o['reason']}{judge}")
+    return _out(args, h, "\n".join(lines) or "no phases yet")
+
+
+@_guard
+def _rollback(args) -> int:
+    s = _service(args).rollback(args.game, args.phase)
+    return _out(args, s, f"{args.game} is back at {s['phase_name']}")
+
+
+@_guard
+def _account(args) -> int:
+    password = os.environ.get(args.password_env) if args.password_env else None
+    a = _service(args).create_account(args.name, args.address, password, time_zone=args.time_zone,
+                                      keeper=args.keeper)
+    return _out(args, {"name": a.name, "addresses": list(a.addresses), "time_zone": a.time_zone},
+                f"account {a.name} <{a.addresses[0]}>")
