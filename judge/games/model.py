@@ -75,6 +75,10 @@ class Settings:
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
+        # reminders in one spelling: hours before the deadline, longest first
+        object.__setattr__(self, "reminder_hours", tuple(sorted({float(h) for h in self.reminder_hours}, reverse=True)))
+        if any(h <= 0 for h in self.reminder_hours):
+            raise ValueError("reminder hours must be positive")
         if self.abandon_after < 1:
             raise ValueError("abandon_after must be at least 1")
         for name in ("movement_hours", "retreat_hours", "adjustment_hours"):
@@ -106,7 +110,7 @@ class Settings:
             if isinstance(default, enum.Enum):
                 value = type(default)(value)
             elif name == "reminder_hours":
-                value = tuple(sorted((float(v) for v in value), reverse=True))
+                value = tuple(value)
             values[name] = value
         return cls(**values)
 

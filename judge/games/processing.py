@@ -102,8 +102,8 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
         done = "late"
     due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
-           if when <= now < row.deadline and h not in row.reminded]
-    if due and late:
+           if when <= now and h not in row.reminded]
+    if due and late and now < row.deadline:
         # after a long stop only the latest reminder is worth sending
         _tell_owing(gf, row, late, "reminder", f"{row.seq}:{iso(row.deadline)}:{min(due):g}", now,
                     {"hours_left": min(due)})
