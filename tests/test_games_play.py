@@ -161,6 +161,25 @@ def test_a_game_to_a_draw_of_all_survivors(tmp_path):
     assert status["result"]["how"] == "draw" and sorted(status["result"]["winners"]) == POWERS
 
 
+def test_named_draws_when_the_game_allows_them(tmp_path):
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "nu", settings=Settings(draw_rule="named"))
+    with pytest.raises(GameError):
+        svc.vote_draw("nu", "p-france")  # the powers sharing it must be named
+    with pytest.raises(GameError):
+        svc.vote_draw("nu", "p-france", powers=["FRANCE", "ATLANTIS"])
+    pair = ["france", "ENGLAND"]
+    for p in POWERS[:-1]:
+        assert svc.vote_draw("nu", f"p-{p.lower()}", powers=pair) is False
+    assert svc.vote_draw("nu", "p-turkey", powers=["FRANCE", "ENGLAND", "TURKEY"]) is False
+    assert svc.vote_draw("nu", "p-turkey", powers=pair) is True
+    result = svc.status("nu")["result"]
+    assert result["how"] == "draw" and result["winners"] == ["ENGLAND", "FRANCE"]
+    seven_player_game(svc, "xi")
+    with pytest.raises(GameError):
+        svc.vote_draw("xi", "p-france", powers=["FRANCE"])  # the rulebooks' draw includes every survivor
+
+
 def test_concession_needs_every_other_survivor(tmp_path):
     svc, clock = service(tmp_path)
     seven_player_game(svc, "gamma")

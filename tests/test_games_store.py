@@ -23,7 +23,7 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     assert game.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert judge.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", 1)]
-    assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == 1
+    assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == 2
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())
     assert (tmp_path / "var" / "games" / "alpha.sqlite").exists()
@@ -64,6 +64,7 @@ def test_due_games_use_the_index_and_the_index_is_rebuilt_from_game_files(tmp_pa
     assert svc.due_games(clock() + timedelta(days=30)) == ["alpha", "beta"]
     assert svc.due_games(clock() + timedelta(days=30), limit=1) == ["alpha"]
     svc.judge.execute("DELETE FROM game_index WHERE name = 'beta'")
+    svc.judge.execute("DELETE FROM game_powers WHERE name = 'beta'")
     svc.judge.execute("UPDATE game_index SET next_event_at = NULL WHERE name = 'alpha'")
     assert svc.due_games(clock() + timedelta(days=30)) == []
     assert svc.sync_index() == 2
@@ -94,3 +95,19 @@ def test_order_codec_round_trips_every_kind_of_order():
     for order in examples:
         assert order_from_json(order_to_json(order)) == order
     load_variant("standard")
+
+
+def test_an_older_judge_file_is_migrated_at_start_up(tmp_path):
+    from judge.games.store import JUDGE_MIGRATIONS
+    from judge.storage.db import migrate, open_db
+    old = open_db(tmp_path / "var" / "judge.sqlite")
+    migrate(old, "games", JUDGE_MIGRATIONS[:1])  # as the first release left it
+    old.execute("INSERT INTO game_index (name, variant, status, updated_at) VALUES ('x', 'standard', 'forming', '')")
+    old.close()
+    svc, clock = service(tmp_path)
+    assert dict(svc.judge.execute("SELECT component, version FROM schema_versions"))["games"] == len(JUDGE_MIGRATIONS)
+    assert "game_powers" in svc.judge.table_names()
+    svc.judge.execute("DELETE FROM game_index")
+    seven_player_game(svc, "alpha")
+    assert svc.games_of("p-france") == [("alpha", "FRANCE")]
+    assert svc.games_of("nobody") == []

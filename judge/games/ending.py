@@ -84,7 +84,19 @@ def check_limits(variant: Variant, position: Position, settings: Settings, setup
     return Ending(how, winners, counts, "units" if units else "centres")
 
 
-def draw_passes(votes: Mapping[str, str], voters: tuple[str, ...]) -> bool:
-    """Every surviving playing power has voted for the draw."""
-    return bool(voters) and all(votes.get(p) == "yes" for p in voters)
+def draw_result(votes: Mapping[str, str], voters: tuple[str, ...], named: bool) -> tuple[str, ...] | None:
+    """The powers sharing a draw every surviving playing power has voted for, if there is one.
 
+    Votes are "no", "yes" (all survivors share) or, under the named rule, "yes:A,B,C".
+    """
+    if not voters:
+        return None
+    chosen = {votes.get(p) for p in voters}
+    if len(chosen) != 1:
+        return None
+    value = chosen.pop()
+    if value == "yes" and not named:
+        return voters
+    if named and value and value.startswith("yes:"):
+        return tuple(value[4:].split(","))
+    return None

@@ -42,6 +42,13 @@ class PressType(enum.Enum):
     NONE = "none"     # only to and from the game master
 
 
+class DrawRule(enum.Enum):
+    # The rulebooks: every survivor agrees, and the draw is shared by all survivors.
+    ALL_SURVIVORS = "all survivors"
+    # Every survivor votes for the same list of powers, who share the draw (others may be left out).
+    NAMED = "named"
+
+
 class Assignment(enum.Enum):
     RANDOM = "random"
     PREFERENCE = "preference"
@@ -59,8 +66,7 @@ class Settings:
     press: PressType = PressType.WHITE
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
-    # draws: every surviving power must vote for it (the rulebooks); votes are secret until it passes
-    draw_unanimous: bool = True
+    draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)
     # Count the player's countries together for victory (the two-player World War I game).
     victory_by_player: bool = False

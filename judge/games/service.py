@@ -29,9 +29,9 @@ from ..engine.variant import Variant
 from . import processing
 from .accounts import Accounts
 from .clock import Absence, SystemClock, iso, move_past_absences, parse_time
-from .ending import Ending, draw_passes, survivors
+from .ending import Ending, draw_result, survivors
 from .gamefile import GameFile
-from .model import PLAYING, GameStatus, PowerStatus, Settings
+from .model import PLAYING, DrawRule, GameStatus, PowerStatus, Settings
 from .submissions import clear_orders, store_orders
 from .small import parse_seat, seat_name
 from .store import check_game_name, game_path, open_game, open_judge, transaction
@@ -93,11 +93,13 @@ class GameService:
             db.close()
 
     def _reindex(self, db) -> None:
-        gf = self._file(db)
-        row = gf.row()
-        cur = gf.current()
-        pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
+        # The game file is read while the index is locked: of two processes updating one game's row,
+        # the later one reads the later state, so a slow writer cannot put an old state back.
         with transaction(self.judge):
+            gf = self._file(db)
+            row = gf.row()
+            cur = gf.current()
+            pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
             self.judge.execute(
                 "INSERT INTO game_index (name, variant, status, phase, master, next_event_at, pending_notices, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET variant = excluded.variant,"
@@ -106,6 +108,10 @@ class GameService:
                 " updated_at = excluded.updated_at",
                 [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
                  row["next_event_at"], pending, iso(self.clock())])
+            self.judge.execute("DELETE FROM game_powers WHERE name = ?", [row["name"]])
+            self.judge.conn.executemany(
+                "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
+                [(row["name"], p.power, p.account, p.status.value) for p in gf.powers().values()])
 
     def sync_index(self) -> int:
         """Start-up sweep: rebuild every index row from its game file (repairs a crash between the two)."""
@@ -417,9 +423,17 @@ class GameService:
             gf.update_game(next_event_at=_iso(processing.next_event(gf, now)))
 
     # -- votes -------------------------------------------------------------------------------------
-    def vote_draw(self, name: str, account: str, yes: bool = True) -> bool:
-        """The player's vote for a draw of all survivors, for every power they play. True: the game ended."""
-        return self._vote(name, account, "draw", "yes" if yes else "no")
+    def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None) -> bool:
+        """The player's draw vote, for every power they play. True: the game ended in a draw.
+
+        By the rulebooks a draw is shared by all survivors. Under the "named" draw rule a vote names
+        the powers who share it, and passes when every survivor names the same powers.
+        """
+        if not yes:
+            return self._vote(name, account, "draw", "no")
+        if powers is None:
+            return self._vote(name, account, "draw", "yes")
+        return self._vote(name, account, "draw", "yes:" + ",".join(sorted({p.strip().upper() for p in powers})))
 
     def concede(self, name: str, account: str, to_power: str | None) -> bool:
         """Concede to a power (None withdraws). When every other survivor concedes to it, it wins."""
@@ -441,8 +455,17 @@ class GameService:
             alive = [p for p in survivors(row.position, gf.variant.power_ids) if not powers[p].neutral]
             counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
             ending = None
-            if kind == "draw" and draw_passes(gf.votes("draw"), tuple(alive)):
-                ending = Ending("draw", tuple(alive), counts, "centres")
+            named = gf.settings.draw_rule is DrawRule.NAMED
+            if kind == "draw" and (value == "yes") == named and value != "no":
+                raise GameError("this game's draws name the powers sharing them" if named
+                                else "a draw here is shared by every survivor; vote just yes or no")
+            if kind == "draw" and value.startswith("yes:"):
+                unknown = set(value[4:].split(",")) - set(alive)
+                if unknown:
+                    raise GameError("only survivors can share a draw, not " + ", ".join(sorted(unknown)))
+            shared = draw_result(gf.votes("draw"), tuple(alive), named) if kind == "draw" else None
+            if shared:
+                ending = Ending("draw", shared, counts, "centres")
             elif kind == "concede":
                 # the powers one person plays are one side: they need not concede to each other
                 sides: dict[str | None, list[str]] = {}
@@ -536,6 +559,12 @@ class GameService:
         with self._write(name) as gf:
             gf.db.conn.executemany("UPDATE notices SET queued_at = ? WHERE id = ? AND queued_at IS NULL",
                               [(iso(self.clock()), i) for i in ids])
+
+    def games_of(self, account: str) -> list[tuple[str, str]]:
+        """(game, power) for every power this account plays in a game not finished, from the index."""
+        return [(r[0], r[1]) for r in self.judge.execute(
+            "SELECT p.name, p.power FROM game_powers p JOIN game_index g ON g.name = p.name "
+            "WHERE p.account = ? AND g.status != 'finished' ORDER BY p.name, p.power", [account])]
 
     def games_with_notices(self) -> list[str]:
         return [r[0] for r in self.judge.execute(

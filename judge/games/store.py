@@ -211,7 +211,21 @@ def _judge_v1(db: sqlite_utils.Database) -> None:
     """)
 
 
-JUDGE_MIGRATIONS = [_judge_v1]
+def _judge_v2(db: sqlite_utils.Database) -> None:
+    """Who plays what, so mail from an address can be routed to its games without opening them all."""
+    db.executescript("""
+        CREATE TABLE game_powers (
+            name TEXT NOT NULL,                      -- a game in game_index (a cache, like it)
+            power TEXT NOT NULL,
+            account TEXT,
+            status TEXT NOT NULL,
+            PRIMARY KEY (name, power)
+        );
+        CREATE INDEX game_powers_account ON game_powers(account);
+    """)
+
+
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2]
 
 
 def open_judge(data: Path) -> sqlite_utils.Database:
