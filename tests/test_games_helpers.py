@@ -2,6 +2,7 @@
 written in the engine's canonical notation, and a stand-in for the mail layer that drains notices."""
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from pathlib import Path
 
@@ -49,8 +50,13 @@ def orders(*texts: str, variant=STANDARD) -> list[tuple[str, object]]:
     return [(t, parse_order(variant, t)) for t in texts]
 
 
+_messages = itertools.count(1)
+
+
 def submit(svc: GameService, game: str, power: str, *texts: str) -> dict:
-    return svc.submit_orders(game, power, orders(*texts), account=f"p-{power.lower()}", source=f"test:{power}")
+    """Orders from the power's player, as if in a new mail message each time."""
+    return svc.submit_orders(game, power, orders(*texts), account=f"p-{power.lower()}",
+                             source=f"test:{next(_messages)}")
 
 
 class Outbox:

@@ -261,7 +261,8 @@ def test_clearing_orders_and_replacing_orders_unit_by_unit(tmp_path):
     db = open_game(tmp_path / "var", "eta")
     kept = db.execute("SELECT action, source, written FROM submissions WHERE power = 'FRANCE' ORDER BY id").fetchall()
     assert [k[0] for k in kept] == ["orders", "orders", "clear", "orders"]
-    assert kept[0] == ("orders", "test:FRANCE", "A PAR - BUR\nA MAR - SPA")
+    assert kept[0][1].startswith("test:") and kept[0][2] == "A PAR - BUR\nA MAR - SPA"
+    assert len({k[1] for k in kept if k[0] == "orders"}) == 3
 
 
 def test_rollback_replays_from_an_earlier_phase_and_keeps_history(tmp_path):
@@ -302,3 +303,21 @@ def test_press_white_and_grey(tmp_path):
     seven_player_game(svc, "lam", settings=Settings(press="white"))
     with pytest.raises(GameError):
         svc.send_press("lam", "FRANCE", ["GERMANY"], "Boo", anonymous=True, account="p-france")
+
+
+def test_a_message_dispatched_twice_is_applied_once(tmp_path):
+    """The mail layer dispatches at least once; after a crash a message comes again, maybe after the
+    phase was played. Its orders must not land in the next phase."""
+    from test_games_helpers import orders
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "dup")
+    units = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER", "ITALY": "A ROM",
+             "RUSSIA": "A MOS", "TURKEY": "A CON"}
+    for p, u in units.items():
+        svc.submit_orders("dup", p, orders(f"{u} H"), account=f"p-{p.lower()}", source=f"inbound:{p}")
+    assert svc.run_due() == {"dup": "processed"}
+    again = svc.submit_orders("dup", "FRANCE", orders("A PAR H"), account="p-france", source="inbound:FRANCE")
+    assert again["repeated"] and again["phase"] == "F1901M" and again["orders"] == []
+    first = svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99")
+    assert svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99") == first
+    assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 7

@@ -250,15 +250,27 @@ class GameService:
         """
         power = power.upper()
         with self._write(name) as gf:
+            if self._seen(gf, source):
+                return {**self._confirmation(gf, power), "repeated": True}
             self._playing(gf, power, account)
             row = gf.current()
             store_orders(gf, row, power, items, self.clock(), source, written)
             self._after_orders(gf, power)
             return self._confirmation(gf, power)
 
+    @staticmethod
+    def _seen(gf: GameFile, source: str | None) -> bool:
+        """This message was handled before (the mail layer retries after a crash): do nothing twice.
+        Without this, orders read again after the phase was played would land in the next phase."""
+        return source is not None and gf.db.execute(
+            "SELECT 1 FROM submissions WHERE source = ? UNION ALL SELECT 1 FROM press WHERE source = ?",
+            [source, source]).fetchone() is not None
+
     def clear_orders(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> dict:
         power = power.upper()
         with self._write(name) as gf:
+            if self._seen(gf, source):
+                return {**self._confirmation(gf, power), "repeated": True}
             self._playing(gf, power, account)
             clear_orders(gf, gf.current(), power, self.clock(), source)
             self._after_orders(gf, power)
@@ -488,6 +500,8 @@ class GameService:
         with self._write(name) as gf:
             now = self.clock()
             sender = sender.upper()
+            if self._seen(gf, source):
+                return gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0]
             if sender != "MASTER":
                 self._playing(gf, sender, account)
                 if gf.settings.press is PressType.NONE and to != ["MASTER"]:

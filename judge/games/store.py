@@ -162,7 +162,15 @@ def _game_v1(db: sqlite_utils.Database) -> None:
     """)
 
 
-GAME_MIGRATIONS = [_game_v1]
+def _game_v2(db: sqlite_utils.Database) -> None:
+    """A message may be dispatched twice (after a crash): its source finds what it already did."""
+    db.executescript("""
+        CREATE INDEX submissions_source ON submissions(source) WHERE source IS NOT NULL;
+        CREATE INDEX press_source ON press(source) WHERE source IS NOT NULL;
+    """)
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2]
 
 
 def game_path(data: Path, name: str) -> Path:
