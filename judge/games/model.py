@@ -126,3 +126,7 @@ class Settings:
 
 
 DEFAULT_SETTINGS = Settings()
+
+
+class GameError(ValueError):
+    """A request the game cannot grant; the message is fit to send to the player."""

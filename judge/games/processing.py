@@ -137,7 +137,6 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     row = gf.current()
     position = row.position
     orders = gf.orders(row.seq)
-    powers = gf.powers()
     need = needs(gf, position)
     missed = [p for p in need if not orders.get(p)]
     rulings: list[dict] = []

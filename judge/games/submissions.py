@@ -14,6 +14,7 @@ from typing import Any
 from ..engine import notation
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Order
+from ..engine.phase import check_orders
 from .clock import iso
 from .gamefile import GameFile, PhaseRow
 from .ordercodec import order_to_json
@@ -64,3 +65,28 @@ def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source:
         [row.seq, power, iso(now), source, "clear", "", "[]"]).lastrowid
     gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
     return sid
+
+
+def already_handled(gf: GameFile, source: str | None) -> bool:
+    """This message was handled before (the mail layer retries after a crash): do nothing twice.
+    Without this, orders read again after the phase was played would land in the next phase."""
+    return source is not None and gf.db.execute(
+        "SELECT 1 FROM submissions WHERE source = ? UNION ALL SELECT 1 FROM press WHERE source = ?",
+        [source, source]).fetchone() is not None
+
+
+def confirmation(gf: GameFile, power: str) -> dict:
+    """What the player is told after sending orders: the orders now standing, what cannot be carried
+    out as things stand, and the units still without orders (they will hold)."""
+    from . import processing
+    row = gf.current()
+    mine = gf.orders(row.seq).get(power, [])
+    problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
+    need = processing.needs(gf, row.position).get(power)
+    ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
+    missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
+               if loc.province not in ordered]
+    return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
+            "problems": [{"order": notation.order_text(p.order), "reason": p.reason.value, "detail": p.detail}
+                         for p in problems],
+            "units_without_orders": missing, "deadline": gf.times(row.deadline, gf.powers()[power].account)}

@@ -1,0 +1,79 @@
+"""A game forming: players sign up with their preferences; when enough have joined it starts."""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from ..engine import starting_position
+from ..engine.calendar import Phase, PhaseKind
+from . import processing
+from .assignment import assign_by_preference, assign_random
+from .clock import iso
+from .gamefile import GameFile
+from .model import Assignment, GameError, GameStatus, PowerStatus
+from .small import parse_seat, seat_name
+
+
+def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetime) -> None:
+    """Join (or change one's preferences); the last player needed starts the game."""
+    if gf.status is not GameStatus.FORMING:
+        raise GameError(f"{gf.name} is not forming; an open power can be taken over instead")
+    try:
+        seats = [seat_name(parse_seat(gf.setup, p)) for p in preferences]
+    except ValueError as e:
+        raise GameError(str(e)) from None
+    gf.db.execute("INSERT INTO signups (account, preferences, joined_at) VALUES (?, ?, ?) "
+                  "ON CONFLICT(account) DO UPDATE SET preferences = excluded.preferences",
+                  [account, json.dumps(seats), iso(now)])
+    if signups(gf) >= gf.setup.players:
+        start(gf, now)
+
+
+def leave(gf: GameFile, account: str) -> None:
+    if gf.status is not GameStatus.FORMING:
+        raise GameError("the game has started: resign instead")
+    gf.db.execute("DELETE FROM signups WHERE account = ?", [account])
+
+
+def signups(gf: GameFile) -> int:
+    return gf.db.execute("SELECT count(*) FROM signups").fetchone()[0]
+
+
+def start(gf: GameFile, now: datetime) -> None:
+    """Give out the seats, set up the first phase and its deadline, and tell everyone."""
+    if gf.status is not GameStatus.FORMING:
+        raise GameError(f"{gf.name} has already started")
+    if signups(gf) != gf.setup.players:
+        raise GameError(f"{gf.name} needs {gf.setup.players} players and has {signups(gf)}")
+    rows = gf.db.execute("SELECT account, preferences FROM signups ORDER BY joined_at, account").fetchall()
+    players = [a for a, _ in rows]
+    seed = gf.row()["seed"]
+    if gf.settings.assignment is Assignment.RANDOM:
+        seats = assign_random(players, gf.setup.seats, seed)
+    else:
+        prefs = {a: [parse_seat(gf.setup, s) for s in json.loads(p)] for a, p in rows}
+        seats = assign_by_preference(players, gf.setup.seats, prefs, seed)
+    for account, seat in seats.items():
+        for power in seat:
+            gf.db.execute("INSERT INTO powers (power, account, status) VALUES (?, ?, ?)",
+                          [power, account, PowerStatus.ACTIVE.value])
+            gf.power_event(power, account, "assigned", now, None)
+    for power in gf.setup.neutral:
+        gf.db.execute("INSERT INTO powers (power, account, status, neutral) VALUES (?, NULL, ?, 1)",
+                      [power, PowerStatus.NEUTRAL.value])
+    position = starting_position(gf.variant)
+    if gf.setup.start_year:
+        position = position.with_(phase=Phase(gf.setup.start_year, position.phase.season, PhaseKind.MOVEMENT))
+    deadline = processing.phase_deadline(gf, position, now)
+    gf.new_phase(position, now, deadline)
+    gf.update_game(status=GameStatus.ACTIVE.value, started_at=iso(now))
+    gf.event("started", now, seats={a: list(s) for a, s in seats.items()})
+    for account, seat in seats.items():
+        gf.notice("0", "game_start", account, {
+            "phase": gf.phase_code(position), "phase_name": gf.phase_name(position), "seat": list(seat),
+            "players": {p: a for a, s in seats.items() for p in s}, "neutral": list(gf.setup.neutral),
+            "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
+    gf.announce("0", "game_start", {"phase": gf.phase_code(position), "neutral": list(gf.setup.neutral)},
+                now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
+    gf.update_game(next_event_at=iso(processing.next_event(gf, now)))

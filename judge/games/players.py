@@ -1,0 +1,90 @@
+"""Players coming and going: who may act for a power, replacements, resignations, absences."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from . import processing
+from .clock import Absence, iso, move_past_absences
+from .gamefile import GameFile
+from .master import moved_past_absences, reschedule, set_deadline
+from .model import GameError, GameStatus, PowerStatus
+
+
+def check_playing(gf: GameFile, power: str, account: str | None) -> None:
+    """`account` (None: the judge itself) may act for `power` now."""
+    if gf.status is not GameStatus.ACTIVE:
+        raise GameError(f"{gf.name} is {gf.status.value}; orders are not taken now")
+    powers = gf.powers()
+    if power not in powers or powers[power].neutral:
+        raise GameError(f"nobody plays {power} in {gf.name}")
+    pr = powers[power]
+    if account is not None and account != pr.account and account != gf.row()["master"]:
+        raise GameError(f"{account} does not play {power} in {gf.name}")
+    if pr.status in (PowerStatus.RESIGNED, PowerStatus.ELIMINATED) or pr.account is None:
+        raise GameError(f"{power} is {pr.status.value}")
+
+
+def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
+    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders."""
+    pr = gf.powers().get(power)
+    if pr is None or pr.neutral or pr.status not in (PowerStatus.ABANDONED, PowerStatus.RESIGNED):
+        raise GameError(f"{power} is not open for takeover in {gf.name}")
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        raise GameError(f"{gf.name} is {gf.status.value}")
+    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0)
+    row = gf.current()
+    gf.power_event(power, account, "replaced", now, row.phase)
+    full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
+    deadline = row.deadline
+    if deadline is not None and full > deadline:
+        set_deadline(gf, row.seq, full)
+        deadline = full
+    gf.announce(f"{row.seq}:{power}:{iso(now)}", "replacement",
+                {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
+    reschedule(gf, now)
+
+
+def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None:
+    check_playing(gf, power, account)
+    pr = gf.powers()[power]
+    gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
+    gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
+    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "resigned", {"power": power, "open_for_takeover": True}, now)
+    reschedule(gf, now)
+
+
+def returned(gf: GameFile, power: str, now: datetime) -> None:
+    """Orders from an abandoned power's own player, before anyone took it over: they play on."""
+    pr = gf.powers()[power]
+    if pr.status is PowerStatus.ABANDONED:
+        gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
+        gf.power_event(power, pr.account, "returned", now, gf.current().phase)
+        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "returned", {"power": power}, now)
+
+
+def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
+                now: datetime) -> dict:
+    """An absence moves a deadline falling in it to `after_absence_hours` after its end. A player may
+    set one of at most `max_absence_days`; the master may set any."""
+    if ends <= starts or ends <= now:
+        raise GameError("an absence must end after it starts, and in the future")
+    if not by_master:
+        if (ends - starts) > timedelta(days=gf.settings.max_absence_days):
+            raise GameError(f"a player may be away at most {gf.settings.max_absence_days:g} days at once;"
+                            " ask the game master for more")
+        if not gf.powers_of(account):
+            raise GameError(f"{account} plays no power in {gf.name}")
+    gf.db.execute("INSERT INTO absences (account, starts, ends, set_by, at) VALUES (?, ?, ?, ?, ?)",
+                  [account, iso(starts), iso(ends), "master" if by_master else "player", iso(now)])
+    out = {"starts": iso(starts), "ends": iso(ends), "deadline_moved": False}
+    row = gf.current()
+    if gf.status is GameStatus.ACTIVE and row and row.deadline:
+        moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
+        waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
+        if moved != row.deadline and account in waited_for:
+            set_deadline(gf, row.seq, moved)
+            gf.announce(f"{row.seq}:{iso(moved)}", "deadline_moved",
+                        {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
+            out.update(deadline_moved=True, deadline=iso(moved))
+        reschedule(gf, now)
+    return out

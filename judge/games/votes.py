@@ -1,0 +1,59 @@
+"""Draw votes and concessions. A person votes once for every surviving power they play."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from . import processing
+from .clock import iso
+from .ending import Ending, draw_result, survivors
+from .gamefile import GameFile
+from .model import DrawRule, GameError, GameStatus, PowerStatus
+
+
+def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bool:
+    """Record the vote (draw: no, yes, or yes:A,B under the named rule; concede: a power or '').
+    True when it ended the game."""
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        raise GameError(f"{gf.name} is {gf.status.value}")
+    powers = gf.powers()
+    mine = [p for p in gf.powers_of(account) if powers[p].status is not PowerStatus.ELIMINATED]
+    if not mine:
+        raise GameError(f"{account} plays no surviving power in {gf.name}")
+    row = gf.current()
+    alive = [p for p in survivors(row.position, gf.variant.power_ids) if not powers[p].neutral]
+    if kind == "draw":
+        _check_draw_vote(gf, value, alive)
+    for p in mine:
+        gf.db.execute("INSERT INTO votes (power, kind, value, at) VALUES (?, ?, ?, ?) ON CONFLICT(power, kind)"
+                      " DO UPDATE SET value = excluded.value, at = excluded.at", [p, kind, value, iso(now)])
+    counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
+    ending = None
+    if kind == "draw":
+        shared = draw_result(gf.votes("draw"), tuple(alive), gf.settings.draw_rule is DrawRule.NAMED)
+        if shared:
+            ending = Ending("draw", shared, counts, "centres")
+    else:
+        # the powers one person plays are one side: they need not concede to each other
+        sides: dict[str | None, list[str]] = {}
+        for p in alive:
+            sides.setdefault(powers[p].account, []).append(p)
+        votes = gf.votes("concede")
+        for side in sides.values():
+            others = [q for q in alive if q not in side]
+            if others and all(votes.get(q) in side for q in others):
+                ending = Ending("concession", tuple(side), counts, "centres")
+    if ending:
+        processing.finish(gf, ending, row.position, now, key=f"{row.seq}:{kind}")
+    return ending is not None
+
+
+def _check_draw_vote(gf: GameFile, value: str, alive: list[str]) -> None:
+    if value == "no":
+        return
+    named = gf.settings.draw_rule is DrawRule.NAMED
+    if named != value.startswith("yes:"):
+        raise GameError("this game's draws name the powers sharing them" if named
+                        else "a draw here is shared by every survivor; vote just yes or no")
+    unknown = set(value[4:].split(",")) - set(alive) if named else set()
+    if unknown:
+        raise GameError("only survivors can share a draw, not " + ", ".join(sorted(unknown)))
