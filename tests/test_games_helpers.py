@@ -6,8 +6,14 @@ import itertools
 import sqlite3
 from pathlib import Path
 
+from collections import deque
+
 from judge.engine import load_variant
+from judge.engine.calendar import PhaseKind
+from judge.engine.geography import Location, UnitKind
 from judge.engine.notation import parse_order
+from judge.engine.orders import Build, Hold, Move, SupportMove, UnitRef
+from judge.engine.position import Position
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 
@@ -84,3 +90,86 @@ class Outbox:
 
     def rows(self) -> list[tuple]:
         return self.conn.execute("SELECT message_id, game, kind, recipient FROM outbox ORDER BY message_id").fetchall()
+
+
+# -- a greedy player, to play whole games against powers in civil disorder ---------------------------
+
+def _steps(variant, kind: UnitKind, loc: Location) -> list[Location]:
+    board = variant.board
+    if kind is UnitKind.ARMY:
+        return [Location(p) for p in sorted(board.army_neighbours(loc.province)) if not board.province(p).is_sea]
+    return sorted(board.fleet_neighbours(loc), key=str)
+
+
+def _first_step(variant, kind, loc, goals, blocked):
+    """The first move on a shortest way to any goal province, around blocked provinces."""
+    prev = {loc: None}
+    queue = deque([loc])
+    while queue:
+        here = queue.popleft()
+        if here.province in goals and here != loc:
+            while prev[here] != loc:
+                here = prev[here]
+            return here
+        for nxt in _steps(variant, kind, here):
+            if nxt not in prev and (nxt.province not in blocked or nxt.province in goals):
+                prev[nxt] = here
+                queue.append(nxt)
+    return None
+
+
+def greedy_orders(variant, position: Position, me: str) -> list:
+    """Take centres: hold on them in the fall, attack occupied ones with one support (units in civil
+    disorder hold unsupported), step into empty ones, walk the rest toward the nearest; build at home."""
+    if position.phase.kind is PhaseKind.ADJUSTMENT:
+        due = len(position.centres_of(me)) - len(position.units_of(me))
+        builds = []
+        for c in variant.power(me).home_centres:
+            if due > 0 and position.owners.get(c) == me and position.unit_in(c) is None:
+                coastal = variant.board.province(c).is_coastal and not variant.board.province(c).coasts
+                builds.append(Build(UnitKind.FLEET if coastal and len(builds) % 2 else UnitKind.ARMY, Location(c)))
+                due -= 1
+        return builds
+    if position.phase.kind is not PhaseKind.MOVEMENT:
+        return []
+    fall = variant.calendar.seasons[position.phase.season].adjustments
+    mine = list(position.units_of(me))
+    targets = {c for c in variant.supply_centres if position.owners.get(c) != me}
+    occupied = {u.location.province for u in position.units}
+    used, claimed, out = set(), set(), []
+    ref = lambda u: UnitRef(u.location, u.kind)  # noqa: E731
+    for u in mine:
+        if fall and u.location.province in targets:
+            out.append(Hold(ref(u)))
+            used.add(u)
+            claimed.add(u.location.province)
+    for t in sorted(targets - claimed):
+        enemy = position.unit_in(t)
+        if not enemy or enemy.power == me:
+            continue
+        able = [(u, d) for u in mine if u not in used for d in _steps(variant, u.kind, u.location) if d.province == t]
+        if len({u for u, _ in able}) >= 2:
+            attacker, dest = able[0]
+            helper = next(u for u, _ in able if u != attacker)
+            out += [Move(ref(attacker), dest), SupportMove(ref(helper), ref(attacker), Location(t))]
+            used |= {attacker, helper}
+            claimed.add(t)
+    for u in mine:
+        if u in used:
+            continue
+        for d in _steps(variant, u.kind, u.location):
+            if d.province in targets and d.province not in occupied | claimed:
+                out.append(Move(ref(u), d))
+                used.add(u)
+                claimed.add(d.province)
+                break
+    for u in mine:
+        if u in used:
+            continue
+        d = _first_step(variant, u.kind, u.location, targets - claimed, occupied | claimed)
+        if d is not None and d.province not in occupied | claimed:
+            out.append(Move(ref(u), d))
+            claimed.add(d.province)
+        else:
+            out.append(Hold(ref(u)))
+    return out

@@ -135,6 +135,40 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     assert len(ids) == len(set(ids)) > 50
 
 
+def test_a_standard_game_to_eighteen_centres_against_civil_disorder(tmp_path):
+    """The rulebooks' victory, reached through deadlines, civil disorder, abandonments, early processing
+    and the settling of retreats and removals nobody plays."""
+    from judge.engine.notation import order_text, position_from_json
+    from test_games_helpers import STANDARD, greedy_orders
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "long")
+    early = 0
+    for _ in range(150):
+        status = svc.status("long")
+        if status["status"] == "finished":
+            break
+        position = position_from_json(STANDARD, status["position"])
+        mine = greedy_orders(STANDARD, position, "FRANCE")
+        if status["powers"]["FRANCE"]["owes"] and mine:
+            svc.submit_orders("long", "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
+        done = svc.run_due()
+        if done.get("long") in ("processed", "finished"):
+            early += 1
+        else:
+            past_grace(svc, clock, "long")
+    result = svc.status("long")["result"]
+    assert result["how"] == "win" and result["winners"] == ["FRANCE"]
+    assert result["counts"]["FRANCE"] >= 18
+    assert early > 10  # once the others were abandoned, France's orders alone played each phase
+    state = powers(svc, "long")
+    assert all(state[p][0] in ("abandoned", "eliminated") for p in POWERS if p != "FRANCE")
+    # retreats of abandoned powers were settled without waiting for anybody
+    history = svc.history("long")
+    assert not [h for h in history if h["phase"].endswith("R")]
+    settled = [r for h in history for r in h["results"] if r["phase"].endswith("R")]
+    assert settled and all(o["by_judge"] for r in settled for o in r["outcomes"])
+
+
 def _o(text):
     from test_games_helpers import orders
     return orders(text)[0][1]

@@ -146,14 +146,16 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
     nxt = turn.next
-    news: list[dict] = []
-    # Past phases where only neutral powers have something to decide (their dislodged units are
-    # disbanded), or where the World War I game closed the only retreat a unit had.
+    news = _record_missed(gf, need, missed, orders, now, row)
+    checkpoint("powers updated")
+    # Settle at once the retreats and adjustments nobody who plays has to decide: those of neutral
+    # powers and of powers abandoned or resigned (their dislodged units are disbanded, removals made
+    # by the rules), and in the World War I game a retreat whose only way led into Italy.
     for _ in range(8):
         if gf.setup.world_war:
             nxt, happened = world_war_events(gf, nxt, now)
             news += happened
-        if nxt.phase.kind is PhaseKind.MOVEMENT or needs(gf, nxt):
+        if nxt.phase.kind is PhaseKind.MOVEMENT or expected(gf, nxt):
             break
         more = process_phase(gf.variant, nxt, {}, gf.rules)
         results += [more.result, *more.skipped]
@@ -163,9 +165,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
                   [iso(now), json.dumps({"results": [_result_json(gf, r, row.seq) for r in results],
                                          "civil_disorder": missed, "rulings": rulings}), row.seq])
     checkpoint("results stored")
-
-    announcements = _update_powers(gf, need, missed, orders, nxt, now, row)
-    checkpoint("powers updated")
+    news += _eliminations(gf, nxt, now)
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
         gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners(), now,
         gf.variant.last_phase is not None and gf.variant.last_phase < nxt.phase)
@@ -178,9 +178,9 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for p in gf.powers():
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
-    summary = _summary(gf, row, results, nxt, missed, rulings, news + announcements)
+    summary = _summary(gf, row, results, nxt, missed, rulings, news)
     gf.announce(str(row.seq), "results", summary, now, deadline)
-    for item in news + announcements:
+    for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
     checkpoint("notices written")
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
@@ -197,14 +197,14 @@ def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: dat
     gf.announce(key, item["kind"], item, now, deadline, recipients=sorted(recipients, key=lambda r: r or ""))
 
 
-def _update_powers(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
-                   nxt: Position, now: datetime, row: PhaseRow) -> list[dict]:
-    """Civil disorder, abandonment, return and elimination, with what to announce."""
+def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
+                   now: datetime, row: PhaseRow) -> list[dict]:
+    """Civil disorder, abandonment after too many misses in a row, and players who came back."""
     out: list[dict] = []
     for p, pr in gf.powers().items():
-        if pr.neutral:
+        if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
-        if p in missed and pr.status is not PowerStatus.ELIMINATED:
+        if p in missed:
             count = pr.missed + 1
             if pr.status in PLAYING and count >= gf.settings.abandon_after:
                 gf.set_power(p, missed=count, status=PowerStatus.ABANDONED)
@@ -216,14 +216,21 @@ def _update_powers(gf: GameFile, need: dict[str, Need], missed: list[str], order
             else:
                 gf.set_power(p, missed=count)
         elif orders.get(p):
-            if pr.status in (PowerStatus.CIVIL_DISORDER, PowerStatus.ABANDONED, PowerStatus.LATE):
-                if pr.status is not PowerStatus.LATE:
-                    gf.power_event(p, pr.account, "returned", now, row.phase)
-                    out.append({"kind": "returned", "power": p})
+            if pr.status in (PowerStatus.CIVIL_DISORDER, PowerStatus.ABANDONED):
+                gf.power_event(p, pr.account, "returned", now, row.phase)
+                out.append({"kind": "returned", "power": p})
             gf.set_power(p, missed=0, status=PowerStatus.ACTIVE)
         elif pr.status is PowerStatus.LATE:
             gf.set_power(p, status=PowerStatus.ACTIVE)
-        if pr.status is not PowerStatus.ELIMINATED and not nxt.units_of(p) and not nxt.centres_of(p):
+    return out
+
+
+def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict]:
+    out = []
+    for p, pr in gf.powers().items():
+        if pr.neutral or pr.status is PowerStatus.ELIMINATED:
+            continue
+        if not nxt.units_of(p) and not nxt.centres_of(p):
             gf.set_power(p, status=PowerStatus.ELIMINATED)
             gf.power_event(p, pr.account, "eliminated", now, gf.phase_code(nxt))
             out.append({"kind": "eliminated", "power": p})

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..engine import load_variant
+from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import forming, master, players, press, processing, votes
@@ -340,6 +340,7 @@ class GameService:
                 "master": row["master"], "phase": cur.phase if cur else None,
                 "phase_name": gf.phase_name(cur.position) if cur else None,
                 "deadline": gf.times(cur.deadline, viewer) if cur else None,
+                "position": notation.position_to_json(gf.variant, cur.position) if cur else None,
                 "next_event_at": row["next_event_at"], "settings": gf.settings.to_json(),
                 "result": json.loads(row["result"]) if row["result"] else None,
                 "signups": [r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")],
