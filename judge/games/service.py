@@ -14,13 +14,17 @@ game files (`sync_index`, run at start-up). The clock is injected: tests move ti
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+import sqlite_utils
 
 from ..engine import load_variant, notation
 from ..engine.rules import edition
@@ -35,6 +39,7 @@ from .store import check_game_name, game_path, open_game, open_judge, transactio
 from .submissions import already_handled, clear_orders, confirmation, store_orders
 
 Checkpoint = Callable[[str], None]
+log = logging.getLogger("judge.games")
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,23 @@ class GameService:
         self.data = Path(data)
         self.clock = clock or SystemClock()
         self.checkpoint = checkpoint or (lambda name: None)
-        self.judge = open_judge(self.data)
-        self.accounts = Accounts(self.judge)
+        self._local = threading.local()
+        self.judge  # migrate judge.sqlite now, at start-up
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
 
     # -- plumbing ------------------------------------------------------------------------------
+    @property
+    def judge(self) -> sqlite_utils.Database:
+        """judge.sqlite, one connection per thread (the daemon dispatches from a thread pool)."""
+        db = getattr(self._local, "judge", None)
+        if db is None:
+            db = self._local.judge = open_judge(self.data)
+        return db
+
+    @property
+    def accounts(self) -> Accounts:
+        return Accounts(self.judge)
+
     def variant(self, name: str) -> Variant:
         if name not in self._variants:
             self._variants[name] = load_variant(name)
@@ -221,8 +238,15 @@ class GameService:
             return processing.wake(gf, self.clock(), self.checkpoint)
 
     def run_due(self, limit: int = 1000) -> dict[str, str]:
-        """The scheduler's tick."""
-        return {name: self.wake(name) for name in self.due_games(limit=limit)}
+        """The scheduler's tick. A game that fails is logged and left due; the others go on."""
+        done = {}
+        for name in self.due_games(limit=limit):
+            try:
+                done[name] = self.wake(name)
+            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
+                log.exception("game %s could not be woken", name)
+                done[name] = f"error: {e}"
+        return done
 
     def process(self, name: str) -> str:
         """The master's `process`: play the current phase now, whatever is missing."""
