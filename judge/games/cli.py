@@ -32,8 +32,20 @@ def _setting(text: str) -> tuple[str, Any]:
         return key.strip(), value
 
 
+EXAMPLES = {
+    "create": "judge create spring26 --master gm --time-zone Europe/Paris --set movement_hours=72 --players six",
+    "list": "judge list --data /srv/judge/var",
+    "status": "judge status spring26 --json",
+    "process": "judge process spring26      # plays the current phase now, missing orders or not",
+    "history": "judge history spring26",
+    "rollback": "judge rollback spring26 F1902M",
+    "account": "JUDGE_PW=... judge account gm gm@example.org --password-env JUDGE_PW --time-zone Europe/Paris",
+}
+
+
 def _add(subparsers, name: str, func, help_: str) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(name, help=help_)
+    p = subparsers.add_parser(name, help=help_, description=help_, epilog="example: " + EXAMPLES[name],
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p)
     p.set_defaults(func=func)
     return p
