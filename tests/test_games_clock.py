@@ -130,3 +130,16 @@ def test_manual_clock_moves_only_when_told():
     assert c() == c() == parse_time("2026-01-01T00:00:00Z")
     c.advance(hours=1)
     assert c() == parse_time("2026-01-01T01:00:00Z")
+
+
+def test_under_the_wait_policy_a_waiting_power_does_not_hold_back_the_deadline(tmp_path):
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "w2", settings=Settings(nmr_policy="wait"))
+    units = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER", "ITALY": "A ROM",
+             "RUSSIA": "A MOS", "TURKEY": "A CON"}
+    svc.set_wait("w2", "ITALY", True, account="p-italy")
+    for p, u in units.items():
+        submit(svc, "w2", p, f"{u} H")
+    assert svc.run_due() == {}
+    clock.set(deadline(svc, "w2") + timedelta(hours=12))
+    assert svc.run_due() == {"w2": "processed"}

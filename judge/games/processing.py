@@ -66,9 +66,10 @@ def next_event(gf: GameFile, now: datetime) -> datetime | None:
     if ready(gf, row):
         return min(now, row.deadline)
     times = []
-    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER:
+    late = owing(gf, row)
+    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late:
         times.append(processing_time(gf.settings, row.deadline))
-    if owing(gf, row):
+    if late:
         if not row.late_noticed:
             times.append(row.deadline)
         times += [when for hours, when in reminder_times(gf.settings, row.deadline, row.started_at)
@@ -90,10 +91,13 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     row = gf.current()
     if ready(gf, row):
         return process(gf, now, checkpoint)
-    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER and now >= processing_time(gf.settings, row.deadline):
+    late = owing(gf, row)
+    # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
+    # orders (a power that asked to wait does not hold back the deadline).
+    if now >= processing_time(gf.settings, row.deadline) and (
+            gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         return process(gf, now, checkpoint)
     done = "nothing"
-    late = owing(gf, row)
     if now >= row.deadline and not row.late_noticed:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
