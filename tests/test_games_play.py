@@ -355,3 +355,33 @@ def test_a_message_dispatched_twice_is_applied_once(tmp_path):
     first = svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99")
     assert svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99") == first
     assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 7
+
+
+def test_resignation_opens_the_power_and_forming_rules(tmp_path):
+    svc, clock = service(tmp_path)
+    accounts(svc, ["early", "late-comer"])
+    svc.create_game("omi", seed=2)
+    svc.join("omi", "early", ["FRANCE"])
+    with pytest.raises(GameError):
+        svc.start("omi")  # only one player so far
+    with pytest.raises(GameError):
+        svc.join("omi", "early", ["ATLANTIS"])
+    svc.leave("omi", "early")
+    assert svc.status("omi")["signups"] == []
+    seven_player_game(svc, "pi")
+    with pytest.raises(GameError):
+        svc.join("pi", "late-comer")
+    svc.resign("pi", "ITALY", account="p-italy")
+    assert svc.status("pi")["powers"]["ITALY"]["status"] == "resigned"
+    public = [n for n in svc.pending_notices("pi") if n.kind == "resigned" and n.recipient is None]
+    assert public and public[0].payload["open_for_takeover"]
+    with pytest.raises(GameError):
+        submit(svc, "pi", "ITALY", "A ROM H")
+    past_grace(svc, clock, "pi")
+    assert "ITALY" in svc.history("pi")[0]["civil_disorder"]
+    assert svc.status("pi")["powers"]["ITALY"]["status"] == "resigned"
+    svc.take_over("pi", "italy", "late-comer")
+    assert svc.status("pi")["powers"]["ITALY"] == {**svc.status("pi")["powers"]["ITALY"],
+                                                   "account": "late-comer", "status": "active", "missed": 0}
+    svc.submit_orders("pi", "ITALY", [("A ROM H", _o("A ROM H"))], account="late-comer")
+    assert svc.games_of("late-comer") == [("pi", "ITALY")]
