@@ -130,3 +130,11 @@ def test_threads_share_a_service_and_two_services_share_the_files(tmp_path):
         done = list(pool.map(lambda s: s.run_due(), [svc, other, svc, other]))
     assert sorted(v for d in done for v in d.values()).count("processed") == 1
     assert svc.status("busy")["phase"] == "F1901M"
+
+
+def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
+    svc, clock = service(tmp_path)
+    open_game(tmp_path / "var", "half", create=True).close()  # the file, but the creation never committed
+    assert svc.sync_index() == 0 and svc.list_games() == []
+    svc.create_game("half")
+    assert [g["name"] for g in svc.list_games()] == ["half"]

@@ -35,7 +35,7 @@ from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import GameError, GameStatus, Settings
 from .small import setup as setup_of
-from .store import check_game_name, game_path, open_game, open_judge, transaction
+from .store import check_game_name, game_exists, open_game, open_judge, transaction
 from .submissions import already_handled, clear_orders, confirmation, store_orders
 
 Checkpoint = Callable[[str], None]
@@ -128,6 +128,8 @@ class GameService:
         """Start-up sweep: rebuild every index row from its game file (repairs a crash between the two)."""
         count = 0
         for path in sorted((self.data / "games").glob("*.sqlite")):
+            if not game_exists(self.data, path.stem):
+                continue  # left by a crash while the game was being created; never announced
             with self._read(path.stem) as gf:
                 self._reindex(gf.db)
             count += 1
@@ -143,7 +145,7 @@ class GameService:
                     settings: Settings | dict | None = None, master: str | None = None,
                     seed: int | None = None) -> dict:
         name = check_game_name(name)
-        if game_path(self.data, name).exists():
+        if game_exists(self.data, name):
             raise GameError(f"there is already a game called {name}")
         if isinstance(settings, dict):
             settings = Settings.from_json(settings)

@@ -177,6 +177,19 @@ def game_path(data: Path, name: str) -> Path:
     return Path(data) / "games" / f"{check_game_name(name)}.sqlite"
 
 
+def game_exists(data: Path, name: str) -> bool:
+    """A game file with its game row. A file without one is what a crash during creation leaves;
+    creating the game again reuses it."""
+    path = game_path(data, name)
+    if not path.exists():
+        return False
+    db = open_game(data, name)
+    try:
+        return db.execute("SELECT count(*) FROM game").fetchone()[0] == 1
+    finally:
+        db.close()
+
+
 def open_game(data: Path, name: str, *, create: bool = False) -> sqlite_utils.Database:
     path = game_path(data, name)
     if not create and not path.exists():
