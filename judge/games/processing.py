@@ -98,7 +98,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         return process(gf, now, checkpoint)
     done = "nothing"
-    if now >= row.deadline and not row.late_noticed:
+    if now >= row.deadline and not row.late_noticed and late:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
         gf.db.execute("UPDATE phases SET late_noticed = 1 WHERE seq = ?", [row.seq])
