@@ -1,0 +1,218 @@
+"""The words of one order, as the typed tokens grammar/orders.lark reads.
+
+Players write `A PAR - BUR`, `army paris to burgundy`, `F Mid-Atlantic Ocean -
+Spain north coast`, `F StP(sc)`. The lexer lower-cases each word once, joins the
+words of multi-word province names (a hyphen inside a name is not a move dash),
+reads coasts written after a place, and resolves each name against the variant
+(`NameIndex`). The token value of a PLACE is a `Resolved`; of a KIND a `UnitKind`;
+of a COAST a `Coast`; of a POWER the power id.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lark import Token
+from lark.lexer import Lexer
+
+from ..engine import Coast, UnitKind
+from .names import NameIndex, Resolved, one_edit_apart
+
+_RAW = re.compile(r"\s*(->|=>|-+>|-|\(|\)|/|[^\W_]+(?:['.][^\W_]+)*\.?|\S)")
+
+KEYWORDS: dict[str, str] = {}
+for _type, _words in {
+    "HOLD": "h hold holds hld stand stands holding",
+    "SUPPORT": "s support supports sup supp supporting",
+    "CONVOY": "c convoy convoys cvy convoying",
+    "DASH": "to m mv move moves moving attack attacks into",
+    "RETREAT": "r retreat retreats ret retreating",
+    "DISBAND": "d disband disbands disbanded destroy",
+    "REMOVE": "remove removes rem delete",
+    "BUILD": "b build builds",
+    "WAIVE": "waive waives waived",
+}.items():
+    for _w in _words.split():
+        KEYWORDS[_w] = _type
+KINDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET}
+# Long keywords a typo of which is still read as the keyword ("suports").
+_TYPO_KEYWORDS = {w: t for w, t in KEYWORDS.items() if len(w) >= 5}
+_TYPO_KEYWORDS.update({"fleet": "KIND"})
+NOISE = {"the", "unit", "an", "in", "at", "from", "please"}
+COAST_WORDS = {"nc": Coast.NORTH, "sc": Coast.SOUTH, "ec": Coast.EAST, "wc": Coast.WEST,
+               "north": Coast.NORTH, "south": Coast.SOUTH, "east": Coast.EAST, "west": Coast.WEST}
+COAST_LETTERS = {"n": Coast.NORTH, "s": Coast.SOUTH, "e": Coast.EAST, "w": Coast.WEST}
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str  # as written
+    low: str  # lower case, dots dropped
+    spaced: bool  # whitespace before it
+
+
+def raw_words(text: str) -> list[Word]:
+    out = []
+    pos = 0
+    for m in _RAW.finditer(text):
+        t = m.group(1)
+        out.append(Word(t, t.lower().replace(".", "") if t[0].isalnum() else t, m.start(1) > pos))
+        pos = m.end()
+    return out
+
+
+class Lexed:
+    """Tokens of one order plus the notes about how names were read."""
+    __slots__ = ("tokens", "notes", "problems")
+
+    def __init__(self) -> None:
+        self.tokens: list[Token] = []
+        self.notes: list[str] = []
+        self.problems: list[Resolved] = []
+
+
+def lex(text: str, names: NameIndex) -> Lexed:
+    words = raw_words(text)
+    lexed = Lexed()
+    out = lexed.tokens
+    n = len(words)
+    i = 0
+    while i < n:
+        w = words[i]
+        low = w.low
+        prev = out[-1].type if out else None
+        nxt = words[i + 1].low if i + 1 < n else None
+        if low in ("-", "->", "=>") or low.endswith(">"):
+            # "moves -", "- to": one move dash however many words say it
+            if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
+                out.append(Token("DASH", low))
+            i += 1
+            continue
+        if low == "(":
+            close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
+            coast = _coast(words[i + 1:close], prev) if close else None
+            if coast is not None:
+                out.append(Token("COAST", coast))
+                i = close + 1
+                continue
+            i += 1  # stray brackets carry no meaning in an order
+            continue
+        if low == ")":
+            i += 1
+            continue
+        if low == "/":
+            if prev == "PLACE" and nxt is not None:
+                span = 2 if i + 2 < n and words[i + 2].low == "coast" else 1
+                coast = _coast(words[i + 1:i + 1 + span], prev)
+                if coast is not None:
+                    out.append(Token("COAST", coast))
+                    i += 1 + span
+                    continue
+            out.append(Token("OTHER", w.text))
+            i += 1
+            continue
+        if not low[0].isalnum():
+            out.append(Token("OTHER", w.text))
+            i += 1
+            continue
+        # A place's coast: "Spain north coast", "Con-Bul EC", "StP nc".
+        if prev == "PLACE" and low in COAST_WORDS:
+            out.append(Token("COAST", COAST_WORDS[low]))
+            i += 2 if nxt == "coast" else 1
+            continue
+        if low == "a" and nxt == "/" and i + 2 < n and words[i + 2].low == "f":
+            out.append(Token("KIND", UnitKind.ARMY_FLEET))
+            i += 3
+            continue
+        # Multi-word names first, longest first: "Mid-Atlantic Ocean", "St Pete", "North Sea".
+        taken = _phrase(words, i, names)
+        if taken:
+            pid, used = taken
+            out.append(Token("PLACE", Resolved(" ".join(x.text for x in words[i:i + used] if x.low != "-"), pid)))
+            i += used
+            continue
+        if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
+            out.append(Token("VIACONVOY", "via convoy"))
+            i += 2
+            continue
+        kind = KINDS.get(low)
+        if kind is not None:
+            out.append(Token("KIND", kind))
+            i += 1
+            continue
+        keyword = KEYWORDS.get(low)
+        if keyword is not None:
+            if keyword == "DASH" and prev == "DASH":  # "moves to", "- to"
+                i += 1
+                continue
+            out.append(Token(keyword, low))
+            i += 1
+            continue
+        if low in NOISE:
+            i += 1
+            continue
+        _word(w, names, lexed)
+        i += 1
+    return lexed
+
+
+def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
+    res = names.word(w.low)
+    if res.province is not None and not res.corrected:
+        lexed.tokens.append(Token("PLACE", Resolved(w.text, res.province)))
+        return
+    power = names.power(w.low)
+    if power is not None:
+        lexed.tokens.append(Token("POWER", power))
+        return
+    if not res.ambiguous and len(w.low) >= 5:
+        typo = [t for k, t in _TYPO_KEYWORDS.items() if one_edit_apart(w.low, k)]
+        if typo and len(set(typo)) == 1:
+            value = UnitKind.FLEET if typo[0] == "KIND" else w.low
+            lexed.tokens.append(Token(typo[0], value))
+            lexed.notes.append(f"{w.text} read as {'fleet' if typo[0] == 'KIND' else typo[0].lower()}")
+            return
+    resolved = Resolved(w.text, res.province, res.corrected, res.ambiguous, res.suggestions)
+    if res.province is not None:
+        lexed.notes.append(f"{w.text} read as {names.name(res.province)}")
+    else:
+        lexed.problems.append(resolved)
+    lexed.tokens.append(Token("PLACE", resolved))
+
+
+def _phrase(words: list[Word], i: int, names: NameIndex) -> tuple[str, int] | None:
+    """A multi-word name starting at words[i]: (province, tokens used), or None."""
+    for length in names.phrase_lengths:
+        parts: list[str] = []
+        j = i
+        while j < len(words) and len(parts) < length:
+            w = words[j]
+            if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
+                j += 1  # a hyphen inside a name: "Mid-Atlantic"
+                continue
+            if not w.low[0].isalnum():
+                break
+            parts.append(w.low)
+            j += 1
+        if len(parts) == length:
+            pid = names.phrase(tuple(parts))
+            if pid is not None:
+                return pid, j - i
+    return None
+
+
+def _coast(words: list[Word], prev: str | None) -> Coast | None:
+    lows = [w.low for w in words if w.low != "coast"]
+    if len(lows) != 1 or prev != "PLACE":
+        return None
+    return COAST_WORDS.get(lows[0]) or COAST_LETTERS.get(lows[0])
+
+
+class TokenListLexer(Lexer):
+    """Lark's side of the hand-over: the parse input is already a list of tokens."""
+
+    def __init__(self, lexer_conf) -> None:  # noqa: D107 - Lark's constructor signature
+        pass
+
+    def lex(self, tokens):  # Lark hands a custom lexer the parse input itself
+        return iter(tokens)

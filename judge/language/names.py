@@ -1,0 +1,153 @@
+"""Province and power names of one variant, read the way players write them.
+
+A `NameIndex` is built once per variant and then only read (its small memo of
+words already resolved is bounded and lives on the object, not in the module).
+Names come from the variant data: ids, full names and aliases; the grammar never
+spells a province. A word resolves to a province when it is an exact name, a
+unique prefix of one (three letters or more), or one edit away from exactly one
+name of five letters or more (then with a note saying how it was read).
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from dataclasses import dataclass
+
+from ..engine import Variant
+
+_SEPARATORS = re.compile(r"[\s\-_]+")
+_DROPPED = re.compile(r"[.'’`]")
+MIN_PREFIX = 3
+MIN_TYPO_NAME = 5
+MAX_PHRASE_WORDS = 4
+_MEMO_LIMIT = 4096
+
+
+def name_key(text: str) -> str:
+    """`St. Petersburg` and `st petersburg`, `Mid-Atlantic` and `mid atlantic` share a key."""
+    return _SEPARATORS.sub(" ", _DROPPED.sub("", text.lower())).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A word or phrase read as a province (`province`), or why it could not be."""
+    text: str
+    province: str | None
+    corrected: bool = False  # a one-edit typo was read as `province` ("Burgandy" as Burgundy)
+    ambiguous: tuple[str, ...] = ()  # full names it could mean ("Nor")
+    suggestions: tuple[str, ...] = ()  # nearest full names when nothing matched
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Exactly one insertion, deletion, substitution or transposition of neighbours."""
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1 or a == b:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (len(diff) == 2 and diff[1] == diff[0] + 1
+                and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if la > lb:
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1:]
+
+
+class NameIndex:
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.full_names = {pid: p.name for pid, p in variant.board.provinces.items()}
+        exact: dict[str, str] = {}
+        for pid, prov in variant.board.provinces.items():
+            for spelling in (pid, prov.name, *prov.aliases):
+                key = name_key(spelling)
+                for k in (key, key.replace(" ", "")):
+                    other = exact.setdefault(k, pid)
+                    if other != pid:
+                        raise ValueError(f"variant {variant.id}: name {spelling!r} means both {other} and {pid}")
+        self.exact = exact
+        # Longest multi-word names first tell the lexer how far to look ahead.
+        self.phrase_lengths = sorted({k.count(" ") + 1 for k in exact if " " in k}, reverse=True)
+        self.prefix_keys = sorted(exact)
+        powers: dict[str, str] = {}
+        prefixes: dict[str, str] = {}
+        for p in variant.powers:
+            for spelling in (p.name, p.adjective, p.id):
+                powers[name_key(spelling)] = p.id
+            for spelling in (p.name, p.adjective, p.id, p.name[:3], p.letter):
+                prefixes[name_key(spelling)] = p.id
+        self.powers = powers  # words that name a power inside an order ("S Russian A War")
+        self.power_prefixes = prefixes  # also "ENG:" and "E:" before an order
+        self._memo: dict[str, Resolved] = {}
+
+    # -- provinces -----------------------------------------------------------------------
+    def phrase(self, words: tuple[str, ...]) -> str | None:
+        """Exact reading of several words (`mid atlantic ocean`), or None."""
+        return self.exact.get(" ".join(words)) or self.exact.get("".join(words))
+
+    def word(self, word: str) -> Resolved:
+        """Read one word as a province (exact, unique prefix, one-edit typo)."""
+        hit = self._memo.get(word)
+        if hit is None:
+            hit = self._resolve(word)
+            if len(self._memo) < _MEMO_LIMIT:
+                self._memo[word] = hit
+        return hit
+
+    def _resolve(self, word: str) -> Resolved:
+        key = name_key(word)
+        pid = self.exact.get(key) or self.exact.get(key.replace(" ", ""))
+        if pid:
+            return Resolved(word, pid)
+        compact = key.replace(" ", "")
+        if len(compact) >= MIN_PREFIX:
+            found = sorted({self.exact[k] for k in self._keys_with_prefix(key)}
+                           | {self.exact[k] for k in self._keys_with_prefix(compact)})
+            if len(found) == 1:
+                return Resolved(word, found[0])
+            if len(found) > 1:
+                return Resolved(word, None, ambiguous=tuple(self.full_names[p] for p in found))
+        typo = {self.exact[k] for k in self.exact if len(k) >= MIN_TYPO_NAME and one_edit_apart(compact, k)}
+        if len(typo) == 1:
+            pid = typo.pop()
+            return Resolved(word, pid, corrected=True)
+        return Resolved(word, None, suggestions=self.nearest(compact))
+
+    def _keys_with_prefix(self, prefix: str) -> list[str]:
+        keys = self.prefix_keys
+        i = bisect.bisect_left(keys, prefix)
+        out = []
+        while i < len(keys) and keys[i].startswith(prefix):
+            out.append(keys[i])
+            i += 1
+        return out
+
+    def nearest(self, text: str, n: int = 3) -> tuple[str, ...]:
+        """Full names of the provinces whose spellings are nearest to `text`."""
+        close = difflib.get_close_matches(text, list(self.exact), n=12, cutoff=0.5)
+        names: list[str] = []
+        for k in close:
+            name = self.full_names[self.exact[k]]
+            if name not in names:
+                names.append(name)
+        return tuple(names[:n])
+
+    def name(self, province: str) -> str:
+        return self.full_names[province]
+
+    # -- powers ------------------------------------------------------------------------------
+    def power(self, word: str) -> str | None:
+        return self.powers.get(name_key(word))
+
+    def power_prefix(self, word: str) -> str | None:
+        return self.power_prefixes.get(name_key(word))
+
+
+def or_list(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

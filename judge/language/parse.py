@@ -1,0 +1,309 @@
+"""Order text to engine orders: `OrderReader` (one per variant) and `parse_orders`.
+
+A message's order lines are split into orders (`;` or `,`), each read by the lexer
+(judge.language.lexer) and the LALR grammar grammar/orders.lark, whose Transformer
+builds the frozen engine orders. The phase then decides what a move means (a
+retreat in a retreat phase) and which orders are allowed. A bad line is reported
+with its number, its text, what was expected and suggestions; it never hides the
+good lines, and nothing but `OrderSyntaxError` is ever raised from here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+
+from ..engine import (Build, Convoy, Disband, Hold, Location, Move, Order, Retreat, SupportHold, SupportMove,
+                      UnitKind, UnitRef, Variant, Waive)
+from ..engine.calendar import PhaseKind
+from ..engine.geography import Terrain
+from .clean import normalise_chars
+from .lexer import Lexed, TokenListLexer, lex
+from .names import NameIndex, name_key, or_list
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
+
+
+class OrderSyntaxError(Exception):
+    """The parser's only error type; raised only by the `strict` helpers (`parse_order`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOrder:
+    line: int
+    text: str  # the order as written (one order, even when the line held several)
+    order: Order
+    power: str | None = None  # named by a prefix "England:" / "ENG:" or a header line
+    notes: tuple[str, ...] = ()  # e.g. "Burgandy read as Burgundy"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderError:
+    line: int
+    text: str
+    problem: str
+    expected: str = ""
+    suggestions: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [f"line {self.line}: {self.text!r}: {self.problem}"]
+        if self.expected:
+            parts.append(f"expected {self.expected}")
+        if self.suggestions:
+            parts.append("did you mean " + or_list([repr(s) for s in self.suggestions]) + "?")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class OrderParse:
+    orders: tuple[ParsedOrder, ...] = ()
+    errors: tuple[OrderError, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# What each grammar terminal means to a player, for "expected ..." in error replies.
+EXPECTED_WORDS = {
+    "KIND": "A or F", "PLACE": "a province", "COAST": "a coast", "DASH": "'-' and where to",
+    "HOLD": "H (hold)", "SUPPORT": "S (support)", "CONVOY": "C (convoy)", "VIACONVOY": "'via convoy'",
+    "RETREAT": "R (retreat)", "DISBAND": "D (disband)", "REMOVE": "remove", "BUILD": "build",
+    "WAIVE": "waive", "POWER": "a power", "$END": "the end of the order",
+}
+EXAMPLES = {
+    PhaseKind.MOVEMENT: ("A Par H", "A Par - Bur", "A Mar S A Par - Bur", "F Nth C A Lon - Nwy"),
+    PhaseKind.RETREAT: ("A Bur - Gas", "A Bur R Gas", "disband A Bur"),
+    PhaseKind.ADJUSTMENT: ("build A Par", "build F StP/nc", "remove A Mun", "waive"),
+}
+
+
+# Terminals not worth suggesting in a phase where they cannot make a valid order.
+_NOT_IN_PHASE = {
+    PhaseKind.MOVEMENT: {"RETREAT", "DISBAND", "REMOVE", "BUILD", "WAIVE"},
+    PhaseKind.RETREAT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "REMOVE", "BUILD", "WAIVE"},
+    PhaseKind.ADJUSTMENT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "RETREAT", "DASH"},
+}
+
+
+@v_args(inline=True)
+class _Build(Transformer):
+    """Grammar trees to (tag, order): tag says which words built it, for the phase check."""
+
+    def unit(self, *parts):
+        kind = parts[0].value if len(parts) == 2 else None
+        return UnitRef(parts[-1], kind)
+
+    def place(self, place, coast=None):
+        return Location(place.value.province, coast.value if coast is not None else None)
+
+    def other(self, *parts):
+        unit = parts[-1]
+        if len(parts) == 2:
+            return UnitRef(unit.location, unit.kind, parts[0].value)
+        return unit
+
+    def move(self, unit, _dash, *rest):
+        via = bool(rest) and getattr(rest[-1], "type", None) == "VIACONVOY"
+        places = [p for p in rest if isinstance(p, Location)]
+        route = tuple(p.province for p in places[:-1])
+        return "move", Move(unit, places[-1], via or bool(route), route)
+
+    def hold(self, unit, _h):
+        return "hold", Hold(unit)
+
+    def support(self, unit, _s, other, *rest):
+        to = next((p for p in rest if isinstance(p, Location)), None)
+        if to is None or to.province == other.location.province:
+            return "support", SupportHold(unit, other)  # "S A yor -> yor": support to hold
+        return "support", SupportMove(unit, other, to)
+
+    def convoy(self, unit, _c, army, _dash, to):
+        return "convoy", Convoy(unit, army, to)
+
+    def retreat(self, unit, _r, *rest):
+        return "retreat", Retreat(unit, rest[-1])
+
+    def disband(self, a, b):
+        return "disband", Disband(a if isinstance(a, UnitRef) else b)
+
+    def remove(self, a, b):
+        return "remove", Disband(a if isinstance(a, UnitRef) else b)
+
+    def build(self, *parts):
+        kind = next((p.value for p in parts if getattr(p, "type", None) == "KIND"), None)
+        where = next(p for p in parts if isinstance(p, Location))
+        return "build", (kind, where)
+
+    def waive(self, *_):
+        return "waive", Waive()
+
+    def start(self, order):
+        return order
+
+
+_SPLIT = re.compile(r"[;,]")
+_PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
+_TRAILING = re.compile(r"[\s.!?]+$")
+_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•]|-(?=\s))\s*")
+
+
+class OrderReader:
+    """Reads orders for one variant. Build it once per variant and keep it (the LALR
+    tables and the name index are built here, not in module globals)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.names = NameIndex(variant)
+        self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
+                          transformer=_Build(), maybe_placeholders=False)
+
+    # -- whole texts -------------------------------------------------------------------------
+    def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
+              first_line: int = 1) -> OrderParse:
+        orders: list[ParsedOrder] = []
+        errors: list[OrderError] = []
+        current = power
+        for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
+            line = line.strip()
+            if not line:
+                continue
+            body, named, bad = self._power_prefix(line)
+            if bad:
+                errors.append(OrderError(number, line, f"'{bad}' is not a power of {self.variant.name}",
+                                         "a power name before ':'",
+                                         tuple(p.name for p in self.variant.powers)))
+                continue
+            if named and not body.strip():
+                current = named  # a header line "England:" for the lines below
+                continue
+            for piece in _SPLIT.split(body):
+                piece = _TRAILING.sub("", _NUMBERING.sub("", piece)).strip()
+                if not piece:
+                    continue
+                result = self.parse_one(piece, phase_kind)
+                if isinstance(result, OrderError):
+                    errors.append(OrderError(number, piece if piece != line else line, result.problem,
+                                             result.expected, result.suggestions))
+                else:
+                    order, notes = result
+                    orders.append(ParsedOrder(number, piece, order, named or current, notes))
+        return OrderParse(tuple(orders), tuple(errors))
+
+    def _power_prefix(self, line: str) -> tuple[str, str | None, str | None]:
+        m = _PREFIX.match(line)
+        if not m:
+            return line, None, None
+        power = self.names.power_prefix(m.group(1))
+        if power is None:
+            return line, None, m.group(1)
+        return line[m.end():], power, None
+
+    # -- one order ------------------------------------------------------------------------------
+    def parse_one(self, text: str, phase_kind: PhaseKind) -> tuple[Order, tuple[str, ...]] | OrderError:
+        """One order (no separators) to (order, notes), or an OrderError with line 0."""
+        lexed = lex(text, self.names)
+        if lexed.problems:
+            return self._name_error(text, lexed)
+        if not lexed.tokens:
+            return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2])
+        try:
+            tag, built = self._lark.parse(lexed.tokens)
+        except UnexpectedInput as e:
+            return self._syntax_error(text, lexed, e, phase_kind)
+        except (LarkError, VisitError) as e:  # a grammar/transformer defect must not escape as a crash
+            return OrderError(0, text, f"order not understood ({type(e).__name__})", "",
+                              EXAMPLES[phase_kind][:2])
+        return self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes))
+
+    def _name_error(self, text: str, lexed: Lexed) -> OrderError:
+        bad = lexed.problems[0]
+        if bad.ambiguous:
+            return OrderError(0, text, f"'{bad.text}' could be {or_list(bad.ambiguous)}",
+                              "a name with one meaning", bad.ambiguous)
+        return OrderError(0, text, f"no province is called '{bad.text}'", "a province", bad.suggestions)
+
+    def _syntax_error(self, text: str, lexed: Lexed, e: UnexpectedInput, phase_kind: PhaseKind) -> OrderError:
+        expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
+        words = [EXPECTED_WORDS[t] for t in expected
+                 if t in EXPECTED_WORDS and t not in _NOT_IN_PHASE[phase_kind]]
+        token = getattr(e, "token", None)
+        if token is None or token.type == "$END":
+            problem = "the order stops too soon"
+        else:
+            problem = f"'{_shown(token)}' was not expected there"
+        return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind])
+
+    def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...]):
+        def wrong(what: str) -> OrderError:
+            return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
+                              f"a {phase.full_name.lower()} order", EXAMPLES[phase])
+
+        if phase is PhaseKind.MOVEMENT:
+            if tag in ("move", "hold", "support", "convoy"):
+                return built, notes
+            return wrong({"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
+                          "build": "a build", "waive": "a waived build"}[tag])
+        if phase is PhaseKind.RETREAT:
+            if tag == "move":
+                if built.via_convoy:
+                    return wrong("a move by convoy")
+                return Retreat(built.unit, built.to), notes
+            if tag in ("retreat", "disband"):
+                return built, notes
+            return wrong({"hold": "a hold", "support": "a support", "convoy": "a convoy",
+                          "remove": "a removal", "build": "a build", "waive": "a waived build"}[tag])
+        if tag in ("disband", "remove", "waive"):
+            return built, notes
+        if tag == "build":
+            kind, where = built
+            if kind is None:
+                kind = self._only_kind(where)
+                if kind is None:
+                    return OrderError(0, text, f"build what in {self.names.name(where.province)}?",
+                                      "A or F", (f"build A {text.split()[-1]}", f"build F {text.split()[-1]}"))
+                notes = notes + (f"built an {kind.full_name}: only an {kind.full_name} can stand there",)
+            return Build(kind, where), notes
+        return wrong({"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
+                      "retreat": "a retreat"}[tag])
+
+    def _only_kind(self, where: Location) -> UnitKind | None:
+        """`Build Mun` has one meaning (an army); `Build Bre` has two."""
+        prov = self.variant.board.provinces[where.province]
+        if prov.terrain is Terrain.LAND:
+            return UnitKind.ARMY
+        if prov.terrain is Terrain.SEA and UnitKind.ARMY_FLEET not in self.variant.unit_kinds:
+            return UnitKind.FLEET
+        return None
+
+
+def _shown(token) -> str:
+    value = token.value
+    if hasattr(value, "text"):
+        return value.text
+    if hasattr(value, "full_name"):
+        return value.full_name
+    return str(value)
+
+
+def parse_orders(text: str, variant: Variant | OrderReader, phase_kind: PhaseKind, *,
+                 power: str | None = None) -> OrderParse:
+    """All orders in `text` (see the module doc). Pass an `OrderReader` to reuse one."""
+    reader = variant if isinstance(variant, OrderReader) else OrderReader(variant)
+    try:
+        return reader.parse(text, phase_kind, power=power)
+    except OrderSyntaxError:
+        raise
+    except Exception as e:  # never let a defect in here take a whole message down
+        raise OrderSyntaxError(f"order text could not be read: {type(e).__name__}: {e}") from e
+
+
+def parse_order(reader: OrderReader, text: str, phase_kind: PhaseKind) -> Order:
+    """Exactly one order, or OrderSyntaxError (for tests and the DATC readers)."""
+    result = reader.parse(text, phase_kind)
+    if result.errors or len(result.orders) != 1:
+        raise OrderSyntaxError("; ".join(str(e) for e in result.errors) or f"not one order: {text!r}")
+    return result.orders[0].order
