@@ -125,7 +125,7 @@ def lex(text: str, names: NameIndex) -> Lexed:
             i += 3
             continue
         # Multi-word names first, longest first: "Mid-Atlantic Ocean", "St Pete", "North Sea".
-        taken = _phrase(words, i, names)
+        taken = _phrase(words, i, names) if low in names.phrase_starts else None
         if taken:
             pid, used = taken
             out.append(Token("PLACE", Resolved(" ".join(x.text for x in words[i:i + used] if x.low != "-"), pid)))
@@ -157,13 +157,19 @@ def lex(text: str, names: NameIndex) -> Lexed:
 
 
 def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
-    res = names.word(w.low)
-    if res.province is not None and not res.corrected:
-        lexed.tokens.append(Token("PLACE", Resolved(w.text, res.province)))
+    # An exact province name, then an exact power ("English" before "English Channel"
+    # by prefix), then prefixes and typos of provinces.
+    exact = names.exact.get(w.low)
+    if exact is not None:
+        lexed.tokens.append(Token("PLACE", Resolved(w.text, exact)))
         return
     power = names.power(w.low)
     if power is not None:
         lexed.tokens.append(Token("POWER", power))
+        return
+    res = names.word(w.low)
+    if res.province is not None and not res.corrected:
+        lexed.tokens.append(Token("PLACE", Resolved(w.text, res.province)))
         return
     if not res.ambiguous and len(w.low) >= 5:
         typo = [t for k, t in _TYPO_KEYWORDS.items() if one_edit_apart(w.low, k)]

@@ -73,6 +73,8 @@ class NameIndex:
         self.exact = exact
         # Longest multi-word names first tell the lexer how far to look ahead.
         self.phrase_lengths = sorted({k.count(" ") + 1 for k in exact if " " in k}, reverse=True)
+        # First words of multi-word names: most words start none, and skip the phrase search.
+        self.phrase_starts = frozenset(k.split(" ")[0] for k in exact if " " in k)
         self.prefix_keys = sorted(exact)
         powers: dict[str, str] = {}
         prefixes: dict[str, str] = {}
@@ -144,8 +146,14 @@ class NameIndex:
     def power(self, word: str) -> str | None:
         return self.powers.get(name_key(word))
 
-    def power_prefix(self, word: str) -> str | None:
-        return self.power_prefixes.get(name_key(word))
+    def power_prefix(self, word: str) -> tuple[str | None, bool]:
+        """(power id, read as a typo?) for a prefix like `ENG:`, `France:`, `Germnay:`."""
+        key = name_key(word)
+        hit = self.power_prefixes.get(key)
+        if hit is not None:
+            return hit, False
+        typo = {p for k, p in self.power_prefixes.items() if len(k) >= MIN_TYPO_NAME and one_edit_apart(key, k)}
+        return (typo.pop(), True) if len(typo) == 1 else (None, False)
 
 
 def or_list(names) -> str:

@@ -155,11 +155,13 @@ class OrderReader:
     """Reads orders for one variant. Build it once per variant and keep it (the LALR
     tables and the name index are built here, not in module globals)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, *, memo_size: int = 20000) -> None:
         self.variant = variant
+        self._memo_size = memo_size
         self.names = NameIndex(variant)
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
                           transformer=_Build(), maybe_placeholders=False)
+        self._memo: dict[tuple[str, PhaseKind], object] = {}
 
     # -- whole texts -------------------------------------------------------------------------
     def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
@@ -171,7 +173,7 @@ class OrderReader:
             line = line.strip()
             if not line:
                 continue
-            body, named, bad = self._power_prefix(line)
+            body, named, bad, prefix_notes = self._power_prefix(line)
             if bad:
                 errors.append(OrderError(number, line, f"'{bad}' is not a power of {self.variant.name}",
                                          "a power name before ':'",
@@ -190,21 +192,37 @@ class OrderReader:
                                              result.expected, result.suggestions))
                 else:
                     order, notes = result
-                    orders.append(ParsedOrder(number, piece, order, named or current, notes))
+                    orders.append(ParsedOrder(number, piece, order, named or current, prefix_notes + notes))
         return OrderParse(tuple(orders), tuple(errors))
 
-    def _power_prefix(self, line: str) -> tuple[str, str | None, str | None]:
+    def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
+        """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`."""
         m = _PREFIX.match(line)
         if not m:
-            return line, None, None
-        power = self.names.power_prefix(m.group(1))
+            return line, None, None, ()
+        power, typo = self.names.power_prefix(m.group(1))
         if power is None:
-            return line, None, m.group(1)
-        return line[m.end():], power, None
+            return line, None, m.group(1), ()
+        notes = (f"{m.group(1)} read as {self.variant.power(power).name}",) if typo else ()
+        return line[m.end():], power, None, notes
 
     # -- one order ------------------------------------------------------------------------------
     def parse_one(self, text: str, phase_kind: PhaseKind) -> tuple[Order, tuple[str, ...]] | OrderError:
-        """One order (no separators) to (order, notes), or an OrderError with line 0."""
+        """One order (no separators) to (order, notes), or an OrderError with line 0.
+
+        Results are immutable, so the reader keeps a bounded memo of them: the same
+        order typed again (by another player, or in a re-sent message) is not re-read."""
+        key = (text, phase_kind)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._parse_one(text, phase_kind)
+            if len(self._memo) >= self._memo_size:
+                self._memo.clear()
+            if self._memo_size:
+                self._memo[key] = hit
+        return hit
+
+    def _parse_one(self, text: str, phase_kind: PhaseKind) -> tuple[Order, tuple[str, ...]] | OrderError:
         lexed = lex(text, self.names)
         if lexed.problems:
             return self._name_error(text, lexed)

@@ -1,0 +1,24 @@
+"""The order and command language: what players write, read into typed values.
+
+API (others call these; nothing here raises on bad input except where noted):
+
+- `OrderReader(variant)`: build once per variant and keep; holds the LALR parser
+  (grammar/orders.lark) and the variant's `NameIndex`.
+- `parse_orders(text, variant_or_reader, phase_kind, *, power=None) -> OrderParse`:
+  `.orders` are `ParsedOrder(line, text, order, power, notes)` with `order` an engine
+  order (judge.engine.orders) and notes like "Burgandy read as Burgundy"; `.errors`
+  are `OrderError(line, text, problem, expected, suggestions)`. phase_kind decides
+  whether `A Bur-Gas` is a Move or a Retreat and which orders are allowed.
+- `parse_message(text, context) -> Message`: a cleaned body into typed commands and
+  order blocks in order (see judge.language.message).
+- `clean_body(email_message) -> str`, `clean_text(text) -> str`: the body clean-up.
+- `describe(order, variant) -> str`: "Fleet Mid-Atlantic Ocean -> Spain (north coast)".
+- `OrderSyntaxError`: the only exception type the parser lets out (`parse_order`
+  raises it on purpose; `parse_orders` raises it only for a defect of its own).
+"""
+from .clean import clean_body, clean_text
+from .parse import OrderError, OrderParse, OrderReader, OrderSyntaxError, ParsedOrder, parse_order, parse_orders
+from .render import describe
+
+__all__ = ["OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
+           "clean_text", "describe", "parse_order", "parse_orders"]
