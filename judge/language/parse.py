@@ -302,6 +302,8 @@ def _shown(token) -> str:
     value = token.value
     if hasattr(value, "text"):
         return value.text
+    if isinstance(value, UnitKind):
+        return value.value
     if hasattr(value, "full_name"):
         return value.full_name
     return str(value)
