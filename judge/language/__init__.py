@@ -9,16 +9,22 @@ API (others call these; nothing here raises on bad input except where noted):
   order (judge.engine.orders) and notes like "Burgandy read as Burgundy"; `.errors`
   are `OrderError(line, text, problem, expected, suggestions)`. phase_kind decides
   whether `A Bur-Gas` is a Move or a Retreat and which orders are allowed.
-- `parse_message(text, context) -> Message`: a cleaned body into typed commands and
-  order blocks in order (see judge.language.message).
+- `parse_message(text, context, *, commands=CommandReader()) -> Message`: a cleaned
+  body into `CommandItem`s (typed commands, judge.language.commands), `OrderBlock`s
+  and `OrderError`s, in the order written. `context(signon)` gets the SignOn/Join the
+  orders follow (or None) and returns an `OrderContext(reader, phase_kind, power)` or
+  None (see judge.language.message).
 - `clean_body(email_message) -> str`, `clean_text(text) -> str`: the body clean-up.
 - `describe(order, variant) -> str`: "Fleet Mid-Atlantic Ocean -> Spain (north coast)".
 - `OrderSyntaxError`: the only exception type the parser lets out (`parse_order`
   raises it on purpose; `parse_orders` raises it only for a defect of its own).
 """
 from .clean import clean_body, clean_text
+from .commands import CommandError, CommandReader
+from .message import CommandItem, Message, OrderBlock, OrderContext, parse_message
 from .parse import OrderError, OrderParse, OrderReader, OrderSyntaxError, ParsedOrder, parse_order, parse_orders
 from .render import describe
 
-__all__ = ["OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
-           "clean_text", "describe", "parse_order", "parse_orders"]
+__all__ = ["CommandError", "CommandItem", "CommandReader", "Message", "OrderBlock", "OrderContext",
+           "OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
+           "clean_text", "describe", "parse_message", "parse_order", "parse_orders"]

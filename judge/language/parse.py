@@ -147,7 +147,8 @@ class _Build(Transformer):
 
 _SPLIT = re.compile(r"[;,]")
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
-_TRAILING = re.compile(r"[\s.!?]+$")
+_TRAILING = re.compile(r"[\s.!?\"']+$")
+_LEADING_QUOTE = re.compile(r"^[\s\"']+")
 _NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•]|-(?=\s))\s*")
 
 
@@ -183,7 +184,7 @@ class OrderReader:
                 current = named  # a header line "England:" for the lines below
                 continue
             for piece in _SPLIT.split(body):
-                piece = _TRAILING.sub("", _NUMBERING.sub("", piece)).strip()
+                piece = _TRAILING.sub("", _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))).strip()
                 if not piece:
                     continue
                 result = self.parse_one(piece, phase_kind)

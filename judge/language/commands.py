@@ -1,0 +1,347 @@
+"""The judge's commands as frozen values, read by grammar/commands.lark.
+
+Meanings are the mail issue's; this module gives the syntax and the typed values.
+Names of games, passwords and addresses are kept as written (letter case in a
+password is the player's business); command words are read in any case.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedInput
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "commands.lark"
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    details: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SignOn:
+    """`SIGNON Fgame pw`: power initial + game name."""
+    power_letter: str
+    game: str
+    password: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    game: str
+    password: str | None = None
+    variant: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """`JOIN game pw` or njudge's `SIGNON ?game pw`."""
+    game: str
+    password: str | None = None
+    preference: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Observe:
+    game: str
+    password: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListGames:
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    game: str
+    phases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """PRESS [GREY] TO <powers> ... ENDPRESS; `recipients` as written (message.py fills `body`)."""
+    recipients: tuple[str, ...]
+    grey: bool = False
+    broadcast: bool = False
+    body: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetWait:
+    wait: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetDraw:
+    draw: bool
+    powers: tuple[str, ...] = ()  # a draw including these powers, if named
+
+
+@dataclass(frozen=True, slots=True)
+class SetAbsence:
+    when: str  # the dates as written, read by the games code
+
+
+@dataclass(frozen=True, slots=True)
+class SetPassword:
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetAddress:
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetTimezone:
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetDeadline:
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BecomeMaster:
+    password: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Process:
+    phase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Extend:
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Eject:
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    power: str
+    address: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rollback:
+    phase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    phase: str | None = None
+
+
+Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
+           | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | Resign | SignOff
+           | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview)
+
+# First words that make a line a command rather than an order.
+COMMAND_WORDS = frozenset(
+    "register signon sign login create join observe watch list games history hist summary sum press p "
+    "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
+    "extend ext eject kick replace rollback roll preview prev".split())
+
+
+GREY_WORDS = frozenset({"grey", "gray", "anon", "anonymous"})
+
+
+def _words(items) -> tuple[str, ...]:
+    return tuple(str(i) for i in items)
+
+
+def _opt(items, i):
+    return str(items[i]) if len(items) > i else None
+
+
+@v_args(inline=False)
+class _Build(Transformer):
+    def start(self, c):
+        return c[0]
+
+    def register(self, c):
+        return Register(_words(c))
+
+    def signon(self, c):
+        who = str(c[0])
+        if who.startswith("?"):
+            return Join(who[1:], _opt(c, 1))
+        if len(who) < 2:
+            raise ValueError("SIGNON needs the power initial and the game name together, e.g. SIGNON Fgame")
+        return SignOn(who[0].upper(), who[1:], _opt(c, 1))
+
+    def create(self, c):
+        return Create(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2))
+
+    def join(self, c):
+        return Join(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2))
+
+    def observe(self, c):
+        return Observe(str(c[0]), _opt(c, 1))
+
+    def list(self, c):
+        return ListGames(_opt(c, 0))
+
+    def history(self, c):
+        return History(str(c[0]), _words(c[1:]))
+
+    def summary(self, c):
+        return Summary(str(c[0]))
+
+    def press(self, c):
+        words = list(_words(c))
+        grey = bool(words) and words[0].lower() in GREY_WORDS
+        if grey:
+            words.pop(0)
+        if words and words[0].lower() == "to":
+            words.pop(0)
+        return Press(tuple(words), grey)
+
+    def broadcast(self, c):
+        words = [w.lower() for w in _words(c)]
+        if any(w not in GREY_WORDS for w in words):
+            raise ValueError("BROADCAST goes to everybody; only GREY may follow it")
+        return Press((), bool(words), True)
+
+    def set(self, c):
+        return c[0]
+
+    def wait(self, c):
+        return SetWait(True)
+
+    def nowait(self, c):
+        return SetWait(False)
+
+    def draw(self, c):
+        return SetDraw(True, _words(c))
+
+    def nodraw(self, c):
+        return SetDraw(False)
+
+    def absence(self, c):
+        return SetAbsence(_opt(c, 0) or "")
+
+    def password(self, c):
+        return SetPassword(str(c[0]))
+
+    def address(self, c):
+        return SetAddress(str(c[0]))
+
+    def timezone(self, c):
+        return SetTimezone(str(c[0]))
+
+    def deadline(self, c):
+        return SetDeadline(str(c[0]).strip())
+
+    def resign(self, c):
+        return Resign(_opt(c, 0))
+
+    def signoff(self, c):
+        return SignOff()
+
+    def help(self, c):
+        return Help(" ".join(_words(c)) or None)
+
+    def become_master(self, c):
+        return BecomeMaster(_opt(c, 0))
+
+    def process(self, c):
+        return Process(_opt(c, 0))
+
+    def pause(self, c):
+        return Pause()
+
+    def resume(self, c):
+        return Resume()
+
+    def extend(self, c):
+        return Extend(str(c[0]).strip())
+
+    def eject(self, c):
+        return Eject(str(c[0]))
+
+    def replace(self, c):
+        return Replace(str(c[0]), _opt(c, 1))
+
+    def rollback(self, c):
+        return Rollback(_opt(c, 0))
+
+    def preview(self, c):
+        return Preview(_opt(c, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class CommandError:
+    problem: str
+    expected: str = ""
+    suggestions: tuple[str, ...] = ()
+
+
+USAGE = {
+    "signon": "SIGNON Fgame password", "sign": "SIGNON Fgame password", "create": "CREATE game password [variant]",
+    "join": "JOIN game password", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
+    "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
+    "ADDRESS new | TIMEZONE zone | DEADLINE when", "eject": "EJECT power", "replace": "REPLACE power [address]",
+    "extend": "EXTEND hours", "become": "BECOME MASTER", "press": "PRESS TO powers ... ENDPRESS",
+}
+
+
+class CommandReader:
+    """Build once (the LALR tables are made here) and keep."""
+
+    def __init__(self) -> None:
+        self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                          transformer=_Build())
+
+    def parse(self, line: str) -> Command | CommandError:
+        try:
+            return self._lark.parse(line.strip())
+        except UnexpectedInput as e:
+            first = line.split()[0].lower() if line.split() else ""
+            usage = USAGE.get(first, "")
+            expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+            shown = [x.strip('"').lower() for x in expected if not x.startswith("__")][:8]
+            return CommandError(f"command not understood at column {getattr(e, 'column', '?')}",
+                                usage or ", ".join(shown), (usage,) if usage else ())
+        except (LarkError, ValueError) as e:
+            cause = e.orig_exc if hasattr(e, "orig_exc") else e
+            return CommandError(str(cause), USAGE.get(line.split()[0].lower(), ""))

@@ -1,0 +1,123 @@
+"""A whole message body into typed commands and order blocks, in the order written.
+
+A message is usually `SIGNON Fgame pw` and orders, or commands only. Orders need
+the signed-on game's variant and phase, which only the games code knows, so the
+caller passes `context`: called with the SignOn/Join the orders follow (or None
+when there was none) it returns an `OrderContext` or None ("no game to order for").
+PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
+ends the message: lines after it are not read.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine.calendar import PhaseKind
+from .clean import normalise_chars
+from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
+from .parse import OrderError, OrderParse, OrderReader
+
+
+@dataclass(frozen=True)
+class OrderContext:
+    reader: OrderReader
+    phase_kind: PhaseKind
+    power: str | None = None
+
+
+@dataclass(frozen=True)
+class CommandItem:
+    line: int
+    text: str
+    command: Command
+
+
+@dataclass(frozen=True)
+class OrderBlock:
+    first_line: int
+    signon: SignOn | Join | None  # the sign-on these orders follow
+    parse: OrderParse
+
+
+@dataclass(frozen=True)
+class Message:
+    items: tuple[CommandItem | OrderBlock | OrderError, ...]  # OrderError: a line not read (command or order)
+
+    @property
+    def commands(self) -> list[Command]:
+        return [i.command for i in self.items if isinstance(i, CommandItem)]
+
+    @property
+    def errors(self) -> list:
+        out: list = [i for i in self.items if isinstance(i, OrderError)]
+        for block in self.items:
+            if isinstance(block, OrderBlock):
+                out.extend(block.parse.errors)
+        return sorted(out, key=lambda e: e.line)
+
+
+END_PRESS = {"endpress", "end press", "endbroadcast", "end broadcast", "endp"}
+
+
+def _first_word(line: str) -> str:
+    words = line.split()
+    return words[0].lower().rstrip(":") if words else ""
+
+
+def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderContext | None] | None = None,
+                  *, commands: CommandReader | None = None) -> Message:
+    """Read a cleaned body (see `clean_text`) into a `Message`. Never raises on bad input."""
+    commands = commands or CommandReader()
+    lines = normalise_chars(text).split("\n")
+    items: list = []
+    signon: SignOn | Join | None = None
+    block: list[int] = []  # line numbers of order lines waiting to be read
+
+    def flush() -> None:
+        if not block:
+            return
+        first, last = block[0], block[-1]
+        chunk = "\n".join(lines[first - 1:last])
+        ctx = context(signon) if context is not None else None
+        if ctx is None:
+            why = "orders need a game: sign on first (SIGNON Fgame password)" if signon is None \
+                else "there is nothing to order in that game now"
+            items.extend(OrderError(n, lines[n - 1].strip(), why, "SIGNON Fgame password") for n in block)
+        else:
+            items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
+                                                                   first_line=first)))
+        block.clear()
+
+    i = 0
+    while i < len(lines):
+        number, line = i + 1, lines[i].strip()
+        i += 1
+        if not line:
+            continue
+        if _first_word(line) not in COMMAND_WORDS:
+            block.append(number)
+            continue
+        flush()
+        result = commands.parse(line)
+        if isinstance(result, CommandError):
+            items.append(OrderError(number, line, result.problem, result.expected, result.suggestions))
+            continue
+        if isinstance(result, Press):
+            body: list[str] = []
+            while i < len(lines) and lines[i].strip().lower() not in END_PRESS:
+                body.append(lines[i].rstrip())
+                i += 1
+            if i >= len(lines):
+                items.append(OrderError(number, line, "press without ENDPRESS: nothing was sent",
+                                       "ENDPRESS on a line of its own after the press"))
+                continue
+            i += 1  # the ENDPRESS line
+            result = dataclasses.replace(result, body="\n".join(body).strip("\n"))
+        items.append(CommandItem(number, line, result))
+        if isinstance(result, (SignOn, Join)):
+            signon = result
+        if isinstance(result, SignOff):
+            break
+    flush()
+    return Message(tuple(items))
