@@ -114,6 +114,11 @@ class NameIndex:
                 return Resolved(word, found[0])
             if len(found) > 1:
                 return Resolved(word, None, ambiguous=tuple(self.full_names[p] for p in found))
+        elif compact:
+            # Too short to be read as a prefix ("Bu"): name what it could have meant.
+            found = sorted({self.exact[k] for k in self._keys_with_prefix(compact)})
+            if 1 <= len(found) <= 6:
+                return Resolved(word, None, ambiguous=tuple(self.full_names[p] for p in found))
         typo = {self.exact[k] for k in self.exact if len(k) >= MIN_TYPO_NAME and one_edit_apart(compact, k)}
         if len(typo) == 1:
             pid = typo.pop()

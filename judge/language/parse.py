@@ -112,7 +112,7 @@ class _Build(Transformer):
         route = tuple(p.province for p in places[:-1])
         return "move", Move(unit, places[-1], via or bool(route), route)
 
-    def hold(self, unit, _h):
+    def hold(self, unit, *_words):
         return "hold", Hold(unit)
 
     def support(self, unit, _s, other, *rest):
@@ -141,6 +141,9 @@ class _Build(Transformer):
     def waive(self, *_):
         return "waive", Waive()
 
+    def bare(self, unit):
+        return "bare", unit
+
     def start(self, order):
         return order
 
@@ -148,6 +151,8 @@ class _Build(Transformer):
 _SPLIT = re.compile(r"[;,]")
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
 _TRAILING = re.compile(r"[\s.!?\"']+$")
+# "A Ank-Sev. F Bla C A Ank-Sev." (the rulebook): a full stop before a unit type ends an order.
+_SENTENCE = re.compile(r"(?<=[^\W\d_)])\.\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
 _LEADING_QUOTE = re.compile(r"^[\s\"']+")
 _NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•]|-(?=\s))\s*")
 
@@ -162,11 +167,13 @@ class OrderReader:
         self.names = NameIndex(variant)
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
                           transformer=_Build(), maybe_placeholders=False)
-        self._memo: dict[tuple[str, PhaseKind], object] = {}
+        self._memo: dict[tuple[str, PhaseKind, str | None], object] = {}
 
     # -- whole texts -------------------------------------------------------------------------
     def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
-              first_line: int = 1) -> OrderParse:
+              first_line: int = 1, adjusting: str | None = None) -> OrderParse:
+        """`adjusting` ("build"/"remove"/None): what a bare unit ("F Edi") means in an
+        adjustment phase, for a power the caller knows has builds or removals."""
         orders: list[ParsedOrder] = []
         errors: list[OrderError] = []
         current = power
@@ -183,11 +190,11 @@ class OrderReader:
             if named and not body.strip():
                 current = named  # a header line "England:" for the lines below
                 continue
-            for piece in _SPLIT.split(body):
+            for piece in _SPLIT.split(_SENTENCE.sub(";", body)):
                 piece = _TRAILING.sub("", _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))).strip()
                 if not piece:
                     continue
-                result = self.parse_one(piece, phase_kind)
+                result = self.parse_one(piece, phase_kind, adjusting)
                 if isinstance(result, OrderError):
                     errors.append(OrderError(number, piece if piece != line else line, result.problem,
                                              result.expected, result.suggestions))
@@ -208,22 +215,24 @@ class OrderReader:
         return line[m.end():], power, None, notes
 
     # -- one order ------------------------------------------------------------------------------
-    def parse_one(self, text: str, phase_kind: PhaseKind) -> tuple[Order, tuple[str, ...]] | OrderError:
+    def parse_one(self, text: str, phase_kind: PhaseKind,
+                  adjusting: str | None = None) -> tuple[Order, tuple[str, ...]] | OrderError:
         """One order (no separators) to (order, notes), or an OrderError with line 0.
 
         Results are immutable, so the reader keeps a bounded memo of them: the same
         order typed again (by another player, or in a re-sent message) is not re-read."""
-        key = (text, phase_kind)
+        key = (text, phase_kind, adjusting)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._parse_one(text, phase_kind)
+            hit = self._parse_one(text, phase_kind, adjusting)
             if len(self._memo) >= self._memo_size:
                 self._memo.clear()
             if self._memo_size:
                 self._memo[key] = hit
         return hit
 
-    def _parse_one(self, text: str, phase_kind: PhaseKind) -> tuple[Order, tuple[str, ...]] | OrderError:
+    def _parse_one(self, text: str, phase_kind: PhaseKind,
+                   adjusting: str | None) -> tuple[Order, tuple[str, ...]] | OrderError:
         lexed = lex(text, self.names)
         if lexed.problems:
             return self._name_error(text, lexed)
@@ -233,10 +242,11 @@ class OrderReader:
             tag, built = self._lark.parse(lexed.tokens)
         except UnexpectedInput as e:
             return self._syntax_error(text, lexed, e, phase_kind)
-        except (LarkError, VisitError) as e:  # a grammar/transformer defect must not escape as a crash
+        except (LarkError, VisitError, TypeError, ValueError, KeyError) as e:
+            # A defect of the grammar or its Transformer: one line is refused, the message goes on.
             return OrderError(0, text, f"order not understood ({type(e).__name__})", "",
                               EXAMPLES[phase_kind][:2])
-        return self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes))
+        return self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes), adjusting)
 
     def _name_error(self, text: str, lexed: Lexed) -> OrderError:
         bad = lexed.problems[0]
@@ -256,11 +266,14 @@ class OrderReader:
             problem = f"'{_shown(token)}' was not expected there"
         return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind])
 
-    def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...]):
+    def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...],
+                   adjusting: str | None = None):
         def wrong(what: str) -> OrderError:
             return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
                               f"a {phase.full_name.lower()} order", EXAMPLES[phase])
 
+        if tag == "bare":
+            return self._bare(text, built, phase, notes, adjusting)
         if phase is PhaseKind.MOVEMENT:
             if tag in ("move", "hold", "support", "convoy"):
                 return built, notes
@@ -289,6 +302,23 @@ class OrderReader:
         return wrong({"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
                       "retreat": "a retreat"}[tag])
 
+    def _bare(self, text: str, unit: UnitRef, phase: PhaseKind, notes: tuple[str, ...], adjusting: str | None):
+        """A unit with no order word. The rulebook writes builds so ("F Edi"); it means a
+        build only when the power has builds to make (the caller says so with `adjusting`)."""
+        if phase is PhaseKind.ADJUSTMENT and adjusting == "build" and unit.kind is not None:
+            return Build(unit.kind, unit.location), notes + (f"{text} read as a build",)
+        if phase is PhaseKind.ADJUSTMENT and adjusting == "remove":
+            return Disband(unit), notes + (f"{text} read as a removal",)
+        if phase is PhaseKind.ADJUSTMENT:
+            return OrderError(0, text, "build or remove?", "build or remove before the unit",
+                              (f"build {text}", f"remove {text}"))
+        if phase is PhaseKind.RETREAT:
+            return OrderError(0, text, "the order stops too soon", "'-' and where to, or D (disband)",
+                              (f"{text} - <province>", f"{text} D"))
+        return OrderError(0, text, "the order stops too soon",
+                          "C (convoy), '-' and where to, H (hold) or S (support)",
+                          (f"{text} H", f"{text} - <province>", f"{text} S <unit>"))
+
     def _only_kind(self, where: Location) -> UnitKind | None:
         """`Build Mun` has one meaning (an army); `Build Bre` has two."""
         prov = self.variant.board.provinces[where.province]
@@ -311,11 +341,11 @@ def _shown(token) -> str:
 
 
 def parse_orders(text: str, variant: Variant | OrderReader, phase_kind: PhaseKind, *,
-                 power: str | None = None) -> OrderParse:
+                 power: str | None = None, adjusting: str | None = None) -> OrderParse:
     """All orders in `text` (see the module doc). Pass an `OrderReader` to reuse one."""
     reader = variant if isinstance(variant, OrderReader) else OrderReader(variant)
     try:
-        return reader.parse(text, phase_kind, power=power)
+        return reader.parse(text, phase_kind, power=power, adjusting=adjusting)
     except OrderSyntaxError:
         raise
     except Exception as e:  # never let a defect in here take a whole message down
