@@ -1,0 +1,37 @@
+"""Every mail the judge writes is rendered here, from a Jinja template in `templates/`.
+
+A template's first line is `Subject: ...`; the body follows a blank line. Templates are plain
+text (UTF-8), rendered with StrictUndefined so that a missing value is an error in the tests,
+not a blank in a player's mail.
+
+    reports = Reports()
+    mail = reports.render("reply_help.j2", topic=None)      # -> Rendered(subject, body)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    body: str
+
+
+class Reports:
+    def __init__(self, directory: Path | str = TEMPLATES) -> None:
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(directory)), undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+
+    def render(self, template: str, **context) -> Rendered:
+        text = self.env.get_template(template).render(**context)
+        head, _, body = text.partition("\n\n")
+        if not head.startswith("Subject:"):
+            raise ValueError(f"{template} does not start with a 'Subject:' line")
+        return Rendered(head.removeprefix("Subject:").strip(), body.rstrip() + "\n")
