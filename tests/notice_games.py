@@ -73,6 +73,7 @@ def play_all(directory: Path) -> Played:
     svc, clock = service(directory)
     courier = Courier(svc, played)
     alpha(svc, clock, courier)
+    convoys(svc, clock, courier)
     long_game(svc, clock, courier)
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
@@ -151,6 +152,28 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     courier()
     for account in ("p-austria", "p-england", "p-new", "p-germany", "p-italy", "p-russia", "p-turkey"):
         svc.vote_draw("alpha", account)
+    courier()
+
+
+def convoys(svc: GameService, clock, courier: Courier) -> None:
+    """A year with a convoy that works and one disrupted, a support that does not match, supports
+    that cannot reach and a fleet ordered inland."""
+    seven_player_game(svc, "beta")
+    submit(svc, "beta", "ENGLAND", "F EDI - NTH", "F LON H", "A LVP - YOR")
+    submit(svc, "beta", "GERMANY", "F KIE - HEL", "A BER - KIE", "A MUN H")
+    submit(svc, "beta", "FRANCE", "F BRE - ENG", "A PAR - PIC", "A MAR H")
+    submit(svc, "beta", "ITALY", "A VEN H", "A ROM H", "F NAP - TYS")
+    submit(svc, "beta", "TURKEY", "F ANK - BLA", "A CON - BUL", "A SMY H")
+    submit(svc, "beta", "RUSSIA", "F SEV H", "A MOS H")
+    submit(svc, "beta", "AUSTRIA", "A VIE H")
+    past_grace(svc, clock, "beta")
+    courier()
+    submit(svc, "beta", "ENGLAND", "F NTH C A YOR - NWY", "A YOR - NWY VIA CONVOY", "F LON H")
+    submit(svc, "beta", "GERMANY", "F HEL - NTH", "A KIE - DEN", "A MUN S F HEL - NTH")
+    submit(svc, "beta", "FRANCE", "F ENG S F HEL - NTH", "A PIC - BEL", "A MAR - BUR")
+    submit(svc, "beta", "ITALY", "A VEN S A ROM - APU", "A ROM H", "F TYS - VIE")
+    submit(svc, "beta", "TURKEY", "F BLA C A BUL - SEV", "A BUL - SEV")
+    past_grace(svc, clock, "beta")
     courier()
 
 

@@ -280,3 +280,16 @@ def test_master_actions_and_other_news(played):
     assert eliminated.subject.endswith("is eliminated") and "out of the game" in eliminated.body
     assert "Italy joins" in body(played, "coin_toss", "ww", None)
     assert "Italian territory is open" in body(played, "italy_joins", "ww", None)
+
+
+def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played):
+    text = [m for m in played.of("results", "beta", "p-england") if "Fall 1901 Movement" in m.mail.subject][0].mail.body
+    words = flat(text)
+    assert "Fleet North Sea convoys Army Yorkshire -> Norway dislodged by the German fleet from Helgoland Bight" in words
+    assert re.search(r"Army Yorkshire -> Norway via convoy +every convoy route was disrupted", text)
+    assert "Fleet Black Sea convoys Army Bulgaria -> Sevastopol convoyed the army" in words
+    assert "the supported unit was not ordered to do what this support says" in words
+    assert "illegal order: a fleet cannot move into Vienna, an inland province" in words
+    assert re.search(r"Fleet Tyrrhenian Sea holds +held instead", text)
+    assert re.search(r"Fleet English Channel supports Fleet Helgoland Bight -> North Sea\s+support given", text)
+    assert "may retreat to Edinburgh, Holland, Norwegian Sea, Norway and Skagerrak, or disband" in words

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.notation import parse_order
+from ..engine.outcomes import Reason
 from ..engine.variant import Variant
 from ..language.render import describe
 from .outcome_words import explain, order_words, place, unit_words, units_at
@@ -22,9 +23,15 @@ def _adjusts(variant: Variant, phase: str) -> bool:
 
 def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
     units = units_at(result["outcomes"])
+    # a unit whose order could not be carried out holds: the judge's hold is listed after it
+    refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
+               if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
     powers: dict[str, list[tuple[str, str]]] = {}
     for o in result["outcomes"]:
-        powers.setdefault(o["power"], []).append((order_words(variant, o), explain(variant, o, units)))
+        outcome = explain(variant, o, units)
+        if o["by_judge"] and o["reason"] == Reason.HELD.value and (o["power"], o["json"]["unit"]["at"]) in refused:
+            outcome = "held instead"
+        powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
         "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
