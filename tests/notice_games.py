@@ -75,6 +75,7 @@ def play_all(directory: Path) -> Played:
     alpha(svc, clock, courier)
     convoys(svc, clock, courier)
     long_game(svc, clock, courier)
+    other_endings(svc, clock, courier)
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
     return played
@@ -192,6 +193,18 @@ def long_game(svc: GameService, clock, courier: Courier) -> None:
             past_grace(svc, clock, "long")
         courier()
     assert svc.status("long")["status"] == "finished"
+
+
+def other_endings(svc: GameService, clock, courier: Courier) -> None:
+    """A game that reaches its last year, and one that ends by concession."""
+    seven_player_game(svc, "short", settings=Settings(last_year=1901))
+    while svc.status("short")["status"] != "finished":
+        past_grace(svc, clock, "short")
+    courier()
+    seven_player_game(svc, "gift")
+    for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        svc.concede("gift", f"p-{power.lower()}", "FRANCE")
+    courier()
 
 
 def world_war(svc: GameService, clock, courier: Courier) -> None:

@@ -293,3 +293,16 @@ def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played
     assert re.search(r"Fleet Tyrrhenian Sea holds +held instead", text)
     assert re.search(r"Fleet English Channel supports Fleet Helgoland Bight -> North Sea\s+support given", text)
     assert "may retreat to Edinburgh, Holland, Norwegian Sea, Norway and Skagerrak, or disband" in words
+
+
+def test_game_end_at_the_last_year_and_by_concession(played):
+    limit = played.one("game_end", "short", "p-italy").mail
+    assert "it reached its last year" in flat(limit.body)
+    assert "Victory goes to the power with the most centres: Russia." in flat(limit.body)
+    final = [m for m in played.of("results", "short", "p-italy") if "Winter 1901" in m.mail.subject
+             or "Fall 1901" in m.mail.subject][-1].mail.body
+    assert "The game is over: a separate notice tells how it ended." in final
+    gift = played.one("game_end", "gift", "p-france").mail
+    assert gift.subject == "gift is over: France wins"
+    assert "every other survivor conceded to France" in flat(gift.body)
+    assert re.search(r"Power +Start +1901\n", gift.body)
