@@ -90,7 +90,7 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     svc.send_press("alpha", "ENGLAND", ["FRANCE", "GERMANY"], "Shall we share the Channel?\nEngland",
                    account="p-england")
     svc.send_press("alpha", "GERMANY", ["ENGLAND"], "Watch out for France.", anonymous=True, account="p-germany")
-    svc.send_press("alpha", "MASTER", None, "Welcome to alpha. Play nicely.")
+    svc.send_press("alpha", "MASTER", None, "Welcome to alpha. Play nicely.\nGrüße – the GM")
     courier()
 
     submit(svc, "alpha", "AUSTRIA", "A VIE - GAL", "A BUD - SER", "F TRI - ALB")

@@ -262,6 +262,7 @@ def test_press_shows_the_sender_or_anonymous_for_grey_press(played):
     assert master_copy.subject == "alpha: press from Germany"
     broadcast = [m for m in played.of("press", "alpha", "p-turkey") if "broadcast" in m.mail.subject][0].mail
     assert broadcast.subject == "alpha: broadcast from the game master" and "Play nicely." in broadcast.body
+    assert "Grüße – the GM" in broadcast.body  # the press as written, UTF-8
 
 
 def test_master_actions_and_other_news(played):
