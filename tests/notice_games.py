@@ -76,6 +76,7 @@ def play_all(directory: Path) -> Played:
     convoys(svc, clock, courier)
     long_game(svc, clock, courier)
     other_endings(svc, clock, courier)
+    waiting(svc, clock, courier)
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
     return played
@@ -204,6 +205,17 @@ def other_endings(svc: GameService, clock, courier: Courier) -> None:
     seven_player_game(svc, "gift")
     for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         svc.concede("gift", f"p-{power.lower()}", "FRANCE")
+    courier()
+
+
+def waiting(svc: GameService, clock, courier: Courier) -> None:
+    """A game that waits for late orders instead of putting powers in civil disorder."""
+    seven_player_game(svc, "patient", settings=Settings(nmr_policy="wait"))
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+        submit(svc, "patient", power, "A " + {"AUSTRIA": "VIE", "ENGLAND": "LVP", "FRANCE": "PAR",
+                                              "GERMANY": "BER", "ITALY": "ROM", "RUSSIA": "MOS"}[power] + " H")
+    clock.set(deadline(svc, "patient"))
+    svc.run_due()
     courier()
 
 

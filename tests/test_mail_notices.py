@@ -194,6 +194,12 @@ def test_reminder_and_late_notices(played):
     assert "You are late." in late and "Played at:" in late and "time left: 12 hours" in late
 
 
+def test_a_game_that_waits_says_so_when_a_power_is_late(played):
+    late = body(played, "late", "patient", "p-turkey")
+    assert "You are late." in late and "Played at" not in late
+    assert "This game waits for every power's orders" in flat(late)
+
+
 def test_civil_disorder_abandonment_return_and_replacement(played):
     cd = body(played, "civil_disorder", "alpha", "p-france")
     assert "France (p-france) sent no orders and is in civil disorder" in cd
