@@ -238,6 +238,11 @@ def test_game_start_of_a_reconstructed_variant_says_so(played):
     assert re.search(r"Victory +23 supply centres", text)
 
 
+def test_results_name_the_open_powers_nobody_orders(played):
+    texts = [flat(m.mail.body) for m in played.of("results", "long", "p-france")]
+    assert any(re.search(r"No orders came for (\w+, )*\w+( and \w+)?, open for takeover", t) for t in texts)
+
+
 def test_game_end_by_win_with_a_centre_table_by_year_for_every_power(played):
     text = body(played, "game_end", "long", "p-france")
     assert played.one("game_end", "long", "p-france").mail.subject == "long is over: France wins"

@@ -17,9 +17,9 @@ players, the centre table by year). Every template gets the context `notice_cont
     when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
     left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
-Some kinds get more: results -> `report` (results_report.py), game_end -> `centre_tables`
-and `final_rows`,
-game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press -> `who`, `whom`.
+Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
+`final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
+`who`, `whom`.
 """
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from .outcome_words import place, unit_words
 from .reports import Reports, Rendered
 from .results_report import results_report
 from .textlayout import WIDTH, table
+
 
 class UnknownNotice(LookupError):
     """A notice kind with no template: a defect to fix, never a blank mail."""

@@ -71,9 +71,9 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
         "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
                          for p, us in payload["retreats"].items()],
-        # the powers in civil disorder that the news items below do not already tell about
-        "civil_disorder": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
-                           if p not in {n["power"] for n in payload.get("news", ())}],
+        # powers without orders that no news item tells about (already abandoned or resigned)
+        "silent": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
+                   if p not in {n["power"] for n in payload.get("news", ())}],
         "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
                     for r in payload.get("rulings", ())],
         # civil disorder is told in one list; the other news one paragraph each
