@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,11 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import forming, master, players, press, processing, votes
+from . import audience, forming, master, players, press, processing, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
-from .model import GameError, GameStatus, Settings
+from .model import PLAYING, GameError, GameStatus, Settings
 from .small import setup as setup_of
 from .store import check_game_name, game_exists, open_game, open_judge, transaction
 from .submissions import already_handled, clear_orders, confirmation, store_orders
@@ -208,6 +208,13 @@ class GameService:
             master.reschedule(gf, self.clock())
             return confirmation(gf, power)
 
+    def confirmation(self, name: str, power: str) -> dict:
+        """The power's standing orders, their problems, units still without orders and the deadline."""
+        with self._read(name) as gf:
+            if gf.current() is None:
+                raise GameError(f"{name} has not started")
+            return confirmation(gf, power.upper())
+
     def clear_orders(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> dict:
         power = power.upper()
         with self._write(name) as gf:
@@ -320,6 +327,60 @@ class GameService:
             master.rollback(gf, phase, self.clock())
         return self.status(name)
 
+    def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master") -> dict:
+        """SET DEADLINE: a time without an offset is read in the game's zone."""
+        with self._write(name) as gf:
+            when = parse_time(deadline, gf.settings.time_zone) if isinstance(deadline, str) else deadline
+            master.move_deadline(gf, when, self.clock(), reason)
+        return self.status(name)
+
+    def extend(self, name: str, hours: float) -> dict:
+        """EXTEND: the current deadline moves `hours` later."""
+        with self._write(name) as gf:
+            row = gf.current()
+            if row is None or row.deadline is None:
+                raise GameError(f"{name} has no deadline to extend")
+            master.move_deadline(gf, row.deadline + timedelta(hours=hours), self.clock(), f"extended by {hours:g} h")
+        return self.status(name)
+
+    def become_master(self, name: str, account: str) -> None:
+        keeper = self.accounts.get(account).keeper
+        with self._write(name) as gf:
+            master.become_master(gf, account, keeper, self.clock())
+
+    def eject(self, name: str, power: str) -> None:
+        """The master takes a power from its player: it is open for takeover."""
+        with self._write(name) as gf:
+            players.resign(gf, power.upper(), None, self.clock())
+
+    def replace(self, name: str, power: str, account: str) -> dict:
+        """The master gives a power to another player (its player is ejected first if still playing)."""
+        self.accounts.get(account)
+        power = power.upper()
+        with self._write(name) as gf:
+            pr = gf.powers().get(power)
+            if pr is not None and pr.status in PLAYING:
+                players.resign(gf, power, None, self.clock())
+            players.take_over(gf, power, account, self.clock())
+        return self.status(name)
+
+    def preview(self, name: str) -> dict:
+        """What PROCESS would do now, played in a transaction that is then rolled back."""
+        db = open_game(self.data, name)
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                gf = self._file(db)
+                if gf.status is not GameStatus.ACTIVE:
+                    raise GameError(f"{name} is {gf.status.value}")
+                seq = gf.current().seq
+                processing.process(gf, self.clock())
+                return json.loads(db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+            finally:
+                db.conn.execute("ROLLBACK")
+        finally:
+            db.close()
+
     def set_settings(self, name: str, **changes: Any) -> dict:
         with self._write(name) as gf:
             master.change_settings(gf, self.clock(), **changes)
@@ -343,9 +404,34 @@ class GameService:
             "SELECT p.name, p.power FROM game_powers p JOIN game_index g ON g.name = p.name "
             "WHERE p.account = ? AND g.status != 'finished' ORDER BY p.name, p.power", [account])]
 
+    def observe(self, name: str, account: str) -> bool:
+        """OBSERVE: the account gets the game's public news. False if it already did."""
+        self.accounts.get(account)
+        name = check_game_name(name)
+        if not game_exists(self.data, name):
+            raise GameError(f"there is no game called {name}")
+        return audience.observe(self.judge, name, account, self.clock())
+
+    def observers(self, name: str) -> list[str]:
+        return audience.observers(self.judge, check_game_name(name))
+
+    def public_audience(self, name: str, notice: Notice) -> list[str]:
+        """Accounts a public notice (recipient None) still has to reach: players, master, observers."""
+        watching = self.observers(name)
+        with self._read(name) as gf:
+            return audience.public_audience(gf, notice.id, watching)
+
     def games_with_notices(self) -> list[str]:
         return [r[0] for r in self.judge.execute(
             "SELECT name FROM game_index WHERE pending_notices > 0 ORDER BY name")]
+
+    def phase_of(self, name: str) -> tuple[str, str | None, str]:
+        """(variant id, current phase code or None, game status): what reading orders needs."""
+        row = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
+                                 [check_game_name(name)]).fetchone()
+        if row is None:
+            raise GameError(f"there is no game called {name}")
+        return row[0], row[1], row[2]
 
     # -- looking -------------------------------------------------------------------------------------
     def list_games(self) -> list[dict]:

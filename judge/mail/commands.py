@@ -1,0 +1,394 @@
+"""One handler per command (judge.language.commands), mapped to GameService calls.
+
+`HANDLERS` is the one place a command is wired in: adding a command is one entry. A handler
+gets the `Env` of the message and the typed command, and returns the lines that tell the player
+what was done; it raises `Refused` (or GameError, KeyError, ValueError) with what was wrong.
+A handler marked `once` changes something that doing twice would change twice (PROCESS, PAUSE,
+EXTEND, ...): the dispatcher records that it ran for this message and does not run it again
+when the message is dispatched a second time after a crash.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..games.model import GameError
+from ..games.service import GameService
+from ..language import commands as c
+from .auth import (Refused, Session, authenticate, game_name, require_master, require_player, resolve_power,
+                   signon)
+from .reports import Reports
+
+
+@dataclass
+class Env:
+    service: GameService
+    session: Session
+    reports: Reports
+    source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
+
+
+@dataclass(frozen=True)
+class Handler:
+    run: Callable[[Env, object], list[str]]
+    once: bool = False
+
+
+def _signon(env: Env, cmd: c.SignOn) -> list[str]:
+    return [signon(env.service, env.session, cmd.power_letter, cmd.game, cmd.password)]
+
+
+def _register(env: Env, cmd: c.Register) -> list[str]:
+    usage = "REGISTER name password [time zone], e.g. REGISTER ann s3cret Europe/Paris"
+    if len(cmd.details) < 2:
+        raise Refused("REGISTER needs a name and a password", usage)
+    name, password, *rest = cmd.details
+    env.session.passwords.add(password)
+    zone = rest[0] if rest else "UTC"
+    svc, session = env.service, env.session
+    if session.sender_account is not None:
+        if session.sender_account.lower() == name.lower() and svc.accounts.check_password(session.sender_account, password):
+            session.account = session.sender_account
+            return [f"{session.sender} is registered as {session.sender_account}"]
+        raise Refused(f"{session.sender} is already registered as {session.sender_account}",
+                      "sign on with that account's password; SET PASSWORD changes it")
+    try:
+        account = svc.create_account(name, session.sender, password, time_zone=zone)
+    except ValueError as e:
+        raise Refused(str(e).replace("No time zone found with key", "unknown time zone"), usage) from None
+    session.account = session.sender_account = account.name
+    return [f"registered {account.name} at {session.sender} (time zone {account.time_zone})"]
+
+
+def _create(env: Env, cmd: c.Create) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, "CREATE game password [variant]")
+    name = game_name(cmd.game)
+    try:
+        env.service.create_game(name, variant=(cmd.variant or "standard").lower(), master=account)
+        done = f"created {name}; you are its master. Players join with JOIN {name} their-password"
+    except GameError:
+        if env.service.status(name)["master"] != account:
+            raise
+        done = f"{name} was created by you already"
+    except KeyError as e:
+        raise Refused(str(e).strip("'\""), "CREATE game password standard") from None
+    env.session.game, env.session.powers, env.session.as_master = name, (), True
+    return [done]
+
+
+def _join(env: Env, cmd: c.Join) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
+    name = game_name(cmd.game)
+    status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
+    if status["status"] == "forming":
+        need = len(status["signups"])
+        return [f"joined {name}: {need} signed up so far; the game starts when it is full"]
+    mine = [p for p, info in status["powers"].items() if info["account"] == account]
+    env.session.game, env.session.powers = name, tuple(mine)
+    return [f"joined {name}, which has started: you play {', '.join(mine) or 'no power'}"]
+
+
+def _observe(env: Env, cmd: c.Observe) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password")
+    name = game_name(cmd.game)
+    added = env.service.observe(name, account)
+    return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
+
+
+def _list(env: Env, cmd: c.ListGames) -> list[str]:
+    if cmd.game:
+        return _status_lines(env.service, game_name(cmd.game))
+    games = env.service.list_games()
+    if not games:
+        return ["no games yet: CREATE game password starts one"]
+    return [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+
+
+def _status_lines(service: GameService, name: str) -> list[str]:
+    s = service.status(name)
+    lines = [f"{s['name']}: {s['variant']} ({s['rules']} rules), {s['status']}"
+             + (f", {s['phase_name']}" if s["phase_name"] else "")]
+    if s["deadline"]:
+        lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s["deadline"]["shown"].items()))
+    if s["status"] == "forming":
+        lines.append(f"signed up: {len(s['signups'])}")
+    for power, info in sorted(s["powers"].items()):
+        lines.append(f"  {power:<10} {info['status']:<15} {info['centres']:>2} centres"
+                     + ("  owes orders" if info["owes"] else ""))
+    return lines
+
+
+def _history(env: Env, cmd: c.History) -> list[str]:
+    name = game_name(cmd.game)
+    wanted = {p.upper() for p in cmd.phases}
+    lines = []
+    for phase in env.service.history(name):
+        if wanted and phase["phase"] not in wanted:
+            continue
+        if phase["processed_at"] is None:
+            lines.append(f"{phase['phase']}: not played yet")
+            continue
+        lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
+        for result in phase["results"]:
+            for o in result["outcomes"]:
+                lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+    return lines or [f"{name} has no phases {' '.join(sorted(wanted))}".rstrip()]
+
+
+def _summary(env: Env, cmd: c.Summary) -> list[str]:
+    name = game_name(cmd.game)
+    lines = _status_lines(env.service, name)
+    played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
+    lines.append(f"phases played: {', '.join(played) or 'none'}")
+    return lines
+
+
+def _press(env: Env, cmd: c.Press) -> list[str]:
+    session = env.session
+    if session.as_master and session.power is None and session.game:
+        game, sender = session.game, "MASTER"
+    else:
+        game, sender = require_player(session, "press")
+    variant = env.service.variant(env.service.phase_of(game)[0])
+    to: list[str] | None = []
+    for word in cmd.recipients:
+        if word.lower() in ("all", "everyone", "everybody"):
+            to = None
+            break
+        if word.lower() in ("master", "gm"):
+            to.append("MASTER")
+            continue
+        power = resolve_power(variant, word)
+        if power is None:
+            names = ", ".join(p.name for p in variant.powers)
+            raise Refused(f"{word!r} is not a power in {game}", f"PRESS TO France Germany ... ENDPRESS ({names})")
+        to.append(power)
+    if cmd.broadcast:
+        to = None
+    elif to == []:
+        raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+    if not cmd.body.strip():
+        raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
+    env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
+                           source=env.source)
+    whom = "everyone" if to is None else ", ".join(to)
+    return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({len(cmd.body.splitlines())} lines)"]
+
+
+def _set_wait(env: Env, cmd: c.SetWait) -> list[str]:
+    game, power = require_player(env.session, "SET WAIT")
+    env.service.set_wait(game, power, cmd.wait, account=env.session.account)
+    return [f"{power} {'asks the game to wait for it' if cmd.wait else 'no longer asks the game to wait'}"]
+
+
+def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
+    game, _ = require_player(env.session, "SET DRAW")
+    variant = env.service.variant(env.service.phase_of(game)[0])
+    powers = None
+    if cmd.powers:
+        powers = [resolve_power(variant, w) for w in cmd.powers]
+        if None in powers:
+            raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
+    ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
+            else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
+
+
+_SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s*(?:to|until|-|–)\s*(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
+                   re.IGNORECASE)
+
+
+def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
+    game, _ = require_player(env.session, "SET ABSENCE")
+    usage = "SET ABSENCE 2026-12-20 to 2026-12-27 (dates in the game's time zone)"
+    match = _SPAN.match(cmd.when.strip())
+    if not match:
+        raise Refused(f"cannot read the dates {cmd.when!r}", usage)
+    try:
+        out = env.service.add_absence(game, env.session.account, match["start"], match["end"])
+    except ValueError as e:
+        raise Refused(str(e), usage) from None
+    moved = f"; the deadline moved to {out['deadline']}" if out.get("deadline_moved") else ""
+    return [f"away from {out['starts']} to {out['ends']} (UTC){moved}"]
+
+
+def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame old-password, then SET PASSWORD new")
+    env.session.passwords.add(cmd.password)
+    env.service.accounts.set_password(account, cmd.password)
+    return ["password changed (it is not repeated here)"]
+
+
+def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET ADDRESS new")
+    if "@" not in cmd.address:
+        raise Refused(f"{cmd.address!r} is not a mail address", "SET ADDRESS you@example.org")
+    env.service.accounts.replace_address(account, cmd.address, env.service.clock())
+    env.session.copy_to.add(cmd.address.lower())
+    return [f"the judge now writes to {cmd.address}"]
+
+
+def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET TIMEZONE zone")
+    try:
+        env.service.accounts.set_time_zone(account, cmd.zone)
+    except (KeyError, ValueError):
+        raise Refused(f"{cmd.zone!r} is not a time zone the judge knows",
+                      "an IANA name, e.g. SET TIMEZONE Europe/Paris or America/New_York") from None
+    return [f"times are shown to you in {cmd.zone} as well as the game's zone"]
+
+
+def _hours(text: str) -> float:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(h|hours?|d|days?|m|min|minutes?)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise Refused(f"cannot read {text!r} as a length of time", "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m")
+    n, unit = float(m[1]), (m[2] or "h").lower()
+    return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
+
+
+def _set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
+    game = require_master(env.service, env.session, "SET DEADLINE")
+    try:
+        status = env.service.move_deadline(game, cmd.when)
+    except ValueError as e:
+        raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
+                      "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
+    return [f"deadline of {game} set to {status['deadline']['utc']}"]
+
+
+def _extend(env: Env, cmd: c.Extend) -> list[str]:
+    game = require_master(env.service, env.session, "EXTEND")
+    status = env.service.extend(game, _hours(cmd.by))
+    return [f"deadline of {game} extended to {status['deadline']['utc']}"]
+
+
+def _resign(env: Env, cmd: c.Resign) -> list[str]:
+    game, power = require_player(env.session, "RESIGN")
+    if cmd.game and game_name(cmd.game) != game:
+        raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
+    env.service.resign(game, power, account=env.session.account)
+    return [f"you resigned {power} in {game}; it is open for another player to take over"]
+
+
+def _signoff(env: Env, cmd: c.SignOff) -> list[str]:
+    return ["signed off: nothing after this line was read"]
+
+
+def _help(env: Env, cmd: c.Help) -> list[str]:
+    return env.reports.render("reply_help.j2", topic=cmd.topic).body.rstrip("\n").split("\n")
+
+
+def _become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER")
+    if env.session.game is None:
+        raise Refused("BECOME MASTER of which game?", "SIGNON Xgame password (or CREATE) first")
+    env.service.become_master(env.session.game, account)
+    env.session.as_master = True
+    return [f"you are the master of {env.session.game}"]
+
+
+def _process(env: Env, cmd: c.Process) -> list[str]:
+    game = require_master(env.service, env.session, "PROCESS")
+    phase = env.service.phase_of(game)[1]
+    if cmd.phase and cmd.phase.upper() != phase:
+        raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
+    return [f"{game} {phase}: {env.service.process(game)}"]
+
+
+def _pause(env: Env, cmd: c.Pause) -> list[str]:
+    game = require_master(env.service, env.session, "PAUSE")
+    env.service.pause(game)
+    return [f"{game} is paused: no deadline runs until RESUME"]
+
+
+def _resume(env: Env, cmd: c.Resume) -> list[str]:
+    game = require_master(env.service, env.session, "RESUME")
+    status = env.service.resume(game) or env.service.status(game)
+    return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
+
+
+def _power_in(env: Env, game: str, word: str) -> str:
+    power = resolve_power(env.service.variant(env.service.phase_of(game)[0]), word)
+    if power is None:
+        raise Refused(f"{word!r} is not a power in {game}", "a power's name or initial, e.g. EJECT France")
+    return power
+
+
+def _eject(env: Env, cmd: c.Eject) -> list[str]:
+    game = require_master(env.service, env.session, "EJECT")
+    power = _power_in(env, game, cmd.power)
+    env.service.eject(game, power)
+    return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
+
+
+def _replace(env: Env, cmd: c.Replace) -> list[str]:
+    game = require_master(env.service, env.session, "REPLACE")
+    power = _power_in(env, game, cmd.power)
+    if not cmd.address:
+        raise Refused("REPLACE needs the new player's address", f"REPLACE {power} new-player@example.org")
+    account = env.service.accounts.by_address(cmd.address)
+    if account is None:
+        raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
+    env.service.replace(game, power, account.name)
+    return [f"{power} in {game} is now played by {account.name}"]
+
+
+def _rollback(env: Env, cmd: c.Rollback) -> list[str]:
+    game = require_master(env.service, env.session, "ROLLBACK")
+    phase = cmd.phase
+    if phase is None:
+        played = [h["phase"] for h in env.service.history(game) if h["processed_at"] and not h["rolled_back"]]
+        if not played:
+            raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
+        phase = played[-1]
+    status = env.service.rollback(game, phase)
+    return [f"{game} rolled back to {status['phase']}"]
+
+
+def _preview(env: Env, cmd: c.Preview) -> list[str]:
+    game = require_master(env.service, env.session, "PREVIEW")
+    result = env.service.preview(game)
+    lines = ["what PROCESS would do now (nothing was changed):"]
+    for phase in result["results"]:
+        lines.append(f"{phase['phase']}:")
+        for o in phase["outcomes"]:
+            lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+    if result["civil_disorder"]:
+        lines.append("in civil disorder: " + ", ".join(result["civil_disorder"]))
+    return lines
+
+
+# The commands of the mail judge. Adding one (e.g. Abstraction II's EXCHANGE) is one entry here.
+HANDLERS: dict[type, Handler] = {
+    c.Register: Handler(_register),
+    c.SignOn: Handler(_signon),
+    c.Create: Handler(_create),
+    c.Join: Handler(_join),
+    c.Observe: Handler(_observe),
+    c.ListGames: Handler(_list),
+    c.History: Handler(_history),
+    c.Summary: Handler(_summary),
+    c.Press: Handler(_press),               # idempotent by its source
+    c.SetWait: Handler(_set_wait),
+    c.SetDraw: Handler(_set_draw),
+    c.SetAbsence: Handler(_set_absence, once=True),
+    c.SetPassword: Handler(_set_password),
+    c.SetAddress: Handler(_set_address),
+    c.SetTimezone: Handler(_set_timezone),
+    c.SetDeadline: Handler(_set_deadline, once=True),
+    c.Resign: Handler(_resign, once=True),
+    c.SignOff: Handler(_signoff),
+    c.Help: Handler(_help),
+    c.BecomeMaster: Handler(_become_master),
+    c.Process: Handler(_process, once=True),
+    c.Pause: Handler(_pause, once=True),
+    c.Resume: Handler(_resume, once=True),
+    c.Extend: Handler(_extend, once=True),
+    c.Eject: Handler(_eject, once=True),
+    c.Replace: Handler(_replace, once=True),
+    c.Rollback: Handler(_rollback, once=True),
+    c.Preview: Handler(_preview),
+}
+
+__all__ = ["Env", "HANDLERS", "Handler"]
