@@ -30,6 +30,7 @@ from .archive import StoredMessage
 from .auth import Refused, Session, power_by_letter, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_line, power_summary
+from .courier import Courier
 from .dispatch_store import StepLog
 from .loops import Verdict, build_message
 from .reports import Reports
@@ -66,12 +67,17 @@ def addressed_to(mail: Message, rcpt_tos) -> list[str]:
 
 
 class Dispatch:
-    def __init__(self, service: GameService, config: Config, reports: Reports | None = None) -> None:
+    def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
+                 courier: Courier | None = None) -> None:
         self.service = service
         self.config = config
         self.reports = reports or Reports()
+        self.courier = courier        # run after each message: press and starts go out at once
         self.commands = CommandReader()
         self._readers: dict[str, OrderReader] = {}   # one per variant, built on first use
+
+    def __repr__(self) -> str:
+        return "Dispatch: commands, orders and confirmation replies"
 
     def __call__(self, message: StoredMessage, verdict: Verdict, context) -> str:
         if not verdict.reply_allowed:
@@ -85,6 +91,8 @@ class Dispatch:
         parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
         outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
+        if self.courier is not None:
+            self.courier.run(context.db)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
