@@ -55,8 +55,10 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
                       "sign on with that account's password; SET PASSWORD changes it")
     try:
         account = svc.create_account(name, session.sender, password, time_zone=zone)
+    except KeyError:       # zoneinfo's "not found" is a KeyError
+        raise Refused(f"{zone!r} is not a time zone the judge knows", usage + " (an IANA zone name)") from None
     except ValueError as e:
-        raise Refused(str(e).replace("No time zone found with key", "unknown time zone"), usage) from None
+        raise Refused(str(e), usage) from None
     session.account = session.sender_account = account.name
     return [f"registered {account.name} at {session.sender} (time zone {account.time_zone})"]
 
@@ -81,11 +83,12 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
     name = game_name(cmd.game)
     status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
+    env.session.game, env.session.powers = name, ()
     if status["status"] == "forming":
         need = len(status["signups"])
         return [f"joined {name}: {need} signed up so far; the game starts when it is full"]
     mine = [p for p, info in status["powers"].items() if info["account"] == account]
-    env.session.game, env.session.powers = name, tuple(mine)
+    env.session.powers = tuple(mine)
     return [f"joined {name}, which has started: you play {', '.join(mine) or 'no power'}"]
 
 
