@@ -474,6 +474,18 @@ class GameService:
                             "results": res["results"] if res else []})
             return out
 
+    def centre_history(self, name: str) -> list[dict]:
+        """Supply centres per power at the start of each phase played (rolled-back ones left out),
+        oldest first; the last row is the game's position now (its final one once it has ended)."""
+        with self._read(name) as gf:
+            out = []
+            for phase, position in gf.db.execute(
+                    "SELECT phase, position FROM phases WHERE rolled_back = 0 ORDER BY seq"):
+                centres = json.loads(position)["centres"]
+                out.append({"phase": phase, "year": gf.variant.calendar.parse(phase).year,
+                            "centres": {p: len(centres.get(p, ())) for p in gf.variant.power_ids}})
+            return out
+
     def events(self, name: str) -> list[dict]:
         with self._read(name) as gf:
             return [{"at": a, "kind": k, **json.loads(d)} for a, k, d in gf.db.execute(

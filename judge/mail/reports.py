@@ -14,6 +14,8 @@ from pathlib import Path
 
 import jinja2
 
+from .textlayout import FILTERS
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
@@ -28,10 +30,11 @@ class Reports:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(directory)), undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+        self.env.filters.update(FILTERS)  # wrap, columns, table, listing: see textlayout.py
 
     def render(self, template: str, **context) -> Rendered:
         text = self.env.get_template(template).render(**context)
         head, _, body = text.partition("\n\n")
-        if not head.startswith("Subject:"):
-            raise ValueError(f"{template} does not start with a 'Subject:' line")
+        if not head.startswith("Subject:") or "\n" in head:
+            raise ValueError(f"{template} does not start with one 'Subject:' line and a blank line")
         return Rendered(head.removeprefix("Subject:").strip(), body.rstrip() + "\n")

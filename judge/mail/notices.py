@@ -1,0 +1,200 @@
+"""What the judge's own mail says: each notice the games layer writes, rendered from its template.
+
+    reports = Reports()
+    for notice in service.pending_notices("alpha"):
+        mail = render_notice(reports, service, notice)      # -> Rendered(subject, body)
+
+A notice of kind K is rendered by `templates/notice_K.j2`; a kind without a template raises
+UnknownNotice (the tests check every kind the games layer can write has one). The payload is
+the news as it was when it happened; the service fills in what it lacks (full names, the
+players, the centre table by year). Every template gets the context `notice_context` builds:
+
+    kind, game, p (the payload), recipient (account or None: the public copy), your_powers
+    (names of the recipient's powers), variant (the Variant), status (GameService.status),
+    game_zone, and the functions power(id) -> "France", adjective(id) -> "French", names(ids),
+    place("STP/SC") -> "St Petersburg (south coast)", phase_name("F1901M"), player(power),
+    units_of(power) (its units now, in words), in_play (names of the powers still playing),
+    when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
+    left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
+    {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
+Some kinds get more: results -> `report` (results_report.py), game_end -> `centre_tables`
+and `final_rows`,
+game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press -> `who`, `whom`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jinja2
+
+from ..engine.variant import Variant
+from ..games.clock import parse_time
+from ..games.service import GameService, Notice
+from ..games.small import setup
+from .outcome_words import place, unit_words
+from .reports import Reports, Rendered
+from .results_report import results_report
+from .textlayout import table
+
+YEARS_PER_TABLE = 12  # year columns that fit in 77 characters beside the power names
+
+
+class UnknownNotice(LookupError):
+    """A notice kind with no template: a defect to fix, never a blank mail."""
+
+
+def template_for(kind: str) -> str:
+    return f"notice_{kind}.j2"
+
+
+def render_notice(reports: Reports, service: GameService, notice: Notice) -> Rendered:
+    name = template_for(notice.kind)
+    try:
+        reports.env.get_template(name)
+    except jinja2.TemplateNotFound:
+        raise UnknownNotice(f"no template {name} for notices of kind {notice.kind!r}") from None
+    return reports.render(name, **notice_context(service, notice))
+
+
+def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
+    p = notice.payload
+    status = service.status(p["game"], viewer=notice.recipient)
+    variant = service.variant(status["variant"])
+    players = {power: info["account"] for power, info in status["powers"].items()}
+    game_zone = status["settings"]["time_zone"]
+    created = parse_time(notice.created_at)
+
+    def when(times: dict[str, Any]) -> list[str]:
+        # the game's zone first (the payload's keys come sorted by name)
+        zones = sorted(times["shown"], key=lambda zone: zone != game_zone)
+        return [f"{times['shown'][zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
+                for zone in zones]
+
+    def left(times: dict[str, Any]) -> str:
+        return duration((parse_time(times["utc"]) - created).total_seconds())
+
+    ctx: dict[str, Any] = {
+        "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
+        "your_powers": [variant.power(x).name for x in p.get("powers", ())],
+        "variant": variant, "status": status, "game_zone": game_zone,
+        "power": lambda x: variant.power(x.upper()).name,
+        "adjective": lambda x: variant.power(x.upper()).adjective,
+        "place": lambda text: place(variant, text),
+        "phase_name": lambda code: variant.calendar.name(variant.calendar.parse(code)),
+        "player": lambda x: players.get(x.upper()) or "nobody",
+        "names": lambda ids: [variant.power(x.upper()).name for x in ids],
+        "units_of": lambda x: [unit_words(variant, u) for u in (status["position"] or {}).get("units", {}).get(x, ())],
+        "in_play": [variant.power(x).name for x, info in status["powers"].items()
+                    if info["status"] not in ("eliminated", "neutral")],
+        "when": when, "left": left, "fail": _fail,
+    }
+    extra = _EXTRA.get(notice.kind)
+    if extra:
+        ctx.update(extra(service, notice, variant, players))
+    return ctx
+
+
+def _fail(message: str) -> None:
+    raise UnknownNotice(message)
+
+
+def duration(seconds: float) -> str:
+    """ "1 day 23 hours", "3 hours 10 minutes"; "passed" for a time gone by."""
+    if seconds <= 0:
+        return "passed"
+    minutes = int(seconds // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (mins, "minute")]
+    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(words) or "less than a minute"
+
+
+# -- what some kinds need beyond the payload --------------------------------------------------------
+
+def _results(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+    return {"report": results_report(variant, notice.payload, players)}
+
+
+def _game_start(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+    p = notice.payload
+    status = service.status(p["game"])
+    settings = status["settings"]
+    seat = p.get("seat", ())
+    return {
+        "reconstruction": (variant.extra.get("x_reconstruction_notice") or
+                           f"The {variant.name} map was reconstructed and may differ from the printed map.")
+        if variant.reconstructed else None,
+        "seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids],
+        "units": [(variant.power(x).name, [unit_words(variant, u) for u in status["position"]["units"].get(x, ())])
+                  for x in seat],
+        "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
+        "rules": game_rules(variant, settings),
+    }
+
+
+def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, str]]:
+    """The settings a player needs to know, as (what, how) rows."""
+    seats = setup(settings["players"])
+    victory = settings["victory_centres"] or seats.victory_centres or variant.victory_centres
+    hours = lambda h: f"{h:g} hour{'s' if h != 1 else ''}"  # noqa: E731
+    rows = [
+        ("Movement phases", hours(settings["movement_hours"])),
+        ("Retreat phases", hours(settings["retreat_hours"])),
+        ("Adjustment phases", hours(settings["adjustment_hours"])),
+        ("Grace after a deadline", hours(settings["grace_hours"])),
+        ("Reminders", ", ".join(f"{h:g}" for h in settings["reminder_hours"]) + " hours before a deadline"
+         if settings["reminder_hours"] else "none"),
+        ("Missing orders", "the power falls into civil disorder" if settings["nmr_policy"] == "civil disorder"
+         else "the game waits for them (the master can process)"),
+        ("Abandoned after", f"{settings['abandon_after']} phases missed in a row"),
+        ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
+                   "none": "none (only with the game master)"}[settings["press"]]),
+        ("Victory", f"{victory} supply centres" + (" (counted per player)" if settings["victory_by_player"]
+                                                    or seats.victory_by_player else "")),
+        ("Draws", "shared by all survivors" if settings["draw_rule"] == "all survivors"
+         else "shared by the powers the votes name"),
+        ("Time zone", settings["time_zone"]),
+    ]
+    if settings["last_year"]:
+        rows.append(("Last year", str(settings["last_year"])))
+    if settings["ends_at"]:
+        rows.append(("Ends at", settings["ends_at"]))
+    return rows
+
+
+def _game_end(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+    counts = notice.payload["result"]["counts"]
+    return {
+        "centre_tables": centre_tables(variant, service.centre_history(notice.payload["game"])),
+        "final_rows": [[variant.power(x).name, players.get(x) or "-", counts.get(x, 0)]
+                       for x in sorted(variant.power_ids, key=lambda x: -counts.get(x, 0))],
+    }
+
+
+def _press(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+    def who(x: str) -> str:
+        return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
+    return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
+
+
+def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
+    """Supply centres per power at the start and at the end of each year, as aligned tables
+    (more than YEARS_PER_TABLE years are split so that every line fits a mail window)."""
+    if not history:
+        return []
+    columns: list[tuple[str, dict[str, int]]] = [("Start", history[0]["centres"])]
+    for year in sorted({row["year"] for row in history}):
+        later = [row for row in history if row["year"] > year]
+        columns.append((str(year), (later[0] if later else history[-1])["centres"]))
+    out = []
+    for i in range(0, len(columns), YEARS_PER_TABLE):
+        chunk = columns[i:i + YEARS_PER_TABLE]
+        rows = [[variant.power(p).name, *[c[p] for _, c in chunk]] for p in variant.power_ids]
+        out.append(table(rows, ["Power", *[label for label, _ in chunk]]))
+    return out
+
+
+_EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
+    "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
+}

@@ -1,0 +1,69 @@
+"""The turn-results report: the games layer's `results` payload laid out for people.
+
+One processing can play several phases (a movement, then the retreats and adjustments the judge
+settled alone), so the report has one section per phase played, then the position after them:
+dislodged units and where each may go, centre ownership (after a season with adjustments),
+builds and removals due.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.variant import Variant
+from .outcome_words import explain, order_words, place, unit_words, units_at
+
+
+def _adjusts(variant: Variant, phase: str) -> bool:
+    cal = variant.calendar
+    return cal.seasons[cal.parse(phase).season].adjustments
+
+
+def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+    units = units_at(result["outcomes"])
+    powers: dict[str, list[tuple[str, str]]] = {}
+    for o in result["outcomes"]:
+        powers.setdefault(o["power"], []).append((order_words(variant, o), explain(variant, o, units)))
+    return {
+        "phase": result["phase"], "phase_name": result["phase_name"],
+        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
+                   for p in variant.power_ids if p in powers],
+        "standoffs": [place(variant, s) for s in result["standoffs"]],
+        "dislodged": [{"power": variant.power(d["power"]).name, "unit": unit_words(variant, d["unit"], d["power"]),
+                       "attacker": place(variant, d["from"]),
+                       "retreats": [place(variant, r) for r in d["retreats"]]} for d in result["dislodged"]],
+    }
+
+
+def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+    """Everything the results template shows, with names in full and tables ready to align."""
+    position = payload["position"]
+    sections = [_section(variant, r, players) for r in payload["results"]
+                if r["outcomes"] or r["dislodged"] or r["standoffs"]]
+    due = payload["adjustments"]
+    centre_rows = []
+    for p in variant.power_ids:
+        count, units = len(position["centres"].get(p, ())), len(position["units"].get(p, ()))
+        if not count and not units and p not in payload["survivors"]:
+            continue
+        builds, removals = due.get(p, {}).get("builds", 0), due.get(p, {}).get("removals", 0)
+        change = f"builds {builds}" if builds else f"removes {removals}" if removals else ""
+        centre_rows.append([variant.power(p).name, count, units, change])
+    owned = {c.lower() for cs in position["centres"].values() for c in cs}
+    return {
+        "sections": sections,
+        "after_adjusting_season": any(_adjusts(variant, r["phase"]) for r in payload["results"]),
+        "centre_rows": centre_rows,
+        "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
+                      for p in variant.power_ids if position["centres"].get(p)],
+        "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres if c not in owned),
+        "builds": [(variant.power(p).name, n["builds"]) for p, n in due.items() if n["builds"]],
+        "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
+        "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
+                         for p, us in payload["retreats"].items()],
+        # the powers in civil disorder that the news items below do not already tell about
+        "civil_disorder": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
+                           if p not in {n["power"] for n in payload.get("news", ())}],
+        "rulings": payload.get("rulings", []),
+        "news": payload.get("news", []),
+        "next_phase_name": payload["next_phase_name"],
+    }
