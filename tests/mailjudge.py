@@ -48,7 +48,7 @@ def mail(frm: str, body: str, *, to: str = "judge@dip.test", subject: str = "ord
         m.set_content(body, subtype="html")
     else:
         m.set_content(body)
-    return bytes(m)
+    return m.as_bytes(policy=policy.SMTP)      # CRLF line ends, as SMTP carries them
 
 
 class MailJudge:
