@@ -35,10 +35,7 @@ from ..games.small import setup
 from .outcome_words import place, unit_words
 from .reports import Reports, Rendered
 from .results_report import results_report
-from .textlayout import table
-
-YEARS_PER_TABLE = 12  # year columns that fit in 77 characters beside the power names
-
+from .textlayout import WIDTH, table
 
 class UnknownNotice(LookupError):
     """A notice kind with no template: a defect to fix, never a blank mail."""
@@ -180,16 +177,19 @@ def _press(service: GameService, notice: Notice, variant: Variant, players: dict
 
 def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
     """Supply centres per power at the start and at the end of each year, as aligned tables
-    (more than YEARS_PER_TABLE years are split so that every line fits a mail window)."""
+    (split into several tables where one would not fit a mail window)."""
     if not history:
         return []
     columns: list[tuple[str, dict[str, int]]] = [("Start", history[0]["centres"])]
     for year in sorted({row["year"] for row in history}):
         later = [row for row in history if row["year"] > year]
         columns.append((str(year), (later[0] if later else history[-1])["centres"]))
+    # each column takes its label's width and a gap of two; the power names take the first
+    names = max(len("Power"), *(len(p.name) for p in variant.powers))
+    per_table = max(1, (WIDTH - 2 - names) // (2 + max(len(label) for label, _ in columns)))
     out = []
-    for i in range(0, len(columns), YEARS_PER_TABLE):
-        chunk = columns[i:i + YEARS_PER_TABLE]
+    for i in range(0, len(columns), per_table):
+        chunk = columns[i:i + per_table]
         rows = [[variant.power(p).name, *[c[p] for _, c in chunk]] for p in variant.power_ids]
         out.append(table(rows, ["Power", *[label for label, _ in chunk]]))
     return out

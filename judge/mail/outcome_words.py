@@ -60,7 +60,8 @@ def unit_phrase(variant: Variant, units: dict[str, tuple[str, UnitKind | None]],
 def order_words(variant: Variant, outcome: dict[str, Any]) -> str:
     """The order in full names, marked when the judge gave it (a default hold, a removal)."""
     text = describe(order_from_json(outcome["json"]), variant)
-    return text + " (by the judge)" if outcome.get("by_judge") else text
+    # a default hold says so in its result ("no order given: held")
+    return text + " (by the judge)" if outcome.get("by_judge") and outcome["reason"] != Reason.HELD.value else text
 
 
 def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]]) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.notation import parse_order
 from ..engine.variant import Variant
+from ..language.render import describe
 from .outcome_words import explain, order_words, place, unit_words, units_at
 
 
@@ -51,7 +53,9 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
     owned = {c.lower() for cs in position["centres"].values() for c in cs}
     return {
         "sections": sections,
-        "after_adjusting_season": any(_adjusts(variant, r["phase"]) for r in payload["results"]),
+        # ownership changes at the end of a season with adjustments: after its retreats, if any
+        "centres_changed": any(_adjusts(variant, r["phase"]) for r in payload["results"])
+        and not payload["next_phase"].upper().endswith("R"),
         "centre_rows": centre_rows,
         "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
                       for p in variant.power_ids if position["centres"].get(p)],
@@ -63,7 +67,11 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         # the powers in civil disorder that the news items below do not already tell about
         "civil_disorder": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
                            if p not in {n["power"] for n in payload.get("news", ())}],
-        "rulings": payload.get("rulings", []),
-        "news": payload.get("news", []),
+        "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
+                    for r in payload.get("rulings", ())],
+        # civil disorder is told in one list; the other news one paragraph each
+        "disorder": [(variant.power(n["power"]).name, players.get(n["power"]), n["missed"])
+                     for n in payload.get("news", ()) if n["kind"] == "civil_disorder"],
+        "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
     }

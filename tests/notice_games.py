@@ -1,0 +1,199 @@
+"""Games played through GameService so that every kind of notice really occurs, each notice
+rendered as the mail layer would, right after it was written (no tests here; see test_mail_notices).
+
+`play_all(directory)` returns a `Played`: every rendered notice, in the order written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from judge.engine import load_variant
+from judge.engine.notation import order_text, position_from_json
+from judge.games.clock import parse_time
+from judge.games.model import Settings
+from judge.games.service import GameService, Notice
+from judge.mail.notices import render_notice
+from judge.mail.reports import Rendered, Reports
+from test_games_helpers import STANDARD, accounts, greedy_orders, orders, seven_player_game, service, submit
+
+
+@dataclass
+class Mail:
+    notice: Notice
+    mail: Rendered
+
+    @property
+    def kind(self) -> str:
+        return self.notice.kind
+
+
+@dataclass
+class Played:
+    mails: list[Mail] = field(default_factory=list)
+
+    def of(self, kind: str, game: str | None = None, recipient: str | None | bool = False) -> list[Mail]:
+        """Mails of a kind (in a game; to a recipient, None meaning the public copy)."""
+        return [m for m in self.mails if m.kind == kind
+                and (game is None or m.notice.payload["game"] == game)
+                and (recipient is False or m.notice.recipient == recipient)]
+
+    def one(self, kind: str, game: str | None = None, recipient: str | None | bool = False) -> Mail:
+        found = self.of(kind, game, recipient)
+        assert found, f"no {kind} notice in {game or 'any game'} for {recipient}"
+        return found[0]
+
+
+class Courier:
+    """What the mail layer does: render each pending notice, then mark it queued."""
+
+    def __init__(self, svc: GameService, played: Played) -> None:
+        self.svc, self.played, self.reports = svc, played, Reports()
+
+    def __call__(self) -> None:
+        for game in self.svc.games_with_notices():
+            notices = self.svc.pending_notices(game)
+            for n in notices:
+                self.played.mails.append(Mail(n, render_notice(self.reports, self.svc, n)))
+            self.svc.mark_notices_queued(game, [n.id for n in notices])
+
+
+def deadline(svc: GameService, game: str):
+    return parse_time(svc.status(game)["deadline"]["utc"])
+
+
+def past_grace(svc: GameService, clock, game: str) -> None:
+    clock.set(deadline(svc, game) + timedelta(hours=svc.status(game)["settings"]["grace_hours"]))
+    svc.run_due()
+
+
+def play_all(directory: Path) -> Played:
+    played = Played()
+    svc, clock = service(directory)
+    courier = Courier(svc, played)
+    alpha(svc, clock, courier)
+    long_game(svc, clock, courier)
+    world_war(svc, clock, courier)
+    abstraction(svc, clock, courier)
+    return played
+
+
+def alpha(svc: GameService, clock, courier: Courier) -> None:
+    """One year of a standard game: press, a reminder, a late power in civil disorder then abandoned
+    and replaced, bounces, a cut support, dislodged units, a retreat, builds, a player back, a pause,
+    an absence moving the deadline, a rollback, a resignation and a draw."""
+    seven_player_game(svc, "alpha", settings=Settings(press="grey", abandon_after=2))
+    courier()
+    svc.send_press("alpha", "ENGLAND", ["FRANCE", "GERMANY"], "Shall we share the Channel?\nEngland",
+                   account="p-england")
+    svc.send_press("alpha", "GERMANY", ["ENGLAND"], "Watch out for France.", anonymous=True, account="p-germany")
+    svc.send_press("alpha", "MASTER", None, "Welcome to alpha. Play nicely.")
+    courier()
+
+    submit(svc, "alpha", "AUSTRIA", "A VIE - GAL", "A BUD - SER", "F TRI - ALB")
+    submit(svc, "alpha", "ENGLAND", "F LON - ENG", "F EDI - NTH", "A LVP - YOR")
+    submit(svc, "alpha", "GERMANY", "A MUN - BUR", "A BER - PRU", "F KIE - DEN")
+    submit(svc, "alpha", "ITALY", "A VEN - PIE", "A ROM - VEN", "F NAP - ION")
+    submit(svc, "alpha", "RUSSIA", "A WAR - GAL", "A MOS - UKR", "F SEV - RUM", "F STP/SC - BOT")
+    submit(svc, "alpha", "TURKEY", "F ANK - BLA", "A CON - BUL", "A SMY - ARM")
+    clock.set(deadline(svc, "alpha") - timedelta(hours=23))
+    svc.run_due()          # the 24-hour reminder, to France and the master
+    courier()
+    clock.set(deadline(svc, "alpha"))
+    svc.run_due()          # France is late
+    courier()
+    past_grace(svc, clock, "alpha")   # Spring 1901: France in civil disorder
+    courier()
+
+    submit(svc, "alpha", "AUSTRIA", "A VIE - GAL", "A SER H", "F ALB - GRE")
+    submit(svc, "alpha", "ENGLAND", "F ENG - BRE", "F NTH - NWY", "A YOR H")
+    submit(svc, "alpha", "GERMANY", "A BUR - MAR", "A PRU - WAR", "F DEN - SWE")
+    submit(svc, "alpha", "ITALY", "A PIE S A BUR - MAR", "A VEN H", "F ION - TUN")
+    submit(svc, "alpha", "RUSSIA", "A UKR - GAL", "A WAR S A UKR - GAL", "F RUM H", "F BOT - SWE")
+    submit(svc, "alpha", "TURKEY", "A BUL - RUM", "F BLA S A BUL - RUM", "A ARM H")
+    past_grace(svc, clock, "alpha")   # Fall 1901: France abandoned, Russia's fleet dislodged
+    courier()
+
+    svc.create_account("p-new", "new@example.org", "secret-new", time_zone="Asia/Tokyo")
+    svc.take_over("alpha", "FRANCE", "p-new")
+    courier()
+    svc.submit_orders("alpha", "FRANCE", orders("A MAR - GAS"), account="p-new")
+    submit(svc, "alpha", "RUSSIA", "F RUM - SEV")
+    svc.run_due()          # the retreats are played as soon as both are in
+    courier()
+
+    submit(svc, "alpha", "AUSTRIA", "BUILD A BUD", "BUILD F TRI")
+    submit(svc, "alpha", "ENGLAND", "BUILD F LON")
+    submit(svc, "alpha", "GERMANY", "BUILD A BER", "BUILD F KIE")
+    submit(svc, "alpha", "TURKEY", "BUILD F ANK", "BUILD A CON")
+    past_grace(svc, clock, "alpha")   # Winter 1901: Italy sends nothing and is in civil disorder
+    courier()
+
+    svc.pause("alpha")
+    clock.advance(hours=5)
+    svc.resume("alpha")
+    courier()
+    due = deadline(svc, "alpha")
+    svc.add_absence("alpha", "p-germany", due - timedelta(hours=2), due + timedelta(hours=10))
+    courier()
+    status = svc.status("alpha")
+    for power, info in status["powers"].items():
+        if info["owes"]:
+            position = position_from_json(STANDARD, status["position"])
+            mine = greedy_orders(STANDARD, position, power)
+            svc.submit_orders("alpha", power, [(order_text(o), o) for o in mine], account=info["account"])
+    svc.run_due()          # Spring 1902, played early: everyone is in; Italy is back
+    courier()
+    svc.rollback("alpha", "S1902M")
+    courier()
+    svc.resign("alpha", "AUSTRIA", account="p-austria")
+    courier()
+    for account in ("p-austria", "p-england", "p-new", "p-germany", "p-italy", "p-russia", "p-turkey"):
+        svc.vote_draw("alpha", account)
+    courier()
+
+
+def long_game(svc: GameService, clock, courier: Courier) -> None:
+    """France plays on alone against civil disorder to 18 centres: eliminations, and a win."""
+    seven_player_game(svc, "long")
+    for _ in range(150):
+        status = svc.status("long")
+        if status["status"] == "finished":
+            break
+        position = position_from_json(STANDARD, status["position"])
+        mine = greedy_orders(STANDARD, position, "FRANCE")
+        if status["powers"]["FRANCE"]["owes"] and mine:
+            svc.submit_orders("long", "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
+        if svc.run_due().get("long") not in ("processed", "finished"):
+            past_grace(svc, clock, "long")
+        courier()
+    assert svc.status("long")["status"] == "finished"
+
+
+def world_war(svc: GameService, clock, courier: Courier) -> None:
+    """The two-player game: an order into closed Italy, the coin toss, Italy joining."""
+    names = ["ww-allies", "ww-central"]
+    accounts(svc, names, zone="America/Los_Angeles")
+    svc.create_game("ww", settings=Settings(players="two"), seed=3)
+    svc.join("ww", "ww-allies", ["ENGLAND/FRANCE/RUSSIA"])
+    svc.join("ww", "ww-central", ["AUSTRIA/GERMANY/TURKEY"])
+    courier()
+    svc.submit_orders("ww", "FRANCE", orders("A MAR - PIE", "A PAR - BUR"), account="ww-allies")
+    past_grace(svc, clock, "ww")
+    courier()
+    past_grace(svc, clock, "ww")
+    courier()
+
+
+def abstraction(svc: GameService, clock, courier: Courier) -> None:
+    """Abstraction II: a reconstructed map, months for seasons."""
+    variant = load_variant("abstraction2")
+    names = [f"a2-{p.lower()}" for p in variant.power_ids]
+    accounts(svc, names)
+    svc.create_game("a2", variant="abstraction2", seed=5)
+    for power, name in zip(variant.power_ids, names):
+        svc.join("a2", name, [power])
+    courier()
+    past_grace(svc, clock, "a2")
+    courier()

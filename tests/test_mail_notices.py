@@ -1,0 +1,282 @@
+"""Every notice the games layer writes, rendered from real games (tests/notice_games.py): each kind
+has a template, each occurs, and each mail says what a player must see."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from judge.games.service import Notice
+from judge.mail.notices import UnknownNotice, render_notice, template_for
+from judge.mail.reports import Reports
+from notice_games import play_all
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "judge" / "games"
+TEMPLATES = ROOT / "templates"
+
+
+def kinds_the_games_layer_writes() -> set[str]:
+    """Read from the games layer's source: the kind passed to GameFile.notice/announce (directly, or
+    through a function that passes its own `kind` parameter on), and news items ({"kind": ...})."""
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in sorted(GAMES.glob("*.py"))]
+    writers = {"notice": 1, "announce": 1}  # function name -> index of the kind among its arguments
+
+    def called(call: ast.Call) -> str | None:
+        f = call.func
+        return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+
+    changed = True
+    while changed:  # functions that hand their `kind` parameter to a writer are writers too
+        changed = False
+        for tree in trees:
+            for fn in ast.walk(tree):
+                if not isinstance(fn, ast.FunctionDef) or fn.name in writers:
+                    continue
+                params = [a.arg for a in fn.args.args]
+                for call in ast.walk(fn):
+                    if isinstance(call, ast.Call) and called(call) in writers and "kind" in params:
+                        i = writers[called(call)]
+                        if len(call.args) > i and isinstance(call.args[i], ast.Name) and call.args[i].id == "kind":
+                            writers[fn.name] = params.index("kind") - (1 if params[0] == "self" else 0)
+                            changed = True
+    kinds = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and called(node) in writers:
+                i = writers[called(node)]
+                if len(node.args) > i and isinstance(node.args[i], ast.Constant) and isinstance(node.args[i].value, str):
+                    kinds.add(node.args[i].value)
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if isinstance(k, ast.Constant) and k.value == "kind" and isinstance(v, ast.Constant):
+                        kinds.add(v.value)
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    return play_all(tmp_path_factory.mktemp("notices"))
+
+
+def body(played, kind, game=None, recipient=False) -> str:
+    return played.one(kind, game, recipient).mail.body
+
+
+def flat(text: str) -> str:
+    """The words of a mail in one line: phrases are found wherever the wrapping broke them."""
+    return " ".join(text.split())
+
+
+# -- every kind: a template, and a real occurrence --------------------------------------------------
+
+def test_the_scan_finds_the_kinds_written_in_every_way():
+    kinds = kinds_the_games_layer_writes()
+    # written directly, through _tell_owing's parameter, and as news items
+    assert {"results", "game_start", "game_end", "press", "late", "reminder", "civil_disorder", "coin_toss"} <= kinds
+    assert len(kinds) >= 18
+
+
+def test_every_kind_the_games_layer_writes_has_a_template():
+    missing = [k for k in sorted(kinds_the_games_layer_writes()) if not (TEMPLATES / template_for(k)).is_file()]
+    assert not missing, f"notice kinds without a template: {missing}"
+    stale = {p.name[len("notice_"):-len(".j2")] for p in TEMPLATES.glob("notice_*.j2")} - kinds_the_games_layer_writes()
+    assert not stale, f"templates for kinds nobody writes: {stale}"
+
+
+def test_every_kind_occurs_in_the_played_games_and_renders(played):
+    occurred = {m.kind for m in played.mails}
+    assert kinds_the_games_layer_writes() <= occurred
+    for m in played.mails:
+        assert m.mail.subject and m.mail.body.strip()
+
+
+def test_a_kind_without_a_template_is_an_error(played):
+    real = played.mails[0].notice
+    odd = Notice(real.id, "no_such_kind", real.recipient, {**real.payload, "kind": "no_such_kind"}, real.created_at)
+    with pytest.raises(UnknownNotice, match="notice_no_such_kind.j2"):
+        render_notice(Reports(), None, odd)  # refused before the service is asked anything
+
+
+def test_every_mail_is_plain_text_in_78_columns_with_no_password_or_blank(played):
+    for m in played.mails:
+        text = m.mail.subject + "\n" + m.mail.body
+        assert "secret-" not in text and "gm-secret" not in text
+        for bad in ("None", "{{", "}}", "{%", "Undefined", "[]", "{'"):
+            assert bad not in text, (m.kind, bad, text)
+        for line in m.mail.body.splitlines():
+            assert len(line) < 78 or " " not in line.strip(), (m.kind, line)
+        assert len(m.mail.subject) < 78, m.mail.subject
+        assert "\n\n\n" not in m.mail.body, (m.kind, m.mail.body)
+
+
+# -- turn results ---------------------------------------------------------------------------------
+
+def test_movement_results_give_every_order_its_outcome_in_words(played):
+    fall = [m for m in played.of("results", "alpha", "p-russia") if m.mail.subject == "alpha: Fall 1901 Movement results"]
+    text = fall[0].mail.body
+    words = flat(text)
+    assert re.search(r"Army Ukraine -> Galicia +bounced with the Austrian", text)
+    assert "support cut by the German army from Prussia" in words
+    assert re.search(r"Fleet Rumania holds +dislodged by the Turkish army", text)
+    assert "bounced with the Russian army in Warsaw" in words        # the unit it attacked held
+    assert "bounced with the French fleet in Brest" in words
+    assert re.search(r"Army Piedmont supports Army Burgundy -> Marseilles\s+support given", text)
+    assert "no order given: held" in text                             # France, in civil disorder
+    # dislodged units and where each may go
+    assert "The Russian fleet in Rumania was dislodged from Bulgaria and may retreat to Sevastopol" in words
+    assert "may retreat to Gascony and Spain, or disband" in words
+    assert "Retreats to order in Fall 1901 Retreat:" in text
+    assert "Standoffs (left empty): Galicia and Sweden." in text
+    # ownership does not change before the fall retreats are played
+    assert "Supply centres" not in text
+    assert "France has missed 2 phases in a row and is abandoned" in words
+    # the next phase and its deadline, in the game's zone and the player's
+    assert "Next: Fall 1901 Retreat." in text
+    assert "(UTC, game time)" in text and "(Europe/Berlin, your time)" in text
+    public = [m for m in played.of("results", "alpha", None) if "Fall 1901 Movement" in m.mail.subject][0]
+    assert "your time" not in public.mail.body
+    gm = [m for m in played.of("results", "alpha", "gm") if "Fall 1901 Movement" in m.mail.subject][0]
+    assert "(America/New_York, your time)" in gm.mail.body
+
+
+def test_retreat_results_then_centres_and_adjustments_due(played):
+    text = [m for m in played.of("results", "alpha", "p-turkey") if "Fall 1901 Retreat" in m.mail.subject][0].mail.body
+    assert re.search(r"Fleet Rumania -> Sevastopol +retreated", text)
+    assert re.search(r"Army Marseilles -> Gascony +retreated", text)
+    assert re.search(r"Power +Centres +Units +Adjustment", text)
+    assert re.search(r"France +2 +3 +removes 1", text)
+    assert re.search(r"Austria +5 +3 +builds 2", text)
+    assert "Germany: Berlin, Denmark, Kiel, Marseilles and Munich." in text
+    assert "Unowned: Belgium, Bulgaria, Holland, Portugal, Spain and Sweden." in text
+    assert "Adjustments to order in Winter 1901 Adjustment:" in text
+    assert "Austria may build 2 units." in text and "France must remove 1 unit." in text
+
+
+def test_adjustment_results_show_builds_waives_removals_and_civil_disorder(played):
+    text = [m for m in played.of("results", "alpha", "p-austria") if "Winter 1901" in m.mail.subject][0].mail.body
+    assert re.search(r"Build army Budapest +built", text)
+    assert re.search(r"Waive a build \(by the judge\) +build waived", text)
+    assert "removed by the civil-disorder rule" in flat(text)
+    assert "not needed: you may build only 1 unit" in text
+    assert re.search(r"Italy \(p-italy\): 1 phase missed in a row", text)
+    assert "Next: Spring 1902 Movement." in text
+
+
+def test_phases_the_judge_settled_alone_follow_in_the_same_report(played):
+    text = [m for m in played.of("results", "alpha", "p-russia") if "Spring 1902" in m.mail.subject][0].mail.body
+    assert "Spring 1902 Retreat\n-------------------" in text
+    assert "disbanded: nowhere to retreat" in text
+    assert "was dislodged from Armenia and has nowhere to retreat: it is disbanded" in flat(text)
+    assert "Italy is back in play" in text
+
+
+def test_abstraction_results_use_the_months_of_its_calendar(played):
+    text = body(played, "results", "a2", "a2-france")
+    assert "July 1914 Movement" in text and "Next: August 1914 Movement." in text
+
+
+def test_world_war_rulings_in_full_names(played):
+    text = body(played, "results", "ww", "ww-allies")
+    assert "France: Army Marseilles -> Piedmont: Italian territory cannot be entered" in text
+
+
+# -- players' notices ------------------------------------------------------------------------------
+
+def test_reminder_and_late_notices(played):
+    reminder = body(played, "reminder", "alpha", "p-france")
+    assert "no orders yet from France for Spring 1901 Movement" in reminder
+    assert "(Europe/Berlin, your time)" in reminder and "time left: 23 hours" in reminder
+    assert "still no orders for Spring 1901 Movement from France" in body(played, "reminder", "alpha", "gm")
+    late = body(played, "late", "alpha", "p-france")
+    assert "You are late." in late and "Played at:" in late and "time left: 12 hours" in late
+
+
+def test_civil_disorder_abandonment_return_and_replacement(played):
+    cd = body(played, "civil_disorder", "alpha", "p-france")
+    assert "France (p-france) sent no orders and is in civil disorder" in cd
+    assert "Send orders for the next phase" in cd
+    abandoned = body(played, "abandoned", "alpha", None)
+    assert "France has missed 2 phases in a row and is abandoned" in abandoned and "REPLACE" in abandoned
+    assert "France is back in play" in body(played, "returned", "alpha")
+    mine = body(played, "replacement", "alpha", "p-new")
+    assert "you now play France, from Fall 1901 Retreat. You take over from p-france." in flat(mine)
+    assert "SIGNON Falpha" in mine and "(Asia/Tokyo, your time)" in mine
+    assert "Your units: fleet in Brest and army in Paris." in mine
+    assert "p-new now plays France, taking over from p-france" in body(played, "replacement", "alpha", "p-england") \
+        .replace("\n", " ")
+
+
+def test_game_start_tells_seat_players_units_deadline_and_rules(played):
+    text = body(played, "game_start", "alpha", "p-russia")
+    assert "You play Russia." in text
+    assert re.search(r"Russia +p-russia", text) and re.search(r"France +p-france", text)
+    assert "fleet in St Petersburg (south" in text
+    assert "The first phase is Spring 1901 Movement." in text
+    assert "SIGNON Ralpha <your password>" in text
+    assert re.search(r"Press +grey \(may be anonymous\)", text)
+    assert "reconstructed" not in text
+    public = body(played, "game_start", "alpha", None)
+    assert "You play" not in public and re.search(r"Turkey +p-turkey", public)
+    two = body(played, "game_start", "ww", "ww-allies")
+    assert "You play England, France and Russia." in two and "Italy    (neutral)" in two
+    assert re.search(r"Victory +24 supply centres \(counted per player\)", two)
+
+
+def test_game_start_of_a_reconstructed_variant_says_so(played):
+    text = body(played, "game_start", "a2", "a2-france")
+    assert "reconstructed Abstraction II map" in text
+    assert "The first phase is July 1914 Movement." in text
+    assert re.search(r"Victory +23 supply centres", text)
+
+
+def test_game_end_by_win_with_a_centre_table_by_year_for_every_power(played):
+    text = body(played, "game_end", "long", "p-france")
+    assert played.one("game_end", "long", "p-france").mail.subject == "long is over: France wins"
+    assert "France won, with" in text and "Congratulations to p-france." in text
+    header = next(line for line in text.splitlines() if line.strip().startswith("Power") and "Start" in line)
+    years = header.split()[2:]
+    assert years[0] == "1901" and years == [str(y) for y in range(1901, 1901 + len(years))]
+    for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
+        row = next(line for line in text.splitlines() if line.split()[:1] == [power] and len(line.split()) > 4)
+        assert len(row.split()) == 2 + len(years)
+    france = next(line for line in text.splitlines() if line.split()[:1] == ["France"] and "3" in line.split()[1:2])
+    assert int(france.split()[-1]) >= 18
+
+
+def test_game_end_by_draw(played):
+    mail = played.one("game_end", "alpha", "p-russia").mail
+    assert mail.subject == "alpha is over: a 7-way draw"
+    assert "every survivor voted for a draw" in mail.body
+    assert re.search(r"Power +Start +1901 +1902", mail.body)
+
+
+def test_press_shows_the_sender_or_anonymous_for_grey_press(played):
+    white = body(played, "press", "alpha", "p-france")
+    assert "press from England to France and Germany" in white and "Shall we share the Channel?\nEngland" in white
+    grey = [m for m in played.of("press", "alpha", "p-england") if "anonymous" in m.mail.subject][0].mail.body
+    assert "Watch out for France." in grey and "Germany" not in grey.split("----- press -----")[0]
+    master_copy = [m for m in played.of("press", "alpha", "gm") if "Watch out" in m.mail.body][0].mail
+    assert master_copy.subject == "alpha: press from Germany"
+    broadcast = [m for m in played.of("press", "alpha", "p-turkey") if "broadcast" in m.mail.subject][0].mail
+    assert broadcast.subject == "alpha: broadcast from the game master" and "Play nicely." in broadcast.body
+
+
+def test_master_actions_and_other_news(played):
+    assert "paused by the game master during Spring 1902 Movement" in body(played, "paused", "alpha", "p-italy") \
+        .replace("\n", " ")
+    resumed = body(played, "resumed", "alpha", "p-italy")
+    assert "moved on by as long as the game was paused" in resumed.replace("\n", " ") and "Deadline:" in resumed
+    moved = body(played, "deadline_moved", "alpha", "p-germany")
+    assert "you are away" in moved and "New deadline:" in moved
+    assert "p-germany is away" in body(played, "deadline_moved", "alpha", "p-italy")
+    rollback = body(played, "rollback", "alpha", "p-russia")
+    assert "rolled back by the game master to Spring 1902 Movement" in rollback.replace("\n", " ")
+    assert "Russia: fleet in Gulf of Bothnia" in rollback
+    assert "the player of Austria has resigned" in body(played, "resigned", "alpha", "p-italy")
+    eliminated = played.of("eliminated", "long")[0].mail
+    assert eliminated.subject.endswith("is eliminated") and "out of the game" in eliminated.body
+    assert "Italy joins" in body(played, "coin_toss", "ww", None)
+    assert "Italian territory is open" in body(played, "italy_joins", "ww", None)
