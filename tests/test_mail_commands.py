@@ -61,6 +61,8 @@ def test_absence_moves_nothing_it_should_not_and_bad_dates_are_explained(playing
                                             "set absence someday")
     assert "away from 2026-03-10" in r.body
     assert "cannot read the dates" in r.body and "SET ABSENCE 2026-12-20 to 2026-12-27" in r.body
+    r = playing.reply_to("russia@dip.test", "signon Ralpha russia-pw\nset absence 2026-03-20 2026-03-22 18:00")
+    assert "away from 2026-03-20" in r.body
 
 
 def test_press_white_grey_and_broadcast(playing):
@@ -140,3 +142,9 @@ def test_a_message_may_mix_commands_and_orders_for_two_sign_ons(playing):
     assert "Army Paris -> Burgundy" in r.body and "Army Berlin -> Kiel" in r.body
     assert "=== France in alpha" in r.body and "=== Germany in alpha" in r.body
     assert j.service.status("alpha")["powers"]["FRANCE"]["waiting"]
+
+
+def test_help_and_help_on_a_topic(judge):
+    r = judge.reply_to("new@dip.test", "help\nhelp orders")
+    assert "SIGNON Fgame password" in r.body and "Movement" in r.body and "Retreats" in r.body
+    assert "ERROR" not in r.body

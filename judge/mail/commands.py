@@ -198,7 +198,7 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
             else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 
 
-_SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s*(?:to|until|-|–)\s*(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
+_SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s+(?:(?:to|until|-)\s+)?(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
                    re.IGNORECASE)
 
 

@@ -156,6 +156,12 @@ class Dispatch:
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
                                     "expected": "", "suggestions": []})
                 return
+            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+                log.exception("message #%d line %d: %s failed", inbound_id, item.line, type(item.command).__name__)
+                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
+                                    "the judge failed on this line (a fault of its own, logged for its keeper)",
+                                    "expected": "try again later, or write to the judge's keeper", "suggestions": []})
+                return
             if handler.once:
                 steps.record(inbound_id, index, lines)
         if isinstance(item.command, SignOn):
