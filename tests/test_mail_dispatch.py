@@ -114,3 +114,13 @@ def test_mail_the_loop_rules_forbid_is_neither_read_nor_answered(judge):
 def test_an_empty_mail_gets_instructions(judge):
     reply = judge.reply_to("nobody@else.test", "\n\n")
     assert "nothing to do" in reply.body and "SIGNON Fgame password" in reply.body
+
+
+def test_an_address_that_bounced_works_again_when_its_owner_writes(judge):
+    judge.send("france@dip.test", "list")
+    archive = Archive(judge.config.db_path)
+    archive.record_bounce("france@dip.test", "mailbox full", judge.last.id)
+    assert archive.is_failing("france@dip.test")
+    judge.reply_to("france@dip.test", "list")
+    assert not archive.is_failing("france@dip.test")
+    archive.close()

@@ -19,14 +19,13 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 
 from ..config import Config
-from ..engine.calendar import PhaseKind
 from ..games.model import GameError
 from ..games.service import GameService
 from ..language import CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body, parse_message
 from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from . import outbox
-from .archive import StoredMessage
+from .archive import StoredMessage, clear_failing
 from .auth import Refused, Session, power_by_letter, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_line, power_summary
@@ -86,6 +85,7 @@ class Dispatch:
         sender = reply_address(mail, message.mail_from)
         if not sender:
             return "not answered: no address to answer"
+        clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
         tokens = ReplyTokens(context.db, self.config.address)
         session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
         parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
@@ -118,8 +118,9 @@ class Dispatch:
                 return None
             if phase is None or status not in ("active", "paused"):
                 return None
-            power = power_by_letter(self.service.variant(variant), signon.power_letter) if signon else session.power
-            return OrderContext(self._reader(variant), PhaseKind(phase[-1]), power)
+            v = self.service.variant(variant)
+            power = power_by_letter(v, signon.power_letter) if signon else session.power
+            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power)
         return context
 
     # -- doing -------------------------------------------------------------------------------------
