@@ -148,3 +148,21 @@ def test_help_and_help_on_a_topic(judge):
     r = judge.reply_to("new@dip.test", "help\nhelp orders")
     assert "SIGNON Fgame password" in r.body and "Movement" in r.body and "Retreats" in r.body
     assert "ERROR" not in r.body
+
+
+def test_grey_press_where_the_game_allows_it(playing):
+    j = playing
+    j.service.set_settings("alpha", press="grey")
+    r = j.reply_to("italy@dip.test", "signon Ialpha italy-pw\npress grey to Austria\nWatch Russia.\nendpress")
+    assert "grey press sent to AUSTRIA" in r.body
+    [notice] = [n for n in j.service.pending_notices("alpha") if n.kind == "press" and n.recipient == "austria"]
+    assert notice.payload["from"] == "anonymous"
+    [to_master] = [n for n in j.service.pending_notices("alpha") if n.kind == "press" and n.recipient == "gm"]
+    assert to_master.payload["from"] == "ITALY"
+
+
+def test_njudge_signon_question_mark_joins(judge):
+    judge.service.create_account("ann", "ann@dip.test", "pw-ann")
+    judge.service.create_game("epsilon")
+    r = judge.reply_to("ann@dip.test", "SIGNON ?epsilon pw-ann")
+    assert "joined epsilon" in r.body and "pw-ann" not in str(r.mail)
