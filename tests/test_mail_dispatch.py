@@ -124,3 +124,12 @@ def test_an_address_that_bounced_works_again_when_its_owner_writes(judge):
     judge.reply_to("france@dip.test", "list")
     assert not archive.is_failing("france@dip.test")
     archive.close()
+
+
+def test_mail_taken_by_imap_finds_the_reply_address_in_its_headers(judge):
+    first = judge.reply_to("turkey@dip.test", "signon Talpha turkey-pw")
+    secret = str(first.mail["Reply-To"])
+    raw = mail("turkey@dip.test", "F Ank - Bla", to=secret, subject="Re: orders")
+    judge.processor.archive.store(raw, mail_from=None, rcpt_tos=(), via="imap", peer="imap.test UID 7")
+    judge.processor.process_next()
+    assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY")["orders"]] == ["F Ank - Bla"]
