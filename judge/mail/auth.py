@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.variant import Variant
-from ..games.model import GameError
 from ..games.service import GameService
 from ..games.store import check_game_name
 from .tokens import ReplyToken
@@ -194,5 +193,5 @@ def require_master(service: GameService, session: Session, what: str) -> str:
     return session.game
 
 
-__all__ = ["Alert", "GameError", "Refused", "Session", "authenticate", "game_name", "power_by_letter",
+__all__ = ["Alert", "Refused", "Session", "authenticate", "game_name", "power_by_letter",
            "require_master", "require_player", "resolve_power", "signon", "start_session"]

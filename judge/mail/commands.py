@@ -10,29 +10,13 @@ when the message is dispatched a second time after a crash.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..games.model import GameError
-from ..games.service import GameService
 from ..language import commands as c
-from .auth import (Refused, Session, authenticate, game_name, require_master, require_player, resolve_power,
-                   signon)
-from .reports import Reports
-
-
-@dataclass
-class Env:
-    service: GameService
-    session: Session
-    reports: Reports
-    source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
-
-
-@dataclass(frozen=True)
-class Handler:
-    run: Callable[[Env, object], list[str]]
-    once: bool = False
+from . import info_commands as info
+from . import master_commands as master
+from .auth import Refused, authenticate, game_name, require_player, resolve_power, signon
+from .command_env import Env, Handler
 
 
 def _signon(env: Env, cmd: c.SignOn) -> list[str]:
@@ -99,52 +83,8 @@ def _observe(env: Env, cmd: c.Observe) -> list[str]:
     return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
 
 
-def _list(env: Env, cmd: c.ListGames) -> list[str]:
-    if cmd.game:
-        return _status_lines(env.service, game_name(cmd.game))
-    games = env.service.list_games()
-    if not games:
-        return ["no games yet: CREATE game password starts one"]
-    return [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
 
 
-def _status_lines(service: GameService, name: str) -> list[str]:
-    s = service.status(name)
-    lines = [f"{s['name']}: {s['variant']} ({s['rules']} rules), {s['status']}"
-             + (f", {s['phase_name']}" if s["phase_name"] else "")]
-    if s["deadline"]:
-        lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s["deadline"]["shown"].items()))
-    if s["status"] == "forming":
-        lines.append(f"signed up: {len(s['signups'])}")
-    for power, info in sorted(s["powers"].items()):
-        lines.append(f"  {power:<10} {info['status']:<15} {info['centres']:>2} centres"
-                     + ("  owes orders" if info["owes"] else ""))
-    return lines
-
-
-def _history(env: Env, cmd: c.History) -> list[str]:
-    name = game_name(cmd.game)
-    wanted = {p.upper() for p in cmd.phases}
-    lines = []
-    for phase in env.service.history(name):
-        if wanted and phase["phase"] not in wanted:
-            continue
-        if phase["processed_at"] is None:
-            lines.append(f"{phase['phase']}: not played yet")
-            continue
-        lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
-        for result in phase["results"]:
-            for o in result["outcomes"]:
-                lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
-    return lines or [f"{name} has no phases {' '.join(sorted(wanted))}".rstrip()]
-
-
-def _summary(env: Env, cmd: c.Summary) -> list[str]:
-    name = game_name(cmd.game)
-    lines = _status_lines(env.service, name)
-    played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
-    lines.append(f"phases played: {', '.join(played) or 'none'}")
-    return lines
 
 
 def _press(env: Env, cmd: c.Press) -> list[str]:
@@ -242,28 +182,7 @@ def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
     return [f"times are shown to you in {cmd.zone} as well as the game's zone"]
 
 
-def _hours(text: str) -> float:
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(h|hours?|d|days?|m|min|minutes?)?\s*", text, re.IGNORECASE)
-    if not m:
-        raise Refused(f"cannot read {text!r} as a length of time", "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m")
-    n, unit = float(m[1]), (m[2] or "h").lower()
-    return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
 
-
-def _set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
-    game = require_master(env.service, env.session, "SET DEADLINE")
-    try:
-        status = env.service.move_deadline(game, cmd.when)
-    except ValueError as e:
-        raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
-                      "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
-    return [f"deadline of {game} set to {status['deadline']['utc']}"]
-
-
-def _extend(env: Env, cmd: c.Extend) -> list[str]:
-    game = require_master(env.service, env.session, "EXTEND")
-    status = env.service.extend(game, _hours(cmd.by))
-    return [f"deadline of {game} extended to {status['deadline']['utc']}"]
 
 
 def _resign(env: Env, cmd: c.Resign) -> list[str]:
@@ -282,84 +201,13 @@ def _help(env: Env, cmd: c.Help) -> list[str]:
     return env.reports.render("reply_help.j2", topic=cmd.topic).body.rstrip("\n").split("\n")
 
 
-def _become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER")
-    if env.session.game is None:
-        raise Refused("BECOME MASTER of which game?", "SIGNON Xgame password (or CREATE) first")
-    env.service.become_master(env.session.game, account)
-    env.session.as_master = True
-    return [f"you are the master of {env.session.game}"]
 
 
-def _process(env: Env, cmd: c.Process) -> list[str]:
-    game = require_master(env.service, env.session, "PROCESS")
-    phase = env.service.phase_of(game)[1]
-    if cmd.phase and cmd.phase.upper() != phase:
-        raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
-    return [f"{game} {phase}: {env.service.process(game)}"]
 
 
-def _pause(env: Env, cmd: c.Pause) -> list[str]:
-    game = require_master(env.service, env.session, "PAUSE")
-    env.service.pause(game)
-    return [f"{game} is paused: no deadline runs until RESUME"]
 
 
-def _resume(env: Env, cmd: c.Resume) -> list[str]:
-    game = require_master(env.service, env.session, "RESUME")
-    status = env.service.resume(game) or env.service.status(game)
-    return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
 
-
-def _power_in(env: Env, game: str, word: str) -> str:
-    power = resolve_power(env.service.variant(env.service.phase_of(game)[0]), word)
-    if power is None:
-        raise Refused(f"{word!r} is not a power in {game}", "a power's name or initial, e.g. EJECT France")
-    return power
-
-
-def _eject(env: Env, cmd: c.Eject) -> list[str]:
-    game = require_master(env.service, env.session, "EJECT")
-    power = _power_in(env, game, cmd.power)
-    env.service.eject(game, power)
-    return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
-
-
-def _replace(env: Env, cmd: c.Replace) -> list[str]:
-    game = require_master(env.service, env.session, "REPLACE")
-    power = _power_in(env, game, cmd.power)
-    if not cmd.address:
-        raise Refused("REPLACE needs the new player's address", f"REPLACE {power} new-player@example.org")
-    account = env.service.accounts.by_address(cmd.address)
-    if account is None:
-        raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
-    env.service.replace(game, power, account.name)
-    return [f"{power} in {game} is now played by {account.name}"]
-
-
-def _rollback(env: Env, cmd: c.Rollback) -> list[str]:
-    game = require_master(env.service, env.session, "ROLLBACK")
-    phase = cmd.phase
-    if phase is None:
-        played = [h["phase"] for h in env.service.history(game) if h["processed_at"] and not h["rolled_back"]]
-        if not played:
-            raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
-        phase = played[-1]
-    status = env.service.rollback(game, phase)
-    return [f"{game} rolled back to {status['phase']}"]
-
-
-def _preview(env: Env, cmd: c.Preview) -> list[str]:
-    game = require_master(env.service, env.session, "PREVIEW")
-    result = env.service.preview(game)
-    lines = ["what PROCESS would do now (nothing was changed):"]
-    for phase in result["results"]:
-        lines.append(f"{phase['phase']}:")
-        for o in phase["outcomes"]:
-            lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
-    if result["civil_disorder"]:
-        lines.append("in civil disorder: " + ", ".join(result["civil_disorder"]))
-    return lines
 
 
 # The commands of the mail judge. Adding one (e.g. Abstraction II's EXCHANGE) is one entry here.
@@ -369,9 +217,9 @@ HANDLERS: dict[type, Handler] = {
     c.Create: Handler(_create),
     c.Join: Handler(_join),
     c.Observe: Handler(_observe),
-    c.ListGames: Handler(_list),
-    c.History: Handler(_history),
-    c.Summary: Handler(_summary),
+    c.ListGames: Handler(info.list_games),
+    c.History: Handler(info.history),
+    c.Summary: Handler(info.summary),
     c.Press: Handler(_press),               # idempotent by its source
     c.SetWait: Handler(_set_wait),
     c.SetDraw: Handler(_set_draw),
@@ -379,19 +227,19 @@ HANDLERS: dict[type, Handler] = {
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
     c.SetTimezone: Handler(_set_timezone),
-    c.SetDeadline: Handler(_set_deadline, once=True),
+    c.SetDeadline: Handler(master.set_deadline, once=True),
     c.Resign: Handler(_resign, once=True),
     c.SignOff: Handler(_signoff),
     c.Help: Handler(_help),
-    c.BecomeMaster: Handler(_become_master),
-    c.Process: Handler(_process, once=True),
-    c.Pause: Handler(_pause, once=True),
-    c.Resume: Handler(_resume, once=True),
-    c.Extend: Handler(_extend, once=True),
-    c.Eject: Handler(_eject, once=True),
-    c.Replace: Handler(_replace, once=True),
-    c.Rollback: Handler(_rollback, once=True),
-    c.Preview: Handler(_preview),
+    c.BecomeMaster: Handler(master.become_master),
+    c.Process: Handler(master.process, once=True),
+    c.Pause: Handler(master.pause, once=True),
+    c.Resume: Handler(master.resume, once=True),
+    c.Extend: Handler(master.extend, once=True),
+    c.Eject: Handler(master.eject, once=True),
+    c.Replace: Handler(master.replace, once=True),
+    c.Rollback: Handler(master.rollback, once=True),
+    c.Preview: Handler(master.preview),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]
