@@ -159,7 +159,7 @@ def authenticate(service: GameService, session: Session, password: str | None, u
     """The sender's own account, proven by this password or earlier in the message."""
     if session.account is not None and password is None:
         return session.account
-    account = session.sender_account
+    account = session.account or session.sender_account   # the account this mail acts for so far
     if account is None:
         raise Refused(f"{session.sender} is not registered with this judge",
                       "REGISTER name password [time zone] first, in this message or an earlier one")
