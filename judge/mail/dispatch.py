@@ -206,6 +206,12 @@ class Dispatch:
                 errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
                               for p in orders)
                 continue
+            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+                log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
+                errors.extend({"line": p.line, "text": p.text, "problem": "the judge failed on this order (a fault"
+                               " of its own, logged for its keeper); it was not taken", "expected": "send it again later",
+                               "suggestions": []} for p in orders)
+                continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
                                 "orders": [order_line(p, variant) for p in orders], "errors": [],
                                 "repeated": bool(result.get("repeated"))})
@@ -223,6 +229,8 @@ class Dispatch:
                 summaries.append(power_summary(self.service, game, power))
             except (GameError, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
+            except Exception:   # noqa: BLE001 - the reply still goes out, without this part
+                log.exception("message #%d: no summary for %s in %s", message.id, power, game)
         subject = str(mail.get("Subject", "") or "").strip()
         rendered = self.reports.render(
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
