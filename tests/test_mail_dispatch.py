@@ -37,7 +37,7 @@ def test_a_wrong_password_takes_no_orders_and_is_never_echoed(judge):
     reply = judge.reply_to("france@dip.test", "signon Falpha guess-me\nA Par-Pic\nset wait")
     assert "the password is not right" in reply.body and "did not succeed" in reply.body
     assert "SIGNON Falpha password" in reply.body   # how to fix it
-    assert "guess-me" not in str(reply.mail) and "Reply-To" not in reply.mail
+    assert "guess-me" not in str(reply.mail)
     assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
     assert "set wait needs a game" in reply.body.lower()
 
@@ -133,3 +133,13 @@ def test_mail_taken_by_imap_finds_the_reply_address_in_its_headers(judge):
     judge.processor.archive.store(raw, mail_from=None, rcpt_tos=(), via="imap", peer="imap.test UID 7")
     judge.processor.process_next()
     assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY")["orders"]] == ["F Ank - Bla"]
+
+
+def test_the_secret_address_only_ever_goes_to_a_registered_address_or_a_proven_player(judge):
+    stranger = judge.reply_to("nobody@else.test", "list")
+    assert "Reply-To" not in stranger.mail
+    forged = judge.send("france@dip.test", "list", headers={"Reply-To": "mallory@evil.test"})
+    [to_mallory] = [s for s in forged if s.to == ["mallory@evil.test"]]
+    assert "Reply-To" not in to_mallory.mail            # mallory's own address: not registered, nothing proven
+    own = judge.reply_to("france@dip.test", "list")
+    assert str(own.mail["Reply-To"]).startswith("judge+")  # to France's registered address: France's secret

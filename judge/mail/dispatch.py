@@ -236,14 +236,17 @@ class Dispatch:
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
             subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
             copied=sorted(session.copy_to), empty=not outcome.entries,
-            secret_reply=session.account is not None)
+            secret_reply=(session.account or session.sender_account) is not None)
         body = mask_words(rendered.body, session.passwords)
         to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
                               domain=self.config.domain, in_reply_to=mail)
-        if session.account is not None:
-            reply["Reply-To"] = tokens.address_for(session.account, session.game)
+        # The secret address goes to a proven player, or to an address registered to the account it is
+        # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
+        owner = session.account or session.sender_account
+        if owner is not None:
+            reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
         queued = outbox.enqueue(db, reply["Message-ID"], to, bytes(reply), envelope_from=self.config.address)
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
