@@ -143,3 +143,18 @@ def test_the_secret_address_only_ever_goes_to_a_registered_address_or_a_proven_p
     assert "Reply-To" not in to_mallory.mail            # mallory's own address: not registered, nothing proven
     own = judge.reply_to("france@dip.test", "list")
     assert str(own.mail["Reply-To"]).startswith("judge+")  # to France's registered address: France's secret
+
+
+def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_twice(judge):
+    gm = judge.processor.archive.store(mail("gm@dip.test", "signon Malpha gm-secret\nextend 6\nprocess\npause"),
+                                       mail_from="gm@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    verdict = classify(gm.raw, gm.mail_from)
+    judge.dispatch(gm, verdict, judge.processor.context)
+    after = judge.service.status("alpha")
+    with judge.processor.context.db.conn:      # the answers were never recorded: as if it crashed there
+        judge.processor.context.db.conn.execute("DELETE FROM dispatch_steps")
+    judge.dispatch(gm, verdict, judge.processor.context)
+    again = judge.service.status("alpha")
+    assert again["phase"] == after["phase"] == "F1901M" and again["status"] == "paused"
+    assert again["deadline"] == after["deadline"]
+    assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1

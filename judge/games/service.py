@@ -96,6 +96,18 @@ class GameService:
             db.close()
 
     @contextmanager
+    def _write_once(self, name: str, source: str | None) -> Iterator[GameFile | None]:
+        """`_write`, unless `source` (an inbound message's command) was done before: then None.
+        The mark is written in the same transaction as the deed, so a retry never does it twice."""
+        with self._write(name) as gf:
+            if already_handled(gf, source):
+                yield None
+                return
+            yield gf
+            if source is not None:
+                gf.event("handled", self.clock(), source=source)
+
+    @contextmanager
     def _read(self, name: str) -> Iterator[GameFile]:
         db = open_game(self.data, name)
         try:
@@ -257,25 +269,31 @@ class GameService:
                 done[name] = f"error: {e}"
         return done
 
-    def process(self, name: str) -> str:
+    def process(self, name: str, *, source: str | None = None) -> str:
         """The master's `process`: play the current phase now, whatever is missing."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return "done before"
             if gf.status is not GameStatus.ACTIVE:
                 raise GameError(f"{name} is {gf.status.value}")
             return processing.process(gf, self.clock(), self.checkpoint)
 
-    def pause(self, name: str) -> None:
-        with self._write(name) as gf:
-            master.pause(gf, self.clock())
+    def pause(self, name: str, *, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.pause(gf, self.clock())
 
-    def resume(self, name: str) -> None:
-        with self._write(name) as gf:
-            master.resume(gf, self.clock())
+    def resume(self, name: str, *, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.resume(gf, self.clock())
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
-                    by_master: bool = False) -> dict:
+                    by_master: bool = False, source: str | None = None) -> dict:
         """Times without an offset are read in the game's zone."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return {"repeated": True}
             zone = gf.settings.time_zone
             s = parse_time(starts, zone) if isinstance(starts, str) else starts
             e = parse_time(ends, zone) if isinstance(ends, str) else ends
@@ -288,9 +306,10 @@ class GameService:
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
 
-    def resign(self, name: str, power: str, *, account: str | None = None) -> None:
-        with self._write(name) as gf:
-            players.resign(gf, power.upper(), account, self.clock())
+    def resign(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                players.resign(gf, power.upper(), account, self.clock())
 
     # -- votes and press -------------------------------------------------------------------------
     def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None) -> bool:
@@ -322,21 +341,27 @@ class GameService:
             return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
 
     # -- the master's tools ------------------------------------------------------------------------
-    def rollback(self, name: str, phase: str) -> dict:
-        with self._write(name) as gf:
-            master.rollback(gf, phase, self.clock())
+    def rollback(self, name: str, phase: str, *, source: str | None = None) -> dict:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.rollback(gf, phase, self.clock())
         return self.status(name)
 
-    def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master") -> dict:
+    def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
+                      source: str | None = None) -> dict:
         """SET DEADLINE: a time without an offset is read in the game's zone."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
             when = parse_time(deadline, gf.settings.time_zone) if isinstance(deadline, str) else deadline
             master.move_deadline(gf, when, self.clock(), reason)
         return self.status(name)
 
-    def extend(self, name: str, hours: float) -> dict:
+    def extend(self, name: str, hours: float, *, source: str | None = None) -> dict:
         """EXTEND: the current deadline moves `hours` later."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
             row = gf.current()
             if row is None or row.deadline is None:
                 raise GameError(f"{name} has no deadline to extend")
@@ -348,16 +373,19 @@ class GameService:
         with self._write(name) as gf:
             master.become_master(gf, account, keeper, self.clock())
 
-    def eject(self, name: str, power: str) -> None:
+    def eject(self, name: str, power: str, *, source: str | None = None) -> None:
         """The master takes a power from its player: it is open for takeover."""
-        with self._write(name) as gf:
-            players.resign(gf, power.upper(), None, self.clock())
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                players.resign(gf, power.upper(), None, self.clock())
 
-    def replace(self, name: str, power: str, account: str) -> dict:
+    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> dict:
         """The master gives a power to another player (its player is ejected first if still playing)."""
         self.accounts.get(account)
         power = power.upper()
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
             pr = gf.powers().get(power)
             if pr is not None and pr.status in PLAYING:
                 players.resign(gf, power, None, self.clock())

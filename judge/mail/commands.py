@@ -4,8 +4,8 @@
 gets the `Env` of the message and the typed command, and returns the lines that tell the player
 what was done; it raises `Refused` (or GameError, KeyError, ValueError) with what was wrong.
 A handler marked `once` changes something that doing twice would change twice (PROCESS, PAUSE,
-EXTEND, ...): the dispatcher records that it ran for this message and does not run it again
-when the message is dispatched a second time after a crash.
+EXTEND, ...): it passes `env.source` to the service, which marks it done in the same transaction
+as the deed, and the dispatcher keeps its answer, to repeat when the mail is read again.
 """
 from __future__ import annotations
 
@@ -149,9 +149,11 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     if not match:
         raise Refused(f"cannot read the dates {cmd.when!r}", usage)
     try:
-        out = env.service.add_absence(game, env.session.account, match["start"], match["end"])
+        out = env.service.add_absence(game, env.session.account, match["start"], match["end"], source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
+    if out.get("repeated"):
+        return ["this absence was set when the judge first read this mail"]
     moved = f"; the deadline moved to {out['deadline']}" if out.get("deadline_moved") else ""
     return [f"away from {out['starts']} to {out['ends']} (UTC){moved}"]
 
@@ -189,7 +191,7 @@ def _resign(env: Env, cmd: c.Resign) -> list[str]:
     game, power = require_player(env.session, "RESIGN")
     if cmd.game and game_name(cmd.game) != game:
         raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
-    env.service.resign(game, power, account=env.session.account)
+    env.service.resign(game, power, account=env.session.account, source=env.source)
     return [f"you resigned {power} in {game}; it is open for another player to take over"]
 
 

@@ -21,7 +21,7 @@ def hours_in(text: str) -> float:
 def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
     game = require_master(env.service, env.session, "SET DEADLINE")
     try:
-        status = env.service.move_deadline(game, cmd.when)
+        status = env.service.move_deadline(game, cmd.when, source=env.source)
     except ValueError as e:
         raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
                       "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
@@ -30,7 +30,7 @@ def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
 
 def extend(env: Env, cmd: c.Extend) -> list[str]:
     game = require_master(env.service, env.session, "EXTEND")
-    status = env.service.extend(game, hours_in(cmd.by))
+    status = env.service.extend(game, hours_in(cmd.by), source=env.source)
     return [f"deadline of {game} extended to {status['deadline']['utc']}"]
 
 
@@ -48,18 +48,18 @@ def process(env: Env, cmd: c.Process) -> list[str]:
     phase = env.service.phase_of(game)[1]
     if cmd.phase and cmd.phase.upper() != phase:
         raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
-    return [f"{game} {phase}: {env.service.process(game)}"]
+    return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
 
 
 def pause(env: Env, cmd: c.Pause) -> list[str]:
     game = require_master(env.service, env.session, "PAUSE")
-    env.service.pause(game)
+    env.service.pause(game, source=env.source)
     return [f"{game} is paused: no deadline runs until RESUME"]
 
 
 def resume(env: Env, cmd: c.Resume) -> list[str]:
     game = require_master(env.service, env.session, "RESUME")
-    status = env.service.resume(game) or env.service.status(game)
+    status = env.service.resume(game, source=env.source) or env.service.status(game)
     return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
 
 
@@ -73,7 +73,7 @@ def power_in(env: Env, game: str, word: str) -> str:
 def eject(env: Env, cmd: c.Eject) -> list[str]:
     game = require_master(env.service, env.session, "EJECT")
     power = power_in(env, game, cmd.power)
-    env.service.eject(game, power)
+    env.service.eject(game, power, source=env.source)
     return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
 
 
@@ -85,7 +85,7 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
     account = env.service.accounts.by_address(cmd.address)
     if account is None:
         raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
-    env.service.replace(game, power, account.name)
+    env.service.replace(game, power, account.name, source=env.source)
     return [f"{power} in {game} is now played by {account.name}"]
 
 
@@ -97,7 +97,7 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
         phase = played[-1]
-    status = env.service.rollback(game, phase)
+    status = env.service.rollback(game, phase, source=env.source)
     return [f"{game} rolled back to {status['phase']}"]
 
 
