@@ -92,7 +92,10 @@ class Dispatch:
         outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
         if self.courier is not None:
-            self.courier.run(context.db)
+            try:
+                self.courier.run(context.db)
+            except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+                log.exception("courier after message #%d failed; the next tick tries again", message.id)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
