@@ -73,7 +73,10 @@ def play_all(directory: Path) -> Played:
     svc, clock = service(directory)
     courier = Courier(svc, played)
     alpha(svc, clock, courier)
+    convoys(svc, clock, courier)
     long_game(svc, clock, courier)
+    other_endings(svc, clock, courier)
+    waiting(svc, clock, courier)
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
     return played
@@ -88,7 +91,7 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     svc.send_press("alpha", "ENGLAND", ["FRANCE", "GERMANY"], "Shall we share the Channel?\nEngland",
                    account="p-england")
     svc.send_press("alpha", "GERMANY", ["ENGLAND"], "Watch out for France.", anonymous=True, account="p-germany")
-    svc.send_press("alpha", "MASTER", None, "Welcome to alpha. Play nicely.")
+    svc.send_press("alpha", "MASTER", None, "Welcome to alpha. Play nicely.\nGrüße – the GM")
     courier()
 
     submit(svc, "alpha", "AUSTRIA", "A VIE - GAL", "A BUD - SER", "F TRI - ALB")
@@ -154,6 +157,28 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     courier()
 
 
+def convoys(svc: GameService, clock, courier: Courier) -> None:
+    """A year with a convoy that works and one disrupted, a support that does not match, supports
+    that cannot reach and a fleet ordered inland."""
+    seven_player_game(svc, "beta")
+    submit(svc, "beta", "ENGLAND", "F EDI - NTH", "F LON H", "A LVP - YOR")
+    submit(svc, "beta", "GERMANY", "F KIE - HEL", "A BER - KIE", "A MUN H")
+    submit(svc, "beta", "FRANCE", "F BRE - ENG", "A PAR - PIC", "A MAR H")
+    submit(svc, "beta", "ITALY", "A VEN H", "A ROM H", "F NAP - TYS")
+    submit(svc, "beta", "TURKEY", "F ANK - BLA", "A CON - BUL", "A SMY H")
+    submit(svc, "beta", "RUSSIA", "F SEV H", "A MOS H")
+    submit(svc, "beta", "AUSTRIA", "A VIE H")
+    past_grace(svc, clock, "beta")
+    courier()
+    submit(svc, "beta", "ENGLAND", "F NTH C A YOR - NWY", "A YOR - NWY VIA CONVOY", "F LON H")
+    submit(svc, "beta", "GERMANY", "F HEL - NTH", "A KIE - DEN", "A MUN S F HEL - NTH")
+    submit(svc, "beta", "FRANCE", "F ENG S F HEL - NTH", "A PIC - BEL", "A MAR - BUR")
+    submit(svc, "beta", "ITALY", "A VEN S A ROM - APU", "A ROM H", "F TYS - VIE")
+    submit(svc, "beta", "TURKEY", "F BLA C A BUL - SEV", "A BUL - SEV")
+    past_grace(svc, clock, "beta")
+    courier()
+
+
 def long_game(svc: GameService, clock, courier: Courier) -> None:
     """France plays on alone against civil disorder to 18 centres: eliminations, and a win."""
     seven_player_game(svc, "long")
@@ -169,6 +194,29 @@ def long_game(svc: GameService, clock, courier: Courier) -> None:
             past_grace(svc, clock, "long")
         courier()
     assert svc.status("long")["status"] == "finished"
+
+
+def other_endings(svc: GameService, clock, courier: Courier) -> None:
+    """A game that reaches its last year, and one that ends by concession."""
+    seven_player_game(svc, "short", settings=Settings(last_year=1901))
+    while svc.status("short")["status"] != "finished":
+        past_grace(svc, clock, "short")
+    courier()
+    seven_player_game(svc, "gift")
+    for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        svc.concede("gift", f"p-{power.lower()}", "FRANCE")
+    courier()
+
+
+def waiting(svc: GameService, clock, courier: Courier) -> None:
+    """A game that waits for late orders instead of putting powers in civil disorder."""
+    seven_player_game(svc, "patient", settings=Settings(nmr_policy="wait"))
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+        submit(svc, "patient", power, "A " + {"AUSTRIA": "VIE", "ENGLAND": "LVP", "FRANCE": "PAR",
+                                              "GERMANY": "BER", "ITALY": "ROM", "RUSSIA": "MOS"}[power] + " H")
+    clock.set(deadline(svc, "patient"))
+    svc.run_due()
+    courier()
 
 
 def world_war(svc: GameService, clock, courier: Courier) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from judge.engine import load_variant
 from judge.engine.calendar import PhaseKind
 from judge.language.commands import CommandError, CommandReader

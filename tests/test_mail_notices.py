@@ -194,6 +194,12 @@ def test_reminder_and_late_notices(played):
     assert "You are late." in late and "Played at:" in late and "time left: 12 hours" in late
 
 
+def test_a_game_that_waits_says_so_when_a_power_is_late(played):
+    late = body(played, "late", "patient", "p-turkey")
+    assert "You are late." in late and "Played at" not in late
+    assert "This game waits for every power's orders" in flat(late)
+
+
 def test_civil_disorder_abandonment_return_and_replacement(played):
     cd = body(played, "civil_disorder", "alpha", "p-france")
     assert "France (p-france) sent no orders and is in civil disorder" in cd
@@ -232,6 +238,11 @@ def test_game_start_of_a_reconstructed_variant_says_so(played):
     assert re.search(r"Victory +23 supply centres", text)
 
 
+def test_results_name_the_open_powers_nobody_orders(played):
+    texts = [flat(m.mail.body) for m in played.of("results", "long", "p-france")]
+    assert any(re.search(r"No orders came for (\w+, )*\w+( and \w+)?, open for takeover", t) for t in texts)
+
+
 def test_game_end_by_win_with_a_centre_table_by_year_for_every_power(played):
     text = body(played, "game_end", "long", "p-france")
     assert played.one("game_end", "long", "p-france").mail.subject == "long is over: France wins"
@@ -262,6 +273,7 @@ def test_press_shows_the_sender_or_anonymous_for_grey_press(played):
     assert master_copy.subject == "alpha: press from Germany"
     broadcast = [m for m in played.of("press", "alpha", "p-turkey") if "broadcast" in m.mail.subject][0].mail
     assert broadcast.subject == "alpha: broadcast from the game master" and "Play nicely." in broadcast.body
+    assert "Grüße – the GM" in broadcast.body  # the press as written, UTF-8
 
 
 def test_master_actions_and_other_news(played):
@@ -280,3 +292,29 @@ def test_master_actions_and_other_news(played):
     assert eliminated.subject.endswith("is eliminated") and "out of the game" in eliminated.body
     assert "Italy joins" in body(played, "coin_toss", "ww", None)
     assert "Italian territory is open" in body(played, "italy_joins", "ww", None)
+
+
+def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played):
+    text = [m for m in played.of("results", "beta", "p-england") if "Fall 1901 Movement" in m.mail.subject][0].mail.body
+    words = flat(text)
+    assert "Fleet North Sea convoys Army Yorkshire -> Norway dislodged by the German fleet from Helgoland Bight" in words
+    assert re.search(r"Army Yorkshire -> Norway via convoy +every convoy route was disrupted", text)
+    assert "Fleet Black Sea convoys Army Bulgaria -> Sevastopol convoyed the army" in words
+    assert "the supported unit was not ordered to do what this support says" in words
+    assert "illegal order: a fleet cannot move into Vienna, an inland province" in words
+    assert re.search(r"Fleet Tyrrhenian Sea holds +held instead", text)
+    assert re.search(r"Fleet English Channel supports Fleet Helgoland Bight -> North Sea\s+support given", text)
+    assert "may retreat to Edinburgh, Holland, Norwegian Sea, Norway and Skagerrak, or disband" in words
+
+
+def test_game_end_at_the_last_year_and_by_concession(played):
+    limit = played.one("game_end", "short", "p-italy").mail
+    assert "it reached its last year" in flat(limit.body)
+    assert "Victory goes to the power with the most centres: Russia." in flat(limit.body)
+    final = [m for m in played.of("results", "short", "p-italy") if "Winter 1901" in m.mail.subject
+             or "Fall 1901" in m.mail.subject][-1].mail.body
+    assert "The game is over: a separate notice tells how it ended." in final
+    gift = played.one("game_end", "gift", "p-france").mail
+    assert gift.subject == "gift is over: France wins"
+    assert "every other survivor conceded to France" in flat(gift.body)
+    assert re.search(r"Power +Start +1901\n", gift.body)

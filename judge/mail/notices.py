@@ -17,9 +17,9 @@ players, the centre table by year). Every template gets the context `notice_cont
     when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
     left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
-Some kinds get more: results -> `report` (results_report.py), game_end -> `centre_tables`
-and `final_rows`,
-game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press -> `who`, `whom`.
+Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
+`final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
+`who`, `whom`.
 """
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ from typing import Any
 
 import jinja2
 
+from ..engine import starting_position
+from ..engine.notation import unit_text
 from ..engine.variant import Variant
 from ..games.clock import parse_time
 from ..games.service import GameService, Notice
@@ -36,6 +38,7 @@ from .outcome_words import place, unit_words
 from .reports import Reports, Rendered
 from .results_report import results_report
 from .textlayout import WIDTH, table
+
 
 class UnknownNotice(LookupError):
     """A notice kind with no template: a defect to fix, never a blank mail."""
@@ -58,7 +61,7 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     p = notice.payload
     status = service.status(p["game"], viewer=notice.recipient)
     variant = service.variant(status["variant"])
-    players = {power: info["account"] for power, info in status["powers"].items()}
+    players = _players(status)
     game_zone = status["settings"]["time_zone"]
     created = parse_time(notice.created_at)
 
@@ -88,7 +91,7 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     }
     extra = _EXTRA.get(notice.kind)
     if extra:
-        ctx.update(extra(service, notice, variant, players))
+        ctx.update(extra(service, notice, variant, status))
     return ctx
 
 
@@ -109,24 +112,28 @@ def duration(seconds: float) -> str:
 
 # -- what some kinds need beyond the payload --------------------------------------------------------
 
-def _results(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
-    return {"report": results_report(variant, notice.payload, players)}
+def _players(status: dict[str, Any]) -> dict[str, str | None]:
+    return {power: info["account"] for power, info in status["powers"].items()}
 
 
-def _game_start(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+def _results(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+    return {"report": results_report(variant, notice.payload, _players(status))}
+
+
+def _game_start(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
     p = notice.payload
-    status = service.status(p["game"])
-    settings = status["settings"]
+    players = p.get("players") or _players(status)  # the seats as given out, in the players' copies
+    start = starting_position(variant)  # the same whenever the mail is rendered
     seat = p.get("seat", ())
     return {
         "reconstruction": (variant.extra.get("x_reconstruction_notice") or
                            f"The {variant.name} map was reconstructed and may differ from the printed map.")
         if variant.reconstructed else None,
         "seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids],
-        "units": [(variant.power(x).name, [unit_words(variant, u) for u in status["position"]["units"].get(x, ())])
+        "units": [(variant.power(x).name, [unit_words(variant, unit_text(u.kind, u.location)) for u in start.units_of(x)])
                   for x in seat],
         "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
-        "rules": game_rules(variant, settings),
+        "rules": game_rules(variant, status["settings"]),
     }
 
 
@@ -160,8 +167,9 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
     return rows
 
 
-def _game_end(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+def _game_end(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
     counts = notice.payload["result"]["counts"]
+    players = _players(status)
     return {
         "centre_tables": centre_tables(variant, service.centre_history(notice.payload["game"])),
         "final_rows": [[variant.power(x).name, players.get(x) or "-", counts.get(x, 0)]
@@ -169,7 +177,7 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, players: d
     }
 
 
-def _press(service: GameService, notice: Notice, variant: Variant, players: dict) -> dict[str, Any]:
+def _press(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
     def who(x: str) -> str:
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}

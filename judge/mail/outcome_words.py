@@ -22,6 +22,9 @@ _DONE = {
     Reason.BUILT: "built", Reason.WAIVED: "build waived",
 }
 
+# Failures whose detail is a whole sentence that already names the failure.
+_SAYS_IT_ALL = {Reason.SUPPORT_UNMATCHED, Reason.CONVOY_UNMATCHED, Reason.CONVOY_DISRUPTED}
+
 
 def place(variant: Variant, text: str) -> str:
     """A province or coast as people name it: "St Petersburg (south coast)"."""
@@ -91,6 +94,8 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
             text = "no order given: held"
         if outcome["detail"]:
             text += f" ({outcome['detail']})"
+    elif reason in _SAYS_IT_ALL and outcome["detail"]:
+        text = outcome["detail"]
     else:
         text = reason.value
         if outcome["detail"] and outcome["detail"] != reason.value:

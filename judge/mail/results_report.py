@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.notation import parse_order
+from ..engine.outcomes import Reason
 from ..engine.variant import Variant
 from ..language.render import describe
 from .outcome_words import explain, order_words, place, unit_words, units_at
@@ -22,9 +23,15 @@ def _adjusts(variant: Variant, phase: str) -> bool:
 
 def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
     units = units_at(result["outcomes"])
+    # a unit whose order could not be carried out holds: the judge's hold is listed after it
+    refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
+               if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
     powers: dict[str, list[tuple[str, str]]] = {}
     for o in result["outcomes"]:
-        powers.setdefault(o["power"], []).append((order_words(variant, o), explain(variant, o, units)))
+        outcome = explain(variant, o, units)
+        if o["by_judge"] and o["reason"] == Reason.HELD.value and (o["power"], o["json"]["unit"]["at"]) in refused:
+            outcome = "held instead"
+        powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
         "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
@@ -64,9 +71,9 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
         "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
                          for p, us in payload["retreats"].items()],
-        # the powers in civil disorder that the news items below do not already tell about
-        "civil_disorder": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
-                           if p not in {n["power"] for n in payload.get("news", ())}],
+        # powers without orders that no news item tells about (already abandoned or resigned)
+        "silent": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
+                   if p not in {n["power"] for n in payload.get("news", ())}],
         "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
                     for r in payload.get("rulings", ())],
         # civil disorder is told in one list; the other news one paragraph each
