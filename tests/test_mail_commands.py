@@ -166,3 +166,16 @@ def test_njudge_signon_question_mark_joins(judge):
     judge.service.create_game("epsilon")
     r = judge.reply_to("ann@dip.test", "SIGNON ?epsilon pw-ann")
     assert "joined epsilon" in r.body and "pw-ann" not in str(r.mail)
+
+
+def test_join_a_game_under_way_takes_over_an_open_power(playing):
+    j = playing
+    j.service.create_account("sub", "sub@dip.test", "sub-pw")
+    assert "no power is open for takeover" in j.reply_to("sub@dip.test", "join alpha sub-pw").body
+    j.service.resign("alpha", "ITALY", account="italy")
+    r = j.reply_to("sub@dip.test", "join alpha sub-pw\nA Ven - Tyr")
+    assert "open for takeover are ITALY" in r.body and "JOIN alpha password Italy" in r.body
+    r = j.reply_to("sub@dip.test", "join alpha sub-pw Italy\nA Ven - Tyr\nset wait")
+    assert "you now play ITALY in alpha" in r.body and "ITALY asks the game to wait" in r.body
+    assert "Army Venice -> Tyrolia" in r.body
+    assert j.service.status("alpha")["powers"]["ITALY"]["account"] == "sub"

@@ -66,6 +66,9 @@ def _create(env: Env, cmd: c.Create) -> list[str]:
 def _join(env: Env, cmd: c.Join) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
     name = game_name(cmd.game)
+    current = env.service.status(name)
+    if current["status"] in ("active", "paused"):
+        return _take_over(env, name, account, cmd.preference, current)
     status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
     env.session.game, env.session.powers = name, ()
     if status["status"] == "forming":
@@ -74,6 +77,20 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     mine = [p for p, info in status["powers"].items() if info["account"] == account]
     env.session.powers = tuple(mine)
     return [f"joined {name}, which has started: you play {', '.join(mine) or 'no power'}"]
+
+
+def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict) -> list[str]:
+    """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
+    open_ = [p for p, info in status["powers"].items() if info["status"] in ("resigned", "abandoned")]
+    if not open_:
+        raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
+    power = resolve_power(env.service.variant(status["variant"]), wanted) if wanted else None
+    if power not in open_:
+        raise Refused(f"{name} has started; the powers open for takeover are {', '.join(open_)}",
+                      f"JOIN {name} password {open_[0].title()}")
+    env.service.take_over(name, power, account)
+    env.session.game, env.session.powers = name, (power,)
+    return [f"you now play {power} in {name}"]
 
 
 def _observe(env: Env, cmd: c.Observe) -> list[str]:
@@ -217,7 +234,7 @@ HANDLERS: dict[type, Handler] = {
     c.Register: Handler(_register),
     c.SignOn: Handler(_signon),
     c.Create: Handler(_create),
-    c.Join: Handler(_join),
+    c.Join: Handler(_join),                 # also takes over an open power in a game under way
     c.Observe: Handler(_observe),
     c.ListGames: Handler(info.list_games),
     c.History: Handler(info.history),

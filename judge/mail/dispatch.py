@@ -26,7 +26,7 @@ from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from . import outbox
 from .archive import StoredMessage, clear_failing
-from .auth import Refused, Session, power_by_letter, start_session
+from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_line, power_summary
 from .courier import Courier
@@ -110,9 +110,7 @@ class Dispatch:
 
     def _order_context(self, session: Session):
         def context(signon: SignOn | Join | None) -> OrderContext | None:
-            if isinstance(signon, Join):
-                return None
-            game = signon.game if isinstance(signon, SignOn) else session.game
+            game = signon.game if signon is not None else session.game
             if not game:
                 return None
             try:
@@ -122,7 +120,10 @@ class Dispatch:
             if phase is None or status not in ("active", "paused"):
                 return None
             v = self.service.variant(variant)
-            power = power_by_letter(v, signon.power_letter) if signon else session.power
+            if isinstance(signon, Join):       # taking over an open power in a game under way
+                power = resolve_power(v, signon.preference) if signon.preference else None
+            else:
+                power = power_by_letter(v, signon.power_letter) if signon else session.power
             return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power)
         return context
 
@@ -168,7 +169,7 @@ class Dispatch:
                 return
             if handler.once:
                 steps.record(inbound_id, index, lines)
-        if isinstance(item.command, SignOn):
+        if isinstance(item.command, (SignOn, Join)):
             out.signed[id(item.command)] = (session.game, session.powers, session.as_master)
             if session.power:
                 out.touch(session.game, session.power)
