@@ -10,6 +10,7 @@ SUBCOMMAND_MODULES = [
     "judge.adjudicate_cli",
     "judge.sample_cli",
     "judge.mail.cli",
+    "judge.mail.demo",
     "judge.games.cli",
 ]
 

@@ -56,7 +56,13 @@ def test_judge_serve_with_no_configuration_takes_mail_and_stops_cleanly(tmp_path
         assert sent.returncode == 0 and "250 2.0.0 OK stored as #1" in sent.stdout, sent.stdout
         db = tmp_path / "var" / "judge.sqlite"
         wait_until(lambda: inbound(db)[0][2] == "processed", what="the message to be processed")
-        assert inbound(db) == [(1, "austria@example.org", "processed", "recorded; no dispatcher configured")]
+        assert inbound(db) == [(1, "austria@example.org", "processed",
+                                "answered austria@example.org: 0 item(s) done, 1 error(s)")]
+        # the dispatcher's answer (orders need a sign-on) is written as an .eml file by the outbox
+        outbox_dir = tmp_path / "var" / "outbox"
+        emls = wait_until(lambda: list(outbox_dir.glob("*.eml")), what="the reply as an .eml file")
+        reply = message_from_bytes(emls[0].read_bytes(), policy=policy.default)
+        assert reply["To"] == "austria@example.org" and "sign on first" in reply.get_body().get_content()
         process.send_signal(stop_signal)
         out, err = process.communicate(timeout=60)
     finally:

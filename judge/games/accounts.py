@@ -88,6 +88,18 @@ class Accounts:
             self.db.execute("INSERT INTO addresses (address, account_id, added_at) VALUES (?, ?, ?)",
                             [normal_address(address), account.id, iso(now)])
 
+    def replace_address(self, name: str, address: str, now: datetime) -> None:
+        """SET ADDRESS: the new address becomes the account's only one."""
+        account = self.get(name)
+        with transaction(self.db):
+            owner = self.db.execute("SELECT account_id FROM addresses WHERE address = ?",
+                                    [normal_address(address)]).fetchone()
+            if owner and owner[0] != account.id:
+                raise ValueError(f"the address {address} already belongs to another account")
+            self.db.execute("DELETE FROM addresses WHERE account_id = ?", [account.id])
+            self.db.execute("INSERT INTO addresses (address, account_id, added_at) VALUES (?, ?, ?)",
+                            [normal_address(address), account.id, iso(now)])
+
     def set_password(self, name: str, password: str) -> None:
         with transaction(self.db):
             self.db.execute("UPDATE accounts SET password = ? WHERE name = ?", [hash_password(password), name])

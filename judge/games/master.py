@@ -80,3 +80,29 @@ def change_settings(gf: GameFile, now: datetime, **changes) -> None:
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
+
+
+def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) -> None:
+    """The master's SET DEADLINE or EXTEND: the current phase's deadline moves, and everyone is told."""
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        raise GameError(f"{gf.name} is {gf.status.value}")
+    if deadline <= now:
+        raise GameError("the new deadline must be in the future")
+    row = gf.current()
+    set_deadline(gf, row.seq, deadline)
+    gf.event("deadline set", now, deadline=iso(deadline), reason=reason)
+    gf.announce(f"{row.seq}:{iso(deadline)}", "deadline_moved", {"phase": row.phase, "reason": reason},
+                now, deadline)
+    if gf.status is GameStatus.ACTIVE:
+        reschedule(gf, now)
+
+
+def become_master(gf: GameFile, account: str, keeper: bool, now: datetime) -> None:
+    """A game without a master may be taken by anyone; the judge keeper may take any game."""
+    current = gf.row()["master"]
+    if current == account:
+        return
+    if current and not keeper:
+        raise GameError(f"{gf.name} already has a master ({current}); only the judge keeper may take it over")
+    gf.update_game(master=account)
+    gf.event("master", now, account=account, previous=current)

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,11 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import forming, master, players, press, processing, votes
+from . import audience, forming, master, players, press, processing, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
-from .model import GameError, GameStatus, Settings
+from .model import PLAYING, GameError, GameStatus, Settings
 from .small import setup as setup_of
 from .store import check_game_name, game_exists, open_game, open_judge, transaction
 from .submissions import already_handled, clear_orders, confirmation, store_orders
@@ -94,6 +94,18 @@ class GameService:
             self._reindex(db)
         finally:
             db.close()
+
+    @contextmanager
+    def _write_once(self, name: str, source: str | None) -> Iterator[GameFile | None]:
+        """`_write`, unless `source` (an inbound message's command) was done before: then None.
+        The mark is written in the same transaction as the deed, so a retry never does it twice."""
+        with self._write(name) as gf:
+            if already_handled(gf, source):
+                yield None
+                return
+            yield gf
+            if source is not None:
+                gf.event("handled", self.clock(), source=source)
 
     @contextmanager
     def _read(self, name: str) -> Iterator[GameFile]:
@@ -208,6 +220,13 @@ class GameService:
             master.reschedule(gf, self.clock())
             return confirmation(gf, power)
 
+    def confirmation(self, name: str, power: str) -> dict:
+        """The power's standing orders, their problems, units still without orders and the deadline."""
+        with self._read(name) as gf:
+            if gf.current() is None:
+                raise GameError(f"{name} has not started")
+            return confirmation(gf, power.upper())
+
     def clear_orders(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> dict:
         power = power.upper()
         with self._write(name) as gf:
@@ -250,25 +269,31 @@ class GameService:
                 done[name] = f"error: {e}"
         return done
 
-    def process(self, name: str) -> str:
+    def process(self, name: str, *, source: str | None = None) -> str:
         """The master's `process`: play the current phase now, whatever is missing."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return "done before"
             if gf.status is not GameStatus.ACTIVE:
                 raise GameError(f"{name} is {gf.status.value}")
             return processing.process(gf, self.clock(), self.checkpoint)
 
-    def pause(self, name: str) -> None:
-        with self._write(name) as gf:
-            master.pause(gf, self.clock())
+    def pause(self, name: str, *, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.pause(gf, self.clock())
 
-    def resume(self, name: str) -> None:
-        with self._write(name) as gf:
-            master.resume(gf, self.clock())
+    def resume(self, name: str, *, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.resume(gf, self.clock())
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
-                    by_master: bool = False) -> dict:
+                    by_master: bool = False, source: str | None = None) -> dict:
         """Times without an offset are read in the game's zone."""
-        with self._write(name) as gf:
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return {"repeated": True}
             zone = gf.settings.time_zone
             s = parse_time(starts, zone) if isinstance(starts, str) else starts
             e = parse_time(ends, zone) if isinstance(ends, str) else ends
@@ -281,9 +306,10 @@ class GameService:
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
 
-    def resign(self, name: str, power: str, *, account: str | None = None) -> None:
-        with self._write(name) as gf:
-            players.resign(gf, power.upper(), account, self.clock())
+    def resign(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> None:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                players.resign(gf, power.upper(), account, self.clock())
 
     # -- votes and press -------------------------------------------------------------------------
     def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None) -> bool:
@@ -315,10 +341,73 @@ class GameService:
             return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
 
     # -- the master's tools ------------------------------------------------------------------------
-    def rollback(self, name: str, phase: str) -> dict:
-        with self._write(name) as gf:
-            master.rollback(gf, phase, self.clock())
+    def rollback(self, name: str, phase: str, *, source: str | None = None) -> dict:
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.rollback(gf, phase, self.clock())
         return self.status(name)
+
+    def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
+                      source: str | None = None) -> dict:
+        """SET DEADLINE: a time without an offset is read in the game's zone."""
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
+            when = parse_time(deadline, gf.settings.time_zone) if isinstance(deadline, str) else deadline
+            master.move_deadline(gf, when, self.clock(), reason)
+        return self.status(name)
+
+    def extend(self, name: str, hours: float, *, source: str | None = None) -> dict:
+        """EXTEND: the current deadline moves `hours` later."""
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
+            row = gf.current()
+            if row is None or row.deadline is None:
+                raise GameError(f"{name} has no deadline to extend")
+            master.move_deadline(gf, row.deadline + timedelta(hours=hours), self.clock(), f"extended by {hours:g} h")
+        return self.status(name)
+
+    def become_master(self, name: str, account: str) -> None:
+        keeper = self.accounts.get(account).keeper
+        with self._write(name) as gf:
+            master.become_master(gf, account, keeper, self.clock())
+
+    def eject(self, name: str, power: str, *, source: str | None = None) -> None:
+        """The master takes a power from its player: it is open for takeover."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                players.resign(gf, power.upper(), None, self.clock())
+
+    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> dict:
+        """The master gives a power to another player (its player is ejected first if still playing)."""
+        self.accounts.get(account)
+        power = power.upper()
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name)
+            pr = gf.powers().get(power)
+            if pr is not None and pr.status in PLAYING:
+                players.resign(gf, power, None, self.clock())
+            players.take_over(gf, power, account, self.clock())
+        return self.status(name)
+
+    def preview(self, name: str) -> dict:
+        """What PROCESS would do now, played in a transaction that is then rolled back."""
+        db = open_game(self.data, name)
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                gf = self._file(db)
+                if gf.status is not GameStatus.ACTIVE:
+                    raise GameError(f"{name} is {gf.status.value}")
+                seq = gf.current().seq
+                processing.process(gf, self.clock())
+                return json.loads(db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+            finally:
+                db.conn.execute("ROLLBACK")
+        finally:
+            db.close()
 
     def set_settings(self, name: str, **changes: Any) -> dict:
         with self._write(name) as gf:
@@ -343,9 +432,34 @@ class GameService:
             "SELECT p.name, p.power FROM game_powers p JOIN game_index g ON g.name = p.name "
             "WHERE p.account = ? AND g.status != 'finished' ORDER BY p.name, p.power", [account])]
 
+    def observe(self, name: str, account: str) -> bool:
+        """OBSERVE: the account gets the game's public news. False if it already did."""
+        self.accounts.get(account)
+        name = check_game_name(name)
+        if not game_exists(self.data, name):
+            raise GameError(f"there is no game called {name}")
+        return audience.observe(self.judge, name, account, self.clock())
+
+    def observers(self, name: str) -> list[str]:
+        return audience.observers(self.judge, check_game_name(name))
+
+    def public_audience(self, name: str, notice: Notice) -> list[str]:
+        """Accounts a public notice (recipient None) still has to reach: players, master, observers."""
+        watching = self.observers(name)
+        with self._read(name) as gf:
+            return audience.public_audience(gf, notice.id, watching)
+
     def games_with_notices(self) -> list[str]:
         return [r[0] for r in self.judge.execute(
             "SELECT name FROM game_index WHERE pending_notices > 0 ORDER BY name")]
+
+    def phase_of(self, name: str) -> tuple[str, str | None, str]:
+        """(variant id, current phase code or None, game status): what reading orders needs."""
+        row = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
+                                 [check_game_name(name)]).fetchone()
+        if row is None:
+            raise GameError(f"there is no game called {name}")
+        return row[0], row[1], row[2]
 
     # -- looking -------------------------------------------------------------------------------------
     def list_games(self) -> list[dict]:

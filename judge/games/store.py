@@ -246,7 +246,19 @@ def _judge_v2(db: sqlite_utils.Database) -> None:
     """)
 
 
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2]
+def _judge_v3(db: sqlite_utils.Database) -> None:
+    """Observers: accounts that get a game's public announcements without playing."""
+    db.executescript("""
+        CREATE TABLE observers (
+            name TEXT NOT NULL,                      -- the game
+            account TEXT NOT NULL,
+            since TEXT NOT NULL,
+            PRIMARY KEY (name, account)
+        );
+    """)
+
+
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3]
 
 
 def open_judge(data: Path) -> sqlite_utils.Database:

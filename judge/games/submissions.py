@@ -71,8 +71,9 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
     """This message was handled before (the mail layer retries after a crash): do nothing twice.
     Without this, orders read again after the phase was played would land in the next phase."""
     return source is not None and gf.db.execute(
-        "SELECT 1 FROM submissions WHERE source = ? UNION ALL SELECT 1 FROM press WHERE source = ?",
-        [source, source]).fetchone() is not None
+        "SELECT 1 FROM submissions WHERE source = ? UNION ALL SELECT 1 FROM press WHERE source = ? "
+        "UNION ALL SELECT 1 FROM events WHERE kind = 'handled' AND json_extract(detail, '$.source') = ?",
+        [source, source, source]).fetchone() is not None
 
 
 def confirmation(gf: GameFile, power: str) -> dict:

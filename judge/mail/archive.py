@@ -231,6 +231,10 @@ class Archive:
         return bool(row and row[0])
 
     def clear_failing(self, address: str) -> None:
-        """The address worked again (for example its owner wrote to the judge from it)."""
-        with self.db.conn:
-            self.db.conn.execute("UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])
+        clear_failing(self.db, address)
+
+
+def clear_failing(db: sqlite_utils.Database, address: str) -> None:
+    """The address worked again (for example its owner wrote to the judge from it)."""
+    with db.conn:
+        db.conn.execute("UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])

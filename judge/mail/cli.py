@@ -50,6 +50,7 @@ def overrides_from(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from ..daemon import serve      # imported here so other subcommands do not load the mail stack
+    from .hooks import build_hooks
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
@@ -58,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"judge serve: {e}", file=sys.stderr)
         return 2
+    dispatch, tick = build_hooks(config)
     try:
-        return serve(config)
+        return serve(config, dispatch=dispatch, tick=tick)
     except OSError as e:           # most often: the port is taken
         print(f"judge serve: {e}", file=sys.stderr)
         return 1

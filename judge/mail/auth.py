@@ -1,0 +1,197 @@
+"""Who is writing, and what they may do: one `Session` per inbound message.
+
+The sender's address names an account but proves nothing (From is easy to forge). A message is
+authenticated by a password in it (SIGNON, JOIN, CREATE, OBSERVE, BECOME MASTER, REGISTER), or by
+arriving at the player's secret reply address (judge.mail.tokens). A SIGNON from an address the
+account does not have is accepted with the right password, but the reply is copied to the
+account's own addresses and the game's master is alerted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.variant import Variant
+from ..games.service import GameService
+from ..games.store import check_game_name
+from .tokens import ReplyToken
+
+MASTER_LETTER = "M"
+
+
+class Refused(Exception):
+    """A command the sender may not give, or gave wrongly: the text says why and how to fix it."""
+
+    def __init__(self, problem: str, fix: str = "") -> None:
+        super().__init__(problem)
+        self.problem, self.fix = problem, fix
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the game's master (or the judge keeper) must hear about."""
+    game: str | None
+    text: str
+
+
+@dataclass
+class Session:
+    sender: str                          # where the reply goes
+    sender_account: str | None           # the account owning that address: a claim, not a proof
+    token: ReplyToken | None = None
+    account: str | None = None           # authenticated in this message
+    game: str | None = None              # the signed-on game
+    powers: tuple[str, ...] = ()         # the powers `account` plays there
+    as_master: bool = False
+    copy_to: set[str] = field(default_factory=set)   # the account's own addresses, when not the sender's
+    alerts: list[Alert] = field(default_factory=list)
+    passwords: set[str] = field(default_factory=set)  # every password seen: never echoed
+
+    @property
+    def power(self) -> str | None:
+        return self.powers[0] if len(self.powers) == 1 else None
+
+
+def start_session(service: GameService, sender: str, token: ReplyToken | None) -> Session:
+    owner = service.accounts.by_address(sender) if sender else None
+    session = Session(sender, owner.name if owner else None, token)
+    if token is not None:
+        session.account = token.account
+        if token.game:
+            _enter_game(service, session, token.account, token.game)
+        _copy_if_elsewhere(service, session, token.account)
+    return session
+
+
+def _enter_game(service: GameService, session: Session, account: str, game: str) -> None:
+    try:
+        status = service.status(game)
+    except KeyError:
+        return
+    session.game = status["name"]
+    session.powers = tuple(p for p, info in status["powers"].items() if info["account"] == account)
+    session.as_master = status["master"] == account
+
+
+def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> bool:
+    addresses = service.accounts.get(account).addresses
+    if session.sender.lower() in addresses:
+        return False
+    session.copy_to.update(addresses)
+    return True
+
+
+def power_by_letter(variant: Variant, letter: str) -> str | None:
+    for p in variant.powers:
+        if p.letter.upper() == letter.upper():
+            return p.id
+    return None
+
+
+def resolve_power(variant: Variant, word: str) -> str | None:
+    """A power named by its letter, id, name or adjective, in any case."""
+    key = word.strip().strip(".:").lower()
+    for p in variant.powers:
+        if key in (p.letter.lower(), p.id.lower(), p.name.lower(), p.adjective.lower()) \
+                or (len(key) >= 3 and p.name.lower().startswith(key)):
+            return p.id
+    return None
+
+
+def game_name(word: str) -> str:
+    try:
+        return check_game_name(word)
+    except ValueError as e:
+        raise Refused(str(e), "game names are letters, digits, '-' and '_'") from None
+
+
+def signon(service: GameService, session: Session, letter: str, game: str, password: str | None) -> str:
+    """SIGNON Fgame password: returns what to tell the player."""
+    game = game_name(game)
+    try:
+        status = service.status(game)
+    except KeyError:
+        raise Refused(f"there is no game called {game}", "LIST shows the games") from None
+    variant = service.variant(status["variant"])
+    power = power_by_letter(variant, letter)
+    if power is None and letter.upper() == MASTER_LETTER:
+        account, role = status["master"], "the master"
+        if account is None:
+            raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
+    elif power is None:
+        letters = ", ".join(f"{p.letter} ({p.name})" for p in variant.powers)
+        raise Refused(f"{letter} is no power's initial in {game}", f"use one of {letters}, or M for the master")
+    else:
+        info = status["powers"].get(power)
+        if status["status"] == "forming" or info is None:
+            raise Refused(f"{game} has not started: powers are given out when it does",
+                          f"JOIN {game} password to play in it")
+        account, role = info["account"], variant.power(power).name
+        if account is None:
+            raise Refused(f"nobody plays {variant.power(power).name} in {game} now",
+                          "the master can give an open power to a new player (REPLACE)")
+    _check_password(service, session, account, password, f"SIGNON {letter}{game} password")
+    session.account = account
+    _enter_game(service, session, account, game)
+    if letter.upper() == MASTER_LETTER and power is None:
+        session.powers = ()
+    else:
+        session.powers = (power,)
+    if _copy_if_elsewhere(service, session, account):
+        session.alerts.append(Alert(game, f"{role} in {game} signed on with the right password from"
+                                          f" {session.sender}, which is not the address registered for {account}."))
+        return f"signed on as {role} in {game} (from an address that is not yours: a copy goes to your own)"
+    return f"signed on as {role} in {game}"
+
+
+def _check_password(service: GameService, session: Session, account: str, password: str | None, usage: str) -> None:
+    if password is not None:
+        session.passwords.add(password)
+        if service.accounts.check_password(account, password):
+            return
+        raise Refused("the password is not right; nothing after this line was done as that player",
+                      f"{usage} with the password you chose (SET PASSWORD changes it)")
+    if session.account == account:
+        return  # already proven in this message (reply address, or an earlier password)
+    raise Refused("a password is needed here", usage)
+
+
+def authenticate(service: GameService, session: Session, password: str | None, usage: str) -> str:
+    """The sender's own account, proven by this password or earlier in the message."""
+    if session.account is not None and password is None:
+        return session.account
+    account = session.account or session.sender_account   # the account this mail acts for so far
+    if account is None:
+        raise Refused(f"{session.sender} is not registered with this judge",
+                      "REGISTER name password [time zone] first, in this message or an earlier one")
+    _check_password(service, session, account, password, usage)
+    session.account = account
+    return account
+
+
+def require_player(session: Session, what: str) -> tuple[str, str]:
+    """(game, power) of the signed-on player, for orders, press and settings."""
+    if session.game is None or session.account is None:
+        raise Refused(f"{what} needs a game: sign on first", "SIGNON Fgame password (F: your power's initial)")
+    if session.power is None:
+        if not session.powers:
+            raise Refused(f"you play no power in {session.game}", "SIGNON with your power's initial")
+        raise Refused(f"you play several powers in {session.game}: which one?",
+                      "SIGNON with that power's initial before this line")
+    return session.game, session.power
+
+
+def require_master(service: GameService, session: Session, what: str) -> str:
+    if session.game is None or session.account is None:
+        raise Refused(f"{what} is the game master's: sign on first", "SIGNON Mgame password")
+    if service.status(session.game)["master"] != session.account:
+        try:
+            keeper = service.accounts.get(session.account).keeper
+        except KeyError:
+            keeper = False
+        if not keeper:
+            raise Refused(f"{what} is for the master of {session.game}", "SIGNON Mgame password as the master")
+    return session.game
+
+
+__all__ = ["Alert", "Refused", "Session", "authenticate", "game_name", "power_by_letter",
+           "require_master", "require_player", "resolve_power", "signon", "start_session"]

@@ -1,0 +1,264 @@
+"""One handler per command (judge.language.commands), mapped to GameService calls.
+
+`HANDLERS` is the one place a command is wired in: adding a command is one entry. A handler
+gets the `Env` of the message and the typed command, and returns the lines that tell the player
+what was done; it raises `Refused` (or GameError, KeyError, ValueError) with what was wrong.
+A handler marked `once` changes something that doing twice would change twice (PROCESS, PAUSE,
+EXTEND, ...): it passes `env.source` to the service, which marks it done in the same transaction
+as the deed, and the dispatcher keeps its answer, to repeat when the mail is read again.
+"""
+from __future__ import annotations
+
+import re
+
+from ..games.model import GameError
+from ..language import commands as c
+from . import info_commands as info
+from . import master_commands as master
+from .auth import Refused, authenticate, game_name, require_player, resolve_power, signon
+from .command_env import Env, Handler
+
+
+def _signon(env: Env, cmd: c.SignOn) -> list[str]:
+    return [signon(env.service, env.session, cmd.power_letter, cmd.game, cmd.password)]
+
+
+def _register(env: Env, cmd: c.Register) -> list[str]:
+    usage = "REGISTER name password [time zone], e.g. REGISTER ann s3cret Europe/Paris"
+    if len(cmd.details) < 2:
+        raise Refused("REGISTER needs a name and a password", usage)
+    name, password, *rest = cmd.details
+    env.session.passwords.add(password)
+    zone = rest[0] if rest else "UTC"
+    svc, session = env.service, env.session
+    if session.sender_account is not None:
+        if session.sender_account.lower() == name.lower() and svc.accounts.check_password(session.sender_account, password):
+            session.account = session.sender_account
+            return [f"{session.sender} is registered as {session.sender_account}"]
+        raise Refused(f"{session.sender} is already registered as {session.sender_account}",
+                      "sign on with that account's password; SET PASSWORD changes it")
+    try:
+        account = svc.create_account(name, session.sender, password, time_zone=zone)
+    except KeyError:       # zoneinfo's "not found" is a KeyError
+        raise Refused(f"{zone!r} is not a time zone the judge knows", usage + " (an IANA zone name)") from None
+    except ValueError as e:
+        raise Refused(str(e), usage) from None
+    session.account = session.sender_account = account.name
+    return [f"registered {account.name} at {session.sender} (time zone {account.time_zone})"]
+
+
+def _create(env: Env, cmd: c.Create) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, "CREATE game password [variant]")
+    name = game_name(cmd.game)
+    try:
+        env.service.create_game(name, variant=(cmd.variant or "standard").lower(), master=account)
+        done = f"created {name}; you are its master. Players join with JOIN {name} their-password"
+    except GameError:
+        if env.service.status(name)["master"] != account:
+            raise
+        done = f"{name} was created by you already"
+    except KeyError as e:
+        raise Refused(str(e).strip("'\""), "CREATE game password standard") from None
+    env.session.game, env.session.powers, env.session.as_master = name, (), True
+    return [done]
+
+
+def _join(env: Env, cmd: c.Join) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
+    name = game_name(cmd.game)
+    current = env.service.status(name)
+    if current["status"] in ("active", "paused"):
+        return _take_over(env, name, account, cmd.preference, current)
+    status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
+    env.session.game, env.session.powers = name, ()
+    if status["status"] == "forming":
+        need = len(status["signups"])
+        return [f"joined {name}: {need} signed up so far; the game starts when it is full"]
+    mine = [p for p, info in status["powers"].items() if info["account"] == account]
+    env.session.powers = tuple(mine)
+    return [f"joined {name}, which has started: you play {', '.join(mine) or 'no power'}"]
+
+
+def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict) -> list[str]:
+    """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
+    open_ = [p for p, info in status["powers"].items() if info["status"] in ("resigned", "abandoned")]
+    if not open_:
+        raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
+    power = resolve_power(env.service.variant(status["variant"]), wanted) if wanted else None
+    if power not in open_:
+        raise Refused(f"{name} has started; the powers open for takeover are {', '.join(open_)}",
+                      f"JOIN {name} password {open_[0].title()}")
+    env.service.take_over(name, power, account)
+    env.session.game, env.session.powers = name, (power,)
+    return [f"you now play {power} in {name}"]
+
+
+def _observe(env: Env, cmd: c.Observe) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password")
+    name = game_name(cmd.game)
+    added = env.service.observe(name, account)
+    return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
+
+
+
+
+
+
+def _press(env: Env, cmd: c.Press) -> list[str]:
+    session = env.session
+    if session.as_master and session.power is None and session.game:
+        game, sender = session.game, "MASTER"
+    else:
+        game, sender = require_player(session, "press")
+    variant = env.service.variant(env.service.phase_of(game)[0])
+    to: list[str] | None = []
+    for word in cmd.recipients:
+        if word.lower() in ("all", "everyone", "everybody"):
+            to = None
+            break
+        if word.lower() in ("master", "gm"):
+            to.append("MASTER")
+            continue
+        power = resolve_power(variant, word)
+        if power is None:
+            names = ", ".join(p.name for p in variant.powers)
+            raise Refused(f"{word!r} is not a power in {game}", f"PRESS TO France Germany ... ENDPRESS ({names})")
+        to.append(power)
+    if cmd.broadcast:
+        to = None
+    elif to == []:
+        raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+    if not cmd.body.strip():
+        raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
+    env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
+                           source=env.source)
+    whom = "everyone" if to is None else ", ".join(to)
+    return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({len(cmd.body.splitlines())} lines)"]
+
+
+def _set_wait(env: Env, cmd: c.SetWait) -> list[str]:
+    game, power = require_player(env.session, "SET WAIT")
+    env.service.set_wait(game, power, cmd.wait, account=env.session.account)
+    return [f"{power} {'asks the game to wait for it' if cmd.wait else 'no longer asks the game to wait'}"]
+
+
+def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
+    game, _ = require_player(env.session, "SET DRAW")
+    variant = env.service.variant(env.service.phase_of(game)[0])
+    powers = None
+    if cmd.powers:
+        powers = [resolve_power(variant, w) for w in cmd.powers]
+        if None in powers:
+            raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
+    ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
+            else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
+
+
+_SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s+(?:(?:to|until|-)\s+)?(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
+                   re.IGNORECASE)
+
+
+def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
+    game, _ = require_player(env.session, "SET ABSENCE")
+    usage = "SET ABSENCE 2026-12-20 to 2026-12-27 (dates in the game's time zone)"
+    match = _SPAN.match(cmd.when.strip())
+    if not match:
+        raise Refused(f"cannot read the dates {cmd.when!r}", usage)
+    try:
+        out = env.service.add_absence(game, env.session.account, match["start"], match["end"], source=env.source)
+    except ValueError as e:
+        raise Refused(str(e), usage) from None
+    if out.get("repeated"):
+        return ["this absence was set when the judge first read this mail"]
+    moved = f"; the deadline moved to {out['deadline']}" if out.get("deadline_moved") else ""
+    return [f"away from {out['starts']} to {out['ends']} (UTC){moved}"]
+
+
+def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame old-password, then SET PASSWORD new")
+    env.session.passwords.add(cmd.password)
+    env.service.accounts.set_password(account, cmd.password)
+    return ["password changed (it is not repeated here)"]
+
+
+def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET ADDRESS new")
+    if "@" not in cmd.address:
+        raise Refused(f"{cmd.address!r} is not a mail address", "SET ADDRESS you@example.org")
+    env.service.accounts.replace_address(account, cmd.address, env.service.clock())
+    env.session.copy_to.add(cmd.address.lower())
+    return [f"the judge now writes to {cmd.address}"]
+
+
+def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET TIMEZONE zone")
+    try:
+        env.service.accounts.set_time_zone(account, cmd.zone)
+    except (KeyError, ValueError):
+        raise Refused(f"{cmd.zone!r} is not a time zone the judge knows",
+                      "an IANA name, e.g. SET TIMEZONE Europe/Paris or America/New_York") from None
+    return [f"times are shown to you in {cmd.zone} as well as the game's zone"]
+
+
+
+
+
+def _resign(env: Env, cmd: c.Resign) -> list[str]:
+    game, power = require_player(env.session, "RESIGN")
+    if cmd.game and game_name(cmd.game) != game:
+        raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
+    env.service.resign(game, power, account=env.session.account, source=env.source)
+    return [f"you resigned {power} in {game}; it is open for another player to take over"]
+
+
+def _signoff(env: Env, cmd: c.SignOff) -> list[str]:
+    return ["signed off: nothing after this line was read"]
+
+
+def _help(env: Env, cmd: c.Help) -> list[str]:
+    return env.reports.render("reply_help.j2", topic=cmd.topic).body.rstrip("\n").split("\n")
+
+
+
+
+
+
+
+
+
+
+
+# The commands of the mail judge. Adding one (e.g. Abstraction II's EXCHANGE) is one entry here.
+HANDLERS: dict[type, Handler] = {
+    c.Register: Handler(_register),
+    c.SignOn: Handler(_signon),
+    c.Create: Handler(_create),
+    c.Join: Handler(_join),                 # also takes over an open power in a game under way
+    c.Observe: Handler(_observe),
+    c.ListGames: Handler(info.list_games),
+    c.History: Handler(info.history),
+    c.Summary: Handler(info.summary),
+    c.Press: Handler(_press),               # idempotent by its source
+    c.SetWait: Handler(_set_wait),
+    c.SetDraw: Handler(_set_draw),
+    c.SetAbsence: Handler(_set_absence, once=True),
+    c.SetPassword: Handler(_set_password),
+    c.SetAddress: Handler(_set_address),
+    c.SetTimezone: Handler(_set_timezone),
+    c.SetDeadline: Handler(master.set_deadline, once=True),
+    c.Resign: Handler(_resign, once=True),
+    c.SignOff: Handler(_signoff),
+    c.Help: Handler(_help),
+    c.BecomeMaster: Handler(master.become_master),
+    c.Process: Handler(master.process, once=True),
+    c.Pause: Handler(master.pause, once=True),
+    c.Resume: Handler(master.resume, once=True),
+    c.Extend: Handler(master.extend, once=True),
+    c.Eject: Handler(master.eject, once=True),
+    c.Replace: Handler(master.replace, once=True),
+    c.Rollback: Handler(master.rollback, once=True),
+    c.Preview: Handler(master.preview),
+}
+
+__all__ = ["Env", "HANDLERS", "Handler"]

@@ -1,0 +1,68 @@
+"""What a confirmation reply says about a power after a message: plain values for the template.
+
+Each order the message gave, exactly as read and in full names; each error with its suggestion;
+the power's standing orders and what cannot be carried out as things stand; the units still
+without orders; the deadline in the game's zone and the player's, with the time left; whether
+the power asked the game to wait.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..engine.geography import UnitKind
+from ..engine.notation import parse_loc
+from ..engine.variant import Variant
+from ..games.clock import parse_time
+from ..games.ordercodec import order_from_json
+from ..games.service import GameService
+from ..language import ParsedOrder, describe
+from ..language.parse import OrderError
+from ..language.render import place_name
+
+
+def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
+    return {"line": parsed.line, "written": parsed.text, "read": describe(parsed.order, variant),
+            "notes": list(parsed.notes)}
+
+
+def error_line(error: OrderError, mask) -> dict:
+    return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
+            "suggestions": [mask(s) for s in error.suggestions]}
+
+
+def unit_full_name(variant: Variant, text: str) -> str:
+    """"A PAR" -> "Army Paris"; kept as written if it cannot be read."""
+    kind, _, place = text.partition(" ")
+    try:
+        return f"{UnitKind(kind.upper()).full_name.capitalize()} {place_name(parse_loc(variant, place), variant)}"
+    except ValueError:
+        return text
+
+
+def time_left(deadline_utc: str, now: datetime) -> str:
+    seconds = int((parse_time(deadline_utc) - now).total_seconds())
+    if seconds <= 0:
+        return "the deadline has passed"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = ([f"{days} d"] if days else []) + ([f"{hours} h"] if hours or days else []) + [f"{minutes} min"]
+    return " ".join(parts) + " left"
+
+
+def power_summary(service: GameService, game: str, power: str) -> dict:
+    """The state of one power's orders now, for the end of the reply."""
+    status = service.status(game)
+    variant = service.variant(status["variant"])
+    confirmed = service.confirmation(game, power)
+    deadline = confirmed["deadline"]
+    return {
+        "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
+        "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
+                   for o in confirmed["orders"]],
+        "problems": [{"order": p["order"], "detail": p["detail"]} for p in confirmed["problems"]],
+        "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
+        "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
+        "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
+        "waiting": bool(status["powers"][power]["waiting"]),
+    }

@@ -1,0 +1,275 @@
+"""The daemon's `dispatch` hook: one archived message -> commands, orders and one reply.
+
+    dispatch = Dispatch(GameService(config.data_dir), config)
+    Daemon(config, dispatch=dispatch, tick=...)
+
+The body is cleaned (quotes, signatures and HTML dropped), read by `parse_message` with the order
+context of the signed-on game, and each item handled in the order written: commands through
+`judge.mail.commands.HANDLERS`, orders through `GameService.submit_orders`. The reply says what was
+done and what was wrong, and is queued in the outbox with a Message-ID derived from the inbound
+message, so dispatching the same message again queues nothing new. Orders and press carry the
+message as their `source`, and commands that must not run twice are recorded per message
+(dispatch_store.StepLog): a second dispatch after a crash does not do anything twice.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from email.message import Message
+from email.utils import getaddresses, parseaddr
+
+from ..config import Config
+from ..games.model import GameError
+from ..games.service import GameService
+from ..language import CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body, parse_message
+from ..language.commands import Join, SignOn
+from ..language.parse import OrderError
+from . import outbox
+from .archive import StoredMessage, clear_failing
+from .auth import Refused, Session, power_by_letter, resolve_power, start_session
+from .commands import HANDLERS, Env
+from .confirm import error_line, order_line, power_summary
+from .courier import Courier
+from .dispatch_store import StepLog
+from .loops import Verdict, build_message
+from .reports import Reports
+from .secrets_mask import mask_line, mask_words
+from .tokens import ReplyTokens
+
+log = logging.getLogger("judge.dispatch")
+
+
+@dataclass
+class Outcome:
+    """What the handling of one message produced, for the reply."""
+    entries: list[dict] = field(default_factory=list)
+    touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
+    signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+
+    def touch(self, game: str, power: str) -> None:
+        if (game, power) not in self.touched:
+            self.touched.append((game, power))
+
+
+def reply_address(mail: Message, mail_from: str | None) -> str:
+    """Reply-To, else From, else the envelope sender."""
+    for header in ("Reply-To", "From"):
+        address = parseaddr(str(mail.get(header, "")))[1]
+        if "@" in address:
+            return address.strip()
+    return (mail_from or "").strip("<> ")
+
+
+def addressed_to(mail: Message, rcpt_tos) -> list[str]:
+    headers = [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
+    return [*rcpt_tos, *(a for _, a in getaddresses(headers) if a)]
+
+
+class Dispatch:
+    def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
+                 courier: Courier | None = None) -> None:
+        self.service = service
+        self.config = config
+        self.reports = reports or Reports()
+        self.courier = courier        # run after each message: press and starts go out at once
+        self.commands = CommandReader()
+        self._readers: dict[str, OrderReader] = {}   # one per variant, built on first use
+
+    def __repr__(self) -> str:
+        return "Dispatch: commands, orders and confirmation replies"
+
+    def __call__(self, message: StoredMessage, verdict: Verdict, context) -> str:
+        if not verdict.reply_allowed:
+            return f"not read and not answered: {verdict.reason}"
+        mail = message.parsed()
+        sender = reply_address(mail, message.mail_from)
+        if not sender:
+            return "not answered: no address to answer"
+        clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
+        tokens = ReplyTokens(context.db, self.config.address)
+        session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
+        parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
+        outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
+        queued = self.answer(message, mail, session, outcome, tokens, context.db)
+        if self.courier is not None:
+            try:
+                self.courier.run(context.db)
+            except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+                log.exception("courier after message #%d failed; the next tick tries again", message.id)
+        done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
+        errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
+            len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
+        return (f"answered {sender}: {done} item(s) done, {errors} error(s)"
+                + ("" if queued else " (reply already queued)"))
+
+    # -- reading -----------------------------------------------------------------------------------
+    def _reader(self, variant: str) -> OrderReader:
+        if variant not in self._readers:
+            self._readers[variant] = OrderReader(self.service.variant(variant))
+        return self._readers[variant]
+
+    def _order_context(self, session: Session):
+        def context(signon: SignOn | Join | None) -> OrderContext | None:
+            game = signon.game if signon is not None else session.game
+            if not game:
+                return None
+            try:
+                variant, phase, status = self.service.phase_of(game)
+            except (GameError, ValueError):
+                return None
+            if phase is None or status not in ("active", "paused"):
+                return None
+            v = self.service.variant(variant)
+            if isinstance(signon, Join):       # taking over an open power in a game under way
+                power = resolve_power(v, signon.preference) if signon.preference else None
+            else:
+                power = power_by_letter(v, signon.power_letter) if signon else session.power
+            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power)
+        return context
+
+    # -- doing -------------------------------------------------------------------------------------
+    def handle(self, inbound_id: int, items, session: Session, steps: StepLog) -> Outcome:
+        out = Outcome()
+        for index, item in enumerate(items):
+            if isinstance(item, CommandItem):
+                self._command(inbound_id, index, item, session, steps, out)
+            elif isinstance(item, OrderBlock):
+                self._orders(inbound_id, index, item, session, out)
+            elif isinstance(item, OrderError):
+                out.entries.append({"kind": "error", **error_line(item, mask_line)})
+        return out
+
+    def _command(self, inbound_id: int, index: int, item: CommandItem, session: Session, steps: StepLog,
+                 out: Outcome) -> None:
+        text = mask_line(item.text)
+        handler = HANDLERS.get(type(item.command))
+        if handler is None:
+            out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
+                                "this judge does not do that command yet", "expected": "", "suggestions": []})
+            return
+        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}")
+        lines = steps.answer(inbound_id, index) if handler.once else None
+        if lines is None:
+            try:
+                lines = handler.run(env, item.command)
+            except Refused as e:
+                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": e.problem,
+                                    "expected": e.fix, "suggestions": []})
+                return
+            except (GameError, KeyError, ValueError) as e:
+                problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
+                                    "expected": "", "suggestions": []})
+                return
+            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+                log.exception("message #%d line %d: %s failed", inbound_id, item.line, type(item.command).__name__)
+                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
+                                    "the judge failed on this line (a fault of its own, logged for its keeper)",
+                                    "expected": "try again later, or write to the judge's keeper", "suggestions": []})
+                return
+            if handler.once:
+                steps.record(inbound_id, index, lines)
+        if isinstance(item.command, (SignOn, Join)):
+            out.signed[id(item.command)] = (session.game, session.powers, session.as_master)
+            if session.power:
+                out.touch(session.game, session.power)
+        out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
+
+    def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Outcome) -> None:
+        errors = [error_line(e, mask_line) for e in block.parse.errors]
+        if block.signon is None:
+            game, powers, as_master = session.game, session.powers, session.as_master
+            allowed = session.account is not None and game is not None
+            why = "orders need a game: sign on first"
+        else:
+            game, powers, as_master = out.signed.get(id(block.signon), (None, (), False))
+            allowed = id(block.signon) in out.signed
+            why = "the SIGNON before these orders did not succeed, so they were not taken"
+        if not allowed:
+            for p in block.parse.orders:
+                errors.append({"line": p.line, "text": mask_line(p.text), "problem": why,
+                               "expected": "SIGNON Fgame password (F: your power's initial)", "suggestions": []})
+            out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
+                                "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
+            return
+        variant = self.service.variant(self.service.phase_of(game)[0])
+        by_power: dict[str, list] = {}
+        for p in block.parse.orders:
+            power = p.power or (powers[0] if len(powers) == 1 else None)
+            if power is None or (power not in powers and not as_master):
+                problem = (f"you do not play {variant.power(power).name} in {game}" if power else
+                           "which power is this order for? Start the line with the power's name")
+                errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
+                continue
+            by_power.setdefault(power, []).append(p)
+        for power, orders in by_power.items():
+            try:
+                result = self.service.submit_orders(game, power, orders, account=session.account,
+                                                    source=f"mail:{inbound_id}:{index}:{power}")
+            except (GameError, KeyError, ValueError) as e:
+                errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
+                              for p in orders)
+                continue
+            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+                log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
+                errors.extend({"line": p.line, "text": p.text, "problem": "the judge failed on this order (a fault"
+                               " of its own, logged for its keeper); it was not taken", "expected": "send it again later",
+                               "suggestions": []} for p in orders)
+                continue
+            out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
+                                "orders": [order_line(p, variant) for p in orders], "errors": [],
+                                "repeated": bool(result.get("repeated"))})
+            out.touch(game, power)
+        if errors:
+            out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
+                                "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
+
+    # -- answering ---------------------------------------------------------------------------------
+    def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Outcome,
+               tokens: ReplyTokens, db) -> bool:
+        summaries = []
+        for game, power in outcome.touched:
+            try:
+                summaries.append(power_summary(self.service, game, power))
+            except (GameError, KeyError):
+                pass   # the game ended or has no current phase: nothing to summarise
+            except Exception:   # noqa: BLE001 - the reply still goes out, without this part
+                log.exception("message #%d: no summary for %s in %s", message.id, power, game)
+        subject = str(mail.get("Subject", "") or "").strip()
+        rendered = self.reports.render(
+            "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
+            subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
+            copied=sorted(session.copy_to), empty=not outcome.entries,
+            secret_reply=(session.account or session.sender_account) is not None)
+        body = mask_words(rendered.body, session.passwords)
+        to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
+        reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
+                              subject=mask_words(rendered.subject, session.passwords), body=body,
+                              domain=self.config.domain, in_reply_to=mail)
+        # The secret address goes to a proven player, or to an address registered to the account it is
+        # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
+        owner = session.account or session.sender_account
+        if owner is not None:
+            reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
+        queued = outbox.enqueue(db, reply["Message-ID"], to, bytes(reply), envelope_from=self.config.address)
+        for n, alert in enumerate(session.alerts):
+            self._alert(message, n, alert, session, db)
+        return queued
+
+    def _alert(self, message: StoredMessage, n: int, alert, session: Session, db) -> None:
+        to: list[str] = []
+        if alert.game:
+            master = self.service.status(alert.game)["master"]
+            if master:
+                to = list(self.service.accounts.get(master).addresses[:1])
+        if not to and self.config.master_address:
+            to = [self.config.master_address]
+        if not to:
+            log.warning("alert for %s not sent: no master and no master_address", alert.game)
+            return
+        rendered = self.reports.render("reply_alert.j2", game=alert.game, text=alert.text,
+                                       inbound_id=message.id)
+        notice = build_message(key=f"alert:{message.id}:{n}", sender=self.config.address, to=to,
+                               subject=rendered.subject, body=mask_words(rendered.body, session.passwords),
+                               domain=self.config.domain)
+        outbox.enqueue(db, notice["Message-ID"], to, bytes(notice), envelope_from=self.config.address)

@@ -1,0 +1,36 @@
+"""The daemon's two hooks for the mail judge: `dispatch` (judge.mail.dispatch) and `tick`
+(the games' scheduler, then the courier), built from one configuration and one GameService."""
+from __future__ import annotations
+
+import threading
+
+from ..config import Config
+from ..games.service import GameService
+from ..storage.db import open_db
+from .courier import Courier
+from .dispatch import Dispatch
+
+
+class Tick:
+    """Every tick: play what is due in every game, then queue the notices that produced."""
+
+    def __init__(self, service: GameService, courier: Courier, config: Config) -> None:
+        self.service, self.courier, self.config = service, courier, config
+        self._local = threading.local()      # the tick runs on the daemon's thread pool
+
+    def __repr__(self) -> str:
+        return "GameService.run_due, then the courier"
+
+    def __call__(self, now: float) -> None:
+        self.service.run_due()
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = open_db(self.config.db_path)
+        self.courier.run(db)
+
+
+def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
+    service = service or GameService(config.data_dir)
+    service.sync_index()
+    courier = Courier(service, config)
+    return Dispatch(service, config, courier=courier), Tick(service, courier, config)

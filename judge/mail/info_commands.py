@@ -1,0 +1,55 @@
+"""Mail commands anyone may send: LIST, HISTORY and SUMMARY."""
+from __future__ import annotations
+
+from ..games.service import GameService
+from ..language import commands as c
+from .auth import game_name
+from .command_env import Env
+
+
+def list_games(env: Env, cmd: c.ListGames) -> list[str]:
+    if cmd.game:
+        return status_lines(env.service, game_name(cmd.game))
+    games = env.service.list_games()
+    if not games:
+        return ["no games yet: CREATE game password starts one"]
+    return [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+
+
+def status_lines(service: GameService, name: str) -> list[str]:
+    s = service.status(name)
+    lines = [f"{s['name']}: {s['variant']} ({s['rules']} rules), {s['status']}"
+             + (f", {s['phase_name']}" if s["phase_name"] else "")]
+    if s["deadline"]:
+        lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s["deadline"]["shown"].items()))
+    if s["status"] == "forming":
+        lines.append(f"signed up: {len(s['signups'])}")
+    for power, info in sorted(s["powers"].items()):
+        lines.append(f"  {power:<10} {info['status']:<15} {info['centres']:>2} centres"
+                     + ("  owes orders" if info["owes"] else ""))
+    return lines
+
+
+def history(env: Env, cmd: c.History) -> list[str]:
+    name = game_name(cmd.game)
+    wanted = {p.upper() for p in cmd.phases}
+    lines = []
+    for phase in env.service.history(name):
+        if wanted and phase["phase"] not in wanted:
+            continue
+        if phase["processed_at"] is None:
+            lines.append(f"{phase['phase']}: not played yet")
+            continue
+        lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
+        for result in phase["results"]:
+            for o in result["outcomes"]:
+                lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+    return lines or [f"{name} has no phases {' '.join(sorted(wanted))}".rstrip()]
+
+
+def summary(env: Env, cmd: c.Summary) -> list[str]:
+    name = game_name(cmd.game)
+    lines = status_lines(env.service, name)
+    played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
+    lines.append(f"phases played: {', '.join(played) or 'none'}")
+    return lines

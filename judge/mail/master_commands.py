@@ -1,0 +1,114 @@
+"""The game master's mail commands: PROCESS, PREVIEW, PAUSE, RESUME, SET DEADLINE, EXTEND, EJECT,
+REPLACE and ROLLBACK, each only for the signed-on game's master (or the judge keeper); and
+BECOME MASTER, which makes one."""
+from __future__ import annotations
+
+import re
+
+from ..language import commands as c
+from .auth import Refused, authenticate, require_master, resolve_power
+from .command_env import Env
+
+
+def hours_in(text: str) -> float:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(h|hours?|d|days?|m|min|minutes?)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise Refused(f"cannot read {text!r} as a length of time", "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m")
+    n, unit = float(m[1]), (m[2] or "h").lower()
+    return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
+
+
+def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
+    game = require_master(env.service, env.session, "SET DEADLINE")
+    try:
+        status = env.service.move_deadline(game, cmd.when, source=env.source)
+    except ValueError as e:
+        raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
+                      "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
+    return [f"deadline of {game} set to {status['deadline']['utc']}"]
+
+
+def extend(env: Env, cmd: c.Extend) -> list[str]:
+    game = require_master(env.service, env.session, "EXTEND")
+    status = env.service.extend(game, hours_in(cmd.by), source=env.source)
+    return [f"deadline of {game} extended to {status['deadline']['utc']}"]
+
+
+def become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER")
+    if env.session.game is None:
+        raise Refused("BECOME MASTER of which game?", "SIGNON Xgame password (or CREATE) first")
+    env.service.become_master(env.session.game, account)
+    env.session.as_master = True
+    return [f"you are the master of {env.session.game}"]
+
+
+def process(env: Env, cmd: c.Process) -> list[str]:
+    game = require_master(env.service, env.session, "PROCESS")
+    phase = env.service.phase_of(game)[1]
+    if cmd.phase and cmd.phase.upper() != phase:
+        raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
+    return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
+
+
+def pause(env: Env, cmd: c.Pause) -> list[str]:
+    game = require_master(env.service, env.session, "PAUSE")
+    env.service.pause(game, source=env.source)
+    return [f"{game} is paused: no deadline runs until RESUME"]
+
+
+def resume(env: Env, cmd: c.Resume) -> list[str]:
+    game = require_master(env.service, env.session, "RESUME")
+    status = env.service.resume(game, source=env.source) or env.service.status(game)
+    return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
+
+
+def power_in(env: Env, game: str, word: str) -> str:
+    power = resolve_power(env.service.variant(env.service.phase_of(game)[0]), word)
+    if power is None:
+        raise Refused(f"{word!r} is not a power in {game}", "a power's name or initial, e.g. EJECT France")
+    return power
+
+
+def eject(env: Env, cmd: c.Eject) -> list[str]:
+    game = require_master(env.service, env.session, "EJECT")
+    power = power_in(env, game, cmd.power)
+    env.service.eject(game, power, source=env.source)
+    return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
+
+
+def replace(env: Env, cmd: c.Replace) -> list[str]:
+    game = require_master(env.service, env.session, "REPLACE")
+    power = power_in(env, game, cmd.power)
+    if not cmd.address:
+        raise Refused("REPLACE needs the new player's address", f"REPLACE {power} new-player@example.org")
+    account = env.service.accounts.by_address(cmd.address)
+    if account is None:
+        raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
+    env.service.replace(game, power, account.name, source=env.source)
+    return [f"{power} in {game} is now played by {account.name}"]
+
+
+def rollback(env: Env, cmd: c.Rollback) -> list[str]:
+    game = require_master(env.service, env.session, "ROLLBACK")
+    phase = cmd.phase
+    if phase is None:
+        played = [h["phase"] for h in env.service.history(game) if h["processed_at"] and not h["rolled_back"]]
+        if not played:
+            raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
+        phase = played[-1]
+    status = env.service.rollback(game, phase, source=env.source)
+    return [f"{game} rolled back to {status['phase']}"]
+
+
+def preview(env: Env, cmd: c.Preview) -> list[str]:
+    game = require_master(env.service, env.session, "PREVIEW")
+    result = env.service.preview(game)
+    lines = ["what PROCESS would do now (nothing was changed):"]
+    for phase in result["results"]:
+        lines.append(f"{phase['phase']}:")
+        for o in phase["outcomes"]:
+            lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+    if result["civil_disorder"]:
+        lines.append("in civil disorder: " + ", ".join(result["civil_disorder"]))
+    return lines

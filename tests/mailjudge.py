@@ -1,0 +1,90 @@
+"""A mail judge in-process for tests: the daemon's Processor with the real Dispatch over files in
+tmp_path, a manual clock, and helpers to send a mail and read what the judge queued in return."""
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from judge.config import load_config
+from judge.daemon import Processor
+from judge.games.clock import ManualClock
+from judge.games.service import GameService
+from judge.mail.dispatch import Dispatch
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+_ids = itertools.count(1)
+
+
+@dataclass
+class Sent:
+    message_id: str
+    to: list[str]
+    mail: EmailMessage
+
+    @property
+    def body(self) -> str:
+        return self.mail.get_body(("plain",)).get_content()
+
+    @property
+    def subject(self) -> str:
+        return str(self.mail["Subject"])
+
+
+def mail(frm: str, body: str, *, to: str = "judge@dip.test", subject: str = "orders", html: bool = False,
+         headers: dict | None = None, in_reply_to: str | None = None) -> bytes:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = frm, to, subject
+    m["Message-ID"] = f"<t{next(_ids)}.{abs(hash(body)) % 10**8}@players.test>"
+    if in_reply_to:
+        m["In-Reply-To"] = in_reply_to
+    for k, v in (headers or {}).items():
+        m[k] = v
+    if html:
+        m.set_content(body, subtype="html")
+    else:
+        m.set_content(body)
+    return m.as_bytes(policy=policy.SMTP)      # CRLF line ends, as SMTP carries them
+
+
+class MailJudge:
+    def __init__(self, tmp_path: Path, *, courier=None, start="2026-03-02T12:00:00Z"):
+        self.config = load_config(None, env={}, overrides={
+            "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
+        self.clock = ManualClock(start)
+        self.service = GameService(self.config.data_dir, clock=self.clock)
+        self.dispatch = Dispatch(self.service, self.config, courier=courier)
+        self.processor = Processor(self.config, self.dispatch)
+
+    def close(self) -> None:
+        self.processor.close()
+
+    def outbox(self) -> list[Sent]:
+        with sqlite3.connect(self.config.db_path) as conn:
+            rows = conn.execute("SELECT message_id, recipients, raw FROM outbox ORDER BY created_at, rowid").fetchall()
+        return [Sent(r[0], json.loads(r[1]), message_from_bytes(r[2], policy=policy.default)) for r in rows]
+
+    def send(self, frm: str, body: str, **kw) -> list[Sent]:
+        """Store the mail as intake would, process it, and return the mail it queued."""
+        before = {s.message_id for s in self.outbox()}
+        rcpt = kw.get("to", "judge@dip.test")
+        self.processor.archive.store(mail(frm, body, **kw), mail_from=frm, rcpt_tos=[rcpt], via="smtp")
+        self.last = self.processor.process_next()
+        return [s for s in self.outbox() if s.message_id not in before]
+
+    def reply_to(self, frm: str, body: str, **kw) -> Sent:
+        replies = [s for s in self.send(frm, body, **kw) if frm in s.to]
+        assert len(replies) == 1, [s.to for s in replies]
+        return replies[0]
+
+    def seven_players(self, game: str = "alpha") -> None:
+        """A master and seven registered players, each in the power they asked for (by the service)."""
+        self.service.create_account("gm", "gm@dip.test", "gm-secret")
+        self.service.create_game(game, master="gm")
+        for p in POWERS:
+            self.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw", time_zone="Asia/Tokyo")
+            self.service.join(game, p.lower(), [p])

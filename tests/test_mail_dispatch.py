@@ -1,0 +1,160 @@
+"""judge/mail/dispatch.py: a stored mail in, commands and orders done, one confirmation out."""
+import pytest
+
+from judge.mail.archive import Archive
+from judge.mail.loops import classify
+
+from mailjudge import MailJudge, mail
+
+
+@pytest.fixture
+def judge(tmp_path):
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    yield j
+    j.close()
+
+
+def test_signon_and_orders_get_a_full_confirmation(judge):
+    reply = judge.reply_to("france@dip.test", "SIGNON Falpha france-pw\nA Par-Bur\nF Bre - Mid\nA Mar Sp\n"
+                                              "Hello\n\n-- \nFrançoise, sent from a phone")
+    body = reply.body
+    assert "Army Paris -> Burgundy" in body and "Fleet Brest -> Mid-Atlantic Ocean" in body
+    assert "ERROR on line 4: A Mar Sp" in body and "did you mean: Spain" in body
+    assert "ERROR on line 5: Hello" in body and "Françoise" not in body
+    assert "Units still without orders" in body and "Army Marseilles" in body
+    assert "(UTC)" in body and "(Asia/Tokyo)" in body and "Time left: 2 d 0 h 0 min left" in body
+    assert "You are not waiting" in body
+    assert "france-pw" not in str(reply.mail) and "SIGNON Falpha ********" in body.replace("signon", "SIGNON")
+    m = reply.mail
+    assert m["Auto-Submitted"] == "auto-replied" and m["In-Reply-To"] and m["References"]
+    assert m["Reply-To"].startswith("judge+") and m["Reply-To"].endswith("@dip.test")
+    orders = judge.service.confirmation("alpha", "FRANCE")["orders"]
+    assert [o["written"] for o in orders] == ["A Par-Bur", "F Bre - Mid"]
+
+
+def test_a_wrong_password_takes_no_orders_and_is_never_echoed(judge):
+    reply = judge.reply_to("france@dip.test", "signon Falpha guess-me\nA Par-Pic\nset wait")
+    assert "the password is not right" in reply.body and "did not succeed" in reply.body
+    assert "SIGNON Falpha password" in reply.body   # how to fix it
+    assert "guess-me" not in str(reply.mail)
+    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert "set wait needs a game" in reply.body.lower()
+
+
+def test_a_spoofed_sender_without_the_password_gets_nothing_done(judge):
+    sent = judge.send("france@dip.test", "A Par - Pic\nF Bre - Eng", headers={"Sender": "mallory@evil.test"})
+    assert [s.to for s in sent] == [["france@dip.test"]]
+    assert "orders need a game: sign on first" in sent[0].body
+    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+
+
+def test_signon_from_an_unregistered_address_copies_the_owner_and_alerts_the_master(judge):
+    sent = judge.send("cafe@elsewhere.test", "signon Ealpha england-pw\nF Lon - Nth")
+    by_to = {tuple(s.to): s for s in sent}
+    assert set(by_to) == {("cafe@elsewhere.test", "england@dip.test"), ("gm@dip.test",)}
+    alert = by_to[("gm@dip.test",)]
+    assert "cafe@elsewhere.test" in alert.body and "england-pw" not in str(alert.mail)
+    assert "Fleet London -> North Sea" in by_to[("cafe@elsewhere.test", "england@dip.test")].body
+
+
+def test_the_secret_reply_address_takes_orders_without_a_password(judge):
+    first = judge.reply_to("italy@dip.test", "signon Ialpha italy-pw")
+    secret = str(first.mail["Reply-To"])
+    html = ("<html><body><div>A Ven - Tri<br>F Nap - Ion</div><div>-- <br>Ivo</div>"
+            "<blockquote>signon Ialpha italy-pw<br>A Rom - Apu</blockquote></body></html>")
+    reply = judge.reply_to("italy@dip.test", html, to=secret, html=True, subject="Re: orders")
+    assert "Army Venice -> Trieste" in reply.body and "Fleet Naples -> Ionian Sea" in reply.body
+    assert "Rome" not in reply.body.split("===")[0]
+    assert [o["written"] for o in judge.service.confirmation("alpha", "ITALY")["orders"]] == ["A Ven - Tri", "F Nap - Ion"]
+    # a made-up token is nobody's
+    wrong = judge.reply_to("italy@dip.test", "A Ven H", to="judge+aaaaaaaaaaaaaaaaaaaa@dip.test")
+    assert "sign on first" in wrong.body
+
+
+def test_quoted_replies_are_not_read_again(judge):
+    body = ("signon Galpha germany-pw\nA Ber - Kie\n\nOn Mon, 2 Mar 2026, Judge wrote:\n> A Mun - Ruh\n"
+            "> ERROR on line 3\n")
+    reply = judge.reply_to("germany@dip.test", body)
+    assert "ERROR" not in reply.body.split("===")[0]
+    assert [o["written"] for o in judge.service.confirmation("alpha", "GERMANY")["orders"]] == ["A Ber - Kie"]
+
+
+def test_dispatching_a_message_twice_does_nothing_twice(judge):
+    judge.reply_to("gm@dip.test", "signon Malpha gm-secret\nextend 24")
+    deadline = judge.service.status("alpha")["deadline"]["utc"]
+    stored = judge.processor.archive.store(
+        mail("austria@dip.test", "signon Aalpha austria-pw\nA Vie - Gal\npress to england\nhi\nendpress"),
+        mail_from="austria@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    gm = judge.processor.archive.store(mail("gm@dip.test", "signon Malpha gm-secret\nextend 24"),
+                                       mail_from="gm@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    verdicts = [classify(m.raw, m.mail_from) for m in (stored, gm)]
+    for _ in range(2):
+        judge.dispatch(stored, verdicts[0], judge.processor.context)
+        judge.dispatch(gm, verdicts[1], judge.processor.context)
+    assert len(judge.service.history("alpha")) == 1
+    assert judge.service.status("alpha")["deadline"]["utc"] > deadline
+    extended_once = judge.service.status("alpha")["deadline"]["utc"]
+    judge.dispatch(gm, verdicts[1], judge.processor.context)
+    assert judge.service.status("alpha")["deadline"]["utc"] == extended_once
+    replies = [s for s in judge.outbox() if "austria@dip.test" in s.to]
+    assert len(replies) == 1
+    press = [n for n in judge.service.pending_notices("alpha") if n.kind == "press"]
+    assert len(press) == 1
+
+
+def test_mail_the_loop_rules_forbid_is_neither_read_nor_answered(judge):
+    sent = judge.send("france@dip.test", "signon Falpha france-pw\nA Par - Bur",
+                      headers={"Auto-Submitted": "auto-replied"})
+    assert sent == []
+    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert "not answered" in Archive(judge.config.db_path).state_of(judge.last.id)[1]
+
+
+def test_an_empty_mail_gets_instructions(judge):
+    reply = judge.reply_to("nobody@else.test", "\n\n")
+    assert "nothing to do" in reply.body and "SIGNON Fgame password" in reply.body
+
+
+def test_an_address_that_bounced_works_again_when_its_owner_writes(judge):
+    judge.send("france@dip.test", "list")
+    archive = Archive(judge.config.db_path)
+    archive.record_bounce("france@dip.test", "mailbox full", judge.last.id)
+    assert archive.is_failing("france@dip.test")
+    judge.reply_to("france@dip.test", "list")
+    assert not archive.is_failing("france@dip.test")
+    archive.close()
+
+
+def test_mail_taken_by_imap_finds_the_reply_address_in_its_headers(judge):
+    first = judge.reply_to("turkey@dip.test", "signon Talpha turkey-pw")
+    secret = str(first.mail["Reply-To"])
+    raw = mail("turkey@dip.test", "F Ank - Bla", to=secret, subject="Re: orders")
+    judge.processor.archive.store(raw, mail_from=None, rcpt_tos=(), via="imap", peer="imap.test UID 7")
+    judge.processor.process_next()
+    assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY")["orders"]] == ["F Ank - Bla"]
+
+
+def test_the_secret_address_only_ever_goes_to_a_registered_address_or_a_proven_player(judge):
+    stranger = judge.reply_to("nobody@else.test", "list")
+    assert "Reply-To" not in stranger.mail
+    forged = judge.send("france@dip.test", "list", headers={"Reply-To": "mallory@evil.test"})
+    [to_mallory] = [s for s in forged if s.to == ["mallory@evil.test"]]
+    assert "Reply-To" not in to_mallory.mail            # mallory's own address: not registered, nothing proven
+    own = judge.reply_to("france@dip.test", "list")
+    assert str(own.mail["Reply-To"]).startswith("judge+")  # to France's registered address: France's secret
+
+
+def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_twice(judge):
+    gm = judge.processor.archive.store(mail("gm@dip.test", "signon Malpha gm-secret\nextend 6\nprocess\npause"),
+                                       mail_from="gm@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    verdict = classify(gm.raw, gm.mail_from)
+    judge.dispatch(gm, verdict, judge.processor.context)
+    after = judge.service.status("alpha")
+    with judge.processor.context.db.conn:      # the answers were never recorded: as if it crashed there
+        judge.processor.context.db.conn.execute("DELETE FROM dispatch_steps")
+    judge.dispatch(gm, verdict, judge.processor.context)
+    again = judge.service.status("alpha")
+    assert again["phase"] == after["phase"] == "F1901M" and again["status"] == "paused"
+    assert again["deadline"] == after["deadline"]
+    assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1
