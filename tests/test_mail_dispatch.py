@@ -3,6 +3,7 @@ import pytest
 
 from judge.mail.archive import Archive
 from judge.mail.loops import classify
+from judge.mail.password_guard import LIMIT
 
 from mailjudge import MailJudge, mail
 
@@ -158,3 +159,15 @@ def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_tw
     assert again["phase"] == after["phase"] == "F1901M" and again["status"] == "paused"
     assert again["deadline"] == after["deadline"]
     assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1
+
+
+def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):
+    for n in range(LIMIT):
+        sent = judge.send("mallory@evil.test", f"signon Falpha guess{n}\nA Par-Pic")
+    assert any(s.to == ["gm@dip.test"] and "wrong passwords for france" in s.body for s in sent)
+    refused = judge.reply_to("mallory@evil.test", "signon Falpha france-pw\nA Par-Pic")
+    assert "too many wrong passwords" in refused.body and "reply address" in refused.body
+    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    judge.clock.advance(hours=1, minutes=1)
+    ok = judge.reply_to("france@dip.test", "signon Falpha france-pw\nA Par-Pic")
+    assert "Army Paris -> Picardy" in ok.body

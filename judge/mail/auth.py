@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..engine.variant import Variant
 from ..games.service import GameService
 from ..games.store import check_game_name
+from .password_guard import LIMIT, PasswordGuard
 from .tokens import ReplyToken
 
 MASTER_LETTER = "M"
@@ -129,7 +130,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         if account is None:
             raise Refused(f"nobody plays {variant.power(power).name} in {game} now",
                           "the master can give an open power to a new player (REPLACE)")
-    _check_password(service, session, account, password, f"SIGNON {letter}{game} password")
+    _check_password(service, session, account, password, f"SIGNON {letter}{game} password", game)
     session.account = account
     _enter_game(service, session, account, game)
     if letter.upper() == MASTER_LETTER and power is None:
@@ -143,11 +144,21 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     return f"signed on as {role} in {game}"
 
 
-def _check_password(service: GameService, session: Session, account: str, password: str | None, usage: str) -> None:
+def _check_password(service: GameService, session: Session, account: str, password: str | None, usage: str,
+                    game: str | None = None) -> None:
     if password is not None:
         session.passwords.add(password)
+        guard = PasswordGuard(service.judge, clock=lambda: service.clock().timestamp())
+        if guard.locked(account):
+            raise Refused(f"too many wrong passwords for {account} in the last hour: passwords for it are "
+                          "not checked for now", "answer one of the judge's mails to you (its reply address "
+                          "needs no password), or try again in an hour")
         if service.accounts.check_password(account, password):
             return
+        if guard.failed(account, session.sender):
+            session.alerts.append(Alert(game or session.game, f"{LIMIT} wrong passwords for {account} within an hour,"
+                                                      f" the last from {session.sender}: passwords for"
+                                                      " that account are refused for an hour."))
         raise Refused("the password is not right; nothing after this line was done as that player",
                       f"{usage} with the password you chose (SET PASSWORD changes it)")
     if session.account == account:

@@ -4,6 +4,7 @@
 - dispatch_steps: which commands that must not run twice (PROCESS, PAUSE, ...) already ran for an
   inbound message, and what they answered, so a message dispatched again after a crash repeats
   the answer instead of the deed.
+- password_failures: wrong passwords per account, so that guessing one is soon refused.
 """
 from __future__ import annotations
 
@@ -39,7 +40,17 @@ def _create_dispatch_steps(db: sqlite_utils.Database) -> None:
         )""")
 
 
-MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps]
+def _create_password_failures(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE password_failures (
+            account TEXT NOT NULL,
+            at REAL NOT NULL,                   -- unix time of the wrong password
+            sender TEXT NOT NULL                -- the address it came from
+        )""")
+    db.execute("CREATE INDEX password_failures_recent ON password_failures(account, at)")
+
+
+MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps, _create_password_failures]
 
 
 def prepare(db: sqlite_utils.Database) -> None:
