@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from . import army_fleet
 from .geography import Location, UnitKind
 from .orders import Build, Disband, Order, UnitRef, Waive
 from .outcomes import Outcome, PhaseResult, Reason
@@ -19,7 +20,7 @@ from .variant import Variant
 
 def adjustment_due(variant: Variant, position: Position, power: str) -> int:
     """Positive: builds allowed; negative: removals owed."""
-    return len(position.centres_of(power)) - len(position.units_of(power))
+    return len(position.centres_of(power)) - army_fleet.unit_count(position, power)
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
@@ -44,7 +45,9 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
             units += built
         elif due < 0:
             removed, results = _removals(variant, position, power, -due, given, rules)
-            units = [u for u in units if u not in removed]
+            # removing an A/F removes its army (one unit); the fleet stays
+            units = [army_fleet.removal(u) if u in removed else u for u in units]
+            units = [u for u in units if u is not None]
         else:
             results = [Outcome(power, o, False, Reason.ILLEGAL, "you have no builds or removals this year")
                        for o in given]

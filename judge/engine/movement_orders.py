@@ -12,9 +12,10 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from . import army_fleet
 from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
 from .geography import Location, UnitKind
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from .orders import Convoy, Disembark, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .outcomes import Outcome, Reason
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
@@ -25,6 +26,7 @@ class Route(enum.Enum):
     LAND = "land"  # a direct move (fleets always move this way)
     CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
     CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
+    DISEMBARK = "disembark"  # the army aboard an A/F lands (see judge.engine.army_fleet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,8 @@ class Entry:
     route: Route = Route.LAND
     # An order that was rejected leaves its unit holding; the reason goes in the report.
     rejected_reason: str | None = None
+    # A disembarking army landing from the sea its A/F moves to: the A/F's key, whose move must succeed.
+    carrier: str | None = None
 
     @property
     def province(self) -> str:
@@ -61,8 +65,13 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     rejected: list[Outcome] = []
     accepted: dict[str, list[tuple[str, Order, Order]]] = {}  # province -> (power, normalised, given)
 
+    landings: list[tuple[str, Disembark, Order]] = []
     for power, power_orders in orders.items():
         for given in power_orders:
+            landing = _as_disembark(variant, position, given)
+            if landing is not None:
+                landings.append((power, landing, given))
+                continue
             try:
                 unit, normal = _read(variant, position, power, given, rules)
             except _Reject as r:
@@ -88,6 +97,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                               if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
+    entries = _disembarkations(variant, position, entries, landings, rejected)
     entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
@@ -110,6 +120,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
     """Tie an order to its unit and check what can be checked without other orders."""
     board = variant.board
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        if type(order).__name__ in ("Embark", "Disembark"):
+            raise _Reject(f"armies do not embark on fleets in {variant.name}")
         raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
     ref = order.unit
     if ref.location.province not in board.provinces:
@@ -141,7 +153,9 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         dest = order.to
         if dest.province not in board.provinces:
             raise _Reject(f"there is no province {dest.province!r} on this map")
-        if target.location.province == unit.location.province:
+        if target.location.province == unit.location.province and not (
+                unit.kind is UnitKind.ARMY_FLEET and not board.province(dest.province).is_sea):
+            # ... except that an A/F's fleet may support its own army's landing (army_fleet)
             raise _Reject("a unit cannot support its own move")
         if dest.province == unit.location.province:
             raise _Reject("a unit cannot support a move into its own province")
@@ -186,6 +200,8 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
                 board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(dest.province)):
             raise _Reject(f"{target.name} is not next to {board.province(unit.location.province).name}")
         return Move(own, dest.bare, order.via_convoy, order.route)
+    if unit.kind is UnitKind.ARMY_FLEET and not target.is_sea:
+        raise _Reject(f"an A/F never enters a coastal province: order its army to disembark in {target.name}")
     # a fleet
     if target.is_land:
         raise _Reject(f"a fleet cannot move into {target.name}, an inland province")
@@ -220,6 +236,12 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
         raise _Reject("an army can only be convoyed from one coastal province to another")
     if origin == dest:
         raise _Reject("the convoyed move goes nowhere")
+    here = board.fleet_province_neighbours(unit.location.province)
+    if army_fleet.enabled(variant) and not (origin in here and dest in here):
+        raise _Reject("a Fast Ferry crosses one sea: both coasts must touch it (to go further, embark "
+                      "the army on a fleet as an A/F)")
+    if variant.is_frozen(origin, position.phase):
+        raise _Reject(f"{board.province(origin).name} is frozen: an army may leave it only overland")
     return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
 
 
@@ -272,7 +294,7 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
             continue  # the everyday case: a plain move by land
         chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
         if not by_land:
-            if not chain and not _could_be_convoyed(board, origin, dest, fleets_at_sea):
+            if not chain and not _could_be_convoyed(variant, origin, dest, fleets_at_sea):
                 why = ("no fleets stand where they could convoy this move" if board.coastal_for_convoy(origin)
                        and board.coastal_for_convoy(dest) else
                        f"{board.province(dest).name} is not next to {board.province(origin).name}")
@@ -292,15 +314,24 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
     return out
 
 
-def _could_be_convoyed(board, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
+def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
     if not, it is illegal and the unit holds (6.D.32).
     """
+    board = variant.board
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
         return False
-    return sea_route_exists(board, origin, dest, fleets_at_sea)
+    return _sea_route(variant, origin, dest, fleets_at_sea)
+
+
+def _sea_route(variant: Variant, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+    """Could these fleets carry an army from origin to dest? With A/F rules only one sea (the Fast Ferry)."""
+    board = variant.board
+    if army_fleet.enabled(variant):
+        return any({origin, dest} <= board.fleet_province_neighbours(f) for f in fleets)
+    return sea_route_exists(board, origin, dest, fleets)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
@@ -341,10 +372,15 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and sea_route_exists(board, target.location.province, dest, fleets_at_sea - {province}):
+                    and _sea_route(variant, target.location.province, dest, fleets_at_sea - {province}):
                 continue
             why = (f"the army in {board.province(target.location.province).name} could reach "
                    f"{board.province(dest).name} only by a convoy that no other fleet can give")
+        elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:
+            if _af_army_could_land(board, target.location.province, dest):
+                continue
+            why = f"the army aboard the A/F in {board.province(target.location.province).name} cannot land in " \
+                  f"{board.province(dest).name}"
         else:
             if board.can_reach_province(target.kind, target.location, dest):
                 continue
@@ -353,3 +389,84 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
         del out[province]
     return out
 
+
+
+def _af_army_could_land(board, sea: str, dest: str) -> bool:
+    """From its sea, or from a sea next to it (where its fleet may move this month)."""
+    near = board.fleet_province_neighbours(sea)
+    return dest in near or any(dest in board.fleet_province_neighbours(s) for s in near
+                               if board.province(s).is_sea)
+
+
+def _as_disembark(variant: Variant, position: Position, order: Order) -> Disembark | None:
+    """A Disembark, or what players also write for one: an A/F moving to a coast (`A/F Mao - Por`)."""
+    if isinstance(order, Disembark):
+        return order
+    if not (army_fleet.enabled(variant) and isinstance(order, Move)):
+        return None
+    board = variant.board
+    here, there = order.unit.location.province, order.to.province
+    if here not in board.provinces or there not in board.provinces or board.province(there).is_sea:
+        return None
+    unit = position.unit_in(here)
+    if order.unit.kind is UnitKind.FLEET:
+        return None  # "F Eng - Bre" for an A/F: the fleet cannot go there (rejected with the reason)
+    if unit is not None and unit.kind is UnitKind.ARMY_FLEET:
+        return Disembark(order.unit, order.to.bare)
+    if unit is None and order.unit.kind is UnitKind.ARMY_FLEET:
+        return Disembark(order.unit, order.to.bare)  # named where its A/F moves to
+    return None
+
+
+def _disembarkations(variant: Variant, position: Position, entries: dict[str, Entry],
+                     landings: list[tuple[str, Disembark, Order]], rejected: list[Outcome]) -> dict[str, Entry]:
+    """Each army landing from an A/F becomes a move of its own, keyed `army_fleet.army_key(A/F's province)`."""
+    out = dict(entries)
+    chosen: dict[str, list[tuple[str, Entry, Order]]] = {}
+    for power, order, given in landings:
+        try:
+            key, entry = _landing(variant, position, entries, power, order, given)
+        except _Reject as r:
+            rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
+            continue
+        chosen.setdefault(key, []).append((power, entry, given))
+    for key, candidates in chosen.items():
+        if len({(e.order, e.carrier) for _, e, _ in candidates}) > 1:
+            for power, _, given in candidates:
+                rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
+                                        "the army aboard was given conflicting orders; it stays aboard"))
+            continue
+        out[key] = candidates[-1][1]
+    return out
+
+
+def _landing(variant: Variant, position: Position, entries: Mapping[str, Entry], power: str,
+             order: Disembark, given: Order) -> tuple[str, Entry]:
+    board = variant.board
+    if not army_fleet.enabled(variant):
+        raise _Reject(f"there are no armies aboard fleets in {variant.name}")
+    sea, dest = order.unit.location.province, order.to.province
+    for p in (sea, dest):
+        if p not in board.provinces:
+            raise _Reject(f"there is no province {p!r} on this map")
+    sea_name, dest_name = board.province(sea).name, board.province(dest).name
+    unit = position.unit_in(sea)
+    carrier = None
+    if unit is not None and unit.kind is UnitKind.ARMY_FLEET and unit.power == power:
+        af = sea
+    else:
+        movers = [p for p, e in entries.items() if e.power == power and e.unit.kind is UnitKind.ARMY_FLEET
+                  and isinstance(e.order, Move) and e.order.to.province == sea]
+        if not movers:
+            raise _Reject(f"you have no A/F in {sea_name}, nor one moving there, to land an army from")
+        af = carrier = movers[0]
+    if not board.province(dest).is_coastal:
+        raise _Reject(f"an army lands only on a coast, and {dest_name} is not one")
+    if dest not in board.fleet_province_neighbours(sea):
+        raise _Reject(f"{dest_name} is not on the coast of {sea_name}")
+    for p in (af, sea):
+        if variant.is_frozen(p, position.phase):
+            raise _Reject(f"{board.province(p).name} is frozen this month: no army lands from there")
+    army = Unit(power, UnitKind.ARMY, Location(sea))
+    move = Move(UnitRef(Location(sea), UnitKind.ARMY), Location(dest))
+    return army_fleet.army_key(af), Entry(power, army, move, given, Route.DISEMBARK, carrier=carrier)
