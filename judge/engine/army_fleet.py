@@ -73,12 +73,14 @@ def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[O
     fleets = [f.location.province for _, _, _, f in wanted]
     units = list(position.units)
     for power, order, army, fleet in wanted:
-        where = army.location.province
-        if where in other_orders or armies.count(where) > 1 or fleets.count(fleet.location.province) > 1:
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL,
-                                    f"the army in {board.province(where).name} or the fleet in "
-                                    f"{board.province(fleet.location.province).name} was given another "
-                                    "order too; the army does not embark"))
+        where, sea = army.location.province, fleet.location.province
+        clash = (f"the army in {board.province(where).name} was given another order too" if where in other_orders
+                 else f"the army in {board.province(where).name} was ordered to embark twice"
+                 if armies.count(where) > 1 else
+                 f"two armies tried to board the fleet in {board.province(sea).name}"
+                 if fleets.count(sea) > 1 else None)
+        if clash:
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, clash + "; it does not embark"))
             continue
         units.remove(army)
         units[units.index(fleet)] = Unit(power, UnitKind.ARMY_FLEET, fleet.location)
