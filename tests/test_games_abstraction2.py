@@ -125,6 +125,21 @@ def test_exchanges_are_only_for_variants_that_have_them(tmp_path):
         svc.offer_exchange("alpha", "ENGLAND", partner="FRANCE", give=["lvp"], receive=["bre"])
 
 
+def test_an_a_f_army_lands_while_its_fleet_sails_on_sent_in_one_message(tmp_path):
+    svc, _ = service(tmp_path)
+    game = new_game(svc)
+    send(svc, game, "ENGLAND", "F PLY - ANG", "A LVP - WAL")
+    svc.process(game)
+    send(svc, game, "ENGLAND", "A WAL EMBARK F ANG")
+    svc.process(game)
+    assert "A/F ANG" in svc.status(game)["position"]["units"]["ENGLAND"]
+    confirmed = send(svc, game, "ENGLAND", "A/F ANG DISEMBARK IRE", "A/F ANG - BOB")
+    assert len(confirmed["orders"]) == 2 and not confirmed["problems"]
+    svc.process(game)
+    units = svc.status(game)["position"]["units"]["ENGLAND"]
+    assert "A IRE" in units and "F BOB" in units
+
+
 def test_most_units_win_after_the_last_adjustments_an_a_f_counting_two():
     units = {"ENGLAND": ["A/F NTH", "F ENG", "A LON"], "FRANCE": ["A PAR", "A BRE", "A MAR"]}
     owned = {"ENGLAND": ["LON", "EDI"], "FRANCE": ["PAR", "BRE", "MAR", "LYO"]}
