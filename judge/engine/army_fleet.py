@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .geography import Location, UnitKind
-from .orders import Disband, Embark, Order, UnitRef
+from .orders import Embark, Move, Order, UnitRef
 from .outcomes import Outcome, Reason
 from .position import Position, Unit
 from .variant import Variant
@@ -54,15 +54,16 @@ def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[O
     """Carry out every legal embarkation; return the position after them, the other orders, and outcomes."""
     board = variant.board
     rest: dict[str, list[Order]] = {}
-    wanted: list[tuple[str, Embark, Unit, Unit]] = []
+    wanted: list[tuple[str, Order, Unit, Unit]] = []
     outcomes: list[Outcome] = []
     for power, power_orders in orders.items():
         for order in power_orders:
-            if not isinstance(order, Embark):
+            boarding = _as_embark(variant, position, power, order)
+            if boarding is None:
                 rest.setdefault(power, []).append(order)
                 continue
             try:
-                army, fleet = _check(variant, position, power, order)
+                army, fleet = _check(variant, position, power, boarding)
             except ValueError as e:
                 outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, str(e)))
                 continue
@@ -87,6 +88,19 @@ def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[O
         outcomes.append(Outcome(power, order, True, Reason.EMBARKED,
                                 f"the army is aboard: an A/F in {board.province(fleet.location.province).name}"))
     return position.with_(units=tuple(units)), rest, outcomes
+
+
+def _as_embark(variant: Variant, position: Position, power: str, order: Order) -> Embark | None:
+    """An Embark, or what players also write for one: an army moving onto its own fleet at sea (`A Lon - Eng`)."""
+    if isinstance(order, Embark):
+        return order
+    if not (enabled(variant) and isinstance(order, Move)) or order.to.province not in variant.board.provinces:
+        return None
+    army, fleet = position.unit_in(order.unit.location.province), position.unit_in(order.to.province)
+    if army is not None and army.kind is UnitKind.ARMY and army.power == power and fleet is not None \
+            and fleet.kind is UnitKind.FLEET and fleet.power == power and variant.board.province(order.to.province).is_sea:
+        return Embark(UnitRef(army.location, UnitKind.ARMY), UnitRef(fleet.location, UnitKind.FLEET))
+    return None
 
 
 def _check(variant: Variant, position: Position, power: str, order: Embark) -> tuple[Unit, Unit]:
@@ -115,7 +129,7 @@ def _check(variant: Variant, position: Position, power: str, order: Embark) -> t
     return army, fleet
 
 
-def ferry_landing_failed(variant: Variant, army: Unit, fleets: Sequence[Unit]) -> Unit | None:
+def ferry_landing_failed(army: Unit, fleets: Sequence[Unit]) -> Unit | None:
     """The A/F a Fast-Ferried army forms when it cannot land: aboard its own undislodged ferry, if any."""
     own = [f for f in fleets if f.power == army.power and f.kind is UnitKind.FLEET]
     return Unit(army.power, UnitKind.ARMY_FLEET, own[0].location) if own else None
@@ -149,7 +163,3 @@ def retreat_options(variant: Variant, unit: Unit, after: Position, blocked: set[
 def removal(unit: Unit) -> Unit | None:
     """What stays on the board when a unit is removed: an A/F loses its army, anything else goes."""
     return without_army(unit) if unit.kind is UnitKind.ARMY_FLEET else None
-
-
-def disband_ref(unit: Unit) -> Disband:
-    return Disband(UnitRef(unit.location, unit.kind))

@@ -329,7 +329,7 @@ def _stranded_by_ferry(variant: Variant, game: MovementRules, r: Resolver[str], 
         if e.route is not Route.CONVOY or p in moved or p in game.stood or not game.convoy_path(p, r):
             continue
         ferries = [game.entries[s].unit for s in sorted(game.convoys_for.get(p, ())) if s not in dislodged_by]
-        aboard = army_fleet.ferry_landing_failed(variant, e.unit, ferries)
+        aboard = army_fleet.ferry_landing_failed(e.unit, ferries)
         if aboard is not None and aboard not in out.values():
             out[p] = aboard
     return out

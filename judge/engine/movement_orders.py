@@ -8,55 +8,21 @@ land or by convoy, as the rules in force say.
 """
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from . import army_fleet
 from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
+from .entries import Entry, MovementOrders, Rejected as _Reject, Route
 from .geography import Location, UnitKind
+from .landings import af_army_could_land, as_disembark, disembarkations
 from .orders import Convoy, Disembark, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .outcomes import Outcome, Reason
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .variant import Variant
 
-
-class Route(enum.Enum):
-    LAND = "land"  # a direct move (fleets always move this way)
-    CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
-    CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
-    DISEMBARK = "disembark"  # the army aboard an A/F lands (see judge.engine.army_fleet)
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A unit with the one order it will carry out."""
-    power: str
-    unit: Unit
-    order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy
-    given: Order | None  # as the player wrote it; None when the judge made it
-    route: Route = Route.LAND
-    # An order that was rejected leaves its unit holding; the reason goes in the report.
-    rejected_reason: str | None = None
-    # A disembarking army landing from the sea its A/F moves to: the A/F's key, whose move must succeed.
-    carrier: str | None = None
-
-    @property
-    def province(self) -> str:
-        return self.unit.location.province
-
-
-@dataclass(frozen=True, slots=True)
-class MovementOrders:
-    entries: Mapping[str, Entry]  # province of the unit -> its entry
-    rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason
-
-
-class _Reject(Exception):
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
+__all__ = ["Entry", "MovementOrders", "Route", "normalise"]
 
 
 def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
@@ -68,7 +34,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     landings: list[tuple[str, Disembark, Order]] = []
     for power, power_orders in orders.items():
         for given in power_orders:
-            landing = _as_disembark(variant, position, given)
+            landing = as_disembark(variant, position, given)
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
@@ -97,7 +63,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                               if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
-    entries = _disembarkations(variant, position, entries, landings, rejected)
+    entries = disembarkations(variant, position, entries, landings, rejected)
     entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
@@ -377,7 +343,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             why = (f"the army in {board.province(target.location.province).name} could reach "
                    f"{board.province(dest).name} only by a convoy that no other fleet can give")
         elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:
-            if _af_army_could_land(board, target.location.province, dest):
+            if af_army_could_land(board, target.location.province, dest):
                 continue
             why = f"the army aboard the A/F in {board.province(target.location.province).name} cannot land in " \
                   f"{board.province(dest).name}"
@@ -388,85 +354,3 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
         rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
         del out[province]
     return out
-
-
-
-def _af_army_could_land(board, sea: str, dest: str) -> bool:
-    """From its sea, or from a sea next to it (where its fleet may move this month)."""
-    near = board.fleet_province_neighbours(sea)
-    return dest in near or any(dest in board.fleet_province_neighbours(s) for s in near
-                               if board.province(s).is_sea)
-
-
-def _as_disembark(variant: Variant, position: Position, order: Order) -> Disembark | None:
-    """A Disembark, or what players also write for one: an A/F moving to a coast (`A/F Mao - Por`)."""
-    if isinstance(order, Disembark):
-        return order
-    if not (army_fleet.enabled(variant) and isinstance(order, Move)):
-        return None
-    board = variant.board
-    here, there = order.unit.location.province, order.to.province
-    if here not in board.provinces or there not in board.provinces or board.province(there).is_sea:
-        return None
-    unit = position.unit_in(here)
-    if order.unit.kind is UnitKind.FLEET:
-        return None  # "F Eng - Bre" for an A/F: the fleet cannot go there (rejected with the reason)
-    if unit is not None and unit.kind is UnitKind.ARMY_FLEET:
-        return Disembark(order.unit, order.to.bare)
-    if unit is None and order.unit.kind is UnitKind.ARMY_FLEET:
-        return Disembark(order.unit, order.to.bare)  # named where its A/F moves to
-    return None
-
-
-def _disembarkations(variant: Variant, position: Position, entries: dict[str, Entry],
-                     landings: list[tuple[str, Disembark, Order]], rejected: list[Outcome]) -> dict[str, Entry]:
-    """Each army landing from an A/F becomes a move of its own, keyed `army_fleet.army_key(A/F's province)`."""
-    out = dict(entries)
-    chosen: dict[str, list[tuple[str, Entry, Order]]] = {}
-    for power, order, given in landings:
-        try:
-            key, entry = _landing(variant, position, entries, power, order, given)
-        except _Reject as r:
-            rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
-            continue
-        chosen.setdefault(key, []).append((power, entry, given))
-    for key, candidates in chosen.items():
-        if len({(e.order, e.carrier) for _, e, _ in candidates}) > 1:
-            for power, _, given in candidates:
-                rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
-                                        "the army aboard was given conflicting orders; it stays aboard"))
-            continue
-        out[key] = candidates[-1][1]
-    return out
-
-
-def _landing(variant: Variant, position: Position, entries: Mapping[str, Entry], power: str,
-             order: Disembark, given: Order) -> tuple[str, Entry]:
-    board = variant.board
-    if not army_fleet.enabled(variant):
-        raise _Reject(f"there are no armies aboard fleets in {variant.name}")
-    sea, dest = order.unit.location.province, order.to.province
-    for p in (sea, dest):
-        if p not in board.provinces:
-            raise _Reject(f"there is no province {p!r} on this map")
-    sea_name, dest_name = board.province(sea).name, board.province(dest).name
-    unit = position.unit_in(sea)
-    carrier = None
-    if unit is not None and unit.kind is UnitKind.ARMY_FLEET and unit.power == power:
-        af = sea
-    else:
-        movers = [p for p, e in entries.items() if e.power == power and e.unit.kind is UnitKind.ARMY_FLEET
-                  and isinstance(e.order, Move) and e.order.to.province == sea]
-        if not movers:
-            raise _Reject(f"you have no A/F in {sea_name}, nor one moving there, to land an army from")
-        af = carrier = movers[0]
-    if not board.province(dest).is_coastal:
-        raise _Reject(f"an army lands only on a coast, and {dest_name} is not one")
-    if dest not in board.fleet_province_neighbours(sea):
-        raise _Reject(f"{dest_name} is not on the coast of {sea_name}")
-    for p in (af, sea):
-        if variant.is_frozen(p, position.phase):
-            raise _Reject(f"{board.province(p).name} is frozen this month: no army lands from there")
-    army = Unit(power, UnitKind.ARMY, Location(sea))
-    move = Move(UnitRef(Location(sea), UnitKind.ARMY), Location(dest))
-    return army_fleet.army_key(af), Entry(power, army, move, given, Route.DISEMBARK, carrier=carrier)
