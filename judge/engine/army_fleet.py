@@ -8,7 +8,9 @@ Agar's revision of the rules, as the variant text gives it:
 - Its army disembarks during movement, onto a coast next to the A/F's sea or next to the sea
   its fleet moves to this month. The movement code gives the army a decision of its own, keyed
   `army_key(province of the A/F)`, so the resolver sees it as just another move.
-- A single-sea convoy is the Fast Ferry; an army the ferry cannot land stays aboard (`strand`).
+- A single-sea convoy is the Fast Ferry; an army the ferry cannot land stays aboard
+  (`ferry_landing_failed`).
+- Retreats: an A/F onto a coast is a fleet again; an army may retreat onto its own fleet at sea.
 
 An A/F is two units for supply and for counting units: `unit_count`.
 """

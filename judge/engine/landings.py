@@ -23,7 +23,7 @@ def af_army_could_land(board, sea: str, dest: str) -> bool:
                                if board.province(s).is_sea)
 
 
-def as_disembark(variant: Variant, position: Position, order: Order) -> Disembark | None:
+def as_disembark(variant: Variant, position: Position, power: str, order: Order) -> Disembark | None:
     """A Disembark, or what players also write for one: an A/F moving to a coast (`A/F Mao - Por`)."""
     if isinstance(order, Disembark):
         return order
@@ -36,9 +36,9 @@ def as_disembark(variant: Variant, position: Position, order: Order) -> Disembar
     unit = position.unit_in(here)
     if order.unit.kind is UnitKind.FLEET:
         return None  # "F Eng - Bre" for an A/F: the fleet cannot go there (rejected with the reason)
-    if unit is not None and unit.kind is UnitKind.ARMY_FLEET:
+    if unit is not None and unit.kind is UnitKind.ARMY_FLEET and unit.power == power:
         return Disembark(order.unit, order.to.bare)
-    if unit is None and order.unit.kind is UnitKind.ARMY_FLEET:
+    if order.unit.kind is UnitKind.ARMY_FLEET and (unit is None or unit.power != power):
         return Disembark(order.unit, order.to.bare)  # named where its A/F moves to
     return None
 

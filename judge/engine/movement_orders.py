@@ -34,7 +34,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     landings: list[tuple[str, Disembark, Order]] = []
     for power, power_orders in orders.items():
         for given in power_orders:
-            landing = as_disembark(variant, position, given)
+            landing = as_disembark(variant, position, power, given)
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
