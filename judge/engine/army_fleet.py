@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .calendar import Phase
 from .geography import Location, UnitKind
 from .orders import Embark, Move, Order, UnitRef
 from .outcomes import Outcome, Reason
@@ -35,10 +36,6 @@ def enabled(variant: Variant) -> bool:
 def army_key(province: str) -> str:
     """The decision of the army aboard the A/F in `province` (never a province id: ids have no '+')."""
     return province + _ARMY_SUFFIX
-
-
-def is_army_key(key: str) -> bool:
-    return key.endswith(_ARMY_SUFFIX)
 
 
 def unit_count(position: Position, power: str) -> int:
@@ -144,7 +141,8 @@ def retreat_kind(variant: Variant, unit: Unit, to: Location) -> UnitKind:
     return unit.kind
 
 
-def retreat_options(variant: Variant, unit: Unit, after: Position, blocked: set[str]) -> list[Location]:
+def retreat_options(variant: Variant, unit: Unit, occupant: Mapping[str, Unit], phase: Phase,
+                    blocked: set[str]) -> list[Location]:
     """Where a dislodged unit may go: an A/F as a fleet (coasts included); an army also onto its own
     fleet in an adjacent sea, forming an A/F."""
     board = variant.board
@@ -154,9 +152,9 @@ def retreat_options(variant: Variant, unit: Unit, after: Position, blocked: set[
     if unit.kind is UnitKind.ARMY:
         out = []
         for sea in board.fleet_province_neighbours(unit.location.province):
-            host = after.unit_in(sea)
+            host = occupant.get(sea)
             if board.province(sea).is_sea and host is not None and host.power == unit.power \
-                    and host.kind is UnitKind.FLEET and not variant.is_frozen(sea, after.phase):
+                    and host.kind is UnitKind.FLEET and not variant.is_frozen(sea, phase):
                 out.append(Location(sea))
         return out
     return []

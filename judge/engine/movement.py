@@ -39,6 +39,7 @@ class MovementRules:
         # Variant text (Abstraction II): when movement cannot be adjudicated, the units stand.
         self.paradox_stands = "circular_reasoning_stands" in variant.hooks
         self.stood: set[str] = set()  # moves that stand because of it
+        self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Move):
@@ -46,20 +47,21 @@ class MovementRules:
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
-                self.supports_of.setdefault(self.supported_key(e), []).append(p)
+                self.target_of[p] = self._supported_key(e)
+                self.supports_of.setdefault(self.target_of[p], []).append(p)
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Convoy) and self._convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(p)
 
     # -- matching (static) ------------------------------------------------------------
-    def supported_key(self, supporter: Entry) -> str:
+    def _supported_key(self, supporter: Entry) -> str:
         """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
         o = supporter.order
         p = o.supported.location.province
-        landing = army_fleet.army_key(p)
-        if isinstance(o, SupportMove) and landing in self.entries and not self.board.province(o.to.province).is_sea:
-            return landing
+        if isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
+                and not self.board.province(o.to.province).is_sea:
+            return army_fleet.army_key(p)
         return p
 
     def _convoy_matches(self, e: Entry) -> bool:
@@ -69,7 +71,7 @@ class MovementRules:
 
     def support_matches(self, supporter: Entry) -> bool:
         o = supporter.order
-        target = self.entries.get(self.supported_key(supporter))
+        target = self.entries.get(self.target_of[supporter.province])
         if target is None:
             return False
         if isinstance(o, SupportHold):
@@ -285,17 +287,18 @@ def _results(variant: Variant, position: Position, game: MovementRules, r: Resol
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
     staying = [unit_after(p, e) for p, e in entries.items()
-               if p not in moved and p not in dislodged_by and p not in stranded
-               and not army_fleet.is_army_key(p)]
-    ferries = {af.location.province: af for af in stranded.values()}
-    staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
+               if p not in moved and p not in dislodged_by and p not in stranded and e.route is not Route.DISEMBARK]
+    if stranded:
+        ferries = {af.location.province: af for af in stranded.values()}
+        staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
     arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
     occupied = {u.location.province for u in staying + arrived}
     contested = {e.order.to.province for p, e in entries.items()
                  if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
                  and game.head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
-    after = Position(variant.calendar.next_phase(position.phase), tuple(staying + arrived), dict(position.owners))
+    next_phase = variant.calendar.next_phase(position.phase)
+    occupant = {u.location.province: u for u in staying + arrived}
 
     dislodged: list[DislodgedUnit] = []
     for p, attacker in sorted(dislodged_by.items()):
@@ -310,10 +313,10 @@ def _results(variant: Variant, position: Position, game: MovementRules, r: Resol
         steps = [dst for dst in _steps(board, unit)
                  if dst.province not in blocked and board.can_stand(unit.kind, dst)]
         if army_fleet.enabled(variant):
-            steps += army_fleet.retreat_options(variant, unit, after, blocked)
+            steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
-    after = after.with_(dislodged=tuple(dislodged))
+    after = Position(next_phase, tuple(staying + arrived), dict(position.owners), tuple(dislodged))
     return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
 
 

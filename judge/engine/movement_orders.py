@@ -32,9 +32,10 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     accepted: dict[str, list[tuple[str, Order, Order]]] = {}  # province -> (power, normalised, given)
 
     landings: list[tuple[str, Disembark, Order]] = []
+    with_af = army_fleet.enabled(variant)
     for power, power_orders in orders.items():
         for given in power_orders:
-            landing = as_disembark(variant, position, power, given)
+            landing = as_disembark(variant, position, power, given) if with_af else None
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
@@ -63,7 +64,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                               if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
-    entries = disembarkations(variant, position, entries, landings, rejected)
+    if landings:
+        entries = disembarkations(variant, position, entries, landings, rejected)
     entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
