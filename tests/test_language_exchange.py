@@ -33,3 +33,24 @@ def test_bad_exchange_lines_say_how_to_write_one(line, problem):
 
 def test_exchange_is_a_command_word():
     assert {"exchange", "swap"} <= COMMAND_WORDS
+
+
+def test_a_mail_body_with_a_f_orders_and_an_exchange():
+    from judge.engine import Embark, Location, Move, UnitKind, UnitRef, load_variant
+    from judge.engine.calendar import PhaseKind
+    from judge.language import OrderBlock, OrderContext, OrderReader, parse_message
+
+    reader = OrderReader(load_variant("abstraction2"))
+    body = ("SIGNON Eab2 secret\n"
+            "A Lon embarks F Eng\n"
+            "A/F Eng - Ang\n"
+            "A/F Ang disembarks A Ire\n"
+            "EXCHANGE WITH France GIVE Liverpool FOR Brest\n")
+    message = parse_message(body, lambda signon: OrderContext(reader, PhaseKind.MOVEMENT, "ENGLAND"),
+                            commands=READER)
+    blocks = [i for i in message.items if isinstance(i, OrderBlock)]
+    orders = [o.order for b in blocks for o in b.parse.orders]
+    assert orders[0] == Embark(UnitRef(Location("lon"), UnitKind.ARMY), UnitRef(Location("eng"), UnitKind.FLEET))
+    assert orders[1] == Move(UnitRef(Location("eng"), UnitKind.ARMY_FLEET), Location("ang"))
+    assert len(orders) == 3 and not message.errors
+    assert message.commands[-1] == Exchange("France", ("Liverpool",), ("Brest",))
