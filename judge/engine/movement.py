@@ -39,6 +39,7 @@ class MovementRules:
         # Variant text (Abstraction II): when movement cannot be adjudicated, the units stand.
         self.paradox_stands = "circular_reasoning_stands" in variant.hooks
         self.stood: set[str] = set()  # moves that stand because of it
+        self.with_af = army_fleet.enabled(variant)
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
         for p, e in self.entries.items():
             o = e.order
@@ -143,8 +144,15 @@ class MovementRules:
         if e is None:
             return 0
         if isinstance(e.order, Move):
-            return 0 if r.resolve(province) else 1
+            return 0 if r.resolve(province) or self.ferried_away(province, r) else 1
         return 1 + self._supports(province, r)
+
+    def ferried_away(self, p: str, r: Resolver[str]) -> bool:
+        """Fast Ferry (army_fleet): an army its own ferry carries has left home, landed or not."""
+        e = self.entries[p]
+        if not self.with_af or e.route is not Route.CONVOY or p in self.stood or not self.convoy_path(p, r):
+            return False
+        return any(self.entries[s].power == e.power for s in self.convoys_for.get(p, ()) if r.resolve(s))
 
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
         if not self.has_path(p, r):
@@ -349,7 +357,7 @@ def _outcome(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set
     o = e.order
     order = e.given if e.given is not None else o
     by_judge = e.given is None
-    dislodged_from = game.entries[dislodged_by[p]].province if p in dislodged_by else None
+    dislodged_from = game.entries[dislodged_by[p]].province if p in dislodged_by and p not in stranded else None
 
     def result(ok: bool, reason: Reason, detail: str = "", involving: tuple[str, ...] = ()) -> Outcome:
         return Outcome(e.power, order, ok, reason, detail, involving, dislodged_from, by_judge)
