@@ -61,6 +61,13 @@ def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: 
     return standing(gf, power, other)
 
 
+def repeated(gf: GameFile, power: str, partner: str, source: str) -> dict:
+    """A message handled before (dispatched again after a crash): where its exchange stands now."""
+    row = gf.db.execute("SELECT read FROM submissions WHERE source = ? AND action = 'exchange'", [source]).fetchone()
+    other = json.loads(row[0])["partner"] if row else NameIndex(gf.variant).power(partner) or partner.upper()
+    return {**standing(gf, power, other), "repeated": True}
+
+
 def standing(gf: GameFile, power: str, partner: str) -> dict:
     """Where `power`'s exchange with `partner` stands in the current phase."""
     row = gf.current()

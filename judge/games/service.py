@@ -402,9 +402,7 @@ class GameService:
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):
-                prior = gf.db.execute("SELECT read FROM submissions WHERE source = ?", [source]).fetchone()
-                partner_id = json.loads(prior[0]).get("partner", partner.upper()) if prior else partner.upper()
-                return {**exchange.standing(gf, power, partner_id), "repeated": True}
+                return exchange.repeated(gf, power, partner, source)
             players.check_playing(gf, power, account)
             return exchange.offer(gf, power, partner, give, receive, self.clock(), source)
 
