@@ -163,7 +163,8 @@ def test_calendar_is_monthly_from_july_1914_with_quarterly_adjustments():
 def test_rules_switched_on_and_the_map_is_declared_reconstructed():
     assert VARIANT.victory_centres == 23
     assert VARIANT.unit_kinds == {UnitKind.ARMY, UnitKind.FLEET, UnitKind.ARMY_FLEET}
-    assert VARIANT.hooks == {"frozen_spaces", "army_fleet", "centre_exchange", "victory_by_units_at_end"}
+    assert VARIANT.hooks == {"frozen_spaces", "army_fleet", "circular_reasoning_stands", "centre_exchange",
+                             "victory_by_units_at_end"}
     assert VARIANT.reconstructed
     assert "reconstructed" in VARIANT.description.lower()
     assert "reconstructed" in VARIANT.extra["x_reconstruction_notice"].lower()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from . import army_fleet
 from .geography import Location, UnitKind
 from .orders import Build, Disband, Order, UnitRef, Waive
 from .outcomes import Outcome, PhaseResult, Reason
@@ -19,7 +20,7 @@ from .variant import Variant
 
 def adjustment_due(variant: Variant, position: Position, power: str) -> int:
     """Positive: builds allowed; negative: removals owed."""
-    return len(position.centres_of(power)) - len(position.units_of(power))
+    return len(position.centres_of(power)) - army_fleet.unit_count(position, power)
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
@@ -44,7 +45,7 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
             units += built
         elif due < 0:
             removed, results = _removals(variant, position, power, -due, given, rules)
-            units = [u for u in units if u not in removed]
+            units = _without(units, removed)
         else:
             results = [Outcome(power, o, False, Reason.ILLEGAL, "you have no builds or removals this year")
                        for o in given]
@@ -142,7 +143,7 @@ def _removals(variant: Variant, position: Position, power: str, due: int, given:
             name = board.province(province).name if province in board.provinces else repr(province)
             outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, f"you have no unit in {name}"))
             continue
-        if unit in removed:
+        if unit in removed and (unit.kind is not UnitKind.ARMY_FLEET or removed.count(unit) > 1):
             outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, "that unit is already removed"))
             continue
         if len(removed) >= due:
@@ -152,9 +153,22 @@ def _removals(variant: Variant, position: Position, power: str, due: int, given:
         removed.append(unit)
         outcomes.append(Outcome(power, order, True, Reason.DISBANDED))
     if len(removed) < due:
-        remaining = position.with_(units=tuple(u for u in position.units if u not in removed))
+        remaining = position.with_(units=tuple(_without(list(position.units), removed)))
         for unit in civil_disorder_removals(variant, remaining, power, due - len(removed), rules):
             removed.append(unit)
             outcomes.append(Outcome(power, Disband(UnitRef(unit.location, unit.kind)), True, Reason.DISBANDED,
                                     "removed by the civil-disorder rule", by_judge=True))
     return removed, outcomes
+
+
+def _without(units: list[Unit], removed: list[Unit]) -> list[Unit]:
+    """The units left after these removals, in turn: removing an A/F removes its army (one unit) and
+    leaves its fleet, which a second removal takes."""
+    by_place = {u.location.province: u for u in units}
+    for gone in removed:
+        left = army_fleet.removal(by_place[gone.location.province])
+        if left is None:
+            del by_place[gone.location.province]
+        else:
+            by_place[gone.location.province] = left
+    return list(by_place.values())

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from . import army_fleet
 from .convoy_routes import route_exists
-from .geography import Location
+from .geography import Location, UnitKind
 from .movement_orders import Entry, MovementOrders, Route, normalise
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
 from .outcomes import Outcome, PhaseResult, Reason
@@ -33,18 +34,37 @@ class MovementRules:
         self.moves_to: dict[str, list[str]] = {}
         self.supports_of: dict[str, list[str]] = {}  # supported unit's province -> supporters
         self.convoys_for: dict[str, set[str]] = {}  # army's province -> convoying seas
+        # An A/F whose army lands from where it is: its fleet may move only if the landing succeeds.
+        self.army_of: dict[str, str] = {}
+        # Variant text (Abstraction II): when movement cannot be adjudicated, the units stand.
+        self.paradox_stands = "circular_reasoning_stands" in variant.hooks
+        self.stood: set[str] = set()  # moves that stand because of it
+        self.with_af = army_fleet.enabled(variant)
+        self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Move):
                 self.moves_to.setdefault(o.to.province, []).append(p)
+                if e.route is Route.DISEMBARK and e.carrier is None:
+                    self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
-                self.supports_of.setdefault(o.supported.location.province, []).append(p)
+                self.target_of[p] = self._supported_key(e)
+                self.supports_of.setdefault(self.target_of[p], []).append(p)
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Convoy) and self._convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(p)
 
     # -- matching (static) ------------------------------------------------------------
+    def _supported_key(self, supporter: Entry) -> str:
+        """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
+        o = supporter.order
+        p = o.supported.location.province
+        if isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
+                and not self.board.province(o.to.province).is_sea:
+            return army_fleet.army_key(p)
+        return p
+
     def _convoy_matches(self, e: Entry) -> bool:
         army = self.entries.get(e.order.army.location.province)
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
@@ -52,7 +72,7 @@ class MovementRules:
 
     def support_matches(self, supporter: Entry) -> bool:
         o = supporter.order
-        target = self.entries.get(o.supported.location.province)
+        target = self.entries.get(self.target_of[supporter.province])
         if target is None:
             return False
         if isinstance(o, SupportHold):
@@ -79,7 +99,7 @@ class MovementRules:
 
     def by_convoy(self, p: str, r: Resolver[str]) -> bool:
         route = self.entries[p].route
-        if route is Route.CONVOY:
+        if route in (Route.CONVOY, Route.DISEMBARK):
             return True
         if route is Route.CONVOY_ELSE_LAND:
             return self.convoy_path(p, r)
@@ -89,6 +109,10 @@ class MovementRules:
         route = self.entries[p].route
         if route is Route.LAND:
             return True
+        if route is Route.DISEMBARK:
+            # Independent of the fleet element, unless it lands from where the A/F moves to.
+            carrier = self.entries[p].carrier
+            return p not in self.paradox_broken and (carrier is None or r.resolve(carrier))
         if route is Route.CONVOY:
             return self.convoy_path(p, r)
         # Convoy, else land: the land route stands, unless a paradox has stopped the army.
@@ -120,8 +144,15 @@ class MovementRules:
         if e is None:
             return 0
         if isinstance(e.order, Move):
-            return 0 if r.resolve(province) else 1
+            return 0 if r.resolve(province) or self.ferried_away(province, r) else 1
         return 1 + self._supports(province, r)
+
+    def ferried_away(self, p: str, r: Resolver[str]) -> bool:
+        """Fast Ferry (army_fleet): an army its own ferry carries has left home, landed or not."""
+        e = self.entries[p]
+        if not self.with_af or e.route is not Route.CONVOY or p in self.stood or not self.convoy_path(p, r):
+            return False
+        return any(self.entries[s].power == e.power for s in self.convoys_for.get(p, ()) if r.resolve(s))
 
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
         if not self.has_path(p, r):
@@ -162,6 +193,8 @@ class MovementRules:
 
     def _move_succeeds(self, p: str, r: Resolver[str]) -> bool:
         dest = self.entries[p].order.to.province
+        if p in self.army_of and not r.resolve(self.army_of[p]):
+            return False  # the army failed to land: the fleet may not leave it to drown
         attack = self.attack_strength(p, r)
         if attack == 0:
             return False
@@ -197,7 +230,7 @@ class MovementRules:
         into = o.to.province if isinstance(o, SupportMove) else None
         for q in self.moves_to.get(p, ()):
             attacker = self.entries[q]
-            if attacker.power == e.power or q == into:
+            if attacker.power == e.power or attacker.province == into:
                 continue
             if self.has_path(q, r):
                 return q
@@ -205,7 +238,18 @@ class MovementRules:
 
     def backup(self, cycle: Sequence[str], r: Resolver[str]) -> None:
         """Settle a cycle the guesses could not: Szykman for convoys, else circular movement."""
+        landings = [p for p in cycle if self.entries[p].carrier is not None]
+        if landings:
+            # The A/F exception: a landing that needs its A/F's move may not decide that move.
+            self.paradox_broken.update(landings)
+            return
         fleets = [p for p in cycle if isinstance(self.entries[p].order, Convoy)]
+        if fleets and self.paradox_stands:
+            for p in cycle:
+                if isinstance(self.entries[p].order, Move):
+                    self.stood.add(p)
+                    r.settle(p, False)
+            return
         if fleets:
             # Szykman: the armies convoyed through the paradox neither move nor cut support.
             self.paradox_broken.update(self.entries[p].order.army.location.province for p in fleets)
@@ -217,12 +261,15 @@ class MovementRules:
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                         rules: Rules) -> PhaseResult:
+    boarded: list[Outcome] = []
+    if army_fleet.enabled(variant):
+        position, orders, boarded = army_fleet.embark(variant, position, orders)  # before movement
     normalised = normalise(variant, position, orders, rules)
     game = MovementRules(variant, position, normalised, rules)
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
     for p in game.entries:
         r.resolve(p)
-    return _results(variant, position, game, r, normalised.rejected)
+    return _results(variant, position, game, r, (*boarded, *normalised.rejected))
 
 
 def _results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
@@ -235,35 +282,68 @@ def _results(variant: Variant, position: Position, game: MovementRules, r: Resol
         dest = entries[p].order.to.province
         if dest in entries and dest not in moved:
             dislodged_by[dest] = p
+    stranded = _stranded_by_ferry(variant, game, r, moved, dislodged_by)
 
     outcomes: list[Outcome] = list(rejected)
     for p, e in entries.items():
-        outcomes.append(_outcome(game, r, e, moved, dislodged_by))
+        outcomes.append(_outcome(game, r, p, e, moved, dislodged_by, stranded))
 
-    # the board after movement
-    staying = [e.unit for p, e in entries.items() if p not in moved and p not in dislodged_by]
-    arrived = [Unit(e.power, e.unit.kind, e.order.to) for p, e in entries.items() if p in moved]
+    def unit_after(p: str, e: Entry) -> Unit:
+        if e.unit.kind is UnitKind.ARMY_FLEET and army_fleet.army_key(p) in moved:
+            return army_fleet.without_army(e.unit)  # its army has landed
+        return e.unit
+
+    # the board after movement (a disembarking army was part of its A/F until it landed)
+    staying = [unit_after(p, e) for p, e in entries.items()
+               if p not in moved and p not in dislodged_by and p not in stranded and e.route is not Route.DISEMBARK]
+    if stranded:
+        ferries = {af.location.province: af for af in stranded.values()}
+        staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
+    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
     occupied = {u.location.province for u in staying + arrived}
     contested = {e.order.to.province for p, e in entries.items()
                  if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
                  and game.head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
+    next_phase = variant.calendar.next_phase(position.phase)
+    occupant = {u.location.province: u for u in staying + arrived}
 
     dislodged: list[DislodgedUnit] = []
     for p, attacker in sorted(dislodged_by.items()):
-        unit = entries[p].unit
+        if p in stranded:
+            continue  # the army was aboard its ferry, not at home
+        unit = unit_after(p, entries[p])
+        came_from = entries[attacker].province
         came_by_convoy = game.by_convoy(attacker, r)
         blocked = set(occupied) | set(standoffs)
         if not (came_by_convoy and game.rules.retreat_to_convoyed_attackers_origin):
-            blocked.add(attacker)
-        options = tuple(sorted(
-            (dst for dst in _steps(board, unit) if dst.province not in blocked and board.can_stand(unit.kind, dst)),
-            key=str))
-        dislodged.append(DislodgedUnit(unit, attacker, options))
+            blocked.add(came_from)
+        steps = [dst for dst in _steps(board, unit)
+                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
+        if army_fleet.enabled(variant):
+            steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
+        dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
-    next_phase = variant.calendar.next_phase(position.phase)
     after = Position(next_phase, tuple(staying + arrived), dict(position.owners), tuple(dislodged))
     return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
+
+
+def _stranded_by_ferry(variant: Variant, game: MovementRules, r: Resolver[str], moved: set[str],
+                       dislodged_by: dict[str, str]) -> dict[str, Unit]:
+    """Fast Ferry: an army its ferry carried but could not land stays aboard as an A/F.
+
+    Returns the army's province -> the A/F it forms."""
+    out: dict[str, Unit] = {}
+    if not army_fleet.enabled(variant):
+        return out
+    for p, e in game.entries.items():
+        if e.route is not Route.CONVOY or p in moved or p in game.stood or not game.convoy_path(p, r):
+            continue
+        ferries = [game.entries[s].unit for s in sorted(game.convoys_for.get(p, ())) if s not in dislodged_by]
+        aboard = army_fleet.ferry_landing_failed(e.unit, ferries)
+        if aboard is not None and aboard not in out.values():
+            out[p] = aboard
+    return out
 
 
 def _steps(board, unit: Unit) -> list[Location]:
@@ -272,13 +352,12 @@ def _steps(board, unit: Unit) -> list[Location]:
     return [Location(p) for p in board.army_neighbours(unit.location.province)]
 
 
-def _outcome(game: MovementRules, r: Resolver[str], e: Entry, moved: set[str],
-             dislodged_by: dict[str, str]) -> Outcome:
-    p = e.province
+def _outcome(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
+             dislodged_by: dict[str, str], stranded: Mapping[str, Unit]) -> Outcome:
     o = e.order
     order = e.given if e.given is not None else o
     by_judge = e.given is None
-    dislodged_from = dislodged_by.get(p)
+    dislodged_from = game.entries[dislodged_by[p]].province if p in dislodged_by and p not in stranded else None
 
     def result(ok: bool, reason: Reason, detail: str = "", involving: tuple[str, ...] = ()) -> Outcome:
         return Outcome(e.power, order, ok, reason, detail, involving, dislodged_from, by_judge)
@@ -286,19 +365,34 @@ def _outcome(game: MovementRules, r: Resolver[str], e: Entry, moved: set[str],
     name = lambda prov: game.board.province(prov).name  # noqa: E731
     if isinstance(o, Move):
         if p in moved:
-            return result(True, Reason.MOVED)
+            return result(True, Reason.MOVED, "the army landed" if e.route is Route.DISEMBARK else "")
+        if e.route is Route.DISEMBARK and not game.has_path(p, r):
+            if p in game.paradox_broken:
+                return result(False, Reason.DISEMBARK_FAILED,
+                              "the landing would have decided its own A/F's move (the A/F exception): "
+                              "the army stays aboard")
+            return result(False, Reason.DISEMBARK_FAILED,
+                          f"the A/F did not reach {name(e.province)}: the army stays aboard")
+        if p in game.stood:
+            return result(False, Reason.BOUNCED, "part of circular reasoning that cannot be adjudicated: "
+                                                 "the units in it stand")
+        if p in game.army_of and game.army_of[p] not in moved:
+            return result(False, Reason.BOUNCED, "the army aboard did not land, so the A/F stays with it")
         if e.route is Route.CONVOY and not game.convoy_path(p, r):
             return result(False, Reason.CONVOY_DISRUPTED,
                           "every convoy route was disrupted" if p not in game.paradox_broken
                           else "the convoy was disrupted (convoy paradox, Szykman rule)")
         dest = o.to.province
-        others = [q for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
+        others = [game.entries[q].province for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
         occupant = dest if dest in game.entries and dest not in moved else None
         involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
         if occupant and game.entries[occupant].power == e.power and not others:
             return result(False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving)
         detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
                   + " and ".join(name(q) for q in involving)) if involving else ""
+        if p in stranded:
+            detail += (", " if detail else "") + \
+                f"and stays aboard the fleet in {name(stranded[p].location.province)} as an A/F"
         return result(False, Reason.BOUNCED, detail, involving)
     if isinstance(o, (SupportHold, SupportMove)):
         if not game.support_matches(e):
@@ -310,6 +404,7 @@ def _outcome(game: MovementRules, r: Resolver[str], e: Entry, moved: set[str],
             return result(False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}",
                           (dislodged_from,))
         cutter = game._cutter(p, r)
+        cutter = game.entries[cutter].province if cutter else None
         return result(False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
                       (cutter,) if cutter else ())
     if isinstance(o, Convoy):

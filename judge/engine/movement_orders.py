@@ -8,51 +8,21 @@ land or by convoy, as the rules in force say.
 """
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from . import army_fleet
 from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
+from .entries import Entry, MovementOrders, Rejected as _Reject, Route
 from .geography import Location, UnitKind
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from .landings import af_army_could_land, as_disembark, disembarkations
+from .orders import Convoy, Disembark, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .outcomes import Outcome, Reason
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .variant import Variant
 
-
-class Route(enum.Enum):
-    LAND = "land"  # a direct move (fleets always move this way)
-    CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
-    CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A unit with the one order it will carry out."""
-    power: str
-    unit: Unit
-    order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy
-    given: Order | None  # as the player wrote it; None when the judge made it
-    route: Route = Route.LAND
-    # An order that was rejected leaves its unit holding; the reason goes in the report.
-    rejected_reason: str | None = None
-
-    @property
-    def province(self) -> str:
-        return self.unit.location.province
-
-
-@dataclass(frozen=True, slots=True)
-class MovementOrders:
-    entries: Mapping[str, Entry]  # province of the unit -> its entry
-    rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason
-
-
-class _Reject(Exception):
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
+__all__ = ["Entry", "MovementOrders", "Route", "normalise"]
 
 
 def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
@@ -61,8 +31,14 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     rejected: list[Outcome] = []
     accepted: dict[str, list[tuple[str, Order, Order]]] = {}  # province -> (power, normalised, given)
 
+    landings: list[tuple[str, Disembark, Order]] = []
+    with_af = army_fleet.enabled(variant)
     for power, power_orders in orders.items():
         for given in power_orders:
+            landing = as_disembark(variant, position, power, given) if with_af else None
+            if landing is not None:
+                landings.append((power, landing, given))
+                continue
             try:
                 unit, normal = _read(variant, position, power, given, rules)
             except _Reject as r:
@@ -88,6 +64,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                               if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
+    if landings:
+        entries = disembarkations(variant, position, entries, landings, rejected)
     entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
@@ -110,6 +88,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
     """Tie an order to its unit and check what can be checked without other orders."""
     board = variant.board
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        if type(order).__name__ in ("Embark", "Disembark"):
+            raise _Reject(f"armies do not embark on fleets in {variant.name}")
         raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
     ref = order.unit
     if ref.location.province not in board.provinces:
@@ -141,7 +121,9 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         dest = order.to
         if dest.province not in board.provinces:
             raise _Reject(f"there is no province {dest.province!r} on this map")
-        if target.location.province == unit.location.province:
+        if target.location.province == unit.location.province and not (
+                unit.kind is UnitKind.ARMY_FLEET and not board.province(dest.province).is_sea):
+            # ... except that an A/F's fleet may support its own army's landing (army_fleet)
             raise _Reject("a unit cannot support its own move")
         if dest.province == unit.location.province:
             raise _Reject("a unit cannot support a move into its own province")
@@ -186,6 +168,8 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
                 board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(dest.province)):
             raise _Reject(f"{target.name} is not next to {board.province(unit.location.province).name}")
         return Move(own, dest.bare, order.via_convoy, order.route)
+    if unit.kind is UnitKind.ARMY_FLEET and not target.is_sea:
+        raise _Reject(f"an A/F never enters a coastal province: order its army to disembark in {target.name}")
     # a fleet
     if target.is_land:
         raise _Reject(f"a fleet cannot move into {target.name}, an inland province")
@@ -220,6 +204,12 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
         raise _Reject("an army can only be convoyed from one coastal province to another")
     if origin == dest:
         raise _Reject("the convoyed move goes nowhere")
+    here = board.fleet_province_neighbours(unit.location.province)
+    if army_fleet.enabled(variant) and not (origin in here and dest in here):
+        raise _Reject("a Fast Ferry crosses one sea: both coasts must touch it (to go further, embark "
+                      "the army on a fleet as an A/F)")
+    if variant.is_frozen(origin, position.phase):
+        raise _Reject(f"{board.province(origin).name} is frozen: an army may leave it only overland")
     return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
 
 
@@ -272,7 +262,7 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
             continue  # the everyday case: a plain move by land
         chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
         if not by_land:
-            if not chain and not _could_be_convoyed(board, origin, dest, fleets_at_sea):
+            if not chain and not _could_be_convoyed(variant, origin, dest, fleets_at_sea):
                 why = ("no fleets stand where they could convoy this move" if board.coastal_for_convoy(origin)
                        and board.coastal_for_convoy(dest) else
                        f"{board.province(dest).name} is not next to {board.province(origin).name}")
@@ -292,15 +282,24 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
     return out
 
 
-def _could_be_convoyed(board, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
+def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
     if not, it is illegal and the unit holds (6.D.32).
     """
+    board = variant.board
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
         return False
-    return sea_route_exists(board, origin, dest, fleets_at_sea)
+    return _sea_route(variant, origin, dest, fleets_at_sea)
+
+
+def _sea_route(variant: Variant, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+    """Could these fleets carry an army from origin to dest? With A/F rules only one sea (the Fast Ferry)."""
+    board = variant.board
+    if army_fleet.enabled(variant):
+        return any({origin, dest} <= board.fleet_province_neighbours(f) for f in fleets)
+    return sea_route_exists(board, origin, dest, fleets)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
@@ -341,10 +340,15 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and sea_route_exists(board, target.location.province, dest, fleets_at_sea - {province}):
+                    and _sea_route(variant, target.location.province, dest, fleets_at_sea - {province}):
                 continue
             why = (f"the army in {board.province(target.location.province).name} could reach "
                    f"{board.province(dest).name} only by a convoy that no other fleet can give")
+        elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:
+            if af_army_could_land(board, target.location.province, dest):
+                continue
+            why = f"the army aboard the A/F in {board.province(target.location.province).name} cannot land in " \
+                  f"{board.province(dest).name}"
         else:
             if board.can_reach_province(target.kind, target.location, dest):
                 continue
@@ -352,4 +356,3 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
         rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
         del out[province]
     return out
-

@@ -2,7 +2,8 @@
 
 Phases `S1901M`, units `A PAR` and `F STP/SC`, power ids in capitals, and orders in
 one strict spelling (`A PAR - BUR`, `A GAS S A MAR - BUR`, `F NTH C A LON - NWY`,
-`A BUR R GAS`, `A BUR D`, `BUILD F STP/NC`, `WAIVE`). This is a codec for machines
+`A BUR R GAS`, `A BUR D`, `BUILD F STP/NC`, `WAIVE`; with armies aboard fleets `A LON EMBARK F ENG`
+and `A/F MAO DISEMBARK POR`). This is a codec for machines
 and storage, written and read back exactly; what players type goes through the
 forgiving parser in `judge.language`.
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .geography import Location, UnitKind
-from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from .orders import (Build, Convoy, Disband, Disembark, Embark, Hold, Move, Order, Retreat, SupportHold, SupportMove,
+                     UnitRef, Waive)
 from .position import DislodgedUnit, Position, Unit
 from .variant import Variant
 
@@ -56,6 +58,10 @@ def order_text(order: Order) -> str:
         return f"{_ref_text(order.unit)} C {_ref_text(order.army)} - {loc_text(order.to)}"
     if isinstance(order, Retreat):
         return f"{_ref_text(order.unit)} R {loc_text(order.to)}"
+    if isinstance(order, Embark):
+        return f"{_ref_text(order.unit)} EMBARK {_ref_text(order.fleet)}"
+    if isinstance(order, Disembark):
+        return f"{_ref_text(order.unit)} DISEMBARK {loc_text(order.to)}"
     if isinstance(order, Disband):
         return f"{_ref_text(order.unit)} D"
     if isinstance(order, Build):
@@ -97,6 +103,14 @@ def parse_order(variant: Variant, text: str) -> Order:
         return Disband(unit)
     if verb == "R" and len(rest) == 1:
         return Retreat(unit, parse_loc(variant, rest[0]))
+    if verb == "EMBARK":
+        fleet = _read_ref(variant, rest)
+        if not rest:
+            return Embark(unit, fleet)
+    if verb == "DISEMBARK" and rest and rest[0].upper() == "A":
+        rest.pop(0)  # "A/F MAO DISEMBARK A POR" names the army too
+    if verb == "DISEMBARK" and len(rest) == 1:
+        return Disembark(unit, parse_loc(variant, rest[0]))
     if verb == "-":
         via = [w.upper() for w in rest[1:]] == ["VIA", "CONVOY"]
         if len(rest) == 1 or via:

@@ -53,6 +53,23 @@ class Convoy:
 
 
 @dataclass(frozen=True, slots=True)
+class Embark:
+    """An army boards an adjacent fleet at sea before movement (Abstraction II): `A Lon embarks F Eng`."""
+    unit: UnitRef
+    fleet: UnitRef
+
+
+@dataclass(frozen=True, slots=True)
+class Disembark:
+    """The army aboard an A/F lands on a coast next to `unit`'s sea: `A/F Mao disembarks A Por`.
+
+    `unit` names the sea the army lands from: where the A/F is, or where its fleet moves this month.
+    """
+    unit: UnitRef
+    to: Location
+
+
+@dataclass(frozen=True, slots=True)
 class Retreat:
     unit: UnitRef
     to: Location
@@ -75,7 +92,7 @@ class Waive:
     """Decline one build."""
 
 
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Disband | Waive
-Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+Order = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark | Retreat | Disband | Build | Waive

@@ -15,6 +15,7 @@ class Reason(enum.Enum):
     HELD = "held"
     SUPPORTED = "support given"
     CONVOYED = "convoyed the army"
+    EMBARKED = "embarked"  # an army boarded a fleet (A/F variants)
     RETREATED = "retreated"
     DISBANDED = "disbanded"
     BUILT = "built"
@@ -26,6 +27,7 @@ class Reason(enum.Enum):
     CONVOY_UNMATCHED = "the army did not move along this convoy"
     CONVOY_DISRUPTED = "convoy disrupted"
     NO_CONVOY = "no convoy route"
+    DISEMBARK_FAILED = "disembarkation failed"  # the A/F never reached the sea it was to land from
     DISLODGED = "dislodged"
     ILLEGAL = "illegal order"
     NOT_NEEDED = "not needed"  # e.g. more builds than allowed

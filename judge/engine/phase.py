@@ -1,8 +1,8 @@
 """One phase at a time: adjudicate it, then move on past phases nobody has to play."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
@@ -81,9 +81,14 @@ def orders_needed(variant: Variant, position: Position) -> dict[str, Need]:
 
 
 def process_phase(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-                  rules: Rules = DEFAULT) -> Turn:
-    """Adjudicate this phase, then settle the following phases that need no decision."""
+                  rules: Rules = DEFAULT, *, after_movement: Callable[[Position], Position] | None = None) -> Turn:
+    """Adjudicate this phase, then settle the following phases that need no decision.
+
+    `after_movement` changes the position at the end of a move, before retreats and adjustments
+    (a variant's exchange of centres); it must be pure like the rest."""
     result = adjudicate(variant, position, orders, rules)
+    if after_movement is not None and position.phase.kind is PhaseKind.MOVEMENT:
+        result = replace(result, position=after_movement(result.position))
     skipped: list[PhaseResult] = []
     nxt = result.position
     while not orders_needed(variant, nxt) and not _game_over(variant, nxt):

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .geography import Location
+from . import army_fleet
+from .geography import Location, UnitKind
 from .orders import Disband, Move, Order, Retreat, UnitRef
 from .outcomes import Outcome, PhaseResult, Reason
 from .ownership import update_ownership
@@ -61,8 +62,8 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
                                         f"another unit also retreated to {board.province(normal.to.province).name};"
                                         " both are disbanded", (normal.to.province,)))
             else:
-                units.append(Unit(power, d.unit.kind, normal.to))
-                outcomes.append(Outcome(power, shown, True, Reason.RETREATED))
+                units, detail = _arrive(variant, units, d.unit, normal.to)
+                outcomes.append(Outcome(power, shown, True, Reason.RETREATED, detail))
         else:
             reason = Reason.DISBANDED if d.retreats or not by_judge else Reason.DISBANDED_NO_RETREAT
             outcomes.append(Outcome(power, shown, True, reason, by_judge=by_judge))
@@ -110,3 +111,16 @@ def _read(variant: Variant, dislodged: Mapping[str, DislodgedUnit], power: str,
 def _name(variant: Variant, loc: Location) -> str:
     name = variant.board.province(loc.province).name
     return f"{name} ({loc.coast.full_name})" if loc.coast else name
+
+
+def _arrive(variant: Variant, units: list[Unit], unit: Unit, to: Location) -> tuple[list[Unit], str]:
+    """The board after a retreat, with the A/F rules: an A/F reaching a coast is a fleet again (its army
+    is disbanded); an army retreating onto its own fleet at sea forms an A/F."""
+    host = next((u for u in units if u.location.province == to.province), None)
+    if host is not None and unit.kind is UnitKind.ARMY:
+        board_after = [u for u in units if u is not host]
+        return board_after + [Unit(unit.power, UnitKind.ARMY_FLEET, host.location)], \
+            "the army boarded the fleet there: an A/F"
+    kind = army_fleet.retreat_kind(variant, unit, to)
+    detail = "it is a fleet again: its army is disbanded" if kind is not unit.kind else ""
+    return units + [Unit(unit.power, kind, to)], detail

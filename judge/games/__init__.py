@@ -14,6 +14,7 @@ The edges (mail dispatch, the scheduler, the CLI) call `service.GameService` onl
     votes.py        draws and concessions; ending.py decides how a game ends
     press.py        white, grey or no press
     small.py        the rulebooks' games for fewer than seven; worldwar.py the two-player game
+    exchange.py     exchanges of centres between two powers (variants with the "centre_exchange" hook)
     accounts.py     accounts, addresses, scrypt password hashes
     cli.py          judge create|list|status|process|history|rollback|account
 """

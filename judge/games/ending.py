@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..engine.army_fleet import unit_count
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..engine.variant import Variant
@@ -36,7 +37,7 @@ def survivors(position: Position, powers: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _counts(position: Position, powers: tuple[str, ...], units: bool) -> dict[str, int]:
-    return {p: len(position.units_of(p) if units else position.centres_of(p)) for p in powers}
+    return {p: unit_count(position, p) if units else len(position.centres_of(p)) for p in powers}
 
 
 def _grouped(counts: Mapping[str, int], owner: Mapping[str, str | None], by_player: bool) -> dict[str, list[str]]:
@@ -75,7 +76,8 @@ def check_limits(variant: Variant, position: Position, settings: Settings, setup
         how = "last phase"
     else:
         return None
-    units = rules.count_units_for_victory  # the 1982 short game: most pieces on the board
+    # the 1982 short game, and a variant that says so at its last phase (Abstraction II): most units on the board
+    units = rules.count_units_for_victory or (how == "last phase" and "victory_by_units_at_end" in variant.hooks)
     counts = _counts(position, variant.power_ids, units)
     groups = _grouped(counts, owner, settings.victory_by_player or setup_.victory_by_player)
     totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}

@@ -69,11 +69,14 @@ def start(gf: GameFile, now: datetime) -> None:
     gf.new_phase(position, now, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, started_at=iso(now))
     gf.event("started", now, seats={a: list(s) for a, s in seats.items()})
+    # a variant rebuilt without its original map data says so to everyone (Abstraction II)
+    about = {"variant": gf.variant.name, "variant_notice": gf.variant.extra.get("x_reconstruction_notice")
+             if gf.variant.reconstructed else None}
     for account, seat in seats.items():
-        gf.notice("0", "game_start", account, {
+        gf.notice("0", "game_start", account, {**about,
             "phase": gf.phase_code(position), "phase_name": gf.phase_name(position), "seat": list(seat),
             "players": {p: a for a, s in seats.items() for p in s}, "neutral": list(gf.setup.neutral),
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
-    gf.announce("0", "game_start", {"phase": gf.phase_code(position), "neutral": list(gf.setup.neutral)},
+    gf.announce("0", "game_start", {**about, "phase": gf.phase_code(position), "neutral": list(gf.setup.neutral)},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
     gf.update_game(next_event_at=iso(processing.next_event(gf, now)))

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.geography import Location, UnitKind
-from ..engine.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from ..engine.orders import (Build, Convoy, Disband, Disembark, Embark, Hold, Move, Order, Retreat, SupportHold,
+                             SupportMove, UnitRef, Waive)
 
-_TYPES = {c.__name__: c for c in (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive)}
-_REFS = ("unit", "supported", "army")
+_TYPES = {c.__name__: c for c in (Hold, Move, SupportHold, SupportMove, Convoy, Embark, Disembark, Retreat, Disband,
+                                  Build, Waive)}
+_REFS = ("unit", "supported", "army", "fleet")
 _LOCS = ("to", "location")
 
 

@@ -18,6 +18,7 @@ from ..engine.phase import Need
 from ..engine.position import Position
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .ending import Ending, check_limits, check_win, survivors
+from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
 from .ordercodec import order_to_json
@@ -146,7 +147,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     rulings: list[dict] = []
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
-    turn = process_phase(gf.variant, position, orders, gf.rules)
+    exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
+    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply)
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
     nxt = turn.next
@@ -182,7 +184,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for p in gf.powers():
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
-    summary = _summary(gf, row, results, nxt, missed, rulings, news)
+    summary = {**_summary(gf, row, results, nxt, missed, rulings, news), "exchanges": exchanges.report}
     gf.announce(str(row.seq), "results", summary, now, deadline)
     for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)

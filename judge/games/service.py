@@ -29,7 +29,7 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import audience, forming, master, players, press, processing, votes
+from . import audience, exchange, forming, master, players, press, processing, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
@@ -518,6 +518,19 @@ class GameService:
         with self._read(name) as gf:
             return [{"at": a, "kind": k, **json.loads(d)} for a, k, d in gf.db.execute(
                 "SELECT at, kind, detail FROM events ORDER BY id")]
+
+    # -- variant rules -------------------------------------------------------------------------------
+    def offer_exchange(self, name: str, power: str, *, partner: str, give: Sequence[str], receive: Sequence[str],
+                       account: str | None = None, source: str | None = None) -> dict:
+        """`power` offers `partner` its centres `give` for `receive` (names as written; both empty
+        withdraws). Abstraction II's exchange of centres: it takes effect at the end of the move once
+        both sides' offers match. Returns {"status": "offered" | "agreed" | "withdrawn", ...}."""
+        power = power.upper()
+        with self._write(name) as gf:
+            if already_handled(gf, source):
+                return exchange.repeated(gf, power, partner, source)
+            players.check_playing(gf, power, account)
+            return exchange.offer(gf, power, partner, give, receive, self.clock(), source)
 
 
 __all__ = ["GameService", "GameError", "Notice"]

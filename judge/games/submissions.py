@@ -12,8 +12,9 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import notation
+from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
-from ..engine.orders import Order
+from ..engine.orders import Disembark, Order
 from ..engine.phase import check_orders
 from .clock import iso
 from .gamefile import GameFile, PhaseRow
@@ -51,6 +52,8 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
     for i, (t, order, _) in enumerate(parsed):
         unit = getattr(order, "unit", None)
         slot = f"adjustment:{i:03d}" if adjustment or unit is None else unit.location.province
+        if isinstance(order, Disembark):  # an A/F's army has an order of its own beside its fleet's
+            slot = army_key(slot)
         gf.db.execute("INSERT INTO orders (phase_seq, power, slot, position, written, read, submission_id) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(phase_seq, power, slot) DO UPDATE SET "
                       "position = excluded.position, written = excluded.written, read = excluded.read, "

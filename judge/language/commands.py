@@ -171,18 +171,33 @@ class Preview:
     phase: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """`EXCHANGE WITH Russia GIVE Bud Pec FOR War Mos` (Abstraction II): centres for centres, as written.
+
+    The names are read against the game's map by the games side. Nothing to give and nothing to
+    receive (`EXCHANGE WITH Russia CANCEL`) withdraws the offer."""
+    partner: str
+    give: tuple[str, ...]
+    receive: tuple[str, ...]
+
+
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
            | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | Resign | SignOff
-           | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview)
+           | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
+           | Exchange)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
-    "extend ext eject kick replace rollback roll preview prev".split())
+    "extend ext eject kick replace rollback roll preview prev exchange swap".split())
 
 
 GREY_WORDS = frozenset({"grey", "gray", "anon", "anonymous"})
+_GIVE_WORDS = frozenset({"give", "gives", "giving", "offer", "offers"})
+_FOR_WORDS = frozenset({"for", "receive", "receives", "receiving", "get", "take", "against"})
+_CANCEL_WORDS = frozenset({"cancel", "none", "withdraw", "nothing", "off"})
 
 
 def _words(items) -> tuple[str, ...]:
@@ -308,6 +323,34 @@ class _Build(Transformer):
     def preview(self, c):
         return Preview(_opt(c, 0))
 
+    def exchange(self, c):
+        return _exchange(list(_words(c)))
+
+
+def _exchange(words: list[str]) -> Exchange:
+    """[WITH] power [GIVE] centres FOR centres, or centres FOR centres WITH power; `and` may join names."""
+    low = [w.lower() for w in words]
+    if "with" in low:
+        i = low.index("with")
+        if i + 1 >= len(words):
+            raise ValueError("EXCHANGE WITH names the other power")
+        partner = words[i + 1]
+        del words[i:i + 2], low[i:i + 2]
+    else:
+        partner = words.pop(0)
+        low.pop(0)
+    kept = [(w, lw) for w, lw in zip(words, low) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
+    if not kept or all(lw in _CANCEL_WORDS for _, lw in kept):
+        return Exchange(partner, (), ())
+    splits = [i for i, (_, lw) in enumerate(kept) if lw in _FOR_WORDS]
+    if len(splits) != 1:
+        raise ValueError("say what you give and what you receive: EXCHANGE WITH power GIVE centres FOR centres")
+    give = tuple(w for w, _ in kept[:splits[0]])
+    receive = tuple(w for w, _ in kept[splits[0] + 1:])
+    if not give or not receive:
+        raise ValueError("name centres on both sides: EXCHANGE WITH power GIVE centres FOR centres")
+    return Exchange(partner, give, receive)
+
 
 @dataclass(frozen=True, slots=True)
 class CommandError:
@@ -322,6 +365,7 @@ USAGE = {
     "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
     "ADDRESS new | TIMEZONE zone | DEADLINE when", "eject": "EJECT power", "replace": "REPLACE power [address]",
     "extend": "EXTEND hours", "become": "BECOME MASTER", "press": "PRESS TO powers ... ENDPRESS",
+    "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
 }
 
 

@@ -31,14 +31,18 @@ for _type, _words in {
     "REMOVE": "remove removes rem delete",
     "BUILD": "b build builds",
     "WAIVE": "waive waives waived",
+    # armies aboard fleets (A/F variants)
+    "EMBARK": "embark embarks embarking board boards boarding",
+    "DISEMBARK": "disembark disembarks disembarking land lands landing unload unloads",
 }.items():
     for _w in _words.split():
         KEYWORDS[_w] = _type
-KINDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET}
+KINDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET,
+         "af": UnitKind.ARMY_FLEET}
 # Long keywords a typo of which is still read as the keyword ("suports").
 _TYPO_KEYWORDS = {w: t for w, t in KEYWORDS.items() if len(w) >= 5}
 _TYPO_KEYWORDS.update({"fleet": "KIND"})
-NOISE = {"the", "unit", "an", "in", "at", "from", "please"}
+NOISE = {"the", "unit", "an", "in", "at", "from", "please", "on", "onto", "aboard"}
 COAST_WORDS = {"nc": Coast.NORTH, "sc": Coast.SOUTH, "ec": Coast.EAST, "wc": Coast.WEST,
                "north": Coast.NORTH, "south": Coast.SOUTH, "east": Coast.EAST, "west": Coast.WEST}
 COAST_LETTERS = {"n": Coast.NORTH, "s": Coast.SOUTH, "e": Coast.EAST, "w": Coast.WEST}

@@ -16,8 +16,8 @@ from pathlib import Path
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
-from ..engine import (Build, Convoy, Disband, Hold, Location, Move, Order, Retreat, SupportHold, SupportMove,
-                      UnitKind, UnitRef, Variant, Waive)
+from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
+                      SupportMove, UnitKind, UnitRef, Variant, Waive)
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Terrain
 from .clean import normalise_chars
@@ -73,6 +73,7 @@ EXPECTED_WORDS = {
     "HOLD": "H (hold)", "SUPPORT": "S (support)", "CONVOY": "C (convoy)", "VIACONVOY": "'via convoy'",
     "RETREAT": "R (retreat)", "DISBAND": "D (disband)", "REMOVE": "remove", "BUILD": "build",
     "WAIVE": "waive", "POWER": "a power", "$END": "the end of the order",
+    "EMBARK": "embarks", "DISEMBARK": "disembarks",
 }
 EXAMPLES = {
     PhaseKind.MOVEMENT: ("A Par H", "A Par - Bur", "A Mar S A Par - Bur", "F Nth C A Lon - Nwy"),
@@ -84,8 +85,8 @@ EXAMPLES = {
 # Terminals not worth suggesting in a phase where they cannot make a valid order.
 _NOT_IN_PHASE = {
     PhaseKind.MOVEMENT: {"RETREAT", "DISBAND", "REMOVE", "BUILD", "WAIVE"},
-    PhaseKind.RETREAT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "REMOVE", "BUILD", "WAIVE"},
-    PhaseKind.ADJUSTMENT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "RETREAT", "DASH"},
+    PhaseKind.RETREAT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "REMOVE", "BUILD", "WAIVE", "EMBARK", "DISEMBARK"},
+    PhaseKind.ADJUSTMENT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "RETREAT", "DASH", "EMBARK", "DISEMBARK"},
 }
 
 
@@ -140,6 +141,14 @@ class _Build(Transformer):
 
     def waive(self, *_):
         return "waive", Waive()
+
+    def embark(self, unit, _e, *rest):
+        return "embark", Embark(unit, rest[-1])
+
+    def disembark(self, unit, _d, *rest):
+        army = next(p for p in rest if isinstance(p, UnitRef))
+        to = next((p for p in rest if isinstance(p, Location)), army.location)
+        return "disembark", Disembark(unit, to)
 
     def bare(self, unit):
         return "bare", unit
@@ -275,7 +284,9 @@ class OrderReader:
         if tag == "bare":
             return self._bare(text, built, phase, notes, adjusting)
         if phase is PhaseKind.MOVEMENT:
-            if tag in ("move", "hold", "support", "convoy"):
+            if tag == "move" and self._lands(built):
+                return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
+            if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
             return wrong({"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
                           "build": "a build", "waive": "a waived build"}[tag])
@@ -286,8 +297,9 @@ class OrderReader:
                 return Retreat(built.unit, built.to), notes
             if tag in ("retreat", "disband"):
                 return built, notes
-            return wrong({"hold": "a hold", "support": "a support", "convoy": "a convoy",
-                          "remove": "a removal", "build": "a build", "waive": "a waived build"}[tag])
+            return wrong({"hold": "a hold", "support": "a support", "convoy": "a convoy", "embark": "embarking",
+                          "disembark": "disembarking", "remove": "a removal", "build": "a build",
+                          "waive": "a waived build"}[tag])
         if tag in ("disband", "remove", "waive"):
             return built, notes
         if tag == "build":
@@ -300,7 +312,12 @@ class OrderReader:
                 notes = notes + (f"built an {kind.full_name}: only an {kind.full_name} can stand there",)
             return Build(kind, where), notes
         return wrong({"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
-                      "retreat": "a retreat"}[tag])
+                      "retreat": "a retreat", "embark": "embarking", "disembark": "disembarking"}[tag])
+
+    def _lands(self, move: Move) -> bool:
+        """`A/F Mao - Por`: an A/F never enters a coast, so a move of one onto land is its army landing."""
+        return (move.unit.kind is UnitKind.ARMY_FLEET and not move.via_convoy and not move.route
+                and not self.variant.board.provinces[move.to.province].is_sea)
 
     def _bare(self, text: str, unit: UnitRef, phase: PhaseKind, notes: tuple[str, ...], adjusting: str | None):
         """A unit with no order word. The rulebook writes builds so ("F Edi"); it means a

@@ -1,8 +1,8 @@
 """Orders in full names, for confirmations: "Army Paris -> Burgundy"."""
 from __future__ import annotations
 
-from ..engine import (Build, Convoy, Disband, Hold, Location, Move, Order, Retreat, SupportHold, SupportMove,
-                      UnitRef, Variant, Waive)
+from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
+                      SupportMove, UnitKind, UnitRef, Variant, Waive)
 
 
 def place_name(loc: Location, variant: Variant) -> str:
@@ -34,11 +34,20 @@ def describe(order: Order, variant: Variant) -> str:
     if isinstance(order, SupportHold):
         return f"{u(order.unit)} supports {u(order.supported)}"
     if isinstance(order, SupportMove):
+        if order.supported.location.province == order.unit.location.province:
+            return f"{u(order.unit)} supports its own army disembarking -> {p(order.to)}"
         return f"{u(order.unit)} supports {u(order.supported)} -> {p(order.to)}"
+    if isinstance(order, Embark):
+        return f"{u(order.unit)} embarks on {u(order.fleet)}, forming an army aboard fleet (A/F)"
+    if isinstance(order, Disembark):
+        return f"{u(order.unit)}: its army disembarks -> {p(order.to)}"
     if isinstance(order, Convoy):
         return f"{u(order.unit)} convoys {u(order.army)} -> {p(order.to)}"
     if isinstance(order, Retreat):
-        return f"{u(order.unit)} retreats -> {p(order.to)}"
+        text = f"{u(order.unit)} retreats -> {p(order.to)}"
+        if order.unit.kind is UnitKind.ARMY_FLEET and not variant.board.provinces[order.to.province].is_sea:
+            text += " (as a fleet: its army is disbanded)"
+        return text
     if isinstance(order, Disband):
         return f"{u(order.unit)} disbands"
     if isinstance(order, Build):

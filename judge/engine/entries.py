@@ -1,0 +1,49 @@
+"""What movement adjudication works on: each unit (or landing army) with the one order it carries out."""
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .orders import Order
+from .outcomes import Outcome
+from .position import Unit
+
+
+class Route(enum.Enum):
+    LAND = "land"  # a direct move (fleets always move this way)
+    CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
+    CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
+    DISEMBARK = "disembark"  # the army aboard an A/F lands (see judge.engine.army_fleet)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A unit with the one order it will carry out."""
+    power: str
+    unit: Unit
+    order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy
+    given: Order | None  # as the player wrote it; None when the judge made it
+    route: Route = Route.LAND
+    # An order that was rejected leaves its unit holding; the reason goes in the report.
+    rejected_reason: str | None = None
+    # A disembarking army landing from the sea its A/F moves to: the A/F's key, whose move must succeed.
+    carrier: str | None = None
+
+    @property
+    def province(self) -> str:
+        return self.unit.location.province
+
+
+@dataclass(frozen=True, slots=True)
+class MovementOrders:
+    entries: Mapping[str, Entry]  # province of the unit -> its entry
+    rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason
+
+
+class Rejected(Exception):
+    """An order that cannot be carried out, with the reason for the player."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
