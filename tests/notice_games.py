@@ -243,5 +243,15 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     for power, name in zip(variant.power_ids, names):
         svc.join("a2", name, [power])
     courier()
+    # Budapest (empty: its army starts in Tyrolia) for Warsaw, whose army leaves; then an offer
+    # Italy makes and withdraws, and one that fails because Turkey's fleet stays on its centre.
+    svc.offer_exchange("a2", "AUSTRIA", partner="Russia", give=["Bud"], receive=["War"], account="a2-austria")
+    svc.submit_orders("a2", "RUSSIA", orders("A War - Gal", variant=variant), account="a2-russia")
+    svc.offer_exchange("a2", "RUSSIA", partner="Austria", give=["Warsaw"], receive=["Budapest"], account="a2-russia")
+    svc.offer_exchange("a2", "ITALY", partner="France", give=["Nap"], receive=["Mar"], account="a2-italy")
+    svc.offer_exchange("a2", "ITALY", partner="France", give=[], receive=[], account="a2-italy")
+    svc.offer_exchange("a2", "GERMANY", partner="Turkey", give=["Ber"], receive=["Con"], account="a2-germany")
+    svc.offer_exchange("a2", "TURKEY", partner="Germany", give=["Con"], receive=["Ber"], account="a2-turkey")
+    courier()
     past_grace(svc, clock, "a2")
     courier()

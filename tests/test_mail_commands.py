@@ -1,6 +1,7 @@
 """Every mail command, through the dispatcher, against real games on disk."""
 import pytest
 
+from judge.mail.courier import Courier
 from mailjudge import POWERS, MailJudge
 
 
@@ -179,3 +180,29 @@ def test_join_a_game_under_way_takes_over_an_open_power(playing):
     assert "you now play ITALY in alpha" in r.body and "ITALY asks the game to wait" in r.body
     assert "Army Venice -> Tyrolia" in r.body
     assert j.service.status("alpha")["powers"]["ITALY"]["account"] == "sub"
+
+
+def test_exchange_of_centres_by_mail_in_abstraction_ii(judge):
+    svc = judge.service
+    svc.create_account("gm", "gm@dip.test", "gm-secret")
+    svc.create_game("a2", variant="abstraction2", master="gm")
+    for p in POWERS:
+        svc.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
+        svc.join("a2", p.lower(), [p])
+    judge.dispatch.courier = Courier(svc, judge.config)     # notices go out after each mail
+    offer = judge.send("austria@dip.test", "SIGNON Aa2 austria-pw\nEXCHANGE WITH Russia GIVE Bud FOR War")
+    reply = next(s for s in offer if s.to == ["austria@dip.test"] and s.subject.startswith("Re:"))
+    assert "offered Russia BUD for WAR" in reply.body
+    told = next(s for s in offer if s.to == ["russia@dip.test"] and "exchange" in s.subject)
+    assert "Austria offers an exchange" in told.subject and "EXCHANGE WITH Austria GIVE WAR FOR BUD" in told.body
+    agreed = judge.reply_to("russia@dip.test", "SIGNON Ra2 russia-pw\nA War - Gal\nexchange with austria give war for bud")
+    assert "agreed with Austria: WAR for BUD" in agreed.body
+    bad = judge.reply_to("italy@dip.test", "SIGNON Ia2 italy-pw\nEXCHANGE WITH France GIVE Nap Rom FOR Mar")
+    assert "equal number of centres" in bad.body
+    svc.process("a2")
+    assert svc.status("a2")["position"]["centres"]["AUSTRIA"].count("WAR") == 1
+
+
+def test_exchange_in_a_standard_game_is_refused_plainly(playing):
+    reply = playing.reply_to("france@dip.test", "SIGNON Falpha france-pw\nEXCHANGE WITH England GIVE Par FOR Lon")
+    assert "cannot be exchanged in Standard" in reply.body

@@ -318,3 +318,14 @@ def test_game_end_at_the_last_year_and_by_concession(played):
     assert gift.subject == "gift is over: France wins"
     assert "every other survivor conceded to France" in flat(gift.body)
     assert re.search(r"Power +Start +1901\n", gift.body)
+
+
+def test_exchange_offers_reach_the_partner_and_results_tell_what_was_exchanged(played):
+    offers = {m.notice.recipient: m.mail for m in played.of("exchange_offer", "a2")}
+    assert "Austria offers Russia Budapest in exchange for Warsaw" in offers["a2-russia"].body.replace("\n", " ")
+    assert "EXCHANGE WITH Austria GIVE WAR FOR BUD" in offers["a2-russia"].body
+    assert "Your own offer matches it" in offers["a2-austria"].body
+    assert "withdrew its offer" in offers["a2-france"].subject
+    results = played.of("results", "a2", None)[0].mail.body.replace("\n", " ")
+    assert "Austria gave Budapest to Russia, and Russia gave Warsaw to Austria" in results
+    assert "did not take place: Germany still occupies Berlin with a unit" in results

@@ -56,9 +56,20 @@ def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: 
     read = {"partner": other, "give": sorted(give_ids), "receive": sorted(receive_ids)}
     written = f"EXCHANGE WITH {partner} GIVE {' '.join(give)} FOR {' '.join(receive)}" if give_ids else \
         f"EXCHANGE WITH {partner} CANCEL"
-    gf.db.execute("INSERT INTO submissions (phase_seq, power, at, source, action, written, read) "
-                  "VALUES (?, ?, ?, ?, 'exchange', ?, ?)", [row.seq, power, iso(now), source, written, json.dumps(read)])
-    return standing(gf, power, other)
+    cur = gf.db.execute("INSERT INTO submissions (phase_seq, power, at, source, action, written, read) "
+                        "VALUES (?, ?, ?, ?, 'exchange', ?, ?)",
+                        [row.seq, power, iso(now), source, written, json.dumps(read)])
+    result = standing(gf, power, other)
+    _tell_partner(gf, cur.lastrowid, result, now)
+    return result
+
+
+def _tell_partner(gf: GameFile, submission: int, result: dict, now: datetime) -> None:
+    """The partner hears of each offer (or its withdrawal) at once: an exchange needs both sides' orders."""
+    account = gf.powers()[result["partner"]].account
+    if account:
+        gf.notice(f"exchange:{submission}", "exchange_offer", account,
+                  {key: result[key] for key in ("phase", "power", "partner", "give", "receive", "status")}, now)
 
 
 def repeated(gf: GameFile, power: str, partner: str, source: str) -> dict:

@@ -100,10 +100,6 @@ def _observe(env: Env, cmd: c.Observe) -> list[str]:
     return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
 
 
-
-
-
-
 def _press(env: Env, cmd: c.Press) -> list[str]:
     session = env.session
     if session.as_master and session.power is None and session.game:
@@ -201,9 +197,6 @@ def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
     return [f"times are shown to you in {cmd.zone} as well as the game's zone"]
 
 
-
-
-
 def _resign(env: Env, cmd: c.Resign) -> list[str]:
     game, power = require_player(env.session, "RESIGN")
     if cmd.game and game_name(cmd.game) != game:
@@ -220,16 +213,24 @@ def _help(env: Env, cmd: c.Help) -> list[str]:
     return env.reports.render("reply_help.j2", topic=cmd.topic).body.rstrip("\n").split("\n")
 
 
+def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
+    """Abstraction II: offer centres for centres to another power; both sides must send matching offers."""
+    game, power = require_player(env.session, "EXCHANGE")
+    done = env.service.offer_exchange(game, power, partner=cmd.partner, give=cmd.give, receive=cmd.receive,
+                                      account=env.session.account, source=env.source)
+    partner = env.service.variant(env.service.status(game)["variant"]).power(done["partner"]).name
+    if done["status"] == "withdrawn":
+        return [f"your offer to exchange centres with {partner} is withdrawn"]
+    offer = f"{' '.join(done['give']).upper()} for {' '.join(done['receive']).upper()}"
+    lines = [f"offered {partner} {offer}; it takes effect at the end of this move if {partner} sends the"
+             " matching EXCHANGE" if done["status"] == "offered" else
+             f"agreed with {partner}: {offer}, at the end of this move"]
+    if done.get("warning"):
+        lines.append(done["warning"])
+    return lines
 
 
-
-
-
-
-
-
-
-# The commands of the mail judge. Adding one (e.g. Abstraction II's EXCHANGE) is one entry here.
+# The commands of the mail judge. Adding one is one entry here.
 HANDLERS: dict[type, Handler] = {
     c.Register: Handler(_register),
     c.SignOn: Handler(_signon),
@@ -259,6 +260,7 @@ HANDLERS: dict[type, Handler] = {
     c.Replace: Handler(master.replace, once=True),
     c.Rollback: Handler(master.rollback, once=True),
     c.Preview: Handler(master.preview),
+    c.Exchange: Handler(_exchange),         # idempotent by its source
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

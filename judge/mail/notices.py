@@ -19,7 +19,7 @@ players, the centre table by year). Every template gets the context `notice_cont
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
-`who`, `whom`.
+`who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side).
 """
 from __future__ import annotations
 
@@ -203,6 +203,12 @@ def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
     return out
 
 
+def _exchange_offer(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+    p = notice.payload
+    return {"gives": [place(variant, c) for c in p["give"]], "receives": [place(variant, c) for c in p["receive"]]}
+
+
 _EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
     "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
+    "exchange_offer": _exchange_offer,
 }

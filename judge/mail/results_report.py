@@ -81,4 +81,13 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
                      for n in payload.get("news", ()) if n["kind"] == "civil_disorder"],
         "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
+        "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
     }
+
+
+def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:
+    """One exchange of centres agreed for the move (Abstraction II), done or refused at its end."""
+    a, b = item["powers"]
+    return {"names": (variant.power(a).name, variant.power(b).name),
+            "gave": [sorted(place(variant, c) for c in item["gave"][p]) for p in (a, b)],
+            "done": item["done"], "reason": item["reason"]}
