@@ -24,8 +24,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..storage.db import open_db
-
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -163,23 +161,9 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
         os.replace(temporary, destination)
     _fsync_dir(data_dir / "games")
     _fsync_dir(data_dir)
+    from .upgrade import upgrade       # imports the games layer; backup itself does not need it
     upgrade(data_dir)
     return files
-
-
-def upgrade(data_dir: Path) -> None:
-    """Run every component's migrations and rebuild the games index from the game files."""
-    from ..games.service import GameService        # the games layer migrates its own files
-    from ..mail import outbox
-    from ..mail.archive import Archive
-
-    Archive(data_dir / "judge.sqlite").close()
-    db = open_db(data_dir / "judge.sqlite")
-    try:
-        outbox.prepare(db)
-    finally:
-        db.conn.close()
-    GameService(data_dir).sync_index()
 
 
 def _sha256(path: Path) -> str:

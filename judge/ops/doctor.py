@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, ImapConfig, RelayConfig
+from .upgrade import known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -25,14 +26,6 @@ class Check:
     level: str           # ok, warn, FAIL
     topic: str           # config, data, schema, relay, imap, outbox, inbound
     detail: str
-
-
-def known_versions() -> dict[str, int]:
-    """Component -> the number of migration steps this judge has: the schema a current file carries."""
-    from ..games.store import GAME_MIGRATIONS, JUDGE_MIGRATIONS
-    from ..mail import archive, outbox
-    return {"mail": len(archive.MIGRATIONS), "outbox": len(outbox.MIGRATIONS), "games": len(JUDGE_MIGRATIONS),
-            "game": len(GAME_MIGRATIONS)}
 
 
 def run_checks(config: Config, *, max_age: float = 3600.0, now: float | None = None,
