@@ -3,16 +3,23 @@ sink is (or is not) the relay, and the command runs as a subprocess the way a mo
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shutil
 import sqlite3
+import subprocess
+import tempfile
 import time
+from pathlib import Path
+
+import pytest
 
 from judge.config import load_config
 from judge.mail import outbox
 from judge.mail.loops import build_message
 from judge.storage.db import open_db
 
-from servers.judge_process import judge_env, run_judge
+from servers.judge_process import JUDGE, judge_env, run_judge
 from servers.net import free_port, wait_until
 from servers.running import DaemonThread
 from servers.sink import Sink, SinkHandler
@@ -152,3 +159,27 @@ def test_a_relay_port_with_nothing_behind_it_is_named(tmp_path):
     seven_player_game(svc)
     status, out = doctor(config)
     assert status == 1 and f"127.0.0.1:{port} cannot be reached" in out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run the doctor as another user (nobody)")
+def test_files_the_judges_user_cannot_write_fail():
+    # Not pytest's 0700 tmp: the user nobody must reach this directory.
+    directory = Path(tempfile.mkdtemp(prefix="judge-doctor-"))
+    try:
+        directory.chmod(0o755)
+        svc, _ = service(directory)
+        seven_player_game(svc)
+        data = directory / "var"
+        nobody = pwd.getpwnam("nobody")
+        for path in [data, *data.rglob("*")]:
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+        os.chown(data / "games" / "alpha.sqlite", 0, 0)       # as `judge create` run as root leaves it
+        (data / "games" / "alpha.sqlite").chmod(0o644)
+        done = subprocess.run(["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups",
+                               str(JUDGE), "doctor", "--data", str(data), "--offline"],
+                              capture_output=True, text=True, timeout=120, env=judge_env(), cwd=directory)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "not writable by this user" in done.stdout and "alpha.sqlite" in done.stdout
+    assert f"chown -R judge:judge {data}" in done.stdout

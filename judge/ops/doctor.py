@@ -69,6 +69,13 @@ def check_data_dir(data_dir: Path) -> list[Check]:
         return [Check(FAIL, "data", f"{judge_file} cannot be read as SQLite: {e}")]
     if result != "ok":
         return [Check(FAIL, "data", f"{judge_file} fails SQLite's quick_check: {result}; restore the last backup")]
+    # A keeper who ran a command as root leaves files the judge's user cannot write.
+    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob("games/*")]
+             if p.exists() and not os.access(p, os.W_OK)]
+    if stuck:
+        return [Check(FAIL, "data", f"not writable by this user (uid {os.geteuid()}): "
+                                    + ", ".join(str(p) for p in stuck[:5]) + (" ..." if len(stuck) > 5 else "")
+                                    + f"; give them back to the judge's user (chown -R judge:judge {data_dir})")]
     usage = os.statvfs(data_dir)
     free = usage.f_bavail * usage.f_frsize
     disk = Check(OK if free > 100 * 2**20 else FAIL, "data",
