@@ -51,6 +51,11 @@ class MailPath:
     def at_sink(self, recipient: str):
         return [r for r in self.sink.received if recipient in r.rcpt_tos]
 
+    def at_sink_with(self, message_id: str):
+        """The copies of one message the sink got (the judge may also have replied to earlier mail)."""
+        return [r for r in self.sink.received
+                if message_from_bytes(r.raw, policy=policy.default)["Message-ID"] == message_id]
+
     def diagnose(self) -> str:
         return f"--- postfix log\n{self.postfix.log()[-3000:]}\n--- queue\n{self.postfix.queue()}"
 
@@ -117,15 +122,15 @@ def test_the_judges_mail_leaves_through_postfix(path):
         assert outbox.enqueue(db, message["Message-ID"], ["france@example.net"], bytes(message),
                               envelope_from="judge@example.org")
         mid = message["Message-ID"].strip("<>")
-        wait_until(lambda: path.at_sink("france@example.net"), what="the results at the player's server:\n"
+        wait_until(lambda: path.at_sink_with(message["Message-ID"]), what="the results at the player's server:\n"
                    + path.diagnose())
         state = wait_until(lambda: (s := outbox.status(db, mid)) and s["state"] == "sent" and s,
                            what="the outbox to record the message as sent")
     finally:
         db.conn.close()
     assert state["delivered_via"] == f"relay 127.0.0.1:{path.postfix.port}"
-    [delivered] = path.at_sink("france@example.net")
-    assert delivered.mail_from == "judge@example.org"
+    [delivered] = path.at_sink_with(message["Message-ID"])
+    assert delivered.rcpt_tos == ["france@example.net"] and delivered.mail_from == "judge@example.org"
     parsed = message_from_bytes(delivered.raw, policy=policy.default)
     assert parsed["Message-ID"] == message["Message-ID"]
     assert "by mail.example.org (Postfix)" in str(parsed["Received"])

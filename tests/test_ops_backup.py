@@ -6,10 +6,10 @@ import json
 import smtplib
 import sqlite3
 import threading
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
-from judge.games.clock import parse_time
+from judge.games.clock import iso, parse_time
 from judge.ops.backup import verify
 from judge.ops.upgrade import known_versions
 
@@ -39,7 +39,8 @@ def inbound_ids(db_path) -> list[str]:
 
 
 def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_path):
-    svc, clock = service(tmp_path / "live-parent")     # GameService on live-parent/var
+    # GameService on live-parent/var, at today's date: a judge serve with a scheduler finds nothing due.
+    svc, clock = service(tmp_path / "live-parent", start=iso(datetime.now(UTC)))
     data = tmp_path / "live-parent" / "var"
     seven_player_game(svc)
     submit(svc, "alpha", "FRANCE", "A PAR - BUR", "A MAR - SPA", "F BRE - MAO")
@@ -79,7 +80,8 @@ def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_
     manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
     assert [f["name"] for f in manifest["files"]] == ["judge.sqlite", "games/alpha.sqlite"]
     now = known_versions()
-    assert manifest["files"][0]["schema"] == {c: now[c] for c in ("mail", "outbox", "games")}
+    assert {c: manifest["files"][0]["schema"][c] for c in ("mail", "outbox", "games")} == \
+        {c: now[c] for c in ("mail", "outbox", "games")}
     assert manifest["files"][1]["schema"] == {"game": now["game"]}
     assert not (tmp_path / "backup.partial").exists()
     assert {f.name for f in verify(tmp_path / "backup")} == {"judge.sqlite", "games/alpha.sqlite"}
