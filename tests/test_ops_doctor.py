@@ -183,3 +183,13 @@ def test_files_the_judges_user_cannot_write_fail():
     assert done.returncode == 1, done.stdout + done.stderr
     assert "not writable by this user" in done.stdout and "alpha.sqlite" in done.stdout
     assert f"chown -R judge:judge {data}" in done.stdout
+
+
+def test_a_component_the_doctor_does_not_know_is_named_but_not_a_failure(tmp_path):
+    with Sink() as sink:
+        config = healthy_judge(tmp_path, sink)
+        with sqlite3.connect(tmp_path / "var" / "judge.sqlite") as conn:
+            conn.execute("INSERT INTO schema_versions (component, version) VALUES ('future', 1)")
+        status, out = doctor(config)
+    assert status == 0, out
+    assert "warn schema   judge.sqlite: component future (schema 1) is not one this judge checks" in out

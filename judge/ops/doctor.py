@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, ImapConfig, RelayConfig
-from .upgrade import known_versions
+from .upgrade import JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -102,8 +102,11 @@ def _compare(where: str, component: str, have: int | None, want: int) -> Check |
 def check_schemas(judge: sqlite3.Connection, data_dir: Path) -> list[Check]:
     want = known_versions()
     found = _versions(judge)
-    problems = [c for comp in ("mail", "outbox", "games")
+    problems = [c for comp in JUDGE_FILE_COMPONENTS
                 if (c := _compare("judge.sqlite", comp, found.get(comp), want[comp]))]
+    problems += [Check(WARN, "schema", f"judge.sqlite: component {comp} (schema {found[comp]}) is not one this"
+                                       " judge checks; list it in judge/ops/upgrade.py JUDGE_FILE_COMPONENTS")
+                 for comp in sorted(set(found) - set(want))]
     games = sorted((data_dir / "games").glob("*.sqlite"))
     for path in games:
         try:

@@ -6,23 +6,37 @@ transaction (judge.storage.db), so a crash part-way leaves every file at a versi
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..storage.db import open_db
+from ..storage.db import migrate, open_db
 from .backup import data_files, schema_versions
+
+# Every component of judge.sqlite, in the order they are migrated, and where its migration steps
+# are: "module:attribute". A component added to the judge gets its line here, so that start-up
+# migrates it and `judge doctor` checks it.
+JUDGE_FILE_COMPONENTS = {
+    "mail": "judge.mail.archive:MIGRATIONS",
+    "outbox": "judge.mail.outbox:MIGRATIONS",
+    "games": "judge.games.store:JUDGE_MIGRATIONS",
+}
+# The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
+GAME_FILE_COMPONENTS = {"game": "judge.games.store:GAME_MIGRATIONS"}
 
 
 class UpgradeError(Exception):
     pass
 
 
+def _steps(where: str) -> list:
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 def known_versions() -> dict[str, int]:
     """Component -> the number of migration steps this judge has: the schema a current file carries."""
-    from ..games.store import GAME_MIGRATIONS, JUDGE_MIGRATIONS
-    from ..mail import archive, outbox
-    return {"mail": len(archive.MIGRATIONS), "outbox": len(outbox.MIGRATIONS), "games": len(JUDGE_MIGRATIONS),
-            "game": len(GAME_MIGRATIONS)}
+    return {name: len(_steps(where)) for name, where in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
 
 
 def newer_than_known(versions: dict[str, int]) -> list[str]:
@@ -44,13 +58,11 @@ class Upgraded:
 
 
 def upgrade(data_dir: Path) -> list[Upgraded]:
-    """Migrate judge.sqlite (mail, outbox, games) and every game file; rebuild the games index.
+    """Migrate every component of judge.sqlite and every game file; rebuild the games index.
 
     Returns the files whose schema changed. A fresh directory gets its judge.sqlite here.
     """
     from ..games.service import GameService        # the games layer migrates its own files
-    from ..mail import outbox
-    from ..mail.archive import Archive
 
     data_dir = Path(data_dir)
     before = {name: schema_versions(data_dir / name) for name in data_files(data_dir)} \
@@ -60,10 +72,10 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
     if newer:
         raise UpgradeError("; ".join(newer) + ". This judge is older than the one that wrote these files:"
                            " install the newer judge again, or restore a backup this judge made")
-    Archive(data_dir / "judge.sqlite").close()
     db = open_db(data_dir / "judge.sqlite")
     try:
-        outbox.prepare(db)
+        for name, where in JUDGE_FILE_COMPONENTS.items():
+            migrate(db, name, _steps(where))
     finally:
         db.conn.close()
     service = GameService(data_dir)
