@@ -17,6 +17,7 @@ import pytest
 from judge.config import load_config
 from judge.mail import outbox
 from judge.mail.loops import build_message
+from judge.ops.upgrade import upgrade
 from judge.storage.db import open_db
 
 from servers.judge_process import JUDGE, judge_env, run_judge
@@ -62,6 +63,7 @@ def healthy_judge(tmp_path, sink):
     svc, _ = service(tmp_path)
     seven_player_game(svc)
     config = write_config(tmp_path / "judge.toml", tmp_path / "var", sink.port)
+    upgrade(tmp_path / "var")                  # what `judge serve` does before it starts the daemon
     with DaemonThread(load_config(config, env={}, overrides={"outbox.poll_seconds": 0.05})):
         sent = queue_mail(tmp_path / "var" / "judge.sqlite", "healthy")
         wait_until(lambda: outbox_state(tmp_path / "var" / "judge.sqlite", sent) == "sent", what="the mail sent")

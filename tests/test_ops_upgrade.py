@@ -12,7 +12,7 @@ from pathlib import Path
 
 from judge.games.clock import iso
 from judge.ops.backup import schema_versions
-from judge.ops.upgrade import known_versions
+from judge.ops.upgrade import JUDGE_FILE_COMPONENTS, known_versions
 
 from servers.judge_process import JudgeServe, run_judge
 from servers.net import wait_until
@@ -50,8 +50,11 @@ def test_judge_serve_migrates_an_older_data_directory_and_the_games_play_on(tmp_
                        what="the new mail after the old one")
     assert judge.process.returncode == 0, judge.errors
     now = known_versions()
+    old = {"games": 1, "mail": 2, "outbox": 1}          # the fixture's judge.sqlite, as checked above
+    judge_changes = ", ".join(f"{c} {old.get(c, 0)} -> {now[c]}" for c in sorted(JUDGE_FILE_COMPONENTS)
+                              if old.get(c, 0) != now[c])
     upgraded = [line for line in judge.banner.splitlines() if line.startswith("judge serve: upgraded")]
-    assert upgraded == [f"judge serve: upgraded judge.sqlite: games 1 -> {now['games']}",
+    assert upgraded == [f"judge serve: upgraded judge.sqlite: {judge_changes}",
                         f"judge serve: upgraded games/alpha.sqlite: game 1 -> {now['game']}",
                         f"judge serve: upgraded games/beta.sqlite: game 1 -> {now['game']}"]
     assert schema_versions(data / "games" / "alpha.sqlite") == {"game": now["game"]}
