@@ -103,6 +103,18 @@ def test_a_players_mail_goes_through_postfix_into_the_judges_archive(path):
     assert json.loads(path.archived("alias-1@example.net")[2]) == ["judge@example.org"]   # virtual alias
 
 
+def test_a_mail_to_two_game_addresses_is_one_message_with_both(path):
+    path.send("russia@example.net", ["judge+alpha@example.org", "judge+beta@example.org"], "orders",
+              "A MOS-UKR\n", "<two-games@example.net>")
+    wait_until(lambda: path.archived("two-games@example.net"), what="the message:\n" + path.diagnose())
+    with sqlite3.connect(path.db) as conn:
+        rows = conn.execute("SELECT rcpt_tos, state FROM inbound WHERE message_id = 'two-games@example.net'").fetchall()
+    # One LMTP transaction with both recipients: not two copies, the second taken for a duplicate.
+    [(rcpts, state)] = rows
+    assert sorted(json.loads(rcpts)) == ["judge+alpha@example.org", "judge+beta@example.org"]
+    assert state != "duplicate"
+
+
 def test_addresses_nobody_has_are_refused_at_rcpt(path):
     with smtplib.SMTP("127.0.0.1", path.postfix.port, timeout=60, source_address=OUTSIDE) as smtp:
         smtp.ehlo("player.example.net")
