@@ -49,6 +49,11 @@ def postfix_binary() -> str | None:
     return shutil.which("postfix") or ("/usr/sbin/postfix" if os.path.exists("/usr/sbin/postfix") else None)
 
 
+def tool(name: str) -> str:
+    """postconf, postmap, postqueue: beside the postfix binary (/usr/sbin may not be on PATH)."""
+    return str(Path(postfix_binary()).with_name(name))
+
+
 def why_not() -> str | None:
     """None when a private Postfix can run here, else the reason to skip."""
     if postfix_binary() is None:
@@ -68,12 +73,12 @@ class Postfix:
         return self.dir / "etc"
 
     def postconf(self, *settings: str) -> None:
-        subprocess.run(["postconf", "-c", str(self.etc), "-e", *settings], check=True, capture_output=True,
+        subprocess.run([tool("postconf"), "-c", str(self.etc), "-e", *settings], check=True, capture_output=True,
                        timeout=60)
 
     def postmap(self) -> None:
         for name in MAPS:
-            subprocess.run(["postmap", "-c", str(self.etc), f"hash:{self.etc / 'judge' / name}"], check=True,
+            subprocess.run([tool("postmap"), "-c", str(self.etc), f"hash:{self.etc / 'judge' / name}"], check=True,
                            capture_output=True, timeout=60)
 
     def command(self, action: str) -> subprocess.CompletedProcess:
@@ -85,7 +90,7 @@ class Postfix:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def queue(self) -> str:
-        return subprocess.run(["postqueue", "-c", str(self.etc), "-p"], capture_output=True, text=True,
+        return subprocess.run([tool("postqueue"), "-c", str(self.etc), "-p"], capture_output=True, text=True,
                               timeout=60).stdout
 
     def master_pid(self) -> int | None:
