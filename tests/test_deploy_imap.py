@@ -54,8 +54,9 @@ def test_judge_serve_reads_a_provider_mailbox_and_sends_through_the_providers_re
                 db = tmp_path / "var" / "judge.sqlite"
                 wait_until(lambda: archived(db) == [("imap", "imap-1@example.net", "processed")],
                            what="the mailbox's message in the archive")
-                seen = server.doveadm("search", "-u", "judge", "mailbox", "INBOX", "SEEN").stdout
-                assert seen.strip(), "the message was not marked \\Seen after it was stored"
+                # \Seen is set after the store commits, so it may trail the processing a little.
+                wait_until(lambda: server.doveadm("search", "-u", "judge", "mailbox", "INBOX", "SEEN").stdout.strip(),
+                           what="the message marked \\Seen after it was stored")
 
                 # The judge's mail goes out through the provider's submission server.
                 message = build_message(key="imap-reply", sender="diplomacy.judge@mail.example.com",
