@@ -12,6 +12,7 @@ SUBCOMMAND_MODULES = [
     "judge.mail.cli",
     "judge.mail.demo",
     "judge.games.cli",
+    "judge.ops.cli",
 ]
 
 

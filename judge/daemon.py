@@ -138,7 +138,8 @@ def banner(config: Config, listening: Listening, *, dispatch: Dispatch, tick: Ti
         f"  outbound  {outbound}",
         f"  dispatch  {'not configured: mail is archived and recorded only' if dispatch is record_without_dispatcher else getattr(dispatch, '__qualname__', repr(dispatch))}",
         f"  scheduler {'not configured' if tick is None else getattr(tick, '__qualname__', repr(tick))}",
-        f"Try: swaks --server {listening.host}:{listening.port} --from you@example.org --to {c.address}"
+        f"Try: swaks --server {listening.host}:{listening.port}{' --protocol LMTP' if c.smtp.lmtp else ''}"
+        f" --from you@example.org --to {c.address}"
         " --header 'Subject: hello' --body 'help'",
         "Stop with Ctrl-C or SIGTERM.",
     ]

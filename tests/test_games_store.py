@@ -22,7 +22,7 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     judge = open_judge(tmp_path / "var")
     assert game.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert judge.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", 2)]
+    assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", 3)]
     assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == 3
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())

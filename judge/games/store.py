@@ -10,6 +10,7 @@ The index row in judge.sqlite is a cache of the game file, repaired by `GameInde
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -170,7 +171,20 @@ def _game_v2(db: sqlite_utils.Database) -> None:
     """)
 
 
-GAME_MIGRATIONS = [_game_v1, _game_v2]
+def _game_v3(db: sqlite_utils.Database) -> None:
+    """Settings from before the draw rule had a name. The old `draw_unanimous` was never read: every
+    draw needed all survivors, which is draw_rule "all survivors"."""
+    row = db.execute("SELECT settings FROM game WHERE id = 1").fetchone()
+    if row is None:
+        return
+    settings = json.loads(row[0])
+    if "draw_unanimous" in settings:
+        del settings["draw_unanimous"]
+        settings.setdefault("draw_rule", "all survivors")
+        db.execute("UPDATE game SET settings = ? WHERE id = 1", [json.dumps(settings)])
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3]
 
 
 def game_path(data: Path, name: str) -> Path:

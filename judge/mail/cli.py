@@ -6,6 +6,7 @@ import logging
 import sys
 
 from ..config import ConfigError, load_config, parse_host_port
+from ..ops.upgrade import UpgradeError, upgrade
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
     try:
         config = load_config(args.config, overrides=overrides_from(args))
-    except ConfigError as e:
+        for changed in upgrade(config.data_dir):      # schema migrations run at start-up, before any mail
+            print(f"judge serve: upgraded {changed}", flush=True)
+    except (ConfigError, UpgradeError) as e:
         print(f"judge serve: {e}", file=sys.stderr)
         return 2
     dispatch, tick = build_hooks(config)

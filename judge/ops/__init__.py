@@ -1,0 +1,1 @@
+"""Keeping a judge running: backups, restores and health checks (`judge backup|restore|doctor`)."""

@@ -1,0 +1,232 @@
+"""`judge doctor`: is this judge healthy? Each check says ok, warn or FAIL and why; a FAIL makes the
+exit status 1, so a monitor (cron, a systemd timer, Nagios) can call it.
+
+It reads and never writes: files are opened read-only and no migration runs. Mail flowing is judged
+from the judge file itself: the last outbound message that is finished must have been sent, and
+nothing may wait in the outbox or the inbound archive longer than `max_age` seconds.
+"""
+from __future__ import annotations
+
+import os
+import smtplib
+import socket
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import Config, ImapConfig, RelayConfig
+from .upgrade import JUDGE_FILE_COMPONENTS, known_versions
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+
+
+@dataclass(frozen=True)
+class Check:
+    level: str           # ok, warn, FAIL
+    topic: str           # config, data, schema, relay, imap, outbox, inbound
+    detail: str
+
+
+def run_checks(config: Config, *, max_age: float = 3600.0, now: float | None = None,
+               network: bool = True) -> list[Check]:
+    now = time.time() if now is None else now
+    checks = check_data_dir(config.data_dir)
+    if any(c.level == FAIL for c in checks):
+        return checks
+    judge = _open_ro(config.db_path)
+    try:
+        checks += check_schemas(judge, config.data_dir)
+        checks += check_outbox(judge, now, max_age)
+        checks += check_inbound(judge, now, max_age)
+    finally:
+        judge.close()
+    if network:
+        checks.append(check_relay(config.relay, config.outbox_dir))
+        if config.imap.enabled:
+            checks.append(check_imap(config.imap))
+    return checks
+
+
+def check_data_dir(data_dir: Path) -> list[Check]:
+    if not data_dir.is_dir():
+        return [Check(FAIL, "data", f"{data_dir} is not a directory; start `judge serve` once to create it, "
+                                    "or point --data / data_dir at the right place")]
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        return [Check(FAIL, "data", f"{data_dir} is not writable by this user (uid {os.geteuid()}); "
+                                    "the judge must own its data directory")]
+    judge_file = data_dir / "judge.sqlite"
+    if not judge_file.is_file():
+        return [Check(FAIL, "data", f"{data_dir} has no judge.sqlite: `judge serve` has never run here, "
+                                    "or this is not the judge's data directory")]
+    try:
+        conn = _open_ro(judge_file)
+        try:
+            result = conn.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        return [Check(FAIL, "data", f"{judge_file} cannot be read as SQLite: {e}")]
+    if result != "ok":
+        return [Check(FAIL, "data", f"{judge_file} fails SQLite's quick_check: {result}; restore the last backup")]
+    # A keeper who ran a command as root leaves files the judge's user cannot write.
+    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob("games/*")]
+             if p.exists() and not os.access(p, os.W_OK)]
+    if stuck:
+        return [Check(FAIL, "data", f"not writable by this user (uid {os.geteuid()}): "
+                                    + ", ".join(str(p) for p in stuck[:5]) + (" ..." if len(stuck) > 5 else "")
+                                    + f"; give them back to the judge's user (chown -R judge:judge {data_dir})")]
+    usage = os.statvfs(data_dir)
+    free = usage.f_bavail * usage.f_frsize
+    disk = Check(OK if free > 100 * 2**20 else FAIL, "data",
+                 f"{free / 2**30:.1f} GiB free on the disk of {data_dir}")
+    return [Check(OK, "data", f"{data_dir.resolve()} is writable and judge.sqlite passes quick_check"), disk]
+
+
+def _versions(conn: sqlite3.Connection) -> dict[str, int]:
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_versions'").fetchone():
+        return {}
+    return dict(conn.execute("SELECT component, version FROM schema_versions").fetchall())
+
+
+def _compare(where: str, component: str, have: int | None, want: int) -> Check | None:
+    if have is None or have < want:
+        return Check(WARN, "schema", f"{where}: {component} schema {have or 0} is older than this judge's {want};"
+                                     " `judge serve` migrates it when it starts (restart it after an upgrade)")
+    if have > want:
+        return Check(FAIL, "schema", f"{where}: {component} schema {have} is newer than this judge knows ({want});"
+                                     " this judge is older than the one that wrote the file: upgrade it")
+    return None
+
+
+def check_schemas(judge: sqlite3.Connection, data_dir: Path) -> list[Check]:
+    want = known_versions()
+    found = _versions(judge)
+    problems = [c for comp in JUDGE_FILE_COMPONENTS
+                if (c := _compare("judge.sqlite", comp, found.get(comp), want[comp]))]
+    problems += [Check(WARN, "schema", f"judge.sqlite: component {comp} (schema {found[comp]}) is not one this"
+                                       " judge checks; list it in judge/ops/upgrade.py JUDGE_FILE_COMPONENTS")
+                 for comp in sorted(set(found) - set(want))]
+    games = sorted((data_dir / "games").glob("*.sqlite"))
+    for path in games:
+        try:
+            conn = _open_ro(path)
+            try:
+                check = _compare(f"games/{path.name}", "game", _versions(conn).get("game"), want["game"])
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as e:
+            check = Check(FAIL, "schema", f"games/{path.name} cannot be read: {e}")
+        if check:
+            problems.append(check)
+    if problems:
+        return problems
+    return [Check(OK, "schema", f"judge.sqlite and {len(games)} game file(s) are at this judge's schema "
+                                + ", ".join(f"{k} {v}" for k, v in want.items()))]
+
+
+def _age(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def check_outbox(judge: sqlite3.Connection, now: float, max_age: float) -> list[Check]:
+    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").fetchone():
+        return [Check(WARN, "outbox", "no outbox table yet: `judge serve` has not run with this judge")]
+    checks = []
+    last = judge.execute("SELECT message_id, state, sent_at, delivered_via, last_error, created_at FROM outbox"
+                         " WHERE state != 'queued' ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone()
+    if last is None:
+        checks.append(Check(OK, "outbox", "no outbound mail finished yet"))
+    elif last[1] == "sent":
+        checks.append(Check(OK, "outbox", f"the last outbound mail <{last[0]}> was sent {_age(now - last[2])} ago"
+                                          f" ({last[3]})"))
+    else:
+        checks.append(Check(FAIL, "outbox", f"the last outbound mail <{last[0]}> failed: {last[4]}"))
+    queued, oldest, error = judge.execute(
+        "SELECT count(*), min(created_at), (SELECT last_error FROM outbox WHERE state = 'queued'"
+        " ORDER BY created_at LIMIT 1) FROM outbox WHERE state = 'queued'").fetchone()
+    if not queued:
+        checks.append(Check(OK, "outbox", "nothing waits to be sent"))
+    else:
+        age = now - oldest
+        level = FAIL if age > max_age else OK
+        reason = f"; last error: {error}" if error else ""
+        checks.append(Check(level, "outbox", f"{queued} message(s) wait to be sent, the oldest for {_age(age)}"
+                                             f"{reason}" + (f" (more than {_age(max_age)})" if level == FAIL else "")))
+    return checks
+
+
+def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list[Check]:
+    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'inbound'").fetchone():
+        return [Check(WARN, "inbound", "no inbound archive yet: `judge serve` has not run with this judge")]
+    pending, oldest = judge.execute(
+        "SELECT count(*), min(received_at) FROM inbound WHERE state IN ('new', 'claimed')").fetchone()
+    failed = judge.execute("SELECT count(*) FROM inbound WHERE state = 'failed'").fetchone()[0]
+    last = judge.execute("SELECT max(received_at) FROM inbound").fetchone()[0]
+    checks = []
+    if pending and now - oldest > max_age:
+        checks.append(Check(FAIL, "inbound", f"{pending} received message(s) are not processed, the oldest for "
+                                             f"{_age(now - oldest)}: is `judge serve` running?"))
+    else:
+        heard = f"the last arrived {_age(now - last)} ago" if last else "none has arrived yet"
+        checks.append(Check(OK, "inbound", f"{pending} message(s) wait to be processed; {heard}"))
+    if failed:
+        checks.append(Check(WARN, "inbound", f"{failed} message(s) failed in processing; see their outcome in the"
+                                             " inbound table of judge.sqlite"))
+    return checks
+
+
+def check_relay(relay: RelayConfig, outbox_dir: Path) -> Check:
+    if not relay.enabled:
+        return Check(WARN, "relay", f"no relay set: outbound mail is written as .eml files in {outbox_dir}/, "
+                                    "not sent; set [relay] host to send it")
+    where = f"{relay.host}:{relay.port}"
+    try:
+        with smtplib.SMTP(relay.host, relay.port, timeout=min(relay.timeout, 15)) as smtp:
+            smtp.ehlo()
+            if relay.starttls:
+                smtp.starttls()
+                smtp.ehlo()
+            if relay.user:
+                smtp.login(relay.user, relay.password)
+            code, _ = smtp.noop()
+    except smtplib.SMTPAuthenticationError as e:
+        return Check(FAIL, "relay", f"the relay {where} refused the login of {relay.user}: {e.smtp_code}")
+    except (smtplib.SMTPException, OSError, socket.timeout) as e:
+        return Check(FAIL, "relay", f"the relay {where} cannot be reached: {e!r}")
+    if code != 250:
+        return Check(FAIL, "relay", f"the relay {where} answered NOOP with {code}")
+    return Check(OK, "relay", f"the relay {where} answers" + (" and accepts the login" if relay.user else ""))
+
+
+def check_imap(imap: ImapConfig) -> Check:
+    from imapclient import IMAPClient
+    from imapclient.exceptions import IMAPClientError
+    where = f"{imap.user}@{imap.host}:{imap.port}"
+    try:
+        client = IMAPClient(imap.host, port=imap.port, ssl=imap.ssl, timeout=15)
+        try:
+            client.login(imap.user, imap.password)
+            folder = client.select_folder(imap.folder, readonly=True)
+        finally:
+            try:
+                client.logout()
+            except (IMAPClientError, OSError):
+                pass
+    except (IMAPClientError, OSError, socket.timeout) as e:
+        return Check(FAIL, "imap", f"the mailbox {where} cannot be read: {e}")
+    return Check(OK, "imap", f"the mailbox {where} folder {imap.folder} opens ({folder.get(b'EXISTS', '?')} message(s))")
+
+
+def _open_ro(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    conn.execute("PRAGMA busy_timeout=30000")
+    return conn
+
+
+def report(checks: list[Check]) -> str:
+    return "\n".join(f"{c.level:<4} {c.topic:<8} {c.detail}" for c in checks)

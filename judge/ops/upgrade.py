@@ -1,0 +1,92 @@
+"""Bring a data directory up to this judge's schema: every component's migrations, then the games index.
+
+`judge serve` calls `upgrade` at start-up, before it takes mail, so a judge installed over an older
+one migrates its files once, in one place, and says what it changed. Each migration step is its own
+transaction (judge.storage.db), so a crash part-way leaves every file at a version it knows.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..storage.db import migrate, open_db
+from .backup import data_files, schema_versions
+
+# Every component of judge.sqlite, in the order they are migrated, and where its migration steps
+# are: "module:attribute". A component added to the judge gets its line here, so that start-up
+# migrates it and `judge doctor` checks it.
+JUDGE_FILE_COMPONENTS = {
+    "mail": "judge.mail.archive:MIGRATIONS",
+    "outbox": "judge.mail.outbox:MIGRATIONS",
+    "games": "judge.games.store:JUDGE_MIGRATIONS",
+    "dispatch": "judge.mail.dispatch_store:MIGRATIONS",
+}
+# The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
+GAME_FILE_COMPONENTS = {"game": "judge.games.store:GAME_MIGRATIONS"}
+
+
+class UpgradeError(Exception):
+    pass
+
+
+def _steps(where: str) -> list:
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def known_versions() -> dict[str, int]:
+    """Component -> the number of migration steps this judge has: the schema a current file carries."""
+    return {name: len(_steps(where)) for name, where in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
+
+
+def newer_than_known(versions: dict[str, int]) -> list[str]:
+    known = known_versions()
+    return [f"{c} schema {v} is newer than this judge knows ({known[c]})"
+            for c, v in sorted(versions.items()) if c in known and v > known[c]]
+
+
+@dataclass(frozen=True)
+class Upgraded:
+    name: str                    # judge.sqlite or games/<name>.sqlite
+    before: dict[str, int]
+    after: dict[str, int]
+
+    def __str__(self) -> str:
+        changes = ", ".join(f"{c} {self.before.get(c, 0)} -> {v}" for c, v in sorted(self.after.items())
+                            if self.before.get(c, 0) != v)
+        return f"{self.name}: {changes}"
+
+
+def upgrade(data_dir: Path) -> list[Upgraded]:
+    """Migrate every component of judge.sqlite and every game file; rebuild the games index.
+
+    Returns the files whose schema changed. A fresh directory gets its judge.sqlite here.
+    """
+    from ..games.service import GameService        # the games layer migrates its own files
+
+    data_dir = Path(data_dir)
+    before = {name: schema_versions(data_dir / name) for name in data_files(data_dir)} \
+        if (data_dir / "judge.sqlite").exists() else {}
+    # Nothing is migrated if any file is from a newer judge: a downgrade must not half-run.
+    newer = [f"{name}: {problem}" for name, versions in before.items() for problem in newer_than_known(versions)]
+    if newer:
+        raise UpgradeError("; ".join(newer) + ". This judge is older than the one that wrote these files:"
+                           " install the newer judge again, or restore a backup this judge made")
+    db = open_db(data_dir / "judge.sqlite")
+    try:
+        for name, where in JUDGE_FILE_COMPONENTS.items():
+            migrate(db, name, _steps(where))
+    finally:
+        db.conn.close()
+    service = GameService(data_dir)
+    try:
+        service.sync_index()      # opens (and so migrates) every game file; fills new index tables
+    finally:
+        service.judge.conn.close()
+    changed = []
+    for name in data_files(data_dir):
+        after = schema_versions(data_dir / name)
+        if name in before and before[name] != after:
+            changed.append(Upgraded(name, before[name], after))
+    return changed
