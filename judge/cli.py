@@ -11,6 +11,7 @@ SUBCOMMAND_MODULES = [
     "judge.sample_cli",
     "judge.mail.cli",
     "judge.games.cli",
+    "judge.pictures.cli",
 ]
 
 
