@@ -28,7 +28,7 @@ log = logging.getLogger("judge.pictures")
 
 CELLS_WIDTH = 1200  # the grid's width in pixels; pictures of other widths scale it
 # Raise when the way cells are grown or framed changes, so that every cells.png counts as stale.
-CELLS_VERSION = 1
+CELLS_VERSION = 2
 # A unit stands this far (pixels at CELLS_WIDTH) inside its province's cell where the cell has room.
 ROOM = 12
 

@@ -88,8 +88,9 @@ class Overlay:
                 self.shapes.append(Text((x, y), text, size, ink))
             for coast in province.coasts:
                 cx, cy = self.places.of(Location(pid, coast))
-                self.shapes += [Circle((cx, cy), self.r * 0.35, None, style.COAST, 1.5),
-                                Text((cx, cy + self.r * 1.25), coast.value, size * 0.9, style.COAST)]
+                self.shapes += [Circle((cx, cy), self.r * 0.4, style.PAPER, style.COAST, 1.5),
+                                Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, size, (30, 60, 110),
+                                     halo=style.PAPER, anchor="lm")]
 
     def units(self) -> None:
         for unit in self.position.units:

@@ -2,7 +2,7 @@
 
 Each province grows from its main place, its coasts and its seeds, over its own kind of ground
 (land provinces over land, seas over water), nearest first. A pixel joins a province only if every
-province already touching it on the same ground is a neighbour on the board, and inland provinces
+province already touching it (by land or across the shore) is a neighbour on the board, and inland provinces
 never take a pixel on the shore: so the picture shows no border the board does not have, and no
 coast an inland province lacks. Land no province reaches within its radius stays unplayable land
 (Ireland and Corsica on the standard map, the far side of the map's edges).
@@ -127,12 +127,13 @@ def grow_cells(variant: Variant, layout: Mapping, frame: Frame, land: np.ndarray
         ok = True
         mine = allowed[lab]
         ground = flat_land[p]
+        # Across the shore too: a sea touches only the coasts it borders, and a coast only its seas.
         for dx, dy in near:
             xx, yy = x + dx, y + dy
             if 0 <= xx < w and 0 <= yy < h:
                 q = yy * w + xx
                 other = labels[q]
-                if other and other != lab and other not in mine and flat_land[q] == ground:
+                if other and other != lab and other not in mine:
                     ok = False
                     break
         if not ok:
