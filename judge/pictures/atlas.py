@@ -108,18 +108,23 @@ def load_atlas(variant: Variant) -> Atlas:
     grid.setflags(write=False)
     places: dict[str, tuple[float, float]] = {}
     order = province_order(variant)
+    # every label's pixels in one pass: flat indices sorted by label, cut at each label's count
+    flat = np.argsort(grid, axis=None, kind="stable")
+    ends = np.cumsum(np.bincount(grid.ravel(), minlength=256))
     for pid, entry in layout["positions"].items():
-        places[pid] = roomy_spot(grid, order.index(pid) + 1, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
+        label = order.index(pid) + 1
+        ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])
+        places[pid] = roomy_spot(ys, xs, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
         for coast, where in entry.get("coasts", {}).items():
             places[f"{pid}/{coast}"] = frame.to_pixel(where["lat"], where["lon"], CELLS_WIDTH)
     return Atlas(variant.id, frame, order, grid, MappingProxyType(places))
 
 
-def roomy_spot(grid: np.ndarray, label: int, place: tuple[float, float]) -> tuple[float, float]:
-    """Where a unit of this cell stands: near `place`, but inside the cell by up to ROOM pixels. Each
-    pixel scores its depth in the cell (capped at ROOM) less a third of its distance from `place`: a
-    unit on the shore at Edinburgh or Constantinople moves inland; Naples's stays out of Sicily."""
-    ys, xs = np.nonzero(grid == label)
+def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tuple[float, float]:
+    """Where a unit of the cell made of pixels (ys, xs) stands: near `place`, but inside the cell by
+    up to ROOM pixels. Each pixel scores its depth in the cell (capped at ROOM) less a third of its
+    distance from `place`: a unit on the shore at Edinburgh or Constantinople moves inland; Naples's
+    stays out of Sicily."""
     if len(xs) == 0:
         return place
     y0, x0 = ys.min() - 1, xs.min() - 1

@@ -66,16 +66,18 @@ class Overlay:
         self.colour = {p.id: style.hex_rgb(p.colour) for p in variant.powers}
         self.r = self.places.size(style.UNIT_RADIUS)
         self.line = self.places.size(style.LINE)
+        self.label_size = self.places.size(style.LABEL_SIZE)
+        self.label_dy = self.r + self.label_size * 0.75  # names sit this far below their place
         self.shapes: list[Shape] = []
         self.failures: list[Shape] = []  # drawn last, over everything
 
     # -- the board -----------------------------------------------------------------------------
     def board(self) -> None:
         sc_r = self.places.size(style.SC_RADIUS)
-        size = self.places.size(style.LABEL_SIZE)
+        size = self.label_size
         for pid, province in self.variant.board.provinces.items():
             x, y = self.places.of(Location(pid))
-            y += self.r + size * 0.75
+            y += self.label_dy
             text = pid.upper()
             ink = (30, 60, 110) if province.is_sea else style.INK
             if province.supply_centre:
@@ -145,24 +147,40 @@ class Overlay:
     def _fail(self, at: Point) -> None:
         self.failures += cross(at, self.r * 0.6, style.FAILED, self.line)
 
+    def _target(self, loc: Location) -> Point:
+        """Where an order into `loc` points: at the unit there, else at the province's name (in a
+        crowded corner an empty place is nearer another province's name than its own)."""
+        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+            return self.places.of(loc)
+        x, y = self.places.of(loc)
+        return x, y + self.label_dy
+
+    def _short(self, loc: Location) -> float:
+        """How far before `_target` an arrow stops: clear of the unit, or just touching the name."""
+        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+            return self.r * 0.9
+        return self.label_size * 0.55
+
     def _from(self, loc: Location) -> Point:
         unit = self.position.unit_in(loc.province)
         return self.places.of(unit.location if unit else loc)
 
     def _move(self, o: Outcome, colour: style.Rgb, convoys: list[Outcome]) -> None:
         order: Move = o.order  # type: ignore[assignment]
-        start, end = self._from(order.unit.location), self.places.of(order.to)
-        fleets = [c.order.unit.location.province for c in convoys
-                  if c.order.army.location.province == order.unit.location.province
-                  and c.order.to.province == order.to.province]
-        route = self._convoy_route(order.unit.location.province, order.to.province, fleets)
+        start, end = self._from(order.unit.location), self._target(order.to)
+        mine = [c for c in convoys if c.order.army.location.province == order.unit.location.province
+                and c.order.to.province == order.to.province]
+        # the route the army took: through fleets that stayed, if they make one
+        held = [c.order.unit.location.province for c in mine if c.succeeded]
+        route = self._convoy_route(order.unit.location.province, order.to.province, held) or self._convoy_route(
+            order.unit.location.province, order.to.province, [c.order.unit.location.province for c in mine])
         path = [start, *(self._from(Location(f)) for f in route), end]
         outline = style.INK
         for a, b in zip(path[:-2], path[1:-1]):
             self.shapes += [Line((a, b), outline, self.line + 2.5), Line((a, b), colour, self.line)]
         tail = towards(path[-2], path[-1], self.r) if len(path) == 2 else path[-2]
         self.shapes += arrow(tail, end, colour, self.line, head=self.r * 1.3, outline=outline,
-                             stop_short=self.r * 0.9)
+                             stop_short=self._short(order.to))
         if not o.succeeded:
             self._fail(towards(end, path[-2], self.r * 1.9))
 
@@ -185,7 +203,7 @@ class Overlay:
         order: SupportMove = o.order  # type: ignore[assignment]
         start = self._from(order.unit.location)
         supported = self._from(order.supported.location)
-        target = self.places.of(order.to)
+        target = self._target(order.to)
         end = along(supported, target, 0.62)
         line = (towards(start, end, self.r), end)
         self.shapes += [Line(line, style.INK, self.line + 2, dash=self.line * 2),
@@ -214,7 +232,7 @@ class Overlay:
         army_move = moves.get(order.army.location.province)
         if army_move is None or army_move.order.to.province != order.to.province:
             # the army was not ordered along this convoy: show what the fleet offered
-            end = self.places.of(order.to)
+            end = self._target(order.to)
             self.shapes.append(Line((towards(at, end, self.r * 1.75), end), style.CONVOY, self.line * 0.8,
                                     dash=self.line))
         if not o.succeeded:
@@ -225,9 +243,9 @@ class Overlay:
         unit = next((d.unit for d in self.position.dislodged
                      if d.unit.location.province == order.unit.location.province), None)
         start = self.dislodged_point(unit, True) if unit else self.places.of(order.unit.location)
-        end = self.places.of(order.to)
+        end = self._target(order.to)
         self.shapes += arrow(towards(start, end, self.r), end, colour, self.line, head=self.r * 1.3,
-                             outline=style.INK, stop_short=self.r * 0.9)
+                             outline=style.INK, stop_short=self._short(order.to))
         if not o.succeeded:
             self._fail(towards(end, start, self.r * 1.9))
 
