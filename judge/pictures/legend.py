@@ -22,7 +22,7 @@ def legend(variant: Variant, position: Position, title: str, top: float, width: 
         colour = style.hex_rgb(power.colour)
         shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
-        counts = f"{len(position.centres_of(power.id))} centres, {len(position.units_of(power.id))} units"
+        counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}"
         shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
     y = top + 86 * k
     x = 14 * k
@@ -61,3 +61,7 @@ def legend(variant: Variant, position: Position, title: str, top: float, width: 
                       max(1.0, k)) for i in range(4)]
         item("frozen", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
     return shapes
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

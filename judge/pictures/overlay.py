@@ -70,24 +70,55 @@ class Overlay:
         self.label_dy = self.r + self.label_size * 0.75  # names sit this far below their place
         self.shapes: list[Shape] = []
         self.failures: list[Shape] = []  # drawn last, over everything
+        self.labels = self._label_boxes()
+
+    # -- the board -----------------------------------------------------------------------------
+    def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
+        """Each name's centre and half width: under its place, or else above it, right, left or
+        lower still, whichever first clears every place a unit may stand and the names already set."""
+        sc_r = self.places.size(style.SC_RADIUS)
+        half_h = self.label_size * 0.6
+        spots = [self.places.of(Location(p)) for p in self.variant.board.provinces]
+        spots += [self.places.of(Location(p, c)) for p, prov in self.variant.board.provinces.items()
+                  for c in prov.coasts]
+        placed: list[tuple[float, float, float]] = []
+        out = {}
+
+        def clashes(option: tuple[float, float], half_w: float) -> int:
+            cx, cy = option
+            count = 0
+            for sx, sy in spots:
+                nx, ny = min(max(sx, cx - half_w), cx + half_w), min(max(sy, cy - half_h), cy + half_h)
+                count += (nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2
+            return count + sum(abs(cx - px) < half_w + pw and abs(cy - py) < 2 * half_h for px, py, pw in placed)
+
+        for pid, province in sorted(self.variant.board.provinces.items()):
+            x, y = self.places.of(Location(pid))
+            half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
+            side = half_w + self.r * 1.2
+            options = [(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
+                       (x, y + self.label_dy * 1.7)]
+            best = min(options, key=lambda o: clashes(o, half_w))  # the first of the least crowded
+            placed.append((*best, half_w))
+            out[pid] = (*best, half_w)
+        return out
 
     # -- the board -----------------------------------------------------------------------------
     def board(self) -> None:
         sc_r = self.places.size(style.SC_RADIUS)
         size = self.label_size
         for pid, province in self.variant.board.provinces.items():
-            x, y = self.places.of(Location(pid))
-            y += self.label_dy
+            x, y, half_w = self.labels[pid]
             text = pid.upper()
             ink = (30, 60, 110) if province.is_sea else style.INK
+            halo = style.SEA_HALO if province.is_sea else style.LAND_HALO
             if province.supply_centre:
                 owner = self.position.owners.get(pid)
-                width = size * 0.68 * len(text)
-                mark_x = x - (width + sc_r * 2.6) / 2 + sc_r
+                mark_x = x - half_w + sc_r
                 self.shapes += centre_mark((mark_x, y), self.colour[owner] if owner else None, sc_r)
-                self.shapes.append(Text((mark_x + sc_r * 1.6, y), text, size, ink, anchor="lm"))
+                self.shapes.append(Text((mark_x + sc_r * 1.6, y), text, size, ink, halo=halo, anchor="lm"))
             else:
-                self.shapes.append(Text((x, y), text, size, ink))
+                self.shapes.append(Text((x, y), text, size, ink, halo=halo))
             for coast in province.coasts:
                 cx, cy = self.places.of(Location(pid, coast))
                 self.shapes += [Circle((cx, cy), self.r * 0.4, style.PAPER, style.COAST, 1.5),
@@ -152,8 +183,8 @@ class Overlay:
         crowded corner an empty place is nearer another province's name than its own)."""
         if self.position.unit_in(loc.province) is not None or loc.coast is not None:
             return self.places.of(loc)
-        x, y = self.places.of(loc)
-        return x, y + self.label_dy
+        x, y, _ = self.labels[loc.province]
+        return x, y
 
     def _short(self, loc: Location) -> float:
         """How far before `_target` an arrow stops: clear of the unit, or just touching the name."""

@@ -61,3 +61,7 @@ def territory_tint(power_colour: Rgb) -> Rgb:
     if luminance(power_colour) > 0.85:
         return (255, 255, 255)
     return mix(LAND, power_colour, 0.42)
+
+# Names keep a thin outline of these so borders and arrows do not cut through them.
+LAND_HALO = (250, 246, 234)
+SEA_HALO = (206, 224, 242)
