@@ -406,3 +406,15 @@ def _o(variant, text):
 def _coast(code):
     from judge.engine.geography import Coast
     return Coast(code)
+
+
+def test_a_variant_without_a_layout_is_refused_clearly():
+    from importlib import resources
+    from judge.engine import variant_from_data
+    from judge.pictures.atlas import NoLayout
+
+    data = json.loads((resources.files("judge") / "variants" / "standard" / "variant.json").read_text())
+    data["id"] = "undrawn"
+    variant = variant_from_data(data)
+    with pytest.raises(NoLayout, match="undrawn variant has no layout.json"):
+        render_png(variant, starting_position(variant))

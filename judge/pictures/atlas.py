@@ -33,7 +33,18 @@ CELLS_VERSION = 2
 ROOM = 12
 
 
+class NoLayout(ValueError):
+    """The variant has no layout.json, so it cannot be drawn."""
+
+
+def has_layout(variant_id: str) -> bool:
+    return (resources.files("judge") / "variants" / variant_id / "layout.json").is_file()
+
+
 def load_layout(variant_id: str) -> dict:
+    if not has_layout(variant_id):
+        raise NoLayout(f"the {variant_id} variant has no layout.json (each province's latitude and longitude), "
+                       f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
     text = (resources.files("judge") / "variants" / variant_id / "layout.json").read_text(encoding="utf-8")
     return json.loads(text)
 

@@ -17,7 +17,7 @@ def centre_chart_png(variant: Variant, counts_by_year: Mapping[int, Mapping[str,
     if not counts_by_year:
         raise ValueError("the chart needs the centre counts of at least one year")
     years = sorted(counts_by_year)
-    top = max([variant.victory_centres] + [n for c in counts_by_year.values() for n in c.values()])
+    top = max([variant.victory_centres] + [n for c in counts_by_year.values() for n in c.values()]) + 2
     k = width / 900
     left, right, upper, lower = 52 * k, 150 * k, 44 * k, 46 * k
     plot_w, plot_h = width - left - right, height - upper - lower
@@ -48,9 +48,12 @@ def centre_chart_png(variant: Variant, counts_by_year: Mapping[int, Mapping[str,
     draw.rectangle((left, upper, left + plot_w, upper + plot_h), outline=style.INK, width=1)
 
     final = {p.id: counts_by_year[years[-1]].get(p.id, 0) for p in variant.powers}
-    for rank, power in enumerate(sorted(variant.powers, key=lambda p: -final[p.id])):
+    ranked = sorted(variant.powers, key=lambda p: -final[p.id])
+    for rank, power in enumerate(ranked):
         colour = style.hex_rgb(power.colour)
-        points = [at(i, counts_by_year[y].get(power.id, 0)) for i, y in enumerate(years)]
+        # powers with equal counts would hide each other: each line sits a little apart
+        shift = (rank - (len(ranked) - 1) / 2) * 2.5 * k
+        points = [(x, y + shift) for x, y in (at(i, counts_by_year[yr].get(power.id, 0)) for i, yr in enumerate(years))]
         line = max(2, round(3 * k))
         if len(points) > 1:
             draw.line(points, fill=style.INK, width=line + 2, joint="curve")

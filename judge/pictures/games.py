@@ -1,6 +1,7 @@
 """Pictures of games: the board of a played phase, for the results mail and `judge map --data`."""
 from __future__ import annotations
 
+import logging
 from email.message import EmailMessage
 from typing import Any
 
@@ -11,7 +12,9 @@ from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
 from ..games.ordercodec import order_from_json
 from ..games.service import GameService
-from .atlas import Atlas
+from .atlas import Atlas, has_layout
+
+log = logging.getLogger("judge.pictures")
 from .render import render_png
 
 
@@ -48,6 +51,9 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
     their outcomes); None when the game turned pictures off."""
     record = service.phase_record(game, phase)
     if not record["settings"].get("pictures", True):
+        return None
+    if atlas is None and not has_layout(record["variant"]):
+        log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record["variant"])
         return None
     variant, position, outcomes, dislodged = phase_board(service, record)
     return render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged)
