@@ -258,13 +258,21 @@ def test_retreat_phase(standard):
 def test_builds_are_drawn(standard):
     variant, atlas = standard
     start = starting_position(variant)
-    position = start.with_(phase=Phase(1901, 1, PhaseKind.ADJUSTMENT),
-                           owners={**start.owners, "swe": "RUSSIA", "nwy": "ENGLAND"})
-    orders = {"RUSSIA": [_o(variant, "BUILD A MOS")], "ENGLAND": [_o(variant, "WAIVE")]}
+    moved_out = tuple(u for u in start.units if u.location.province not in ("mos", "stp"))
+    position = start.with_(phase=Phase(1901, 1, PhaseKind.ADJUSTMENT), units=moved_out + (
+        Unit("RUSSIA", UnitKind.ARMY, Location("ukr")), Unit("RUSSIA", UnitKind.FLEET, Location("bot"))),
+        owners={**start.owners, "swe": "RUSSIA", "rum": "RUSSIA", "nwy": "ENGLAND"})
+    orders = {"RUSSIA": [_o(variant, "BUILD A MOS"), _o(variant, "BUILD F STP/NC")],
+              "ENGLAND": [_o(variant, "WAIVE")]}
     done = process_phase(variant, position, orders, FIFTH)
+    assert all(o.succeeded for o in done.result.outcomes if o.power == "RUSSIA")
     png = render_png(variant, position, done.result, atlas=atlas)
     image = check_picture(variant, atlas, position, png, "standard_w1901a.png")
-    assert colour_around(image, Places(atlas, 1200).of(Location("mos")), (250, 210, 40), 20) > 10
+    places = Places(atlas, 1200)
+    white = style.hex_rgb(variant.power("RUSSIA").colour)
+    for built in (Location("mos"), Location("stp", _coast("nc"))):
+        assert colour_around(image, places.of(built), (250, 210, 40), 20) > 10, built
+        assert colour_around(image, places.of(built), white, style.UNIT_RADIUS) > 20, built
 
 
 def test_abstraction2_opening_and_frozen_winter(abstraction2):
