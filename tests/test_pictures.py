@@ -404,6 +404,9 @@ def test_judge_map_explains_bad_input(tmp_path, capsys, text, error):
 def test_judge_map_explains_a_missing_game(tmp_path, capsys):
     assert main(["map", "--data", str(tmp_path), "nosuch"]) == 1
     assert "not a judge data directory" in capsys.readouterr().err
+    service(tmp_path)
+    assert main(["map", "--data", str(tmp_path / "var"), "nosuch", "-o", str(tmp_path / "x.png")]) == 1
+    assert "no game called 'nosuch'" in capsys.readouterr().err
 
 
 def _o(variant, text):

@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         scene, title = _from_game(args) if args.data else _from_json(args)
     except (ValueError, KeyError, NotationError, OSError) as e:
-        print(f"judge map: {str(e).strip(chr(34) + chr(39))}", file=sys.stderr)
+        message = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"judge map: {message}", file=sys.stderr)
         return 1
     if fmt == "svg":
         data = paint_svg(scene, title).encode("utf-8")
@@ -50,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
         data = paint_png(scene)
     if args.output:
         Path(args.output).write_bytes(data)
+    elif sys.stdout.isatty():
+        print("judge map: not writing a picture to the terminal; give -o FILE or redirect the output", file=sys.stderr)
+        return 1
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
