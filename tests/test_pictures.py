@@ -25,7 +25,7 @@ from judge.pictures import style
 from judge.pictures.atlas import cells_path, fingerprint, load_layout
 from judge.pictures.chart import centre_chart_png
 from judge.pictures.games import attach_png, picture_of_phase
-from judge.pictures.overlay import Places
+from judge.pictures.overlay import Overlay, Places
 from judge.pictures.scene import Circle, Text
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
 
@@ -246,8 +246,9 @@ def test_retreat_phase(standard):
         beside = (x + r * 1.3, y - r * 1.3)
         assert colour_around(image, beside, style.hex_rgb(variant.power(d.unit.power).colour), r) > 15
         assert colour_around(image, beside, style.DISLODGED, r + 2) > 10
-        for option in d.retreats:
-            assert colour_around(image, overlay.of(option), style.RETREAT, r) > 5, option
+        for option in d.retreats:  # a dotted line to the name of each place it may go
+            x, y, _ = Overlay(variant, atlas, retreat, 1200).labels[option.province]
+            assert colour_around(image, (x, y), style.RETREAT, 2.5 * r) > 5, option
     # and the retreat orders with their outcomes
     retreats = {"FRANCE": [_o(variant, "A BUR R PAR")], "RUSSIA": [_o(variant, "F STP/SC D")]}
     done = process_phase(variant, retreat, retreats, FIFTH)

@@ -135,10 +135,11 @@ class Overlay:
         for d in items:
             at = self.dislodged_point(d.unit, offset)
             for loc in d.retreats:
-                dest = self.places.of(loc)
-                self.shapes.append(Line((towards(at, dest, self.r), towards(dest, at, self.r * 0.6)),
-                                        style.RETREAT, self.line * 0.7, dash=self.line * 1.2))
-                self.shapes.append(Circle(dest, self.r * 0.45, None, style.RETREAT, self.line * 0.7))
+                dest = self._target(loc)
+                end = towards(dest, at, self._short(loc, at))
+                self.shapes.append(Line((towards(at, dest, self.r), end), style.RETREAT, self.line * 0.7,
+                                        dash=self.line * 1.2))
+                self.shapes.append(Circle(end, self.r * 0.4, style.PAPER, style.RETREAT, self.line * 0.7))
             if offset:
                 self.shapes += unit_shapes(d.unit, at, self.colour[d.unit.power], self.r * 0.85,
                                            outline=style.DISLODGED, ring_width=2.5)
@@ -186,11 +187,17 @@ class Overlay:
         x, y, _ = self.labels[loc.province]
         return x, y
 
-    def _short(self, loc: Location) -> float:
-        """How far before `_target` an arrow stops: clear of the unit, or just touching the name."""
+    def _short(self, loc: Location, coming_from: Point) -> float:
+        """How far before `_target` a line from `coming_from` stops: clear of the unit there, or at
+        the edge of the province's name (its box, plus a little room)."""
         if self.position.unit_in(loc.province) is not None or loc.coast is not None:
             return self.r * 0.9
-        return self.label_size * 0.55
+        x, y, half_w = self.labels[loc.province]
+        dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
+        length = (dx * dx + dy * dy) ** 0.5 or 1.0
+        half_h = self.label_size * 0.6
+        to_edge = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length
+        return to_edge + self.line
 
     def _from(self, loc: Location) -> Point:
         unit = self.position.unit_in(loc.province)
@@ -211,7 +218,7 @@ class Overlay:
             self.shapes += [Line((a, b), outline, self.line + 2.5), Line((a, b), colour, self.line)]
         tail = towards(path[-2], path[-1], self.r) if len(path) == 2 else path[-2]
         self.shapes += arrow(tail, end, colour, self.line, head=self.r * 1.3, outline=outline,
-                             stop_short=self._short(order.to))
+                             stop_short=self._short(order.to, path[-2]))
         if not o.succeeded:
             self._fail(towards(end, path[-2], self.r * 1.9))
 
@@ -276,7 +283,7 @@ class Overlay:
         start = self.dislodged_point(unit, True) if unit else self.places.of(order.unit.location)
         end = self._target(order.to)
         self.shapes += arrow(towards(start, end, self.r), end, colour, self.line, head=self.r * 1.3,
-                             outline=style.INK, stop_short=self._short(order.to))
+                             outline=style.INK, stop_short=self._short(order.to, start))
         if not o.succeeded:
             self._fail(towards(end, start, self.r * 1.9))
 
