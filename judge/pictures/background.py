@@ -23,8 +23,9 @@ def scaled_cells(atlas: Atlas, width: int) -> np.ndarray:
 
 
 def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
-                     water: frozenset[str], hatched: frozenset[str] = frozenset()) -> np.ndarray:
-    """fills: province -> colour; water: the sea provinces; hatched: provinces to stripe (frozen)."""
+                     water: frozenset[str], hatches: Mapping[str, style.Rgb] | None = None) -> np.ndarray:
+    """fills: province -> colour; water: the sea provinces; hatches: province -> colour of the diagonal
+    stripes over it (frozen spaces, impassable provinces)."""
     cells = scaled_cells(atlas, width)
     palette = np.zeros((256, 3), dtype=np.uint8)
     is_water = np.zeros(256, dtype=bool)
@@ -55,12 +56,12 @@ def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
     coast_other[:, 1:] |= coast_right[:, :-1]
     coast_other[1:, :] |= coast_down[:-1, :]
 
-    if hatched:
-        labels = [atlas.label(p) for p in hatched]
-        inside = np.isin(cells, labels)
+    if hatches:
         yy, xx = np.indices(cells.shape)
         stripes = ((xx + yy) % max(4, round(7 * width / 1200))) == 0
-        image[inside & stripes] = style.FROZEN_HATCH
+        for colour in set(hatches.values()):
+            labels = [atlas.label(p) for p, c in hatches.items() if c == colour]
+            image[np.isin(cells, labels) & stripes] = colour
 
     image[(edge | other) & ~wet] = style.LAND_BORDER
     image[edge & wet & ~(coast | coast_other)] = style.SEA_BORDER

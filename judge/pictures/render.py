@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..engine.geography import Terrain
 from ..engine.outcomes import Outcome, PhaseResult, Reason
 from ..engine.position import DislodgedUnit, Position
 from ..engine.variant import Variant
@@ -32,7 +33,7 @@ def province_fills(variant: Variant, position: Position) -> dict[str, style.Rgb]
     for pid, province in variant.board.provinces.items():
         if province.is_sea:
             fills[pid] = style.SEA
-        elif province.terrain.value == "impassable":
+        elif province.terrain is Terrain.IMPASSABLE:
             fills[pid] = style.IMPASSABLE
         elif pid in position.owners:
             fills[pid] = style.territory_tint(colour[position.owners[pid]])
@@ -56,7 +57,10 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     dislodged_now = dislodged_now or tuple(dislodged)
     frozen = frozenset(p for p in variant.board.provinces if variant.is_frozen(p, position.phase))
     water = frozenset(p for p, prov in variant.board.provinces.items() if prov.is_sea)
-    background = paint_background(atlas, width, province_fills(variant, position), water, frozen)
+    hatches = {p: style.FROZEN_HATCH for p in frozen}
+    hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
+                    if prov.terrain is Terrain.IMPASSABLE})
+    background = paint_background(atlas, width, province_fills(variant, position), water, hatches)
     map_height = background.shape[0]
     legend_height = round(style.LEGEND_HEIGHT * width / 1200)
     scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER)
