@@ -48,11 +48,12 @@ def paint_svg(scene: Scene, title: str = "") -> str:
                          f'stroke-width="{shape.width:.1f}" stroke-linecap="round" stroke-linejoin="round"{dash}/>')
         elif isinstance(shape, Text):
             x, y = shape.at
-            halo = (f' stroke={quoteattr(hex_of(shape.halo))} stroke-width="2" paint-order="stroke"'
-                    if shape.halo else "")
             weight = "" if shape.bold else ' font-weight="normal"'
-            parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{shape.size:.1f}" '
-                         f'text-anchor="{_ANCHORS[shape.anchor[0]]}" dominant-baseline="central" '
-                         f'fill="{hex_of(shape.fill)}"{halo}{weight}>{escape(shape.text)}</text>')
+            where = (f'x="{x:.1f}" y="{y:.1f}" font-size="{shape.size:.1f}" '
+                     f'text-anchor="{_ANCHORS[shape.anchor[0]]}" dominant-baseline="central"{weight}')
+            if shape.halo:  # a copy underneath, outlined: not every renderer knows paint-order
+                parts.append(f'<text {where} fill="none" stroke={quoteattr(hex_of(shape.halo))} '
+                             f'stroke-width="2.5" stroke-linejoin="round">{escape(shape.text)}</text>')
+            parts.append(f'<text {where} fill="{hex_of(shape.fill)}">{escape(shape.text)}</text>')
     parts.append("</svg>")
     return "\n".join(p for p in parts if p)
