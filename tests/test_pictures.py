@@ -360,6 +360,8 @@ def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
     # the current phase has no results yet: just the position
     assert main(["map", "--data", str(tmp_path / "var"), "alpha", "-o", str(tmp_path / "now.png")]) == 0
     save("game_alpha_f1901m.png", (tmp_path / "now.png").read_bytes())
+    assert main(["map", "--data", str(tmp_path / "var"), "alpha", "s1901m", "-o", str(tmp_path / "s.svg")]) == 0
+    assert "alpha: Standard: Spring 1901 Movement" in (tmp_path / "s.svg").read_text()
     svc.set_settings("alpha", pictures=False)
     assert picture_of_phase(svc, "alpha", "S1901M") is None
 

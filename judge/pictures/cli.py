@@ -10,10 +10,9 @@ from ..engine import edition, load_variant, process_phase
 from ..engine.notation import NotationError, position_from_json
 from ..engine.rules import DEFAULT
 from ..order_reading import read_order_lines
-from .render import build_scene
 from .paint_png import paint_png
 from .paint_svg import paint_svg
-from .render import title_of
+from .render import build_scene, title_of
 
 EPILOG = """examples:
   judge adjudicate request.json | judge map -o after.png      # the position after (the response's `next`)
@@ -95,7 +94,7 @@ def _from_json(args: argparse.Namespace):
 
 def _from_game(args: argparse.Namespace):
     from ..games.service import GameService
-    from .games import phase_board
+    from .games import game_title, phase_board
 
     if not 1 <= len(args.source) <= 2:
         raise ValueError("with --data give a game and optionally a phase code: judge map --data var GAME F1901M")
@@ -105,5 +104,6 @@ def _from_game(args: argparse.Namespace):
     service = GameService(data)
     record = service.phase_record(args.source[0], args.source[1] if len(args.source) == 2 else None)
     variant, position, outcomes, dislodged = phase_board(service, record)
-    scene = build_scene(variant, position, outcomes or None, width=args.width, dislodged=dislodged)
-    return scene, title_of(variant, position)
+    title = game_title(args.source[0], variant, position)
+    scene = build_scene(variant, position, outcomes or None, width=args.width, dislodged=dislodged, title=title)
+    return scene, title

@@ -15,7 +15,7 @@ from ..games.service import GameService
 from .atlas import Atlas, has_layout
 
 log = logging.getLogger("judge.pictures")
-from .render import render_png
+from .render import render_png, title_of
 
 
 def outcomes_from_json(result: dict[str, Any]) -> tuple[Outcome, ...]:
@@ -56,7 +56,12 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
         log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record["variant"])
         return None
     variant, position, outcomes, dislodged = phase_board(service, record)
-    return render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged)
+    return render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
+                      title=game_title(game, variant, position))
+
+
+def game_title(game: str, variant: Variant, position: Position) -> str:
+    return f"{game}: {title_of(variant, position)}"
 
 
 def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:

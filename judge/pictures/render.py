@@ -45,9 +45,10 @@ def province_fills(variant: Variant, position: Position) -> dict[str, style.Rgb]
 
 
 def build_scene(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = ()) -> Scene:
+                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> Scene:
     """Everything on the picture; `atlas` (from `load_atlas`) saves reloading the variant's geometry.
-    `dislodged`: the units the results dislodged, when `results` are bare outcomes."""
+    `dislodged`: the units the results dislodged, when `results` are bare outcomes. `title` heads the
+    legend (default: the variant and the phase)."""
     if width < 300:
         raise ValueError(f"a board picture needs at least 300 pixels of width, not {width}")
     atlas = atlas or load_atlas(variant)
@@ -76,7 +77,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay.dislodged(dislodged_now, offset=False)
     overlay.orders(outcomes)
     scene.add(*overlay.shapes)
-    scene.add(*legend(variant, position, title_of(variant, position), map_height, width,
+    scene.add(*legend(variant, position, title or title_of(variant, position), map_height, width,
                       frozen=bool(variant.frozen), with_orders=bool(outcomes)))
     return scene
 
@@ -86,12 +87,14 @@ def title_of(variant: Variant, position: Position) -> str:
 
 
 def render_png(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = ()) -> bytes:
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> bytes:
     """The board before the phase, with its orders and their outcomes when `results` is given."""
-    return paint_png(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged))
+    return paint_png(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
+                                 title=title))
 
 
 def render_svg(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = ()) -> str:
-    return paint_svg(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged),
-                     title_of(variant, position))
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> str:
+    title = title or title_of(variant, position)
+    return paint_svg(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
+                                 title=title), title)
