@@ -5,6 +5,7 @@ Every PNG is saved under tests/artefacts/ (git-ignored) to be looked at.
 from __future__ import annotations
 
 import io
+import math
 import json
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -432,3 +433,22 @@ def test_a_variant_without_a_layout_is_refused_clearly():
     variant = variant_from_data(data)
     with pytest.raises(NoLayout, match="undrawn variant has no layout.json"):
         render_png(variant, starting_position(variant))
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_projection_round_trips_and_the_frame_holds_every_place(variant_id):
+    from judge.pictures.projection import Frame
+
+    layout = load_layout(variant_id)
+    frame = Frame.from_layout(layout)
+    height = frame.height_for(1200)
+    for pid, entry in layout["positions"].items():
+        x, y = frame.to_pixel(entry["lat"], entry["lon"], 1200)
+        assert 0 <= x < 1200 and 0 <= y < height, pid
+        lat, lon = frame.to_latlon(x, y, 1200)
+        assert abs(lat - entry["lat"]) < 1e-6 and abs(lon - entry["lon"]) < 1e-6
+    # conformal: a degree of latitude is as long on the picture as the matching distance east
+    x0, y0 = frame.to_pixel(50.0, 10.0, 1200)
+    x1, y1 = frame.to_pixel(51.0, 10.0, 1200)
+    x2, y2 = frame.to_pixel(50.0, 10.0 + 1 / math.cos(math.radians(50.5)), 1200)
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.hypot(x2 - x0, y2 - y0), rel=0.03)

@@ -2,10 +2,10 @@
 
 Each province grows from its main place, its coasts and its seeds, over its own kind of ground
 (land provinces over land, seas over water), nearest first. A pixel joins a province only if every
-province already touching it (by land or across the shore) is a neighbour on the board, and inland provinces
-never take a pixel on the shore: so the picture shows no border the board does not have, and no
-coast an inland province lacks. Land no province reaches within its radius stays unplayable land
-(Ireland and Corsica on the standard map, the far side of the map's edges).
+province already touching it (by land or across the shore) is a neighbour on the board, and inland
+provinces never take a pixel on the shore: so the picture shows no border the board does not have,
+and no coast an inland province lacks. Land no province reaches stays unplayable land (Ireland and
+Corsica on the standard map, Arabia beyond LAND_REACH_KM); water no sea reaches is open water.
 
 Pure: the caller passes the land mask; `judge.pictures.build_cells` supplies it from global-land-mask.
 """
