@@ -2,8 +2,13 @@
 
     atlas = load_atlas(variant)                    # once per variant; read-only
     png = render_png(variant, position, turn.result, atlas=atlas)
+    png = picture_of_phase(service, "alpha", "S1901M")   # for a results mail; None: pictures are off
+    attach_png(message, png, "alpha-S1901M.png")
 """
-from .atlas import Atlas, load_atlas
+from .atlas import Atlas, NoLayout, load_atlas
+from .chart import centre_chart_png
+from .games import attach_png, picture_of_phase
 from .render import build_scene, render_png, render_svg
 
-__all__ = ["Atlas", "load_atlas", "build_scene", "render_png", "render_svg"]
+__all__ = ["Atlas", "NoLayout", "load_atlas", "build_scene", "render_png", "render_svg", "picture_of_phase",
+           "attach_png", "centre_chart_png"]
