@@ -368,6 +368,24 @@ def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
     assert picture_of_phase(svc, "alpha", "S1901M") is None
 
 
+def test_centre_counts_by_year_of_a_game_and_its_chart(tmp_path):
+    from judge.pictures import centre_counts_by_year, end_of_game_chart
+
+    svc, _ = service(tmp_path)
+    seven_player_game(svc)
+    svc.process("alpha")                                         # S1901M: everyone holds
+    submit(svc, "alpha", "RUSSIA", "F SEV - RUM")
+    svc.process("alpha")                                         # F1901M: Russia takes Rumania
+    if svc.status("alpha")["phase"] == "W1901A":
+        submit(svc, "alpha", "RUSSIA", "BUILD A MOS")
+        svc.process("alpha")
+    counts = centre_counts_by_year(svc, "alpha")
+    assert counts[1901]["RUSSIA"] == 5 and counts[1901]["FRANCE"] == 3
+    assert set(counts) == {1901, 1902}
+    image = save("game_alpha_chart.png", end_of_game_chart(svc, "alpha"))
+    assert image.size == (900, 520)
+
+
 # -- judge map ------------------------------------------------------------------------------------
 
 REQUEST = {"variant": "standard", "phase": "F1901M",

@@ -13,6 +13,7 @@ from ..engine.variant import Variant
 from ..games.ordercodec import order_from_json
 from ..games.service import GameService
 from .atlas import Atlas, has_layout
+from .chart import centre_chart_png
 
 log = logging.getLogger("judge.pictures")
 from .render import render_png, title_of
@@ -62,6 +63,25 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
 
 def game_title(game: str, variant: Variant, position: Position) -> str:
     return f"{game}: {title_of(variant, position)}"
+
+
+def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str, int]]:
+    """Each power's supply centres at the end of each year played (the last phase recorded in it:
+    ownership changes after the year's last movement phase, so that phase's successors hold it)."""
+    variant = service.variant(service.status(game)["variant"])
+    counts: dict[int, dict[str, int]] = {}
+    for row in service.history(game):
+        if row["rolled_back"]:
+            continue
+        position = position_from_json(variant, service.phase_record(game, row["phase"])["position"])
+        counts[position.phase.year] = {p: len(position.centres_of(p)) for p in variant.power_ids}
+    return counts
+
+
+def end_of_game_chart(service: GameService, game: str) -> bytes:
+    """The chart for the end-of-game report: each power's centres by year."""
+    variant = service.variant(service.status(game)["variant"])
+    return centre_chart_png(variant, centre_counts_by_year(service, game))
 
 
 def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
