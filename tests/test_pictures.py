@@ -27,7 +27,7 @@ from judge.pictures.atlas import cells_path, fingerprint, load_layout
 from judge.pictures.chart import centre_chart_png
 from judge.pictures.games import attach_png, picture_of_phase
 from judge.pictures.overlay import Overlay, Places
-from judge.pictures.scene import Circle, Text
+from judge.pictures.scene import Circle, Line, Text
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
 
 from datc_cases import load_cases, position_for, read_order
@@ -146,6 +146,11 @@ def test_cells_show_every_border_of_the_board_and_no_other(variant_id):
     far = [(a, b) for a, b in apart if not _gap(cells, label[a], label[b], 12) and not canal(a, b)]
     assert not far, f"neighbours on the board drawn far apart: {far}"
     assert len(apart) <= 6
+    # and each passage is drawn, as a dashed line across it
+    assert {(p.a, p.b) for p in atlas.passages} == set(apart)
+    scene = build_scene(variant, starting_position(variant), atlas=atlas)
+    dashed = [s for s in scene.shapes if isinstance(s, Line) and s.dash and s.colour in (style.COAST, style.LAND_BORDER)]
+    assert len(dashed) == len(apart)
 
 
 @pytest.mark.parametrize("variant_id", VARIANTS)

@@ -21,6 +21,7 @@ import numpy as np
 from PIL import Image, PngImagePlugin
 
 from ..engine.variant import Variant
+from .passages import Passage, find_passages
 from .projection import Frame
 from .shapes import province_order
 
@@ -88,6 +89,7 @@ class Atlas:
     # Where to draw at CELLS_WIDTH: a province's unit and name (its main place, moved inside the cell
     # when that is near the cell's edge), and each split coast's place ("spa/nc").
     places: Mapping[str, tuple[float, float]]
+    passages: tuple[Passage, ...] = ()   # neighbours whose cells do not touch: straits and canals
 
     @property
     def width(self) -> int:
@@ -128,7 +130,7 @@ def load_atlas(variant: Variant) -> Atlas:
         places[pid] = roomy_spot(ys, xs, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
         for coast, where in entry.get("coasts", {}).items():
             places[f"{pid}/{coast}"] = frame.to_pixel(where["lat"], where["lon"], CELLS_WIDTH)
-    return Atlas(variant.id, frame, order, grid, MappingProxyType(places))
+    return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order))
 
 
 def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tuple[float, float]:

@@ -32,6 +32,9 @@ class Places:
         x, y = self.atlas.places[key]
         return x * self.scale, y * self.scale
 
+    def scaled(self, point: tuple[float, float]) -> Point:
+        return point[0] * self.scale, point[1] * self.scale
+
     def size(self, pixels_at_1200: float) -> float:
         return pixels_at_1200 * self.scale * self.atlas.width / 1200
 
@@ -104,6 +107,18 @@ class Overlay:
         return out
 
     # -- the board -----------------------------------------------------------------------------
+    def passages(self) -> None:
+        """Dashed lines across straits and canals, reaching a little into both provinces."""
+        for p in self.places.atlas.passages:
+            (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
+            mid = ((x0 + x1) / 2, (y0 + y1) / 2)
+            gap = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+            half = max(gap / 2 + self.r * 0.6, self.r)
+            ux, uy = ((x1 - x0) / gap, (y1 - y0) / gap) if gap else (1.0, 0.0)
+            a, b = (mid[0] - ux * half, mid[1] - uy * half), (mid[0] + ux * half, mid[1] + uy * half)
+            colour = style.COAST if p.by_sea else style.LAND_BORDER
+            self.shapes.append(Line((a, b), colour, self.places.size(2.0), dash=self.places.size(3.0)))
+
     def board(self) -> None:
         sc_r = self.places.size(style.SC_RADIUS)
         size = self.label_size

@@ -67,6 +67,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER)
 
     overlay = Overlay(variant, atlas, position, width)
+    overlay.passages()
     overlay.board()
     overlay.units()
     overlay.dislodged(position.dislodged, offset=True)
