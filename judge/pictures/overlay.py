@@ -232,10 +232,10 @@ class Overlay:
         for a, b in zip(path[:-2], path[1:-1]):
             self.shapes += [Line((a, b), outline, self.line + 2.5), Line((a, b), colour, self.line)]
         tail = towards(path[-2], path[-1], self.r) if len(path) == 2 else path[-2]
-        self.shapes += arrow(tail, end, colour, self.line, head=self.r * 1.3, outline=outline,
-                             stop_short=self._short(order.to, path[-2]))
-        if not o.succeeded:
-            self._fail(towards(end, path[-2], self.r * 1.9))
+        short = self._short(order.to, path[-2])
+        self.shapes += arrow(tail, end, colour, self.line, head=self.r * 1.3, outline=outline, stop_short=short)
+        if not o.succeeded:  # on the shaft, just behind the head
+            self._fail(towards(end, path[-2], short + self.r * 1.9))
 
     def _convoy_route(self, army: str, to: str, fleets: list[str]) -> list[str]:
         """The shortest chain of these fleets from the army to its destination (none if there is none)."""
@@ -297,10 +297,11 @@ class Overlay:
                      if d.unit.location.province == order.unit.location.province), None)
         start = self.dislodged_point(unit, True) if unit else self.places.of(order.unit.location)
         end = self._target(order.to)
+        short = self._short(order.to, start)
         self.shapes += arrow(towards(start, end, self.r), end, colour, self.line, head=self.r * 1.3,
-                             outline=style.INK, stop_short=self._short(order.to, start))
+                             outline=style.INK, stop_short=short)
         if not o.succeeded:
-            self._fail(towards(end, start, self.r * 1.9))
+            self._fail(towards(end, start, short + self.r * 1.9))
 
     def _disband(self, o: Outcome) -> None:
         loc = o.order.unit.location
