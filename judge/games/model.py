@@ -78,6 +78,7 @@ class Settings:
     # absences: at most this many days at once, set by a player; the master may set any
     max_absence_days: float = 14.0
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
+    pictures: bool = True            # results mails carry a picture of the board (off: text only)
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone

@@ -514,6 +514,25 @@ class GameService:
                             "centres": {p: len(centres.get(p, ())) for p in gf.variant.power_ids}})
             return out
 
+    def phase_record(self, name: str, phase: str | None = None) -> dict:
+        """One phase as played: its position before the orders (JSON, as in `status`) and, once
+        processed, its results (as in `history`). `phase` is a code like S1901M (any case; the
+        latest play of it if a rollback replayed it); None is the current phase."""
+        with self._read(name) as gf:
+            if phase is None:
+                seq = gf.row()["phase_seq"]
+            else:
+                found = gf.db.execute("SELECT seq FROM phases WHERE upper(phase) = ? ORDER BY rolled_back, seq DESC",
+                                      [phase.strip().upper()]).fetchone()
+                seq = found[0] if found else None
+            if seq is None:
+                raise GameError(f"{name} has no phase {phase}" if phase else f"{name} has not started")
+            row = gf.phase_row(seq)
+            result = gf.db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0]
+            return {"seq": seq, "phase": row.phase, "variant": gf.variant.id, "settings": gf.settings.to_json(),
+                    "position": notation.position_to_json(gf.variant, row.position),
+                    "results": json.loads(result)["results"] if result else []}
+
     def events(self, name: str) -> list[dict]:
         with self._read(name) as gf:
             return [{"at": a, "kind": k, **json.loads(d)} for a, k, d in gf.db.execute(

@@ -1,0 +1,66 @@
+"""Board pictures: time per picture (median and p95 of repeated renders) and the PNG's size.
+
+Goals (issue 7): legible at 1200 px and under 200 KB. Measures, per variant: loading the atlas from
+its precomputed cells file, against growing the cells afresh from the land mask (what a variant
+without a cells file costs; run with --grow, it takes a minute); rendering the opening position;
+rendering a phase with orders (PNG and SVG). Run: .venv/bin/python bench/pictures.py [--grow]
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from judge.engine import FIFTH, load_variant, process_phase, starting_position
+from judge.engine.calendar import PhaseKind
+from judge.order_reading import read_order_lines
+from judge.pictures import load_atlas, render_png, render_svg
+from judge.pictures.atlas import grow_from_mask, load_layout
+from judge.pictures.projection import Frame
+from judge.sample_cli import SAMPLE
+
+
+def timed(fn, rounds: int) -> tuple[list[float], object]:
+    times, result = [], None
+    for _ in range(rounds):
+        start = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return times, result
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))]
+
+
+def report(name: str, times: list[float], size: int | None = None) -> None:
+    extra = f"  {size / 1024:6.1f} KB" if size is not None else ""
+    print(f"{name:<44} median {statistics.median(times):7.1f} ms  p95 {p95(times):7.1f} ms{extra}")
+
+
+def main(argv: list[str]) -> None:
+    for variant_id in ("standard", "abstraction2"):
+        variant = load_variant(variant_id)
+        load_times, atlas = timed(lambda: load_atlas(variant), 5)
+        report(f"{variant_id}: load atlas (cells file)", load_times)
+        if "--grow" in argv:
+            layout = load_layout(variant_id)
+            times, _ = timed(lambda: grow_from_mask(variant, layout, Frame.from_layout(layout)), 1)
+            report(f"{variant_id}: grow cells from the land mask", times)
+            print(f"{'':<44} ratio grow/load {statistics.median(times) / statistics.median(load_times):.0f}")
+        position = starting_position(variant)
+        times, png = timed(lambda: render_png(variant, position, atlas=atlas), 9)
+        report(f"{variant_id}: opening, PNG 1200 px", times, len(png))
+        if variant_id == "standard":
+            orders = {p: read_order_lines(variant, PhaseKind.MOVEMENT, lines)[0] for p, lines in SAMPLE[0].items()}
+            result = process_phase(variant, position, orders, FIFTH).result
+            times, png = timed(lambda: render_png(variant, position, result, atlas=atlas), 9)
+            report(f"{variant_id}: S1901M with orders, PNG 1200 px", times, len(png))
+            times, svg = timed(lambda: render_svg(variant, position, result, atlas=atlas), 9)
+            report(f"{variant_id}: S1901M with orders, SVG", times, len(svg.encode()))
+            times, png = timed(lambda: render_png(variant, position, result, atlas=atlas, width=2400), 5)
+            report(f"{variant_id}: S1901M with orders, PNG 2400 px", times, len(png))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,161 @@
+"""A variant's picture geometry, loaded once and then only read: frame, cell grid, where things go.
+
+The cell grid is precomputed by `python -m judge.pictures.build_cells VARIANT` into
+`judge/variants/<id>/cells.png` (8-bit labels, see `shapes`). It carries a fingerprint of the data
+it was grown from; if the file is missing or stale the grid is grown again here, from the variant's
+own data and the land mask, so a new variant gets pictures without any extra step (slowly: the land
+mask takes seconds and a gigabyte to load, hence the file).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+from PIL import Image, PngImagePlugin
+
+from ..engine.variant import Variant
+from .passages import Passage, find_passages
+from .projection import Frame
+from .shapes import province_order
+
+log = logging.getLogger("judge.pictures")
+
+CELLS_WIDTH = 1200  # the grid's width in pixels; pictures of other widths scale it
+# Raise when the way cells are grown or framed changes, so that every cells.png counts as stale.
+CELLS_VERSION = 2
+# A unit stands this far (pixels at CELLS_WIDTH) inside its province's cell where the cell has room.
+ROOM = 12
+
+
+class NoLayout(ValueError):
+    """The variant has no layout.json, so it cannot be drawn."""
+
+
+def has_layout(variant_id: str) -> bool:
+    return (resources.files("judge") / "variants" / variant_id / "layout.json").is_file()
+
+
+def load_layout(variant_id: str) -> dict:
+    if not has_layout(variant_id):
+        raise NoLayout(f"the {variant_id} variant has no layout.json (each province's latitude and longitude), "
+                       f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
+    text = (resources.files("judge") / "variants" / variant_id / "layout.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def fingerprint(variant: Variant, layout: Mapping) -> str:
+    """Everything a cell grid depends on: the layout, and each province's kind of ground and neighbours."""
+    board = variant.board
+    data = {"layout": {k: layout[k] for k in ("projection", "positions")}, "width": CELLS_WIDTH, "version": CELLS_VERSION,
+            "board": {p: [prov.terrain.value, sorted(board.neighbours(p))] for p, prov in sorted(board.provinces.items())}}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def cells_path(variant_id: str):
+    return resources.files("judge") / "variants" / variant_id / "cells.png"
+
+
+def encode_cells(grid: np.ndarray, print_: str) -> bytes:
+    info = PngImagePlugin.PngInfo()
+    info.add_text("fingerprint", print_)
+    out = io.BytesIO()
+    Image.fromarray(grid, mode="L").save(out, format="PNG", optimize=True, pnginfo=info)
+    return out.getvalue()
+
+
+def grow_from_mask(variant: Variant, layout: Mapping, frame: Frame) -> np.ndarray:
+    from global_land_mask import globe  # loads the 1 km world mask: seconds and about a gigabyte
+
+    from .shapes import grow_cells, land_grid
+
+    land = land_grid(frame, CELLS_WIDTH, globe.is_land)
+    return grow_cells(variant, layout, frame, land)
+
+
+@dataclass(frozen=True, eq=False)
+class Atlas:
+    """Read-only geometry of one variant's pictures, at the grid's own width."""
+    variant_id: str
+    frame: Frame
+    provinces: tuple[str, ...]           # province with label i + 1
+    cells: np.ndarray                    # (height, width) uint8 labels, read-only
+    # Where to draw at CELLS_WIDTH: a province's unit and name (its main place, moved inside the cell
+    # when that is near the cell's edge), and each split coast's place ("spa/nc").
+    places: Mapping[str, tuple[float, float]]
+    passages: tuple[Passage, ...] = ()   # neighbours whose cells do not touch: straits and canals
+
+    @property
+    def width(self) -> int:
+        return self.cells.shape[1]
+
+    @property
+    def height(self) -> int:
+        return self.cells.shape[0]
+
+    def label(self, province: str) -> int:
+        return self.provinces.index(province) + 1
+
+
+def load_atlas(variant: Variant) -> Atlas:
+    layout = load_layout(variant.id)
+    frame = Frame.from_layout(layout)
+    wanted = fingerprint(variant, layout)
+    path = cells_path(variant.id)
+    grid = None
+    if path.is_file():
+        with Image.open(io.BytesIO(path.read_bytes())) as img:
+            if img.text.get("fingerprint") == wanted:
+                grid = np.array(img, dtype=np.uint8)
+            else:
+                log.warning("%s is stale (map data changed): growing the cells again; "
+                            "run python -m judge.pictures.build_cells %s", path, variant.id)
+    if grid is None:
+        grid = grow_from_mask(variant, layout, frame)
+    grid.setflags(write=False)
+    places: dict[str, tuple[float, float]] = {}
+    order = province_order(variant)
+    # every label's pixels in one pass: flat indices sorted by label, cut at each label's count
+    flat = np.argsort(grid, axis=None, kind="stable")
+    ends = np.cumsum(np.bincount(grid.ravel(), minlength=256))
+    for pid, entry in layout["positions"].items():
+        label = order.index(pid) + 1
+        ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])
+        places[pid] = roomy_spot(ys, xs, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
+        for coast, where in entry.get("coasts", {}).items():
+            places[f"{pid}/{coast}"] = frame.to_pixel(where["lat"], where["lon"], CELLS_WIDTH)
+    return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order))
+
+
+def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tuple[float, float]:
+    """Where a unit of the cell made of pixels (ys, xs) stands: near `place`, but inside the cell by
+    up to ROOM pixels. Each pixel scores its depth in the cell (capped at ROOM) less a third of its
+    distance from `place`: a unit on the shore at Edinburgh or Constantinople moves inland; Naples's
+    stays out of Sicily."""
+    if len(xs) == 0:
+        return place
+    y0, x0 = ys.min() - 1, xs.min() - 1
+    inside = np.zeros((ys.max() - y0 + 2, xs.max() - x0 + 2), dtype=bool)
+    inside[ys - y0, xs - x0] = True
+    depth = np.zeros(inside.shape, dtype=np.int16)
+    for _ in range(ROOM):
+        depth += inside
+        shrunk = inside.copy()
+        shrunk[1:, :] &= inside[:-1, :]
+        shrunk[:-1, :] &= inside[1:, :]
+        shrunk[:, 1:] &= inside[:, :-1]
+        shrunk[:, :-1] &= inside[:, 1:]
+        if not shrunk.any():
+            break
+        inside = shrunk
+    py, px = np.nonzero(depth)
+    cx, cy = px + x0 + 0.5, py + y0 + 0.5
+    score = depth[py, px] - np.hypot(cx - place[0], cy - place[1]) / 3
+    best = int(np.argmax(score))
+    return float(cx[best]), float(cy[best])

@@ -1,0 +1,67 @@
+"""The band under the map: the phase, each power with its colour and counts, and a key to the symbols."""
+from __future__ import annotations
+
+from ..engine.geography import Location, UnitKind
+from ..engine.position import Position, Unit
+from ..engine.variant import Variant
+from . import style
+from .overlay import centre_mark, unit_shapes
+from .scene import Circle, Line, Shape, Text, arrow, cross
+
+
+def legend(variant: Variant, position: Position, title: str, top: float, width: int,
+           frozen: bool, with_orders: bool) -> list[Shape]:
+    k = width / 1200
+    shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
+    shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
+    column = (width - 28 * k) / max(len(variant.powers), 1)
+    r = style.UNIT_RADIUS * k
+    for i, power in enumerate(variant.powers):
+        x = 14 * k + i * column
+        y = top + 44 * k
+        colour = style.hex_rgb(power.colour)
+        shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
+        shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
+        counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}"
+        shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
+    y = top + 86 * k
+    x = 14 * k
+    small = 11 * k
+
+    def item(label: str, drawn: list[Shape], room: float) -> None:
+        nonlocal x
+        shapes.extend(drawn)
+        shapes.append(Text((x + room, y), label, small, style.INK, anchor="lm", bold=False))
+        x += room + len(label) * small * 0.62 + 18 * k
+
+    grey = (150, 150, 150)
+    item("army", unit_shapes(Unit("", UnitKind.ARMY, Location("legend")), (x + r, y), grey, r), 2.4 * r)
+    item("fleet", unit_shapes(Unit("", UnitKind.FLEET, Location("legend")), (x + 1.4 * r, y), grey, r), 3.0 * r)
+    if UnitKind.ARMY_FLEET in variant.unit_kinds:
+        item("army at sea", unit_shapes(Unit("", UnitKind.ARMY_FLEET, Location("legend")), (x + 1.4 * r, y),
+                                        grey, r), 3.0 * r)
+    sc = style.SC_RADIUS * k
+    item("centre, neutral / owned", centre_mark((x + sc, y), None, sc) + centre_mark((x + 3.5 * sc, y),
+         (150, 150, 150), sc), 5.5 * sc)
+    line = style.LINE * k
+    if with_orders:
+        item("move", arrow((x, y), (x + 30 * k, y), grey, line, head=r * 1.3, outline=style.INK), 34 * k)
+        item("support", [Line(((x, y), (x + 26 * k, y)), style.INK, line + 2, dash=line * 2),
+                         Line(((x, y), (x + 26 * k, y)), grey, line, dash=line * 2),
+                         Circle((x + 26 * k, y), line * 1.2, grey, style.INK, 1.0)], 32 * k)
+        item("convoy", [Circle((x + 1.75 * r, y), 1.75 * r, None, style.CONVOY, line * 0.8)], 3.8 * r)
+        item("failed", cross((x + 0.6 * r, y), 0.6 * r, style.FAILED, line), 1.6 * r)
+    item("dislodged, may retreat to", [Circle((x + 1.2 * r, y), 1.2 * r, None, style.DISLODGED, 2.5),
+                                       Line(((x + 2.6 * r, y), (x + 5.5 * r, y)), style.RETREAT, line * 0.7,
+                                            dash=line * 1.2),
+                                       Circle((x + 6.0 * r, y), 0.45 * r, None, style.RETREAT, line * 0.7)],
+         6.8 * r)
+    if frozen:
+        hatch = [Line(((x + i * 4 * k, y + 6 * k), (x + i * 4 * k + 12 * k, y - 6 * k)), style.FROZEN_HATCH,
+                      max(1.0, k)) for i in range(4)]
+        item("frozen", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
+    return shapes
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,320 @@
+"""Supply centres, names, units and the phase's orders, as shapes over the map.
+
+Every unit stands on its province's main place (a fleet on a split coast on that coast's place);
+each name sits under its place, after the supply-centre mark when the province has one. Orders:
+moves are solid arrows in the power's colour (a convoyed army's arrow runs through its fleets),
+supports dashed lines to the move they support (or a ring round the unit they hold), convoys a
+blue ring round the fleet, and a failed order gets a red cross where it stopped.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..engine.geography import Location, UnitKind
+from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
+from ..engine.outcomes import Outcome
+from ..engine.position import DislodgedUnit, Position, Unit
+from ..engine.variant import Variant
+from . import style
+from .atlas import Atlas
+from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, towards
+
+
+class Places:
+    """Pixel positions at one picture width."""
+
+    def __init__(self, atlas: Atlas, width: int) -> None:
+        self.atlas = atlas
+        self.scale = width / atlas.width
+
+    def of(self, loc: Location) -> Point:
+        key = str(loc) if f"{loc}" in self.atlas.places else loc.province
+        x, y = self.atlas.places[key]
+        return x * self.scale, y * self.scale
+
+    def scaled(self, point: tuple[float, float]) -> Point:
+        return point[0] * self.scale, point[1] * self.scale
+
+    def size(self, pixels_at_1200: float) -> float:
+        return pixels_at_1200 * self.scale * self.atlas.width / 1200
+
+
+def unit_shapes(unit: Unit, at: Point, colour: style.Rgb, radius: float, *, outline: style.Rgb = style.INK,
+                ring_width: float = 1.5) -> list[Shape]:
+    x, y = at
+    ink = style.ink_on(colour)
+    if unit.kind is UnitKind.ARMY:
+        return [Circle(at, radius, colour, outline, ring_width),
+                Text((x, y), "A", radius * 1.25, ink)]
+    r = radius
+    hull = ((x - 1.35 * r, y - 0.6 * r), (x + 1.35 * r, y - 0.6 * r), (x + 0.85 * r, y + 0.75 * r),
+            (x - 0.85 * r, y + 0.75 * r))
+    letters = "F" if unit.kind is UnitKind.FLEET else "A/F"
+    return [Polygon(hull, colour, outline, ring_width),
+            Text((x, y + 0.05 * r), letters, radius * (1.2 if letters == "F" else 0.9), ink)]
+
+
+def centre_mark(at: Point, owner_colour: style.Rgb | None, radius: float) -> list[Shape]:
+    if owner_colour is None:  # a neutral centre: a ring with a dot
+        return [Circle(at, radius, style.PAPER, style.INK, max(1.0, radius / 3.5)),
+                Circle(at, radius / 2.6, style.INK)]
+    return [Circle(at, radius, owner_colour, style.INK, max(1.0, radius / 3.5))]
+
+
+class Overlay:
+    def __init__(self, variant: Variant, atlas: Atlas, position: Position, width: int) -> None:
+        self.variant = variant
+        self.position = position
+        self.places = Places(atlas, width)
+        self.colour = {p.id: style.hex_rgb(p.colour) for p in variant.powers}
+        self.r = self.places.size(style.UNIT_RADIUS)
+        self.line = self.places.size(style.LINE)
+        self.label_size = self.places.size(style.LABEL_SIZE)
+        self.label_dy = self.r + self.label_size * 0.75  # names sit this far below their place
+        self.shapes: list[Shape] = []
+        self.failures: list[Shape] = []  # drawn last, over everything
+        self.labels = self._label_boxes()
+
+    # -- the board -----------------------------------------------------------------------------
+    def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
+        """Each name's centre and half width: under its place, or else above it, right, left or
+        lower still, whichever first clears every place a unit may stand and the names already set."""
+        sc_r = self.places.size(style.SC_RADIUS)
+        half_h = self.label_size * 0.6
+        spots = [self.places.of(Location(p)) for p in self.variant.board.provinces]
+        spots += [self.places.of(Location(p, c)) for p, prov in self.variant.board.provinces.items()
+                  for c in prov.coasts]
+        placed: list[tuple[float, float, float]] = []
+        out = {}
+
+        def clashes(option: tuple[float, float], half_w: float) -> int:
+            cx, cy = option
+            count = 0
+            for sx, sy in spots:
+                nx, ny = min(max(sx, cx - half_w), cx + half_w), min(max(sy, cy - half_h), cy + half_h)
+                count += (nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2
+            return count + sum(abs(cx - px) < half_w + pw and abs(cy - py) < 2 * half_h for px, py, pw in placed)
+
+        for pid, province in sorted(self.variant.board.provinces.items()):
+            x, y = self.places.of(Location(pid))
+            half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
+            side = half_w + self.r * 1.2
+            options = [(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
+                       (x, y + self.label_dy * 1.7)]
+            best = min(options, key=lambda o: clashes(o, half_w))  # the first of the least crowded
+            placed.append((*best, half_w))
+            out[pid] = (*best, half_w)
+        return out
+
+    # -- the board -----------------------------------------------------------------------------
+    def passages(self) -> None:
+        """Dashed lines across straits and canals, reaching a little into both provinces."""
+        for p in self.places.atlas.passages:
+            (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
+            mid = ((x0 + x1) / 2, (y0 + y1) / 2)
+            gap = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+            half = max(gap / 2 + self.r * 0.6, self.r)
+            ux, uy = ((x1 - x0) / gap, (y1 - y0) / gap) if gap else (1.0, 0.0)
+            a, b = (mid[0] - ux * half, mid[1] - uy * half), (mid[0] + ux * half, mid[1] + uy * half)
+            colour = style.COAST if p.by_sea else style.LAND_BORDER
+            self.shapes.append(Line((a, b), colour, self.places.size(2.0), dash=self.places.size(3.0)))
+
+    def board(self) -> None:
+        sc_r = self.places.size(style.SC_RADIUS)
+        size = self.label_size
+        for pid, province in self.variant.board.provinces.items():
+            x, y, half_w = self.labels[pid]
+            text = pid.upper()
+            ink = (30, 60, 110) if province.is_sea else style.INK
+            halo = style.SEA_HALO if province.is_sea else style.LAND_HALO
+            if province.supply_centre:
+                owner = self.position.owners.get(pid)
+                mark_x = x - half_w + sc_r
+                self.shapes += centre_mark((mark_x, y), self.colour[owner] if owner else None, sc_r)
+                self.shapes.append(Text((mark_x + sc_r * 1.6, y), text, size, ink, halo=halo, anchor="lm"))
+            else:
+                self.shapes.append(Text((x, y), text, size, ink, halo=halo))
+            for coast in province.coasts:
+                cx, cy = self.places.of(Location(pid, coast))
+                self.shapes += [Circle((cx, cy), self.r * 0.4, style.PAPER, style.COAST, 1.5),
+                                Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, size, (30, 60, 110),
+                                     halo=style.PAPER, anchor="lm")]
+
+    def units(self) -> None:
+        for unit in self.position.units:
+            self.shapes += unit_shapes(unit, self.places.of(unit.location), self.colour[unit.power], self.r)
+
+    def dislodged(self, items: Iterable[DislodgedUnit], *, offset: bool) -> None:
+        """Dislodged units with dotted lines to where each may retreat. In a retreat phase the unit is
+        drawn beside the one that took its place; after a movement phase it is still in its place."""
+        for d in items:
+            at = self.dislodged_point(d.unit, offset)
+            for loc in d.retreats:
+                dest = self._target(loc)
+                end = towards(dest, at, self._short(loc, at))
+                self.shapes.append(Line((towards(at, dest, self.r), end), style.RETREAT, self.line * 0.7,
+                                        dash=self.line * 1.2))
+                self.shapes.append(Circle(end, self.r * 0.4, style.PAPER, style.RETREAT, self.line * 0.7))
+            if offset:
+                self.shapes += unit_shapes(d.unit, at, self.colour[d.unit.power], self.r * 0.85,
+                                           outline=style.DISLODGED, ring_width=2.5)
+            else:
+                self.shapes.append(Circle(at, self.r * 1.55, None, style.DISLODGED, 2.5))
+
+    def dislodged_point(self, unit: Unit, offset: bool) -> Point:
+        x, y = self.places.of(unit.location)
+        return (x + self.r * 1.3, y - self.r * 1.3) if offset else (x, y)
+
+    # -- the orders ------------------------------------------------------------------------------
+    def orders(self, outcomes: Iterable[Outcome]) -> None:
+        outcomes = list(outcomes)
+        convoys = [o for o in outcomes if isinstance(o.order, Convoy)]
+        moves = {o.order.unit.location.province: o for o in outcomes if isinstance(o.order, Move)}
+        for o in outcomes:
+            order = o.order
+            colour = self.colour.get(o.power, style.INK)
+            if isinstance(order, Move):
+                self._move(o, colour, convoys)
+            elif isinstance(order, SupportMove):
+                self._support_move(o, colour, moves)
+            elif isinstance(order, SupportHold):
+                self._support_hold(o, colour)
+            elif isinstance(order, Convoy):
+                self._convoy(o, moves)
+            elif isinstance(order, Retreat):
+                self._retreat(o, colour)
+            elif isinstance(order, Disband):
+                self._disband(o)
+            elif isinstance(order, Build):
+                self._build(o, colour)
+            elif isinstance(order, Hold) and not o.succeeded and not o.dislodged_from:
+                self._fail(self.places.of(order.unit.location))
+        self.shapes += self.failures
+
+    def _fail(self, at: Point) -> None:
+        self.failures += cross(at, self.r * 0.6, style.FAILED, self.line)
+
+    def _target(self, loc: Location) -> Point:
+        """Where an order into `loc` points: at the unit there, else at the province's name (in a
+        crowded corner an empty place is nearer another province's name than its own)."""
+        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+            return self.places.of(loc)
+        x, y, _ = self.labels[loc.province]
+        return x, y
+
+    def _short(self, loc: Location, coming_from: Point) -> float:
+        """How far before `_target` a line from `coming_from` stops: clear of the unit there, or at
+        the edge of the province's name (its box, plus a little room)."""
+        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+            return self.r * 0.9
+        x, y, half_w = self.labels[loc.province]
+        dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
+        length = (dx * dx + dy * dy) ** 0.5 or 1.0
+        half_h = self.label_size * 0.6
+        to_edge = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length
+        return to_edge + self.line
+
+    def _from(self, loc: Location) -> Point:
+        unit = self.position.unit_in(loc.province)
+        return self.places.of(unit.location if unit else loc)
+
+    def _move(self, o: Outcome, colour: style.Rgb, convoys: list[Outcome]) -> None:
+        order: Move = o.order  # type: ignore[assignment]
+        start, end = self._from(order.unit.location), self._target(order.to)
+        mine = [c for c in convoys if c.order.army.location.province == order.unit.location.province
+                and c.order.to.province == order.to.province]
+        # the route the army took: through fleets that stayed, if they make one
+        held = [c.order.unit.location.province for c in mine if c.succeeded]
+        route = self._convoy_route(order.unit.location.province, order.to.province, held) or self._convoy_route(
+            order.unit.location.province, order.to.province, [c.order.unit.location.province for c in mine])
+        path = [start, *(self._from(Location(f)) for f in route), end]
+        outline = style.INK
+        for a, b in zip(path[:-2], path[1:-1]):
+            self.shapes += [Line((a, b), outline, self.line + 2.5), Line((a, b), colour, self.line)]
+        tail = towards(path[-2], path[-1], self.r) if len(path) == 2 else path[-2]
+        short = self._short(order.to, path[-2])
+        self.shapes += arrow(tail, end, colour, self.line, head=self.r * 1.3, outline=outline, stop_short=short)
+        if not o.succeeded:  # on the shaft, just behind the head
+            self._fail(towards(end, path[-2], short + self.r * 1.9))
+
+    def _convoy_route(self, army: str, to: str, fleets: list[str]) -> list[str]:
+        """The shortest chain of these fleets from the army to its destination (none if there is none)."""
+        board = self.variant.board
+        paths: dict[str, list[str]] = {f: [f] for f in fleets if f in board.neighbours(army)}
+        queue = list(paths)
+        while queue:
+            here = queue.pop(0)
+            if to in board.neighbours(here):
+                return paths[here]
+            for f in fleets:
+                if f not in paths and f in board.neighbours(here):
+                    paths[f] = paths[here] + [f]
+                    queue.append(f)
+        return []
+
+    def _support_move(self, o: Outcome, colour: style.Rgb, moves: Mapping[str, Outcome]) -> None:
+        order: SupportMove = o.order  # type: ignore[assignment]
+        start = self._from(order.unit.location)
+        supported = self._from(order.supported.location)
+        target = self._target(order.to)
+        end = along(supported, target, 0.62)
+        line = (towards(start, end, self.r), end)
+        self.shapes += [Line(line, style.INK, self.line + 2, dash=self.line * 2),
+                        Line(line, colour, self.line, dash=self.line * 2),
+                        Circle(end, self.line * 1.2, colour, style.INK, 1.0)]
+        if not o.succeeded:
+            self._fail(along(start, end, 0.5))
+
+    def _support_hold(self, o: Outcome, colour: style.Rgb) -> None:
+        order: SupportHold = o.order  # type: ignore[assignment]
+        start = self._from(order.unit.location)
+        held = self._from(order.supported.location)
+        end = towards(held, start, self.r * 1.6)
+        line = (towards(start, end, self.r), end)
+        self.shapes += [Line(line, style.INK, self.line + 2, dash=self.line * 2),
+                        Line(line, colour, self.line, dash=self.line * 2),
+                        Circle(held, self.r * 1.6, None, style.INK, self.line + 2),
+                        Circle(held, self.r * 1.6, None, colour, self.line)]
+        if not o.succeeded:
+            self._fail(along(start, end, 0.5))
+
+    def _convoy(self, o: Outcome, moves: Mapping[str, Outcome]) -> None:
+        order: Convoy = o.order  # type: ignore[assignment]
+        at = self._from(order.unit.location)
+        self.shapes += [Circle(at, self.r * 1.75, None, style.CONVOY, self.line * 0.8)]
+        army_move = moves.get(order.army.location.province)
+        if army_move is None or army_move.order.to.province != order.to.province:
+            # the army was not ordered along this convoy: show what the fleet offered
+            end = self._target(order.to)
+            self.shapes.append(Line((towards(at, end, self.r * 1.75), end), style.CONVOY, self.line * 0.8,
+                                    dash=self.line))
+        if not o.succeeded:
+            self._fail((at[0] + self.r * 1.2, at[1] - self.r * 1.2))
+
+    def _retreat(self, o: Outcome, colour: style.Rgb) -> None:
+        order: Retreat = o.order  # type: ignore[assignment]
+        unit = next((d.unit for d in self.position.dislodged
+                     if d.unit.location.province == order.unit.location.province), None)
+        start = self.dislodged_point(unit, True) if unit else self.places.of(order.unit.location)
+        end = self._target(order.to)
+        short = self._short(order.to, start)
+        self.shapes += arrow(towards(start, end, self.r), end, colour, self.line, head=self.r * 1.3,
+                             outline=style.INK, stop_short=short)
+        if not o.succeeded:
+            self._fail(towards(end, start, short + self.r * 1.9))
+
+    def _disband(self, o: Outcome) -> None:
+        loc = o.order.unit.location
+        dislodged = next((d.unit for d in self.position.dislodged if d.unit.location.province == loc.province), None)
+        at = self.dislodged_point(dislodged, True) if dislodged else self._from(loc)
+        self.failures += cross(at, self.r * 0.9, style.FAILED, self.line)
+
+    def _build(self, o: Outcome, colour: style.Rgb) -> None:
+        order: Build = o.order  # type: ignore[assignment]
+        at = self.places.of(order.location)
+        unit = Unit(o.power, order.kind, order.location)
+        self.shapes += [Circle(at, self.r * 1.7, None, style.INK, self.line + 2),
+                        Circle(at, self.r * 1.7, None, (250, 210, 40), self.line)]
+        self.shapes += unit_shapes(unit, at, colour, self.r)
+        if not o.succeeded:
+            self._fail(at)

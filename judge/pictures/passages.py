@@ -1,0 +1,65 @@
+"""Borders the cells cannot show as a shared edge: the board's passages across water (Denmark to
+Sweden, Naples to Sicily) and between seas across land (a canal through Kiel). Each is drawn as a
+short dashed line joining the two cells where they come closest."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.variant import Variant
+
+
+@dataclass(frozen=True)
+class Passage:
+    a: str
+    b: str
+    start: tuple[float, float]  # pixel of a's cell nearest b's, at the cell grid's width
+    end: tuple[float, float]
+    by_sea: bool                # between two seas (else between two land provinces, or land and sea)
+
+
+def touching_pairs(grid: np.ndarray) -> set[tuple[int, int]]:
+    pairs: set[tuple[int, int]] = set()
+    for a, b in ((grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])):
+        differ = a != b
+        codes = np.unique(np.minimum(a[differ], b[differ]).astype(np.int32) * 256 + np.maximum(a[differ], b[differ]))
+        pairs |= {(int(c) // 256, int(c) % 256) for c in codes}
+    return pairs
+
+
+def _edge_pixels(grid: np.ndarray, label: int) -> np.ndarray:
+    """(n, 2) x, y of the cell's pixels that have a neighbour outside it."""
+    inside = grid == label
+    inner = inside.copy()
+    inner[1:, :] &= inside[:-1, :]
+    inner[:-1, :] &= inside[1:, :]
+    inner[:, 1:] &= inside[:, :-1]
+    inner[:, :-1] &= inside[:, 1:]
+    ys, xs = np.nonzero(inside & ~inner)
+    return np.stack([xs, ys], axis=1).astype(np.float64) + 0.5
+
+
+def _closest(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    best, pair = np.inf, (a[0], b[0])
+    for start in range(0, len(a), 512):
+        chunk = a[start:start + 512]
+        d = ((chunk[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
+        i = int(d.argmin())
+        if d.flat[i] < best:
+            best, pair = d.flat[i], (chunk[i // d.shape[1]], b[i % d.shape[1]])
+    return pair
+
+
+def find_passages(variant: Variant, grid: np.ndarray, order: tuple[str, ...]) -> tuple[Passage, ...]:
+    board = variant.board
+    label = {p: i + 1 for i, p in enumerate(order)}
+    touching = touching_pairs(grid)
+    out = []
+    for a in order:
+        for b in sorted(board.neighbours(a)):
+            if a < b and (min(label[a], label[b]), max(label[a], label[b])) not in touching:
+                start, end = _closest(_edge_pixels(grid, label[a]), _edge_pixels(grid, label[b]))
+                out.append(Passage(a, b, (float(start[0]), float(start[1])), (float(end[0]), float(end[1])),
+                                   board.provinces[a].is_sea and board.provinces[b].is_sea))
+    return tuple(out)

@@ -1,0 +1,101 @@
+"""Pictures of a position: `render_png`, `render_svg`, and the scene both are drawn from."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine.geography import Terrain
+from ..engine.outcomes import Outcome, PhaseResult, Reason
+from ..engine.position import DislodgedUnit, Position
+from ..engine.variant import Variant
+from . import style
+from .atlas import Atlas, load_atlas
+from .background import paint_background
+from .legend import legend
+from .overlay import Overlay
+from .paint_png import paint_png
+from .paint_svg import paint_svg
+from .scene import Scene
+
+Results = PhaseResult | Sequence[Outcome] | None
+
+
+def _outcomes(results: Results) -> tuple[tuple[Outcome, ...], tuple[DislodgedUnit, ...]]:
+    if results is None:
+        return (), ()
+    if isinstance(results, PhaseResult):
+        return results.outcomes, results.dislodged
+    return tuple(results), ()
+
+
+def province_fills(variant: Variant, position: Position) -> dict[str, style.Rgb]:
+    colour = {p.id: style.hex_rgb(p.colour) for p in variant.powers}
+    fills = {}
+    for pid, province in variant.board.provinces.items():
+        if province.is_sea:
+            fills[pid] = style.SEA
+        elif province.terrain is Terrain.IMPASSABLE:
+            fills[pid] = style.IMPASSABLE
+        elif pid in position.owners:
+            fills[pid] = style.territory_tint(colour[position.owners[pid]])
+        else:
+            fills[pid] = style.LAND
+        if variant.is_frozen(pid, position.phase):
+            fills[pid] = style.FROZEN
+    return fills
+
+
+def build_scene(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> Scene:
+    """Everything on the picture; `atlas` (from `load_atlas`) saves reloading the variant's geometry.
+    `dislodged`: the units the results dislodged, when `results` are bare outcomes. `title` heads the
+    legend (default: the variant and the phase)."""
+    if width < 300:
+        raise ValueError(f"a board picture needs at least 300 pixels of width, not {width}")
+    atlas = atlas or load_atlas(variant)
+    if atlas.variant_id != variant.id:
+        raise ValueError(f"the atlas is for {atlas.variant_id}, not {variant.id}")
+    outcomes, dislodged_now = _outcomes(results)
+    dislodged_now = dislodged_now or tuple(dislodged)
+    frozen = frozenset(p for p in variant.board.provinces if variant.is_frozen(p, position.phase))
+    water = frozenset(p for p, prov in variant.board.provinces.items() if prov.is_sea)
+    hatches = {p: style.FROZEN_HATCH for p in frozen}
+    hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
+                    if prov.terrain is Terrain.IMPASSABLE})
+    background = paint_background(atlas, width, province_fills(variant, position), water, hatches)
+    map_height = background.shape[0]
+    legend_height = round(style.LEGEND_HEIGHT * width / 1200)
+    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER)
+
+    overlay = Overlay(variant, atlas, position, width)
+    overlay.passages()
+    overlay.board()
+    overlay.units()
+    overlay.dislodged(position.dislodged, offset=True)
+    if not dislodged_now:  # results given as bare outcomes: mark the dislodged, their options unknown
+        dislodged_now = tuple(DislodgedUnit(u, o.dislodged_from or "", ()) for o in outcomes
+                              if o.reason is Reason.DISLODGED and (u := position.unit_in(
+                                  o.order.unit.location.province)) is not None)
+    overlay.dislodged(dislodged_now, offset=False)
+    overlay.orders(outcomes)
+    scene.add(*overlay.shapes)
+    scene.add(*legend(variant, position, title or title_of(variant, position), map_height, width,
+                      frozen=bool(variant.frozen), with_orders=bool(outcomes)))
+    return scene
+
+
+def title_of(variant: Variant, position: Position) -> str:
+    return f"{variant.name}: {variant.calendar.name(position.phase)}"
+
+
+def render_png(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> bytes:
+    """The board before the phase, with its orders and their outcomes when `results` is given."""
+    return paint_png(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
+                                 title=title))
+
+
+def render_svg(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> str:
+    title = title or title_of(variant, position)
+    return paint_svg(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
+                                 title=title), title)

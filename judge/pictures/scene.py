@@ -1,0 +1,102 @@
+"""What a picture is made of: a background raster and simple shapes on it, drawn by two painters
+(`paint_png` with Pillow, `paint_svg` as SVG text) so both formats show the same thing."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .style import Rgb
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Circle:
+    centre: Point
+    radius: float
+    fill: Rgb | None
+    outline: Rgb | None = None
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[Point, ...]
+    fill: Rgb | None
+    outline: Rgb | None = None
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Line:
+    points: tuple[Point, ...]
+    colour: Rgb
+    width: float
+    dash: float = 0.0  # length of dashes and gaps; 0 is a solid line
+
+
+@dataclass(frozen=True)
+class Text:
+    at: Point
+    text: str
+    size: float
+    fill: Rgb
+    halo: Rgb | None = None  # an outline of this colour keeps text readable on any fill
+    anchor: str = "mm"       # Pillow's anchors: l/m/r then t/m/b... only "lm", "mm" and "rm" are used
+    bold: bool = True
+
+
+Shape = Circle | Polygon | Line | Text
+
+
+@dataclass
+class Scene:
+    width: int
+    height: int
+    map_height: int
+    background: np.ndarray        # (map_height, width, 3) uint8: the map; the legend is below it
+    paper: Rgb
+    shapes: list[Shape] = field(default_factory=list)
+
+    def add(self, *shapes: Shape) -> None:
+        self.shapes.extend(shapes)
+
+
+def arrow(start: Point, end: Point, colour: Rgb, width: float, *, dash: float = 0.0,
+          head: float = 10.0, outline: Rgb | None = None, stop_short: float = 0.0) -> list[Shape]:
+    """A line with a triangular head at `end`, `stop_short` pixels before it."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < 1:
+        return []
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tip = (x1 - ux * stop_short, y1 - uy * stop_short)
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    half = head * 0.55
+    wing1 = (base[0] - uy * half, base[1] + ux * half)
+    wing2 = (base[0] + uy * half, base[1] - ux * half)
+    out: list[Shape] = []
+    if outline is not None:
+        out.append(Line((start, base), outline, width + 2.5, dash))
+    out.append(Line((start, base), colour, width, dash))
+    out.append(Polygon((tip, wing1, wing2), colour, outline or colour, 1.0))
+    return out
+
+
+def cross(centre: Point, size: float, colour: Rgb, width: float) -> list[Shape]:
+    x, y = centre
+    return [Line(((x - size, y - size), (x + size, y + size)), (255, 255, 255), width + 2.5),
+            Line(((x - size, y + size), (x + size, y - size)), (255, 255, 255), width + 2.5),
+            Line(((x - size, y - size), (x + size, y + size)), colour, width),
+            Line(((x - size, y + size), (x + size, y - size)), colour, width)]
+
+
+def along(start: Point, end: Point, share: float) -> Point:
+    return start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share
+
+
+def towards(start: Point, end: Point, distance: float) -> Point:
+    length = math.hypot(end[0] - start[0], end[1] - start[1]) or 1.0
+    return along(start, end, min(distance / length, 1.0))
