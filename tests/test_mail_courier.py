@@ -4,6 +4,7 @@ from judge.mail.tokens import ReplyTokens
 from judge.storage.db import open_db
 
 from mailjudge import POWERS, MailJudge
+from test_games_helpers import orders
 
 
 def test_notices_are_queued_once_each_with_the_reply_address(tmp_path):
@@ -53,3 +54,50 @@ def test_press_by_mail_goes_out_with_the_reply(tmp_path):
     to_france = [s for s in sent if s.to == ["france@dip.test"]]
     assert len(to_france) == 1 and "Meet in the Channel?" in to_france[0].body
     assert "england-pw" not in str(to_france[0].mail)
+
+
+def _results_mails(j: MailJudge) -> list:
+    return [s for s in j.outbox() if "Spring 1901 Movement results" in s.subject]
+
+
+def test_results_mail_carries_the_board_picture_after_the_text(tmp_path):
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    courier = Courier(j.service, j.config)
+    db = open_db(j.config.db_path)
+    j.service.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "F BRE - MAO"), account="france")
+    j.service.process("alpha")
+    courier.run(db)
+    mails = _results_mails(j)
+    assert len(mails) == 8   # seven players and the master, each with the same picture
+    for sent in mails:
+        m = sent.mail
+        assert m.get_content_type() == "multipart/mixed"
+        text, picture = m.iter_parts()
+        assert text.get_content_type() == "text/plain" and "Army Paris -> Burgundy" in text.get_content()
+        assert picture.get_content_type() == "image/png" and picture.get_filename() == "alpha-S1901M.png"
+        png = picture.get_content()
+        assert png.startswith(b"\x89PNG") and len(png) < 200_000
+    assert len({s.mail.get_payload()[1].get_content() for s in mails}) == 1
+
+
+def test_a_game_without_pictures_gets_text_only(tmp_path):
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    j.service.set_settings("alpha", pictures=False)
+    j.service.process("alpha")
+    Courier(j.service, j.config).run(open_db(j.config.db_path))
+    mails = _results_mails(j)
+    assert mails and all(s.mail.get_content_type() == "text/plain" for s in mails)
+
+
+def test_the_game_end_mail_carries_the_centre_chart(tmp_path):
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    j.service.process("alpha")
+    for p in POWERS:
+        j.service.vote_draw("alpha", p.lower())
+    Courier(j.service, j.config).run(open_db(j.config.db_path))
+    ends = [s for s in j.outbox() if s.mail.get_content_type() == "multipart/mixed"
+            and s.mail.get_payload()[1].get_filename() == "alpha-centres.png"]
+    assert len(ends) == 8 and all("draw" in s.body.lower() for s in ends)

@@ -9,6 +9,9 @@ two queues nothing twice: the next run queues the same Message-IDs, which the ou
 A notice for an account goes to that account's address; a public notice (recipient None) goes
 to every player, the master and every observer who did not get a personal copy of the same news.
 Every mail carries the recipient's secret reply address (judge.mail.tokens) as Reply-To.
+A results mail carries a picture of the board with the phase's orders, and the game-end mail a
+chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
+setting is off. Each picture is drawn once per run however many recipients get it.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from email.message import EmailMessage
 
 from ..config import Config
 from ..games.service import GameService, Notice
+from ..pictures import Atlas, attach_png, end_of_game_chart, load_atlas, picture_of_phase
 from . import outbox
 from .loops import build_message
 from .reports import Rendered, Reports
@@ -26,6 +30,7 @@ from .tokens import ReplyTokens
 log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
+Picture = tuple[str, bytes]  # file name, PNG
 
 
 def _default_render() -> RenderNotice:
@@ -40,17 +45,19 @@ class Courier:
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
+        self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
 
     def run(self, db) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now."""
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
+        pictures: dict[tuple, Picture | None] = {}
         for game in self.service.games_with_notices():
             done = []
             for notice in self.service.pending_notices(game):
                 try:
-                    queued += self.deliver(db, tokens, game, notice)
+                    queued += self.deliver(db, tokens, game, notice, pictures)
                 except Exception:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
                     log.exception("notice %s could not be queued; it stays pending", notice.id)
                     continue
@@ -59,8 +66,10 @@ class Courier:
                 self.service.mark_notices_queued(game, done)
         return queued
 
-    def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice) -> int:
+    def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
+                pictures: dict[tuple, Picture | None] | None = None) -> int:
         rendered = self.render(self.reports, self.service, notice)
+        picture = self.picture(game, notice, {} if pictures is None else pictures)
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
         queued = 0
         for account in accounts:
@@ -71,15 +80,45 @@ class Courier:
                 continue
             if not to:
                 continue
-            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account)
+            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account, picture)
             queued += outbox.enqueue(db, mail["Message-ID"], to, bytes(mail), envelope_from=self.config.address)
         return queued
 
 
+    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | None]) -> Picture | None:
+        """The board after a results notice's phase, or the centre chart for the game's end; drawn once
+        per run. A picture that cannot be drawn is logged and the mail goes without it."""
+        if notice.kind not in ("results", "game_end"):
+            return None
+        key = (game, notice.kind, notice.payload.get("phase"))
+        if key not in drawn:
+            try:
+                drawn[key] = self._draw(game, notice)
+            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                log.exception("no picture for notice %s", notice.id)
+                drawn[key] = None
+        return drawn[key]
+
+    def _draw(self, game: str, notice: Notice) -> Picture | None:
+        status = self.service.status(game)
+        if not status["settings"].get("pictures", True):
+            return None
+        if notice.kind == "game_end":
+            return f"{game}-centres.png", end_of_game_chart(self.service, game)
+        variant = self.service.variant(status["variant"])
+        if variant.id not in self._atlases:
+            self._atlases[variant.id] = load_atlas(variant)
+        phase = notice.payload["phase"]
+        png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id])
+        return (f"{game}-{phase}.png", png) if png else None
+
+
 def notice_mail(config: Config, notice: Notice, rendered: Rendered, to: list[str], reply_to: str,
-                account: str) -> EmailMessage:
-    """The one place a notice becomes a mail (a turn's map, as an attachment, would be added here)."""
+                account: str, picture: Picture | None = None) -> EmailMessage:
+    """The one place a notice becomes a mail: the text, then the picture if there is one."""
     mail = build_message(key=f"notice:{notice.id}:{account}", sender=config.address, to=to,
                          subject=rendered.subject, body=rendered.body, domain=config.domain)
     mail["Reply-To"] = reply_to
+    if picture is not None:
+        attach_png(mail, picture[1], picture[0])
     return mail
