@@ -21,10 +21,10 @@ API (others call these; nothing here raises on bad input except where noted):
 """
 from .clean import clean_body, clean_text
 from .commands import CommandError, CommandReader
-from .message import CommandItem, Message, OrderBlock, OrderContext, parse_message
+from .message import CommandItem, IgnoredLine, Message, OrderBlock, OrderContext, parse_message
 from .parse import OrderError, OrderParse, OrderReader, OrderSyntaxError, ParsedOrder, parse_order, parse_orders
 from .render import describe
 
-__all__ = ["CommandError", "CommandItem", "CommandReader", "Message", "OrderBlock", "OrderContext",
+__all__ = ["CommandError", "CommandItem", "CommandReader", "IgnoredLine", "Message", "OrderBlock", "OrderContext",
            "OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
            "clean_text", "describe", "parse_message", "parse_order", "parse_orders"]

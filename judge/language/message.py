@@ -5,7 +5,9 @@ the signed-on game's variant and phase, which only the games code knows, so the
 caller passes `context`: called with the SignOn/Join the orders follow (or None
 when there was none) it returns an `OrderContext` or None ("no game to order for").
 PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
-ends the message: lines after it are not read.
+ends the message: lines after it are not read. Lines among the orders in which
+nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
+are not read as orders: they are listed in `Message.ignored`, never as errors.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.calendar import PhaseKind
+from .chatter import is_chatter
 from .clean import normalise_chars
 from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
 from .parse import OrderError, OrderParse, OrderReader
@@ -41,8 +44,16 @@ class OrderBlock:
 
 
 @dataclass(frozen=True)
+class IgnoredLine:
+    """A line that plainly is no order (a greeting, a sign-off): not read, not an error."""
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Message:
     items: tuple[CommandItem | OrderBlock | OrderError, ...]  # OrderError: a line not read (command or order)
+    ignored: tuple[IgnoredLine, ...] = ()
 
     @property
     def commands(self) -> list[Command]:
@@ -71,15 +82,22 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
     commands = commands or CommandReader()
     lines = normalise_chars(text).split("\n")
     items: list = []
+    ignored: list[IgnoredLine] = []
     signon: SignOn | Join | None = None
     block: list[int] = []  # line numbers of order lines waiting to be read
 
     def flush() -> None:
         if not block:
             return
-        first, last = block[0], block[-1]
-        chunk = "\n".join(lines[first - 1:last])
         ctx = context(signon) if context is not None else None
+        names = ctx.reader.names if ctx is not None else None
+        for n in [n for n in block if is_chatter(lines[n - 1], names)]:
+            ignored.append(IgnoredLine(n, lines[n - 1].strip()))
+            block.remove(n)
+        if not block:
+            return
+        first, last = block[0], block[-1]
+        chunk = "\n".join(lines[n - 1] if n in block else "" for n in range(first, last + 1))
         if ctx is None:
             why = "orders need a game: sign on first (SIGNON Fgame password)" if signon is None \
                 else "there is nothing to order in that game now"
@@ -120,4 +138,4 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         if isinstance(result, SignOff):
             break
     flush()
-    return Message(tuple(items))
+    return Message(tuple(items), tuple(ignored))

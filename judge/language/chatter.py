@@ -1,0 +1,55 @@
+"""Lines in an order block that plainly are not orders: greetings, sign-offs, names.
+
+Players write "Hi judge," above their orders and "Thanks, Ann" or "Sent from my
+iPhone" below them. Reporting those as bad orders would bury the one real mistake
+of a mail among false ones, so a line in which nothing could start an order is set
+aside (the message lists it, as ignored) instead of read. A line is kept as an
+attempt at an order, and so read and reported if it is wrong, when any of these is
+in it:
+
+- a province or power name read exactly or by a unique prefix ("Par", "Berlin",
+  "France"), or a name of three letters or more that could be several provinces;
+- a dash or arrow standing between words ("Lndn - Yrk", "x -> y");
+- an order word or unit type as its first word ("Hold ...", "A ...", "Build ...");
+- "waive" anywhere.
+
+A one-edit typo of a name does not count on its own: "Best" is not Brest. Without a
+variant to read names (no game to order for) every order word counts, so a mail
+that needs a SIGNON still hears about its orders.
+"""
+from __future__ import annotations
+
+import re
+
+from .lexer import KEYWORDS, KINDS, lex, raw_words
+from .names import NameIndex
+
+_DASH = re.compile(r"(^|\s)-+>?(\s|$)|->|=>|\s-+>?\S|\S-+>?\s")
+_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•])\s*")
+
+
+def is_chatter(line: str, names: NameIndex | None) -> bool:
+    """True when nothing in `line` could be (part of) an order (see the module doc)."""
+    text = _NUMBERING.sub("", line.strip())
+    words = [w.low for w in raw_words(text) if w.low[0].isalnum()]
+    if not words:
+        return not _DASH.search(text)
+    if _DASH.search(text) or "waive" in words:
+        return False
+    first = words[0]
+    if first in KINDS or first in KEYWORDS:
+        return False
+    if names is None:
+        return not any(w in KEYWORDS and len(w) > 2 for w in words)
+    return not any(_names_a_place(t) for t in lex(text, names).tokens)
+
+
+def _names_a_place(token) -> bool:
+    if token.type in ("POWER", "COAST"):
+        return True
+    if token.type != "PLACE":
+        return False
+    value = token.value
+    if value.province is not None:
+        return not value.corrected
+    return len(value.text) >= 3 and bool(value.ambiguous)
