@@ -120,9 +120,10 @@ class _HtmlText(HTMLParser):
     CELLS = {"td", "th"}
     VOID = {"br", "hr", "img", "meta", "link", "input", "wbr", "col", "area", "base", "source", "embed"}
     SKIP = {"style", "script", "head", "title"}
-    # Where clients put the mail being answered: Gmail, Yahoo, Proton, Thunderbird, Outlook on the web.
-    QUOTE_MARKS = {"gmail_quote", "yahoo_quoted", "protonmail_quote", "moz-cite-prefix", "divrplyfwdmsg",
-                   "x_divrplyfwdmsg", "outlookmessageheader", "gmail_attr", "mail-quote"}
+    # Where clients put the mail being answered: Gmail (and K-9), Yahoo, Proton, Thunderbird. Outlook's
+    # reply headers are not marked: as text they are a From:/Sent:/To: block, which ends what is read.
+    QUOTE_MARKS = {"gmail_quote", "yahoo_quoted", "protonmail_quote", "moz-cite-prefix", "gmail_attr",
+                   "mail-quote"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -171,7 +172,7 @@ def html_to_text(markup: str) -> str:
     parser.feed(markup)
     parser.close()
     lines = "".join(parser.parts).split("\n")
-    return "\n".join(_one_quote_mark(line.strip()) for line in lines)
+    return "\n".join(_one_quote_mark(re.sub(r" {2,}", " ", line).strip()) for line in lines)
 
 
 def _one_quote_mark(line: str) -> str:
