@@ -23,14 +23,14 @@ import re
 
 from .lexer import KEYWORDS, KINDS, lex, raw_words
 from .names import NameIndex
+from .parse import LIST_MARKER
 
 _DASH = re.compile(r"(^|\s)-+>?(\s|$)|->|=>|\s-+>?\S|\S-+>?\s")
-_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•])\s*")
 
 
 def is_chatter(line: str, names: NameIndex | None) -> bool:
     """True when nothing in `line` could be (part of) an order (see the module doc)."""
-    text = _NUMBERING.sub("", line.strip())
+    text = LIST_MARKER.sub("", line.strip())
     words = [w.low for w in raw_words(text) if w.low[0].isalnum()]
     if not words:
         return not _DASH.search(text)

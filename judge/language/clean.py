@@ -6,13 +6,13 @@ format=flowed joined); `clean_text` then drops what the player did not write for
 judge. Dropped lines become blank lines, so the line numbers in error reports still
 match the mail the player sent. What is dropped, by the shape of the mail:
 
-- quoted lines (`>`, `|>`);
+- quoted lines (`>`, `|>`, initials as in `DJ>`);
 - attribution lines: "On ... wrote:", "Am ... schrieb ...:", "Le ... a écrit :" (also
   wrapped over two lines), and any line ending in ':' right before a quote (mutt's
   "* Ann <ann@x> [date]:"). An attribution followed by text that is not quoted
   (Yahoo, Lotus Notes) starts the old mail: nothing after it is read;
 - everything after a signature separator (`-- `), an "Original Message" or
-  "Forwarded message" line, a line of underscores (Outlook), a Notes
+  "Forwarded message" line, a line of underscores (Outlook), a Notes or Zoho
   "-----X wrote: -----" line, or a block of reply headers (From:/Sent:/To:/Subject:
   and their German and French names) as clients put above the mail they answer or
   forward: a forwarded mail is not the sender's orders;
@@ -37,19 +37,21 @@ _TRANSLATE = str.maketrans({
     "\u2192": "->", "\u21d2": "=>", "\u27f6": "->", "\u2794": "->", "\u279c": "->", "\u27a1": "->",
 })
 
-_WROTE_VERB = r"(wrote|writes|schrieb|a\s+[ée]crit|escribi[óo]|ha\s+scritto|schreef|escreveu|napisa[łl])"
-_WROTE = re.compile(rf"^.*\b{_WROTE_VERB}(\s[^:]*)?\s*:\s*$", re.IGNORECASE)
+# "On <date>, <who> wrote:" ends with the verb; German and Dutch put the writer after it.
+_WROTE = re.compile(r"^.*\b(wrote|writes|a\s+[ée]crit|escribi[óo]|ha\s+scritto|escreveu|napisa[łl](\(a\))?)\s*:\s*$"
+                    r"|^\s*(am|op)\s.*\b(schrieb|schreef)\b.*:\s*$", re.IGNORECASE)
 _ATTRIBUTION_START = re.compile(r"^\s*(on|am|le|el|il|op|em|w dniu)\s.+", re.IGNORECASE)
 _CUT = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
     r"|message d'origine|message transféré|message original|mensaje original)\s*-{2,}"
     r"|begin forwarded message:|début du message réexpédié|anfang der weitergeleiteten nachricht:"
-    r"|_{10,}\s*$|-{3,}.*\bwrote:\s*-{3,}\s*$)",
+    r"|_{10,}\s*$|-{3,}.*\bwrote:?\s*-{3,}\s*$)",
     re.IGNORECASE)
 _HEADER = re.compile(r"^\s*\*?(from|sent|date|to|cc|subject|von|gesendet|datum|an|betreff|de|envoyé|à|objet"
                      r"|envoi|date d'envoi)\s*\*?\s*:", re.IGNORECASE)
 _FROM_HEADER = re.compile(r"^\s*\*?(from|von|de)\s*\*?\s*:\s*\S", re.IGNORECASE)
-_QUOTE = re.compile(r"^\s*(>|\|>)")
+# "> ", "|> " and supercite's initials ("DJ> ", The Bat! and Gnus).
+_QUOTE = re.compile(r"^\s*(>|\|>|[^\W\d_]{2,4}>(\s|$))")
 _PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
 _PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
 
@@ -72,7 +74,7 @@ def clean_text(text: str) -> str:
             out.append("")
         elif (span := _attribution_at(lines, i)):
             if not _quote_follows(lines, i + span):
-                break  # the old mail follows unquoted (Yahoo, Notes): not ours
+                break  # the old mail follows unquoted (Yahoo): not ours
             out.extend([""] * span)
             i += span
             continue
@@ -89,13 +91,21 @@ def _attribution_at(lines: list[str], i: int) -> int:
     line = lines[i].strip()
     if not line:
         return 0
-    if _WROTE.match(line) or (line.endswith(":") and _quote_follows(lines, i + 1)):
+    if line.endswith(":") and _quote_follows(lines, i + 1):
         return 1
-    if _ATTRIBUTION_START.match(line) and i + 1 < len(lines):
+    if _dated_attribution(line):
+        return 1
+    if _ATTRIBUTION_START.match(line) and i + 1 < len(lines) and len(lines[i + 1].split()) <= 4:
         joined = line + " " + lines[i + 1].strip()
-        if len(lines[i + 1].split()) <= 4 and (_WROTE.match(joined) or lines[i + 1].rstrip().endswith(">:")):
+        if _dated_attribution(joined) or (joined.endswith(">:") and "@" in joined):
             return 2
     return 0
+
+
+def _dated_attribution(line: str) -> bool:
+    """"On 2 Mar 2026, Ann <ann@x> wrote:": a "wrote:" line that names a date or an address, so
+    not a player's "here is what I wrote:" (that one counts only right before a quote)."""
+    return bool(_WROTE.match(line)) and bool(re.search(r"\d|@", line))
 
 
 def _quote_follows(lines: list[str], i: int) -> bool:
