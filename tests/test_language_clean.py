@@ -69,3 +69,58 @@ def test_attachment_is_not_the_body():
     msg.add_attachment(b"A Mun H", maintype="text", subtype="plain", filename="old.txt")
     parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
     assert clean_body(parsed) == "A Par H"
+
+
+def test_format_flowed_soft_breaks_are_joined_per_quote_depth():
+    from judge.language.mailbody import unflow
+    text = "A Par - \nBur; F Bre - Mid\n> quoted \n> more\n-- \nsig"
+    assert unflow(text) == "A Par - Bur; F Bre - Mid\n> quoted more\n-- \nsig"
+    assert unflow("A Par -\u0020\nBur", delsp=True) == "A Par -Bur"
+    assert unflow(" >stuffed") == ">stuffed"
+
+
+def test_wrote_line_without_date_or_address_ends_nothing_unless_a_quote_follows():
+    assert clean_text("Here is what I wrote:\nA Par - Bur") == "Here is what I wrote:\nA Par - Bur"
+    assert clean_text("A Par H\nJudge wrote:\n> A Mun H").strip() == "A Par H"
+    # With a date it is an attribution, and unquoted text after it is the old mail (Yahoo).
+    assert clean_text("A Par H\n  On Mon, 2 Mar 2026 at 11:00, Judge wrote:\n  A Mun H").strip() == "A Par H"
+
+
+def test_reply_header_block_ends_the_body_in_any_language():
+    for headers in ("From: Judge <j@x>\nSent: Monday\nTo: a@x\nSubject: s",
+                    "Von: Judge <j@x>\nGesendet: Montag\nAn: a@x\nBetreff: s",
+                    "De : Judge <j@x>\nEnvoyé : lundi\nÀ : a@x\nObjet : s",
+                    "*From:* Judge <j@x>\n*Date:* Mon\n*Subject:* s"):
+        assert clean_text(f"A Par H\n\n{headers}\n\nA Mun H").strip() == "A Par H"
+    assert clean_text("From: the front\nA Par H") == "From: the front\nA Par H"  # one line is no header block
+
+
+def test_blank_plain_alternative_falls_back_to_html():
+    msg = EmailMessage()
+    msg.set_content("\n")
+    msg.add_alternative("<div>A Par - Bur</div>", subtype="html")
+    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
+    assert clean_body(parsed).strip() == "A Par - Bur"
+
+
+def test_html_table_cells_and_pre_lines():
+    from judge.language.clean import html_to_text
+    text = html_to_text("<table><tr><td>A</td><td>Par</td><td>-</td><td>Bur</td></tr></table><pre>F Bre H\nA Mar H</pre>")
+    assert [line for line in text.split("\n") if line] == ["A Par - Bur", "F Bre H", "A Mar H"]
+
+
+def test_cp1252_bytes_under_a_latin1_label_and_unknown_labels():
+    from judge.language.mailbody import decode_bytes
+    assert decode_bytes(b"A Par \x96 Bur \x93ok\x94", "iso-8859-1") == "A Par \u2013 Bur \u201cok\u201d"
+    assert decode_bytes("\u00e9".encode(), None) == "\u00e9"
+    assert decode_bytes(b"A Par", "x-no-such-charset") == "A Par"
+
+
+def test_attachments_are_named_not_read():
+    from judge.language.clean import attachments
+    msg = EmailMessage()
+    msg.set_content("A Par H")
+    msg.add_attachment(b"\x89PNG", maintype="image", subtype="png", filename="map.png")
+    msg.add_attachment("A Mun H", filename="orders.txt")
+    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
+    assert clean_body(parsed) == "A Par H" and attachments(parsed) == ["map.png", "orders.txt"]

@@ -13,35 +13,39 @@ in it:
 - an order word or unit type as its first word ("Hold ...", "A ...", "Build ...");
 - "waive" anywhere.
 
-A one-edit typo of a name does not count on its own: "Best" is not Brest. Without a
-variant to read names (no game to order for) every order word counts, so a mail
+A one-edit typo of a name does not count on its own ("Best" is not Brest), but a line
+the reader takes as an order without error always is one ("Pariss holds"). Without
+a variant to read names (no game to order for) every order word counts, so a mail
 that needs a SIGNON still hears about its orders.
 """
 from __future__ import annotations
 
 import re
 
+from ..engine.calendar import PhaseKind
 from .lexer import KEYWORDS, KINDS, lex, raw_words
-from .names import NameIndex
-from .parse import LIST_MARKER
+from .parse import LIST_MARKER, OrderReader
 
 _DASH = re.compile(r"(^|\s)-+>?(\s|$)|->|=>|\s-+>?\S|\S-+>?\s")
 
 
-def is_chatter(line: str, names: NameIndex | None) -> bool:
+def is_chatter(line: str, reader: OrderReader | None, phase_kind: PhaseKind | None = None) -> bool:
     """True when nothing in `line` could be (part of) an order (see the module doc)."""
     text = LIST_MARKER.sub("", line.strip())
     words = [w.low for w in raw_words(text) if w.low[0].isalnum()]
     if not words:
-        return not _DASH.search(text)
+        return True  # "---", "***", an emoji: no word, no order
     if _DASH.search(text) or "waive" in words:
         return False
     first = words[0]
     if first in KINDS or first in KEYWORDS:
         return False
-    if names is None:
+    if reader is None:
         return not any(w in KEYWORDS and len(w) > 2 for w in words)
-    return not any(_names_a_place(t) for t in lex(text, names).tokens)
+    if any(_names_a_place(t) for t in lex(text, reader.names).tokens):
+        return False
+    read = reader.parse(text, phase_kind or PhaseKind.MOVEMENT)
+    return not (read.orders and not read.errors)
 
 
 def _names_a_place(token) -> bool:

@@ -85,11 +85,9 @@ def _text_of(part: email.message.Message) -> str | None:
     children = [c for c in part.get_payload() if isinstance(c, email.message.Message) and not _is_attachment(c)]
     if ctype == "multipart/alternative":
         plain = [c for c in children if c.get_content_type() == "text/plain"]
-        for child in plain + [c for c in children if c not in plain]:
-            text = _text_of(child)
-            if text is not None:
-                return text
-        return None
+        texts = [t for t in (_text_of(c) for c in plain + [c for c in children if c not in plain]) if t is not None]
+        # A blank text/plain beside real HTML is a client's bug, not an empty mail.
+        return next((t for t in texts if t.strip()), texts[0] if texts else None)
     if ctype in ("multipart/signed", "multipart/related", "multipart/encrypted"):
         children = children[:1]
     texts = [t for t in (_text_of(c) for c in children) if t is not None]

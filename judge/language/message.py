@@ -90,8 +90,8 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         if not block:
             return
         ctx = context(signon) if context is not None else None
-        names = ctx.reader.names if ctx is not None else None
-        for n in [n for n in block if is_chatter(lines[n - 1], names)]:
+        reader, kind = (ctx.reader, ctx.phase_kind) if ctx is not None else (None, None)
+        for n in [n for n in block if is_chatter(lines[n - 1], reader, kind)]:
             ignored.append(IgnoredLine(n, lines[n - 1].strip()))
             block.remove(n)
         if not block:
