@@ -5,6 +5,8 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+import pytest
+
 from judge.engine import load_variant
 from judge.engine.calendar import PhaseKind
 from judge.language import OrderReader, clean_body, clean_text
@@ -124,3 +126,33 @@ def test_attachments_are_named_not_read():
     msg.add_attachment("A Mun H", filename="orders.txt")
     parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
     assert clean_body(parsed) == "A Par H" and attachments(parsed) == ["map.png", "orders.txt"]
+
+
+ATTRIBUTIONS = [
+    "On Mon, Mar 2, 2026 at 11:00 AM Diplomacy Judge <judge@example.org> wrote:",
+    "Am Mo., 2. März 2026 um 11:00 Uhr schrieb Diplomacy Judge <judge@example.org>:",
+    "Le lun. 2 mars 2026 à 11:00, Diplomacy Judge <judge@example.org> a écrit :",
+    "El lun, 2 mar 2026 a las 11:00, Diplomacy Judge (<judge@example.org>) escribió:",
+    "Il giorno lun 2 mar 2026 alle ore 11:00 Diplomacy Judge <judge@example.org> ha scritto:",
+    "Op ma 2 mrt 2026 om 11:00 schreef Diplomacy Judge <judge@example.org>:",
+    "Em seg., 2 de mar. de 2026 às 11:00, Diplomacy Judge <judge@example.org> escreveu:",
+    "Den mån 2 mars 2026 kl 11:00 skrev Diplomacy Judge <judge@example.org>:",
+    "pon., 2 mar 2026 o 11:00 Diplomacy Judge <judge@example.org> napisał(a):",
+    "ma 2.3.2026 klo 11.00 Diplomacy Judge (judge@example.org) kirjoitti:",
+    "Diplomacy Judge <judge@example.org> 于2026年3月2日周一 11:00写道：",
+]
+
+
+@pytest.mark.parametrize("attribution", ATTRIBUTIONS)
+def test_attribution_in_many_languages(attribution):
+    quoted = f"A Par H\n\n{attribution}\n\n> A Mun H\n"
+    assert clean_text(quoted).strip() == "A Par H"
+    unquoted = f"A Par H\n\n{attribution}\n\nA Mun H\n"  # the old mail not marked (Yahoo's way)
+    assert clean_text(unquoted).strip() == "A Par H"
+
+
+@pytest.mark.parametrize("line", ["-----Mensaje original-----", "---------- Messaggio inoltrato ---------",
+                                  "-----Oorspronkelijk bericht-----", "-------- Message transféré --------",
+                                  "Begin forwarded message:", "________________________________"])
+def test_original_and_forwarded_markers_in_many_languages(line):
+    assert clean_text(f"A Par H\n{line}\nA Mun H").strip() == "A Par H"

@@ -34,22 +34,35 @@ _TRANSLATE = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-    "\u2192": "->", "\u21d2": "=>", "\u27f6": "->", "\u2794": "->", "\u279c": "->", "\u27a1": "->",
+    "\uff1a": ":", "\u2192": "->", "\u21d2": "=>", "\u27f6": "->", "\u2794": "->", "\u279c": "->", "\u27a1": "->",
 })
 
-# "On <date>, <who> wrote:" ends with the verb; German and Dutch put the writer after it.
-_WROTE = re.compile(r"^.*\b(wrote|writes|a\s+[ée]crit|escribi[óo]|ha\s+scritto|escreveu|napisa[łl](\(a\))?)\s*:\s*$"
-                    r"|^\s*(am|op)\s.*\b(schrieb|schreef)\b.*:\s*$", re.IGNORECASE)
-_ATTRIBUTION_START = re.compile(r"^\s*(on|am|le|el|il|op|em|w dniu)\s.+", re.IGNORECASE)
+# How clients in many languages say "wrote": most end the line with it ("On <date>, <who> wrote:"),
+# some put the writer after it ("Am <date> schrieb <who>:"), some write no verb at all (Russian,
+# Japanese Gmail: "<date>, <who>:"), which the "ends in ':' right before a quote" rule covers.
+_VERB_LAST = (r"wrote|writes|a\s+[ée]crit|escribi[óo]|ha\s+scritto|escreveu|napisa[łl](\(a\))?|napsal(\(a\))?"
+              r"|kirjoitti|a\s+scris|yazd[ıi]")
+_VERB_FIRST = "schrieb|schreef|skrev|írta"
+_WROTE = re.compile(rf"^.*\b({_VERB_LAST})\s*:\s*$|^.*(写道|寫道)\s*:\s*$|^.*\b({_VERB_FIRST})\b.*:\s*$",
+                    re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(r"^\s*(on|am|le|el|il|op|em|den|w dniu|dne)\s.+", re.IGNORECASE)
+_CUT_TITLES = ("original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine"
+               "|message transféré|message original|mensaje original|mensaje reenviado|messaggio originale"
+               "|messaggio inoltrato|oorspronkelijk bericht|doorgestuurd bericht|mensagem original"
+               "|mensagem encaminhada|ursprungligt meddelande|vidarebefordrat meddelande|wiadomość oryginalna")
 _CUT = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
-    r"|message d'origine|message transféré|message original|mensaje original)\s*-{2,}"
+    rf"^\s*(-{{2,}}\s*({_CUT_TITLES})\s*-{{2,}}"
     r"|begin forwarded message:|début du message réexpédié|anfang der weitergeleiteten nachricht:"
+    r"|inizio messaggio inoltrato:|mensaje reenviado:"
     r"|_{10,}\s*$|-{3,}.*\bwrote:?\s*-{3,}\s*$)",
     re.IGNORECASE)
-_HEADER = re.compile(r"^\s*\*?(from|sent|date|to|cc|subject|von|gesendet|datum|an|betreff|de|envoyé|à|objet"
-                     r"|envoi|date d'envoi)\s*\*?\s*:", re.IGNORECASE)
-_FROM_HEADER = re.compile(r"^\s*\*?(from|von|de)\s*\*?\s*:\s*\S", re.IGNORECASE)
+# Reply and forward headers: English, German, French, Spanish, Italian, Dutch, Portuguese, Scandinavian.
+_FROM_WORDS = "from|von|de|da|van|fra|från|od"
+_HEADER_WORDS = (_FROM_WORDS + "|sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|envoi|date d'envoi"
+                 "|enviado|enviado el|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|assunto"
+                 "|sendt|skickat|till|til|emne|ämne")
+_HEADER = re.compile(rf"^\s*\*?({_HEADER_WORDS})\s*\*?\s*:", re.IGNORECASE)
+_FROM_HEADER = re.compile(rf"^\s*\*?({_FROM_WORDS})\s*\*?\s*:\s*\S", re.IGNORECASE)
 # "> ", "|> " and supercite's initials ("DJ> ", The Bat! and Gnus).
 _QUOTE = re.compile(r"^\s*(>|\|>|[^\W\d_]{2,4}>(\s|$))")
 _PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
