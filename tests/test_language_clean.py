@@ -6,6 +6,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from judge.engine import load_variant
 from judge.engine.calendar import PhaseKind
@@ -156,3 +157,19 @@ def test_attribution_in_many_languages(attribution):
                                   "Begin forwarded message:", "________________________________"])
 def test_original_and_forwarded_markers_in_many_languages(line):
     assert clean_text(f"A Par H\n{line}\nA Mun H").strip() == "A Par H"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([b"text/plain; charset=utf-8; format=flowed; delsp=yes", b"text/html; charset=x-bogus",
+                        b"multipart/alternative; boundary=b", b"multipart/mixed", b"text/plain; charset=utf-16"]),
+       st.sampled_from([b"7bit", b"base64", b"quoted-printable", b"8bit"]), st.binary(max_size=300))
+def test_any_mail_gives_text_and_never_raises(ctype, encoding, body):
+    raw = b"Content-Type: " + ctype + b"\r\nContent-Transfer-Encoding: " + encoding + b"\r\n\r\n" + body
+    assert isinstance(clean_body(message_from_bytes(raw, policy=policy.default)), str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<>/ab =\"'&;#!-divpbrtable\n")), max_size=200))
+def test_any_html_gives_text(markup):
+    from judge.language.clean import html_to_text
+    assert isinstance(html_to_text(markup), str)
