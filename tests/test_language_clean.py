@@ -173,3 +173,8 @@ def test_any_mail_gives_text_and_never_raises(ctype, encoding, body):
 def test_any_html_gives_text(markup):
     from judge.language.clean import html_to_text
     assert isinstance(html_to_text(markup), str)
+
+
+def test_a_single_part_text_mail_is_the_body_even_with_a_file_name():
+    raw = b"Content-Type: text/plain; name=orders.txt\r\nContent-Disposition: inline; filename=orders.txt\r\n\r\nA Par H\r\n"
+    assert clean_body(message_from_bytes(raw, policy=policy.default)) == "A Par H"

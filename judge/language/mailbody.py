@@ -95,9 +95,8 @@ def _text_of(part: email.message.Message) -> str | None:
 
 
 def body_text(message: email.message.Message) -> str:
-    """What the sender typed: see the module doc."""
-    if not message.is_multipart() and _is_attachment(message):
-        return ""
+    """What the sender typed: see the module doc. A single-part text mail is its own body, whatever
+    its headers say about files."""
     return _text_of(message) or ""
 
 
