@@ -39,3 +39,11 @@ def test_without_a_game_orders_still_hear_they_need_one_but_greetings_do_not():
     message = parse_message("Hi judge,\nA Par - Bur\nParis holds\nThanks", lambda s: None, commands=COMMANDS)
     assert [e.line for e in message.errors] == [2, 3]
     assert [i.text for i in message.ignored] == ["Hi judge,", "Thanks"]
+
+
+def test_a_hard_wrapped_order_line_is_read_whole():
+    body = "SIGNON Fgame pw\nA Par - Bur; F Bre - Mid; A Mar S A Par -\nBur\nA Mun -\n\nBur\nHi judge,\nA Kie H"
+    message = parse_message(body, lambda s: OrderContext(READER, PhaseKind.MOVEMENT, "FRANCE"), commands=COMMANDS)
+    orders = [(o.line, o.text) for i in message.items if isinstance(i, OrderBlock) for o in i.parse.orders]
+    assert orders == [(2, "A Par - Bur"), (2, "F Bre - Mid"), (2, "A Mar S A Par - Bur"), (8, "A Kie H")]
+    assert [e.line for e in message.errors] == [4, 6]  # a blank line between is no wrap

@@ -7,7 +7,9 @@ when there was none) it returns an `OrderContext` or None ("no game to order for
 PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
 ends the message: lines after it are not read. Lines among the orders in which
 nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
-are not read as orders: they are listed in `Message.ignored`, never as errors.
+are not read as orders: they are listed in `Message.ignored`, never as errors. Two
+neighbouring lines that fail alone but read as one order line are one line a client
+hard-wrapped, and are read together (the order keeps the first line's number).
 """
 from __future__ import annotations
 
@@ -76,6 +78,21 @@ def _first_word(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
+def _rejoin_wrapped(text: dict[int, str], reader: OrderReader, kind: PhaseKind) -> None:
+    """Undo a hard wrap: Outlook's plain text (76 columns) and others break long lines. Two
+    neighbouring lines that each fail but read cleanly as one line were one line: the first
+    gets the joined text, the second is left blank."""
+    for n in sorted(text):
+        following = text.get(n + 1, "")
+        if not text[n].strip() or not following.strip():
+            continue
+        if reader.parse(text[n], kind).errors and reader.parse(following, kind).errors:
+            joined = text[n].rstrip() + " " + following.strip()
+            whole = reader.parse(joined, kind)
+            if whole.orders and not whole.errors:
+                text[n], text[n + 1] = joined, ""
+
+
 def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderContext | None] | None = None,
                   *, commands: CommandReader | None = None) -> Message:
     """Read a cleaned body (see `clean_text`) into a `Message`. Never raises on bad input."""
@@ -91,21 +108,29 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             return
         ctx = context(signon) if context is not None else None
         reader, kind = (ctx.reader, ctx.phase_kind) if ctx is not None else (None, None)
-        for n in [n for n in block if is_chatter(lines[n - 1], reader, kind)]:
-            ignored.append(IgnoredLine(n, lines[n - 1].strip()))
-            block.remove(n)
-        if not block:
+        text = {n: lines[n - 1] for n in block}
+        if reader is not None:
+            _rejoin_wrapped(text, reader, kind)
+        read = []
+        for n in block:
+            if not text[n].strip():
+                continue  # the second half of a wrapped line, read with the first
+            if is_chatter(text[n], reader, kind):
+                ignored.append(IgnoredLine(n, text[n].strip()))
+            else:
+                read.append(n)
+        block.clear()
+        if not read:
             return
-        first, last = block[0], block[-1]
-        chunk = "\n".join(lines[n - 1] if n in block else "" for n in range(first, last + 1))
+        first, last = read[0], read[-1]
+        chunk = "\n".join(text[n] if n in read else "" for n in range(first, last + 1))
         if ctx is None:
             why = "orders need a game: sign on first (SIGNON Fgame password)" if signon is None \
                 else "there is nothing to order in that game now"
-            items.extend(OrderError(n, lines[n - 1].strip(), why, "SIGNON Fgame password") for n in block)
+            items.extend(OrderError(n, text[n].strip(), why, "SIGNON Fgame password") for n in read)
         else:
             items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
                                                                    first_line=first)))
-        block.clear()
 
     i = 0
     while i < len(lines):
