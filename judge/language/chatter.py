@@ -42,8 +42,11 @@ def is_chatter(line: str, reader: OrderReader | None, phase_kind: PhaseKind | No
         return False
     if reader is None:
         return not any(w in KEYWORDS and len(w) > 2 for w in words)
-    if any(_names_a_place(t) for t in lex(text, reader.names).tokens):
+    tokens = lex(text, reader.names).tokens
+    if any(_names_a_place(t) for t in tokens):
         return False
+    if not any(t.type == "PLACE" and t.value.corrected for t in tokens):
+        return True  # no place at all: no order can be made of it
     read = reader.parse(text, phase_kind or PhaseKind.MOVEMENT)
     return not (read.orders and not read.errors)
 
