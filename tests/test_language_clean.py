@@ -178,3 +178,8 @@ def test_any_html_gives_text(markup):
 def test_a_single_part_text_mail_is_the_body_even_with_a_file_name():
     raw = b"Content-Type: text/plain; name=orders.txt\r\nContent-Disposition: inline; filename=orders.txt\r\n\r\nA Par H\r\n"
     assert clean_body(message_from_bytes(raw, policy=policy.default)) == "A Par H"
+
+
+def test_reply_headers_with_a_wrapped_value():
+    text = "A Par H\n\nFrom: Diplomacy Judge\n<judge@example.org>\nSent: Monday\nTo: ann@x\nSubject: s\n\nA Mun H"
+    assert clean_text(text).strip() == "A Par H"

@@ -129,12 +129,19 @@ def _quote_follows(lines: list[str], i: int) -> bool:
 
 
 def _header_block_at(lines: list[str], i: int) -> bool:
-    """Reply or forward headers ("From: ... / Sent: ... / To: ... / Subject: ...") start at line i."""
-    run = []
-    for line in lines[i:i + 8]:
-        if not _HEADER.match(line):
+    """Reply or forward headers ("From: ... / Sent: ... / To: ... / Subject: ...") start at line i.
+    A header's value may wrap onto one line of its own ("From: Judge" / "<judge@x>")."""
+    if not _HEADER.match(lines[i]):
+        return False
+    run, gap = [], 0
+    for line in lines[i:i + 10]:
+        if _HEADER.match(line):
+            run.append(line)
+            gap = 0
+        elif line.strip() and gap == 0:
+            gap = 1
+        else:
             break
-        run.append(line)
     return len(run) >= 2 and any(_FROM_HEADER.match(h) for h in run)
 
 
