@@ -161,11 +161,14 @@ def test_original_and_forwarded_markers_in_many_languages(line):
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from([b"text/plain; charset=utf-8; format=flowed; delsp=yes", b"text/html; charset=x-bogus",
-                        b"multipart/alternative; boundary=b", b"multipart/mixed", b"text/plain; charset=utf-16"]),
+                        b"multipart/alternative; boundary=b", b"multipart/mixed", b"text/plain; charset=utf-16",
+                        b"message/rfc822", b"multipart/mixed; boundary=\"\""]),
        st.sampled_from([b"7bit", b"base64", b"quoted-printable", b"8bit"]), st.binary(max_size=300))
 def test_any_mail_gives_text_and_never_raises(ctype, encoding, body):
+    from judge.language.clean import attachments
     raw = b"Content-Type: " + ctype + b"\r\nContent-Transfer-Encoding: " + encoding + b"\r\n\r\n" + body
-    assert isinstance(clean_body(message_from_bytes(raw, policy=policy.default)), str)
+    mail = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(clean_body(mail), str) and isinstance(attachments(mail), list)
 
 
 @settings(max_examples=150, deadline=None)
@@ -183,3 +186,43 @@ def test_a_single_part_text_mail_is_the_body_even_with_a_file_name():
 def test_reply_headers_with_a_wrapped_value():
     text = "A Par H\n\nFrom: Diplomacy Judge\n<judge@example.org>\nSent: Monday\nTo: ann@x\nSubject: s\n\nA Mun H"
     assert clean_text(text).strip() == "A Par H"
+
+
+def test_a_mail_forwarded_as_an_attachment_is_named_not_read():
+    from judge.language.clean import attachments
+    inner = EmailMessage()
+    inner["Subject"] = "my old orders"
+    inner.set_content("A Mun H")
+    msg = EmailMessage()
+    msg.set_content("A Par H")
+    msg.add_attachment(inner)
+    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
+    assert clean_body(parsed) == "A Par H"
+    assert attachments(parsed) == ["forwarded mail: my old orders"]
+
+
+def test_html_beside_plain_in_a_mixed_part_is_not_read_twice():
+    raw = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nA Par H\r\n"
+           b"--b\r\nContent-Type: text/html\r\n\r\n<p>A Par H</p>\r\n--b--\r\n")
+    assert clean_body(message_from_bytes(raw, policy=policy.default)) == "A Par H"
+
+
+CHILD_TYPES = [b"text/plain; charset=utf-8", b"text/html", b"image/png; name=x.png", b"message/rfc822",
+               b"multipart/alternative; boundary=c", b"text/plain; format=flowed; charset=koi8-r",
+               b"application/pgp-signature"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(CHILD_TYPES), st.sampled_from([b"inline", b"attachment", b""]),
+                          st.binary(max_size=80)), max_size=4),
+       st.sampled_from([b"mixed", b"alternative", b"related", b"signed"]))
+def test_any_multipart_mail_gives_text_and_never_raises(children, subtype):
+    from judge.language.clean import attachments
+    raw = b"Content-Type: multipart/" + subtype + b"; boundary=b\r\n\r\n"
+    for ctype, disposition, payload in children:
+        raw += b"--b\r\nContent-Type: " + ctype + b"\r\n"
+        if disposition:
+            raw += b"Content-Disposition: " + disposition + b"\r\n"
+        raw += b"\r\n" + payload + b"\r\n"
+    mail = message_from_bytes(raw + b"--b--\r\n", policy=policy.default)
+    assert isinstance(clean_body(mail), str) and isinstance(attachments(mail), list)

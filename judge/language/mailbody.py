@@ -84,14 +84,27 @@ def _text_of(part: email.message.Message) -> str | None:
         return part_text(part) if ctype in ("text/plain", "text/html") else None
     children = [c for c in part.get_payload() if isinstance(c, email.message.Message) and not _is_attachment(c)]
     if ctype == "multipart/alternative":
-        plain = [c for c in children if c.get_content_type() == "text/plain"]
-        texts = [t for t in (_text_of(c) for c in plain + [c for c in children if c not in plain]) if t is not None]
-        # A blank text/plain beside real HTML is a client's bug, not an empty mail.
-        return next((t for t in texts if t.strip()), texts[0] if texts else None)
+        return _best_alternative(children)
     if ctype in ("multipart/signed", "multipart/related", "multipart/encrypted"):
         children = children[:1]
+    elif any(c.get_content_type() == "text/plain" for c in children):
+        # text/html beside text/plain in a mixed part is the same words again, not more of them
+        children = [c for c in children if c.get_content_type() != "text/html"]
     texts = [t for t in (_text_of(c) for c in children) if t is not None]
     return "\n".join(texts) if texts else None
+
+
+def _best_alternative(children: list[email.message.Message]) -> str | None:
+    """The text/plain alternative; the others (HTML) when it is missing or blank, which is a
+    client's bug rather than an empty mail."""
+    plain = [c for c in children if c.get_content_type() == "text/plain"]
+    fallback = None
+    for child in plain + [c for c in children if c not in plain]:
+        text = _text_of(child)
+        if text is not None and text.strip():
+            return text
+        fallback = fallback if fallback is not None else text
+    return fallback
 
 
 def body_text(message: email.message.Message) -> str:
@@ -101,12 +114,25 @@ def body_text(message: email.message.Message) -> str:
 
 
 def attachments(message: email.message.Message) -> list[str]:
-    """Names of the attached files the judge does not read ("orders.txt", "map.png")."""
-    names = []
-    for part in message.walk():
-        if not part.is_multipart() and _is_attachment(part):
-            names.append(part.get_filename() or part.get_content_type())
+    """Names of the attached files the judge does not read ("orders.txt", "map.png", a forwarded mail)."""
+    if not message.is_multipart():
+        return []
+    names: list[str] = []
+    for part in message.get_payload():
+        if not isinstance(part, email.message.Message):
+            continue
+        if _is_attachment(part):
+            names.append(part.get_filename() or _forwarded_name(part) or part.get_content_type())
+        elif part.is_multipart():
+            names.extend(attachments(part))
     return names
+
+
+def _forwarded_name(part: email.message.Message) -> str | None:
+    inner = part.get_payload() if part.get_content_type() == "message/rfc822" else None
+    if isinstance(inner, list) and inner and isinstance(inner[0], email.message.Message) and inner[0].get("Subject"):
+        return f"forwarded mail: {inner[0].get('Subject')}"
+    return None
 
 
 class _HtmlText(HTMLParser):
