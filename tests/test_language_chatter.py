@@ -20,7 +20,8 @@ def test_plain_conversation_is_chatter(line):
 
 
 @pytest.mark.parametrize("line", ["A Lndn - Yrk", "Pariss holds", "Hold Paris", "Greetings from Berlin",
-                                  "England:", "waive", "Army Lndn", "1. F Xyz - Abc"])
+                                  "England:", "waive", "Army Lndn", "1. F Xyz - Abc", "SINGON Fgame pw",
+                                  "Regsiter me please"])
 def test_anything_that_could_be_an_order_is_read(line):
     assert not is_chatter(line, READER, PhaseKind.MOVEMENT)
 

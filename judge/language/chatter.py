@@ -11,6 +11,8 @@ in it:
   "France"), or a name of three letters or more that could be several provinces;
 - a dash or arrow standing between words ("Lndn - Yrk", "x -> y");
 - an order word or unit type as its first word ("Hold ...", "A ...", "Build ...");
+- a first word one letter away from a command ("SINGON Fgame pw"), so a mistyped
+  command is reported, not set aside;
 - "waive" anywhere.
 
 A one-edit typo of a name does not count on its own ("Best" is not Brest), but a line
@@ -23,8 +25,12 @@ from __future__ import annotations
 import re
 
 from ..engine.calendar import PhaseKind
+from .commands import COMMAND_WORDS
 from .lexer import KEYWORDS, KINDS, lex, raw_words
+from .names import one_edit_apart
 from .parse import LIST_MARKER, OrderReader
+
+_LONG_COMMANDS = tuple(w for w in COMMAND_WORDS if len(w) >= 5)
 
 _DASH = re.compile(r"(^|\s)-+>?(\s|$)|->|=>|\s-+>?\S|\S-+>?\s")
 
@@ -38,7 +44,7 @@ def is_chatter(line: str, reader: OrderReader | None, phase_kind: PhaseKind | No
     if _DASH.search(text) or "waive" in words:
         return False
     first = words[0]
-    if first in KINDS or first in KEYWORDS:
+    if first in KINDS or first in KEYWORDS or _mistyped_command(first):
         return False
     if reader is None:
         return not any(w in KEYWORDS and len(w) > 2 for w in words)
@@ -49,6 +55,10 @@ def is_chatter(line: str, reader: OrderReader | None, phase_kind: PhaseKind | No
         return True  # no place at all: no order can be made of it
     read = reader.parse(text, phase_kind or PhaseKind.MOVEMENT)
     return not (read.orders and not read.errors)
+
+
+def _mistyped_command(word: str) -> bool:
+    return len(word) >= 5 and any(one_edit_apart(word, command) for command in _LONG_COMMANDS)
 
 
 def _names_a_place(token) -> bool:
