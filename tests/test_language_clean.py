@@ -93,7 +93,10 @@ def test_reply_header_block_ends_the_body_in_any_language():
     for headers in ("From: Judge <j@x>\nSent: Monday\nTo: a@x\nSubject: s",
                     "Von: Judge <j@x>\nGesendet: Montag\nAn: a@x\nBetreff: s",
                     "De : Judge <j@x>\nEnvoyé : lundi\nÀ : a@x\nObjet : s",
-                    "*From:* Judge <j@x>\n*Date:* Mon\n*Subject:* s"):
+                    "*From:* Judge <j@x>\n*Date:* Mon\n*Subject:* s",
+                    "От: Judge\nОтправлено: четверг, 26 июня 2014 г. 15:05\nКому: Alex",
+                    "Od: Judge <j@x>\nWysłano: poniedziałek\nDo: a@x\nTemat: s",
+                    "差出人: Judge <j@x>\n送信日時: 2026年3月2日 11:00\n宛先: a@x\n件名: s"):
         assert clean_text(f"A Par H\n\n{headers}\n\nA Mun H").strip() == "A Par H"
     assert clean_text("From: the front\nA Par H") == "From: the front\nA Par H"  # one line is no header block
 

@@ -56,11 +56,13 @@ _CUT = re.compile(
     r"|inizio messaggio inoltrato:|mensaje reenviado:"
     r"|_{10,}\s*$|-{3,}.*\bwrote:?\s*-{3,}\s*$)",
     re.IGNORECASE)
-# Reply and forward headers: English, German, French, Spanish, Italian, Dutch, Portuguese, Scandinavian.
-_FROM_WORDS = "from|von|de|da|van|fra|från|od"
+# Reply and forward headers: English, German, French, Spanish, Italian, Dutch, Portuguese, Scandinavian,
+# Polish, Czech, Turkish, Russian, Japanese and Chinese clients.
+_FROM_WORDS = "from|von|de|da|van|fra|från|od|kimden|от|差出人|发件人|寄件者"
 _HEADER_WORDS = (_FROM_WORDS + "|sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|envoi|date d'envoi"
                  "|enviado|enviado el|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|assunto"
-                 "|sendt|skickat|till|til|emne|ämne")
+                 "|sendt|skickat|till|til|emne|ämne|wysłano|do|temat|odesláno|komu|předmět|gönderildi|kime|konu"
+                 "|отправлено|кому|тема|дата|копия|送信日時|宛先|件名|发送时间|收件人|主题|寄件日期|收件者|主旨")
 _HEADER = re.compile(rf"^\s*\*?({_HEADER_WORDS})\s*\*?\s*:", re.IGNORECASE)
 _FROM_HEADER = re.compile(rf"^\s*\*?({_FROM_WORDS})\s*\*?\s*:\s*\S", re.IGNORECASE)
 # "> ", "|> " and supercite's initials ("DJ> ", The Bat! and Gnus).
