@@ -30,11 +30,11 @@ __all__ = ["attachments", "body_text", "clean_body", "clean_text", "html_to_text
 # Characters mail clients substitute for the plain ones players meant.
 _TRANSLATE = str.maketrans({
     "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ", "\u2002": " ", "\u2003": " ",
-    "\t": " ", "\u200b": "", "\ufeff": "", "\u00ad": "", "\u200e": "", "\u200f": "",
+    "\t": " ", "\u2028": "\n", "\u2029": "\n", "\u200b": "", "\ufeff": "", "\u00ad": "", "\u200e": "", "\u200f": "",
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-    "\uff1a": ":", "\u2192": "->", "\u21d2": "=>", "\u27f6": "->", "\u2794": "->", "\u279c": "->", "\u27a1": "->",
+    "\uff1a": ":", "\u2192": "->", "\u21d2": "=>", "\u27f6": "->", "\u2794": "->", "\u279c": "->", "\u27a1": "->", "\u21e8": "->", "\u2b95": "->",
 })
 
 # How clients in many languages say "wrote": most end the line with it ("On <date>, <who> wrote:"),

@@ -150,10 +150,11 @@ class _Build(Transformer):
 
 _SPLIT = re.compile(r"[;,]")
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
-_TRAILING = re.compile(r"[\s.!?\"']+$")
+# Trailing full stops and quotes, and the *bold* or _italic_ marks Gmail's plain text gives emphasis.
+_TRAILING = re.compile(r"[\s.!?\"'*_]+$")
 # "A Ank-Sev. F Bla C A Ank-Sev." (the rulebook): a full stop before a unit type ends an order.
 _SENTENCE = re.compile(r"(?<=[^\W\d_)])\.\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
-_LEADING_QUOTE = re.compile(r"^[\s\"']+")
+_LEADING_QUOTE = re.compile(r"^[\s\"'*_]+")
 # List markers before an order: "1.", "2)", "*", "-", and the bullets clients write ("•", Word's "·").
 LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•·◦▪‣⁃]|-(?=\s))\s*")
 
