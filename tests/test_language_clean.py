@@ -229,3 +229,10 @@ def test_any_multipart_mail_gives_text_and_never_raises(children, subtype):
         raw += b"\r\n" + payload + b"\r\n"
     mail = message_from_bytes(raw + b"--b--\r\n", policy=policy.default)
     assert isinstance(clean_body(mail), str) and isinstance(attachments(mail), list)
+
+
+def test_bottom_posted_below_a_signature_placed_above_the_quote():
+    text = ("-- \nSent from my Android device with K-9 Mail.\n\nOn March 2, 2026 11:00:00 AM UTC, Judge <j@x> wrote:\n"
+            ">A Mun H\n\nA Par H\n")
+    assert clean_text(text).strip() == "A Par H"
+    assert clean_text("A Par H\n-- \nAnn\nA Mun H is my motto").strip() == "A Par H"

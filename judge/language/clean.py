@@ -9,13 +9,14 @@ match the mail the player sent. What is dropped, by the shape of the mail:
 - quoted lines (`>`, `|>`, initials as in `DJ>`);
 - attribution lines: "On ... wrote:", "Am ... schrieb ...:", "Le ... a écrit :" (also
   wrapped over two lines), and any line ending in ':' right before a quote (mutt's
-  "* Ann <ann@x> [date]:"). An attribution followed by text that is not quoted
-  (Yahoo, Lotus Notes) starts the old mail: nothing after it is read;
-- everything after a signature separator (`-- `), an "Original Message" or
-  "Forwarded message" line, a line of underscores (Outlook), a Notes or Zoho
-  "-----X wrote: -----" line, or a block of reply headers (From:/Sent:/To:/Subject:
-  and their German and French names) as clients put above the mail they answer or
-  forward: a forwarded mail is not the sender's orders;
+  "* Ann <ann@x> [date]:"). A dated attribution followed by text that is not quoted
+  (Yahoo) starts the old mail: nothing after it is read;
+- a signature: from `-- ` to the end, or to a quote below it (K-9 and others put the
+  signature above the quote when the player writes below the quote);
+- everything after an "Original Message" or "Forwarded message" line, a line of
+  underscores (Outlook), a Notes or Zoho "-----X wrote: -----" line, or a block of
+  reply headers (From:/Sent:/To:/Subject: in a dozen languages) as clients put above
+  the mail they answer or forward: a forwarded mail is not the sender's orders;
 - the armour of an inline PGP signature (the signed text is kept).
 """
 from __future__ import annotations
@@ -80,12 +81,19 @@ def clean_text(text: str) -> str:
     """The player's own lines of a plain-text body (see the module doc)."""
     lines = _without_pgp_armour(normalise_chars(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n"))
     out: list[str] = []
+    in_signature = False
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.rstrip() == "--" or _CUT.match(line) or _header_block_at(lines, i):
-            break  # a signature, or the mail being answered or forwarded: nothing after it is ours
-        if _QUOTE.match(line):
+        if _CUT.match(line) or _header_block_at(lines, i):
+            break  # the mail being answered or forwarded: nothing after it is ours
+        if line.rstrip() == "--":
+            in_signature = True
+        elif in_signature and _quote_starts_at(lines, i):
+            in_signature = False  # a quote below the signature: a bottom-poster's words may follow it
+        if in_signature:
+            out.append("")
+        elif _QUOTE.match(line):
             out.append("")
         elif (span := _attribution_at(lines, i)):
             if not _quote_follows(lines, i + span):
@@ -121,6 +129,14 @@ def _dated_attribution(line: str) -> bool:
     """"On 2 Mar 2026, Ann <ann@x> wrote:": a "wrote:" line that names a date or an address, so
     not a player's "here is what I wrote:" (that one counts only right before a quote)."""
     return bool(_WROTE.match(line)) and bool(re.search(r"\d|@", line))
+
+
+def _quote_starts_at(lines: list[str], i: int) -> bool:
+    """Line i is quoted, or is an attribution right above a quote."""
+    if _QUOTE.match(lines[i]):
+        return True
+    span = _attribution_at(lines, i)
+    return bool(span) and _quote_follows(lines, i + span)
 
 
 def _quote_follows(lines: list[str], i: int) -> bool:
