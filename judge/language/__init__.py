@@ -13,18 +13,21 @@ API (others call these; nothing here raises on bad input except where noted):
   body into `CommandItem`s (typed commands, judge.language.commands), `OrderBlock`s
   and `OrderError`s, in the order written. `context(signon)` gets the SignOn/Join the
   orders follow (or None) and returns an `OrderContext(reader, phase_kind, power)` or
-  None (see judge.language.message).
-- `clean_body(email_message) -> str`, `clean_text(text) -> str`: the body clean-up.
+  None (see judge.language.message). `Message.ignored` lists the `IgnoredLine`s set
+  aside as greetings and sign-offs (judge.language.chatter); they are not errors.
+- `clean_body(email_message) -> str`, `clean_text(text) -> str`: the body clean-up
+  (judge.language.clean); `clean.attachments(email_message)` names the attached
+  files, which are not read.
 - `describe(order, variant) -> str`: "Fleet Mid-Atlantic Ocean -> Spain (north coast)".
 - `OrderSyntaxError`: the only exception type the parser lets out (`parse_order`
   raises it on purpose; `parse_orders` raises it only for a defect of its own).
 """
 from .clean import clean_body, clean_text
 from .commands import CommandError, CommandReader
-from .message import CommandItem, Message, OrderBlock, OrderContext, parse_message
+from .message import CommandItem, IgnoredLine, Message, OrderBlock, OrderContext, parse_message
 from .parse import OrderError, OrderParse, OrderReader, OrderSyntaxError, ParsedOrder, parse_order, parse_orders
 from .render import describe
 
-__all__ = ["CommandError", "CommandItem", "CommandReader", "Message", "OrderBlock", "OrderContext",
+__all__ = ["CommandError", "CommandItem", "CommandReader", "IgnoredLine", "Message", "OrderBlock", "OrderContext",
            "OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
            "clean_text", "describe", "parse_message", "parse_order", "parse_orders"]

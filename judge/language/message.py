@@ -5,7 +5,11 @@ the signed-on game's variant and phase, which only the games code knows, so the
 caller passes `context`: called with the SignOn/Join the orders follow (or None
 when there was none) it returns an `OrderContext` or None ("no game to order for").
 PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
-ends the message: lines after it are not read.
+ends the message: lines after it are not read. Lines among the orders in which
+nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
+are not read as orders: they are listed in `Message.ignored`, never as errors. Two
+neighbouring lines that fail alone but read as one order line are one line a client
+hard-wrapped, and are read together (the order keeps the first line's number).
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.calendar import PhaseKind
+from .chatter import is_chatter
 from .clean import normalise_chars
 from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
 from .parse import OrderError, OrderParse, OrderReader
@@ -41,8 +46,16 @@ class OrderBlock:
 
 
 @dataclass(frozen=True)
+class IgnoredLine:
+    """A line that plainly is no order (a greeting, a sign-off): not read, not an error."""
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Message:
     items: tuple[CommandItem | OrderBlock | OrderError, ...]  # OrderError: a line not read (command or order)
+    ignored: tuple[IgnoredLine, ...] = ()
 
     @property
     def commands(self) -> list[Command]:
@@ -65,29 +78,59 @@ def _first_word(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
+def _rejoin_wrapped(text: dict[int, str], reader: OrderReader, kind: PhaseKind) -> None:
+    """Undo a hard wrap: Outlook's plain text (76 columns) and others break long lines. Two
+    neighbouring lines that each fail but read cleanly as one line were one line: the first
+    gets the joined text, the second is left blank."""
+    for n in sorted(text):
+        following = text.get(n + 1, "")
+        if not text[n].strip() or not following.strip():
+            continue
+        if reader.parse(text[n], kind).errors and reader.parse(following, kind).errors:
+            joined = text[n].rstrip() + " " + following.strip()
+            whole = reader.parse(joined, kind)
+            if whole.orders and not whole.errors:
+                text[n], text[n + 1] = joined, ""
+
+
 def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderContext | None] | None = None,
                   *, commands: CommandReader | None = None) -> Message:
     """Read a cleaned body (see `clean_text`) into a `Message`. Never raises on bad input."""
     commands = commands or CommandReader()
     lines = normalise_chars(text).split("\n")
     items: list = []
+    ignored: list[IgnoredLine] = []
     signon: SignOn | Join | None = None
     block: list[int] = []  # line numbers of order lines waiting to be read
 
     def flush() -> None:
         if not block:
             return
-        first, last = block[0], block[-1]
-        chunk = "\n".join(lines[first - 1:last])
         ctx = context(signon) if context is not None else None
+        reader, kind = (ctx.reader, ctx.phase_kind) if ctx is not None else (None, None)
+        text = {n: lines[n - 1] for n in block}
+        if reader is not None:
+            _rejoin_wrapped(text, reader, kind)
+        read = []
+        for n in block:
+            if not text[n].strip():
+                continue  # the second half of a wrapped line, read with the first
+            if is_chatter(text[n], reader, kind):
+                ignored.append(IgnoredLine(n, text[n].strip()))
+            else:
+                read.append(n)
+        block.clear()
+        if not read:
+            return
+        first, last = read[0], read[-1]
+        chunk = "\n".join(text[n] if n in read else "" for n in range(first, last + 1))
         if ctx is None:
             why = "orders need a game: sign on first (SIGNON Fgame password)" if signon is None \
                 else "there is nothing to order in that game now"
-            items.extend(OrderError(n, lines[n - 1].strip(), why, "SIGNON Fgame password") for n in block)
+            items.extend(OrderError(n, text[n].strip(), why, "SIGNON Fgame password") for n in read)
         else:
             items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
                                                                    first_line=first)))
-        block.clear()
 
     i = 0
     while i < len(lines):
@@ -120,4 +163,4 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         if isinstance(result, SignOff):
             break
     flush()
-    return Message(tuple(items))
+    return Message(tuple(items), tuple(ignored))

@@ -159,11 +159,13 @@ class _Build(Transformer):
 
 _SPLIT = re.compile(r"[;,]")
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
-_TRAILING = re.compile(r"[\s.!?\"']+$")
+# Trailing full stops and quotes, and the *bold* or _italic_ marks Gmail's plain text gives emphasis.
+_TRAILING = re.compile(r"[\s.!?\"'*_]+$")
 # "A Ank-Sev. F Bla C A Ank-Sev." (the rulebook): a full stop before a unit type ends an order.
 _SENTENCE = re.compile(r"(?<=[^\W\d_)])\.\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
-_LEADING_QUOTE = re.compile(r"^[\s\"']+")
-_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•]|-(?=\s))\s*")
+_LEADING_QUOTE = re.compile(r"^[\s\"'*_]+")
+# List markers before an order: "1.", "2)", "*", "-", and the bullets clients write ("•", Word's "·").
+LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•·◦▪‣⁃]|-(?=\s))\s*")
 
 
 class OrderReader:
@@ -200,7 +202,7 @@ class OrderReader:
                 current = named  # a header line "England:" for the lines below
                 continue
             for piece in _SPLIT.split(_SENTENCE.sub(";", body)):
-                piece = _TRAILING.sub("", _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))).strip()
+                piece = _TRAILING.sub("", LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))).strip()
                 if not piece:
                     continue
                 result = self.parse_one(piece, phase_kind, adjusting)
