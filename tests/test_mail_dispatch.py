@@ -22,7 +22,7 @@ def test_signon_and_orders_get_a_full_confirmation(judge):
     body = reply.body
     assert "Army Paris -> Burgundy" in body and "Fleet Brest -> Mid-Atlantic Ocean" in body
     assert "ERROR on line 4: A Mar Sp" in body and "did you mean: Spain" in body
-    assert "ERROR on line 5: Hello" in body and "Françoise" not in body
+    assert "Not read as orders or commands (greetings and the like): Hello" in body and "Françoise" not in body
     assert "Units still without orders" in body and "Army Marseilles" in body
     assert "(UTC)" in body and "(Asia/Tokyo)" in body and "Time left: 2 d 0 h 0 min left" in body
     assert "You are not waiting" in body
@@ -171,3 +171,18 @@ def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):
     judge.clock.advance(hours=1, minutes=1)
     ok = judge.reply_to("france@dip.test", "signon Falpha france-pw\nA Par-Pic")
     assert "Army Paris -> Picardy" in ok.body
+
+
+def test_attachments_are_named_as_not_read(judge):
+    from email.message import EmailMessage
+    from email import policy
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Message-ID"] = "france@dip.test", "judge@dip.test", "orders", "<att-1@p.test>"
+    m.set_content("SIGNON Falpha france-pw\nA Par - Bur\n")
+    m.add_attachment(b"A Mar - Spa\n", maintype="text", subtype="plain", filename="orders.txt")
+    judge.processor.archive.store(m.as_bytes(policy=policy.SMTP), mail_from="france@dip.test",
+                                  rcpt_tos=["judge@dip.test"], via="smtp")
+    judge.processor.process_next()
+    [reply] = [s for s in judge.outbox() if s.to == ["france@dip.test"]]
+    assert "Attachments are not read: orders.txt" in reply.body and "Army Paris -> Burgundy" in reply.body
+    assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]

@@ -24,6 +24,7 @@ from ..games.service import GameService
 from ..language import CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body, parse_message
 from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
+from ..language.mailbody import attachments
 from . import outbox
 from .archive import StoredMessage, clear_failing
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
@@ -43,6 +44,8 @@ log = logging.getLogger("judge.dispatch")
 class Outcome:
     """What the handling of one message produced, for the reply."""
     entries: list[dict] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)   # lines set aside as greetings and the like
+    attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
 
@@ -90,6 +93,8 @@ class Dispatch:
         session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
         parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
         outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
+        outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
+        outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
         if self.courier is not None:
             try:
@@ -240,6 +245,7 @@ class Dispatch:
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
             subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
             copied=sorted(session.copy_to), empty=not outcome.entries,
+            ignored=outcome.ignored, attachments=outcome.attachments,
             secret_reply=(session.account or session.sender_account) is not None)
         body = mask_words(rendered.body, session.passwords)
         to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
