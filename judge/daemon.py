@@ -8,6 +8,8 @@ Two hooks connect the mail edge to the games layer:
   `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders). Without one, no tick runs and the
   banner says the scheduler is not configured.
+- `on_bounce(message, bounce, context) -> str`, optional: what the games side does about a bounce
+  (the mail judge tells the masters of the games the failing address's player is in).
 Bounces and loop rules are handled here, before dispatch, because they are mail matters.
 """
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .mail import outbox
 from .mail.archive import Archive, StoredMessage
 from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
-from .mail.loops import Verdict, build_message, classify
+from .mail.loops import Bounce, Verdict, build_message, classify
 
 log = logging.getLogger("judge.daemon")
 
@@ -42,6 +44,7 @@ class MailContext:
 
 
 Dispatch = Callable[[StoredMessage, Verdict, MailContext], str]
+OnBounce = Callable[[StoredMessage, Bounce, MailContext], str]
 Tick = Callable[[float], None]
 
 
@@ -54,9 +57,11 @@ def record_without_dispatcher(message: StoredMessage, verdict: Verdict, context:
 class Processor:
     """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
 
-    def __init__(self, config: Config, dispatch: Dispatch, on_enqueued: Callable[[], None] = lambda: None):
+    def __init__(self, config: Config, dispatch: Dispatch, on_enqueued: Callable[[], None] = lambda: None,
+                 on_bounce: OnBounce | None = None):
         self.config = config
         self.dispatch = dispatch
+        self.on_bounce = on_bounce
         self.on_enqueued = on_enqueued
         self.archive = Archive(config.db_path)
         outbox.prepare(self.archive.db)
@@ -92,8 +97,12 @@ class Processor:
         if not bounce.failed:
             log.warning("bounce #%d names no failed address", message.id)
         told = self.tell_master(message, bounce.failed, bounce.diagnostic, bounce.original_message_id)
+        games = self.on_bounce(message, bounce, self.context) if self.on_bounce is not None else ""
+        if games:
+            self.on_enqueued()
         return (f"bounce: marked failing {', '.join(bounce.failed) or '(no address found)'}; "
-                + ("the master was told" if told else "no master_address configured to tell"))
+                + ("the master was told" if told else "no master_address configured to tell")
+                + (f"; {games}" if games else ""))
 
     def tell_master(self, message: StoredMessage, failed, diagnostic, original_id) -> bool:
         if not self.config.master_address:
@@ -148,9 +157,10 @@ def banner(config: Config, listening: Listening, *, dispatch: Dispatch, tick: Ti
 
 class Daemon:
     def __init__(self, config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None,
-                 clock: Callable[[], float] = time.time):
+                 on_bounce: OnBounce | None = None, clock: Callable[[], float] = time.time):
         self.config = config
         self.dispatch = dispatch
+        self.on_bounce = on_bounce
         self.tick = tick
         self.clock = clock
         self.stopping = asyncio.Event()
@@ -173,7 +183,8 @@ class Daemon:
 
         worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
         processor = await loop.run_in_executor(worker, partial(
-            Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set)))
+            Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set),
+            self.on_bounce))
         released = await loop.run_in_executor(worker, processor.archive.release_claims)
         if released:
             log.warning("%d message(s) claimed before a stop are processed again", released)
@@ -265,9 +276,10 @@ async def _wait(event: asyncio.Event, timeout: float) -> None:
         pass
 
 
-def serve(config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None) -> int:
+def serve(config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None,
+          on_bounce: OnBounce | None = None) -> int:
     """Run until SIGTERM or SIGINT, then stop cleanly. Returns the exit status."""
-    daemon = Daemon(config, dispatch=dispatch, tick=tick)
+    daemon = Daemon(config, dispatch=dispatch, tick=tick, on_bounce=on_bounce)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -58,7 +58,7 @@ class MailJudge:
         self.clock = ManualClock(start)
         self.service = GameService(self.config.data_dir, clock=self.clock)
         self.dispatch = Dispatch(self.service, self.config, courier=courier)
-        self.processor = Processor(self.config, self.dispatch)
+        self.processor = Processor(self.config, self.dispatch, on_bounce=self.dispatch.bounced)
 
     def close(self) -> None:
         self.processor.close()

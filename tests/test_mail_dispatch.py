@@ -186,3 +186,18 @@ def test_attachments_are_named_as_not_read(judge):
     [reply] = [s for s in judge.outbox() if s.to == ["france@dip.test"]]
     assert "Attachments are not read: orders.txt" in reply.body and "Army Paris -> Burgundy" in reply.body
     assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+
+
+def test_a_bounce_tells_the_master_of_each_game_the_player_is_in(judge):
+    from test_mail_loops import DSN
+    dsn = DSN.replace(b"austria@example.net", b"austria@dip.test")
+    judge.processor.archive.store(dsn, mail_from="", rcpt_tos=["judge@dip.test"], via="smtp")
+    bounce = judge.processor.process_next()
+    state, outcome = judge.processor.archive.state_of(bounce.id)
+    assert state == "processed" and "masters told: alpha (AUSTRIA)" in outcome
+    sent = judge.outbox()
+    to_master = [s for s in sent if s.to == ["gm@dip.test"]]
+    assert len(to_master) == 1 and "mail to the player of Austria bounced" in to_master[0].subject
+    assert "austria@dip.test" in to_master[0].body and "550 5.1.1" in to_master[0].body
+    assert any(s.to == ["keeper@dip.test"] for s in sent)          # the judge keeper hears of it too
+    assert not any("austria@dip.test" in s.to for s in sent)       # and no answer goes to a bounce

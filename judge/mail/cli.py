@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     dispatch, tick = build_hooks(config)
     try:
-        return serve(config, dispatch=dispatch, tick=tick)
+        return serve(config, dispatch=dispatch, tick=tick, on_bounce=dispatch.bounced)
     except OSError as e:           # most often: the port is taken
         print(f"judge serve: {e}", file=sys.stderr)
         return 1

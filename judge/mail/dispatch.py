@@ -262,6 +262,28 @@ class Dispatch:
             self._alert(message, n, alert, session, db)
         return queued
 
+    def bounced(self, message: StoredMessage, bounce, context) -> str:
+        """The daemon's on_bounce hook: the master of each game the failing address's player is in
+        hears which power's mail bounced (the keeper is told by the daemon itself)."""
+        told = []
+        for address in bounce.failed:
+            account = self.service.accounts.by_address(address)
+            if account is None:
+                continue
+            for game, power in self.service.games_of(account.name):
+                master = self.service.status(game)["master"]
+                to = list(self.service.accounts.get(master).addresses[:1]) if master else []
+                if not to:
+                    continue
+                name = self.service.variant(self.service.phase_of(game)[0]).power(power).name
+                rendered = self.reports.render("reply_bounce.j2", game=game, power=name, account=account.name,
+                                               address=address, diagnostic=bounce.diagnostic, inbound_id=message.id)
+                mail = build_message(key=f"bounce:{message.id}:{game}:{power}", sender=self.config.address, to=to,
+                                     subject=rendered.subject, body=rendered.body, domain=self.config.domain)
+                outbox.enqueue(context.db, mail["Message-ID"], to, bytes(mail), envelope_from=self.config.address)
+                told.append(f"{game} ({power})")
+        return f"masters told: {', '.join(told)}" if told else ""
+
     def _alert(self, message: StoredMessage, n: int, alert, session: Session, db) -> None:
         to: list[str] = []
         if alert.game:
