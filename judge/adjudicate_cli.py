@@ -10,6 +10,7 @@ from .engine import Variant, edition, load_variant, process_phase
 from .engine.notation import NotationError, order_text, position_from_json, position_to_json
 from .engine.outcomes import PhaseResult
 from .engine.rules import DEFAULT
+from .language import OrderReader
 from .order_reading import read_order_lines
 
 
@@ -28,11 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     stream: TextIO = open(args.file, encoding="utf-8") if args.file else sys.stdin
-    variants: dict[str, Variant] = {}  # loaded once per process, per variant named
+    variants: dict[str, tuple[Variant, OrderReader]] = {}  # loaded once per process, per variant named
 
-    def variant_named(name: str) -> Variant:
+    def variant_named(name: str) -> tuple[Variant, OrderReader]:
         if name not in variants:
-            variants[name] = load_variant(name)
+            variant = load_variant(name)
+            variants[name] = (variant, OrderReader(variant))
         return variants[name]
 
     status = 0
@@ -52,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     return 1 if status else 0
 
 
-def _answer(text: str, variant_named: Callable[[str], Variant], rules_name: str | None) -> dict[str, Any]:
+def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader]],
+            rules_name: str | None) -> dict[str, Any]:
     try:
         request = json.loads(text)
         if not isinstance(request, dict):
@@ -62,9 +65,9 @@ def _answer(text: str, variant_named: Callable[[str], Variant], rules_name: str 
         return {"error": str(e).strip("'\"")}
 
 
-def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], Variant],
+def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], tuple[Variant, OrderReader]],
                        rules_name: str | None = None) -> dict[str, Any]:
-    variant = variant_named(request.get("variant", "standard"))
+    variant, reader = variant_named(request.get("variant", "standard"))
     name = rules_name or request.get("rules")
     rules = edition(name) if name else DEFAULT
     if "phase" not in request:
@@ -72,16 +75,19 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], V
     position = position_from_json(variant, request)
     orders: dict[str, list] = {}
     errors: dict[str, list] = {}
+    notes: dict[str, list] = {}
     for power, lines in request.get("orders", {}).items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
         if isinstance(lines, str):
             lines = lines.splitlines()
-        read, bad = read_order_lines(variant, position.phase.kind, lines)
-        orders[pid] = read
-        if bad:
-            errors[pid] = bad
+        read = read_order_lines(variant, position.phase.kind, lines, reader)
+        orders[pid] = read.orders
+        if read.errors:
+            errors[pid] = read.errors
+        if read.notes:
+            notes[pid] = read.notes
     turn = process_phase(variant, position, orders, rules)
     response: dict[str, Any] = {
         "variant": variant.id,
@@ -91,6 +97,8 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], V
     }
     if errors:
         response["errors"] = errors
+    if notes:
+        response["read"] = notes
     if turn.result.position.dislodged:
         response["dislodged"] = position_to_json(variant, turn.result.position).get("dislodged", {})
     settled = [{"phase": variant.calendar.code(r.phase), "results": _results(r)}

@@ -65,3 +65,20 @@ def test_rules_edition_can_be_chosen():
     request = {"phase": "S1901M", "rules": "1982", "units": {"ITALY": ["A VEN"]}}
     code, out = _run(stdin=json.dumps(request))
     assert json.loads(out)["rules"] == "1982"
+
+
+def test_lines_in_other_notations_are_read_by_the_players_parser_and_listed(tmp_path):
+    from judge.adjudicate_cli import adjudicate_request
+    from judge.engine import load_variant
+    from judge.language import OrderReader
+    variant = load_variant("standard")
+    request = {"phase": "W1901A", "units": {"FRANCE": ["A PAR"], "RUSSIA": ["A MOS"]},
+               "centres": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "RUSSIA": ["STP", "MOS"]},
+               "orders": {"FRANCE": ["F BRE B", "Build army Marseilles", "A SPA B"], "RUSSIA": ["F STP/NC B"]}}
+    response = adjudicate_request(request, lambda name: (variant, OrderReader(variant)))
+    france = {r["order"]: r for r in response["results"]["FRANCE"]}
+    assert france["BUILD F BRE"]["result"] == france["BUILD A MAR"]["result"] == "succeeds"
+    assert france["BUILD A SPA"]["result"] == "fails"         # read, but Spain is no home centre
+    assert [r["order"] for r in response["results"]["RUSSIA"]] == ["BUILD F STP/NC"]
+    assert [n["read_as"] for n in response["read"]["FRANCE"]] == ["BUILD F BRE", "BUILD A MAR", "BUILD A SPA"]
+    assert "errors" not in response

@@ -84,7 +84,7 @@ def _from_json(args: argparse.Namespace):
                 raise ValueError(f"no power {power!r} in the {variant.name} variant")
             if isinstance(lines, str):
                 lines = lines.splitlines()
-            orders[power.strip().upper()], bad = read_order_lines(variant, position.phase.kind, lines)
+            orders[power.strip().upper()], bad, _ = read_order_lines(variant, position.phase.kind, lines)
             for b in bad:
                 print(f"judge map: {power} line {b['line']}: {b['error']}", file=sys.stderr)
         rules = edition(request["rules"]) if request.get("rules") else DEFAULT
