@@ -11,6 +11,9 @@ from .position import Unit
 
 
 class Route(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     LAND = "land"  # a direct move (fleets always move this way)
     CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
     CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails

@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 
 from . import army_fleet
 from .convoy_routes import route_exists
-from .geography import Location, UnitKind
 from .movement_orders import Entry, MovementOrders, Route, normalise
+from .movement_results import movement_results
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
-from .outcomes import Outcome, PhaseResult, Reason
-from .position import DislodgedUnit, Position, Unit
+from .outcomes import Outcome, PhaseResult
+from .position import Position
 from .resolver import Resolver
 from .rules import Rules, SupportCoast
 from .variant import Variant
@@ -52,8 +52,11 @@ class MovementRules:
                 self.supports_of.setdefault(self.target_of[p], []).append(p)
         for p, e in self.entries.items():
             o = e.order
-            if isinstance(o, Convoy) and self._convoy_matches(e):
+            if isinstance(o, Convoy) and self.convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(p)
+
+    def province_name(self, province: str) -> str:
+        return self.board.provinces[province].name
 
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
@@ -65,7 +68,7 @@ class MovementRules:
             return army_fleet.army_key(p)
         return p
 
-    def _convoy_matches(self, e: Entry) -> bool:
+    def convoy_matches(self, e: Entry) -> bool:
         army = self.entries.get(e.order.army.location.province)
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
                 and army.order.to.province == e.order.to.province)
@@ -221,9 +224,9 @@ class MovementRules:
             return False
         if self._dislodged(p, r):
             return False
-        return self._cutter(p, r) is None
+        return self.cutter(p, r) is None
 
-    def _cutter(self, p: str, r: Resolver[str]) -> str | None:
+    def cutter(self, p: str, r: Resolver[str]) -> str | None:
         """The province of a unit that cuts this support, if any."""
         e = self.entries[p]
         o = e.order
@@ -269,153 +272,4 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
     for p in game.entries:
         r.resolve(p)
-    return _results(variant, position, game, r, (*boarded, *normalised.rejected))
-
-
-def _results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
-             rejected: tuple[Outcome, ...]) -> PhaseResult:
-    board = variant.board
-    entries = game.entries
-    moved = {p for p, e in entries.items() if isinstance(e.order, Move) and r.resolve(p)}
-    dislodged_by: dict[str, str] = {}
-    for p in moved:
-        dest = entries[p].order.to.province
-        if dest in entries and dest not in moved:
-            dislodged_by[dest] = p
-    stranded = _stranded_by_ferry(variant, game, r, moved, dislodged_by)
-
-    outcomes: list[Outcome] = list(rejected)
-    for p, e in entries.items():
-        outcomes.append(_outcome(game, r, p, e, moved, dislodged_by, stranded))
-
-    def unit_after(p: str, e: Entry) -> Unit:
-        if e.unit.kind is UnitKind.ARMY_FLEET and army_fleet.army_key(p) in moved:
-            return army_fleet.without_army(e.unit)  # its army has landed
-        return e.unit
-
-    # the board after movement (a disembarking army was part of its A/F until it landed)
-    staying = [unit_after(p, e) for p, e in entries.items()
-               if p not in moved and p not in dislodged_by and p not in stranded and e.route is not Route.DISEMBARK]
-    if stranded:
-        ferries = {af.location.province: af for af in stranded.values()}
-        staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
-    occupied = {u.location.province for u in staying + arrived}
-    contested = {e.order.to.province for p, e in entries.items()
-                 if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
-                 and game.head_to_head(p, r) is None}
-    standoffs = tuple(sorted(contested - occupied))
-    next_phase = variant.calendar.next_phase(position.phase)
-    occupant = {u.location.province: u for u in staying + arrived}
-
-    dislodged: list[DislodgedUnit] = []
-    for p, attacker in sorted(dislodged_by.items()):
-        if p in stranded:
-            continue  # the army was aboard its ferry, not at home
-        unit = unit_after(p, entries[p])
-        came_from = entries[attacker].province
-        came_by_convoy = game.by_convoy(attacker, r)
-        blocked = set(occupied) | set(standoffs)
-        if not (came_by_convoy and game.rules.retreat_to_convoyed_attackers_origin):
-            blocked.add(came_from)
-        steps = [dst for dst in _steps(board, unit)
-                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
-        if army_fleet.enabled(variant):
-            steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
-        dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
-
-    after = Position(next_phase, tuple(staying + arrived), dict(position.owners), tuple(dislodged))
-    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
-
-
-def _stranded_by_ferry(variant: Variant, game: MovementRules, r: Resolver[str], moved: set[str],
-                       dislodged_by: dict[str, str]) -> dict[str, Unit]:
-    """Fast Ferry: an army its ferry carried but could not land stays aboard as an A/F.
-
-    Returns the army's province -> the A/F it forms."""
-    out: dict[str, Unit] = {}
-    if not army_fleet.enabled(variant):
-        return out
-    for p, e in game.entries.items():
-        if e.route is not Route.CONVOY or p in moved or p in game.stood or not game.convoy_path(p, r):
-            continue
-        ferries = [game.entries[s].unit for s in sorted(game.convoys_for.get(p, ())) if s not in dislodged_by]
-        aboard = army_fleet.ferry_landing_failed(e.unit, ferries)
-        if aboard is not None and aboard not in out.values():
-            out[p] = aboard
-    return out
-
-
-def _steps(board, unit: Unit) -> list[Location]:
-    if unit.kind.moves_as_fleet:
-        return list(board.fleet_neighbours(unit.location))
-    return [Location(p) for p in board.army_neighbours(unit.location.province)]
-
-
-def _outcome(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
-             dislodged_by: dict[str, str], stranded: Mapping[str, Unit]) -> Outcome:
-    o = e.order
-    order = e.given if e.given is not None else o
-    by_judge = e.given is None
-    dislodged_from = game.entries[dislodged_by[p]].province if p in dislodged_by and p not in stranded else None
-
-    def result(ok: bool, reason: Reason, detail: str = "", involving: tuple[str, ...] = ()) -> Outcome:
-        return Outcome(e.power, order, ok, reason, detail, involving, dislodged_from, by_judge)
-
-    name = lambda prov: game.board.province(prov).name  # noqa: E731
-    if isinstance(o, Move):
-        if p in moved:
-            return result(True, Reason.MOVED, "the army landed" if e.route is Route.DISEMBARK else "")
-        if e.route is Route.DISEMBARK and not game.has_path(p, r):
-            if p in game.paradox_broken:
-                return result(False, Reason.DISEMBARK_FAILED,
-                              "the landing would have decided its own A/F's move (the A/F exception): "
-                              "the army stays aboard")
-            return result(False, Reason.DISEMBARK_FAILED,
-                          f"the A/F did not reach {name(e.province)}: the army stays aboard")
-        if p in game.stood:
-            return result(False, Reason.BOUNCED, "part of circular reasoning that cannot be adjudicated: "
-                                                 "the units in it stand")
-        if p in game.army_of and game.army_of[p] not in moved:
-            return result(False, Reason.BOUNCED, "the army aboard did not land, so the A/F stays with it")
-        if e.route is Route.CONVOY and not game.convoy_path(p, r):
-            return result(False, Reason.CONVOY_DISRUPTED,
-                          "every convoy route was disrupted" if p not in game.paradox_broken
-                          else "the convoy was disrupted (convoy paradox, Szykman rule)")
-        dest = o.to.province
-        others = [game.entries[q].province for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
-        occupant = dest if dest in game.entries and dest not in moved else None
-        involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
-        if occupant and game.entries[occupant].power == e.power and not others:
-            return result(False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving)
-        detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
-                  + " and ".join(name(q) for q in involving)) if involving else ""
-        if p in stranded:
-            detail += (", " if detail else "") + \
-                f"and stays aboard the fleet in {name(stranded[p].location.province)} as an A/F"
-        return result(False, Reason.BOUNCED, detail, involving)
-    if isinstance(o, (SupportHold, SupportMove)):
-        if not game.support_matches(e):
-            return result(False, Reason.SUPPORT_UNMATCHED,
-                          "the supported unit was not ordered to do what this support says")
-        if r.resolve(p):
-            return result(True, Reason.SUPPORTED)
-        if dislodged_from:
-            return result(False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}",
-                          (dislodged_from,))
-        cutter = game._cutter(p, r)
-        cutter = game.entries[cutter].province if cutter else None
-        return result(False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
-                      (cutter,) if cutter else ())
-    if isinstance(o, Convoy):
-        if not game._convoy_matches(e):
-            return result(False, Reason.CONVOY_UNMATCHED,
-                          "the army was not ordered to move along this convoy")
-        if dislodged_from:
-            return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}",
-                          (dislodged_from,))
-        return result(True, Reason.CONVOYED)
-    # hold
-    if dislodged_from:
-        return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,))
-    return result(True, Reason.HELD)
+    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected))

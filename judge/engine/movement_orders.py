@@ -49,8 +49,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     entries: dict[str, Entry] = {}
     for province, candidates in accepted.items():
         unit = position.unit_in(province)
-        distinct = {normal for _, normal, _ in candidates}
-        if len(distinct) > 1:
+        if len(candidates) > 1 and len({normal for _, normal, _ in candidates}) > 1:
             # DATC 4.D.3: two different orders for one unit; neither is carried out.
             for power, _, given in candidates:
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
@@ -60,8 +59,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         power, normal, given = candidates[-1]
         entries[province] = Entry(power, unit, normal, given)
 
+    seas = board.seas
     fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
+                              if u.kind is UnitKind.FLEET and u.location.province in seas)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
     if landings:
@@ -91,21 +91,21 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         if type(order).__name__ in ("Embark", "Disembark"):
             raise _Reject(f"armies do not embark on fleets in {variant.name}")
         raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
-    ref = order.unit
-    if ref.location.province not in board.provinces:
-        raise _Reject(f"there is no province {ref.location.province!r} on this map")
-    unit = position.unit_in(ref.location.province)
-    name = board.province(ref.location.province).name
+    province = order.unit.location.province
+    unit = position.unit_in(province)
     if unit is None:
-        raise _Reject(f"there is no unit in {name}")
+        if province not in board.provinces:
+            raise _Reject(f"there is no province {province!r} on this map")
+        raise _Reject(f"there is no unit in {board.province(province).name}")
     if unit.power != power:
-        raise _Reject(f"the unit in {name} belongs to {variant.power(unit.power).name}, not to you")
+        raise _Reject(f"the unit in {board.province(province).name} belongs to {variant.power(unit.power).name}, "
+                      "not to you")
     own = UnitRef(unit.location, unit.kind)  # kind and coast as they really are (DATC 4.B.5, 4.C.2)
 
     if isinstance(order, Hold):
         return unit, Hold(own)
-    if unit.kind.moves_as_fleet and variant.is_frozen(unit.location.province, position.phase):
-        raise _Reject(f"{name} is frozen this month: a fleet there must stand")
+    if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
+        raise _Reject(f"{board.province(province).name} is frozen this month: a fleet there must stand")
     if isinstance(order, Move):
         return unit, _read_move(variant, unit, own, order)
     if isinstance(order, SupportHold):
