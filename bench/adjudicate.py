@@ -55,8 +55,9 @@ def random_orders(variant, position: Position, rng: random.Random) -> dict[str, 
     first: dict[str, object] = {}
     for u in position.units:
         ref = UnitRef(u.location, u.kind)
-        steps = (list(board.fleet_neighbours(u.location)) if u.kind is UnitKind.FLEET
-                 else [Location(p) for p in board.army_neighbours(u.location.province)])
+        # sorted: a set's order changes with the process's hash seed, and the cases must not
+        steps = sorted(board.fleet_neighbours(u.location) if u.kind is UnitKind.FLEET
+                       else [Location(p) for p in board.army_neighbours(u.location.province)], key=str)
         if steps and rng.random() < 0.55:
             first[u.location.province] = Move(ref, rng.choice(steps))
         else:

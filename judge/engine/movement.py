@@ -32,7 +32,9 @@ class MovementRules:
         # Convoyed moves the Szykman rule has declared disrupted.
         self.paradox_broken: set[str] = set()
         self.moves_to: dict[str, list[str]] = {}
-        self.supports_of: dict[str, list[str]] = {}  # supported unit's province -> supporters
+        # supported decision -> the supporters whose support matches what was ordered (fixed for the phase)
+        self.supports_of: dict[str, list[str]] = {}
+        self.matching_supports: set[str] = set()
         self.convoys_for: dict[str, set[str]] = {}  # army's province -> convoying seas
         # An A/F whose army lands from where it is: its fleet may move only if the landing succeeds.
         self.army_of: dict[str, str] = {}
@@ -49,11 +51,20 @@ class MovementRules:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
                 self.target_of[p] = self._supported_key(e)
-                self.supports_of.setdefault(self.target_of[p], []).append(p)
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Convoy) and self.convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(p)
+            elif p in self.target_of and self.support_matches(e):
+                self.matching_supports.add(p)
+                self.supports_of.setdefault(self.target_of[p], []).append(p)
+        # Two moves along one border in opposite directions: p -> the province of the other unit.
+        self.opposite: dict[str, str] = {}
+        for q, e in self.entries.items():
+            if isinstance(e.order, Move):
+                other = self.entries.get(e.order.to.province)
+                if other is not None and isinstance(other.order, Move) and other.order.to.province == q:
+                    self.opposite[q] = e.order.to.province
 
     def province_name(self, province: str) -> str:
         return self.board.provinces[province].name
@@ -123,9 +134,8 @@ class MovementRules:
 
     def head_to_head(self, p: str, r: Resolver[str]) -> str | None:
         """The province of the unit coming the other way along the same border, if any."""
-        dest = self.entries[p].order.to.province
-        other = self.entries.get(dest)
-        if other is None or not isinstance(other.order, Move) or other.order.to.province != p:
+        dest = self.opposite.get(p)
+        if dest is None:
             return None
         if self.by_convoy(p, r) or self.by_convoy(dest, r):
             return None
@@ -135,10 +145,7 @@ class MovementRules:
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
         n = 0
         for s in self.supports_of.get(p, ()):
-            e = self.entries[s]
-            if isinstance(e.order, SupportMove) is isinstance(self.entries[p].order, Move) \
-                    and self.support_matches(e) and (exclude_power is None or e.power != exclude_power) \
-                    and r.resolve(s):
+            if (exclude_power is None or self.entries[s].power != exclude_power) and r.resolve(s):
                 n += 1
         return n
 
@@ -219,8 +226,7 @@ class MovementRules:
         return any(r.resolve(q) for q in self.moves_to.get(p, ()))
 
     def _support_given(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        if not self.support_matches(e):
+        if p not in self.matching_supports:
             return False
         if self._dislodged(p, r):
             return False

@@ -115,7 +115,7 @@ def _verdict(game, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodge
         return _MOVED if p in moved and e.route is not Route.DISEMBARK else \
             _move_failed(game, r, p, e, moved, stranded)
     if isinstance(o, (SupportHold, SupportMove)):
-        if not game.support_matches(e):
+        if p not in game.matching_supports:
             return (False, Reason.SUPPORT_UNMATCHED,
                     "the supported unit was not ordered to do what this support says", ())
         if r.resolve(p):
