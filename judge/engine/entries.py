@@ -20,9 +20,12 @@ class Route(enum.Enum):
     DISEMBARK = "disembark"  # the army aboard an A/F lands (see judge.engine.army_fleet)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Entry:
-    """A unit with the one order it will carry out."""
+    """A unit with the one order it will carry out.
+
+    Never changed once made (`dataclasses.replace` makes a new one). Not `frozen`: one is built
+    for every unit every phase, and a frozen dataclass takes about five times as long to build."""
     power: str
     unit: Unit
     order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from . import army_fleet
 from .entries import Entry, Route
-from .geography import Location, UnitKind
+from .geography import Location
 from .orders import Convoy, Move, SupportHold, SupportMove
 from .outcomes import Outcome, PhaseResult, Reason
 from .position import DislodgedUnit, Position, Unit
@@ -46,14 +46,15 @@ def movement_results(variant: Variant, position: Position, game, r: Resolver[str
         outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, detail, involving,
                                 dislodged_from, given is None))
 
+    # A/Fs whose army has landed: fleets again
+    landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
+
     def unit_after(p: str, e: Entry) -> Unit:
-        if with_af and e.unit.kind is UnitKind.ARMY_FLEET and army_fleet.army_key(p) in moved:
-            return army_fleet.without_army(e.unit)  # its army has landed
-        return e.unit
+        return army_fleet.without_army(e.unit) if p in landed else e.unit
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
-    staying = [unit_after(p, e) for p, e in entries.items()
-               if p not in moved and p not in dislodged_by and p not in stranded and e.route is not Route.DISEMBARK]
+    gone = moved.union(dislodged_by, stranded)
+    staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
     if stranded:
         ferries = {af.location.province: af for af in stranded.values()}
         staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
