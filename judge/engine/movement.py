@@ -42,29 +42,29 @@ class MovementRules:
         self.paradox_stands = "circular_reasoning_stands" in variant.hooks
         self.stood: set[str] = set()  # moves that stand because of it
         self.with_af = army_fleet.enabled(variant)
+        self.dest: dict[str, str] = {}  # a moving unit's key -> the province it moves to
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
+        convoys: list[Entry] = []
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Move):
+                self.dest[p] = o.to.province
                 self.moves_to.setdefault(o.to.province, []).append(p)
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
                 self.target_of[p] = self._supported_key(e)
-        for p, e in self.entries.items():
-            o = e.order
-            if isinstance(o, Convoy) and self.convoy_matches(e):
-                self.convoys_for.setdefault(o.army.location.province, set()).add(p)
-            elif p in self.target_of and self.support_matches(e):
+            elif isinstance(o, Convoy):
+                convoys.append(e)
+        for e in convoys:
+            if self.convoy_matches(e):
+                self.convoys_for.setdefault(e.order.army.location.province, set()).add(e.province)
+        for p in self.target_of:
+            if self.support_matches(self.entries[p]):
                 self.matching_supports.add(p)
                 self.supports_of.setdefault(self.target_of[p], []).append(p)
         # Two moves along one border in opposite directions: p -> the province of the other unit.
-        self.opposite: dict[str, str] = {}
-        for q, e in self.entries.items():
-            if isinstance(e.order, Move):
-                other = self.entries.get(e.order.to.province)
-                if other is not None and isinstance(other.order, Move) and other.order.to.province == q:
-                    self.opposite[q] = e.order.to.province
+        self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
 
     def province_name(self, province: str) -> str:
         return self.board.provinces[province].name
@@ -150,10 +150,9 @@ class MovementRules:
         return n
 
     def hold_strength(self, province: str, r: Resolver[str]) -> int:
-        e = self.entries.get(province)
-        if e is None:
+        if province not in self.entries:
             return 0
-        if isinstance(e.order, Move):
+        if province in self.dest:
             return 0 if r.resolve(province) or self.ferried_away(province, r) else 1
         return 1 + self._supports(province, r)
 
@@ -167,13 +166,11 @@ class MovementRules:
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
         if not self.has_path(p, r):
             return 0
-        e = self.entries[p]
-        dest = e.order.to.province
+        dest = self.dest[p]
         occupant = self.entries.get(dest)
-        h2h = self.head_to_head(p, r)
-        if occupant is None or (isinstance(occupant.order, Move) and h2h is None and r.resolve(dest)):
+        if occupant is None or (dest in self.dest and self.head_to_head(p, r) is None and r.resolve(dest)):
             return 1 + self._supports(p, r)
-        if occupant.power == e.power:
+        if occupant.power == self.entries[p].power:
             return 0  # a power cannot dislodge its own unit
         if self.variant.is_frozen(dest, self.position.phase):
             return 0  # nothing in the ice can be dislodged (a variant's frozen spaces)
@@ -192,17 +189,15 @@ class MovementRules:
 
     # -- the decisions ----------------------------------------------------------------
     def adjudicate(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        o = e.order
-        if isinstance(o, Move):
+        if p in self.dest:
             return self._move_succeeds(p, r)
-        if isinstance(o, (SupportHold, SupportMove)):
+        if p in self.target_of:
             return self._support_given(p, r)
         # convoys, holds: the order stands unless the unit is dislodged
         return not self._dislodged(p, r)
 
     def _move_succeeds(self, p: str, r: Resolver[str]) -> bool:
-        dest = self.entries[p].order.to.province
+        dest = self.dest[p]
         if p in self.army_of and not r.resolve(self.army_of[p]):
             return False  # the army failed to land: the fleet may not leave it to drown
         attack = self.attack_strength(p, r)
@@ -220,10 +215,12 @@ class MovementRules:
         return True
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        if isinstance(e.order, Move) and r.resolve(p):
+        if p in self.dest and r.resolve(p):
             return False
-        return any(r.resolve(q) for q in self.moves_to.get(p, ()))
+        for q in self.moves_to.get(p, ()):
+            if r.resolve(q):
+                return True
+        return False
 
     def _support_given(self, p: str, r: Resolver[str]) -> bool:
         if p not in self.matching_supports:
