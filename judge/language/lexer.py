@@ -10,7 +10,7 @@ of a COAST a `Coast`; of a POWER the power id.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lark import Token
 from lark.lexer import Lexer
@@ -18,7 +18,8 @@ from lark.lexer import Lexer
 from ..engine import Coast, UnitKind
 from .names import NameIndex, Resolved, one_edit_apart
 
-_RAW = re.compile(r"\s*(->|=>|-+>|-|\(|\)|/|[^\W_]+(?:['.][^\W_]+)*\.?|\S)")
+# (whitespace before, word): one pass of one compiled pattern over the line
+_RAW = re.compile(r"(\s*)(->|=>|-+>|-|\(|\)|/|[^\W_]+(?:['.][^\W_]+)*\.?|\S)")
 
 KEYWORDS: dict[str, str] = {}
 for _type, _words in {
@@ -48,21 +49,15 @@ COAST_WORDS = {"nc": Coast.NORTH, "sc": Coast.SOUTH, "ec": Coast.EAST, "wc": Coa
 COAST_LETTERS = {"n": Coast.NORTH, "s": Coast.SOUTH, "e": Coast.EAST, "w": Coast.WEST}
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(NamedTuple):  # a tuple: built for every word of every order, so it must be cheap to make
     text: str  # as written
     low: str  # lower case, dots dropped
     spaced: bool  # whitespace before it
 
 
 def raw_words(text: str) -> list[Word]:
-    out = []
-    pos = 0
-    for m in _RAW.finditer(text):
-        t = m.group(1)
-        out.append(Word(t, t.lower().replace(".", "") if t[0].isalnum() else t, m.start(1) > pos))
-        pos = m.end()
-    return out
+    return [Word(t, t.lower().replace(".", "") if t[0].isalnum() else t, space != "")
+            for space, t in _RAW.findall(text)]
 
 
 class Lexed:

@@ -38,6 +38,10 @@ class Resolved:
     ambiguous: tuple[str, ...] = ()  # full names it could mean ("Nor")
     suggestions: tuple[str, ...] = ()  # nearest full names when nothing matched
 
+    def __str__(self) -> str:
+        # A lark Token holding this is a str of str(value): the words as written, not the long repr.
+        return self.text
+
 
 def one_edit_apart(a: str, b: str) -> bool:
     """Exactly one insertion, deletion, substitution or transposition of neighbours."""
