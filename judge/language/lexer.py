@@ -47,6 +47,13 @@ NOISE = {"the", "unit", "an", "in", "at", "from", "please", "on", "onto", "aboar
 COAST_WORDS = {"nc": Coast.NORTH, "sc": Coast.SOUTH, "ec": Coast.EAST, "wc": Coast.WEST,
                "north": Coast.NORTH, "south": Coast.SOUTH, "east": Coast.EAST, "west": Coast.WEST}
 COAST_LETTERS = {"n": Coast.NORTH, "s": Coast.SOUTH, "e": Coast.EAST, "w": Coast.WEST}
+# The tokens of words with one fixed meaning, made once: tokens are never changed once made,
+# and making one for every word of every order was a good part of reading an order.
+_KIND_TOKENS = {w: Token("KIND", kind) for w, kind in KINDS.items()}
+_WORD_TOKENS = {**{w: Token(t, w) for w, t in KEYWORDS.items()}, **_KIND_TOKENS}  # a unit kind first
+_COAST_TOKENS = {c: Token("COAST", c) for c in Coast}
+_DASH_TOKENS = {d: Token("DASH", d) for d in ("-", "->", "=>")}
+_VIA_CONVOY = Token("VIACONVOY", "via convoy")
 
 
 class Word(NamedTuple):  # a tuple: built for every word of every order, so it must be cheap to make
@@ -80,47 +87,17 @@ def lex(text: str, names: NameIndex) -> Lexed:
         w = words[i]
         low = w.low
         prev = out[-1].type if out else None
-        nxt = words[i + 1].low if i + 1 < n else None
-        if low in ("-", "->", "=>") or low.endswith(">"):
-            # "moves -", "- to": one move dash however many words say it
-            if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
-                out.append(Token("DASH", low))
-            i += 1
-            continue
-        if low == "(":
-            close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
-            coast = _coast(words[i + 1:close], prev) if close else None
-            if coast is not None:
-                out.append(Token("COAST", coast))
-                i = close + 1
-                continue
-            i += 1  # stray brackets carry no meaning in an order
-            continue
-        if low == ")":
-            i += 1
-            continue
-        if low == "/":
-            if prev == "PLACE" and nxt is not None:
-                span = 2 if i + 2 < n and words[i + 2].low == "coast" else 1
-                coast = _coast(words[i + 1:i + 1 + span], prev)
-                if coast is not None:
-                    out.append(Token("COAST", coast))
-                    i += 1 + span
-                    continue
-            out.append(Token("OTHER", w.text))
-            i += 1
-            continue
         if not low[0].isalnum():
-            out.append(Token("OTHER", w.text))
-            i += 1
+            i = _punctuation(words, i, prev, out)
             continue
+        nxt = words[i + 1].low if i + 1 < n else None
         # A place's coast: "Spain north coast", "Con-Bul EC", "StP nc".
         if prev == "PLACE" and low in COAST_WORDS:
-            out.append(Token("COAST", COAST_WORDS[low]))
+            out.append(_COAST_TOKENS[COAST_WORDS[low]])
             i += 2 if nxt == "coast" else 1
             continue
         if low == "a" and nxt == "/" and i + 2 < n and words[i + 2].low == "f":
-            out.append(Token("KIND", UnitKind.ARMY_FLEET))
+            out.append(_KIND_TOKENS["af"])
             i += 3
             continue
         # Multi-word names first, longest first: "Mid-Atlantic Ocean", "St Pete", "North Sea".
@@ -131,28 +108,47 @@ def lex(text: str, names: NameIndex) -> Lexed:
             i += used
             continue
         if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
-            out.append(Token("VIACONVOY", "via convoy"))
+            out.append(_VIA_CONVOY)
             i += 2
             continue
-        kind = KINDS.get(low)
-        if kind is not None:
-            out.append(Token("KIND", kind))
+        token = _WORD_TOKENS.get(low)
+        if token is not None:
+            if not (token.type == "DASH" and prev == "DASH"):  # "moves to", "- to"
+                out.append(token)
             i += 1
             continue
-        keyword = KEYWORDS.get(low)
-        if keyword is not None:
-            if keyword == "DASH" and prev == "DASH":  # "moves to", "- to"
-                i += 1
-                continue
-            out.append(Token(keyword, low))
-            i += 1
-            continue
-        if low in NOISE:
-            i += 1
-            continue
-        _word(w, names, lexed)
+        if low not in NOISE:
+            _word(w, names, lexed)
         i += 1
     return lexed
+
+
+def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) -> int:
+    """Dashes, brackets and slashes at words[i]; returns the index of the next word to read."""
+    low = words[i].low
+    n = len(words)
+    if low in ("-", "->", "=>") or low.endswith(">"):
+        # "moves -", "- to": one move dash however many words say it
+        if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
+            out.append(_DASH_TOKENS.get(low) or Token("DASH", low))
+        return i + 1
+    if low == "(":
+        close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
+        coast = _coast(words[i + 1:close], prev) if close else None
+        if coast is not None:
+            out.append(_COAST_TOKENS[coast])
+            return close + 1
+        return i + 1  # stray brackets carry no meaning in an order
+    if low == ")":
+        return i + 1
+    if low == "/" and prev == "PLACE" and i + 1 < n:
+        span = 2 if i + 2 < n and words[i + 2].low == "coast" else 1
+        coast = _coast(words[i + 1:i + 1 + span], prev)
+        if coast is not None:
+            out.append(_COAST_TOKENS[coast])
+            return i + 1 + span
+    out.append(Token("OTHER", words[i].text))
+    return i + 1
 
 
 def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
