@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
@@ -90,71 +90,80 @@ _NOT_IN_PHASE = {
 }
 
 
-@v_args(inline=True)
 class _Build(Transformer):
-    """Grammar trees to (tag, order): tag says which words built it, for the phase check."""
+    """Grammar trees to (tag, order): tag says which words built it, for the phase check.
 
-    def unit(self, *parts):
+    Each method gets the list of its rule's children. Lark calls these methods as the LALR
+    parser reduces (the Transformer is given at construction), so no tree is ever built;
+    and without `v_args` wrappers each reduction is one plain call."""
+
+    def unit(self, parts):
         kind = parts[0].value if len(parts) == 2 else None
         return UnitRef(parts[-1], kind)
 
-    def place(self, place, coast=None):
-        return Location(place.value.province, coast.value if coast is not None else None)
+    def place(self, parts):
+        return Location(parts[0].value.province, parts[1].value if len(parts) == 2 else None)
 
-    def other(self, *parts):
+    def other(self, parts):
         unit = parts[-1]
         if len(parts) == 2:
             return UnitRef(unit.location, unit.kind, parts[0].value)
         return unit
 
-    def move(self, unit, _dash, *rest):
+    def move(self, parts):
+        unit, _dash, *rest = parts
         via = bool(rest) and getattr(rest[-1], "type", None) == "VIACONVOY"
         places = [p for p in rest if isinstance(p, Location)]
         route = tuple(p.province for p in places[:-1])
         return "move", Move(unit, places[-1], via or bool(route), route)
 
-    def hold(self, unit, *_words):
-        return "hold", Hold(unit)
+    def hold(self, parts):
+        return "hold", Hold(parts[0])
 
-    def support(self, unit, _s, other, *rest):
+    def support(self, parts):
+        unit, _s, other, *rest = parts
         to = next((p for p in rest if isinstance(p, Location)), None)
         if to is None or to.province == other.location.province:
             return "support", SupportHold(unit, other)  # "S A yor -> yor": support to hold
         return "support", SupportMove(unit, other, to)
 
-    def convoy(self, unit, _c, army, _dash, to):
+    def convoy(self, parts):
+        unit, _c, army, _dash, to = parts
         return "convoy", Convoy(unit, army, to)
 
-    def retreat(self, unit, _r, *rest):
-        return "retreat", Retreat(unit, rest[-1])
+    def retreat(self, parts):
+        return "retreat", Retreat(parts[0], parts[-1])
 
-    def disband(self, a, b):
+    def disband(self, parts):
+        a, b = parts
         return "disband", Disband(a if isinstance(a, UnitRef) else b)
 
-    def remove(self, a, b):
+    def remove(self, parts):
+        a, b = parts
         return "remove", Disband(a if isinstance(a, UnitRef) else b)
 
-    def build(self, *parts):
+    def build(self, parts):
         kind = next((p.value for p in parts if getattr(p, "type", None) == "KIND"), None)
         where = next(p for p in parts if isinstance(p, Location))
         return "build", (kind, where)
 
-    def waive(self, *_):
+    def waive(self, _parts):
         return "waive", Waive()
 
-    def embark(self, unit, _e, *rest):
-        return "embark", Embark(unit, rest[-1])
+    def embark(self, parts):
+        return "embark", Embark(parts[0], parts[-1])
 
-    def disembark(self, unit, _d, *rest):
+    def disembark(self, parts):
+        unit, _d, *rest = parts
         army = next(p for p in rest if isinstance(p, UnitRef))
         to = next((p for p in rest if isinstance(p, Location)), army.location)
         return "disembark", Disembark(unit, to)
 
-    def bare(self, unit):
-        return "bare", unit
+    def bare(self, parts):
+        return "bare", parts[0]
 
-    def start(self, order):
-        return order
+    def start(self, parts):
+        return parts[0]
 
 
 _SPLIT = re.compile(r"[;,]")
