@@ -183,22 +183,25 @@ def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
 
 def _phrase(words: list[Word], i: int, names: NameIndex) -> tuple[str, int] | None:
     """A multi-word name starting at words[i]: (province, tokens used), or None."""
-    for length in names.phrase_lengths:
-        parts: list[str] = []
-        j = i
-        while j < len(words) and len(parts) < length:
-            w = words[j]
-            if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
-                j += 1  # a hyphen inside a name: "Mid-Atlantic"
-                continue
-            if not w.low[0].isalnum():
-                break
-            parts.append(w.low)
-            j += 1
-        if len(parts) == length:
-            pid = names.phrase(tuple(parts))
+    longest = names.phrase_lengths[0]
+    parts: list[str] = []
+    ends: list[int] = []  # ends[k]: the index after the (k+1)th word of the name
+    j = i
+    while j < len(words) and len(parts) < longest:
+        w = words[j]
+        if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
+            j += 1  # a hyphen inside a name: "Mid-Atlantic"
+            continue
+        if not w.low[0].isalnum():
+            break
+        parts.append(w.low)
+        j += 1
+        ends.append(j)
+    for length in names.phrase_lengths:  # longest first
+        if length <= len(parts):
+            pid = names.phrase(tuple(parts[:length]))
             if pid is not None:
-                return pid, j - i
+                return pid, ends[length - 1] - i
     return None
 
 
