@@ -208,8 +208,13 @@ class OrderReader:
             if named and not body.strip():
                 current = named  # a header line "England:" for the lines below
                 continue
-            for piece in _SPLIT.split(_SENTENCE.sub(";", body)):
-                piece = _TRAILING.sub("", _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))).strip()
+            if "." in body:  # (the cheap test spares most lines the slow lookbehind)
+                body = _SENTENCE.sub(";", body)
+            for piece in _SPLIT.split(body):
+                piece = _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))
+                if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
+                    piece = _TRAILING.sub("", piece)
+                piece = piece.strip()
                 if not piece:
                     continue
                 result = self.parse_one(piece, phase_kind, adjusting)
