@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from . import army_fleet
 from .entries import Entry, Route
 from .geography import Location
-from .orders import Convoy, Move, SupportHold, SupportMove
+from .orders import Convoy
 from .outcomes import Outcome, PhaseResult, Reason
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
@@ -29,10 +29,10 @@ def movement_results(variant: Variant, position: Position, game, r: Resolver[str
     board = variant.board
     entries = game.entries
     with_af = game.with_af
-    moved = {p for p, e in entries.items() if isinstance(e.order, Move) and r.resolve(p)}
+    moved = {p for p in game.dest if r.resolve(p)}
     dislodged_by: dict[str, str] = {}
     for p in moved:
-        dest = entries[p].order.to.province
+        dest = game.dest[p]
         if dest in entries and dest not in moved:
             dislodged_by[dest] = p
     stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
@@ -62,7 +62,7 @@ def movement_results(variant: Variant, position: Position, game, r: Resolver[str
     occupied = {u.location.province for u in staying}
     occupied.update(u.location.province for u in arrived)
     contested = {e.order.to.province for p, e in entries.items()
-                 if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
+                 if p in game.dest and p not in moved and game.has_path(p, r)
                  and game.head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
@@ -110,12 +110,11 @@ def _steps(board, unit: Unit) -> list[Location]:
 
 def _verdict(game, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodged_from: str | None,
              stranded: Mapping[str, Unit]) -> Verdict:
-    o = e.order
     name = game.province_name
-    if isinstance(o, Move):
+    if p in game.dest:
         return _MOVED if p in moved and e.route is not Route.DISEMBARK else \
             _move_failed(game, r, p, e, moved, stranded)
-    if isinstance(o, (SupportHold, SupportMove)):
+    if p in game.target_of:
         if p not in game.matching_supports:
             return (False, Reason.SUPPORT_UNMATCHED,
                     "the supported unit was not ordered to do what this support says", ())
@@ -127,7 +126,7 @@ def _verdict(game, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodge
         cutter = game.entries[cutter].province if cutter else None
         return (False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
                 (cutter,) if cutter else ())
-    if isinstance(o, Convoy):
+    if isinstance(e.order, Convoy):
         if not game.convoy_matches(e):
             return False, Reason.CONVOY_UNMATCHED, "the army was not ordered to move along this convoy", ()
         if dislodged_from:
