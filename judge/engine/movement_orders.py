@@ -260,13 +260,14 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
         origin, dest = province, order.to.province
         by_land = dest in board.army_neighbours(origin)
         convoyers = by_route.get((origin, dest), {})
-        if not by_land and variant.is_frozen(origin, position.phase):
+        frozen = variant.is_frozen(origin, position.phase)
+        if not by_land and frozen:
             rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
                                     f"{board.province(origin).name} is frozen: an army may leave it "
                                     "only overland"))
             del out[province]
             continue
-        if variant.is_frozen(origin, position.phase):
+        if frozen:
             convoyers = {}  # no convoy out of the ice
         if by_land and not convoyers and not order.via_convoy:
             continue  # the everyday case: a plain move by land
