@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine import Variant
 
@@ -29,9 +29,11 @@ def name_key(text: str) -> str:
     return _SEPARATORS.sub(" ", _DROPPED.sub("", text.lower())).strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """A word or phrase read as a province (`province`), or why it could not be."""
+class Resolved(NamedTuple):
+    """A word or phrase read as a province (`province`), or why it could not be.
+
+    A NamedTuple, not a frozen dataclass: one is made for every place in every order, and
+    a tuple is made in a third less time."""
     text: str
     province: str | None
     corrected: bool = False  # a one-edit typo was read as `province` ("Burgandy" as Burgundy)
