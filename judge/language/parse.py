@@ -210,8 +210,9 @@ class OrderReader:
                 continue
             if "." in body:  # (the cheap test spares most lines the slow lookbehind)
                 body = _SENTENCE.sub(";", body)
-            for piece in _SPLIT.split(body):
-                piece = _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))
+            for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+                if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
+                    piece = _NUMBERING.sub("", _LEADING_QUOTE.sub("", piece))
                 if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
                     piece = _TRAILING.sub("", piece)
                 piece = piece.strip()
@@ -244,6 +245,8 @@ class OrderReader:
 
         Results are immutable, so the reader keeps a bounded memo of them: the same
         order typed again (by another player, or in a re-sent message) is not re-read."""
+        if not self._memo_size:
+            return self._parse_one(text, phase_kind, adjusting)
         key = (text, phase_kind, adjusting)
         hit = self._memo.get(key)
         if hit is None:
