@@ -44,6 +44,8 @@ class Board:
             for b in bs:
                 by_sea[a.province].add(b.province)
         self._fleet_provinces = MappingProxyType({k: frozenset(v) for k, v in by_sea.items()})
+        # Each province's bare location, made once: the order reader names one in nearly every order.
+        self._bare = MappingProxyType({pid: Location(pid) for pid in self.provinces})
         # What adjudication asks for every order, answered once per map (the board is read-only).
         terrain = {pid: p.terrain for pid, p in self.provinces.items()}
         self.seas = frozenset(pid for pid, t in terrain.items() if t is Terrain.SEA)
@@ -73,6 +75,11 @@ class Board:
     # -- queries ------------------------------------------------------------------------
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
+
+    def location(self, province: str) -> Location:
+        """The province's bare location (no coast); any province id, on this map or not."""
+        loc = self._bare.get(province)
+        return loc if loc is not None else Location(province)
 
     def army_neighbours(self, province: str) -> frozenset[str]:
         return self._army.get(province, frozenset())

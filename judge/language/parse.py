@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
                       SupportMove, UnitKind, UnitRef, Variant, Waive)
+from ..engine.board import Board
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Terrain
 from .clean import normalise_chars
@@ -97,12 +98,18 @@ class _Build(Transformer):
     parser reduces (the Transformer is given at construction), so no tree is ever built;
     and without `v_args` wrappers each reduction is one plain call."""
 
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+
     def unit(self, parts):
         kind = parts[0].value if len(parts) == 2 else None
         return UnitRef(parts[-1], kind)
 
     def place(self, parts):
-        return Location(parts[0].value.province, parts[1].value if len(parts) == 2 else None)
+        if len(parts) == 2:
+            return Location(parts[0].value.province, parts[1].value)
+        return self.board.location(parts[0].value.province)
 
     def other(self, parts):
         unit = parts[-1]
@@ -184,7 +191,7 @@ class OrderReader:
         self._memo_size = memo_size
         self.names = NameIndex(variant)
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
-                          transformer=_Build(), maybe_placeholders=False)
+                          transformer=_Build(variant.board), maybe_placeholders=False)
         self._memo: dict[tuple[str, PhaseKind, str | None], object] = {}
 
     # -- whole texts -------------------------------------------------------------------------
