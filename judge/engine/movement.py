@@ -74,7 +74,7 @@ class MovementRules:
         """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
         o = supporter.order
         p = o.supported.location.province
-        if isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
+        if self.with_af and isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
                 and not self.board.province(o.to.province).is_sea:
             return army_fleet.army_key(p)
         return p

@@ -142,7 +142,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
 
 def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:
     """The unit as it really is, kind and coast (DATC 4.B.5, 4.C.2); the order's own reference if it says so."""
-    if ref.kind is unit.kind and ref.power is None and ref.location == unit.location:
+    if ref.kind is unit.kind and ref.power is None and (ref.location is unit.location or ref.location == unit.location):
         return ref
     return UnitRef(unit.location, unit.kind)
 
