@@ -215,8 +215,11 @@ def _coast(words: list[Word], prev: str | None) -> Coast | None:
 class TokenListLexer(Lexer):
     """Lark's side of the hand-over: the parse input is already a list of tokens."""
 
+    # Lark's current custom-lexer interface: `lex(lexer_state, parser_state)`, called without a wrapper.
+    __future_interface__ = 2
+
     def __init__(self, lexer_conf) -> None:  # noqa: D107 - Lark's constructor signature
         pass
 
-    def lex(self, tokens):  # Lark hands a custom lexer the parse input itself
-        return iter(tokens)
+    def lex(self, lexer_state, parser_state):  # the state's text is the parse input: our tokens
+        return iter(lexer_state.text)
