@@ -56,6 +56,9 @@ _DASH_TOKENS = {d: Token("DASH", d) for d in ("-", "->", "=>")}
 _VIA_CONVOY = Token("VIACONVOY", "via convoy")
 
 
+_new_tuple = tuple.__new__
+
+
 class Word(NamedTuple):  # a tuple: built for every word of every order, so it must be cheap to make
     text: str  # as written
     low: str  # lower case, dots dropped
@@ -63,7 +66,8 @@ class Word(NamedTuple):  # a tuple: built for every word of every order, so it m
 
 
 def raw_words(text: str) -> list[Word]:
-    return [Word(t, t.lower().replace(".", "") if t[0].isalnum() else t, space != "")
+    # tuple.__new__ makes the Word in C; Word(...) would go through NamedTuple's Python __new__
+    return [_new_tuple(Word, (t, t.lower().replace(".", "") if t[0].isalnum() else t, space != ""))
             for space, t in _RAW.findall(text)]
 
 
