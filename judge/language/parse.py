@@ -301,10 +301,6 @@ class OrderReader:
 
     def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...],
                    adjusting: str | None = None):
-        def wrong(what: str) -> OrderError:
-            return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
-                              f"a {phase.full_name.lower()} order", EXAMPLES[phase])
-
         if tag == "bare":
             return self._bare(text, built, phase, notes, adjusting)
         if phase is PhaseKind.MOVEMENT:
@@ -312,18 +308,18 @@ class OrderReader:
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
-            return wrong({"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
-                          "build": "a build", "waive": "a waived build"}[tag])
+            return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
+                                        "build": "a build", "waive": "a waived build"}[tag])
         if phase is PhaseKind.RETREAT:
             if tag == "move":
                 if built.via_convoy:
-                    return wrong("a move by convoy")
+                    return _wrong(text, phase, "a move by convoy")
                 return Retreat(built.unit, built.to), notes
             if tag in ("retreat", "disband"):
                 return built, notes
-            return wrong({"hold": "a hold", "support": "a support", "convoy": "a convoy", "embark": "embarking",
-                          "disembark": "disembarking", "remove": "a removal", "build": "a build",
-                          "waive": "a waived build"}[tag])
+            return _wrong(text, phase, {"hold": "a hold", "support": "a support", "convoy": "a convoy",
+                                        "embark": "embarking", "disembark": "disembarking", "remove": "a removal",
+                                        "build": "a build", "waive": "a waived build"}[tag])
         if tag in ("disband", "remove", "waive"):
             return built, notes
         if tag == "build":
@@ -335,8 +331,8 @@ class OrderReader:
                                       "A or F", (f"build A {text.split()[-1]}", f"build F {text.split()[-1]}"))
                 notes = notes + (f"built an {kind.full_name}: only an {kind.full_name} can stand there",)
             return Build(kind, where), notes
-        return wrong({"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
-                      "retreat": "a retreat", "embark": "embarking", "disembark": "disembarking"}[tag])
+        return _wrong(text, phase, {"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
+                                    "retreat": "a retreat", "embark": "embarking", "disembark": "disembarking"}[tag])
 
     def _lands(self, move: Move) -> bool:
         """`A/F Mao - Por`: an A/F never enters a coast, so a move of one onto land is its army landing."""
@@ -368,6 +364,12 @@ class OrderReader:
         if prov.terrain is Terrain.SEA and UnitKind.ARMY_FLEET not in self.variant.unit_kinds:
             return UnitKind.FLEET
         return None
+
+
+def _wrong(text: str, phase: PhaseKind, what: str) -> OrderError:
+    """An order of a kind the phase does not take."""
+    return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
+                      f"a {phase.full_name.lower()} order", EXAMPLES[phase])
 
 
 def _shown(token) -> str:
