@@ -236,7 +236,7 @@ class OrderReader:
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
         """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`."""
-        m = _PREFIX.match(line)
+        m = _PREFIX.match(line) if ":" in line else None
         if not m:
             return line, None, None, ()
         power, typo = self.names.power_prefix(m.group(1))
