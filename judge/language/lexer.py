@@ -122,7 +122,11 @@ def lex(text: str, names: NameIndex) -> Lexed:
             i += 1
             continue
         if low not in NOISE:
-            _word(w, names, lexed)
+            exact = names.exact.get(low)
+            if exact is not None:  # an exact province name: most words left by now
+                out.append(Token("PLACE", Resolved(w.text, exact)))
+            else:
+                _word(w, names, lexed)
         i += 1
     return lexed
 
@@ -156,12 +160,8 @@ def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) 
 
 
 def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
-    # An exact province name, then an exact power ("English" before "English Channel"
-    # by prefix), then prefixes and typos of provinces.
-    exact = names.exact.get(w.low)
-    if exact is not None:
-        lexed.tokens.append(Token("PLACE", Resolved(w.text, exact)))
-        return
+    # Not an exact province name (the caller tried that first): an exact power ("English"
+    # before "English Channel" by prefix), then prefixes and typos of provinces.
     power = names.power(w.low)
     if power is not None:
         lexed.tokens.append(Token("POWER", power))
