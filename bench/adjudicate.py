@@ -178,7 +178,9 @@ def main() -> int:
         print(ratios("to set_orders+process()", with_orders, ours, 20))
     if not args.skip_datc:
         t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_datc_v3.py", "tests/test_datc_v24.py"],
+        # no -q here: the project's addopts already has one, and -qq would drop the summary line
+        done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                               "tests/test_datc_v3.py", "tests/test_datc_v24.py"],
                               cwd=ROOT, capture_output=True, text=True)
         wall = time.perf_counter() - t
         print(f"DATC run (v3.0 + v2.4, via pytest, wall): {wall:.2f} s; {done.stdout.strip().splitlines()[-1]}")
