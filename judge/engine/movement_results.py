@@ -5,6 +5,7 @@ Reads the decisions `MovementRules` and the resolver have settled; decides nothi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from . import army_fleet
 from .entries import Entry, Route
@@ -15,6 +16,9 @@ from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .variant import Variant
 
+if TYPE_CHECKING:  # movement.py imports this module
+    from .movement import MovementRules
+
 # (succeeded, reason, detail, involving): what `_verdict` says about one order
 Verdict = tuple[bool, Reason, str, tuple[str, ...]]
 _HELD: Verdict = (True, Reason.HELD, "", ())
@@ -23,9 +27,9 @@ _CONVOYED: Verdict = (True, Reason.CONVOYED, "", ())
 _MOVED: Verdict = (True, Reason.MOVED, "", ())
 
 
-def movement_results(variant: Variant, position: Position, game, r: Resolver[str],
+def movement_results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
                      rejected: tuple[Outcome, ...]) -> PhaseResult:
-    """`game` is the phase's `judge.engine.movement.MovementRules`, its decisions all resolved by `r`."""
+    """The phase's result, once `r` has resolved every decision of `game`."""
     board = variant.board
     entries = game.entries
     with_af = game.with_af
@@ -87,7 +91,8 @@ def movement_results(variant: Variant, position: Position, game, r: Resolver[str
     return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
 
 
-def _stranded_by_ferry(game, r: Resolver[str], moved: set[str], dislodged_by: dict[str, str]) -> dict[str, Unit]:
+def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],
+                       dislodged_by: dict[str, str]) -> dict[str, Unit]:
     """Fast Ferry: an army its ferry carried but could not land stays aboard as an A/F.
 
     Returns the army's province -> the A/F it forms."""
@@ -108,7 +113,7 @@ def _steps(board, unit: Unit) -> list[Location]:
     return [Location(p) for p in board.army_neighbours(unit.location.province)]
 
 
-def _verdict(game, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodged_from: str | None,
+def _verdict(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodged_from: str | None,
              stranded: Mapping[str, Unit]) -> Verdict:
     name = game.province_name
     if p in game.dest:
@@ -138,7 +143,8 @@ def _verdict(game, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodge
     return _HELD
 
 
-def _move_failed(game, r: Resolver[str], p: str, e: Entry, moved: set[str], stranded: Mapping[str, Unit]) -> Verdict:
+def _move_failed(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
+                 stranded: Mapping[str, Unit]) -> Verdict:
     """Why a move did not move (or, for a landing that did, that it landed)."""
     name = game.province_name
     if p in moved:
