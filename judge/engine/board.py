@@ -10,6 +10,8 @@ from types import MappingProxyType
 
 from .geography import Coast, Location, Province, Terrain, UnitKind
 
+_NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
+
 
 class Board:
     def __init__(
@@ -42,6 +44,20 @@ class Board:
             for b in bs:
                 by_sea[a.province].add(b.province)
         self._fleet_provinces = MappingProxyType({k: frozenset(v) for k, v in by_sea.items()})
+        # Each province's bare location, made once: the order reader names one in nearly every order.
+        self._bare = MappingProxyType({pid: Location(pid) for pid in self.provinces})
+        # What adjudication asks for every order, answered once per map (the board is read-only).
+        terrain = {pid: p.terrain for pid, p in self.provinces.items()}
+        self.seas = frozenset(pid for pid, t in terrain.items() if t is Terrain.SEA)
+        self.coastal = frozenset(pid for pid, t in terrain.items() if t is Terrain.COAST)
+        self._army_can_stand = frozenset(pid for pid, t in terrain.items() if t in (Terrain.LAND, Terrain.COAST))
+        reach: dict[Location, dict[str, list[Location]]] = {}
+        for a, bs in fleet.items():
+            for b in sorted(bs, key=str):
+                reach.setdefault(a, {}).setdefault(b.province, []).append(b)
+        # fleet location -> province -> the coasts (or bare location) of it the fleet can move to
+        self._fleet_reach = MappingProxyType(
+            {a: MappingProxyType({p: tuple(locs) for p, locs in by.items()}) for a, by in reach.items()})
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:
@@ -60,6 +76,11 @@ class Board:
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
 
+    def location(self, province: str) -> Location:
+        """The province's bare location (no coast); any province id, on this map or not."""
+        loc = self._bare.get(province)
+        return loc if loc is not None else Location(province)
+
     def army_neighbours(self, province: str) -> frozenset[str]:
         return self._army.get(province, frozenset())
 
@@ -77,8 +98,8 @@ class Board:
     def can_reach_province(self, kind: UnitKind, loc: Location, province: str) -> bool:
         """Could this unit move into some part of `province`? (What a support needs.)"""
         if kind is UnitKind.ARMY:
-            return province in self._army.get(loc.province, ()) and not self.provinces[province].is_sea
-        return any(dst.province == province for dst in self._fleet.get(loc, ()))
+            return province in self._army.get(loc.province, ()) and province not in self.seas
+        return province in self._fleet_reach.get(loc, _NOWHERE)
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         prov = self.provinces[province]
@@ -87,11 +108,11 @@ class Board:
         return (Location(province),) if Location(province) in self._fleet else ()
 
     def can_stand(self, kind: UnitKind, loc: Location) -> bool:
+        if kind is UnitKind.ARMY:
+            return loc.coast is None and loc.province in self._army_can_stand
         prov = self.provinces.get(loc.province)
         if prov is None or prov.terrain is Terrain.IMPASSABLE:
             return False
-        if kind is UnitKind.ARMY:
-            return loc.coast is None and prov.terrain is not Terrain.SEA
         if kind is UnitKind.ARMY_FLEET:
             return prov.terrain is Terrain.SEA
         return loc in self._fleet
@@ -104,11 +125,11 @@ class Board:
 
     def fleet_can_reach_province(self, src: Location, province: str) -> tuple[Location, ...]:
         """The coasts (or bare location) of `province` a fleet at `src` can move to."""
-        return tuple(loc for loc in self._fleet.get(src, ()) if loc.province == province)
+        return self._fleet_reach.get(src, _NOWHERE).get(province, ())
 
     def coastal_for_convoy(self, province: str) -> bool:
         """An army may be convoyed from or to a coastal province."""
-        return self.provinces[province].terrain is Terrain.COAST
+        return province in self.coastal
 
     def distances_from(self, sources: Iterable[str], step=None) -> dict[str, int]:
         """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border)."""

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 
 class PhaseKind(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     MOVEMENT = "M"
     RETREAT = "R"
     ADJUSTMENT = "A"

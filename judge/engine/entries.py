@@ -11,15 +11,21 @@ from .position import Unit
 
 
 class Route(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     LAND = "land"  # a direct move (fleets always move this way)
     CONVOY = "convoy"  # only by convoy; fails if every convoy route is disrupted
     CONVOY_ELSE_LAND = "convoy, else land"  # older readings: land route if the convoy fails
     DISEMBARK = "disembark"  # the army aboard an A/F lands (see judge.engine.army_fleet)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Entry:
-    """A unit with the one order it will carry out."""
+    """A unit with the one order it will carry out.
+
+    Never changed once made (`dataclasses.replace` makes a new one). Not `frozen`: one is built
+    for every unit every phase, and a frozen dataclass takes about five times as long to build."""
     power: str
     unit: Unit
     order: Order  # normalised: Hold, Move, SupportHold, SupportMove or Convoy

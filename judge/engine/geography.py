@@ -10,6 +10,10 @@ from dataclasses import dataclass
 
 
 class Terrain(enum.Enum):
+    # Members are singletons compared by identity, so identity is a valid hash, and it is
+    # computed in C: Enum's own __hash__ is a Python function, hot in adjudication.
+    __hash__ = object.__hash__
+
     LAND = "land"
     COAST = "coast"
     SEA = "sea"
@@ -17,6 +21,9 @@ class Terrain(enum.Enum):
 
 
 class Coast(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     NORTH = "nc"
     SOUTH = "sc"
     EAST = "ec"
@@ -28,6 +35,9 @@ class Coast(enum.Enum):
 
 
 class UnitKind(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     ARMY = "A"
     FLEET = "F"
     # An army aboard a fleet at sea (Abstraction II's A/F): moves and fights as a fleet.

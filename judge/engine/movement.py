@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 
 from . import army_fleet
 from .convoy_routes import route_exists
-from .geography import Location, UnitKind
 from .movement_orders import Entry, MovementOrders, Route, normalise
+from .movement_results import movement_results
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
-from .outcomes import Outcome, PhaseResult, Reason
-from .position import DislodgedUnit, Position, Unit
+from .outcomes import Outcome, PhaseResult
+from .position import Position
 from .resolver import Resolver
 from .rules import Rules, SupportCoast
 from .variant import Variant
@@ -32,7 +32,9 @@ class MovementRules:
         # Convoyed moves the Szykman rule has declared disrupted.
         self.paradox_broken: set[str] = set()
         self.moves_to: dict[str, list[str]] = {}
-        self.supports_of: dict[str, list[str]] = {}  # supported unit's province -> supporters
+        # supported decision -> the supporters whose support matches what was ordered (fixed for the phase)
+        self.supports_of: dict[str, list[str]] = {}
+        self.matching_supports: set[str] = set()
         self.convoys_for: dict[str, set[str]] = {}  # army's province -> convoying seas
         # An A/F whose army lands from where it is: its fleet may move only if the landing succeeds.
         self.army_of: dict[str, str] = {}
@@ -40,32 +42,44 @@ class MovementRules:
         self.paradox_stands = "circular_reasoning_stands" in variant.hooks
         self.stood: set[str] = set()  # moves that stand because of it
         self.with_af = army_fleet.enabled(variant)
+        self.dest: dict[str, str] = {}  # a moving unit's key -> the province it moves to
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
+        convoys: list[Entry] = []
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Move):
+                self.dest[p] = o.to.province
                 self.moves_to.setdefault(o.to.province, []).append(p)
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
                 self.target_of[p] = self._supported_key(e)
+            elif isinstance(o, Convoy):
+                convoys.append(e)
+        for e in convoys:
+            if self.convoy_matches(e):
+                self.convoys_for.setdefault(e.order.army.location.province, set()).add(e.province)
+        for p in self.target_of:
+            if self.support_matches(self.entries[p]):
+                self.matching_supports.add(p)
                 self.supports_of.setdefault(self.target_of[p], []).append(p)
-        for p, e in self.entries.items():
-            o = e.order
-            if isinstance(o, Convoy) and self._convoy_matches(e):
-                self.convoys_for.setdefault(o.army.location.province, set()).add(p)
+        # Two moves along one border in opposite directions: p -> the province of the other unit.
+        self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
+
+    def province_name(self, province: str) -> str:
+        return self.board.provinces[province].name
 
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
         """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
         o = supporter.order
         p = o.supported.location.province
-        if isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
+        if self.with_af and isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
                 and not self.board.province(o.to.province).is_sea:
             return army_fleet.army_key(p)
         return p
 
-    def _convoy_matches(self, e: Entry) -> bool:
+    def convoy_matches(self, e: Entry) -> bool:
         army = self.entries.get(e.order.army.location.province)
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
                 and army.order.to.province == e.order.to.province)
@@ -120,9 +134,8 @@ class MovementRules:
 
     def head_to_head(self, p: str, r: Resolver[str]) -> str | None:
         """The province of the unit coming the other way along the same border, if any."""
-        dest = self.entries[p].order.to.province
-        other = self.entries.get(dest)
-        if other is None or not isinstance(other.order, Move) or other.order.to.province != p:
+        dest = self.opposite.get(p)
+        if dest is None:
             return None
         if self.by_convoy(p, r) or self.by_convoy(dest, r):
             return None
@@ -132,18 +145,14 @@ class MovementRules:
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
         n = 0
         for s in self.supports_of.get(p, ()):
-            e = self.entries[s]
-            if isinstance(e.order, SupportMove) is isinstance(self.entries[p].order, Move) \
-                    and self.support_matches(e) and (exclude_power is None or e.power != exclude_power) \
-                    and r.resolve(s):
+            if (exclude_power is None or self.entries[s].power != exclude_power) and r.resolve(s):
                 n += 1
         return n
 
     def hold_strength(self, province: str, r: Resolver[str]) -> int:
-        e = self.entries.get(province)
-        if e is None:
+        if province not in self.entries:
             return 0
-        if isinstance(e.order, Move):
+        if province in self.dest:
             return 0 if r.resolve(province) or self.ferried_away(province, r) else 1
         return 1 + self._supports(province, r)
 
@@ -157,13 +166,11 @@ class MovementRules:
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
         if not self.has_path(p, r):
             return 0
-        e = self.entries[p]
-        dest = e.order.to.province
+        dest = self.dest[p]
         occupant = self.entries.get(dest)
-        h2h = self.head_to_head(p, r)
-        if occupant is None or (isinstance(occupant.order, Move) and h2h is None and r.resolve(dest)):
+        if occupant is None or (dest in self.dest and self.head_to_head(p, r) is None and r.resolve(dest)):
             return 1 + self._supports(p, r)
-        if occupant.power == e.power:
+        if occupant.power == self.entries[p].power:
             return 0  # a power cannot dislodge its own unit
         if self.variant.is_frozen(dest, self.position.phase):
             return 0  # nothing in the ice can be dislodged (a variant's frozen spaces)
@@ -182,17 +189,15 @@ class MovementRules:
 
     # -- the decisions ----------------------------------------------------------------
     def adjudicate(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        o = e.order
-        if isinstance(o, Move):
+        if p in self.dest:
             return self._move_succeeds(p, r)
-        if isinstance(o, (SupportHold, SupportMove)):
+        if p in self.target_of:
             return self._support_given(p, r)
         # convoys, holds: the order stands unless the unit is dislodged
         return not self._dislodged(p, r)
 
     def _move_succeeds(self, p: str, r: Resolver[str]) -> bool:
-        dest = self.entries[p].order.to.province
+        dest = self.dest[p]
         if p in self.army_of and not r.resolve(self.army_of[p]):
             return False  # the army failed to land: the fleet may not leave it to drown
         attack = self.attack_strength(p, r)
@@ -210,20 +215,21 @@ class MovementRules:
         return True
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        if isinstance(e.order, Move) and r.resolve(p):
+        if p in self.dest and r.resolve(p):
             return False
-        return any(r.resolve(q) for q in self.moves_to.get(p, ()))
+        for q in self.moves_to.get(p, ()):
+            if r.resolve(q):
+                return True
+        return False
 
     def _support_given(self, p: str, r: Resolver[str]) -> bool:
-        e = self.entries[p]
-        if not self.support_matches(e):
+        if p not in self.matching_supports:
             return False
         if self._dislodged(p, r):
             return False
-        return self._cutter(p, r) is None
+        return self.cutter(p, r) is None
 
-    def _cutter(self, p: str, r: Resolver[str]) -> str | None:
+    def cutter(self, p: str, r: Resolver[str]) -> str | None:
         """The province of a unit that cuts this support, if any."""
         e = self.entries[p]
         o = e.order
@@ -269,153 +275,4 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
     for p in game.entries:
         r.resolve(p)
-    return _results(variant, position, game, r, (*boarded, *normalised.rejected))
-
-
-def _results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
-             rejected: tuple[Outcome, ...]) -> PhaseResult:
-    board = variant.board
-    entries = game.entries
-    moved = {p for p, e in entries.items() if isinstance(e.order, Move) and r.resolve(p)}
-    dislodged_by: dict[str, str] = {}
-    for p in moved:
-        dest = entries[p].order.to.province
-        if dest in entries and dest not in moved:
-            dislodged_by[dest] = p
-    stranded = _stranded_by_ferry(variant, game, r, moved, dislodged_by)
-
-    outcomes: list[Outcome] = list(rejected)
-    for p, e in entries.items():
-        outcomes.append(_outcome(game, r, p, e, moved, dislodged_by, stranded))
-
-    def unit_after(p: str, e: Entry) -> Unit:
-        if e.unit.kind is UnitKind.ARMY_FLEET and army_fleet.army_key(p) in moved:
-            return army_fleet.without_army(e.unit)  # its army has landed
-        return e.unit
-
-    # the board after movement (a disembarking army was part of its A/F until it landed)
-    staying = [unit_after(p, e) for p, e in entries.items()
-               if p not in moved and p not in dislodged_by and p not in stranded and e.route is not Route.DISEMBARK]
-    if stranded:
-        ferries = {af.location.province: af for af in stranded.values()}
-        staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
-    occupied = {u.location.province for u in staying + arrived}
-    contested = {e.order.to.province for p, e in entries.items()
-                 if isinstance(e.order, Move) and p not in moved and game.has_path(p, r)
-                 and game.head_to_head(p, r) is None}
-    standoffs = tuple(sorted(contested - occupied))
-    next_phase = variant.calendar.next_phase(position.phase)
-    occupant = {u.location.province: u for u in staying + arrived}
-
-    dislodged: list[DislodgedUnit] = []
-    for p, attacker in sorted(dislodged_by.items()):
-        if p in stranded:
-            continue  # the army was aboard its ferry, not at home
-        unit = unit_after(p, entries[p])
-        came_from = entries[attacker].province
-        came_by_convoy = game.by_convoy(attacker, r)
-        blocked = set(occupied) | set(standoffs)
-        if not (came_by_convoy and game.rules.retreat_to_convoyed_attackers_origin):
-            blocked.add(came_from)
-        steps = [dst for dst in _steps(board, unit)
-                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
-        if army_fleet.enabled(variant):
-            steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
-        dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
-
-    after = Position(next_phase, tuple(staying + arrived), dict(position.owners), tuple(dislodged))
-    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
-
-
-def _stranded_by_ferry(variant: Variant, game: MovementRules, r: Resolver[str], moved: set[str],
-                       dislodged_by: dict[str, str]) -> dict[str, Unit]:
-    """Fast Ferry: an army its ferry carried but could not land stays aboard as an A/F.
-
-    Returns the army's province -> the A/F it forms."""
-    out: dict[str, Unit] = {}
-    if not army_fleet.enabled(variant):
-        return out
-    for p, e in game.entries.items():
-        if e.route is not Route.CONVOY or p in moved or p in game.stood or not game.convoy_path(p, r):
-            continue
-        ferries = [game.entries[s].unit for s in sorted(game.convoys_for.get(p, ())) if s not in dislodged_by]
-        aboard = army_fleet.ferry_landing_failed(e.unit, ferries)
-        if aboard is not None and aboard not in out.values():
-            out[p] = aboard
-    return out
-
-
-def _steps(board, unit: Unit) -> list[Location]:
-    if unit.kind.moves_as_fleet:
-        return list(board.fleet_neighbours(unit.location))
-    return [Location(p) for p in board.army_neighbours(unit.location.province)]
-
-
-def _outcome(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
-             dislodged_by: dict[str, str], stranded: Mapping[str, Unit]) -> Outcome:
-    o = e.order
-    order = e.given if e.given is not None else o
-    by_judge = e.given is None
-    dislodged_from = game.entries[dislodged_by[p]].province if p in dislodged_by and p not in stranded else None
-
-    def result(ok: bool, reason: Reason, detail: str = "", involving: tuple[str, ...] = ()) -> Outcome:
-        return Outcome(e.power, order, ok, reason, detail, involving, dislodged_from, by_judge)
-
-    name = lambda prov: game.board.province(prov).name  # noqa: E731
-    if isinstance(o, Move):
-        if p in moved:
-            return result(True, Reason.MOVED, "the army landed" if e.route is Route.DISEMBARK else "")
-        if e.route is Route.DISEMBARK and not game.has_path(p, r):
-            if p in game.paradox_broken:
-                return result(False, Reason.DISEMBARK_FAILED,
-                              "the landing would have decided its own A/F's move (the A/F exception): "
-                              "the army stays aboard")
-            return result(False, Reason.DISEMBARK_FAILED,
-                          f"the A/F did not reach {name(e.province)}: the army stays aboard")
-        if p in game.stood:
-            return result(False, Reason.BOUNCED, "part of circular reasoning that cannot be adjudicated: "
-                                                 "the units in it stand")
-        if p in game.army_of and game.army_of[p] not in moved:
-            return result(False, Reason.BOUNCED, "the army aboard did not land, so the A/F stays with it")
-        if e.route is Route.CONVOY and not game.convoy_path(p, r):
-            return result(False, Reason.CONVOY_DISRUPTED,
-                          "every convoy route was disrupted" if p not in game.paradox_broken
-                          else "the convoy was disrupted (convoy paradox, Szykman rule)")
-        dest = o.to.province
-        others = [game.entries[q].province for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
-        occupant = dest if dest in game.entries and dest not in moved else None
-        involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
-        if occupant and game.entries[occupant].power == e.power and not others:
-            return result(False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving)
-        detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
-                  + " and ".join(name(q) for q in involving)) if involving else ""
-        if p in stranded:
-            detail += (", " if detail else "") + \
-                f"and stays aboard the fleet in {name(stranded[p].location.province)} as an A/F"
-        return result(False, Reason.BOUNCED, detail, involving)
-    if isinstance(o, (SupportHold, SupportMove)):
-        if not game.support_matches(e):
-            return result(False, Reason.SUPPORT_UNMATCHED,
-                          "the supported unit was not ordered to do what this support says")
-        if r.resolve(p):
-            return result(True, Reason.SUPPORTED)
-        if dislodged_from:
-            return result(False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}",
-                          (dislodged_from,))
-        cutter = game._cutter(p, r)
-        cutter = game.entries[cutter].province if cutter else None
-        return result(False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
-                      (cutter,) if cutter else ())
-    if isinstance(o, Convoy):
-        if not game._convoy_matches(e):
-            return result(False, Reason.CONVOY_UNMATCHED,
-                          "the army was not ordered to move along this convoy")
-        if dislodged_from:
-            return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}",
-                          (dislodged_from,))
-        return result(True, Reason.CONVOYED)
-    # hold
-    if dislodged_from:
-        return result(False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,))
-    return result(True, Reason.HELD)
+    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected))

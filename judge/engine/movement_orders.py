@@ -29,7 +29,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
               rules: Rules) -> MovementOrders:
     board = variant.board
     rejected: list[Outcome] = []
-    accepted: dict[str, list[tuple[str, Order, Order]]] = {}  # province -> (power, normalised, given)
+    accepted: dict[str, list[tuple[str, Unit, Order, Order]]] = {}  # province -> (power, unit, normalised, given)
 
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
@@ -44,24 +44,23 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             except _Reject as r:
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
                 continue
-            accepted.setdefault(unit.location.province, []).append((power, normal, given))
+            accepted.setdefault(unit.location.province, []).append((power, unit, normal, given))
 
     entries: dict[str, Entry] = {}
     for province, candidates in accepted.items():
-        unit = position.unit_in(province)
-        distinct = {normal for _, normal, _ in candidates}
-        if len(distinct) > 1:
+        if len(candidates) > 1 and len({normal for _, _, normal, _ in candidates}) > 1:
             # DATC 4.D.3: two different orders for one unit; neither is carried out.
-            for power, _, given in candidates:
+            for power, _, _, given in candidates:
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
                                         f"the unit in {board.province(province).name} was given "
                                         "conflicting orders; it holds"))
             continue
-        power, normal, given = candidates[-1]
+        power, unit, normal, given = candidates[-1]
         entries[province] = Entry(power, unit, normal, given)
 
+    seas = board.seas
     fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea)
+                              if u.kind is UnitKind.FLEET and u.location.province in seas)
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
     if landings:
@@ -91,21 +90,21 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         if type(order).__name__ in ("Embark", "Disembark"):
             raise _Reject(f"armies do not embark on fleets in {variant.name}")
         raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
-    ref = order.unit
-    if ref.location.province not in board.provinces:
-        raise _Reject(f"there is no province {ref.location.province!r} on this map")
-    unit = position.unit_in(ref.location.province)
-    name = board.province(ref.location.province).name
+    province = order.unit.location.province
+    unit = position.unit_in(province)
     if unit is None:
-        raise _Reject(f"there is no unit in {name}")
+        if province not in board.provinces:
+            raise _Reject(f"there is no province {province!r} on this map")
+        raise _Reject(f"there is no unit in {board.province(province).name}")
     if unit.power != power:
-        raise _Reject(f"the unit in {name} belongs to {variant.power(unit.power).name}, not to you")
-    own = UnitRef(unit.location, unit.kind)  # kind and coast as they really are (DATC 4.B.5, 4.C.2)
+        raise _Reject(f"the unit in {board.province(province).name} belongs to {variant.power(unit.power).name}, "
+                      "not to you")
+    own = _own_ref(unit, order.unit)
 
     if isinstance(order, Hold):
-        return unit, Hold(own)
-    if unit.kind.moves_as_fleet and variant.is_frozen(unit.location.province, position.phase):
-        raise _Reject(f"{name} is frozen this month: a fleet there must stand")
+        return unit, order if own is order.unit else Hold(own)
+    if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
+        raise _Reject(f"{board.province(province).name} is frozen this month: a fleet there must stand")
     if isinstance(order, Move):
         return unit, _read_move(variant, unit, own, order)
     if isinstance(order, SupportHold):
@@ -141,6 +140,13 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
     return unit, _read_convoy(variant, position, unit, own, order)
 
 
+def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:
+    """The unit as it really is, kind and coast (DATC 4.B.5, 4.C.2); the order's own reference if it says so."""
+    if ref.kind is unit.kind and ref.power is None and (ref.location is unit.location or ref.location == unit.location):
+        return ref
+    return UnitRef(unit.location, unit.kind)
+
+
 def _target_unit(variant: Variant, position: Position, province: str) -> Unit:
     board = variant.board
     if province not in board.provinces:
@@ -167,6 +173,8 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
         if dest.province not in board.army_neighbours(unit.location.province) and not (
                 board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(dest.province)):
             raise _Reject(f"{target.name} is not next to {board.province(unit.location.province).name}")
+        if own is order.unit and dest.coast is None:
+            return order
         return Move(own, dest.bare, order.via_convoy, order.route)
     if unit.kind is UnitKind.ARMY_FLEET and not target.is_sea:
         raise _Reject(f"an A/F never enters a coastal province: order its army to disembark in {target.name}")
@@ -186,6 +194,8 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
             raise _Reject(f"{unit} cannot reach the {dest.coast.full_name} of {target.name}")
     else:
         dest = dest.bare
+    if own is order.unit and dest is order.to and not order.via_convoy and not order.route:
+        return order
     return Move(own, dest, False, ())
 
 
@@ -250,13 +260,14 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
         origin, dest = province, order.to.province
         by_land = dest in board.army_neighbours(origin)
         convoyers = by_route.get((origin, dest), {})
-        if not by_land and variant.is_frozen(origin, position.phase):
+        frozen = variant.is_frozen(origin, position.phase)
+        if not by_land and frozen:
             rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
                                     f"{board.province(origin).name} is frozen: an army may leave it "
                                     "only overland"))
             del out[province]
             continue
-        if variant.is_frozen(origin, position.phase):
+        if frozen:
             convoyers = {}  # no convoy out of the ice
         if by_land and not convoyers and not order.via_convoy:
             continue  # the everyday case: a plain move by land

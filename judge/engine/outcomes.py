@@ -10,6 +10,9 @@ from .position import DislodgedUnit, Position
 
 
 class Reason(enum.Enum):
+    # identity hash, computed in C (see judge.engine.geography.Terrain)
+    __hash__ = object.__hash__
+
     # the order did what it said
     MOVED = "moved"
     HELD = "held"

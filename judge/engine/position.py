@@ -35,7 +35,8 @@ class Position:
     _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        units = tuple(sorted(self.units, key=lambda u: (u.power, u.location)))
+        # one unit a province, so the province decides between units of one power
+        units = tuple(sorted(self.units, key=lambda u: (u.power, u.location.province)))
         by_province: dict[str, Unit] = {}
         for u in units:
             if u.location.province in by_province:

@@ -12,17 +12,10 @@ See the DATC document, section 5.
 """
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
-
-
-class _State(enum.Enum):
-    UNRESOLVED = 0
-    GUESSING = 1
-    RESOLVED = 2
 
 
 class Resolver(Generic[Key]):
@@ -33,31 +26,34 @@ class Resolver(Generic[Key]):
     ) -> None:
         self._adjudicate = adjudicate
         self._backup = backup
-        self._state: dict[Key, _State] = {}
-        self._answer: dict[Key, bool] = {}
+        # A decision is unresolved, being guessed (in `_guessing`, with the guess) or resolved
+        # (in `_known`, with its answer); never both.
+        self._known: dict[Key, bool] = {}
+        self._guessing: dict[Key, bool] = {}
         self._cycle: list[Key] = []  # decisions found to depend on a guess
 
     def resolve(self, key: Key) -> bool:
-        state = self._state.get(key, _State.UNRESOLVED)
-        if state is _State.RESOLVED:
-            return self._answer[key]
-        if state is _State.GUESSING:
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        guess = self._guessing.get(key)
+        if guess is not None:
             # Every read of a guess is recorded (even a repeated one), so that whoever
             # read it knows its answer rests on the guess.
             self._cycle.append(key)
-            return self._answer[key]
+            return guess
 
         mark = len(self._cycle)
         first = self._guess(key, False)
         if len(self._cycle) == mark:
             # Nothing depended on a guess: the answer is certain.
-            if not self.is_settled(key):
+            if key not in self._known:
                 self.settle(key, first)
-            return self._answer[key]
+            return self._known[key]
         if self._cycle[mark] != key:
             # Part of a larger cycle whose first member is still being guessed.
             self._cycle.append(key)
-            self._answer[key] = first
+            (self._known if key in self._known else self._guessing)[key] = first
             return first
 
         self._forget(mark)
@@ -75,18 +71,18 @@ class Resolver(Generic[Key]):
 
     def settle(self, key: Key, answer: bool) -> None:
         """Fix a decision's answer (used by the backup rule, and internally)."""
-        self._state[key] = _State.RESOLVED
-        self._answer[key] = answer
+        self._guessing.pop(key, None)
+        self._known[key] = answer
 
     def is_settled(self, key: Key) -> bool:
-        return self._state.get(key) is _State.RESOLVED
+        return key in self._known
 
     def _guess(self, key: Key, guess: bool) -> bool:
-        self._state[key] = _State.GUESSING
-        self._answer[key] = guess
+        self._guessing[key] = guess
         return self._adjudicate(key, self)
 
     def _forget(self, mark: int) -> None:
         for key in self._cycle[mark:]:
-            self._state[key] = _State.UNRESOLVED
+            self._guessing.pop(key, None)
+            self._known.pop(key, None)
         del self._cycle[mark:]

@@ -74,6 +74,8 @@ _PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
 
 def normalise_chars(text: str) -> str:
     """Smart quotes and dashes, odd spaces and tabs to their plain forms."""
+    if text.isascii() and "\t" not in text:
+        return text  # the tab is the table's one ASCII character: nothing to change
     return text.translate(_TRANSLATE)
 
 

@@ -10,7 +10,7 @@ of a COAST a `Coast`; of a POWER the power id.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lark import Token
 from lark.lexer import Lexer
@@ -18,7 +18,8 @@ from lark.lexer import Lexer
 from ..engine import Coast, UnitKind
 from .names import NameIndex, Resolved, one_edit_apart
 
-_RAW = re.compile(r"\s*(->|=>|-+>|-|\(|\)|/|[^\W_]+(?:['.][^\W_]+)*\.?|\S)")
+# (whitespace before, word): one pass of one compiled pattern over the line
+_RAW = re.compile(r"(\s*)(->|=>|-+>|-|\(|\)|/|[^\W_]+(?:['.][^\W_]+)*\.?|\S)")
 
 KEYWORDS: dict[str, str] = {}
 for _type, _words in {
@@ -46,23 +47,28 @@ NOISE = {"the", "unit", "an", "in", "at", "from", "please", "on", "onto", "aboar
 COAST_WORDS = {"nc": Coast.NORTH, "sc": Coast.SOUTH, "ec": Coast.EAST, "wc": Coast.WEST,
                "north": Coast.NORTH, "south": Coast.SOUTH, "east": Coast.EAST, "west": Coast.WEST}
 COAST_LETTERS = {"n": Coast.NORTH, "s": Coast.SOUTH, "e": Coast.EAST, "w": Coast.WEST}
+# The tokens of words with one fixed meaning, made once: tokens are never changed once made,
+# and making one for every word of every order was a good part of reading an order.
+_KIND_TOKENS = {w: Token("KIND", kind) for w, kind in KINDS.items()}
+_WORD_TOKENS = {**{w: Token(t, w) for w, t in KEYWORDS.items()}, **_KIND_TOKENS}  # a unit kind first
+_COAST_TOKENS = {c: Token("COAST", c) for c in Coast}
+_DASH_TOKENS = {d: Token("DASH", d) for d in ("-", "->", "=>")}
+_VIA_CONVOY = Token("VIACONVOY", "via convoy")
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+_new_tuple = tuple.__new__
+
+
+class Word(NamedTuple):  # a tuple: built for every word of every order, so it must be cheap to make
     text: str  # as written
     low: str  # lower case, dots dropped
     spaced: bool  # whitespace before it
 
 
 def raw_words(text: str) -> list[Word]:
-    out = []
-    pos = 0
-    for m in _RAW.finditer(text):
-        t = m.group(1)
-        out.append(Word(t, t.lower().replace(".", "") if t[0].isalnum() else t, m.start(1) > pos))
-        pos = m.end()
-    return out
+    # tuple.__new__ makes the Word in C; Word(...) would go through NamedTuple's Python __new__
+    return [_new_tuple(Word, (t, t.lower().replace(".", "") if t[0].isalnum() else t, space != ""))
+            for space, t in _RAW.findall(text)]
 
 
 class Lexed:
@@ -85,47 +91,17 @@ def lex(text: str, names: NameIndex) -> Lexed:
         w = words[i]
         low = w.low
         prev = out[-1].type if out else None
-        nxt = words[i + 1].low if i + 1 < n else None
-        if low in ("-", "->", "=>") or low.endswith(">"):
-            # "moves -", "- to": one move dash however many words say it
-            if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
-                out.append(Token("DASH", low))
-            i += 1
-            continue
-        if low == "(":
-            close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
-            coast = _coast(words[i + 1:close], prev) if close else None
-            if coast is not None:
-                out.append(Token("COAST", coast))
-                i = close + 1
-                continue
-            i += 1  # stray brackets carry no meaning in an order
-            continue
-        if low == ")":
-            i += 1
-            continue
-        if low == "/":
-            if prev == "PLACE" and nxt is not None:
-                span = 2 if i + 2 < n and words[i + 2].low == "coast" else 1
-                coast = _coast(words[i + 1:i + 1 + span], prev)
-                if coast is not None:
-                    out.append(Token("COAST", coast))
-                    i += 1 + span
-                    continue
-            out.append(Token("OTHER", w.text))
-            i += 1
-            continue
         if not low[0].isalnum():
-            out.append(Token("OTHER", w.text))
-            i += 1
+            i = _punctuation(words, i, prev, out)
             continue
+        nxt = words[i + 1].low if i + 1 < n else None
         # A place's coast: "Spain north coast", "Con-Bul EC", "StP nc".
         if prev == "PLACE" and low in COAST_WORDS:
-            out.append(Token("COAST", COAST_WORDS[low]))
+            out.append(_COAST_TOKENS[COAST_WORDS[low]])
             i += 2 if nxt == "coast" else 1
             continue
         if low == "a" and nxt == "/" and i + 2 < n and words[i + 2].low == "f":
-            out.append(Token("KIND", UnitKind.ARMY_FLEET))
+            out.append(_KIND_TOKENS["af"])
             i += 3
             continue
         # Multi-word names first, longest first: "Mid-Atlantic Ocean", "St Pete", "North Sea".
@@ -136,37 +112,56 @@ def lex(text: str, names: NameIndex) -> Lexed:
             i += used
             continue
         if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
-            out.append(Token("VIACONVOY", "via convoy"))
+            out.append(_VIA_CONVOY)
             i += 2
             continue
-        kind = KINDS.get(low)
-        if kind is not None:
-            out.append(Token("KIND", kind))
+        token = _WORD_TOKENS.get(low)
+        if token is not None:
+            if not (token.type == "DASH" and prev == "DASH"):  # "moves to", "- to"
+                out.append(token)
             i += 1
             continue
-        keyword = KEYWORDS.get(low)
-        if keyword is not None:
-            if keyword == "DASH" and prev == "DASH":  # "moves to", "- to"
-                i += 1
-                continue
-            out.append(Token(keyword, low))
-            i += 1
-            continue
-        if low in NOISE:
-            i += 1
-            continue
-        _word(w, names, lexed)
+        if low not in NOISE:
+            exact = names.exact.get(low)
+            if exact is not None:  # an exact province name: most words left by now
+                out.append(Token("PLACE", Resolved(w.text, exact)))
+            else:
+                _word(w, names, lexed)
         i += 1
     return lexed
 
 
+def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) -> int:
+    """Dashes, brackets and slashes at words[i]; returns the index of the next word to read."""
+    low = words[i].low
+    n = len(words)
+    if low in ("-", "->", "=>") or low.endswith(">"):
+        # "moves -", "- to": one move dash however many words say it
+        if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
+            out.append(_DASH_TOKENS.get(low) or Token("DASH", low))
+        return i + 1
+    if low == "(":
+        close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
+        coast = _coast(words[i + 1:close], prev) if close else None
+        if coast is not None:
+            out.append(_COAST_TOKENS[coast])
+            return close + 1
+        return i + 1  # stray brackets carry no meaning in an order
+    if low == ")":
+        return i + 1
+    if low == "/" and prev == "PLACE" and i + 1 < n:
+        span = 2 if i + 2 < n and words[i + 2].low == "coast" else 1
+        coast = _coast(words[i + 1:i + 1 + span], prev)
+        if coast is not None:
+            out.append(_COAST_TOKENS[coast])
+            return i + 1 + span
+    out.append(Token("OTHER", words[i].text))
+    return i + 1
+
+
 def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
-    # An exact province name, then an exact power ("English" before "English Channel"
-    # by prefix), then prefixes and typos of provinces.
-    exact = names.exact.get(w.low)
-    if exact is not None:
-        lexed.tokens.append(Token("PLACE", Resolved(w.text, exact)))
-        return
+    # Not an exact province name (the caller tried that first): an exact power ("English"
+    # before "English Channel" by prefix), then prefixes and typos of provinces.
     power = names.power(w.low)
     if power is not None:
         lexed.tokens.append(Token("POWER", power))
@@ -192,22 +187,25 @@ def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
 
 def _phrase(words: list[Word], i: int, names: NameIndex) -> tuple[str, int] | None:
     """A multi-word name starting at words[i]: (province, tokens used), or None."""
-    for length in names.phrase_lengths:
-        parts: list[str] = []
-        j = i
-        while j < len(words) and len(parts) < length:
-            w = words[j]
-            if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
-                j += 1  # a hyphen inside a name: "Mid-Atlantic"
-                continue
-            if not w.low[0].isalnum():
-                break
-            parts.append(w.low)
-            j += 1
-        if len(parts) == length:
-            pid = names.phrase(tuple(parts))
+    longest = names.phrase_lengths[0]
+    parts: list[str] = []
+    ends: list[int] = []  # ends[k]: the index after the (k+1)th word of the name
+    j = i
+    while j < len(words) and len(parts) < longest:
+        w = words[j]
+        if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
+            j += 1  # a hyphen inside a name: "Mid-Atlantic"
+            continue
+        if not w.low[0].isalnum():
+            break
+        parts.append(w.low)
+        j += 1
+        ends.append(j)
+    for length in names.phrase_lengths:  # longest first
+        if length <= len(parts):
+            pid = names.phrase(tuple(parts[:length]))
             if pid is not None:
-                return pid, j - i
+                return pid, ends[length - 1] - i
     return None
 
 
@@ -221,8 +219,11 @@ def _coast(words: list[Word], prev: str | None) -> Coast | None:
 class TokenListLexer(Lexer):
     """Lark's side of the hand-over: the parse input is already a list of tokens."""
 
+    # Lark's current custom-lexer interface: `lex(lexer_state, parser_state)`, called without a wrapper.
+    __future_interface__ = 2
+
     def __init__(self, lexer_conf) -> None:  # noqa: D107 - Lark's constructor signature
         pass
 
-    def lex(self, tokens):  # Lark hands a custom lexer the parse input itself
-        return iter(tokens)
+    def lex(self, lexer_state, parser_state):  # the state's text is the parse input: our tokens
+        return iter(lexer_state.text)

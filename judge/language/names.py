@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine import Variant
 
@@ -29,14 +29,20 @@ def name_key(text: str) -> str:
     return _SEPARATORS.sub(" ", _DROPPED.sub("", text.lower())).strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """A word or phrase read as a province (`province`), or why it could not be."""
+class Resolved(NamedTuple):
+    """A word or phrase read as a province (`province`), or why it could not be.
+
+    A NamedTuple, not a frozen dataclass: one is made for every place in every order, and
+    a tuple is made in a third less time."""
     text: str
     province: str | None
     corrected: bool = False  # a one-edit typo was read as `province` ("Burgandy" as Burgundy)
     ambiguous: tuple[str, ...] = ()  # full names it could mean ("Nor")
     suggestions: tuple[str, ...] = ()  # nearest full names when nothing matched
+
+    def __str__(self) -> str:
+        # A lark Token holding this is a str of str(value): the words as written, not the long repr.
+        return self.text
 
 
 def one_edit_apart(a: str, b: str) -> bool:

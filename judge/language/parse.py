@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
                       SupportMove, UnitKind, UnitRef, Variant, Waive)
+from ..engine.board import Board
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Terrain
 from .clean import normalise_chars
@@ -90,71 +91,86 @@ _NOT_IN_PHASE = {
 }
 
 
-@v_args(inline=True)
 class _Build(Transformer):
-    """Grammar trees to (tag, order): tag says which words built it, for the phase check."""
+    """Grammar trees to (tag, order): tag says which words built it, for the phase check.
 
-    def unit(self, *parts):
+    Each method gets the list of its rule's children. Lark calls these methods as the LALR
+    parser reduces (the Transformer is given at construction), so no tree is ever built;
+    and without `v_args` wrappers each reduction is one plain call."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+
+    def unit(self, parts):
         kind = parts[0].value if len(parts) == 2 else None
         return UnitRef(parts[-1], kind)
 
-    def place(self, place, coast=None):
-        return Location(place.value.province, coast.value if coast is not None else None)
+    def place(self, parts):
+        if len(parts) == 2:
+            return Location(parts[0].value.province, parts[1].value)
+        return self.board.location(parts[0].value.province)
 
-    def other(self, *parts):
+    def other(self, parts):
         unit = parts[-1]
         if len(parts) == 2:
             return UnitRef(unit.location, unit.kind, parts[0].value)
         return unit
 
-    def move(self, unit, _dash, *rest):
+    def move(self, parts):
+        unit, _dash, *rest = parts
         via = bool(rest) and getattr(rest[-1], "type", None) == "VIACONVOY"
         places = [p for p in rest if isinstance(p, Location)]
         route = tuple(p.province for p in places[:-1])
         return "move", Move(unit, places[-1], via or bool(route), route)
 
-    def hold(self, unit, *_words):
-        return "hold", Hold(unit)
+    def hold(self, parts):
+        return "hold", Hold(parts[0])
 
-    def support(self, unit, _s, other, *rest):
+    def support(self, parts):
+        unit, _s, other, *rest = parts
         to = next((p for p in rest if isinstance(p, Location)), None)
         if to is None or to.province == other.location.province:
             return "support", SupportHold(unit, other)  # "S A yor -> yor": support to hold
         return "support", SupportMove(unit, other, to)
 
-    def convoy(self, unit, _c, army, _dash, to):
+    def convoy(self, parts):
+        unit, _c, army, _dash, to = parts
         return "convoy", Convoy(unit, army, to)
 
-    def retreat(self, unit, _r, *rest):
-        return "retreat", Retreat(unit, rest[-1])
+    def retreat(self, parts):
+        return "retreat", Retreat(parts[0], parts[-1])
 
-    def disband(self, a, b):
+    def disband(self, parts):
+        a, b = parts
         return "disband", Disband(a if isinstance(a, UnitRef) else b)
 
-    def remove(self, a, b):
+    def remove(self, parts):
+        a, b = parts
         return "remove", Disband(a if isinstance(a, UnitRef) else b)
 
-    def build(self, *parts):
+    def build(self, parts):
         kind = next((p.value for p in parts if getattr(p, "type", None) == "KIND"), None)
         where = next(p for p in parts if isinstance(p, Location))
         return "build", (kind, where)
 
-    def waive(self, *_):
+    def waive(self, _parts):
         return "waive", Waive()
 
-    def embark(self, unit, _e, *rest):
-        return "embark", Embark(unit, rest[-1])
+    def embark(self, parts):
+        return "embark", Embark(parts[0], parts[-1])
 
-    def disembark(self, unit, _d, *rest):
+    def disembark(self, parts):
+        unit, _d, *rest = parts
         army = next(p for p in rest if isinstance(p, UnitRef))
         to = next((p for p in rest if isinstance(p, Location)), army.location)
         return "disembark", Disembark(unit, to)
 
-    def bare(self, unit):
-        return "bare", unit
+    def bare(self, parts):
+        return "bare", parts[0]
 
-    def start(self, order):
-        return order
+    def start(self, parts):
+        return parts[0]
 
 
 _SPLIT = re.compile(r"[;,]")
@@ -177,7 +193,7 @@ class OrderReader:
         self._memo_size = memo_size
         self.names = NameIndex(variant)
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
-                          transformer=_Build(), maybe_placeholders=False)
+                          transformer=_Build(variant.board), maybe_placeholders=False)
         self._memo: dict[tuple[str, PhaseKind, str | None], object] = {}
 
     # -- whole texts -------------------------------------------------------------------------
@@ -201,8 +217,14 @@ class OrderReader:
             if named and not body.strip():
                 current = named  # a header line "England:" for the lines below
                 continue
-            for piece in _SPLIT.split(_SENTENCE.sub(";", body)):
-                piece = _TRAILING.sub("", LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))).strip()
+            if "." in body:  # (the cheap test spares most lines the slow lookbehind)
+                body = _SENTENCE.sub(";", body)
+            for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+                if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
+                    piece = LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))
+                if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
+                    piece = _TRAILING.sub("", piece)
+                piece = piece.strip()
                 if not piece:
                     continue
                 result = self.parse_one(piece, phase_kind, adjusting)
@@ -216,7 +238,7 @@ class OrderReader:
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
         """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`."""
-        m = _PREFIX.match(line)
+        m = _PREFIX.match(line) if ":" in line else None
         if not m:
             return line, None, None, ()
         power, typo = self.names.power_prefix(m.group(1))
@@ -232,6 +254,8 @@ class OrderReader:
 
         Results are immutable, so the reader keeps a bounded memo of them: the same
         order typed again (by another player, or in a re-sent message) is not re-read."""
+        if not self._memo_size:
+            return self._parse_one(text, phase_kind, adjusting)
         key = (text, phase_kind, adjusting)
         hit = self._memo.get(key)
         if hit is None:
@@ -279,10 +303,6 @@ class OrderReader:
 
     def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...],
                    adjusting: str | None = None):
-        def wrong(what: str) -> OrderError:
-            return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
-                              f"a {phase.full_name.lower()} order", EXAMPLES[phase])
-
         if tag == "bare":
             return self._bare(text, built, phase, notes, adjusting)
         if phase is PhaseKind.MOVEMENT:
@@ -290,18 +310,18 @@ class OrderReader:
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
-            return wrong({"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
-                          "build": "a build", "waive": "a waived build"}[tag])
+            return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
+                                        "build": "a build", "waive": "a waived build"}[tag])
         if phase is PhaseKind.RETREAT:
             if tag == "move":
                 if built.via_convoy:
-                    return wrong("a move by convoy")
+                    return _wrong(text, phase, "a move by convoy")
                 return Retreat(built.unit, built.to), notes
             if tag in ("retreat", "disband"):
                 return built, notes
-            return wrong({"hold": "a hold", "support": "a support", "convoy": "a convoy", "embark": "embarking",
-                          "disembark": "disembarking", "remove": "a removal", "build": "a build",
-                          "waive": "a waived build"}[tag])
+            return _wrong(text, phase, {"hold": "a hold", "support": "a support", "convoy": "a convoy",
+                                        "embark": "embarking", "disembark": "disembarking", "remove": "a removal",
+                                        "build": "a build", "waive": "a waived build"}[tag])
         if tag in ("disband", "remove", "waive"):
             return built, notes
         if tag == "build":
@@ -313,8 +333,8 @@ class OrderReader:
                                       "A or F", (f"build A {text.split()[-1]}", f"build F {text.split()[-1]}"))
                 notes = notes + (f"built an {kind.full_name}: only an {kind.full_name} can stand there",)
             return Build(kind, where), notes
-        return wrong({"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
-                      "retreat": "a retreat", "embark": "embarking", "disembark": "disembarking"}[tag])
+        return _wrong(text, phase, {"move": "a move", "hold": "a hold", "support": "a support", "convoy": "a convoy",
+                                    "retreat": "a retreat", "embark": "embarking", "disembark": "disembarking"}[tag])
 
     def _lands(self, move: Move) -> bool:
         """`A/F Mao - Por`: an A/F never enters a coast, so a move of one onto land is its army landing."""
@@ -346,6 +366,12 @@ class OrderReader:
         if prov.terrain is Terrain.SEA and UnitKind.ARMY_FLEET not in self.variant.unit_kinds:
             return UnitKind.FLEET
         return None
+
+
+def _wrong(text: str, phase: PhaseKind, what: str) -> OrderError:
+    """An order of a kind the phase does not take."""
+    return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
+                      f"a {phase.full_name.lower()} order", EXAMPLES[phase])
 
 
 def _shown(token) -> str:

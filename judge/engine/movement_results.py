@@ -1,0 +1,178 @@
+"""Movement results: every order's outcome in words, the board after the move, dislodged units.
+
+Reads the decisions `MovementRules` and the resolver have settled; decides nothing itself.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from . import army_fleet
+from .entries import Entry, Route
+from .geography import Location
+from .orders import Convoy
+from .outcomes import Outcome, PhaseResult, Reason
+from .position import DislodgedUnit, Position, Unit
+from .resolver import Resolver
+from .variant import Variant
+
+if TYPE_CHECKING:  # movement.py imports this module
+    from .movement import MovementRules
+
+# (succeeded, reason, detail, involving): what `_verdict` says about one order
+Verdict = tuple[bool, Reason, str, tuple[str, ...]]
+_HELD: Verdict = (True, Reason.HELD, "", ())
+_SUPPORTED: Verdict = (True, Reason.SUPPORTED, "", ())
+_CONVOYED: Verdict = (True, Reason.CONVOYED, "", ())
+_MOVED: Verdict = (True, Reason.MOVED, "", ())
+
+
+def movement_results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
+                     rejected: tuple[Outcome, ...]) -> PhaseResult:
+    """The phase's result, once `r` has resolved every decision of `game`."""
+    board = variant.board
+    entries = game.entries
+    with_af = game.with_af
+    moved = {p for p in game.dest if r.resolve(p)}
+    dislodged_by: dict[str, str] = {}
+    for p in moved:
+        dest = game.dest[p]
+        if dest in entries and dest not in moved:
+            dislodged_by[dest] = p
+    stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
+
+    outcomes: list[Outcome] = list(rejected)
+    for p, e in entries.items():
+        attacker = dislodged_by.get(p)
+        dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
+        ok, reason, detail, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+        given = e.given
+        outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, detail, involving,
+                                dislodged_from, given is None))
+
+    # A/Fs whose army has landed: fleets again
+    landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
+
+    def unit_after(p: str, e: Entry) -> Unit:
+        return army_fleet.without_army(e.unit) if p in landed else e.unit
+
+    # the board after movement (a disembarking army was part of its A/F until it landed)
+    gone = moved.union(dislodged_by, stranded)
+    staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
+    if stranded:
+        ferries = {af.location.province: af for af in stranded.values()}
+        staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
+    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
+    occupied = {u.location.province for u in staying}
+    occupied.update(u.location.province for u in arrived)
+    contested = {e.order.to.province for p, e in entries.items()
+                 if p in game.dest and p not in moved and game.has_path(p, r)
+                 and game.head_to_head(p, r) is None}
+    standoffs = tuple(sorted(contested - occupied))
+    next_phase = variant.calendar.next_phase(position.phase)
+
+    dislodged: list[DislodgedUnit] = []
+    for p, attacker in sorted(dislodged_by.items()):
+        if p in stranded:
+            continue  # the army was aboard its ferry, not at home
+        unit = unit_after(p, entries[p])
+        came_from = entries[attacker].province
+        blocked = occupied | set(standoffs)
+        if not (game.by_convoy(attacker, r) and game.rules.retreat_to_convoyed_attackers_origin):
+            blocked.add(came_from)
+        steps = [dst for dst in _steps(board, unit)
+                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
+        if with_af:
+            occupant = {u.location.province: u for u in staying + arrived}
+            steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
+        dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
+
+    after = Position(next_phase, tuple(staying + arrived), position.owners, tuple(dislodged))
+    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
+
+
+def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],
+                       dislodged_by: dict[str, str]) -> dict[str, Unit]:
+    """Fast Ferry: an army its ferry carried but could not land stays aboard as an A/F.
+
+    Returns the army's province -> the A/F it forms."""
+    out: dict[str, Unit] = {}
+    for p, e in game.entries.items():
+        if e.route is not Route.CONVOY or p in moved or p in game.stood or not game.convoy_path(p, r):
+            continue
+        ferries = [game.entries[s].unit for s in sorted(game.convoys_for.get(p, ())) if s not in dislodged_by]
+        aboard = army_fleet.ferry_landing_failed(e.unit, ferries)
+        if aboard is not None and aboard not in out.values():
+            out[p] = aboard
+    return out
+
+
+def _steps(board, unit: Unit) -> list[Location]:
+    if unit.kind.moves_as_fleet:
+        return list(board.fleet_neighbours(unit.location))
+    return [Location(p) for p in board.army_neighbours(unit.location.province)]
+
+
+def _verdict(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodged_from: str | None,
+             stranded: Mapping[str, Unit]) -> Verdict:
+    name = game.province_name
+    if p in game.dest:
+        return _MOVED if p in moved and e.route is not Route.DISEMBARK else \
+            _move_failed(game, r, p, e, moved, stranded)
+    if p in game.target_of:
+        if p not in game.matching_supports:
+            return (False, Reason.SUPPORT_UNMATCHED,
+                    "the supported unit was not ordered to do what this support says", ())
+        if r.resolve(p):
+            return _SUPPORTED
+        if dislodged_from:
+            return False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+        cutter = game.cutter(p, r)
+        cutter = game.entries[cutter].province if cutter else None
+        return (False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
+                (cutter,) if cutter else ())
+    if isinstance(e.order, Convoy):
+        if not game.convoy_matches(e):
+            return False, Reason.CONVOY_UNMATCHED, "the army was not ordered to move along this convoy", ()
+        if dislodged_from:
+            return False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+        return _CONVOYED
+    # hold
+    if dislodged_from:
+        return False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+    return _HELD
+
+
+def _move_failed(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
+                 stranded: Mapping[str, Unit]) -> Verdict:
+    """Why a move did not move (or, for a landing that did, that it landed)."""
+    name = game.province_name
+    if p in moved:
+        return True, Reason.MOVED, "the army landed", ()
+    if e.route is Route.DISEMBARK and not game.has_path(p, r):
+        if p in game.paradox_broken:
+            return (False, Reason.DISEMBARK_FAILED,
+                    "the landing would have decided its own A/F's move (the A/F exception): "
+                    "the army stays aboard", ())
+        return False, Reason.DISEMBARK_FAILED, f"the A/F did not reach {name(e.province)}: the army stays aboard", ()
+    if p in game.stood:
+        return (False, Reason.BOUNCED, "part of circular reasoning that cannot be adjudicated: "
+                                       "the units in it stand", ())
+    if p in game.army_of and game.army_of[p] not in moved:
+        return False, Reason.BOUNCED, "the army aboard did not land, so the A/F stays with it", ()
+    if e.route is Route.CONVOY and not game.convoy_path(p, r):
+        return (False, Reason.CONVOY_DISRUPTED,
+                "every convoy route was disrupted" if p not in game.paradox_broken
+                else "the convoy was disrupted (convoy paradox, Szykman rule)", ())
+    dest = e.order.to.province
+    others = [game.entries[q].province for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
+    occupant = dest if dest in game.entries and dest not in moved else None
+    involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
+    if occupant and game.entries[occupant].power == e.power and not others:
+        return False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving
+    detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
+              + " and ".join(name(q) for q in involving)) if involving else ""
+    if p in stranded:
+        detail += (", " if detail else "") + \
+            f"and stays aboard the fleet in {name(stranded[p].location.province)} as an A/F"
+    return False, Reason.BOUNCED, detail, involving
