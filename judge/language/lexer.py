@@ -115,6 +115,10 @@ def lex(text: str, names: NameIndex) -> Lexed:
             out.append(_VIA_CONVOY)
             i += 2
             continue
+        if low == "via" and nxt is None and prev in ("PLACE", "COAST"):
+            out.append(_VIA_CONVOY)  # "A LON - BEL VIA": other tools' notation (the diplomacy package)
+            i += 1
+            continue
         token = _WORD_TOKENS.get(low)
         if token is not None:
             if not (token.type == "DASH" and prev == "DASH"):  # "moves to", "- to"
