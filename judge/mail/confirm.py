@@ -18,6 +18,7 @@ from ..games.service import GameService
 from ..language import ParsedOrder, describe
 from ..language.parse import OrderError
 from ..language.render import place_name
+from .notices import duration
 
 
 def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
@@ -40,14 +41,9 @@ def unit_full_name(variant: Variant, text: str) -> str:
 
 
 def time_left(deadline_utc: str, now: datetime) -> str:
-    seconds = int((parse_time(deadline_utc) - now).total_seconds())
-    if seconds <= 0:
-        return "the deadline has passed"
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = ([f"{days} d"] if days else []) + ([f"{hours} h"] if hours or days else []) + [f"{minutes} min"]
-    return " ".join(parts) + " left"
+    """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices), or why there is none."""
+    seconds = (parse_time(deadline_utc) - now).total_seconds()
+    return "none: the deadline has passed" if seconds <= 0 else duration(seconds)
 
 
 def power_summary(service: GameService, game: str, power: str) -> dict:

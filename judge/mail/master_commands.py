@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..language import commands as c
-from .auth import Refused, authenticate, require_master, resolve_power
+from .auth import Refused, authenticate, power_name, require_master, resolve_power
 from .command_env import Env
 
 
@@ -18,20 +18,28 @@ def hours_in(text: str) -> float:
     return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
 
 
+def deadline_words(env: Env, game: str) -> str:
+    """The game's deadline in its own zone and the master's, as the players' mail shows it."""
+    deadline = env.service.status(game, viewer=env.session.account)["deadline"]
+    if not deadline:
+        return "not set"
+    return "; ".join(f"{text} ({zone})" for zone, text in deadline["shown"].items())
+
+
 def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
     game = require_master(env.service, env.session, "SET DEADLINE")
     try:
-        status = env.service.move_deadline(game, cmd.when, source=env.source)
+        env.service.move_deadline(game, cmd.when, source=env.source)
     except ValueError as e:
         raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
                       "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
-    return [f"deadline of {game} set to {status['deadline']['utc']}"]
+    return [f"deadline of {game} set to {deadline_words(env, game)}"]
 
 
 def extend(env: Env, cmd: c.Extend) -> list[str]:
     game = require_master(env.service, env.session, "EXTEND")
-    status = env.service.extend(game, hours_in(cmd.by), source=env.source)
-    return [f"deadline of {game} extended to {status['deadline']['utc']}"]
+    env.service.extend(game, hours_in(cmd.by), source=env.source)
+    return [f"deadline of {game} extended to {deadline_words(env, game)}"]
 
 
 def become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
@@ -59,8 +67,8 @@ def pause(env: Env, cmd: c.Pause) -> list[str]:
 
 def resume(env: Env, cmd: c.Resume) -> list[str]:
     game = require_master(env.service, env.session, "RESUME")
-    status = env.service.resume(game, source=env.source) or env.service.status(game)
-    return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
+    env.service.resume(game, source=env.source)
+    return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
 
 
 def power_in(env: Env, game: str, word: str) -> str:
@@ -74,7 +82,8 @@ def eject(env: Env, cmd: c.Eject) -> list[str]:
     game = require_master(env.service, env.session, "EJECT")
     power = power_in(env, game, cmd.power)
     env.service.eject(game, power, source=env.source)
-    return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
+    name = power_name(env.service, game, power)
+    return [f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"]
 
 
 def replace(env: Env, cmd: c.Replace) -> list[str]:
@@ -86,7 +95,7 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
     if account is None:
         raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
     env.service.replace(game, power, account.name, source=env.source)
-    return [f"{power} in {game} is now played by {account.name}"]
+    return [f"{power_name(env.service, game, power)} in {game} is now played by {account.name}"]
 
 
 def rollback(env: Env, cmd: c.Rollback) -> list[str]:

@@ -1,0 +1,41 @@
+"""What players and masters found confusing in the judge's replies, played by mail: each reply must say
+what happened, what was wrong and how to fix it, in the words and time zones the rest of the mail uses."""
+from test_mail_commands import judge, playing  # noqa: F401 - the same fixtures: a judge, and seven players in alpha
+
+
+def test_joining_a_forming_game_says_how_many_are_still_needed(judge):
+    judge.reply_to("gm@dip.test", "REGISTER gm gm-pw\nCREATE beta gm-pw")
+    r = judge.reply_to("ann@dip.test", "register ann ann-pw\njoin beta ann-pw")
+    assert "1 of 7 players signed up" in r.body
+    assert "signed up: 1 of 7" in judge.reply_to("ann@dip.test", "list beta").body
+
+
+def test_create_with_a_taken_name_says_what_to_do_instead(judge):
+    judge.reply_to("gm@dip.test", "REGISTER gm gm-pw\nCREATE beta gm-pw")
+    r = judge.reply_to("bob@dip.test", "register bob bob-pw\ncreate beta bob-pw")
+    assert "there is already a game called beta" in r.body
+    assert "how to fix it: choose another name, or JOIN beta password" in r.body
+
+
+def test_grey_press_in_a_white_press_game_is_refused_with_the_fix(playing):
+    r = playing.reply_to("germany@dip.test", "signon Galpha germany-pw\npress grey to france\nhello\nendpress")
+    assert "white press" in r.body and "the press was not sent" in r.body
+    assert "without GREY" in r.body
+
+
+def test_list_shows_the_deadline_in_the_readers_own_zone_and_powers_by_name(playing):
+    r = playing.reply_to("germany@dip.test", "list alpha")      # germany's account is in Asia/Tokyo
+    assert "(UTC)" in r.body and "(Asia/Tokyo)" in r.body
+    assert "  Germany " in r.body and "GERMANY" not in r.body
+
+
+def test_the_master_sees_deadlines_as_the_players_do(playing):
+    r = playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nextend 24")
+    assert "extended to Thu 05 Mar 2026 12:00 UTC (UTC)" in r.body and "T12:00" not in r.body
+    r = playing.reply_to("gm@dip.test", "signon Malpha gm-secret\npause\nresume")
+    assert "the deadline is Thu 05 Mar 2026 12:00 UTC (UTC)" in r.body
+
+
+def test_a_refusal_for_players_names_the_game_in_its_fix(playing):
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npreview")
+    assert "how to fix it: SIGNON Malpha password, as the master" in r.body
