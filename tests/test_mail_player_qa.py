@@ -39,3 +39,18 @@ def test_the_master_sees_deadlines_as_the_players_do(playing):
 def test_a_refusal_for_players_names_the_game_in_its_fix(playing):
     r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npreview")
     assert "how to fix it: SIGNON Malpha password, as the master" in r.body
+
+
+def test_an_order_replaced_later_in_the_same_mail_says_so(playing):
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nA Mar S A Par - Bur\nA Par - Bur\n"
+                                            "A Mar - Spa")
+    assert "note: replaced by line 4: a unit has one order, the last one given" in r.body
+    standing = r.body.split("Orders standing now:")[1]
+    assert "Army Marseilles -> Spain" in standing and "supports" not in standing
+
+
+def test_orders_that_cannot_be_carried_out_are_named_in_full(playing):
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nF Lon - Nth")
+    problems = r.body.split("As things stand these cannot be carried out:")[1]
+    assert "Fleet London -> North Sea: the unit in London belongs to England" in problems
+    assert "F LON - NTH" not in r.body.replace("F Lon - Nth", "")

@@ -91,6 +91,7 @@ def confirmation(gf: GameFile, power: str) -> dict:
     missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
                if loc.province not in ordered]
     return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
-            "problems": [{"order": notation.order_text(p.order), "reason": p.reason.value, "detail": p.detail}
+            "problems": [{"order": notation.order_text(p.order), "read": order_to_json(p.order),
+                          "reason": p.reason.value, "detail": p.detail}
                          for p in problems],
             "units_without_orders": missing, "deadline": gf.times(row.deadline, gf.powers()[power].account)}

@@ -26,6 +26,29 @@ def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
             "notes": list(parsed.notes)}
 
 
+def ordered_place(order) -> str | None:
+    """The province an order is for (a unit's, or a build's); None for orders of no place (WAIVE)."""
+    unit = getattr(order, "unit", None)
+    location = unit.location if unit is not None else getattr(order, "location", None)
+    return location.province if location is not None else None
+
+
+def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
+    """Each order as read; one that a later line of the same mail replaced (a unit has one order)
+    says so, or the player would think both stand."""
+    lines = [order_line(p, variant) for p in orders]
+    last: dict[str, int] = {}
+    for index, parsed in enumerate(orders):
+        place = ordered_place(parsed.order)
+        if place is None:
+            continue
+        if place in last:
+            earlier = lines[last[place]]
+            earlier["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
+        last[place] = index
+    return lines
+
+
 def error_line(error: OrderError, mask) -> dict:
     return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
             "suggestions": [mask(s) for s in error.suggestions]}
@@ -56,7 +79,8 @@ def power_summary(service: GameService, game: str, power: str) -> dict:
         "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
         "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
                    for o in confirmed["orders"]],
-        "problems": [{"order": p["order"], "detail": p["detail"]} for p in confirmed["problems"]],
+        "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": p["detail"]}
+                     for p in confirmed["problems"]],
         "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
         "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
