@@ -54,3 +54,27 @@ def test_orders_that_cannot_be_carried_out_are_named_in_full(playing):
     problems = r.body.split("As things stand these cannot be carried out:")[1]
     assert "Fleet London -> North Sea: the unit in London belongs to England" in problems
     assert "F LON - NTH" not in r.body.replace("F Lon - Nth", "")
+
+
+def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
+    j = playing
+    j.reply_to("france@dip.test", "signon Falpha france-pw\nA Par - Bur\nF Bre - Mao\nA Mar - Spa")
+    j.reply_to("russia@dip.test", "signon Ralpha russia-pw\nA War - Gal")
+    j.service.process("alpha")
+    j.reply_to("france@dip.test", "signon Falpha france-pw\nF Mao - Por\nA Bur - Bel")
+    j.reply_to("austria@dip.test", "signon Aalpha austria-pw\nA Vie - Gal\nA Bud S A Vie - Gal")
+    j.service.process("alpha")
+    r = j.reply_to("russia@dip.test", "signon Ralpha russia-pw")
+    assert "Units still without orders (they are disbanded unless you order a retreat):" in r.body
+    assert "Army Galicia" in r.body
+    r = j.reply_to("russia@dip.test", "signon Ralpha russia-pw\nA Gal - Ukr")
+    assert "Every unit that needs an order has one." in r.body
+    j.service.process("alpha")
+    r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre")
+    assert "You may build 3 units; your orders give 2 builds or waives." in r.body
+    assert "Builds you do not order are waived at the deadline." in r.body
+    assert "Every unit" not in r.body
+    r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild f mar\nwaive")
+    assert "each mail replaces all your earlier builds" in r.body and "give 2 builds" in r.body
+    r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre\nbuild f mar\nwaive")
+    assert "your orders give 4 builds or waives" in r.body and "Only the first 3 that can be carried out count" in r.body

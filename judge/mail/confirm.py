@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..engine.calendar import PhaseKind
 from ..engine.geography import UnitKind
 from ..engine.notation import parse_loc
 from ..engine.variant import Variant
@@ -82,6 +83,8 @@ def power_summary(service: GameService, game: str, power: str) -> dict:
         "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": p["detail"]}
                      for p in confirmed["problems"]],
         "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
+        "adjustment": confirmed.get("adjustment"),
+        "retreat": variant.calendar.parse(confirmed["phase"]).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
         "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
         "waiting": bool(status["powers"][power]["waiting"]),
