@@ -78,3 +78,9 @@ def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
     assert "each mail replaces all your earlier builds" in r.body and "give 2 builds" in r.body
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre\nbuild f mar\nwaive")
     assert "your orders give 4 builds or waives" in r.body and "Only the first 3 that can be carried out count" in r.body
+
+
+def test_a_resignation_reply_does_not_list_the_orders_of_the_power_left(playing):
+    r = playing.reply_to("italy@dip.test", "signon Ialpha italy-pw\nresign")
+    assert "you resigned Italy in alpha" in r.body
+    assert "=== Italy" not in r.body and "Units still without orders" not in r.body

@@ -235,6 +235,8 @@ class Dispatch:
         summaries = []
         for game, power in outcome.touched:
             try:
+                if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
+                    continue   # the sender just left it, or it is out: its orders are no longer theirs to see
                 summaries.append(power_summary(self.service, game, power))
             except (GameError, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
