@@ -1,5 +1,6 @@
 """What players and masters found confusing in the judge's replies, played by mail: each reply must say
 what happened, what was wrong and how to fix it, in the words and time zones the rest of the mail uses."""
+from judge.mail.notices import render_notice
 from test_mail_commands import judge, playing  # noqa: F401 - the same fixtures: a judge, and seven players in alpha
 
 
@@ -84,3 +85,18 @@ def test_a_resignation_reply_does_not_list_the_orders_of_the_power_left(playing)
     r = playing.reply_to("italy@dip.test", "signon Ialpha italy-pw\nresign")
     assert "you resigned Italy in alpha" in r.body
     assert "=== Italy" not in r.body and "Units still without orders" not in r.body
+
+
+def test_master_refusals_say_what_was_wrong_in_words(playing):
+    r = playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess S1903M\nset deadline tomorrow")
+    assert "alpha is in Spring 1901 Movement (S1901M), not S1903M: nothing was processed" in r.body
+    assert "'tomorrow' is not a date and time such as 2026-12-01 18:00" in r.body and "isoformat" not in r.body
+
+
+def test_an_ejected_power_is_announced_as_taken_by_the_master_not_resigned(playing):
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\neject turkey")
+    notices = [n for n in playing.service.pending_notices("alpha") if n.kind == "resigned"]
+    assert notices and all(n.payload["by_master"] for n in notices)
+    rendered = render_notice(playing.dispatch.reports, playing.service, notices[0])
+    assert "was taken from its player by the game master" in rendered.subject
+    assert "the game master has taken Turkey from its player" in " ".join(rendered.body.split())

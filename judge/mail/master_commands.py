@@ -32,7 +32,7 @@ def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
         env.service.move_deadline(game, cmd.when, source=env.source)
     except ValueError as e:
         raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
-                      "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
+                      "a date and time, SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
     return [f"deadline of {game} set to {deadline_words(env, game)}"]
 
 
@@ -55,7 +55,9 @@ def process(env: Env, cmd: c.Process) -> list[str]:
     game = require_master(env.service, env.session, "PROCESS")
     phase = env.service.phase_of(game)[1]
     if cmd.phase and cmd.phase.upper() != phase:
-        raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
+        name = env.service.status(game)["phase_name"]
+        raise Refused(f"{game} is in {name} ({phase}), not {cmd.phase}: nothing was processed",
+                      f"PROCESS {phase}, or PROCESS alone")
     return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
 
 
