@@ -100,3 +100,8 @@ def test_an_ejected_power_is_announced_as_taken_by_the_master_not_resigned(playi
     rendered = render_notice(playing.dispatch.reports, playing.service, notices[0])
     assert "was taken from its player by the game master" in rendered.subject
     assert "the game master has taken Turkey from its player" in " ".join(rendered.body.split())
+
+
+def test_a_misspelt_press_recipient_gets_a_guess_and_is_not_sent(playing):
+    r = playing.reply_to("england@dip.test", "signon Ealpha england-pw\npress to frnace\nhi\nendpress")
+    assert "'frnace' is not a power in alpha (did you mean France?); the press was not sent" in r.body

@@ -9,6 +9,7 @@ as the deed, and the dispatcher keeps its answer, to repeat when the mail is rea
 """
 from __future__ import annotations
 
+import difflib
 import re
 
 from ..games.clock import shown
@@ -121,8 +122,11 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
             continue
         power = resolve_power(variant, word)
         if power is None:
-            names = " ".join(p.name for p in variant.powers)
-            raise Refused(f"{word!r} is not a power in {game}", f"PRESS TO France Germany ... ENDPRESS ({names})")
+            names = [p.name for p in variant.powers]
+            close = difflib.get_close_matches(word.title(), names, n=1, cutoff=0.6)
+            guess = f" (did you mean {close[0]}?)" if close else ""
+            raise Refused(f"{word!r} is not a power in {game}{guess}; the press was not sent",
+                          f"PRESS TO France Germany ... ENDPRESS ({' '.join(names)})")
         to.append(power)
     if cmd.broadcast:
         to = None
