@@ -105,3 +105,10 @@ def test_an_ejected_power_is_announced_as_taken_by_the_master_not_resigned(playi
 def test_a_misspelt_press_recipient_gets_a_guess_and_is_not_sent(playing):
     r = playing.reply_to("england@dip.test", "signon Ealpha england-pw\npress to frnace\nhi\nendpress")
     assert "'frnace' is not a power in alpha (did you mean France?); the press was not sent" in r.body
+
+
+def test_a_long_order_as_written_does_not_push_its_reading_off_the_line(playing):
+    r = playing.reply_to("germany@dip.test", "signon Galpha germany-pw\nA munich supports a berlin to kiel")
+    lines = r.body.splitlines()
+    at = lines.index("  A munich supports a berlin to kiel")
+    assert lines[at + 1].strip() == "read as: Army Munich supports Army Berlin -> Kiel"
