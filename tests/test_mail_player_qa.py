@@ -112,3 +112,8 @@ def test_a_long_order_as_written_does_not_push_its_reading_off_the_line(playing)
     lines = r.body.splitlines()
     at = lines.index("  A munich supports a berlin to kiel")
     assert lines[at + 1].strip() == "read as: Army Munich supports Army Berlin -> Kiel"
+
+
+def test_a_draw_vote_naming_powers_where_draws_include_all_says_how_to_vote(playing):
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nset draw austria france")
+    assert "your vote was not changed" in r.body and "how to fix it: SET DRAW to vote for a draw" in r.body

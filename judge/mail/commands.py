@@ -160,7 +160,11 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
         powers = [resolve_power(variant, w) for w in cmd.powers]
         if None in powers:
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
-    ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    try:
+        ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    except GameError as e:
+        raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
+                      " the vote back") from None
     return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
             else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 
