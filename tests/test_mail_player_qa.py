@@ -117,3 +117,8 @@ def test_a_long_order_as_written_does_not_push_its_reading_off_the_line(playing)
 def test_a_draw_vote_naming_powers_where_draws_include_all_says_how_to_vote(playing):
     r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nset draw austria france")
     assert "your vote was not changed" in r.body and "how to fix it: SET DRAW to vote for a draw" in r.body
+
+
+def test_help_tells_a_newcomer_how_to_get_into_a_game(judge):
+    r = judge.reply_to("new@dip.test", "help")
+    assert "REGISTER name password Europe/Paris" in r.body and "JOIN game password" in r.body
