@@ -122,3 +122,10 @@ def test_a_draw_vote_naming_powers_where_draws_include_all_says_how_to_vote(play
 def test_help_tells_a_newcomer_how_to_get_into_a_game(judge):
     r = judge.reply_to("new@dip.test", "help")
     assert "REGISTER name password Europe/Paris" in r.body and "JOIN game password" in r.body
+
+
+def test_list_has_a_header_and_says_what_to_do_next(playing):
+    lines = playing.reply_to("new@dip.test", "list").body.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == ["game", "variant", "status", "phase"])
+    assert lines[header + 1].split() == ["alpha", "standard", "active", "S1901M"]
+    assert any("JOIN game password" in line for line in lines[header:])

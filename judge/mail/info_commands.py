@@ -18,7 +18,9 @@ def list_games(env: Env, cmd: c.ListGames) -> list[str]:
     games = env.service.list_games()
     if not games:
         return ["no games yet: CREATE game password starts one"]
-    return [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+    rows = [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+    return [f"{'game':<16} {'variant':<12} {'status':<9} phase", *rows,
+            "LIST game shows one game's players and deadline; JOIN game password plays in a forming one"]
 
 
 def status_lines(service: GameService, name: str, viewer: str | None = None) -> list[str]:
