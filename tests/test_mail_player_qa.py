@@ -129,3 +129,19 @@ def test_list_has_a_header_and_says_what_to_do_next(playing):
     header = next(i for i, line in enumerate(lines) if line.split() == ["game", "variant", "status", "phase"])
     assert lines[header + 1].split() == ["alpha", "standard", "active", "S1901M"]
     assert any("JOIN game password" in line for line in lines[header:])
+
+
+def test_an_outbox_file_being_written_is_never_named_like_a_finished_mail(tmp_path, monkeypatch):
+    from judge.mail import outbox as outbox_module
+    seen = []
+    real_fdopen = outbox_module.os.fdopen
+
+    def spy(fd, *args, **kw):
+        seen.extend(p.name for p in (tmp_path / "eml").glob("*.eml"))   # what a watcher sees mid-write
+        return real_fdopen(fd, *args, **kw)
+
+    monkeypatch.setattr(outbox_module.os, "fdopen", spy)
+    box = outbox_module.Sender.__new__(outbox_module.Sender)   # only its eml_dir is used
+    box.eml_dir = tmp_path / "eml"
+    box._write_eml("<a@b>", b"Subject: x\r\n\r\nbody\r\n")
+    assert seen == [] and [p.suffix for p in (tmp_path / "eml").iterdir()] == [".eml"]
