@@ -145,3 +145,10 @@ def test_an_outbox_file_being_written_is_never_named_like_a_finished_mail(tmp_pa
     box.eml_dir = tmp_path / "eml"
     box._write_eml("<a@b>", b"Subject: x\r\n\r\nbody\r\n")
     assert seen == [] and [p.suffix for p in (tmp_path / "eml").iterdir()] == [".eml"]
+
+
+def test_each_order_error_stands_apart_from_the_next(playing):
+    body = playing.reply_to("france@dip.test", "signon Falpha france-pw\nA Par - Bourgogne\nF Bre - Manche").body
+    lines = body.splitlines()
+    second = next(i for i, line in enumerate(lines) if line.startswith("ERROR on line 3"))
+    assert lines[second - 1] == ""
