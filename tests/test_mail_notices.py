@@ -223,6 +223,7 @@ def test_game_start_tells_seat_players_units_deadline_and_rules(played):
     assert "fleet in St Petersburg (south" in text
     assert "The first phase is Spring 1901 Movement." in text
     assert "SIGNON Ralpha <your password>" in text
+    assert "one a line: A MOS - LVN, F SEV - ARM, ..." in flat(text)   # the player's own units, not France's
     assert re.search(r"Press +grey \(may be anonymous\)", text)
     assert "reconstructed" not in text
     public = body(played, "game_start", "alpha", None)
