@@ -152,3 +152,13 @@ def test_each_order_error_stands_apart_from_the_next(playing):
     lines = body.splitlines()
     second = next(i for i, line in enumerate(lines) if line.startswith("ERROR on line 3"))
     assert lines[second - 1] == ""
+
+
+def test_preview_and_history_name_the_powers_and_skip_empty_phases(playing):
+    playing.reply_to("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
+    r = playing.reply_to("gm@dip.test", "signon Malpha gm-secret\npreview")
+    assert "  France     A PAR - BUR" in r.body and "FRANCE" not in r.body
+    assert "S1901R:" not in r.body and "in civil disorder: Austria, England" in r.body
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    r = playing.reply_to("new@dip.test", "history alpha S1901M")
+    assert "  France     A PAR - BUR" in r.body and "  Turkey     A CON H" in r.body

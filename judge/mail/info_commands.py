@@ -38,6 +38,12 @@ def status_lines(service: GameService, name: str, viewer: str | None = None) -> 
     return lines
 
 
+def outcome_line(variant, outcome: dict) -> str:
+    """One order's outcome in a table of a phase: the power by name, the order, ok or why not."""
+    why = "ok" if outcome["succeeded"] else outcome["reason"]
+    return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
+
+
 def history(env: Env, cmd: c.History) -> list[str]:
     name = known_game(env.service, cmd.game)
     wanted = {p.upper() for p in cmd.phases}
@@ -49,9 +55,9 @@ def history(env: Env, cmd: c.History) -> list[str]:
             lines.append(f"{phase['phase']}: not played yet")
             continue
         lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
+        variant = env.service.variant(env.service.status(name)["variant"])
         for result in phase["results"]:
-            for o in result["outcomes"]:
-                lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+            lines.extend(outcome_line(variant, o) for o in result["outcomes"])
     return lines or [f"{name} has no phases {' '.join(sorted(wanted))}".rstrip()]
 
 

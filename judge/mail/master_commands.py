@@ -8,6 +8,7 @@ import re
 from ..language import commands as c
 from .auth import Refused, authenticate, power_name, require_master, resolve_power
 from .command_env import Env
+from .info_commands import outcome_line
 
 
 def hours_in(text: str) -> float:
@@ -115,11 +116,13 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
 def preview(env: Env, cmd: c.Preview) -> list[str]:
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
+    variant = env.service.variant(env.service.status(game)["variant"])
     lines = ["what PROCESS would do now (nothing was changed):"]
     for phase in result["results"]:
+        if not phase["outcomes"]:
+            continue   # a phase nobody plays (no retreats): an empty heading only puzzles
         lines.append(f"{phase['phase']}:")
-        for o in phase["outcomes"]:
-            lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+        lines.extend(outcome_line(variant, o) for o in phase["outcomes"])
     if result["civil_disorder"]:
-        lines.append("in civil disorder: " + ", ".join(result["civil_disorder"]))
+        lines.append("in civil disorder: " + ", ".join(variant.power(p).name for p in result["civil_disorder"]))
     return lines
