@@ -47,7 +47,7 @@ def test_settings_wait_draw_timezone_password_address(playing):
     j = playing
     r = j.reply_to("turkey@dip.test", "signon Talpha turkey-pw\nset wait\nset draw\nset timezone Europe/Istanbul\n"
                                       "set password new-secret")
-    assert "TURKEY asks the game to wait" in r.body and "you vote for a draw" in r.body
+    assert "Turkey asks the game to wait" in r.body and "you vote for a draw" in r.body
     assert "Europe/Istanbul" in r.body and "You asked the game to wait" in r.body
     assert "new-secret" not in str(r.mail) and "turkey-pw" not in str(r.mail)
     assert j.service.status("alpha")["powers"]["TURKEY"]["waiting"]
@@ -60,10 +60,11 @@ def test_settings_wait_draw_timezone_password_address(playing):
 def test_absence_moves_nothing_it_should_not_and_bad_dates_are_explained(playing):
     r = playing.reply_to("russia@dip.test", "signon Ralpha russia-pw\nset absence 2026-03-10 to 2026-03-12\n"
                                             "set absence someday")
-    assert "away from 2026-03-10" in r.body
+    assert "away from Tue 10 Mar 2026 00:00 UTC (UTC); Tue 10 Mar 2026 09:00 JST (Asia/Tokyo)" in r.body
+    assert "to Thu 12 Mar 2026 00:00 UTC (UTC)" in r.body
     assert "cannot read the dates" in r.body and "SET ABSENCE 2026-12-20 to 2026-12-27" in r.body
     r = playing.reply_to("russia@dip.test", "signon Ralpha russia-pw\nset absence 2026-03-20 2026-03-22 18:00")
-    assert "away from 2026-03-20" in r.body
+    assert "away from Fri 20 Mar 2026 00:00 UTC" in r.body and "to Sun 22 Mar 2026 18:00 UTC" in r.body
 
 
 def test_press_white_grey_and_broadcast(playing):
@@ -71,7 +72,7 @@ def test_press_white_grey_and_broadcast(playing):
     r = j.reply_to("england@dip.test", "signon Ealpha england-pw\npress to France Germany\nShall we?\nendpress\n"
                                        "broadcast\nHello all\nendpress\npress grey to france\nboo\nendpress\n"
                                        "press to Narnia\nx\nendpress")
-    assert "press sent to FRANCE, GERMANY" in r.body and "press sent to everyone" in r.body
+    assert "press sent to France, Germany (1 line)" in r.body and "press sent to everyone" in r.body
     assert "white press: messages are signed" in r.body      # grey press is not allowed in this game
     assert "'Narnia' is not a power" in r.body
     press = [n for n in j.service.pending_notices("alpha") if n.kind == "press"]
@@ -82,8 +83,8 @@ def test_press_white_grey_and_broadcast(playing):
 def test_information_commands(playing):
     j = playing
     r = j.reply_to("someone@else.test", "list\nlist alpha\nsummary alpha\nhistory alpha\nhistory nosuchgame")
-    assert "alpha" in r.body and "FRANCE" in r.body and "phases played: none" in r.body
-    assert "S1901M: not played yet" in r.body and "no game called 'nosuchgame'" in r.body
+    assert "alpha" in r.body and "  France " in r.body and "phases played: none" in r.body
+    assert "S1901M: not played yet" in r.body and "there is no game called nosuchgame" in r.body and "LIST shows the games" in r.body
 
 
 def test_master_commands(playing):
@@ -93,8 +94,8 @@ def test_master_commands(playing):
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\npreview\npause\nresume\nextend 12\n"
                                   "set deadline 2026-03-06 18:00")
     assert "what PROCESS would do now" in r.body and "A PAR - BUR" in r.body
-    assert "is paused" in r.body and "resumed" in r.body and "extended to 2026-03-05T00:00:00Z" in r.body
-    assert "set to 2026-03-06T18:00:00Z" in r.body
+    assert "is paused" in r.body and "resumed" in r.body and "extended to Thu 05 Mar 2026 00:00 UTC (UTC)" in r.body
+    assert "set to Fri 06 Mar 2026 18:00 UTC (UTC)" in r.body
     assert j.service.history("alpha")[0]["processed_at"] is None        # preview changed nothing
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
     assert "alpha S1901M: processed" in r.body
@@ -104,7 +105,7 @@ def test_master_commands(playing):
     j.service.create_account("newbie", "newbie@dip.test", "nb")
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\neject Austria\nreplace Austria newbie@dip.test\n"
                                   "replace Turkey nobody@dip.test")
-    assert "AUSTRIA was taken from its player" in r.body and "now played by newbie" in r.body
+    assert "Austria was taken from its player" in r.body and "now played by newbie" in r.body
     assert "nobody@dip.test is not registered" in r.body
     assert j.service.status("alpha")["powers"]["AUSTRIA"]["account"] == "newbie"
 
@@ -131,7 +132,7 @@ def test_resign_and_observe(playing):
     assert "you now observe alpha" in r.body
     assert j.service.observers("alpha") == ["watcher"]
     r = j.reply_to("austria@dip.test", "signon Aalpha austria-pw\nresign")
-    assert "you resigned AUSTRIA" in r.body
+    assert "you resigned Austria" in r.body
     assert j.service.status("alpha")["powers"]["AUSTRIA"]["status"] == "resigned"
 
 
@@ -155,7 +156,7 @@ def test_grey_press_where_the_game_allows_it(playing):
     j = playing
     j.service.set_settings("alpha", press="grey")
     r = j.reply_to("italy@dip.test", "signon Ialpha italy-pw\npress grey to Austria\nWatch Russia.\nendpress")
-    assert "grey press sent to AUSTRIA" in r.body
+    assert "grey press sent to Austria" in r.body
     [notice] = [n for n in j.service.pending_notices("alpha") if n.kind == "press" and n.recipient == "austria"]
     assert notice.payload["from"] == "anonymous"
     [to_master] = [n for n in j.service.pending_notices("alpha") if n.kind == "press" and n.recipient == "gm"]
@@ -175,9 +176,9 @@ def test_join_a_game_under_way_takes_over_an_open_power(playing):
     assert "no power is open for takeover" in j.reply_to("sub@dip.test", "join alpha sub-pw").body
     j.service.resign("alpha", "ITALY", account="italy")
     r = j.reply_to("sub@dip.test", "join alpha sub-pw\nA Ven - Tyr")
-    assert "open for takeover are ITALY" in r.body and "JOIN alpha password Italy" in r.body
+    assert "open for takeover are Italy" in r.body and "JOIN alpha password Italy" in r.body
     r = j.reply_to("sub@dip.test", "join alpha sub-pw Italy\nA Ven - Tyr\nset wait")
-    assert "you now play ITALY in alpha" in r.body and "ITALY asks the game to wait" in r.body
+    assert "you now play Italy in alpha" in r.body and "Italy asks the game to wait" in r.body
     assert "Army Venice -> Tyrolia" in r.body
     assert j.service.status("alpha")["powers"]["ITALY"]["account"] == "sub"
 

@@ -24,7 +24,7 @@ def test_signon_and_orders_get_a_full_confirmation(judge):
     assert "ERROR on line 4: A Mar Sp" in body and "did you mean: Spain" in body
     assert "Not read as orders or commands (greetings and the like): Hello" in body and "Françoise" not in body
     assert "Units still without orders" in body and "Army Marseilles" in body
-    assert "(UTC)" in body and "(Asia/Tokyo)" in body and "Time left: 2 d 0 h 0 min left" in body
+    assert "(UTC)" in body and "(Asia/Tokyo)" in body and "Time left: 2 days\r\n" in body
     assert "You are not waiting" in body
     assert "france-pw" not in str(reply.mail) and "SIGNON Falpha ********" in body.replace("signon", "SIGNON")
     m = reply.mail
@@ -114,7 +114,10 @@ def test_mail_the_loop_rules_forbid_is_neither_read_nor_answered(judge):
 
 def test_an_empty_mail_gets_instructions(judge):
     reply = judge.reply_to("nobody@else.test", "\n\n")
-    assert "nothing to do" in reply.body and "SIGNON Fgame password" in reply.body
+    # a stranger learns how to get an account and a game; a player how to sign on
+    assert "nothing to do" in reply.body and "REGISTER name password" in reply.body and "JOIN game" in reply.body
+    reply = judge.reply_to("france@dip.test", "Hi judge, how are you?")
+    assert "nothing to do" in reply.body and "SIGNON Fgame password" in reply.body and "REGISTER" not in reply.body
 
 
 def test_an_address_that_bounced_works_again_when_its_owner_writes(judge):

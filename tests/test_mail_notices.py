@@ -126,7 +126,7 @@ def test_movement_results_give_every_order_its_outcome_in_words(played):
     assert re.search(r"Army Piedmont supports Army Burgundy -> Marseilles\s+support given", text)
     assert "no order given: held" in text                             # France, in civil disorder
     # dislodged units and where each may go
-    assert "The Russian fleet in Rumania was dislodged from Bulgaria and may retreat to Sevastopol" in words
+    assert "The Russian fleet in Rumania was dislodged by the attack from Bulgaria and may retreat to Sevastopol" in words
     assert "may retreat to Gascony and Spain, or disband" in words
     assert "Retreats to order in Fall 1901 Retreat:" in text
     assert "Standoffs (left empty): Galicia and Sweden." in text
@@ -169,7 +169,7 @@ def test_phases_the_judge_settled_alone_follow_in_the_same_report(played):
     text = [m for m in played.of("results", "alpha", "p-russia") if "Spring 1902" in m.mail.subject][0].mail.body
     assert "Spring 1902 Retreat\n-------------------" in text
     assert "disbanded: nowhere to retreat" in text
-    assert "was dislodged from Armenia and has nowhere to retreat: it is disbanded" in flat(text)
+    assert "was dislodged by the attack from Armenia and has nowhere to retreat: it is disbanded" in flat(text)
     assert "Italy is back in play" in text
 
 
@@ -206,6 +206,7 @@ def test_civil_disorder_abandonment_return_and_replacement(played):
     assert "Send orders for the next phase" in cd
     abandoned = body(played, "abandoned", "alpha", None)
     assert "France has missed 2 phases in a row and is abandoned" in abandoned and "REPLACE" in abandoned
+    assert "JOIN alpha password France" in flat(abandoned)
     assert "France is back in play" in body(played, "returned", "alpha")
     mine = body(played, "replacement", "alpha", "p-new")
     assert "you now play France, from Fall 1901 Retreat. You take over from p-france." in flat(mine)
@@ -222,6 +223,7 @@ def test_game_start_tells_seat_players_units_deadline_and_rules(played):
     assert "fleet in St Petersburg (south" in text
     assert "The first phase is Spring 1901 Movement." in text
     assert "SIGNON Ralpha <your password>" in text
+    assert "one a line: A MOS - LVN, F SEV - ARM, ..." in flat(text)   # the player's own units, not France's
     assert re.search(r"Press +grey \(may be anonymous\)", text)
     assert "reconstructed" not in text
     public = body(played, "game_start", "alpha", None)
@@ -288,6 +290,7 @@ def test_master_actions_and_other_news(played):
     assert "rolled back by the game master to Spring 1902 Movement" in rollback.replace("\n", " ")
     assert "Russia: fleet in Gulf of Bothnia" in rollback
     assert "the player of Austria has resigned" in body(played, "resigned", "alpha", "p-italy")
+    assert "JOIN alpha password Austria" in flat(body(played, "resigned", "alpha", "p-italy"))
     eliminated = played.of("eliminated", "long")[0].mail
     assert eliminated.subject.endswith("is eliminated") and "out of the game" in eliminated.body
     assert "Italy joins" in body(played, "coin_toss", "ww", None)

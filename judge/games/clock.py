@@ -48,7 +48,10 @@ def iso(when: datetime) -> str:
 
 def parse_time(text: str, zone: str = "UTC") -> datetime:
     """An ISO time; without an offset it is read in `zone`."""
-    value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace(" ", "T", 1))
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace(" ", "T", 1))
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not a date and time such as 2026-12-01 18:00") from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=ZoneInfo(zone))
     return value.astimezone(UTC).replace(microsecond=0)

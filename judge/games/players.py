@@ -49,7 +49,8 @@ def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None
     pr = gf.powers()[power]
     gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
     gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
-    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "resigned", {"power": power, "open_for_takeover": True}, now)
+    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "resigned",
+                {"power": power, "open_for_takeover": True, "by_master": account is None}, now)
     reschedule(gf, now)
 
 

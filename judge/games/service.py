@@ -484,6 +484,7 @@ class GameService:
                 "next_event_at": row["next_event_at"], "settings": gf.settings.to_json(),
                 "result": json.loads(row["result"]) if row["result"] else None,
                 "signups": [r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")],
+                "players_needed": gf.setup.players,
                 "powers": {p: {"account": pr.account, "status": pr.status.value, "missed": pr.missed,
                                "waiting": pr.waiting, "owes": p in need and not orders.get(p) and not pr.neutral,
                                "centres": len(cur.position.centres_of(p)) if cur else 0}

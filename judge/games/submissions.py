@@ -14,7 +14,7 @@ from typing import Any
 from ..engine import notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
-from ..engine.orders import Disembark, Order
+from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
 from .clock import iso
 from .gamefile import GameFile, PhaseRow
@@ -90,7 +90,19 @@ def confirmation(gf: GameFile, power: str) -> dict:
     ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
     missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
                if loc.province not in ordered]
+    missing += [str(d.unit).upper() for d in (need.retreats if need else ())
+                if d.unit.location.province not in ordered]
     return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
-            "problems": [{"order": notation.order_text(p.order), "reason": p.reason.value, "detail": p.detail}
+            "problems": [{"order": notation.order_text(p.order), "read": order_to_json(p.order),
+                          "reason": p.reason.value, "detail": p.detail}
                          for p in problems],
-            "units_without_orders": missing, "deadline": gf.times(row.deadline, gf.powers()[power].account)}
+            "units_without_orders": missing, "adjustment": _adjustment(need, mine), "deadline": gf.times(row.deadline, gf.powers()[power].account)}
+
+
+def _adjustment(need, orders: Sequence[Order]) -> dict | None:
+    """In an adjustment phase: builds allowed or removals due, and how many the orders give."""
+    if need is None or not (need.builds or need.removals):
+        return None
+    return {"builds": need.builds, "removals": need.removals,
+            "builds_ordered": sum(isinstance(o, (Build, Waive)) for o in orders),
+            "removals_ordered": sum(isinstance(o, Disband) for o in orders)}

@@ -105,6 +105,21 @@ def game_name(word: str) -> str:
         raise Refused(str(e), "game names are letters, digits, '-' and '_'") from None
 
 
+def power_name(service: GameService, game: str, power: str) -> str:
+    """The power's name as the variant spells it ("France"), for what the judge writes back."""
+    return service.variant(service.status(game)["variant"]).power(power).name
+
+
+def known_game(service: GameService, word: str) -> str:
+    """The game's name, refused with how to find the right one when there is no such game."""
+    name = game_name(word)
+    try:
+        service.status(name)
+    except KeyError:
+        raise Refused(f"there is no game called {name}", "LIST shows the games on this judge") from None
+    return name
+
+
 def signon(service: GameService, session: Session, letter: str, game: str, password: str | None) -> str:
     """SIGNON Fgame password: returns what to tell the player."""
     game = game_name(game)
@@ -200,9 +215,10 @@ def require_master(service: GameService, session: Session, what: str) -> str:
         except KeyError:
             keeper = False
         if not keeper:
-            raise Refused(f"{what} is for the master of {session.game}", "SIGNON Mgame password as the master")
+            raise Refused(f"{what} is for the master of {session.game}",
+                          f"SIGNON M{session.game} password, as the master")
     return session.game
 
 
-__all__ = ["Alert", "Refused", "Session", "authenticate", "game_name", "power_by_letter",
+__all__ = ["Alert", "Refused", "Session", "authenticate", "game_name", "known_game", "power_by_letter", "power_name",
            "require_master", "require_player", "resolve_power", "signon", "start_session"]

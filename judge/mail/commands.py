@@ -9,13 +9,15 @@ as the deed, and the dispatcher keeps its answer, to repeat when the mail is rea
 """
 from __future__ import annotations
 
+import difflib
 import re
 
+from ..games.clock import shown
 from ..games.model import GameError
 from ..language import commands as c
 from . import info_commands as info
 from . import master_commands as master
-from .auth import Refused, authenticate, game_name, require_player, resolve_power, signon
+from .auth import Refused, authenticate, game_name, power_name, require_player, resolve_power, signon
 from .command_env import Env, Handler
 
 
@@ -53,9 +55,9 @@ def _create(env: Env, cmd: c.Create) -> list[str]:
     try:
         env.service.create_game(name, variant=(cmd.variant or "standard").lower(), master=account)
         done = f"created {name}; you are its master. Players join with JOIN {name} their-password"
-    except GameError:
+    except GameError as e:
         if env.service.status(name)["master"] != account:
-            raise
+            raise Refused(str(e), f"choose another name, or JOIN {name} password to play in it") from None
         done = f"{name} was created by you already"
     except KeyError as e:
         raise Refused(str(e).strip("'\""), "CREATE game password standard") from None
@@ -72,11 +74,13 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
     env.session.game, env.session.powers = name, ()
     if status["status"] == "forming":
-        need = len(status["signups"])
-        return [f"joined {name}: {need} signed up so far; the game starts when it is full"]
+        have, need = len(status["signups"]), status["players_needed"]
+        return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
+                " and the judge then mails you your power"]
     mine = [p for p, info in status["powers"].items() if info["account"] == account]
     env.session.powers = tuple(mine)
-    return [f"joined {name}, which has started: you play {', '.join(mine) or 'no power'}"]
+    names = ", ".join(power_name(env.service, name, p) for p in mine)
+    return [f"joined {name}, which has started: you play {names or 'no power'}"]
 
 
 def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict) -> list[str]:
@@ -86,11 +90,12 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: di
         raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
     power = resolve_power(env.service.variant(status["variant"]), wanted) if wanted else None
     if power not in open_:
-        raise Refused(f"{name} has started; the powers open for takeover are {', '.join(open_)}",
-                      f"JOIN {name} password {open_[0].title()}")
+        names = [power_name(env.service, name, p) for p in open_]
+        raise Refused(f"{name} has started; the powers open for takeover are {', '.join(names)}",
+                      f"JOIN {name} password {names[0]}")
     env.service.take_over(name, power, account)
     env.session.game, env.session.powers = name, (power,)
-    return [f"you now play {power} in {name}"]
+    return [f"you now play {power_name(env.service, name, power)} in {name}"]
 
 
 def _observe(env: Env, cmd: c.Observe) -> list[str]:
@@ -117,8 +122,11 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
             continue
         power = resolve_power(variant, word)
         if power is None:
-            names = ", ".join(p.name for p in variant.powers)
-            raise Refused(f"{word!r} is not a power in {game}", f"PRESS TO France Germany ... ENDPRESS ({names})")
+            names = [p.name for p in variant.powers]
+            close = difflib.get_close_matches(word.title(), names, n=1, cutoff=0.6)
+            guess = f" (did you mean {close[0]}?)" if close else ""
+            raise Refused(f"{word!r} is not a power in {game}{guess}; the press was not sent",
+                          f"PRESS TO France Germany ... ENDPRESS ({' '.join(names)})")
         to.append(power)
     if cmd.broadcast:
         to = None
@@ -126,16 +134,22 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
         raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
     if not cmd.body.strip():
         raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
-    env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
-                           source=env.source)
-    whom = "everyone" if to is None else ", ".join(to)
-    return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({len(cmd.body.splitlines())} lines)"]
+    try:
+        env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
+                               source=env.source)
+    except GameError as e:
+        raise Refused(f"{e}; the press was not sent",
+                      "send it again as PRESS TO ... ENDPRESS, without GREY" if cmd.grey else "") from None
+    whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
+    count = len(cmd.body.splitlines())
+    return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({count} line{'' if count == 1 else 's'})"]
 
 
 def _set_wait(env: Env, cmd: c.SetWait) -> list[str]:
     game, power = require_player(env.session, "SET WAIT")
     env.service.set_wait(game, power, cmd.wait, account=env.session.account)
-    return [f"{power} {'asks the game to wait for it' if cmd.wait else 'no longer asks the game to wait'}"]
+    name = power_name(env.service, game, power)
+    return [f"{name} {'asks the game to wait for it' if cmd.wait else 'no longer asks the game to wait'}"]
 
 
 def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
@@ -146,7 +160,11 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
         powers = [resolve_power(variant, w) for w in cmd.powers]
         if None in powers:
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
-    ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    try:
+        ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+    except GameError as e:
+        raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
+                      " the vote back") from None
     return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
             else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 
@@ -167,8 +185,23 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
         raise Refused(str(e), usage) from None
     if out.get("repeated"):
         return ["this absence was set when the judge first read this mail"]
-    moved = f"; the deadline moved to {out['deadline']}" if out.get("deadline_moved") else ""
-    return [f"away from {out['starts']} to {out['ends']} (UTC){moved}"]
+    zones = _zones(env, game)
+    lines = [f"away from {_when(out['starts'], zones)}", f"       to {_when(out['ends'], zones)}"]
+    if out.get("deadline_moved"):
+        lines.append(f"the deadline moved to {_when(out['deadline'], zones)}")
+    return lines
+
+
+def _zones(env: Env, game: str) -> list[str]:
+    """The game's time zone, then the account's own."""
+    zones = [env.service.status(game)["settings"]["time_zone"]]
+    if env.session.account:
+        zones.append(env.service.accounts.get(env.session.account).time_zone)
+    return zones
+
+
+def _when(instant: str, zones: list[str]) -> str:
+    return "; ".join(f"{text} ({zone})" for zone, text in shown(instant, zones).items())
 
 
 def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
@@ -202,7 +235,8 @@ def _resign(env: Env, cmd: c.Resign) -> list[str]:
     if cmd.game and game_name(cmd.game) != game:
         raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
     env.service.resign(game, power, account=env.session.account, source=env.source)
-    return [f"you resigned {power} in {game}; it is open for another player to take over"]
+    return [f"you resigned {power_name(env.service, game, power)} in {game}; it is open for another player"
+            " to take over"]
 
 
 def _signoff(env: Env, cmd: c.SignOff) -> list[str]:

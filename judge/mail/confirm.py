@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..engine.calendar import PhaseKind
 from ..engine.geography import UnitKind
 from ..engine.notation import parse_loc
 from ..engine.variant import Variant
@@ -18,11 +19,35 @@ from ..games.service import GameService
 from ..language import ParsedOrder, describe
 from ..language.parse import OrderError
 from ..language.render import place_name
+from .notices import duration
 
 
 def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
     return {"line": parsed.line, "written": parsed.text, "read": describe(parsed.order, variant),
             "notes": list(parsed.notes)}
+
+
+def ordered_place(order) -> str | None:
+    """The province an order is for (a unit's, or a build's); None for orders of no place (WAIVE)."""
+    unit = getattr(order, "unit", None)
+    location = unit.location if unit is not None else getattr(order, "location", None)
+    return location.province if location is not None else None
+
+
+def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
+    """Each order as read; one that a later line of the same mail replaced (a unit has one order)
+    says so, or the player would think both stand."""
+    lines = [order_line(p, variant) for p in orders]
+    last: dict[str, int] = {}
+    for index, parsed in enumerate(orders):
+        place = ordered_place(parsed.order)
+        if place is None:
+            continue
+        if place in last:
+            earlier = lines[last[place]]
+            earlier["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
+        last[place] = index
+    return lines
 
 
 def error_line(error: OrderError, mask) -> dict:
@@ -40,14 +65,9 @@ def unit_full_name(variant: Variant, text: str) -> str:
 
 
 def time_left(deadline_utc: str, now: datetime) -> str:
-    seconds = int((parse_time(deadline_utc) - now).total_seconds())
-    if seconds <= 0:
-        return "the deadline has passed"
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = ([f"{days} d"] if days else []) + ([f"{hours} h"] if hours or days else []) + [f"{minutes} min"]
-    return " ".join(parts) + " left"
+    """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices), or why there is none."""
+    seconds = (parse_time(deadline_utc) - now).total_seconds()
+    return "none: the deadline has passed" if seconds <= 0 else duration(seconds)
 
 
 def power_summary(service: GameService, game: str, power: str) -> dict:
@@ -60,8 +80,11 @@ def power_summary(service: GameService, game: str, power: str) -> dict:
         "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
         "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
                    for o in confirmed["orders"]],
-        "problems": [{"order": p["order"], "detail": p["detail"]} for p in confirmed["problems"]],
+        "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": p["detail"]}
+                     for p in confirmed["problems"]],
         "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
+        "adjustment": confirmed.get("adjustment"),
+        "retreat": variant.calendar.parse(confirmed["phase"]).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
         "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
         "waiting": bool(status["powers"][power]["waiting"]),

@@ -29,7 +29,7 @@ from . import outbox
 from .archive import StoredMessage, clear_failing
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
-from .confirm import error_line, order_line, power_summary
+from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog
 from .loops import Verdict, build_message
@@ -222,7 +222,7 @@ class Dispatch:
                                "suggestions": []} for p in orders)
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
-                                "orders": [order_line(p, variant) for p in orders], "errors": [],
+                                "orders": order_lines(orders, variant), "errors": [],
                                 "repeated": bool(result.get("repeated"))})
             out.touch(game, power)
         if errors:
@@ -235,6 +235,8 @@ class Dispatch:
         summaries = []
         for game, power in outcome.touched:
             try:
+                if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
+                    continue   # the sender just left it, or it is out: its orders are no longer theirs to see
                 summaries.append(power_summary(self.service, game, power))
             except (GameError, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from ..language import commands as c
-from .auth import Refused, authenticate, require_master, resolve_power
+from .auth import Refused, authenticate, power_name, require_master, resolve_power
 from .command_env import Env
+from .info_commands import outcome_line
 
 
 def hours_in(text: str) -> float:
@@ -18,20 +19,28 @@ def hours_in(text: str) -> float:
     return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
 
 
+def deadline_words(env: Env, game: str) -> str:
+    """The game's deadline in its own zone and the master's, as the players' mail shows it."""
+    deadline = env.service.status(game, viewer=env.session.account)["deadline"]
+    if not deadline:
+        return "not set"
+    return "; ".join(f"{text} ({zone})" for zone, text in deadline["shown"].items())
+
+
 def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
     game = require_master(env.service, env.session, "SET DEADLINE")
     try:
-        status = env.service.move_deadline(game, cmd.when, source=env.source)
+        env.service.move_deadline(game, cmd.when, source=env.source)
     except ValueError as e:
         raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
-                      "SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
-    return [f"deadline of {game} set to {status['deadline']['utc']}"]
+                      "a date and time, SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
+    return [f"deadline of {game} set to {deadline_words(env, game)}"]
 
 
 def extend(env: Env, cmd: c.Extend) -> list[str]:
     game = require_master(env.service, env.session, "EXTEND")
-    status = env.service.extend(game, hours_in(cmd.by), source=env.source)
-    return [f"deadline of {game} extended to {status['deadline']['utc']}"]
+    env.service.extend(game, hours_in(cmd.by), source=env.source)
+    return [f"deadline of {game} extended to {deadline_words(env, game)}"]
 
 
 def become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
@@ -47,7 +56,9 @@ def process(env: Env, cmd: c.Process) -> list[str]:
     game = require_master(env.service, env.session, "PROCESS")
     phase = env.service.phase_of(game)[1]
     if cmd.phase and cmd.phase.upper() != phase:
-        raise Refused(f"{game} is in {phase}, not {cmd.phase}", f"PROCESS {phase}")
+        name = env.service.status(game)["phase_name"]
+        raise Refused(f"{game} is in {name} ({phase}), not {cmd.phase}: nothing was processed",
+                      f"PROCESS {phase}, or PROCESS alone")
     return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
 
 
@@ -59,8 +70,8 @@ def pause(env: Env, cmd: c.Pause) -> list[str]:
 
 def resume(env: Env, cmd: c.Resume) -> list[str]:
     game = require_master(env.service, env.session, "RESUME")
-    status = env.service.resume(game, source=env.source) or env.service.status(game)
-    return [f"{game} resumed; the deadline is {status['deadline']['utc'] if status['deadline'] else 'not set'}"]
+    env.service.resume(game, source=env.source)
+    return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
 
 
 def power_in(env: Env, game: str, word: str) -> str:
@@ -74,7 +85,8 @@ def eject(env: Env, cmd: c.Eject) -> list[str]:
     game = require_master(env.service, env.session, "EJECT")
     power = power_in(env, game, cmd.power)
     env.service.eject(game, power, source=env.source)
-    return [f"{power} was taken from its player in {game}; REPLACE {power} address gives it to another"]
+    name = power_name(env.service, game, power)
+    return [f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"]
 
 
 def replace(env: Env, cmd: c.Replace) -> list[str]:
@@ -86,7 +98,7 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
     if account is None:
         raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
     env.service.replace(game, power, account.name, source=env.source)
-    return [f"{power} in {game} is now played by {account.name}"]
+    return [f"{power_name(env.service, game, power)} in {game} is now played by {account.name}"]
 
 
 def rollback(env: Env, cmd: c.Rollback) -> list[str]:
@@ -104,11 +116,13 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
 def preview(env: Env, cmd: c.Preview) -> list[str]:
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
+    variant = env.service.variant(env.service.status(game)["variant"])
     lines = ["what PROCESS would do now (nothing was changed):"]
     for phase in result["results"]:
+        if not phase["outcomes"]:
+            continue   # a phase nobody plays (no retreats): an empty heading only puzzles
         lines.append(f"{phase['phase']}:")
-        for o in phase["outcomes"]:
-            lines.append(f"  {o['power']:<10} {o['order']:<28} {'ok' if o['succeeded'] else o['reason']}")
+        lines.extend(outcome_line(variant, o) for o in phase["outcomes"])
     if result["civil_disorder"]:
-        lines.append("in civil disorder: " + ", ".join(result["civil_disorder"]))
+        lines.append("in civil disorder: " + ", ".join(variant.power(p).name for p in result["civil_disorder"]))
     return lines

@@ -133,8 +133,22 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
         "units": [(variant.power(x).name, [unit_words(variant, unit_text(u.kind, u.location)) for u in start.units_of(x)])
                   for x in seat],
         "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
+        "example": example_moves(variant, [u for x in seat[:1] for u in start.units_of(x)]),
         "rules": game_rules(variant, status["settings"]),
     }
+
+
+def example_moves(variant: Variant, units) -> list[str]:
+    """Moves the player's own first units could make ("A VIE - BOH"), for the first mail's example:
+    an example made of another power's units reads as a mistake. Destinations with coasts are
+    skipped so no example needs one."""
+    board, out = variant.board, []
+    for u in units:
+        places = sorted(p for p in board.neighbours(u.location.province)
+                        if board.can_reach_province(u.kind, u.location, p) and not board.coasts_of(p))
+        if places:
+            out.append(f"{unit_text(u.kind, u.location)} - {places[0].upper()}")
+    return out[:2]
 
 
 def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, str]]:

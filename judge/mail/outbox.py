@@ -206,7 +206,9 @@ class Sender:
         self.eml_dir.mkdir(parents=True, exist_ok=True)
         target = self.eml_dir / eml_name(message_id)
         try:
-            fd, temp = tempfile.mkstemp(dir=self.eml_dir, prefix=".tmp-", suffix=".eml")
+            # not *.eml while half written: a reader that globs for *.eml (pathlib's glob matches dot
+            # files) must never pick up the temporary file
+            fd, temp = tempfile.mkstemp(dir=self.eml_dir, prefix=".tmp-", suffix=".part")
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(raw)
