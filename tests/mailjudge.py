@@ -31,6 +31,11 @@ class Sent:
         return self.mail.get_body(("plain",)).get_content()
 
     @property
+    def text(self) -> str:
+        """The body with its lines joined: for phrases the layout may wrap."""
+        return " ".join(self.body.split())
+
+    @property
     def subject(self) -> str:
         return str(self.mail["Subject"])
 

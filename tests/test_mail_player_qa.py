@@ -51,10 +51,20 @@ def test_an_order_replaced_later_in_the_same_mail_says_so(playing):
 
 
 def test_orders_that_cannot_be_carried_out_are_named_in_full(playing):
-    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nF Lon - Nth")
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nA Par - Mun")
     problems = r.body.split("As things stand these cannot be carried out:")[1]
-    assert "Fleet London -> North Sea: the unit in London belongs to England" in problems
-    assert "F LON - NTH" not in r.body.replace("F Lon - Nth", "")
+    assert "Army Paris -> Munich: Munich is not next to Paris" in problems
+    assert "A PAR - MUN" not in r.body
+
+
+def test_orders_for_another_powers_units_are_refused_at_once_and_never_made_public(playing):
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nF Lon - Nth\nA Par - Bur")
+    assert "ERROR on line 2: F Lon - Nth" in r.body
+    assert "the unit in London is English: you can order only France's units" in r.body
+    assert [o["written"] for o in playing.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+    playing.service.process("alpha")
+    results = playing.service.history("alpha")[0]["results"][0]["outcomes"]
+    assert not any(o["power"] == "FRANCE" and "London" in (o.get("detail") or "") for o in results)
 
 
 def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
@@ -89,8 +99,8 @@ def test_a_resignation_reply_does_not_list_the_orders_of_the_power_left(playing)
 
 def test_master_refusals_say_what_was_wrong_in_words(playing):
     r = playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess S1903M\nset deadline tomorrow")
-    assert "alpha is in Spring 1901 Movement (S1901M), not S1903M: nothing was processed" in r.body
-    assert "'tomorrow' is not a date and time such as 2026-12-01 18:00" in r.body and "isoformat" not in r.body
+    assert "alpha is in Spring 1901 Movement (S1901M), not S1903M: nothing was processed" in r.text
+    assert "'tomorrow' is not a date and time such as 2026-12-01 18:00" in r.text and "isoformat" not in r.text
 
 
 def test_an_ejected_power_is_announced_as_taken_by_the_master_not_resigned(playing):
@@ -104,7 +114,7 @@ def test_an_ejected_power_is_announced_as_taken_by_the_master_not_resigned(playi
 
 def test_a_misspelt_press_recipient_gets_a_guess_and_is_not_sent(playing):
     r = playing.reply_to("england@dip.test", "signon Ealpha england-pw\npress to frnace\nhi\nendpress")
-    assert "'frnace' is not a power in alpha (did you mean France?); the press was not sent" in r.body
+    assert "'frnace' is not a power in alpha (did you mean France?); the press was not sent" in r.text
 
 
 def test_a_long_order_as_written_does_not_push_its_reading_off_the_line(playing):
@@ -116,7 +126,7 @@ def test_a_long_order_as_written_does_not_push_its_reading_off_the_line(playing)
 
 def test_a_draw_vote_naming_powers_where_draws_include_all_says_how_to_vote(playing):
     r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nset draw austria france")
-    assert "your vote was not changed" in r.body and "how to fix it: SET DRAW to vote for a draw" in r.body
+    assert "your vote was not changed" in r.text and "how to fix it: SET DRAW to vote for a draw" in r.text
 
 
 def test_help_tells_a_newcomer_how_to_get_into_a_game(judge):

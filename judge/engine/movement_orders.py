@@ -112,7 +112,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         if target.location.province == unit.location.province:
             raise _Reject("a unit cannot support itself")
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
-            raise _Reject(f"{unit} cannot reach {board.province(target.location.province).name}, "
+            raise _Reject(f"{_in_words(board, unit)} cannot reach {board.province(target.location.province).name}, "
                           "so it cannot support a unit there")
         return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
     if isinstance(order, SupportMove):
@@ -129,7 +129,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         if dest.province == target.location.province:
             raise _Reject("the supported move goes nowhere")
         if not board.can_reach_province(unit.kind, unit.location, dest.province):
-            raise _Reject(f"{unit} cannot reach {board.province(dest.province).name}, "
+            raise _Reject(f"{_in_words(board, unit)} cannot reach {board.province(dest.province).name}, "
                           "so it cannot support a move there")
         if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
             dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
@@ -145,6 +145,14 @@ def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:
     if ref.kind is unit.kind and ref.power is None and (ref.location is unit.location or ref.location == unit.location):
         return ref
     return UnitRef(unit.location, unit.kind)
+
+
+def _in_words(board, unit: Unit) -> str:
+    """ "the fleet in St Petersburg (south coast)": a unit as the reasons name it."""
+    place = board.province(unit.location.province).name
+    if unit.location.coast is not None:
+        place += f" ({unit.location.coast.full_name})"
+    return f"the {unit.kind.full_name} in {place}"
 
 
 def _target_unit(variant: Variant, position: Position, province: str) -> Unit:
@@ -183,7 +191,7 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
         raise _Reject(f"a fleet cannot move into {target.name}, an inland province")
     reachable = board.fleet_can_reach_province(unit.location, dest.province)
     if not reachable:
-        raise _Reject(f"{target.name} is not next to {unit} along a coast or sea")
+        raise _Reject(f"{target.name} is not next to {_in_words(board, unit)} along a coast or sea")
     if target.coasts:
         if dest.coast is None:
             if len(reachable) > 1:
@@ -191,7 +199,7 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
                               " or ".join(c.coast.full_name for c in reachable) + ")")
             dest = reachable[0]  # the only coast it can reach (DATC 4.B.2)
         elif dest not in reachable:
-            raise _Reject(f"{unit} cannot reach the {dest.coast.full_name} of {target.name}")
+            raise _Reject(f"{_in_words(board, unit)} cannot reach the {dest.coast.full_name} of {target.name}")
     else:
         dest = dest.bare
     if own is order.unit and dest is order.to and not order.via_convoy and not order.route:
@@ -363,7 +371,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
         else:
             if board.can_reach_province(target.kind, target.location, dest):
                 continue
-            why = f"{target} cannot reach {board.province(dest).name}"
+            why = f"{_in_words(board, target)} cannot reach {board.province(dest).name}"
         rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
         del out[province]
     return out

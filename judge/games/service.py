@@ -36,7 +36,7 @@ from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import setup as setup_of
 from .store import check_game_name, game_exists, open_game, open_judge, transaction
-from .submissions import already_handled, clear_orders, confirmation, store_orders
+from .submissions import already_handled, clear_orders, confirmation, foreign_unit, order_of, store_orders
 
 Checkpoint = Callable[[str], None]
 log = logging.getLogger("judge.games")
@@ -208,6 +208,7 @@ class GameService:
 
         Movement and retreats: the message replaces the orders for the units it names. Adjustments:
         it replaces the power's adjustment orders, since builds count in the order written.
+        Orders for another power's units are not kept: `refused` maps their index in `items` to why.
         `source` (the inbound message) makes a repeated dispatch of the same message do nothing.
         """
         power = power.upper()
@@ -215,10 +216,15 @@ class GameService:
             if already_handled(gf, source):
                 return {**confirmation(gf, power), "repeated": True}
             players.check_playing(gf, power, account)
-            store_orders(gf, gf.current(), power, items, self.clock(), source, written)
-            players.returned(gf, power, self.clock())
-            master.reschedule(gf, self.clock())
-            return confirmation(gf, power)
+            row = gf.current()
+            refused = {i: why for i, item in enumerate(items)
+                       if (why := foreign_unit(gf, row, power, order_of(item))) is not None}
+            kept = [item for i, item in enumerate(items) if i not in refused]
+            if kept or not refused:
+                store_orders(gf, row, power, kept, self.clock(), source, written)
+                players.returned(gf, power, self.clock())
+                master.reschedule(gf, self.clock())
+            return {**confirmation(gf, power), "refused": refused}
 
     def confirmation(self, name: str, power: str) -> dict:
         """The power's standing orders, their problems, units still without orders and the deadline."""

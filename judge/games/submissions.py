@@ -21,6 +21,11 @@ from .gamefile import GameFile, PhaseRow
 from .ordercodec import order_to_json
 
 
+def order_of(item: Any) -> Order | None:
+    """The engine order of a parsed order or a (text, Order) pair."""
+    return item[1] if isinstance(item, tuple) else item.order
+
+
 def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
     """(text as written, engine order, line) from parsed orders or (text, Order) pairs."""
     out = []
@@ -33,6 +38,29 @@ def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
         if order is not None:
             out.append((text, order, line))
     return out
+
+
+def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str | None:
+    """Why an order for another power's unit is refused when it is sent, or None.
+
+    Stored, it would only fail at the deadline, and its failure would be printed in every
+    player's results: a plan made public. So the sender is told at once, and nothing is kept.
+    """
+    ref = getattr(order, "unit", None)
+    if ref is None or row.position.phase.kind is PhaseKind.ADJUSTMENT:
+        return None
+    province = ref.location.province
+    if row.position.phase.kind is PhaseKind.RETREAT:
+        owners = {d.unit.power for d in row.position.dislodged if d.unit.location.province == province}
+    else:
+        unit = row.position.unit_in(province)
+        owners = {unit.power} if unit is not None else set()
+    if not owners or power in owners:
+        return None
+    variant = gf.variant
+    other = variant.power(owners.pop())
+    return (f"the unit in {variant.board.province(province).name} is {other.adjective}: "
+            f"you can order only {variant.power(power).name}'s units")
 
 
 def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,

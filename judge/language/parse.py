@@ -308,6 +308,8 @@ class OrderReader:
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
+            if tag == "move" and built.unit.kind is UnitKind.ARMY and built.to.coast is not None:
+                notes = notes + (f"an army takes no coast: it moves to {self.variant.board.province(built.to.province).name}",)
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
             return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
@@ -368,10 +370,24 @@ class OrderReader:
         return None
 
 
+# When each kind of order is given, for a player who sent one in the wrong phase.
+_WHEN = {"build": "builds, removals and waived builds are ordered in the adjustment phase that follows"
+                  " a season with adjustments (Winter on the standard map)",
+         "retreat": "retreats and disbands of dislodged units are ordered in the retreat phase right after"
+                    " the movement that dislodged them",
+         "move": "holds, moves, supports and convoys are ordered in movement phases"}
+_WHEN_OF = {"a build": "build", "a removal": "build", "a waived build": "build", "a retreat": "retreat",
+            "a disband": "retreat"}
+
+
 def _wrong(text: str, phase: PhaseKind, what: str) -> OrderError:
-    """An order of a kind the phase does not take."""
-    return OrderError(0, text, f"{what} in a {phase.full_name.lower()} phase",
-                      f"a {phase.full_name.lower()} order", EXAMPLES[phase])
+    """An order of a kind the phase does not take: say when it is given, and show this phase's kind
+    of order (examples, not guesses at what the player meant)."""
+    name = phase.full_name.lower()
+    article = "an" if name[0] in "aeiou" else "a"
+    when = _WHEN[_WHEN_OF.get(what, "move")]
+    return OrderError(0, text, f"{what} in {article} {name} phase: {when}",
+                      f"{article} {name} order, for example " + " or ".join(EXAMPLES[phase]), ())
 
 
 def _shown(token) -> str:

@@ -221,8 +221,14 @@ class Dispatch:
                                " of its own, logged for its keeper); it was not taken", "expected": "send it again later",
                                "suggestions": []} for p in orders)
                 continue
+            refused = result.get("refused", {})
+            errors.extend({"line": orders[i].line, "text": orders[i].text, "problem": why,
+                           "expected": "", "suggestions": []} for i, why in refused.items())
+            kept = [p for i, p in enumerate(orders) if i not in refused]
+            if not kept:
+                continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
-                                "orders": order_lines(orders, variant), "errors": [],
+                                "orders": order_lines(kept, variant), "errors": [],
                                 "repeated": bool(result.get("repeated"))})
             out.touch(game, power)
         if errors:
