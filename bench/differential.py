@@ -68,15 +68,24 @@ def game_at(position: dict) -> Game:
             game.get_power(power).retreats[d["unit"]] = list(d["retreats"])
     for power, cs in position["centres"].items():
         game.set_centers(power, list(cs))
+    game.build_caches()  # as at the start of a phase of a real game (possible convoys)
     return game
 
 
-def their_next(position: dict, orders: dict[str, list[str]]) -> dict:
-    game = game_at(position)
+def given(game: Game, orders: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Give the orders; return those the package kept. It drops at entry an order it finds
+    impossible (a "VIA" move with no fleet anywhere on a route): only kept orders are compared."""
     for power, lines in orders.items():
         game.set_orders(power, lines)
+    return {power: list(game.get_orders(power)) for power in orders}
+
+
+def their_next(position: dict, orders: dict[str, list[str]]) -> tuple[dict, dict]:
+    """Their next position, and the orders they kept."""
+    game = game_at(position)
+    kept = given(game, orders)
     game.process()
-    return settle_their_empty_retreats(game)
+    return settle_their_empty_retreats(game), kept
 
 
 def settle_their_empty_retreats(game: Game) -> dict:
@@ -116,6 +125,22 @@ CHOICES = {
     "removal_order=1982": {"removal_order": RemovalOrder.FARTHEST_FROM_HOME},
     "retreat_to_convoyed_attackers_origin=False": {"retreat_to_convoyed_attackers_origin": False},
 }
+
+
+def their_known_slips(position: dict, orders: dict, theirs: dict) -> list[str]:
+    """The package's own departures from the rules seen in this run (see bench/differential.md)."""
+    slips = []
+    occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
+    for ds in theirs.get("dislodged", {}).values():
+        if any(d["unit"].split()[1][:3] != r[:3] and r[:3] in occupied for d in ds for r in d["retreats"]):
+            slips.append("theirs: a retreat offered into an occupied province")
+    for power, ds in theirs.get("dislodged", {}).items():
+        for d in ds:
+            target = d["unit"].split()[1][:3]
+            own = [o for o in orders.get(power, []) if " S " in o and " - " in o and o.split()[-1][:3] == target]
+            if own:
+                slips.append("theirs: a unit dislodged with its own power's support")
+    return sorted(set(slips))
 
 
 def explained_by(position: dict, orders: dict, rules: Rules, variant: Variant, theirs: dict) -> str | None:
@@ -170,12 +195,15 @@ def _matches(support_or_convoy: str, chosen: dict[str, str]) -> bool:
     return t[2] == "-" and t[3][:3] == words[6][:3]
 
 
-def movement_orders(game: Game, powers: list[str], rng: random.Random) -> dict[str, list[str]]:
+def movement_orders(game: Game, powers: list[str], rng: random.Random, via: float = 0.4,
+                    backing: float = 0.0) -> dict[str, list[str]]:
+    """`via`: chance an army that may go by convoy is ordered "VIA"; `backing`: chance a fleet that
+    could convoy a "VIA" move really ordered is made to convoy it."""
     possible = game.get_all_possible_orders()
     by_unit: dict[str, tuple[str, list[str]]] = {}
     for power in powers:
-        for loc in game.get_orderable_locations(power):
-            by_unit[loc[:3]] = (power, possible[loc])
+        for loc in sorted(game.get_orderable_locations(power)):  # sorted: the same game on every run
+            by_unit[loc[:3]] = (power, sorted(possible[loc]))
     chosen: dict[str, str] = {}
     wants: dict[str, str] = {}
     for prov, (_, options) in by_unit.items():
@@ -185,10 +213,15 @@ def movement_orders(game: Game, powers: list[str], rng: random.Random) -> dict[s
         kind = rng.choices([k for k in kinds if kinds[k]], [weights[k] for k in kinds if kinds[k]])[0]
         if kind in "-H":
             moves = kinds[kind]
-            via = [o for o in moves if o.endswith("VIA")]
-            chosen[prov] = rng.choice(via if via and rng.random() < 0.4 else moves)
+            by_convoy = [o for o in moves if o.endswith("VIA")]
+            chosen[prov] = rng.choice(by_convoy if by_convoy and rng.random() < via else moves)
         else:
             wants[prov] = kind
+    for prov in list(wants):
+        convoys = [o for o in by_unit[prov][1] if " C " in o and _matches(o, chosen)]
+        if convoys and rng.random() < backing:
+            chosen[prov] = rng.choice(convoys)
+            del wants[prov]
     for prov, kind in wants.items():
         options = [o for o in by_unit[prov][1] if f" {kind} " in o]
         backing = [o for o in options if _matches(o, chosen)]
@@ -203,8 +236,8 @@ def retreat_orders(game: Game, powers: list[str], rng: random.Random) -> dict[st
     possible = game.get_all_possible_orders()
     orders: dict[str, list[str]] = {}
     for power in powers:
-        for loc in game.get_orderable_locations(power):
-            options = possible[loc]
+        for loc in sorted(game.get_orderable_locations(power)):
+            options = sorted(possible[loc])
             retreats = [o for o in options if " R " in o]
             orders.setdefault(power, []).append(
                 rng.choice(retreats) if retreats and rng.random() < 0.85 else rng.choice(options))
@@ -217,23 +250,24 @@ def adjustment_orders(game: Game, powers: list[str], rng: random.Random) -> dict
     for power in powers:
         p = game.get_power(power)
         due = len(p.centers) - len(p.units)
-        locs = game.get_orderable_locations(power)
+        locs = sorted(game.get_orderable_locations(power))
         rng.shuffle(locs)
         if due > 0:
             picks = []
             for loc in locs[:due if rng.random() < 0.8 else rng.randint(0, due)]:
-                picks.append(rng.choice([o for o in possible[loc] if o.endswith(" B")] or ["WAIVE"]))
+                picks.append(rng.choice(sorted(o for o in possible[loc] if o.endswith(" B")) or ["WAIVE"]))
             orders[power] = picks
         elif due < 0:
             count = -due if rng.random() < 0.7 else rng.randint(0, -due)
-            orders[power] = [[o for o in possible[loc] if o.endswith(" D")][0] for loc in locs[:count]]
+            orders[power] = [sorted(o for o in possible[loc] if o.endswith(" D"))[0] for loc in locs[:count]]
     return orders
 
 
-def random_orders(game: Game, rng: random.Random, idle: float) -> dict[str, list[str]]:
+def random_orders(game: Game, rng: random.Random, idle: float, via: float, backing: float) -> dict[str, list[str]]:
     powers = [p for p in game.powers if game.get_orderable_locations(p) and rng.random() >= idle]
-    chooser = {"M": movement_orders, "R": retreat_orders, "A": adjustment_orders}[game.phase_type]
-    return chooser(game, powers, rng)
+    if game.phase_type == "M":
+        return movement_orders(game, powers, rng, via, backing)
+    return {"R": retreat_orders, "A": adjustment_orders}[game.phase_type](game, powers, rng)
 
 
 # -- shrinking a difference to a small reproduction ------------------------------------------------
@@ -269,6 +303,7 @@ class Tally:
     agreed: Counter = field(default_factory=Counter)
     kinds: Counter = field(default_factory=Counter)
     examples: dict = field(default_factory=dict)
+    dropped: int = 0  # orders the package refused at entry (so neither engine was given them)
 
 
 PHASE_WORDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -290,18 +325,20 @@ def kind_of(phase_type: str, diff: dict, orders: dict, position: dict) -> str:
     return f"{words}: {'+'.join(sorted(diff))} differ" + (f" [{', '.join(tags)}]" if tags else "")
 
 
-def play(seed: int, years: int, idle: float, rules: str, variant, tally: Tally, examples: int) -> None:
+def play(seed: int, years: int, idle: float, via: float, backing: float, rules: Rules, variant: Variant,
+         tally: Tally, examples: int) -> None:
     rng = random.Random(seed)
     game = Game()
     last = 1901 + years - 1
     # every phase starts from their position, so one difference does not become many
     while game.phase != "COMPLETED" and int(game.get_current_phase()[1:5]) <= last:
         position = their_position(game)
-        orders = random_orders(game, rng, idle)
+        orders = random_orders(game, rng, idle, via, backing)
         phase_type = game.phase_type
+        kept = given(game, orders)
+        tally.dropped += sum(len(os) for os in orders.values()) - sum(len(os) for os in kept.values())
+        orders = kept
         ours = our_next(position, orders, rules, variant)
-        for power, lines in orders.items():
-            game.set_orders(power, lines)
         game.process()
         if game.phase == "COMPLETED":
             break
@@ -313,17 +350,21 @@ def play(seed: int, years: int, idle: float, rules: str, variant, tally: Tally, 
             continue
 
         def still_differs(pos, ords, aspects=frozenset(diff)):
-            return set(differences(our_next(pos, ords, rules, variant), their_next(pos, ords))) >= aspects
+            theirs, kept = their_next(pos, ords)
+            return kept == ords and set(differences(our_next(pos, ords, rules, variant), theirs)) >= aspects
 
         small_pos, small_orders = (shrink(position, orders, still_differs) if phase_type != "R"
                                    else (position, orders))
-        choice = explained_by(small_pos, small_orders, rules, variant, their_next(small_pos, small_orders))
+        small_theirs = their_next(small_pos, small_orders)[0]
+        choice = explained_by(small_pos, small_orders, rules, variant, small_theirs)
+        slips = their_known_slips(small_pos, small_orders, small_theirs)
         kind = (f"{PHASE_WORDS[phase_type]}: rule choice {choice}" if choice
+                else f"{PHASE_WORDS[phase_type]}: {' + '.join(slips)}" if slips
                 else f"UNEXPLAINED {kind_of(phase_type, diff, small_orders, small_pos)}")
         tally.kinds[kind] += 1
         if len(tally.examples.setdefault(kind, [])) < examples * (1 if choice else 3):
             small_diff = differences(our_next(small_pos, small_orders, rules, variant),
-                                     their_next(small_pos, small_orders))
+                                     their_next(small_pos, small_orders)[0])
             tally.examples[kind].append({"game seed": seed, "position": small_pos, "orders": small_orders,
                                          "difference": small_diff})
 
@@ -335,16 +376,23 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="5th", help="our rules edition (5th, 2000, 1982)")
     parser.add_argument("--idle", type=float, default=0.08, help="chance a power sends no orders in a phase")
+    parser.add_argument("--via", type=float, default=0.4, help="chance an army that may be convoyed says VIA")
+    parser.add_argument("--backing", type=float, default=0.0,
+                        help="chance a fleet that could convoy a VIA move ordered is made to convoy it")
     parser.add_argument("--examples", type=int, default=1, help="reproductions printed per kind of difference")
     args = parser.parse_args()
     variant = load_variant("standard")
     tally = Tally()
     for g in range(args.games):
-        play(args.seed + g, args.years, args.idle, edition(args.rules), variant, tally, args.examples)
+        play(args.seed + g, args.years, args.idle, args.via, args.backing, edition(args.rules), variant, tally,
+             args.examples)
     total, agreed = sum(tally.phases.values()), sum(tally.agreed.values())
+    chosen = sum(n for kind, n in tally.kinds.items() if "rule choice" in kind)
     print(f"games: {args.games} x up to {args.years} years (seeds {args.seed}..{args.seed + args.games - 1}), "
-          f"our rules: {args.rules}")
+          f"our rules: {args.rules}, idle {args.idle}, via {args.via}, backing {args.backing}")
     print(f"phases compared: {total}; agreed: {agreed} ({100 * agreed / max(total, 1):.2f}%)")
+    print(f"agreed or differing only by a rule choice: {agreed + chosen} ({100 * (agreed + chosen) / max(total, 1):.2f}%)")
+    print(f"orders the package dropped at entry (not given to us either): {tally.dropped}")
     for kind_code, name in (("M", "movement"), ("R", "retreat"), ("A", "adjustment")):
         n = tally.phases[kind_code]
         print(f"  {name:10} {tally.agreed[kind_code]}/{n} agreed")
