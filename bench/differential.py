@@ -159,8 +159,10 @@ def comparable(position: dict) -> dict:
         "phase": position["phase"],
         "units": {p: sorted(us) for p, us in position["units"].items() if us},
         "centres": {p: sorted(cs) for p, cs in position["centres"].items() if cs},
+        # A dislodged unit with nowhere to go is disbanded by both; the package removes it at
+        # once, we list it until the retreat phase ends: the same outcome, so not compared.
         "dislodged": {d["unit"]: sorted(d["retreats"])
-                      for ds in position.get("dislodged", {}).values() for d in ds},
+                      for ds in position.get("dislodged", {}).values() for d in ds if d["retreats"]},
     }
 
 
