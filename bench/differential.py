@@ -128,13 +128,13 @@ CHOICES = {
 
 
 SELF_SUPPORT = "theirs: an attack counted its victim's own power's support"
-INTO_OCCUPIED = "theirs: a retreat offered into an occupied province"
+INTO_OCCUPIED = "theirs: a retreat offered into an occupied or contested province"
 
 
 def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) -> str | None:
     """Name the package's known slips (bench/differential.md) when they account for the whole
     difference: with each support of an attack on the supporter's own unit made a hold (a support
-    that must count for nothing) and the retreats into occupied provinces struck from their answer,
+    that must count for nothing) and the retreats into occupied or contested provinces struck from their answer,
     our engine must agree with it, under our rules or under one rule choice."""
     owner_at = {u.split()[1][:3]: power for power, us in position["units"].items() for u in us}
     fixed, slips = {}, set()
@@ -148,6 +148,8 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
             fixed[power].append(line)
     theirs, _ = their_next(position, fixed)
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
+    targets = Counter(line.split()[3][:3] for lines in fixed.values() for line in lines if line.split()[2] == "-")
+    occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
     for ds in theirs.get("dislodged", {}).values():
         for d in ds:
             kept = [r for r in d["retreats"] if r[:3] not in occupied]
