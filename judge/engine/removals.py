@@ -30,10 +30,12 @@ def civil_disorder_removals(variant: Variant, position: Position, power: str, co
     else:
         home = variant.power(power).home_centres
         by_any = board.distances_from(home)
-        by_fleet = board.distances_from(home, step=board.fleet_province_neighbours)
+        # fleets move as fleets, from the coast they are on: F SPA/NC is not next to Marseilles
+        home_coasts = [c for h in home for c in board.fleet_locations(h)]
+        by_fleet = board.distances_from(home_coasts, step=board.fleet_neighbours)
 
         def key(u: Unit):
-            d = by_any if u.kind is UnitKind.ARMY else by_fleet
-            return (-d.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
+            far = by_any.get(u.location.province, _FAR) if u.kind is UnitKind.ARMY else by_fleet.get(u.location, _FAR)
+            return (-far, u.kind is not UnitKind.FLEET,
                     board.province(u.location.province).name)
     return sorted(units, key=key)[:count]
