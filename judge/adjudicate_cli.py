@@ -29,12 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     stream: TextIO = open(args.file, encoding="utf-8") if args.file else sys.stdin
-    variants: dict[str, tuple[Variant, OrderReader]] = {}  # loaded once per process, per variant named
+    variants: dict[str, tuple[Variant, OrderReader | None]] = {}  # loaded once per process, per variant named
 
-    def variant_named(name: str) -> tuple[Variant, OrderReader]:
+    def variant_named(name: str) -> tuple[Variant, OrderReader | None]:
         if name not in variants:
             variant = load_variant(name)
-            variants[name] = (variant, OrderReader(variant))
+            variants[name] = (variant, _players_reader(variant))
         return variants[name]
 
     status = 0
@@ -54,7 +54,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if status else 0
 
 
-def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader]],
+def _players_reader(variant: Variant) -> OrderReader | None:
+    """The players' parser for lines not in canonical notation; without its grammar files (an
+    install that left grammar/ behind) canonical lines still work, and the rest are errors."""
+    try:
+        return OrderReader(variant)
+    except OSError as e:
+        print(f"judge adjudicate: only canonical notation is read ({e})", file=sys.stderr)
+        return None
+
+
+def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
             rules_name: str | None) -> dict[str, Any]:
     try:
         request = json.loads(text)
@@ -65,7 +75,7 @@ def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader
         return {"error": str(e).strip("'\"")}
 
 
-def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], tuple[Variant, OrderReader]],
+def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
                        rules_name: str | None = None) -> dict[str, Any]:
     variant, reader = variant_named(request.get("variant", "standard"))
     name = rules_name or request.get("rules")
