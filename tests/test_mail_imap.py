@@ -158,7 +158,8 @@ def test_running_intake_takes_new_mail_and_survives_a_dropped_connection(dovecot
         mailbox.deliver(player_mail(2))
         wait_until(lambda: count() == 2, what="the message after the reconnect")
         assert intake.connections >= 2
-        assert mailbox.seen() == [True, True]
+        # \Seen is set just after the store commits: wait for it rather than race it
+        wait_until(lambda: mailbox.seen() == [True, True], what="both messages marked seen")
     finally:
         stop.set()
         thread.join(30)
