@@ -16,7 +16,8 @@ from judge.games.model import Settings
 from judge.games.service import GameService, Notice
 from judge.mail.notices import render_notice
 from judge.mail.reports import Rendered, Reports
-from test_games_helpers import STANDARD, accounts, greedy_orders, orders, seven_player_game, service, submit
+from test_games_helpers import (STANDARD, accounts, france_plays_on_alone, greedy_orders, orders, seven_player_game,
+                                service, submit)
 
 
 @dataclass
@@ -182,17 +183,7 @@ def convoys(svc: GameService, clock, courier: Courier) -> None:
 def long_game(svc: GameService, clock, courier: Courier) -> None:
     """France plays on alone against civil disorder to 18 centres: eliminations, and a win."""
     seven_player_game(svc, "long")
-    for _ in range(150):
-        status = svc.status("long")
-        if status["status"] == "finished":
-            break
-        position = position_from_json(STANDARD, status["position"])
-        mine = greedy_orders(STANDARD, position, "FRANCE")
-        if status["powers"]["FRANCE"]["owes"] and mine:
-            svc.submit_orders("long", "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
-        if svc.run_due().get("long") not in ("processed", "finished"):
-            past_grace(svc, clock, "long")
-        courier()
+    france_plays_on_alone(svc, "long", lambda: past_grace(svc, clock, "long"), courier)
     assert svc.status("long")["status"] == "finished"
 
 

@@ -173,3 +173,24 @@ def greedy_orders(variant, position: Position, me: str) -> list:
         else:
             out.append(Hold(ref(u)))
     return out
+
+
+def france_plays_on_alone(svc: GameService, game: str, past_grace, after_phase=lambda: None) -> int:
+    """France sends greedy orders each phase while the others fall into civil disorder, until the game
+    ends. `past_grace()` moves the clock past a deadline nobody beat. Returns how many phases were
+    played early, by France's orders alone, without waiting for a deadline."""
+    from judge.engine.notation import order_text, position_from_json
+    early = 0
+    for _ in range(150):
+        status = svc.status(game)
+        if status["status"] == "finished":
+            break
+        mine = greedy_orders(STANDARD, position_from_json(STANDARD, status["position"]), "FRANCE")
+        if status["powers"]["FRANCE"]["owes"] and mine:
+            svc.submit_orders(game, "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
+        if svc.run_due().get(game) in ("processed", "finished"):
+            early += 1
+        else:
+            past_grace()
+        after_phase()
+    return early

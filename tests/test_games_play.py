@@ -138,24 +138,10 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
 def test_a_standard_game_to_eighteen_centres_against_civil_disorder(tmp_path):
     """The rulebooks' victory, reached through deadlines, civil disorder, abandonments, early processing
     and the settling of retreats and removals nobody plays."""
-    from judge.engine.notation import order_text, position_from_json
-    from test_games_helpers import STANDARD, greedy_orders
+    from test_games_helpers import france_plays_on_alone
     svc, clock = service(tmp_path)
     seven_player_game(svc, "long")
-    early = 0
-    for _ in range(150):
-        status = svc.status("long")
-        if status["status"] == "finished":
-            break
-        position = position_from_json(STANDARD, status["position"])
-        mine = greedy_orders(STANDARD, position, "FRANCE")
-        if status["powers"]["FRANCE"]["owes"] and mine:
-            svc.submit_orders("long", "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
-        done = svc.run_due()
-        if done.get("long") in ("processed", "finished"):
-            early += 1
-        else:
-            past_grace(svc, clock, "long")
+    early = france_plays_on_alone(svc, "long", lambda: past_grace(svc, clock, "long"))
     result = svc.status("long")["result"]
     assert result["how"] == "win" and result["winners"] == ["FRANCE"]
     assert result["counts"]["FRANCE"] >= 18
