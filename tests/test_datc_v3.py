@@ -5,11 +5,11 @@ import pytest
 
 from judge.engine import adjudicate, load_variant, rules as _rules  # noqa: F401
 from judge.engine.calendar import PhaseKind
-from judge.engine.rules import DPTG, FIFTH, FIRST_1971, SECOND_1982
+from judge.engine.rules import DPTG, FIFTH, FIRST_1971, FOURTH_2000, SECOND_1982
 
 from datc_cases import load_cases, position_for, read_order, read_unit
 
-EDITIONS = {None: FIFTH, "2023": FIFTH, "1982": SECOND_1982, "1971": FIRST_1971, "dptg": DPTG}
+EDITIONS = {None: FIFTH, "2023": FIFTH, "2000": FOURTH_2000, "1982": SECOND_1982, "1971": FIRST_1971, "dptg": DPTG}
 VARIANT = load_variant("standard")
 CASES = load_cases()
 

@@ -1,7 +1,7 @@
 """Phase processing beyond single DATC cases: skipping, ownership, needs, edition differences."""
 from __future__ import annotations
 
-from judge.engine import (Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders, load_variant,
+from judge.engine import (Hold, Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders, load_variant,
                           orders_needed, process_phase, starting_position)
 from judge.engine.calendar import Phase, PhaseKind
 from judge.engine.removals import civil_disorder_removals
@@ -32,7 +32,8 @@ def test_fall_dislodgement_without_retreat_is_settled_and_centres_change_hands()
         unit("GERMANY", F, "nth"), unit("GERMANY", A, "bel"), unit("GERMANY", F, "hel"),
     ), {"ber": "GERMANY", "kie": "GERMANY", "mun": "GERMANY", "hol": "ENGLAND", "lon": "ENGLAND"})
     orders = {"GERMANY": [move("ruh", "hol"), SupportMove(UnitRef(Location("kie")), UnitRef(Location("ruh")),
-                                                           Location("hol"))]}
+                                                           Location("hol"))],
+              "ENGLAND": [Hold(UnitRef(Location("hol")))]}  # ordered: not in civil disorder
     turn = process_phase(V, position, orders)
     hol = [o for o in turn.result.outcomes if o.power == "ENGLAND"][0]
     assert not hol.succeeded and hol.dislodged_from == "ruh"

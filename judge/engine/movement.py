@@ -16,7 +16,7 @@ from .orders import Convoy, Move, Order, SupportHold, SupportMove
 from .outcomes import Outcome, PhaseResult
 from .position import Position
 from .resolver import Resolver
-from .rules import Rules, SupportCoast
+from .rules import ConvoyParadox, Rules, SupportCoast
 from .variant import Variant
 
 
@@ -59,6 +59,10 @@ class MovementRules:
         for e in convoys:
             if self.convoy_matches(e):
                 self.convoys_for.setdefault(e.order.army.location.province, set()).add(e.province)
+        # 1982, XII.5: supports of an action in a sea where a fleet convoys are not cut by convoyed armies
+        self.convoying_seas: frozenset[str] = frozenset(
+            s for seas in self.convoys_for.values() for s in seas
+        ) if rules.convoy_paradox is ConvoyParadox.CONVOYING_SEA_SUPPORT_NOT_CUT else frozenset()
         for p in self.target_of:
             if self.support_matches(self.entries[p]):
                 self.matching_supports.add(p)
@@ -225,9 +229,22 @@ class MovementRules:
     def _support_given(self, p: str, r: Resolver[str]) -> bool:
         if p not in self.matching_supports:
             return False
-        if self._dislodged(p, r):
+        if self.convoying_seas:
+            # the 1982 rule takes precedence over the dislodge rule (DATC 6.F.17, 6.F.18)
+            if any(r.resolve(q) for q in self.moves_to.get(p, ()) if not self._kept_by_convoy_rule(p, q, r)):
+                return False
+        elif self._dislodged(p, r):
             return False
         return self.cutter(p, r) is None
+
+    def _kept_by_convoy_rule(self, p: str, q: str, r: Resolver[str]) -> bool:
+        """1982, XII.5: the convoyed army from q does not cut the support of p, an action in a body of
+        water that contains a convoying fleet."""
+        if not self.convoying_seas:
+            return False
+        o = self.entries[p].order
+        action = o.to.province if isinstance(o, SupportMove) else o.supported.location.province
+        return action in self.convoying_seas and self.by_convoy(q, r)
 
     def cutter(self, p: str, r: Resolver[str]) -> str | None:
         """The province of a unit that cuts this support, if any."""
@@ -236,7 +253,7 @@ class MovementRules:
         into = o.to.province if isinstance(o, SupportMove) else None
         for q in self.moves_to.get(p, ()):
             attacker = self.entries[q]
-            if attacker.power == e.power or attacker.province == into:
+            if attacker.power == e.power or attacker.province == into or self._kept_by_convoy_rule(p, q, r):
                 continue
             if self.has_path(q, r):
                 return q
@@ -275,4 +292,7 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
     for p in game.entries:
         r.resolve(p)
-    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected))
+    # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
+    disorder = frozenset(u.power for u in position.units if not orders.get(u.power)) \
+        if rules.civil_disorder_disbands_dislodged else frozenset()
+    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)

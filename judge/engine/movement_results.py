@@ -28,8 +28,9 @@ _MOVED: Verdict = (True, Reason.MOVED, "", ())
 
 
 def movement_results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
-                     rejected: tuple[Outcome, ...]) -> PhaseResult:
-    """The phase's result, once `r` has resolved every decision of `game`."""
+                     rejected: tuple[Outcome, ...], disorder: frozenset[str] = frozenset()) -> PhaseResult:
+    """The phase's result, once `r` has resolved every decision of `game`. The dislodged units of
+    the powers in `disorder` (civil disorder) get no retreat: they are disbanded."""
     board = variant.board
     entries = game.entries
     with_af = game.with_af
@@ -77,6 +78,9 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             continue  # the army was aboard its ferry, not at home
         unit = unit_after(p, entries[p])
         came_from = entries[attacker].province
+        if unit.power in disorder:
+            dislodged.append(DislodgedUnit(unit, came_from, (), civil_disorder=True))
+            continue
         blocked = occupied | set(standoffs)
         if not (game.by_convoy(attacker, r) and game.rules.retreat_to_convoyed_attackers_origin):
             blocked.add(came_from)

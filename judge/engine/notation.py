@@ -147,6 +147,7 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
                 "unit": unit_text(d.unit.kind, d.unit.location),
                 "attacker_from": d.attacker_from.upper(),
                 "retreats": [loc_text(x) for x in d.retreats],
+                **({"civil_disorder": True} if d.civil_disorder else {}),
             })
         out["dislodged"] = dislodged
     return out
@@ -189,7 +190,8 @@ def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
         for d in ds:
             unit = _read_unit(variant, power_id(p), d["unit"])
             dislodged.append(DislodgedUnit(unit, parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
-                                           tuple(parse_loc(variant, r) for r in d.get("retreats", ()))))
+                                           tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
+                                           bool(d.get("civil_disorder", False))))
     try:
         return Position(phase, tuple(units), owners, tuple(dislodged))
     except ValueError as e:

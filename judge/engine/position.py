@@ -24,6 +24,8 @@ class DislodgedUnit:
     unit: Unit
     attacker_from: str  # province the dislodging attack came from
     retreats: tuple[Location, ...]  # where it may retreat; empty: it can only disband
+    # its power gave no orders in the move (civil disorder): disbanded without a retreat
+    civil_disorder: bool = False
 
 
 @dataclass(frozen=True, slots=True)

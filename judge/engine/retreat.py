@@ -65,7 +65,12 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
                 units, detail = _arrive(variant, units, d.unit, normal.to)
                 outcomes.append(Outcome(power, shown, True, Reason.RETREATED, detail))
         else:
-            reason = Reason.DISBANDED if d.retreats or not by_judge else Reason.DISBANDED_NO_RETREAT
+            if d.civil_disorder:
+                reason = Reason.CIVIL_DISORDER
+            elif d.retreats or not by_judge:
+                reason = Reason.DISBANDED
+            else:
+                reason = Reason.DISBANDED_NO_RETREAT
             outcomes.append(Outcome(power, shown, True, reason, by_judge=by_judge))
 
     after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), ())
@@ -93,6 +98,9 @@ def _read(variant: Variant, dislodged: Mapping[str, DislodgedUnit], power: str,
     own = UnitRef(d.unit.location, d.unit.kind)
     if isinstance(order, Disband):
         return province, Disband(own)
+    if d.civil_disorder:
+        raise _Reject(f"{d.unit} cannot retreat: its power sent no orders for the move (civil disorder), "
+                      "so it is disbanded")
     dest = order.to
     if dest.province not in board.provinces:
         raise _Reject(f"there is no province {dest.province!r} on this map")
@@ -103,6 +111,9 @@ def _read(variant: Variant, dislodged: Mapping[str, DislodgedUnit], power: str,
         raise _Reject(f"{d.unit} cannot retreat to {dest_name}; it may retreat to {allowed}")
     if dest.coast is not None and Location(dest.province, dest.coast) in options:
         return province, Retreat(own, dest)
+    if dest.coast is not None and any(loc.coast is not None for loc in options):
+        # a coast it cannot reach is an impossible order, as in a move (DATC 4.B.3, 6.B.3)
+        raise _Reject(f"{d.unit} cannot reach the {dest.coast.full_name} of {dest_name}")
     if len(options) > 1:
         raise _Reject(f"say which coast of {dest_name}")
     return province, Retreat(own, options[0])

@@ -29,6 +29,10 @@ class RemovalOrder(enum.Enum):
     FARTHEST_FROM_COUNTRY = "2000"
     # 5th: farthest from an owned centre by plain adjacency; units on centres last
     FARTHEST_FROM_OWNED_CENTRE = "5th"
+    # The other common reading of the 2000 text (godip, and so the games played on it):
+    # distance by plain adjacency over any border to the nearest home centre; fleets before
+    # armies, then by the province's abbreviation.
+    NEAREST_HOME_BY_ADJACENCY = "2000-godip"
 
 
 class SupportCoast(enum.Enum):
@@ -41,6 +45,32 @@ class SupportCoast(enum.Enum):
     MUST_NAME = "must name the coast"
 
 
+class ConvoyParadox(enum.Enum):
+    """How a convoy that would decide its own disruption (a convoy paradox) is settled."""
+    # The Szykman rule (DATC 4.A.2, the DATC's preference; compatible with the 2000 and 5th rule
+    # "A convoyed Army does not cut the support of a unit supporting an attack against one of the
+    # fleets necessary for the army to convoy"): the armies convoyed through the paradox neither
+    # move nor cut support.
+    SZYKMAN = "Szykman"
+    # 1982, rule XII.5: "If a convoyed army attacks a fleet which is supporting an action in a body
+    # of water; and that body of water contains a convoying fleet, that support is not cut." A
+    # convoying fleet is one ordered to convoy an army that was ordered so (a convoy whose army was
+    # ordered elsewhere is void, XII.1). As the DATC's common interpretation has it (6.F.17), the
+    # rule takes precedence over the dislodge rule: such a support stands even when the convoyed
+    # army dislodges the supporter.
+    CONVOYING_SEA_SUPPORT_NOT_CUT = "1982"
+
+
+class DrawShare(enum.Enum):
+    """Who shares a draw of all survivors."""
+    # 1982, "Object of the game": "all players who still have pieces on the board share equally in
+    # a draw"; 2000 the same words.
+    PIECES_ON_BOARD = "pieces on the board"
+    # 5th, "Draw Involving All Survivors": "All players who still have supply centers agree to
+    # share equally in a draw."
+    SUPPLY_CENTRES = "supply centres"
+
+
 @dataclass(frozen=True)
 class Rules:
     name: str
@@ -49,25 +79,49 @@ class Rules:
     # and that hold can be supported.
     impossible_order_can_be_supported: bool = True
     support_coast: SupportCoast = SupportCoast.MATCH_IF_GIVEN
-    # A unit dislodged by a convoyed army coming from an adjacent province may retreat
-    # to that army's origin.
+    # A unit dislodged by a convoyed army coming from an adjacent province may retreat to that
+    # army's origin. 5th ("Dislodged by An Adjacent Convoy Attack"): "A dislodged unit can retreat
+    # to the position of the attacker when there is a convoy to an adjacent province." 1982 (XI)
+    # and 2000 ("Retreats") say only that a unit may not retreat "to the space its attacker came
+    # from" / "the province from which the attacker came", with no exception: the convoyed army
+    # came from its origin, so they forbid it (the DATC calls the older books ambiguous, 4.A.5).
     retreat_to_convoyed_attackers_origin: bool = True
+    convoy_paradox: ConvoyParadox = ConvoyParadox.SZYKMAN
+    # A power that gave no orders at all in a movement phase is in civil disorder, and its
+    # dislodged units are disbanded without a retreat. 1982 (Rules for play, 3): "If a player
+    # leaves the game, or fails to submit orders in a given Spring or Fall season, it is assumed
+    # that civil government in his country has collapsed. His units hold in position, but do not
+    # support each other. If they are dislodged, they are disbanded." 2000 and 5th ("Civil
+    # Disorder"): "If you leave the game, or otherwise fail to submit orders on a given Spring or
+    # Fall turn, it is assumed that your government has collapsed. Your units all hold in position,
+    # but do not support each other. If they are dislodged, they are disbanded."
+    civil_disorder_disbands_dislodged: bool = True
+    draw_share: DrawShare = DrawShare.SUPPLY_CENTRES
     removal_order: RemovalOrder = RemovalOrder.FARTHEST_FROM_OWNED_CENTRE
     # The 1982 short game and two-player game count units instead of centres at the end.
     count_units_for_victory: bool = False
 
 
 FIFTH = Rules(name="5th")
-FOURTH_2000 = Rules(name="2000", removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY)
+FOURTH_2000 = Rules(name="2000", removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY,
+                    retreat_to_convoyed_attackers_origin=False, draw_share=DrawShare.PIECES_ON_BOARD)
 SECOND_1982 = Rules(name="1982", removal_order=RemovalOrder.FARTHEST_FROM_HOME,
-                    count_units_for_victory=True)
-# Editions the DATC names, for its edition-specific cases.
-FIRST_1971 = replace(SECOND_1982, name="1971", adjacent_convoy=AdjacentConvoy.ANY_CONVOY)
+                    count_units_for_victory=True, retreat_to_convoyed_attackers_origin=False,
+                    convoy_paradox=ConvoyParadox.CONVOYING_SEA_SUPPORT_NOT_CUT,
+                    draw_share=DrawShare.PIECES_ON_BOARD)
+# The 2000 rules with the civil-disorder removals as godip plays them (DATC 4.D.8: the 2000 text is vague).
+FOURTH_2000_GODIP = replace(FOURTH_2000, name="2000-godip", removal_order=RemovalOrder.NEAREST_HOME_BY_ADJACENCY)
+# Editions the DATC names, for its edition-specific cases. The 1971 paradox rule is not modelled:
+# its cases run under Szykman.
+FIRST_1971 = replace(SECOND_1982, name="1971", adjacent_convoy=AdjacentConvoy.ANY_CONVOY,
+                     convoy_paradox=ConvoyParadox.SZYKMAN)
 DPTG = replace(FIFTH, name="dptg", adjacent_convoy=AdjacentConvoy.VIA_CONVOY_ONLY)
+# DATC v2.4 preferred the retreat to a convoyed attacker's origin too (its 4.A.5).
 DATC_V24 = replace(FOURTH_2000, name="datc-2.4", adjacent_convoy=AdjacentConvoy.LAND_FALLBACK,
-                   removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY)
+                   removal_order=RemovalOrder.FARTHEST_FROM_COUNTRY, retreat_to_convoyed_attackers_origin=True)
 
-EDITIONS: dict[str, Rules] = {r.name: r for r in (FIFTH, FOURTH_2000, SECOND_1982, FIRST_1971, DPTG, DATC_V24)}
+EDITIONS: dict[str, Rules] = {r.name: r for r in (FIFTH, FOURTH_2000, FOURTH_2000_GODIP, SECOND_1982,
+                                                  FIRST_1971, DPTG, DATC_V24)}
 # Other names people use for the same editions.
 EDITIONS.update({"2023": FIFTH, "5": FIFTH, "4": FOURTH_2000, "4th": FOURTH_2000,
                  "2": SECOND_1982, "2nd": SECOND_1982})

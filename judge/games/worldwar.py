@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from datetime import datetime
 
 from ..engine import notation
@@ -44,8 +45,7 @@ def close_italy(orders: dict[str, list[Order]]) -> tuple[dict[str, list[Order]],
 
 
 def retreats_outside_italy(position: Position) -> Position:
-    dislodged = tuple(d.__class__(d.unit, d.attacker_from,
-                                  tuple(r for r in d.retreats if r.province not in ITALIAN_TERRITORY))
+    dislodged = tuple(replace(d, retreats=tuple(r for r in d.retreats if r.province not in ITALIAN_TERRITORY))
                       for d in position.dislodged)
     return position.with_(dislodged=dislodged)
 
