@@ -371,3 +371,27 @@ def test_resignation_opens_the_power_and_forming_rules(tmp_path):
                                                    "account": "late-comer", "status": "active", "missed": 0}
     svc.submit_orders("pi", "ITALY", [("A ROM H", _o("A ROM H"))], account="late-comer")
     assert svc.games_of("late-comer") == [("pi", "ITALY")]
+
+
+def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path):
+    # All three rulebooks, "Civil Disorder": a player who fails to submit orders on a Spring or Fall
+    # turn is in civil disorder; "If they are dislodged, they are disbanded."
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "cd")
+    submit(svc, "cd", "AUSTRIA", "A VIE - BOH")
+    submit(svc, "cd", "FRANCE", "A PAR - BUR")
+    submit(svc, "cd", "GERMANY", "A MUN H")
+    past_grace(svc, clock, "cd")
+    assert svc.status("cd")["phase"] == "F1901M"
+    submit(svc, "cd", "AUSTRIA", "A BOH - MUN")
+    submit(svc, "cd", "FRANCE", "A BUR S A BOH - MUN")
+    past_grace(svc, clock, "cd")  # Germany sends nothing this fall
+    status = svc.status("cd")
+    assert status["powers"]["GERMANY"]["status"] == "civil disorder"
+    # the army dislodged from Munich had Kiel, Berlin, Ruhr, Silesia and Tyrolia open, but nobody
+    # was waited for: it was disbanded and the game went on to the adjustments
+    assert status["phase"] == "W1901A"
+    fall = next(h for h in svc.history("cd") if h["phase"] == "F1901M")
+    retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
+        ("GERMANY", "A MUN D", "civil disorder", True)]

@@ -58,8 +58,9 @@ def test_six_players_italy_neutral_holds_and_is_disbanded_when_dislodged(tmp_pat
     fall = next(h for h in history if h["phase"] == "F1901M")
     assert "ITALY" not in fall["civil_disorder"]
     retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    # a neutral power never orders: like a power in civil disorder, its dislodged units are disbanded
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
-        ("ITALY", "A VEN D", "disbanded", True)]
+        ("ITALY", "A VEN D", "civil disorder", True)]
     assert status["powers"]["ITALY"]["status"] == "neutral"
     assert status["powers"]["AUSTRIA"]["centres"] == 4
     assert not [n for n in svc.pending_notices("six") if "ITALY" in n.payload.get("powers", [])]

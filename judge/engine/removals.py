@@ -5,6 +5,8 @@ home centre (armies may cross water, as by convoy; fleets move as fleets); 2000
 counts it to the country's home centres the same way; the 5th edition counts plain
 adjacency to the nearest owned centre and keeps units on centres to the last. In
 every edition fleets go before armies, then by province name in alphabetical order.
+`2000-godip` reads the 2000 text as godip does: plain adjacency to the nearest home
+centre, fleets before armies, then by the province's abbreviation.
 """
 from __future__ import annotations
 
@@ -27,6 +29,11 @@ def civil_disorder_removals(variant: Variant, position: Position, power: str, co
             on_centre = board.province(u.location.province).supply_centre
             return (on_centre, -dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
                     board.province(u.location.province).name)
+    elif rules.removal_order is RemovalOrder.NEAREST_HOME_BY_ADJACENCY:
+        dist = board.distances_from(variant.power(power).home_centres)
+
+        def key(u: Unit):
+            return (-dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET, str(u.location))
     else:
         home = variant.power(power).home_centres
         by_any = board.distances_from(home)

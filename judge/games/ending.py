@@ -1,8 +1,9 @@
 """How a game ends: a win, a draw of all survivors, a concession, or a turn or time limit.
 
 The rulebooks: a Great Power with 18 centres (the variant's number) has won at once. A draw
-is shared by every player still in the game. At a limit agreed beforehand the most centres
-win and tied players share (the 1982 short game counts pieces on the board instead).
+is shared by the survivors, as each edition counts them (`draw_survivors`). At a limit agreed
+beforehand the most centres win and tied players share (the 1982 short game counts pieces on
+the board instead).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from datetime import datetime
 
 from ..engine.army_fleet import unit_count
 from ..engine.position import Position
-from ..engine.rules import Rules
+from ..engine.rules import DrawShare, Rules
 from ..engine.variant import Variant
 from .clock import parse_time
 from .model import Settings
@@ -34,6 +35,14 @@ class Ending:
 def survivors(position: Position, powers: tuple[str, ...]) -> tuple[str, ...]:
     """Powers still in the game: with a centre or a unit left."""
     return tuple(p for p in powers if position.centres_of(p) or position.units_of(p))
+
+
+def draw_survivors(position: Position, powers: tuple[str, ...], rules: Rules) -> tuple[str, ...]:
+    """The powers that share a draw of all survivors: 1982 and 2000, those with pieces on the board;
+    the 5th edition, those with supply centres (see `DrawShare`)."""
+    if rules.draw_share is DrawShare.PIECES_ON_BOARD:
+        return tuple(p for p in powers if position.units_of(p))
+    return tuple(p for p in powers if position.centres_of(p))
 
 
 def _counts(position: Position, powers: tuple[str, ...], units: bool) -> dict[str, int]:

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from . import processing
 from .clock import iso
-from .ending import Ending, draw_result, survivors
+from .ending import Ending, draw_result, draw_survivors
 from .gamefile import GameFile
 from .model import DrawRule, GameError, GameStatus, PowerStatus
 
@@ -20,7 +20,8 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
     if not mine:
         raise GameError(f"{account} plays no surviving power in {gf.name}")
     row = gf.current()
-    alive = [p for p in survivors(row.position, gf.variant.power_ids) if not powers[p].neutral]
+    # who shares a draw (and so votes on it): as the game's edition counts survivors
+    alive = [p for p in draw_survivors(row.position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
     if kind == "draw":
         _check_draw_vote(gf, value, alive)
     for p in mine:
