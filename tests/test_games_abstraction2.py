@@ -133,11 +133,11 @@ def test_an_a_f_army_lands_while_its_fleet_sails_on_sent_in_one_message(tmp_path
     send(svc, game, "ENGLAND", "A WAL EMBARK F ANG")
     svc.process(game)
     assert "A/F ANG" in svc.status(game)["position"]["units"]["ENGLAND"]
-    confirmed = send(svc, game, "ENGLAND", "A/F ANG DISEMBARK IRE", "A/F ANG - BOB")
+    confirmed = send(svc, game, "ENGLAND", "A/F ANG DISEMBARK IRE", "A/F ANG - MAO")
     assert len(confirmed["orders"]) == 2 and not confirmed["problems"]
     svc.process(game)
     units = svc.status(game)["position"]["units"]["ENGLAND"]
-    assert "A IRE" in units and "F BOB" in units
+    assert "A IRE" in units and "F MAO" in units
 
 
 def test_most_units_win_after_the_last_adjustments_an_a_f_counting_two():

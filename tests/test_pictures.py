@@ -238,7 +238,9 @@ def test_retreat_phase(standard):
         Unit("ENGLAND", UnitKind.FLEET, Location("bot")), Unit("ENGLAND", UnitKind.ARMY, Location("fin")),
     ], {"par": "FRANCE", "mun": "GERMANY", "stp": "RUSSIA"})
     orders = {"GERMANY": [_o(variant, "A RUH - BUR"), _o(variant, "A MUN S A RUH - BUR")],
-              "ENGLAND": [_o(variant, "A FIN - STP"), _o(variant, "F BOT S A FIN - STP")]}
+              "ENGLAND": [_o(variant, "A FIN - STP"), _o(variant, "F BOT S A FIN - STP")],
+              # France and Russia hold by order: a power sending none is in civil disorder, and does not retreat
+              "FRANCE": [_o(variant, "A BUR H")], "RUSSIA": [_o(variant, "F STP/SC H")]}
     moved = process_phase(variant, position, orders, FIFTH)
     check_picture(variant, atlas, position, render_png(variant, position, moved.result, atlas=atlas),
                   "standard_f1901m_dislodging.png")

@@ -46,9 +46,19 @@ def test_supply_centre_counts():
 
 def test_rules_text_provinces_exist_and_standard_ones_replaced_are_gone():
     assert set(RULES_TEXT_ABBREVIATIONS) <= set(BOARD.provinces)
-    assert not {"spa", "tri", "ank", "sev", "syr", "naf", "bur", "swi", "bla", "mao", "nao"} & set(BOARD.provinces)
+    assert not {"spa", "tri", "ank", "sev", "syr", "naf", "bur", "swi", "bla", "nao"} & set(BOARD.provinces)
     assert BOARD.province("lyo").name == "Lyon" and BOARD.province("gol").is_sea
     assert not [p for p in BOARD.provinces.values() if p.terrain is Terrain.IMPASSABLE]
+
+
+def test_the_spaces_the_texts_examples_name_exist_and_join_as_the_examples_need():
+    # "A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por." and "A/F(TYS) disembarks A(Tun), F(TYS)-WMS."
+    assert BOARD.province("mao").is_sea and BOARD.province("mao").name == "Mid-Atlantic Ocean"
+    assert BOARD.can_move(F, L("eng"), L("mao")) and BOARD.can_move(F, L("mao"), L("por"))
+    assert BOARD.can_move(F, L("tys"), L("wes")) and BOARD.can_move(F, L("tys"), L("tun"))
+    assert VARIANT.board.province("wes").name == "Western Mediterranean"
+    # the Azores sea lies west of the Mid-Atlantic: it touches no coast
+    assert not [n for n in BOARD.fleet_province_neighbours("azo") if not BOARD.province(n).is_sea]
 
 
 def test_edges_are_symmetric():
