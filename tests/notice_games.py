@@ -124,7 +124,7 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     courier()
     svc.submit_orders("alpha", "FRANCE", orders("A MAR - GAS"), account="p-new")
     submit(svc, "alpha", "RUSSIA", "F RUM - SEV")
-    svc.run_due()          # the retreats are played as soon as both are in
+    svc.run_due()          # Russia's retreat is in (France's army, dislodged in civil disorder, is disbanded)
     courier()
 
     submit(svc, "alpha", "AUSTRIA", "BUILD A BUD", "BUILD F TRI")

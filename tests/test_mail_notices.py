@@ -127,7 +127,9 @@ def test_movement_results_give_every_order_its_outcome_in_words(played):
     assert "no order given: held" in text                             # France, in civil disorder
     # dislodged units and where each may go
     assert "The Russian fleet in Rumania was dislodged by the attack from Bulgaria and may retreat to Sevastopol" in words
-    assert "may retreat to Gascony and Spain, or disband" in words
+    # France sent no orders (civil disorder): its dislodged army does not retreat (all three rulebooks)
+    assert "The French army in Marseilles was dislodged by the attack from Burgundy; its country sent no orders" \
+        " (civil disorder), so it is disbanded." in words
     assert "Retreats to order in Fall 1901 Retreat:" in text
     assert "Standoffs (left empty): Galicia and Sweden." in text
     # ownership does not change before the fall retreats are played
@@ -145,21 +147,23 @@ def test_movement_results_give_every_order_its_outcome_in_words(played):
 def test_retreat_results_then_centres_and_adjustments_due(played):
     text = [m for m in played.of("results", "alpha", "p-turkey") if "Fall 1901 Retreat" in m.mail.subject][0].mail.body
     assert re.search(r"Fleet Rumania -> Sevastopol +retreated", text)
-    assert re.search(r"Army Marseilles -> Gascony +retreated", text)
+    # France sent no orders for the Fall move: its new player's retreat is refused, the army disbanded
+    assert re.search(r"Army Marseilles -> Gascony +illegal order: the army in", text)
+    assert "the army in Marseilles cannot retreat: its power sent no orders for the move (civil disorder)" in flat(text)
+    assert re.search(r"Army Marseilles disbands \(by the judge\) +civil disorder", text)
     assert re.search(r"Power +Centres +Units +Adjustment", text)
-    assert re.search(r"France +2 +3 +removes 1", text)
+    assert re.search(r"^  France +2 +2$", text, re.M)
     assert re.search(r"Austria +5 +3 +builds 2", text)
     assert "Germany: Berlin, Denmark, Kiel, Marseilles and Munich." in text
     assert "Unowned: Belgium, Bulgaria, Holland, Portugal, Spain and Sweden." in text
     assert "Adjustments to order in Winter 1901 Adjustment:" in text
-    assert "Austria may build 2 units." in text and "France must remove 1 unit." in text
+    assert "Austria may build 2 units." in text and "France must remove" not in text
 
 
 def test_adjustment_results_show_builds_waives_removals_and_civil_disorder(played):
     text = [m for m in played.of("results", "alpha", "p-austria") if "Winter 1901" in m.mail.subject][0].mail.body
     assert re.search(r"Build army Budapest +built", text)
     assert re.search(r"Waive a build \(by the judge\) +build waived", text)
-    assert "removed by the civil-disorder rule" in flat(text)
     assert "not needed: you may build only 1 unit" in text
     assert re.search(r"Italy \(p-italy\): 1 phase missed in a row", text)
     assert "Next: Spring 1902 Movement." in text
@@ -207,7 +211,9 @@ def test_civil_disorder_abandonment_return_and_replacement(played):
     abandoned = body(played, "abandoned", "alpha", None)
     assert "France has missed 2 phases in a row and is abandoned" in abandoned and "REPLACE" in abandoned
     assert "JOIN alpha password France" in flat(abandoned)
-    assert "France is back in play" in body(played, "returned", "alpha")
+    # France's new player owes nothing until the spring (its army was disbanded in civil disorder, no
+    # winter removal): the return told is Italy's, back after its winter in civil disorder
+    assert "Italy is back in play" in body(played, "returned", "alpha")
     mine = body(played, "replacement", "alpha", "p-new")
     assert "you now play France, from Fall 1901 Retreat. You take over from p-france." in flat(mine)
     assert "SIGNON Falpha" in mine and "(Asia/Tokyo, your time)" in mine

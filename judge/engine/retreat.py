@@ -99,8 +99,8 @@ def _read(variant: Variant, dislodged: Mapping[str, DislodgedUnit], power: str,
     if isinstance(order, Disband):
         return province, Disband(own)
     if d.civil_disorder:
-        raise _Reject(f"{d.unit} cannot retreat: its power sent no orders for the move (civil disorder), "
-                      "so it is disbanded")
+        raise _Reject(f"{_unit_words(variant, d)} cannot retreat: its power sent no orders for the move "
+                      "(civil disorder), so it is disbanded")
     dest = order.to
     if dest.province not in board.provinces:
         raise _Reject(f"there is no province {dest.province!r} on this map")
@@ -113,10 +113,15 @@ def _read(variant: Variant, dislodged: Mapping[str, DislodgedUnit], power: str,
         return province, Retreat(own, dest)
     if dest.coast is not None and any(loc.coast is not None for loc in options):
         # a coast it cannot reach is an impossible order, as in a move (DATC 4.B.3, 6.B.3)
-        raise _Reject(f"{d.unit} cannot reach the {dest.coast.full_name} of {dest_name}")
+        raise _Reject(f"{_unit_words(variant, d)} cannot reach the {dest.coast.full_name} of {dest_name}")
     if len(options) > 1:
         raise _Reject(f"say which coast of {dest_name}")
     return province, Retreat(own, options[0])
+
+
+def _unit_words(variant: Variant, d: DislodgedUnit) -> str:
+    """ "the army in Marseilles" """
+    return f"the {d.unit.kind.full_name} in {_name(variant, d.unit.location)}"
 
 
 def _name(variant: Variant, loc: Location) -> str:

@@ -272,7 +272,8 @@ def _result_json(gf: GameFile, result: PhaseResult, seq: int) -> dict:
     return {"phase": calendar.code(result.phase), "phase_name": calendar.name(result.phase),
             "outcomes": outcomes, "standoffs": list(result.standoffs),
             "dislodged": [{"power": d.unit.power, "unit": str(d.unit).upper(), "from": d.attacker_from,
-                           "retreats": [str(x).upper() for x in d.retreats]} for d in result.dislodged]}
+                           "retreats": [str(x).upper() for x in d.retreats],
+                           "civil_disorder": d.civil_disorder} for d in result.dislodged]}
 
 
 def _summary(gf: GameFile, row: PhaseRow, results: list[PhaseResult], nxt: Position, missed: list[str],

@@ -39,7 +39,8 @@ def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | 
         "standoffs": [place(variant, s) for s in result["standoffs"]],
         "dislodged": [{"power": variant.power(d["power"]).name, "unit": unit_words(variant, d["unit"], d["power"]),
                        "attacker": place(variant, d["from"]),
-                       "retreats": [place(variant, r) for r in d["retreats"]]} for d in result["dislodged"]],
+                       "retreats": [place(variant, r) for r in d["retreats"]],
+                       "civil_disorder": d.get("civil_disorder", False)} for d in result["dislodged"]],
     }
 
 
