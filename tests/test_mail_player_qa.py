@@ -74,6 +74,8 @@ def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
     j.service.process("alpha")
     j.reply_to("france@dip.test", "signon Falpha france-pw\nF Mao - Por\nA Bur - Bel")
     j.reply_to("austria@dip.test", "signon Aalpha austria-pw\nA Vie - Gal\nA Bud S A Vie - Gal")
+    # Russia orders too: a power that sends nothing is in civil disorder and its dislodged army is disbanded
+    j.reply_to("russia@dip.test", "signon Ralpha russia-pw\nA Gal H")
     j.service.process("alpha")
     r = j.reply_to("russia@dip.test", "signon Ralpha russia-pw")
     assert "Units still without orders (they are disbanded unless you order a retreat):" in r.body
