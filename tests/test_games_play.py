@@ -395,3 +395,26 @@ def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path)
     retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("GERMANY", "A MUN D", "civil disorder", True)]
+
+
+def test_a_retreat_to_a_coast_the_fleet_cannot_reach_is_refused_as_the_move_would_be(tmp_path):
+    # DATC 4.B.3, 6.B.3: F NWY - STP/SC is illegal (only the north coast is next to Norway); so is the retreat.
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "coast")
+    for phase, russia, england in (
+            ("S1901M", ["F STP/SC - BOT"], ["F EDI - NWG", "F LON - NTH"]),
+            ("F1901M", ["F BOT - SWE"], ["F NWG H", "F NTH H"]),
+            ("S1902M", ["F SWE - NWY"], ["F NWG H", "F NTH H"]),
+            ("F1902M", ["F NWY H"], ["F NWG - NWY", "F NTH S F NWG - NWY"])):
+        while svc.status("coast")["phase"] != phase:  # a winter with builds nobody orders: waived
+            past_grace(svc, clock, "coast")
+        submit(svc, "coast", "RUSSIA", *russia)
+        submit(svc, "coast", "ENGLAND", *england)
+        past_grace(svc, clock, "coast")
+    assert svc.status("coast")["phase"] == "F1902R"
+    conf = submit(svc, "coast", "RUSSIA", "F NWY R STP/SC")
+    assert [(p["order"], p["reason"]) for p in conf["problems"]] == [("F NWY R STP/SC", "illegal order")]
+    assert "cannot reach the south coast of St Petersburg" in conf["problems"][0]["detail"]
+    past_grace(svc, clock, "coast")
+    units = svc.status("coast")["position"]["units"]["RUSSIA"]
+    assert not [u for u in units if u.startswith("F STP")]  # not moved to the north coast: disbanded
