@@ -194,7 +194,7 @@ NOWHERE = Location("?")
 MAX_READINGS = 64
 
 _SPLIT = re.compile(r"[;,]")
-_PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
+_PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*(?:-[^\W\d_][\w.]*)?)\s*:\s*")
 # Trailing full stops and quotes, and the *bold* or _italic_ marks Gmail's plain text gives emphasis.
 _TRAILING = re.compile(r"[\s.!?\"'*_]+$")
 _LEADING_QUOTE = re.compile(r"^[\s\"'*_]+")
@@ -217,7 +217,8 @@ class OrderReader:
 
     # -- whole texts -------------------------------------------------------------------------
     def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
-              first_line: int = 1, adjusting: str | None = None, position: Position | None = None) -> OrderParse:
+              first_line: int = 1, adjusting: str | None = None,
+              position: Position | BoardView | None = None) -> OrderParse:
         """`position`: the board the orders are for (see judge.language.board_reading): a name or
         a unit letter with several meanings is read as the one the board allows, and in an
         adjustment phase a bare unit ("F Edi") is a build or a removal as the power's count says.
@@ -225,7 +226,7 @@ class OrderReader:
         orders: list[ParsedOrder] = []
         errors: list[OrderError] = []
         current = power
-        view = BoardView(self.variant, position) if position is not None else None
+        view = position if position is None or isinstance(position, BoardView) else BoardView(self.variant, position)
         for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
             line = line.strip()
             if not line:
@@ -361,6 +362,7 @@ class OrderReader:
             else:
                 choices.append([token])
         readings: dict[Order, tuple[str, ...]] = {}
+        chosen: dict[Order, tuple] = {}  # the tokens each reading was made from
         for n, tokens in enumerate(itertools.product(*choices)):
             if n >= MAX_READINGS:
                 return base
@@ -373,6 +375,7 @@ class OrderReader:
                 continue
             for order in self._placed(result[0], view, power):
                 readings.setdefault(order, result[1])
+                chosen.setdefault(order, tokens)
         base_order = base[0] if isinstance(base, tuple) else None
         allowed = [o for o in readings if view.problem(o, power) is None]
         if base_order is not None and (base_order in allowed or len(allowed) != 1):
@@ -393,6 +396,11 @@ class OrderReader:
                 and _kind_alone(lexed.tokens):
             why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
                    f"{self.names.name(unit.location.province)}"]
+        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order])
+                     if t.type == "PLACE" and t.value.province is None and t.value.ambiguous]
+        if ambiguous:  # "Nor": say what it could have been, and which one the board has
+            why = [f"'{r.text}' could be {or_list(r.ambiguous)}; only {self.names.name(pid)} fits the board"
+                   for r, pid in ambiguous]
         because = "; ".join(why)
         note = f"read '{text}' as {describe(order, self.variant)}" + (f": {because}" if because else "")
         return order, readings[order] + (note,)
@@ -431,7 +439,7 @@ class OrderReader:
             return self._bare(text, built, phase, notes, adjusting)
         if tag == "dashless":
             tag = "move"
-            notes = notes + (f"read as a move: no dash between {self.names.name(built.unit.location.province)}"
+            notes = notes + (f"read as a {'retreat' if phase is PhaseKind.RETREAT else 'move'}: no dash between {self.names.name(built.unit.location.province)}"
                              f" and {self.names.name(built.to.province)}",)
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
@@ -530,11 +538,12 @@ def _shown(token) -> str:
 
 
 def parse_orders(text: str, variant: Variant | OrderReader, phase_kind: PhaseKind, *,
-                 power: str | None = None, adjusting: str | None = None) -> OrderParse:
+                 power: str | None = None, adjusting: str | None = None,
+                 position: Position | BoardView | None = None) -> OrderParse:
     """All orders in `text` (see the module doc). Pass an `OrderReader` to reuse one."""
     reader = variant if isinstance(variant, OrderReader) else OrderReader(variant)
     try:
-        return reader.parse(text, phase_kind, power=power, adjusting=adjusting)
+        return reader.parse(text, phase_kind, power=power, adjusting=adjusting, position=position)
     except OrderSyntaxError:
         raise
     except Exception as e:  # never let a defect in here take a whole message down
