@@ -236,8 +236,9 @@ def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
         lexed.tokens.append(Token("POWER", power))
         return
     res = names.word(w.low)
-    if res.province is None and not res.ambiguous:
-        power = names.power_start(w.low)  # "S Turk. A Bul-Rum"
+    if res.province is None and not res.ambiguous and (
+            w.text.endswith(".") or (lexed.tokens and lexed.tokens[-1].type in ("SUPPORT", "CONVOY"))):
+        power = names.power_start(w.low)  # "S Turk. A Bul-Rum": shortened with a stop, or where a power goes
         if power is not None:
             lexed.tokens.append(Token("POWER", power))
             return

@@ -194,6 +194,8 @@ NOWHERE = Location("?")
 MAX_READINGS = 64
 
 _SPLIT = re.compile(r"[;,]")
+# A power's name before a unit, with no colon: "ENGLAND A Lon-Tun, F Eng C A Lon-Tun".
+_NAMED = re.compile(r"^([^\W\d_]{4,})\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*(?:-[^\W\d_][\w.]*)?)\s*:\s*")
 # Trailing full stops and quotes, and the *bold* or _italic_ marks Gmail's plain text gives emphasis.
 _TRAILING = re.compile(r"[\s.!?\"'*_]+$")
@@ -264,10 +266,13 @@ class OrderReader:
         return OrderParse(tuple(orders), tuple(errors))
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
-        """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`."""
+        """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`, and for a
+        power's name or adjective before a unit with no colon (`ENGLAND A Lon-Tun`, the 1982 book)."""
         m = _PREFIX.match(line) if ":" in line else None
         if not m:
-            return line, None, None, ()
+            named = _NAMED.match(line) if line[:1].isalpha() and " " in line else None
+            power = self.names.power(named.group(1)) if named else None
+            return (line[named.end():], power, None, ()) if power else (line, None, None, ())
         power, typo = self.names.power_prefix(m.group(1))
         if power is None:
             return line, None, m.group(1), ()
