@@ -36,11 +36,12 @@ class BoardView:
         self._needs = orders_needed(variant, position) if self.kind is PhaseKind.ADJUSTMENT else {}
 
     def adjusting(self, power: str | None) -> str | None:
-        """"build" or "remove": what a bare unit ("F Edi") of this power can only be in this phase."""
-        need = self._needs.get(power) if power else None
-        if need is None:
+        """"build" or "remove": what a bare unit ("F Edi") of this power can only be in this phase;
+        "neither" when the power has nothing to adjust; None when the phase or the power is unknown."""
+        if self.kind is not PhaseKind.ADJUSTMENT or not power:
             return None
-        return "build" if need.builds else "remove" if need.removals else None
+        need = self._needs.get(power)
+        return "build" if need and need.builds else "remove" if need and need.removals else "neither"
 
     def units_of(self, power: str, kind: UnitKind) -> list[Unit]:
         """The units a phase's order can name by kind alone ("F Stands"): the power's, or its dislodged ones."""

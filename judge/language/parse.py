@@ -491,6 +491,9 @@ class OrderReader:
             return Build(unit.kind, unit.location), notes + (f"{text} read as a build",)
         if phase is PhaseKind.ADJUSTMENT and adjusting == "remove":
             return Disband(unit), notes + (f"{text} read as a removal",)
+        if phase is PhaseKind.ADJUSTMENT and adjusting == "neither":
+            return OrderError(0, text, "nothing to build or remove: your supply centres and units are as many",
+                              "no adjustment orders this phase", ())
         if phase is PhaseKind.ADJUSTMENT:
             return OrderError(0, text, "build or remove?", "build or remove before the unit",
                               (f"build {text}", f"remove {text}"))
