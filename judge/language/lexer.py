@@ -205,8 +205,8 @@ def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) 
     low = words[i].low
     n = len(words)
     if low in ("-", "->", "=>") or low.endswith(">"):
-        # "moves -", "- to": one move dash however many words say it
-        if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
+        # "moves -", "- to", "A Par -- Bur": one move dash however many words or marks say it
+        if prev != "DASH":
             out.append(_DASH_TOKENS.get(low) or Token("DASH", low))
         return i + 1
     if low == "(":
