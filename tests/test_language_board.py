@@ -11,7 +11,8 @@ from judge.engine.calendar import PhaseKind
 from judge.engine.notation import order_text, position_from_json
 from judge.language import OrderReader
 
-CASES = json.loads((Path(__file__).parent / "data" / "language" / "board_readings.json").read_text(encoding="utf-8"))["cases"]
+DATA = Path(__file__).parent / "data" / "language" / "board_readings.json"
+CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 VARIANT = load_variant("standard")
 READER = OrderReader(VARIANT)
 

@@ -17,7 +17,8 @@ def test_names_are_read_as_the_board_allows_and_the_reply_says_how(playing):
     body = words(j.reply_to("england@dip.test", "signon Ealpha england-pw\nA Liv-Yor\nE Edi-Nth\nF Stands").body)
     assert ("read 'A Liv-Yor' as Army Liverpool -> Yorkshire: 'Liv' could be Livonia or Liverpool; only Liverpool "
             "fits the board") in body
-    assert "read 'E Edi-Nth' as Fleet Edinburgh -> North Sea: 'E' is no unit type, and the unit in Edinburgh is a fleet" in body
+    assert ("read 'E Edi-Nth' as Fleet Edinburgh -> North Sea: 'E' is no unit type, and the unit in Edinburgh is a "
+            "fleet") in body
     assert "ERROR on line 4: F Stands" in body and "Fleet Edinburgh holds or Fleet London holds" in body
     orders = {o["written"] for o in j.service.confirmation("alpha", "ENGLAND")["orders"]}
     assert orders == {"A Liv-Yor", "E Edi-Nth"}

@@ -34,6 +34,7 @@ from .message import CommandItem, IgnoredLine, Message, OrderBlock, OrderContext
 from .parse import OrderError, OrderParse, OrderReader, OrderSyntaxError, ParsedOrder, parse_order, parse_orders
 from .render import describe
 
-__all__ = ["BoardView", "CommandError", "CommandItem", "CommandReader", "IgnoredLine", "Message", "OrderBlock", "OrderContext",
+__all__ = ["BoardView", "CommandError", "CommandItem", "CommandReader", "IgnoredLine", "Message", "OrderBlock",
+           "OrderContext",
            "OrderError", "OrderParse", "OrderReader", "OrderSyntaxError", "ParsedOrder", "clean_body",
            "clean_text", "describe", "parse_message", "parse_order", "parse_orders"]

@@ -106,7 +106,8 @@ class BoardView:
                 return why
             target = order.to.province if isinstance(order, SupportMove) else other.location.province
             if not self.board.can_reach_province(unit.kind, unit.location, target):
-                return f"{_a(unit.kind)} in {self._name(unit.location.province)} cannot support into {self._name(target)}"
+                where = self._name(unit.location.province)
+                return f"{_a(unit.kind)} in {where} cannot support into {self._name(target)}"
             return self._enters(other, target) if isinstance(order, SupportMove) else None
         if isinstance(order, Convoy):
             if not self.board.province(unit.location.province).is_sea:
@@ -127,7 +128,8 @@ class BoardView:
         if isinstance(order, Retreat):
             places = {loc.province for loc in self.dislodged[order.unit.location.province].retreats}
             if order.to.province not in places:
-                return f"the unit in {self._name(order.unit.location.province)} cannot retreat to {self._name(order.to.province)}"
+                where = self._name(order.unit.location.province)
+                return f"the unit in {where} cannot retreat to {self._name(order.to.province)}"
         return None
 
     def _adjustment(self, order: Order, power: str | None) -> str | None:

@@ -12,14 +12,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
 from lark.parsers.lalr_analysis import Shift
-
-from lark import Token
 
 from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Position, Retreat,
                       SupportHold, SupportMove, UnitKind, UnitRef, Variant, Waive)
@@ -30,7 +28,7 @@ from ..engine.notation import order_text
 from .clean import normalise_chars
 from .board_reading import BoardView
 from .lexer import KINDS, UNKNOWN_KIND, Lexed, TokenListLexer, lex, raw_words
-from .names import NameIndex, Resolved, name_key, or_list
+from .names import NameIndex, Resolved, or_list
 from .render import describe
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
@@ -444,7 +442,8 @@ class OrderReader:
             return self._bare(text, built, phase, notes, adjusting)
         if tag == "dashless":
             tag = "move"
-            notes = notes + (f"read as a {'retreat' if phase is PhaseKind.RETREAT else 'move'}: no dash between {self.names.name(built.unit.location.province)}"
+            what = "a retreat" if phase is PhaseKind.RETREAT else "a move"
+            notes = notes + (f"read as {what}: no dash between {self.names.name(built.unit.location.province)}"
                              f" and {self.names.name(built.to.province)}",)
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
@@ -567,6 +566,8 @@ def parse_order(reader: OrderReader, text: str, phase_kind: PhaseKind) -> Order:
 
 
 _KIND_TOKEN = {k: Token("KIND", k) for k in UnitKind}
+
+
 def _kind_alone(tokens: list) -> bool:
     """A unit named by its kind alone: "F Stands", "F S A Bul-Rum"."""
     return tokens[0].type == "KIND" and (len(tokens) == 1 or tokens[1].type != "PLACE")
@@ -578,7 +579,8 @@ def _cut(text: str, tokens: list, cuts: list[int]) -> list[str] | None:
     words = raw_words(text)
     kinds = [j for j, w in enumerate(words) if w.low in KINDS
              and not (w.low == "f" and j >= 2 and words[j - 1].low == "/")]  # "A/F" is one kind
-    ordinal = {k: n for n, k in enumerate(k for k, t in enumerate(tokens) if t.type == "KIND" and t is not UNKNOWN_KIND)}
+    ordinal = {k: n for n, k in enumerate(k for k, t in enumerate(tokens)
+                                          if t.type == "KIND" and t is not UNKNOWN_KIND)}
     if len(kinds) != len(ordinal):
         return None
     starts = [kinds[ordinal[k]] for k in cuts]
