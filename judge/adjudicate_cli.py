@@ -10,7 +10,7 @@ from .engine import Variant, edition, load_variant, process_phase
 from .engine.notation import NotationError, order_text, position_from_json, position_to_json
 from .engine.outcomes import PhaseResult
 from .engine.rules import DEFAULT
-from .language import OrderReader
+from .language import BoardView, OrderReader
 from .order_reading import read_order_lines
 
 
@@ -86,13 +86,14 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], t
     orders: dict[str, list] = {}
     errors: dict[str, list] = {}
     notes: dict[str, list] = {}
+    board = BoardView(variant, position) if reader is not None else None
     for power, lines in request.get("orders", {}).items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
         if isinstance(lines, str):
             lines = lines.splitlines()
-        read = read_order_lines(variant, position.phase.kind, lines, reader)
+        read = read_order_lines(variant, position.phase.kind, lines, reader, power=pid, board=board)
         orders[pid] = read.orders
         if read.errors:
             errors[pid] = read.errors

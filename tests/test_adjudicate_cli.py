@@ -82,3 +82,34 @@ def test_lines_in_other_notations_are_read_by_the_players_parser_and_listed(tmp_
     assert [r["order"] for r in response["results"]["RUSSIA"]] == ["BUILD F STP/NC"]
     assert [n["read_as"] for n in response["read"]["FRANCE"]] == ["BUILD F BRE", "BUILD A MAR", "BUILD A SPA"]
     assert "errors" not in response
+
+
+def test_orders_are_read_with_the_requests_board_and_bare_units_adjust():
+    """The 1982 rulebook's Italian and English orders, and the 2000 rulebook's builds and removal as printed."""
+    spring = {"rules": "1982", "phase": "S1902M",
+              "units": {"ITALY": ["F NAP", "F TUN", "A VEN"], "ENGLAND": ["A NWY", "F NTH", "F BAR"],
+                        "RUSSIA": ["A STP"]},
+              "orders": {"ITALY": "F Nap.—Tyr.\nF Tun.—W Med.",
+                         "ENGLAND": ["A Nor.—St. P.", "F Bar. S Nor. St. P.", "F Stands"]}}
+    code, out = _run(stdin=json.dumps(spring))
+    response = json.loads(out)
+    assert code == 0  # a line not read is reported in "errors"; the others still count
+    read = {r["text"]: r for r in response["read"]["ITALY"] + response["read"]["ENGLAND"]}
+    assert read["F Nap.-Tyr"]["read_as"] == "F NAP - TYS"
+    assert read["F Nap.-Tyr"]["notes"] == ["read 'F Nap.-Tyr' as Fleet Naples -> Tyrrhenian Sea: a fleet cannot enter "
+                                           "Tyrolia"]
+    assert read["F Tun.-W Med"]["read_as"] == "F TUN - WES"
+    assert read["A Nor.-St. P"]["read_as"] == "A NWY - STP"
+    assert read["F Bar. S Nor. St. P"]["read_as"] == "F BAR S NWY - STP"
+    assert "could be Fleet Barents Sea holds or Fleet North Sea holds" in response["errors"]["ENGLAND"][0]["error"]
+
+    winter = {"rules": "2000", "phase": "W1902A",
+              "units": {"RUSSIA": ["A GAL", "A MOS", "A UKR", "A SEV", "F SWE"], "GERMANY": ["A MUN"]},
+              "centres": {"RUSSIA": ["MOS", "SEV", "WAR", "SWE"], "GERMANY": ["BER", "KIE", "MUN"]},
+              "orders": {"RUSSIA": ["A Gal."], "GERMANY": ["F Kiel.", "A Ber"]}}
+    code, out = _run(stdin=json.dumps(winter))
+    response = json.loads(out)
+    assert code == 0
+    assert [r["order"] for r in response["results"]["RUSSIA"]] == ["A GAL D"]
+    germany = {r["order"]: r["result"] for r in response["results"]["GERMANY"]}
+    assert germany == {"BUILD F KIE": "succeeds", "BUILD A BER": "succeeds"}

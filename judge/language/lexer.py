@@ -72,13 +72,29 @@ def raw_words(text: str) -> list[Word]:
 
 
 class Lexed:
-    """Tokens of one order plus the notes about how names were read."""
-    __slots__ = ("tokens", "notes", "problems")
+    """Tokens of one order plus the notes about how names were read.
+
+    `board`: the line has words only the board can settle (a name with several meanings, a unit
+    letter that is no unit kind, a unit named by its kind alone). `cuts`: the indices of unit kind
+    tokens that start another order in the same line ("A Ven Stands A Pie-Mar")."""
+    __slots__ = ("tokens", "notes", "problems", "board", "cuts")
 
     def __init__(self) -> None:
         self.tokens: list[Token] = []
         self.notes: list[str] = []
         self.problems: list[Resolved] = []
+        self.board = False
+        self.cuts: list[int] | tuple = ()
+
+
+# Words that end an abbreviated name ("Eng C A Lon" is no "English C..."): order words and unit kinds.
+_ORDER_WORDS = frozenset(KEYWORDS) | frozenset(KINDS) | NOISE
+# Token types after which a unit kind starts a new order: "A Ven Stands A Pie-Mar", "A Lon-Bel F Nth C ..."
+_ENDS_ORDER = frozenset(("PLACE", "COAST", "HOLD", "VIACONVOY"))
+# A letter first in an order that is no unit kind ("E Edi-Nth"): which kind, only the board can say.
+UNKNOWN_KIND = Token("KIND", None)
+# Quotes a scan or a slip leaves inside a line ("A Vie.—Bud' A Bud.—Ser."): they mean nothing.
+_STRAY = frozenset("'’`‘\"“”")
 
 
 def lex(text: str, names: NameIndex) -> Lexed:
@@ -92,6 +108,9 @@ def lex(text: str, names: NameIndex) -> Lexed:
         low = w.low
         prev = out[-1].type if out else None
         if not low[0].isalnum():
+            if low in _STRAY:
+                i += 1
+                continue
             i = _punctuation(words, i, prev, out)
             continue
         nxt = words[i + 1].low if i + 1 < n else None
@@ -111,6 +130,17 @@ def lex(text: str, names: NameIndex) -> Lexed:
             out.append(Token("PLACE", Resolved(" ".join(x.text for x in words[i:i + used] if x.low != "-"), pid)))
             i += used
             continue
+        if nxt is not None and low in names.abbreviations and low not in _ORDER_WORDS and nxt not in _ORDER_WORDS:
+            used = _abbreviated(words, i, names, lexed)
+            if used:
+                i += used
+                continue
+        if low in names.power_phrase_starts and i + 2 < n and words[i + 1].low == "-":
+            pid = names.powers.get(low + " " + words[i + 2].low)  # "Austro-Hungarian A Ser"
+            if pid is not None:
+                out.append(Token("POWER", pid))
+                i += 3
+                continue
         if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
             out.append(_VIA_CONVOY)
             i += 2
@@ -121,6 +151,8 @@ def lex(text: str, names: NameIndex) -> Lexed:
             continue
         token = _WORD_TOKENS.get(low)
         if token is not None:
+            if token.type == "KIND" and prev in _ENDS_ORDER:  # a second order in the line
+                lexed.cuts = [*lexed.cuts, len(out)]
             if not (token.type == "DASH" and prev == "DASH"):  # "moves to", "- to"
                 out.append(token)
             i += 1
@@ -128,11 +160,44 @@ def lex(text: str, names: NameIndex) -> Lexed:
         if low not in NOISE:
             exact = names.exact.get(low)
             if exact is not None:  # an exact province name: most words left by now
-                out.append(Token("PLACE", Resolved(w.text, exact)))
+                also = names.also.get(low)
+                if also is None:
+                    out.append(Token("PLACE", Resolved(w.text, exact)))
+                else:  # "Tyr": Tyrolia, or the start of Tyrrhenian Sea
+                    out.append(Token("PLACE", Resolved(w.text, exact, candidates=also)))
+                    lexed.board = True
+            elif not out and len(low) == 1 and nxt is not None and nxt[0].isalnum():
+                out.append(UNKNOWN_KIND)  # "E Edi-Nth": a unit letter that is no unit kind
+                lexed.board = True
             else:
                 _word(w, names, lexed)
         i += 1
     return lexed
+
+
+def _abbreviated(words: list[Word], i: int, names: NameIndex, lexed: Lexed) -> int:
+    """A multi-word name written short word by word at words[i] ("Norw. Sea", "W Med.", "Gulf of
+    L.", "St. P."): its token, and the number of words it took (0: none)."""
+    lows: list[str] = []
+    for w in words[i:i + names.phrase_lengths[0]]:
+        if not w.low[0].isalnum() or (lows and w.low in _ORDER_WORDS):
+            break
+        lows.append(w.low)
+    if len(lows) < 2:
+        return 0
+    found, used = names.abbreviated(lows)
+    if not used:
+        return 0
+    text = " ".join(w.text for w in words[i:i + used])
+    if len(found) == 1:
+        lexed.tokens.append(Token("PLACE", Resolved(text, found[0])))
+    else:
+        full = tuple(names.name(p) for p in found)
+        resolved = Resolved(text, None, ambiguous=full, candidates=found)
+        lexed.problems.append(resolved)
+        lexed.board = True
+        lexed.tokens.append(Token("PLACE", resolved))
+    return used
 
 
 def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) -> int:
@@ -140,8 +205,8 @@ def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) 
     low = words[i].low
     n = len(words)
     if low in ("-", "->", "=>") or low.endswith(">"):
-        # "moves -", "- to": one move dash however many words say it
-        if not (prev == "DASH" and out[-1].value in ("move", "moves", "m", "mv")):
+        # "moves -", "- to", "A Par -- Bur": one move dash however many words or marks say it
+        if prev != "DASH":
             out.append(_DASH_TOKENS.get(low) or Token("DASH", low))
         return i + 1
     if low == "(":
@@ -171,6 +236,12 @@ def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
         lexed.tokens.append(Token("POWER", power))
         return
     res = names.word(w.low)
+    if res.province is None and not res.ambiguous and (
+            w.text.endswith(".") or (lexed.tokens and lexed.tokens[-1].type in ("SUPPORT", "CONVOY"))):
+        power = names.power_start(w.low)  # "S Turk. A Bul-Rum": shortened with a stop, or where a power goes
+        if power is not None:
+            lexed.tokens.append(Token("POWER", power))
+            return
     if res.province is not None and not res.corrected:
         lexed.tokens.append(Token("PLACE", Resolved(w.text, res.province)))
         return
@@ -181,11 +252,12 @@ def _word(w: Word, names: NameIndex, lexed: Lexed) -> None:
             lexed.tokens.append(Token(typo[0], value))
             lexed.notes.append(f"{w.text} read as {'fleet' if typo[0] == 'KIND' else typo[0].lower()}")
             return
-    resolved = Resolved(w.text, res.province, res.corrected, res.ambiguous, res.suggestions)
+    resolved = Resolved(w.text, res.province, res.corrected, res.ambiguous, res.suggestions, res.candidates)
     if res.province is not None:
         lexed.notes.append(f"{w.text} read as {names.name(res.province)}")
     else:
         lexed.problems.append(resolved)
+        lexed.board = lexed.board or bool(res.candidates)
     lexed.tokens.append(Token("PLACE", resolved))
 
 

@@ -17,7 +17,9 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..engine import Position
 from ..engine.calendar import PhaseKind
+from .board_reading import BoardView
 from .chatter import is_chatter
 from .clean import normalise_chars
 from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
@@ -29,6 +31,9 @@ class OrderContext:
     reader: OrderReader
     phase_kind: PhaseKind
     power: str | None = None
+    # The board the orders are for: names are read as the position allows ("A Liv" with the army in
+    # Liverpool), and a bare unit in an adjustment phase is a build or a removal as the power's count says.
+    position: Position | BoardView | None = None
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             items.extend(OrderError(n, text[n].strip(), why, "SIGNON Fgame password") for n in read)
         else:
             items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
-                                                                   first_line=first)))
+                                                                   first_line=first, position=ctx.position)))
 
     i = 0
     while i < len(lines):

@@ -21,6 +21,10 @@ _DROPPED = re.compile(r"[.'’`]")
 MIN_PREFIX = 3
 MIN_TYPO_NAME = 5
 MAX_PHRASE_WORDS = 4
+MIN_POWER_PREFIX = 4
+# Older names of the standard map's powers, as the 1982 rulebook writes them ("Austria-Hungary:",
+# "S Austro-Hungarian A Ser"); only for a variant that has a power with that id.
+_OLD_NAMES = {"AUSTRIA": ("Austria-Hungary", "Austro-Hungarian", "Austria Hungary", "Austrohungarian")}
 _MEMO_LIMIT = 4096
 
 
@@ -39,6 +43,10 @@ class Resolved(NamedTuple):
     corrected: bool = False  # a one-edit typo was read as `province` ("Burgandy" as Burgundy)
     ambiguous: tuple[str, ...] = ()  # full names it could mean ("Nor")
     suggestions: tuple[str, ...] = ()  # nearest full names when nothing matched
+    # Every province the words could name, `province` first: an abbreviation of another name too
+    # ("Tyr": Tyrolia, and the Tyrrhenian Sea), or each meaning of an ambiguous one ("Liv"). Empty
+    # when the words have one meaning. The board decides between them (judge.language.board_reading).
+    candidates: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         # A lark Token holding this is a str of str(value): the words as written, not the long repr.
@@ -77,19 +85,45 @@ class NameIndex:
                     if other != pid:
                         raise ValueError(f"variant {variant.id}: name {spelling!r} means both {other} and {pid}")
         self.exact = exact
+        self.prefix_keys = sorted(exact)
+        # Other provinces an exact name is also the start of ("tyr": Tyrolia, Tyrrhenian Sea): made
+        # once here, so reading an exact name costs one lookup.
+        self.also: dict[str, tuple[str, ...]] = {}
+        for key, pid in exact.items():
+            others = sorted({exact[k] for k in self._keys_with_prefix(key)} - {pid})
+            if others:
+                self.also[key] = (pid, *others)
+        # Multi-word names by the start of their first word, for abbreviations written word by word:
+        # "Norw. Sea", "W Med.", "Gulf of L.", "St. P." (each word the start of the name's word).
+        self.abbreviations: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for key, pid in exact.items():
+            words = tuple(key.split(" "))
+            if len(words) > 1:
+                for n in range(1, len(words[0]) + 1):
+                    self.abbreviations.setdefault(words[0][:n], []).append((words, pid))
         # Longest multi-word names first tell the lexer how far to look ahead.
         self.phrase_lengths = sorted({k.count(" ") + 1 for k in exact if " " in k}, reverse=True)
         # First words of multi-word names: most words start none, and skip the phrase search.
         self.phrase_starts = frozenset(k.split(" ")[0] for k in exact if " " in k)
-        self.prefix_keys = sorted(exact)
         powers: dict[str, str] = {}
         prefixes: dict[str, str] = {}
         for p in variant.powers:
-            for spelling in (p.name, p.adjective, p.id):
+            for spelling in (p.name, p.adjective, p.id, *_OLD_NAMES.get(p.id, ())):
                 powers[name_key(spelling)] = p.id
-            for spelling in (p.name, p.adjective, p.id, p.name[:3], p.letter):
+            for spelling in (p.name, p.adjective, p.id, p.name[:3], p.letter, *_OLD_NAMES.get(p.id, ())):
                 prefixes[name_key(spelling)] = p.id
         self.powers = powers  # words that name a power inside an order ("S Russian A War")
+        # Power names of several words ("Austro-Hungarian"), by their first word, for the lexer.
+        self.power_phrases = {k: pid for k, pid in powers.items() if " " in k}
+        self.power_phrase_starts = frozenset(k.split(" ")[0] for k in self.power_phrases)
+        # A power's name or adjective shortened with a stop ("Turk.", "Russ."): four letters or
+        # more of exactly one power, tried only when the word names no province.
+        starts: dict[str, set[str]] = {}
+        for key, pid in powers.items():
+            if " " not in key:
+                for n in range(MIN_POWER_PREFIX, len(key)):
+                    starts.setdefault(key[:n], set()).add(pid)
+        self.power_starts = {k: next(iter(v)) for k, v in starts.items() if len(v) == 1 and k not in powers}
         self.power_prefixes = prefixes  # also "ENG:" and "E:" before an order
         self._memo: dict[str, Resolved] = {}
 
@@ -111,7 +145,7 @@ class NameIndex:
         key = name_key(word)
         pid = self.exact.get(key) or self.exact.get(key.replace(" ", ""))
         if pid:
-            return Resolved(word, pid)
+            return Resolved(word, pid, candidates=self.also.get(key, ()))
         compact = key.replace(" ", "")
         if len(compact) >= MIN_PREFIX:
             found = sorted({self.exact[k] for k in self._keys_with_prefix(key)}
@@ -119,7 +153,8 @@ class NameIndex:
             if len(found) == 1:
                 return Resolved(word, found[0])
             if len(found) > 1:
-                return Resolved(word, None, ambiguous=tuple(self.full_names[p] for p in found))
+                return Resolved(word, None, ambiguous=tuple(self.full_names[p] for p in found),
+                                candidates=tuple(found))
         elif compact:
             # Too short to be read as a prefix ("Bu"): name what it could have meant.
             found = sorted({self.exact[k] for k in self._keys_with_prefix(compact)})
@@ -153,9 +188,30 @@ class NameIndex:
     def name(self, province: str) -> str:
         return self.full_names[province]
 
+    def abbreviated(self, words: list[str]) -> tuple[tuple[str, ...], int]:
+        """Provinces whose multi-word name `words` (lower case, no stops) writes word by word in
+        short ("norw sea", "w med", "gulf of l", "st p"), and how many words that took: the most
+        words that make a name, two at least. ((), 0) when none."""
+        found: tuple[str, ...] = ()
+        used = 0
+        for words_of_name, pid in self.abbreviations.get(words[0], ()):
+            n = len(words_of_name)
+            if n < 2 or n > len(words) or n < used:
+                continue
+            if all(words_of_name[k].startswith(words[k]) for k in range(1, n)):
+                if n > used:
+                    found, used = (pid,), n
+                elif pid not in found:
+                    found = (*found, pid)
+        return found, used
+
     # -- powers ------------------------------------------------------------------------------
     def power(self, word: str) -> str | None:
         return self.powers.get(name_key(word))
+
+    def power_start(self, word: str) -> str | None:
+        """"Turk" for Turkey, "russ" for Russia: only once no province is named so."""
+        return self.power_starts.get(name_key(word))
 
     def power_prefix(self, word: str) -> tuple[str | None, bool]:
         """(power id, read as a typo?) for a prefix like `ENG:`, `France:`, `Germnay:`."""

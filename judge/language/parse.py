@@ -9,21 +9,27 @@ good lines, and nothing but `OrderSyntaxError` is ever raised from here.
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark, Transformer
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
+from lark.parsers.lalr_analysis import Shift
 
-from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Retreat, SupportHold,
-                      SupportMove, UnitKind, UnitRef, Variant, Waive)
+from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location, Move, Order, Position, Retreat,
+                      SupportHold, SupportMove, UnitKind, UnitRef, Variant, Waive)
 from ..engine.board import Board
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Terrain
+from ..engine.notation import order_text
 from .clean import normalise_chars
-from .lexer import Lexed, TokenListLexer, lex
-from .names import NameIndex, name_key, or_list
+from .board_reading import BoardView
+from .lexer import KINDS, UNKNOWN_KIND, Lexed, TokenListLexer, lex, raw_words
+from .names import NameIndex, Resolved, or_list
+from .render import describe
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
 
@@ -103,8 +109,13 @@ class _Build(Transformer):
         self.board = board
 
     def unit(self, parts):
-        kind = parts[0].value if len(parts) == 2 else None
-        return UnitRef(parts[-1], kind)
+        if len(parts) == 2:
+            return UnitRef(parts[1], parts[0].value)
+        if isinstance(parts[0], Location):
+            return UnitRef(parts[0])
+        return UnitRef(NOWHERE, parts[0].value)  # "F Stands": which fleet, the board says
+
+    placed = unit
 
     def place(self, parts):
         if len(parts) == 2:
@@ -118,11 +129,13 @@ class _Build(Transformer):
         return unit
 
     def move(self, parts):
-        unit, _dash, *rest = parts
+        unit, *rest = parts
         via = bool(rest) and getattr(rest[-1], "type", None) == "VIACONVOY"
         places = [p for p in rest if isinstance(p, Location)]
         route = tuple(p.province for p in places[:-1])
-        return "move", Move(unit, places[-1], via or bool(route), route)
+        # "A Arm Sev": two places with no dash between can only be a move (said in a note)
+        tag = "move" if getattr(rest[0], "type", None) == "DASH" else "dashless"
+        return tag, Move(unit, places[-1], via or bool(route), route)
 
     def hold(self, parts):
         return "hold", Hold(parts[0])
@@ -173,12 +186,17 @@ class _Build(Transformer):
         return parts[0]
 
 
+# Where a unit named by its kind alone stands until the board says which unit it is.
+NOWHERE = Location("?")
+# The most readings of one line tried against the board ("Nor" alone has five meanings).
+MAX_READINGS = 64
+
 _SPLIT = re.compile(r"[;,]")
-_PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*)\s*:\s*")
+# A power's name before a unit, with no colon: "ENGLAND A Lon-Tun, F Eng C A Lon-Tun".
+_NAMED = re.compile(r"^([^\W\d_]{4,})\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
+_PREFIX = re.compile(r"^\s*([^\W\d_][\w.]*(?:-[^\W\d_][\w.]*)?)\s*:\s*")
 # Trailing full stops and quotes, and the *bold* or _italic_ marks Gmail's plain text gives emphasis.
 _TRAILING = re.compile(r"[\s.!?\"'*_]+$")
-# "A Ank-Sev. F Bla C A Ank-Sev." (the rulebook): a full stop before a unit type ends an order.
-_SENTENCE = re.compile(r"(?<=[^\W\d_)])\.\s+(?=(?:[AaFf]|[Aa]rmy|[Ff]leet)\s)")
 _LEADING_QUOTE = re.compile(r"^[\s\"'*_]+")
 # List markers before an order: "1.", "2)", "*", "-", and the bullets clients write ("•", Word's "·").
 LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)]|[*•·◦▪‣⁃]|-(?=\s))\s*")
@@ -194,16 +212,21 @@ class OrderReader:
         self.names = NameIndex(variant)
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
                           transformer=_Build(variant.board), maybe_placeholders=False)
+        self._run = _LalrLoop.of(self._lark)
         self._memo: dict[tuple[str, PhaseKind, str | None], object] = {}
 
     # -- whole texts -------------------------------------------------------------------------
     def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
-              first_line: int = 1, adjusting: str | None = None) -> OrderParse:
-        """`adjusting` ("build"/"remove"/None): what a bare unit ("F Edi") means in an
-        adjustment phase, for a power the caller knows has builds or removals."""
+              first_line: int = 1, adjusting: str | None = None,
+              position: Position | BoardView | None = None) -> OrderParse:
+        """`position`: the board the orders are for (see judge.language.board_reading): a name or
+        a unit letter with several meanings is read as the one the board allows, and in an
+        adjustment phase a bare unit ("F Edi") is a build or a removal as the power's count says.
+        `adjusting` ("build"/"remove"/None) says the latter for a caller without a position."""
         orders: list[ParsedOrder] = []
         errors: list[OrderError] = []
         current = power
+        view = position if position is None or isinstance(position, BoardView) else BoardView(self.variant, position)
         for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
             line = line.strip()
             if not line:
@@ -217,8 +240,8 @@ class OrderReader:
             if named and not body.strip():
                 current = named  # a header line "England:" for the lines below
                 continue
-            if "." in body:  # (the cheap test spares most lines the slow lookbehind)
-                body = _SENTENCE.sub(";", body)
+            whose = named or current
+            adjust = adjusting or (view.adjusting(whose) if view is not None else None)
             for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
                 if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
                     piece = LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))
@@ -227,20 +250,27 @@ class OrderReader:
                 piece = piece.strip()
                 if not piece:
                     continue
-                result = self.parse_one(piece, phase_kind, adjusting)
-                if isinstance(result, OrderError):
-                    errors.append(OrderError(number, piece if piece != line else line, result.problem,
-                                             result.expected, result.suggestions))
-                else:
-                    order, notes = result
-                    orders.append(ParsedOrder(number, piece, order, named or current, prefix_notes + notes))
+                result, board = self.read_one(piece, phase_kind, adjust)
+                # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
+                for part, result, board in result if result.__class__ is list else ((piece, result, board),):
+                    if board and view is not None:
+                        result = self._board_read(part, phase_kind, adjust, view, whose, result)
+                    if isinstance(result, OrderError):
+                        errors.append(OrderError(number, part if part != line else line, result.problem,
+                                                 result.expected, result.suggestions))
+                    else:
+                        order, notes = result
+                        orders.append(ParsedOrder(number, part, order, whose, prefix_notes + notes))
         return OrderParse(tuple(orders), tuple(errors))
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
-        """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`."""
+        """(the rest, power named, unknown prefix word, notes) for `England: A Lon H`, and for a
+        power's name or adjective before a unit with no colon (`ENGLAND A Lon-Tun`, the 1982 book)."""
         m = _PREFIX.match(line) if ":" in line else None
         if not m:
-            return line, None, None, ()
+            named = _NAMED.match(line) if line[:1].isalpha() and " " in line else None
+            power = self.names.power(named.group(1)) if named else None
+            return (line[named.end():], power, None, ()) if power else (line, None, None, ())
         power, typo = self.names.power_prefix(m.group(1))
         if power is None:
             return line, None, m.group(1), ()
@@ -250,38 +280,143 @@ class OrderReader:
     # -- one order ------------------------------------------------------------------------------
     def parse_one(self, text: str, phase_kind: PhaseKind,
                   adjusting: str | None = None) -> tuple[Order, tuple[str, ...]] | OrderError:
-        """One order (no separators) to (order, notes), or an OrderError with line 0.
+        """One order (no separators) to (order, notes), or an OrderError with line 0, without a board."""
+        result = self.read_one(text, phase_kind, adjusting)[0]
+        if isinstance(result, list):
+            return OrderError(0, text, "several orders in one", "one order", tuple(t for t, _r, _b in result))
+        return result
+
+    def read_one(self, text: str, phase_kind: PhaseKind, adjusting: str | None = None):
+        """(result, board): the reading without a board, and whether the board could change it.
+        The result is (order, notes), an OrderError, or for a line holding several orders a list
+        of (text, result, board), one per order.
 
         Results are immutable, so the reader keeps a bounded memo of them: the same
         order typed again (by another player, or in a re-sent message) is not re-read."""
         if not self._memo_size:
-            return self._parse_one(text, phase_kind, adjusting)
+            return self._read_one(text, phase_kind, adjusting)
         key = (text, phase_kind, adjusting)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._parse_one(text, phase_kind, adjusting)
+            hit = self._read_one(text, phase_kind, adjusting)
             if len(self._memo) >= self._memo_size:
                 self._memo.clear()
-            if self._memo_size:
-                self._memo[key] = hit
+            self._memo[key] = hit
         return hit
 
-    def _parse_one(self, text: str, phase_kind: PhaseKind,
-                   adjusting: str | None) -> tuple[Order, tuple[str, ...]] | OrderError:
+    def _read_one(self, text: str, phase_kind: PhaseKind, adjusting: str | None):
         lexed = lex(text, self.names)
+        if lexed.cuts:
+            pieces = _cut(text, lexed.tokens, lexed.cuts)
+            if pieces:
+                return [(p, *self._read_one(p, phase_kind, adjusting)) for p in pieces], False
+        return self._parse_lexed(text, lexed, phase_kind, adjusting), lexed.board
+
+    def _parse_lexed(self, text: str, lexed: Lexed, phase_kind: PhaseKind, adjusting: str | None):
         if lexed.problems:
             return self._name_error(text, lexed)
         if not lexed.tokens:
             return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2])
         try:
-            tag, built = self._lark.parse(lexed.tokens)
+            tag, built = self._run(lexed.tokens)
         except UnexpectedInput as e:
             return self._syntax_error(text, lexed, e, phase_kind)
         except (LarkError, VisitError, TypeError, ValueError, KeyError) as e:
             # A defect of the grammar or its Transformer: one line is refused, the message goes on.
             return OrderError(0, text, f"order not understood ({type(e).__name__})", "",
                               EXAMPLES[phase_kind][:2])
+        unit = getattr(built, "unit", None)
+        if lexed.board or (unit is not None and unit.location is NOWHERE):
+            lexed.board = True  # (a unit named by its kind alone: "F Stands")
+            unsure = self._unsure(text, lexed, built)
+            if unsure is not None:
+                return unsure
         return self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes), adjusting)
+
+    def _unsure(self, text: str, lexed: Lexed, built) -> OrderError | None:
+        """Without a board, a unit letter that is no unit kind, or a unit named by its kind alone,
+        has no one meaning."""
+        words = text.split()
+        if lexed.tokens[0] is UNKNOWN_KIND:
+            rest = " ".join(words[1:])
+            return OrderError(0, text, f"'{words[0]}' is not a unit type", "A (army) or F (fleet)",
+                              (f"A {rest}", f"F {rest}"))
+        unit = getattr(built, "unit", None)
+        if isinstance(unit, UnitRef) and unit.location is NOWHERE:
+            kind = unit.kind.full_name if unit.kind else "unit"
+            return OrderError(0, text, f"which {kind}? Name the province it is in", f"the {kind}'s province",
+                              (f"{words[0]} <province> {' '.join(words[1:])}".strip(),))
+        return None
+
+    # -- with the board ---------------------------------------------------------------------------
+    def _board_read(self, text: str, phase_kind: PhaseKind, adjusting: str | None, view: BoardView,
+                    power: str | None, base):
+        """The one reading of `text` the board allows (with a note saying how it was read), else
+        `base` (the reading without the board); several readings the board allows are an error
+        that names them."""
+        lexed = lex(text, self.names)
+        choices = []
+        for token in lexed.tokens:
+            if token is UNKNOWN_KIND:
+                choices.append([_KIND_TOKEN[k] for k in (UnitKind.ARMY, UnitKind.FLEET)])
+            elif token.type == "PLACE" and token.value.candidates:
+                r = token.value
+                choices.append([Token("PLACE", Resolved(r.text, pid)) for pid in r.candidates])
+            else:
+                choices.append([token])
+        readings: dict[Order, tuple[str, ...]] = {}
+        chosen: dict[Order, tuple] = {}  # the tokens each reading was made from
+        for n, tokens in enumerate(itertools.product(*choices)):
+            if n >= MAX_READINGS:
+                return base
+            try:
+                tag, built = self._run(list(tokens))
+            except (LarkError, VisitError, TypeError, ValueError, KeyError):
+                continue
+            result = self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes), adjusting)
+            if isinstance(result, OrderError):
+                continue
+            for order in self._placed(result[0], view, power):
+                readings.setdefault(order, result[1])
+                chosen.setdefault(order, tokens)
+        base_order = base[0] if isinstance(base, tuple) else None
+        allowed = [o for o in readings if view.problem(o, power) is None]
+        if base_order is not None and (base_order in allowed or len(allowed) != 1):
+            return base  # the plain reading stands: the board allows it, or leaves no one other
+        if len(allowed) > 1:
+            shown = [describe(o, self.variant) for o in allowed]
+            return OrderError(0, text, f"on this board '{text}' could be {or_list(shown)}",
+                              "an order with one meaning", tuple(order_text(o) for o in allowed))
+        if not allowed:
+            return base
+        order = allowed[0]
+        why = [w for o in readings if o != order and (w := view.problem(o, power)) is not None][:2]
+        unit = view.units.get(order.unit.location.province) if hasattr(order, "unit") else None
+        if unit is not None and lexed.tokens[0] is UNKNOWN_KIND:
+            why = [f"'{text.split()[0]}' is no unit type, and the unit in {self.names.name(unit.location.province)}"
+                   f" is {'an army' if unit.kind is UnitKind.ARMY else 'a ' + unit.kind.full_name}"]
+        elif unit is not None and not any(o.unit.location == order.unit.location for o in readings if o != order) \
+                and _kind_alone(lexed.tokens):
+            why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
+                   f"{self.names.name(unit.location.province)}"]
+        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order])
+                     if t.type == "PLACE" and t.value.province is None and t.value.ambiguous]
+        if ambiguous:  # "Nor": say what it could have been, and which one the board has
+            why = [f"'{r.text}' could be {or_list(r.ambiguous)}; only {self.names.name(pid)} fits the board"
+                   for r, pid in ambiguous]
+        because = "; ".join(why)
+        note = f"read '{text}' as {describe(order, self.variant)}" + (f": {because}" if because else "")
+        return order, readings[order] + (note,)
+
+    def _placed(self, order: Order, view: BoardView, power: str | None) -> list[Order]:
+        """A unit named by its kind alone ("F Stands") is each unit of that kind the power has."""
+        unit = getattr(order, "unit", None)
+        if unit is None or unit.location is not NOWHERE:
+            return [order]
+        if power is None or unit.kind is None:
+            return []
+        return [dataclasses.replace(order, unit=UnitRef(u.location, unit.kind))
+                for u in view.units_of(power, unit.kind)]
 
     def _name_error(self, text: str, lexed: Lexed) -> OrderError:
         bad = lexed.problems[0]
@@ -305,6 +440,11 @@ class OrderReader:
                    adjusting: str | None = None):
         if tag == "bare":
             return self._bare(text, built, phase, notes, adjusting)
+        if tag == "dashless":
+            tag = "move"
+            what = "a retreat" if phase is PhaseKind.RETREAT else "a move"
+            notes = notes + (f"read as {what}: no dash between {self.names.name(built.unit.location.province)}"
+                             f" and {self.names.name(built.to.province)}",)
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
@@ -350,6 +490,9 @@ class OrderReader:
             return Build(unit.kind, unit.location), notes + (f"{text} read as a build",)
         if phase is PhaseKind.ADJUSTMENT and adjusting == "remove":
             return Disband(unit), notes + (f"{text} read as a removal",)
+        if phase is PhaseKind.ADJUSTMENT and adjusting == "neither":
+            return OrderError(0, text, "nothing to build or remove: your supply centres and units are as many",
+                              "no adjustment orders this phase", ())
         if phase is PhaseKind.ADJUSTMENT:
             return OrderError(0, text, "build or remove?", "build or remove before the unit",
                               (f"build {text}", f"remove {text}"))
@@ -402,11 +545,12 @@ def _shown(token) -> str:
 
 
 def parse_orders(text: str, variant: Variant | OrderReader, phase_kind: PhaseKind, *,
-                 power: str | None = None, adjusting: str | None = None) -> OrderParse:
+                 power: str | None = None, adjusting: str | None = None,
+                 position: Position | BoardView | None = None) -> OrderParse:
     """All orders in `text` (see the module doc). Pass an `OrderReader` to reuse one."""
     reader = variant if isinstance(variant, OrderReader) else OrderReader(variant)
     try:
-        return reader.parse(text, phase_kind, power=power, adjusting=adjusting)
+        return reader.parse(text, phase_kind, power=power, adjusting=adjusting, position=position)
     except OrderSyntaxError:
         raise
     except Exception as e:  # never let a defect in here take a whole message down
@@ -419,3 +563,89 @@ def parse_order(reader: OrderReader, text: str, phase_kind: PhaseKind) -> Order:
     if result.errors or len(result.orders) != 1:
         raise OrderSyntaxError("; ".join(str(e) for e in result.errors) or f"not one order: {text!r}")
     return result.orders[0].order
+
+
+_KIND_TOKEN = {k: Token("KIND", k) for k in UnitKind}
+
+
+def _kind_alone(tokens: list) -> bool:
+    """A unit named by its kind alone: "F Stands", "F S A Bul-Rum"."""
+    return tokens[0].type == "KIND" and (len(tokens) == 1 or tokens[1].type != "PLACE")
+
+
+def _cut(text: str, tokens: list, cuts: list[int]) -> list[str] | None:
+    """`text` cut before the unit-kind words that start orders (`cuts`: their token indices). The
+    n-th unit kind token is the n-th unit kind word; when they do not pair off so, None (read whole)."""
+    words = raw_words(text)
+    kinds = [j for j, w in enumerate(words) if w.low in KINDS
+             and not (w.low == "f" and j >= 2 and words[j - 1].low == "/")]  # "A/F" is one kind
+    ordinal = {k: n for n, k in enumerate(k for k, t in enumerate(tokens)
+                                          if t.type == "KIND" and t is not UNKNOWN_KIND)}
+    if len(kinds) != len(ordinal):
+        return None
+    starts = [kinds[ordinal[k]] for k in cuts]
+    pieces, begin = [], 0
+    for j in [*starts, len(words)]:
+        pieces.append("".join((" " if w.spaced and k > begin else "") + w.text
+                              for k, w in enumerate(words[begin:j], begin)))
+        begin = j
+    pieces = [_TRAILING.sub("", p).strip() for p in pieces]
+    return pieces if all(pieces) else None
+
+
+_END = Token("$END", "")
+
+
+class _LalrLoop:
+    """Lark's LALR tables driven by a plain loop over our token list.
+
+    Reading an order is mostly this loop, and Lark's own driver spends as long again around it
+    per parse (a lexer thread, a parser state and configuration, an end token); the tables, the
+    Transformer callbacks and the errors raised (UnexpectedToken, with what was expected) are
+    Lark's. `of` falls back to `Lark.parse` if Lark's insides are not as this expects."""
+
+    __slots__ = ("states", "start", "end", "reduce")
+
+    @classmethod
+    def of(cls, lark: Lark):
+        try:
+            inner = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
+            table, callbacks = inner.parse_table, inner.callbacks
+            if any(isinstance(k, str) for k in callbacks):  # callbacks on terminals: not handled here
+                raise AttributeError
+            loop = cls()
+            loop.states = table.states
+            (loop.start,), (loop.end,) = table.start_states.values(), table.end_states.values()
+            loop.reduce = {rule: (len(rule.expansion), rule.origin.name, callbacks[rule])
+                           for rule in callbacks}
+            return loop
+        except (AttributeError, KeyError, ValueError, TypeError):
+            return lark.parse
+
+    def __call__(self, tokens: list):
+        states, reduce, end = self.states, self.reduce, self.end
+        state_stack = [self.start]
+        values: list = []
+        for token in (*tokens, _END):
+            while True:
+                row = states[state_stack[-1]]
+                try:
+                    action, arg = row[token.type]
+                except KeyError:
+                    raise UnexpectedToken(token, {t for t in row if t.isupper()}) from None
+                if action is Shift:
+                    state_stack.append(arg)
+                    values.append(token)
+                    break
+                size, origin, callback = reduce[arg]
+                if size:
+                    args = values[-size:]
+                    del state_stack[-size:]
+                    del values[-size:]
+                else:
+                    args = []
+                state_stack.append(states[state_stack[-1]][origin][1])
+                values.append(callback(args))
+                if token is _END and state_stack[-1] == end:
+                    return values[-1]
+        raise UnexpectedToken(_END, set())  # (the tables always end on $END; this is not reached)

@@ -21,7 +21,9 @@ from email.utils import getaddresses, parseaddr
 from ..config import Config
 from ..games.model import GameError
 from ..games.service import GameService
-from ..language import CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body, parse_message
+from ..engine.notation import position_from_json
+from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
+                        parse_message)
 from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
@@ -129,8 +131,16 @@ class Dispatch:
                 power = resolve_power(v, signon.preference) if signon.preference else None
             else:
                 power = power_by_letter(v, signon.power_letter) if signon else session.power
-            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power)
+            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v))
         return context
+
+    def _board(self, game: str, variant) -> BoardView | None:
+        """The game's board now, so orders are read as it allows (`A Liv` with the army in Liverpool,
+        `F Edi` a build for a power that builds). Without it orders are still read, by name alone."""
+        try:
+            return BoardView(variant, position_from_json(variant, self.service.phase_record(game)["position"]))
+        except (GameError, KeyError, ValueError):
+            return None
 
     # -- doing -------------------------------------------------------------------------------------
     def handle(self, inbound_id: int, items, session: Session, steps: StepLog) -> Outcome:
