@@ -79,3 +79,20 @@ def test_checked_in_setups_are_the_standard_map_with_powers_absent(setup):
     assert json.loads((VARIANTS / setup / "variant.json").read_text(encoding="utf-8")) == derive(setup)
     variant = load_variant(setup)
     assert set(variant.power_ids) == set(SETUPS[setup][1])
+
+
+READS = [  # what the importer must make of DPjudge's calendar and rule directives
+    ("hundred.map", {"start_year": 1425, "year_step": 5, "adjustment_every": 10,
+                     "seasons": [{"name": "A.D.", "code": "A", "adjustments": True}]}, ["build_any"], []),
+    ("1898.map", {"start_year": 1898, "first_phase": "W1898A"}, ["mobilize"], []),
+    ("chaos.map", {"start_year": 1900, "first_phase": "W1900A"}, ["build_any"], []),
+    ("ancmed.map", {"start_year": 1, "start_season": "S"}, [], []),
+    ("fiveman.map", {"start_year": 1901}, [], ["RUSSIA", "TURKEY"]),
+]
+
+
+@pytest.mark.parametrize("name,calendar,hooks,absent", READS, ids=[r[0] for r in READS])
+def test_calendar_hooks_and_absent_powers_are_read(name, calendar, hooks, absent):
+    data, _, _ = import_map(MAPS / name)
+    assert {k: data["calendar"][k] for k in calendar} == calendar
+    assert data.get("hooks", []) == hooks and data.get("absent_powers", []) == absent

@@ -115,3 +115,36 @@ def test_the_least_cost_assignment_for_many_seats_is_as_good_as_trying_all(seed)
     best = min(sum(cost[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
     got = _least_cost(cost)
     assert sorted(got) == list(range(n)) and sum(cost[i][got[i]] for i in range(n)) == best
+
+
+@pytest.mark.parametrize("play", PLAYS, ids=[p["variant"] for p in PLAYS])
+def test_the_reader_knows_every_province_by_name(play):
+    """The order reader is built from the variant's data: every province reads by its full name."""
+    from judge.language import OrderReader
+    variant = load_variant(play["variant"])
+    reader = OrderReader(variant)
+    for province in variant.board.provinces.values():
+        read = reader.parse(f"A {province.name} holds", PhaseKind.MOVEMENT)
+        assert [o.order.unit.location.province for o in read.orders] == [province.id], province.name
+
+
+def test_results_of_a_variant_without_a_layout_go_out_without_a_picture(tmp_path, caplog):
+    """Pictures need layout.json; an imported board without one gets its results mailed as text,
+    with the reason logged, never a crash."""
+    import logging
+    from judge.mail.courier import Courier
+    from judge.storage.db import open_db
+    from mailjudge import MailJudge
+    j = MailJudge(tmp_path)
+    variant = load_variant("pure")
+    j.service.create_account("gm", "gm@dip.test", "gm-secret")
+    j.service.create_game("tiny", variant="pure", master="gm")
+    for power in variant.power_ids:
+        j.service.create_account(power.lower(), f"{power.lower()}@dip.test", "pw")
+        j.service.join("tiny", power.lower(), [power])
+    j.service.process("tiny")
+    with caplog.at_level(logging.INFO, logger="judge.courier"):
+        assert Courier(j.service, j.config).run(open_db(j.config.db_path)) > 0
+    results = [s for s in j.outbox() if "results" in s.subject.lower()]
+    assert results and all(not list(s.mail.iter_attachments()) for s in results)
+    assert "pure variant has no layout.json" in caplog.text
