@@ -53,7 +53,7 @@ class Variant:
     reconstructed: bool = False
     frozen: FrozenSpaces | None = None
     last_phase: Phase | None = None  # the game ends after this phase, if set
-    # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange").
+    # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange", "build_any", "mobilize").
     hooks: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
