@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import army_fleet
+from .calendar import PhaseKind
 from .geography import Location, UnitKind
 from .orders import Build, Disband, Order, UnitRef, Waive
 from .outcomes import Outcome, PhaseResult, Reason
@@ -20,13 +21,36 @@ from .variant import Variant
 
 def adjustment_due(variant: Variant, position: Position, power: str) -> int:
     """Positive: builds allowed; negative: removals owed."""
+    if _mobilizing(variant, position):
+        return 1 if not position.units_of(power) else 0
     return len(position.centres_of(power)) - army_fleet.unit_count(position, power)
 
 
+def build_sites(variant: Variant, power: str, position: Position) -> tuple[str, ...]:
+    """Where this power may ever build now: its home centres, or (hook `build_any`: Chaos,
+    Hundred) every centre it owns."""
+    if "build_any" in variant.hooks:
+        return tuple(sorted(position.centres_of(power)))
+    return variant.power(power).home_centres
+
+
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
-    """Home centres where this power may build now: owned and empty."""
-    home = variant.power(power).home_centres
-    return tuple(c for c in home if position.owners.get(c) == power and position.unit_in(c) is None)
+    """Centres where this power may build now: build sites it owns that are empty."""
+    return tuple(c for c in build_sites(variant, power, position)
+                 if position.owners.get(c) == power and position.unit_in(c) is None)
+
+
+def _mobilizing(variant: Variant, position: Position) -> bool:
+    """Hook `mobilize` (DPjudge's MOBILIZE, 1898): the opening adjustment is one build in a home
+    centre of the power's choice, which becomes the only centre it owns."""
+    return "mobilize" in variant.hooks and position.phase == variant.calendar.first_phase \
+        and position.phase.kind is PhaseKind.ADJUSTMENT
+
+
+def _mobilized(variant: Variant, owners: dict[str, str], built: list[Unit]) -> dict[str, str]:
+    """Each power keeps only the home centre it built in; one that built nothing keeps none."""
+    chosen = {u.location.province for u in built}
+    return {c: p for c, p in owners.items() if c in chosen or c not in variant.power(p).home_centres}
 
 
 class _Reject(Exception):
@@ -54,7 +78,10 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
         if power not in variant.power_ids:
             outcomes += [Outcome(power, o, False, Reason.ILLEGAL, f"there is no power {power}")
                          for o in orders[power]]
-    after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), ())
+    owners = dict(position.owners)
+    if _mobilizing(variant, position):
+        owners = _mobilized(variant, owners, [u for u in units if u not in position.units])
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, ())
     return PhaseResult(position.phase, tuple(outcomes), after)
 
 
@@ -103,8 +130,9 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     if loc.province not in board.provinces:
         raise _Reject(f"there is no province {loc.province!r} on this map")
     prov = board.province(loc.province)
-    if loc.province not in variant.power(power).home_centres:
-        raise _Reject(f"{prov.name} is not one of your home centres")
+    if loc.province not in build_sites(variant, power, position):
+        raise _Reject(f"{prov.name} is not one of your home centres" if "build_any" not in variant.hooks
+                      else f"{prov.name} is not one of your supply centres")
     if position.owners.get(loc.province) != power:
         raise _Reject(f"you do not own {prov.name} now")
     if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):

@@ -53,10 +53,20 @@ class Calendar:
     # Standard play calls the adjustment phase "Winter"; a variant may name it after its season.
     adjustment_name: str | None = None
     adjustment_code: str | None = None
+    # A game may open with another kind of phase: 1898 and Chaos open with Winter builds.
+    start_kind: PhaseKind = PhaseKind.MOVEMENT
+    # Years a turn of the calendar spans (Hundred: five), and adjustments only in years divisible
+    # by `adjustment_every` (Hundred: ten), as DPjudge's FLOW NEWYEAR:n and IFYEARDIV:n say.
+    year_step: int = 1
+    adjustment_every: int = 1
 
     @property
     def first_phase(self) -> Phase:
-        return Phase(self.start_year, self.start_season, PhaseKind.MOVEMENT)
+        return Phase(self.start_year, self.start_season, self.start_kind)
+
+    def adjusts(self, phase: Phase) -> bool:
+        """Whether an adjustment phase follows this season's retreats in this year."""
+        return self.seasons[phase.season].adjustments and phase.year % self.adjustment_every == 0
 
     def season(self, phase: Phase) -> Season:
         return self.seasons[phase.season]
@@ -65,12 +75,12 @@ class Calendar:
         """The phase after `phase`, counting every phase (skipping is the caller's choice)."""
         if phase.kind is PhaseKind.MOVEMENT:
             return Phase(phase.year, phase.season, PhaseKind.RETREAT)
-        if phase.kind is PhaseKind.RETREAT and self.seasons[phase.season].adjustments:
+        if phase.kind is PhaseKind.RETREAT and self.adjusts(phase):
             return Phase(phase.year, phase.season, PhaseKind.ADJUSTMENT)
         season = phase.season + 1
         year = phase.year
         if season == len(self.seasons):
-            season, year = 0, year + 1
+            season, year = 0, year + self.year_step
         return Phase(year, season, PhaseKind.MOVEMENT)
 
     def code(self, phase: Phase) -> str:

@@ -6,7 +6,7 @@ read-only `Variant`; callers load it once and pass it around. There is no hidden
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,12 @@ class Power:
     colour: str
     home_centres: tuple[str, ...]
     starting_units: tuple[tuple[UnitKind, Location], ...]
+    # Centres owned at the start when they are not the home centres (DPjudge's OWNS: the Shift maps).
+    starting_centres: tuple[str, ...] | None = None
+
+    @property
+    def owned_at_start(self) -> tuple[str, ...]:
+        return self.home_centres if self.starting_centres is None else self.starting_centres
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,7 @@ class Variant:
     reconstructed: bool = False
     frozen: FrozenSpaces | None = None
     last_phase: Phase | None = None  # the game ends after this phase, if set
-    # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange").
+    # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange", "build_any", "mobilize").
     hooks: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -104,14 +110,23 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         seasons=seasons, start_year=cal["start_year"],
         start_season=next((i for i, s in enumerate(seasons) if s.code == cal.get("start_season")), 0),
         adjustment_name=adjustment.get("name"), adjustment_code=adjustment.get("code"),
+        year_step=int(cal.get("year_step", 1)), adjustment_every=int(cal.get("adjustment_every", 1)),
     )
+    if cal.get("first_phase"):  # a start other than the first season's movement (W1898A, F1900M)
+        first = calendar.parse(cal["first_phase"])
+        calendar = replace(calendar, start_year=first.year, start_season=first.season, start_kind=first.kind)
+    absent = {a.upper() for a in data.get("absent_powers", ())}
+    unknown = absent - {p["id"] for p in data["powers"]}
+    if unknown:
+        raise ValueError(f"absent powers not in the variant: {', '.join(sorted(unknown))}")
     powers = tuple(
         Power(
             id=p["id"], name=p["name"], adjective=p["adjective"], letter=p["letter"],
             colour=p.get("colour", "#888888"), home_centres=tuple(p["home_centres"]),
             starting_units=tuple(parse_unit(u) for u in p["starting_units"]),
+            starting_centres=tuple(p["starting_centres"]) if "starting_centres" in p else None,
         )
-        for p in data["powers"]
+        for p in data["powers"] if p["id"] not in absent  # off the board: no units, their centres neutral
     )
     frozen = None
     if data.get("frozen"):
@@ -141,6 +156,9 @@ def _check(variant: Variant) -> None:
         for c in power.home_centres:
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"home centre {c} of {power.name} is not a supply centre")
+        for c in power.starting_centres or ():
+            if not variant.board.provinces[c].supply_centre:
+                raise ValueError(f"{power.name} owns {c} at the start, which is not a supply centre")
 
 
 def available_variants() -> list[str]:
@@ -164,5 +182,5 @@ def starting_position(variant: Variant) -> "Position":
     from .position import Position, Unit
 
     units = [Unit(p.id, kind, loc) for p in variant.powers for kind, loc in p.starting_units]
-    owners = {c: p.id for p in variant.powers for c in p.home_centres}
+    owners = {c: p.id for p in variant.powers for c in p.owned_at_start}
     return Position(variant.calendar.first_phase, tuple(units), owners)

@@ -11,6 +11,8 @@ import random
 from collections.abc import Sequence
 
 Seat = tuple[str, ...]
+# Up to this many seats every assignment is tried (8! = 40320), which fixes how ties are broken.
+BRUTE_FORCE_UP_TO = 8
 
 
 def assign_random(players: Sequence[str], seats: Sequence[Seat], seed: int) -> dict[str, Seat]:
@@ -34,6 +36,11 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
         return prefs.index(seat) if seat in prefs else len(seats)
 
     cost = [[rank(p, s) for s in order] for p in who]
+    if len(order) > BRUTE_FORCE_UP_TO:
+        # Chaos has 34 powers, Youngstown ten: 34! orders cannot be tried; the Hungarian method finds
+        # a least-cost assignment in n^3 steps (ties resolved by the same seeded order, differently).
+        perm = _least_cost(cost)
+        return {who[i]: order[j] for i, j in enumerate(perm)}
     best, best_cost = None, None
     # at most 7! = 5040 permutations on the standard map
     for perm in itertools.permutations(range(len(order))):
@@ -41,3 +48,40 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
         if best_cost is None or total < best_cost:
             best, best_cost = perm, total
     return {who[i]: order[j] for i, j in enumerate(best or ())}
+
+
+def _least_cost(cost: list[list[int]]) -> list[int]:
+    """For each row, its column in an assignment of least total cost (square matrix; the Hungarian
+    method with potentials, as in Kuhn and Munkres)."""
+    n = len(cost)
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (n + 1)
+    match, way = [0] * (n + 1), [0] * (n + 1)   # match[column] = row, both counted from 1
+    for row in range(1, n + 1):
+        match[0], col0 = row, 0
+        low, used = [inf] * (n + 1), [False] * (n + 1)
+        while match[col0]:
+            used[col0] = True
+            r, delta, col1 = match[col0], inf, 0
+            for c in range(1, n + 1):
+                if not used[c]:
+                    here = cost[r - 1][c - 1] - u[r] - v[c]
+                    if here < low[c]:
+                        low[c], way[c] = here, col0
+                    if low[c] < delta:
+                        delta, col1 = low[c], c
+            for c in range(n + 1):
+                if used[c]:
+                    u[match[c]] += delta
+                    v[c] -= delta
+                else:
+                    low[c] -= delta
+            col0 = col1
+        while col0:
+            col1 = way[col0]
+            match[col0] = match[col1]
+            col0 = col1
+    out = [0] * n
+    for c in range(1, n + 1):
+        out[match[c] - 1] = c - 1
+    return out

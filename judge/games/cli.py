@@ -110,8 +110,9 @@ def _create(args) -> int:
 
 
 def _seats(status: dict) -> list:
+    from ..engine import load_variant
     from .small import setup
-    return list(setup(status["settings"]["players"]).seats)
+    return list(setup(status["settings"]["players"], load_variant(status["variant"])).seats)
 
 
 @_guard

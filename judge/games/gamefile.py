@@ -55,7 +55,7 @@ class GameFile:
         self.variant = variants(row["variant"])
         self.rules: Rules = edition(row["edition"])
         self.settings = Settings.from_json(json.loads(row["settings"]))
-        self.setup: Setup = setup(self.settings.players)
+        self.setup: Setup = setup(self.settings.players, self.variant)
         self.zone_of = zone_of
 
     # -- reading -----------------------------------------------------------------------------

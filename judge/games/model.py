@@ -74,7 +74,7 @@ class Settings:
     ends_at: str | None = None       # time limit (UTC ISO): the game ends with the first phase processed then
     time_zone: str = "UTC"           # the game's IANA zone; deadlines are shown in it
     assignment: Assignment = Assignment.PREFERENCE
-    players: str = "seven"           # see small.SETUPS: seven, six, five, four, three, three-1982, two
+    players: str = "seven"           # see small.SETUPS: seven, six, five, four, three, three-1982, two, each
     # absences: at most this many days at once, set by a player; the master may set any
     max_absence_days: float = 14.0
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends

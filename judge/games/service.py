@@ -34,7 +34,7 @@ from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
-from .small import setup as setup_of
+from .small import EACH, setup as setup_of
 from .store import check_game_name, game_exists, open_game, open_judge, transaction
 from .submissions import already_handled, clear_orders, confirmation, foreign_unit, order_of, store_orders
 
@@ -164,8 +164,13 @@ class GameService:
         settings = settings or Settings()
         rules_ = edition(rules)
         v = self.variant(variant)
-        setup_ = setup_of(settings.players)
+        setup_ = setup_of(settings.players, v)
         powers = {p for seat in setup_.seats for p in seat} | set(setup_.neutral)
+        if powers != set(v.power_ids) and settings.players == Settings.players:
+            # a variant with its own powers: by default one player each
+            settings = settings.with_(players=EACH)
+            setup_ = setup_of(EACH, v)
+            powers = set(v.power_ids)
         if powers != set(v.power_ids):
             raise GameError(f"the {setup_.name}-player setup is for the standard map, not {v.name}")
         if master:

@@ -50,11 +50,20 @@ ITALIAN_TERRITORY = frozenset({"pie", "ven", "tus", "rom", "apu", "nap"})
 WORLD_WAR_TOSS_YEAR = 1914
 
 
-def setup(name: str) -> Setup:
+# One player per power of whatever variant is played: a variant with its own powers (Chaos's 34,
+# Youngstown's ten, France vs Austria's two) is played this way.
+EACH = "each"
+
+
+def setup(name: str, variant=None) -> Setup:
+    """A setup by name; "each" gives every power of `variant` its own seat (none if not given)."""
+    key = name.strip().lower()
+    if key == EACH:
+        return Setup(EACH, _solo(*variant.power_ids) if variant is not None else ())
     try:
-        return SETUPS[name.strip().lower()]
+        return SETUPS[key]
     except KeyError:
-        raise ValueError(f"unknown player setup {name!r}; known: {', '.join(SETUPS)}") from None
+        raise ValueError(f"unknown player setup {name!r}; known: {', '.join([*SETUPS, EACH])}") from None
 
 
 def seat_name(seat: tuple[str, ...]) -> str:

@@ -22,6 +22,7 @@ from email.message import EmailMessage
 from ..config import Config
 from ..games.service import GameService, Notice
 from ..pictures import Atlas, attach_png, end_of_game_chart, load_atlas, picture_of_phase
+from ..pictures.atlas import has_layout
 from . import outbox
 from .loops import build_message
 from .reports import Rendered, Reports
@@ -106,6 +107,9 @@ class Courier:
         if notice.kind == "game_end":
             return f"{game}-centres.png", end_of_game_chart(self.service, game)
         variant = self.service.variant(status["variant"])
+        if variant.id not in self._atlases and not has_layout(variant.id):
+            log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
+            return None
         if variant.id not in self._atlases:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]

@@ -1,0 +1,270 @@
+"""Turn read map data (`mapfile.MapData`) into the judge's own variant.json data.
+
+Edges follow DPjudge's letter case: an adjacency written in lower case cannot be crossed by a
+fleet, one written `Xxx` cannot be crossed by an army; a space whose abbreviation is written in
+lower case cannot hold a fleet (the main space of a split-coast province). An edge is kept when
+either side lists it in a form the unit may use and neither side forbids it; the linter reports
+edges listed on one side only.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .mapfile import MapData, _plain, base
+
+COASTS = {"nc", "sc", "ec", "wc"}
+TERRAIN = {"LAND": "land", "COAST": "coast", "PORT": "coast", "WATER": "sea", "SHUT": "impassable"}
+# The standard powers keep the standard map's colours; others take the palette in turn.
+COLOURS = {"AUSTRIA": "#d22f2f", "ENGLAND": "#1f3a93", "FRANCE": "#6fb7ff", "GERMANY": "#5a5a5a",
+           "ITALY": "#2e9e44", "RUSSIA": "#9b59b6", "TURKEY": "#e1b12c"}
+PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e1b12c", "#e67e22",
+           "#16a085", "#8e44ad", "#c0392b", "#2c3e50", "#f39c12", "#27ae60", "#d35400", "#7f8c8d"]
+# RULE flags the judge has a hook for, by the hook's name in variant.json.
+RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize"}
+
+
+def army_forbidden(written: str) -> bool:
+    p = _plain(written)
+    return p[:1].isupper() and p[1:] == p[1:].lower() and p[1:] != p[1:].upper()
+
+
+def fleet_forbidden(written: str) -> bool:
+    p = _plain(written)
+    return p == p.lower() and p != p.upper()
+
+
+def special(written: str) -> str | None:
+    """What a marked adjacency asks for that the judge has no rule for, if anything."""
+    if ":" in written:
+        return "adjacencies for some powers only, or one-way (P:XXX)"
+    if "(" in written:
+        return "adjacencies open only to owners of some centres (XXX(C,D))"
+    if written.strip("~*") != written:
+        return "straits with weak or half-strength moves (~XXX, *XXX)"
+    return None
+
+
+class Geography:
+    """The provinces and the raw adjacency pairs of a map, for the converter and the linter."""
+
+    def __init__(self, data: MapData) -> None:
+        self.data = data
+        t = data.terrain
+        self.provinces = sorted({base(k) for k in t if "/" not in k} | {base(k) for k in t})
+        self.coasts: dict[str, list[str]] = {}
+        for k in t:
+            if "/" in k:
+                self.coasts.setdefault(base(k), []).append(k.split("/")[1])
+        self.kind = {p: (t[p].kind if p in t else t[next(k for k in t if base(k) == p)].kind) for p in self.provinces}
+        self.army_ok = {p for p in self.provinces if self.kind[p] in ("LAND", "COAST", "PORT")}
+        self.fleet_at: set[str] = set()
+        for k, line in t.items():
+            if line.kind == "SHUT" or line.kind == "LAND":
+                continue
+            if "/" in k or (base(k) not in self.coasts and (line.fleet_ok or line.kind == "WATER")):
+                self.fleet_at.add(k)
+        self.army_pairs: dict[tuple[str, str], bool] = {}    # (from, to) -> allowed as written
+        self.fleet_pairs: set[tuple[str, str]] = set()       # (from location, to location)
+        self.loose: list[str] = []                           # adjacency entries naming no place
+        for k, line in t.items():
+            for written in line.abuts:
+                what = special(written)
+                if what:
+                    data.need(what)
+                    if ":" in written:
+                        continue  # restricted to some powers (or to none): not an edge for everyone
+                target = _plain(written).lower()
+                if base(target) not in self.kind:
+                    self.loose.append(f"{k} abuts {written}, which is not on the map")
+                    continue
+                if "/" not in k and k in self.army_ok and base(target) in self.army_ok:
+                    pair = (k, base(target))
+                    self.army_pairs[pair] = self.army_pairs.get(pair, True) and not army_forbidden(written)
+                if k in self.fleet_at and not fleet_forbidden(written):
+                    if target in self.fleet_at:
+                        self.fleet_pairs.add((k, target))
+                    elif base(target) in self.coasts and "/" not in target:
+                        self.loose.append(f"{k} abuts {written} without saying which coast")
+
+    def army_edges(self) -> list[tuple[str, str]]:
+        edges = set()
+        for (a, b), ok in self.army_pairs.items():
+            back = self.army_pairs.get((b, a), True)
+            if ok and back and a != b:
+                edges.add(tuple(sorted((a, b))))
+        return sorted(edges)
+
+    def fleet_edges(self) -> list[tuple[str, str]]:
+        return sorted({tuple(sorted(pair)) for pair in self.fleet_pairs if pair[0] != pair[1]})
+
+
+def supply_centres(data: MapData) -> list[str]:
+    centres = set(data.unowned)
+    for p in data.powers.values():
+        centres |= set(p.homes) | set(p.owns or ())
+    return sorted(centres)
+
+
+def calendar(data: MapData) -> dict[str, Any]:
+    """DPjudge's FLOW and BEGIN as the judge's calendar (seasons, adjustments, first phase)."""
+    flow = data.flow or ["SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS"]
+    seasons: list[dict[str, Any]] = []
+    adjustment: dict[str, str] = {}
+    cal: dict[str, Any] = {}
+    every = None
+    for item in flow:
+        name, _, arg = item.partition(":")
+        if name == "NEWYEAR":
+            step = int(arg or 1)
+            if step < 1:
+                data.need(f"years that count down (FLOW NEWYEAR:{arg})")
+            else:
+                cal["year_step"] = step
+            continue
+        if name == "IFYEARDIV":
+            if "=" in arg:
+                data.need(f"phases in odd or even years only (FLOW IFYEARDIV:{arg})")
+            every = int(arg.split("=")[0])
+            continue
+        phases = arg.split(",")
+        for ph in phases:
+            if ph not in ("MOVEMENT", "RETREATS", "ADJUSTMENTS"):
+                data.need(f"phases the judge does not play (FLOW {item})")
+        title = name.title() if "." not in name else name
+        if "MOVEMENT" in phases:
+            seasons.append({"name": title, "code": _code(title, seasons)})
+        if "ADJUSTMENTS" in phases:
+            if not seasons:
+                data.need(f"adjustments before the first movement of a year (FLOW {item})")
+                continue
+            seasons[-1]["adjustments"] = True
+            if "MOVEMENT" not in phases and title != seasons[-1]["name"]:
+                adjustment = {"name": title, "code": _code(title, seasons)}
+            if every and every > 1:
+                cal["adjustment_every"] = every
+    if len({s["name"] for s in seasons}) < len(seasons):
+        data.need(f"a season played twice in one year (FLOW {' '.join(flow)})")
+        seasons = _unique(seasons)
+    cal = {"start_year": 1901, "seasons": seasons, **({"adjustment": adjustment} if adjustment else {}), **cal}
+    if data.begin:
+        cal.update(_begin(data, cal, seasons, adjustment))
+    return cal
+
+
+def _code(title: str, seasons: list[dict]) -> str:
+    taken = {s["code"] for s in seasons}
+    letters = re.sub(r"[^A-Z]", "", title.upper())
+    for n in range(1, len(letters) + 1):
+        if letters[:n] not in taken:
+            return letters[:n]
+    return letters + str(len(seasons))
+
+
+def _unique(seasons: list[dict]) -> list[dict]:
+    out, seen = [], set()
+    for s in seasons:
+        if s["name"] not in seen:
+            seen.add(s["name"])
+            out.append(s)
+    return out
+
+
+def _begin(data: MapData, cal: dict, seasons: list[dict], adjustment: dict) -> dict:
+    m = re.fullmatch(r"(.+?)\s+(-?\d+)\s+(MOVEMENT|RETREATS|ADJUSTMENTS)", data.begin.strip())
+    if not m:
+        data.need(f"a first phase the judge cannot read (BEGIN {data.begin})")
+        return {}
+    name, year, kind = m.group(1), int(m.group(2)), m.group(3)[0]
+    title = name.title() if "." not in name else name
+    if adjustment and title == adjustment["name"] and kind == "A":
+        code = adjustment["code"]
+    else:
+        code = next((s["code"] for s in seasons if s["name"] == title), None)
+    if code is None or kind == "R":
+        data.need(f"a first phase outside the calendar (BEGIN {data.begin})")
+        return {}
+    out: dict[str, Any] = {"start_year": year}
+    if kind == "M":
+        out["start_season"] = code
+        if code != seasons[0]["code"]:
+            out["first_phase"] = f"{code}{year}M"
+    else:
+        out["first_phase"] = f"{code}{year}A"
+    return out
+
+
+def _letters(data: MapData) -> dict[str, str]:
+    """Each power's one-character initial (SIGNON Fgame): DPjudge's, or where two powers share one,
+    the first free letter of the later power's name, then a digit."""
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for p in data.powers.values():
+        letter = p.letter
+        if letter in taken:
+            spare = [c for c in re.sub(r"[^A-Z]", "", p.name.upper()) + "0123456789" if c not in taken]
+            letter = spare[0]
+            data.renamed.append(f"{p.name}'s initial {p.letter} is {letter}: {p.letter} is taken")
+        taken.add(letter)
+        out[p.id] = letter
+    return out
+
+
+def variant_data(data: MapData, *, id: str, name: str, description: str = "",
+                 source: str = "") -> dict[str, Any]:
+    """The variant.json data for a read map (validate it with `judge.engine.variant_from_data`)."""
+    geo = Geography(data)
+    centres = set(supply_centres(data))
+    provinces = []
+    for p in geo.provinces:
+        place = data.places.get(p)
+        if place is None:
+            coast_name = next((data.places[k].name for k in data.places if base(k) == p), p.upper())
+            place_name = re.sub(r"\s*\(.*\)\s*$", "", coast_name)
+            aliases: list[str] = []
+        else:
+            place_name = place.name
+            aliases = [a for a in place.aliases if "/" not in a and "(" not in a and a != p]
+        provinces.append({
+            "id": p, "name": place_name, "aliases": sorted(dict.fromkeys(aliases)),
+            "terrain": TERRAIN[geo.kind[p]], "supply_centre": p in centres,
+            "coasts": [c for c in geo.coasts.get(p, []) if c in COASTS],
+        })
+    for p, cs in geo.coasts.items():
+        for c in cs:
+            if c not in COASTS:
+                data.need(f"coasts other than north, south, east and west ({p}/{c})")
+    powers = []
+    letters = _letters(data)
+    for i, p in enumerate(data.powers.values()):
+        entry: dict[str, Any] = {
+            "id": p.id, "name": p.name, "adjective": p.adjective, "letter": letters[p.id],
+            "colour": COLOURS.get(p.id, PALETTE[i % len(PALETTE)]),
+            "home_centres": list(p.homes), "starting_units": [f"{k} {loc}" for k, loc in p.units],
+        }
+        if p.owns is not None and sorted(p.owns) != sorted(p.homes):
+            entry["starting_centres"] = list(p.owns)
+        powers.append(entry)
+    hooks = []
+    for r in data.rules:
+        if r in RULE_HOOKS:
+            hooks.append(RULE_HOOKS[r])
+        else:
+            data.need(f"RULE {r}")
+    victory = data.victory[0] if data.victory else len(centres) // 2 + 1
+    if len(set(data.victory)) > 1:
+        data.need(f"victory counts that change by year (VICTORY {' '.join(map(str, data.victory))})")
+    out: dict[str, Any] = {
+        "id": id, "name": name, "description": description,
+        "map_source": source or f"Imported from DPjudge {', '.join(data.files)} (MIT, (c) Manus Hand) "
+                                f"by judge.variants.importer",
+        "calendar": calendar(data), "victory_centres": victory, "unit_kinds": ["army", "fleet"],
+    }
+    if hooks:
+        out["hooks"] = hooks
+    if data.unplayed:
+        out["absent_powers"] = list(data.unplayed)
+    out |= {"powers": powers, "provinces": provinces,
+            "army_edges": [list(e) for e in geo.army_edges()],
+            "fleet_edges": [list(e) for e in geo.fleet_edges()]}
+    return out

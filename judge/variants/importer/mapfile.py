@@ -1,0 +1,393 @@
+"""Read DPjudge `.map` files (with the files they `USE`) into plain data.
+
+The syntax is DPjudge's (its pages/Map; MIT, Copyright 2017 Manus Hand): place-name lines
+`Name = abbr alias...`, terrain lines `COAST|LAND|WATER|PORT|SHUT|AMEND abbr ABUTS abut...` whose
+letter case says which units may cross, power lines `NAME (ADJECTIVE:L) HOME...`, unit lines
+`A BUD`, and directives (USE, MAP, DROP, UNOWNED, UNPLAYED, BEGIN, FLOW, VICTORY, RULE...).
+What the judge has no rule for is kept in `MapData.needs`, each with the line that asked for it,
+so that a variant needing more than the judge's hooks is named, never silently half-imported.
+This is a tool: the judge never reads `.map` files while it runs.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TERRAINS = ("COAST", "LAND", "WATER", "PORT", "SHUT")
+# Home-centre prefixes DPjudge gives meanings the judge has no rule for.
+HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)",
+              "*": "partisan build sites (*X)", "@": "alternative home centres (@X)",
+              "~": "hidden builds (~X)"}
+# Directives that are about running games on DPjudge's web site, not about the board or rules.
+IGNORED = {"TEXTONLY", "FLAGS", "FLAG", "ROTATE", "NOTIFY", "DESC", "DESCRIPTION", "NAME"}
+
+
+class MapError(ValueError):
+    """A line the importer cannot read (names its file and line)."""
+
+
+@dataclass
+class Place:
+    name: str
+    aliases: list[str]
+
+
+@dataclass
+class Terrain:
+    kind: str              # COAST, LAND, WATER, PORT or SHUT
+    fleet_ok: bool         # the abbreviation was not written in lower case
+    abuts: list[str]       # as written: case and marks carry meaning
+
+
+@dataclass
+class PowerData:
+    id: str
+    name: str
+    adjective: str
+    letter: str
+    homes: list[str] = field(default_factory=list)
+    owns: list[str] | None = None
+    units: list[tuple[str, str]] = field(default_factory=list)   # (A|F, location)
+
+
+@dataclass
+class MapData:
+    places: dict[str, Place] = field(default_factory=dict)       # abbreviation (lower) -> names
+    terrain: dict[str, Terrain] = field(default_factory=dict)    # abbreviation (lower) -> terrain line
+    powers: dict[str, PowerData] = field(default_factory=dict)
+    unowned: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    begin: str | None = None
+    flow: list[str] = field(default_factory=list)
+    victory: list[int] = field(default_factory=list)
+    unplayed: list[str] = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
+    renamed: list[str] = field(default_factory=list)              # what the import changed, and why
+    files: list[str] = field(default_factory=list)
+
+    def need(self, what: str) -> None:
+        if what not in self.needs:
+            self.needs.append(what)
+
+
+def base(abbr: str) -> str:
+    return abbr.split("/")[0].lower()
+
+
+def read_map(path: str | Path, search: tuple[Path, ...] = ()) -> MapData:
+    """Read a `.map` file and everything it uses (looked up beside it, then in `search`)."""
+    data = MapData()
+    _Reader(data, (Path(path).parent, *map(Path, search))).read(Path(path).name)
+    return data
+
+
+class _Reader:
+    def __init__(self, data: MapData, folders: tuple[Path, ...]) -> None:
+        self.data = data
+        self.folders = folders
+        self.power: PowerData | None = None
+        self.dynamic = False        # inside IN/FROM lines: applied only in some phases
+        self.stanza: str | None = None  # inside a DIRECTIVES stanza ("" for every game)
+
+    def read(self, name: str) -> None:
+        tries = [name] if name.lower().endswith((".map", ".geography", ".politics", ".military",
+                                                 ".locations")) else [name, f"{name}.map"]
+        path = next((f / t for f in self.folders for t in tries if (f / t).is_file()), None)
+        if path is None:
+            raise MapError(f"{name}: no such map file in {', '.join(map(str, self.folders))}")
+        self.data.files.append(path.name)
+        for number, raw in enumerate(path.read_text(encoding="latin-1").splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                self.line(line)
+            except MapError:
+                raise
+            except (ValueError, IndexError, KeyError) as e:
+                raise MapError(f"{path.name}:{number}: cannot read {line!r} ({e})") from None
+
+    # -- one line -------------------------------------------------------------------------------
+    def line(self, line: str) -> None:
+        words = line.split()
+        head = words[0].upper()
+        d = self.data
+        if self.stanza is not None:
+            if head == "END":
+                self.stanza = None
+            elif head in ("RULE", "RULES") and self.stanza == "":
+                self.rules(words[1:])
+            else:
+                d.need(f"DIRECTIVES stanza: {line}")
+            return
+        if self.dynamic:
+            if head == "FROM" and len(words) > 1 and words[1].upper() == "START":
+                self.dynamic = False
+            else:
+                d.need(f"map changes during play (IN/FROM): {line}")
+            return
+        if "=" in line:
+            return self.place(line)
+        if head in ("USE", "USES", "MAP"):
+            for name in words[1:]:
+                self.read(name)
+            return
+        if head in TERRAINS or head == "AMEND":
+            return self.terrain_line(words)
+        if head in ("DIRECTIVE", "DIRECTIVES") or (len(words) == 2 and words[1].upper() in ("DIRECTIVE", "DIRECTIVES")):
+            self.stanza = "" if head.startswith("DIRECTIVE") else head
+            return
+        if head in ("IN", "FROM"):
+            if ":" in line:
+                d.need(f"map changes during play (IN/FROM): {line}")
+            else:
+                self.dynamic = not (head == "FROM" and words[1:2] == ["START"])
+                d.need(f"map changes during play (IN/FROM): {line}")
+            return
+        if head == "DROP":
+            for w in words[1:]:
+                self.drop(w.lower())
+            return
+        if head in ("UNOWNED", "NEUTRAL") or (head == "CENTERS" and self.power is None):
+            self.power = None
+            for w in words[1:]:
+                if w.startswith("-"):
+                    if w[1:].lower() in d.unowned:
+                        d.unowned.remove(w[1:].lower())
+                elif w.lower() not in d.unowned:
+                    d.unowned.append(w.lower())
+            return
+        if head in ("OWNS", "CENTERS"):
+            p = self.current(line)
+            if head == "CENTERS" or p.owns is None:
+                p.owns = []
+            for w in words[1:]:
+                if w.upper() in ("SC!", "SC?"):
+                    d.need(f"builds in an unowned home centre ({w} in OWNS)")
+                else:
+                    p.owns.append(w.lower())
+            return
+        if head in ("INHABITS", "HOME", "HOMES"):
+            p = self.current(line)
+            if head != "INHABITS" or not hasattr(p, "_inhabited"):
+                p.homes = []
+                p._inhabited = True  # type: ignore[attr-defined]
+            self.homes(p, words[1:])
+            return
+        if head in ("RESERVES", "MILITIA"):
+            d.need(f"{head} (extra units beyond the centre count)")
+            return
+        if head == "UNITS":
+            self.current(line).units = []
+            return
+        if head in ("A", "F") and len(words) == 2 and self.power is not None:
+            loc = words[1].lower()
+            p = self.power
+            p.units = [u for u in p.units if base(u[1]) != base(loc)] + [(head, loc)]
+            for other in d.powers.values():
+                if other is not p:
+                    other.units = [u for u in other.units if base(u[1]) != base(loc)]
+            return
+        if head == "VICTORY":
+            d.victory = [int(w) for w in words[1:]]
+            return
+        if head == "FLOW":
+            if len(words) == 1:
+                d.flow = []
+            d.flow += [w.upper() for w in words[1:]]
+            return
+        if head == "BEGIN":
+            d.begin = " ".join(w.upper() for w in words[1:])
+            return
+        if head in ("RULE", "RULES"):
+            return self.rules(words[1:])
+        if head == "UNPLAYED":
+            return self.unplayed(words[1:], line)
+        if head in ("DUMMY", "DUMMIES"):
+            d.need(f"dummy powers nobody plays (DUMMY): {line}")
+            return
+        if head in ("LEAGUE", "CONTROL", "TEAM", "TEAMS", "NEWHOMES"):
+            what = {"LEAGUE": "leagues restricting support and convoy (LEAGUE)",
+                    "CONTROL": "dummy powers controlled by others (CONTROL)",
+                    "TEAM": "teams of powers (TEAMS)", "TEAMS": "teams of powers (TEAMS)",
+                    "NEWHOMES": "home centres reassigned during the game (NEWHOMES)"}[head]
+            d.need(f"{what}: {line}")
+            return
+        if head in IGNORED:
+            return
+        self.power_line(line)
+
+    # -- geography ------------------------------------------------------------------------------
+    def place(self, line: str) -> None:
+        left, _, right = line.partition("=")
+        old = None
+        if "->" in left:
+            old, _, left = left.partition("->")
+            old = old.strip().lower()
+        names = right.split()
+        abbr = names[0].lower()
+        aliases = []
+        for a in names[1:]:
+            if a.endswith("?"):
+                continue  # ambiguous (TYR: Tyrolia or Tyrrhenian): never read as either
+            aliases.append(a.replace("+", " ").lower())
+        if old and old != abbr:
+            self.rename(old, abbr)
+        self.data.places[abbr] = Place(" ".join(left.split()), aliases)
+
+    def terrain_line(self, words: list[str]) -> None:
+        kind, abbr = words[0].upper(), words[1]
+        abuts = words[3:] if len(words) > 2 and words[2].upper() == "ABUTS" else []
+        key = abbr.lower()
+        fleet_ok = not (abbr.islower())
+        d = self.data
+        if kind == "AMEND":
+            t = d.terrain.get(key)
+            if t is None:
+                raise MapError(f"AMEND of {abbr}, which has no terrain line yet")
+            t.fleet_ok = fleet_ok
+            for a in abuts:
+                if a.startswith("-"):
+                    t.abuts = [x for x in t.abuts if x.lower() != a[1:].lower()]
+                else:
+                    t.abuts = [x for x in t.abuts if x.lower() != a.lower()] + [a]
+            return
+        if kind == "PORT":
+            d.need("PORT spaces (coasts whose fleets convoy)")
+        d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
+
+    def drop(self, abbr: str) -> None:
+        d = self.data
+        gone = {k for k in set(d.places) | set(d.terrain) if k == abbr or ("/" not in abbr and base(k) == abbr)}
+        for k in gone:
+            d.places.pop(k, None)
+            d.terrain.pop(k, None)
+        for t in d.terrain.values():
+            t.abuts = [a for a in t.abuts if _plain(a).lower() not in gone]
+        d.unowned = [c for c in d.unowned if c not in gone]
+        for p in d.powers.values():
+            p.homes = [c for c in p.homes if c not in gone]
+            p.units = [u for u in p.units if u[1] not in gone and base(u[1]) not in gone]
+
+    def rename(self, old: str, new: str) -> None:
+        d = self.data
+        if old in d.places:
+            d.places[new] = d.places.pop(old)
+        if old in d.terrain:
+            d.terrain[new] = d.terrain.pop(old)
+        for t in d.terrain.values():
+            t.abuts = [_recase(new, a) if _plain(a).lower() == old else a for a in t.abuts]
+        d.unowned = [new if c == old else c for c in d.unowned]
+        for p in d.powers.values():
+            p.homes = [new if c == old else c for c in p.homes]
+            p.units = [(k, new if loc == old else loc) for k, loc in p.units]
+
+    # -- politics -------------------------------------------------------------------------------
+    def current(self, line: str) -> PowerData:
+        if self.power is None:
+            raise MapError(f"{line!r} needs a power line before it")
+        return self.power
+
+    def power_line(self, line: str) -> None:
+        d = self.data
+        old = None
+        if "->" in line:
+            old, _, line = line.partition("->")
+            old = _power_id(old.strip())
+        m = re.fullmatch(r"(\S+)\s*(?:\(([^)]*)\))?\s*(.*)", line.strip())
+        if not m:
+            raise MapError(f"not a power line: {line!r}")
+        raw, own, centres = m.group(1), m.group(2), m.group(3).split()
+        if not re.fullmatch(r"[-_+A-Za-z0-9.]+", raw) or any(not re.fullmatch(r"[-&+*@~]*[A-Za-z0-9/]+(\([A-Za-z,]*\))?", c)
+                                                          for c in centres):
+            raise MapError(f"not a directive the importer knows, nor a power line: {line!r}")
+        pid = _power_id(raw)
+        if old and old in d.powers:
+            p = d.powers.pop(old)
+            p.id, p.name = pid, _display(raw)
+            d.powers[pid] = p
+        if pid not in d.powers:
+            word, _, letter = (own or raw).partition(":")
+            adjective = _display(word or raw).replace("+", " ")
+            d.powers[pid] = PowerData(pid, _display(raw), adjective, (letter or adjective[:1]).upper())
+        elif own:
+            word, _, letter = own.partition(":")
+            p = d.powers[pid]
+            p.adjective = _display(word) if word else p.adjective
+            p.letter = letter.upper() if letter else p.letter
+        self.power = d.powers[pid]
+        self.homes(self.power, centres)
+
+    def homes(self, p: PowerData, centres: list[str]) -> None:
+        d = self.data
+        for c in centres:
+            if c.startswith("-"):
+                c = c[1:].lower()
+                if c in p.homes:
+                    p.homes.remove(c)
+                    if c not in d.unowned:
+                        d.unowned.append(c)
+                continue
+            marks = re.match(r"[&+*@~]*", c).group(0)
+            for mark in marks:
+                d.need(HOME_MARKS[mark])
+            c = re.sub(r"\(.*\)$", "", c[len(marks):]).lower()
+            if c == "sc":
+                continue  # "&SC": a claim to be made later, not a place
+            if "+" in marks or "*" in marks:
+                continue  # a build site that is not a centre: the judge has no such thing
+            if c not in p.homes:
+                p.homes.append(c)
+
+    def unplayed(self, words: list[str], line: str) -> None:
+        d = self.data
+        names = [_power_id(w) for w in words]
+        if not names:
+            gone = [self.current(line).id]
+        elif names[0] == "ALL":
+            keep = set(names[2:]) if names[1:2] == ["EXCEPT"] else set()
+            gone = [p for p in d.powers if p not in keep]
+        else:
+            gone = names
+        for pid in gone:
+            if pid not in d.powers:
+                raise MapError(f"UNPLAYED {pid}: no such power")
+            if pid not in d.unplayed:
+                d.unplayed.append(pid)
+        self.power = None
+
+    def rules(self, names: list[str]) -> None:
+        for r in names:
+            r = r.upper()
+            if r.startswith("!"):
+                if r[1:] in self.data.rules:
+                    self.data.rules.remove(r[1:])
+            elif r not in self.data.rules:
+                self.data.rules.append(r)
+
+
+def _plain(abut: str) -> str:
+    """An adjacency without its power restriction, centre condition and strait marks."""
+    abut = abut.split(":")[-1]
+    abut = re.sub(r"\(.*\)$", "", abut)
+    return abut.strip("~*")
+
+
+def _recase(new: str, written: str) -> str:
+    plain = _plain(written)
+    if plain.islower():
+        return new.lower()
+    if plain[:1].isupper() and plain[1:].islower():
+        return new.capitalize()
+    return new.upper()
+
+
+def _power_id(raw: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "", raw.upper().lstrip("_"))
+
+
+def _display(raw: str) -> str:
+    """DPjudge's spelling of a power name or adjective for people: `St+Petersburg` -> `St Petersburg`."""
+    words = raw.lstrip("_").replace("+", " ").split()
+    return " ".join(w[:1].upper() + w[1:].lower() for w in words)
