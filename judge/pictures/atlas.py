@@ -12,7 +12,7 @@ import hashlib
 import io
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Mapping
@@ -90,6 +90,9 @@ class Atlas:
     # when that is near the cell's edge), and each split coast's place ("spa/nc").
     places: Mapping[str, tuple[float, float]]
     passages: tuple[Passage, ...] = ()   # neighbours whose cells do not touch: straits and canals
+    # What every picture at one width shares, made on first use (the background's pixel classes, where
+    # names go): key -> value, never changed once set, so threads may fill it side by side.
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def width(self) -> int:

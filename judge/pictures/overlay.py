@@ -9,6 +9,9 @@ blue ring round the fleet, and a failed order gets a red cross where it stopped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+import numpy as np
 
 from ..engine.geography import Location, UnitKind
 from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
@@ -78,32 +81,43 @@ class Overlay:
     # -- the board -----------------------------------------------------------------------------
     def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
         """Each name's centre and half width: under its place, or else above it, right, left or
-        lower still, whichever first clears every place a unit may stand and the names already set."""
+        lower still, whichever first clears every place a unit may stand and the names already set.
+        The same for every picture of the variant at this width, so worked out once per atlas."""
+        key = ("labels", self.places.scale)
+        cache = self.places.atlas.cache
+        if key not in cache:
+            cache[key] = MappingProxyType(self._place_labels())
+        return cache[key]
+
+    def _place_labels(self) -> dict[str, tuple[float, float, float]]:
         sc_r = self.places.size(style.SC_RADIUS)
         half_h = self.label_size * 0.6
         spots = [self.places.of(Location(p)) for p in self.variant.board.provinces]
         spots += [self.places.of(Location(p, c)) for p, prov in self.variant.board.provinces.items()
                   for c in prov.coasts]
-        placed: list[tuple[float, float, float]] = []
+        sx, sy = np.array(spots).T
+        placed = np.zeros((len(self.variant.board.provinces), 3))  # x, y, half width of each name set
         out = {}
 
-        def clashes(option: tuple[float, float], half_w: float) -> int:
-            cx, cy = option
-            count = 0
-            for sx, sy in spots:
-                nx, ny = min(max(sx, cx - half_w), cx + half_w), min(max(sy, cy - half_h), cy + half_h)
-                count += (nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2
-            return count + sum(abs(cx - px) < half_w + pw and abs(cy - py) < 2 * half_h for px, py, pw in placed)
+        def clashes(options: np.ndarray, half_w: float) -> np.ndarray:
+            """How many unit places and names each option (n, 2) overlaps."""
+            cx, cy = options[:, :1], options[:, 1:]
+            nx = np.clip(sx[None, :], cx - half_w, cx + half_w)
+            ny = np.clip(sy[None, :], cy - half_h, cy + half_h)
+            units = ((nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2).sum(axis=1)
+            px, py, pw = placed[:len(out), 0], placed[:len(out), 1], placed[:len(out), 2]
+            names = ((np.abs(cx - px) < half_w + pw) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
+            return units + names
 
         for pid, province in sorted(self.variant.board.provinces.items()):
             x, y = self.places.of(Location(pid))
             half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
             side = half_w + self.r * 1.2
-            options = [(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
-                       (x, y + self.label_dy * 1.7)]
-            best = min(options, key=lambda o: clashes(o, half_w))  # the first of the least crowded
-            placed.append((*best, half_w))
-            out[pid] = (*best, half_w)
+            options = np.array([(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
+                                (x, y + self.label_dy * 1.7)])
+            best = options[int(np.argmin(clashes(options, half_w)))]  # the first of the least crowded
+            placed[len(out)] = (best[0], best[1], half_w)
+            out[pid] = (float(best[0]), float(best[1]), half_w)
         return out
 
     # -- the board -----------------------------------------------------------------------------

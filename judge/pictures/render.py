@@ -61,10 +61,10 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     hatches = {p: style.FROZEN_HATCH for p in frozen}
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
                     if prov.terrain is Terrain.IMPASSABLE})
-    background = paint_background(atlas, width, province_fills(variant, position), water, hatches)
+    background, colours = paint_background(atlas, width, province_fills(variant, position), water, hatches)
     map_height = background.shape[0]
     legend_height = round(style.LEGEND_HEIGHT * width / 1200)
-    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER)
+    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours)
 
     overlay = Overlay(variant, atlas, position, width)
     overlay.passages()
