@@ -226,18 +226,37 @@ class Overlay:
         self.failures += cross(at, self.r * 0.6, style.FAILED, self.line)
 
     def _target(self, loc: Location) -> Point:
-        """Where an order into `loc` points: at the unit there, else at the place a unit would stand
-        (inside the province's cell, its name just below)."""
+        """Where an order into `loc` points: at the unit there, else at the province's name (in a
+        crowded corner an empty place is nearer another province's name than its own), unless the
+        name stands outside the province's cell: then at its place."""
         unit = self.position.unit_in(loc.province)
         if unit is not None:
             return self.places.unit(unit)
-        return self.places.of(loc)
+        if loc.coast is not None or not self._name_inside(loc.province):
+            return self.places.of(loc)
+        x, y, _ = self.labels[loc.province]
+        return x, y
+
+    def _name_inside(self, province: str) -> bool:
+        x, y, _ = self.labels[province]
+        return self.places.province_at((x, y)) == province
 
     def _short(self, loc: Location, coming_from: Point) -> float:
-        """How far before `_target` a line from `coming_from` stops: clear of the unit there, or just
-        short of the empty place, but with its tip inside the province's cell."""
-        short = self.r * (0.9 if self.position.unit_in(loc.province) is not None or loc.coast else 0.4)
-        return self._within(loc.province, self._target(loc), coming_from, short)
+        """How far before `_target` a line from `coming_from` stops: clear of the unit there, or at
+        the edge of the province's name (its box, plus a little room), but with its tip inside the
+        province's cell."""
+        end = self._target(loc)
+        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+            short = self.r * 0.9
+        elif not self._name_inside(loc.province):
+            short = self.r * 0.4
+        else:
+            x, y, half_w = self.labels[loc.province]
+            dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
+            length = (dx * dx + dy * dy) ** 0.5 or 1.0
+            half_h = self.label_size * 0.6
+            short = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length + self.line
+        return self._within(loc.province, end, coming_from, short)
 
     def _within(self, province: str, end: Point, start: Point, short: float) -> float:
         """`short`, or less, so that the point `short` before `end` on the line from `start` lies in
