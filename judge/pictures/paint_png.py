@@ -107,6 +107,20 @@ def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
     return indexed
 
 
+def ground_png(scene: Scene) -> Image.Image:
+    """The map under the shapes with a palette of its own colours (exact), for the SVG's raster."""
+    image = Image.fromarray(scene.background, "RGB")
+    colours = sorted(_key(c) for c in scene.ground_colours)
+    if not colours or len(colours) > 256:
+        return image.quantize(colors=64, dither=Image.Dither.NONE)
+    table = np.array(colours, dtype=np.int64)
+    lookup = np.empty(1 << 24, dtype=np.uint8)
+    lookup[table] = np.arange(len(table), dtype=np.uint8)
+    indexed = Image.fromarray(np.take(lookup, _keys(image)), "P")
+    indexed.putpalette(_rgb(table).astype(np.uint8).ravel().tobytes())
+    return indexed
+
+
 def _keys(image: Image.Image) -> np.ndarray:
     """Each pixel of an RGB image as one 24-bit integer (see `_key`)."""
     packed = np.frombuffer(image.tobytes("raw", "RGBX"), dtype=np.uint32).reshape(image.height, image.width)
