@@ -23,9 +23,9 @@ from judge.engine.geography import Location, UnitKind
 from judge.engine.position import Position, Unit
 from judge.pictures import build_scene, load_atlas, render_png, render_svg
 from judge.pictures import style
-from judge.pictures.atlas import cells_path, fingerprint, load_layout
+from judge.pictures.atlas import cells_path, fingerprint, load_layout, power_colours
 from judge.pictures.chart import centre_chart_png
-from judge.pictures.games import attach_png, picture_of_phase
+from judge.pictures.games import SharedPicture, attach_png, picture_of_phase
 from judge.pictures.overlay import Overlay, Places
 from judge.pictures.scene import Circle, Line, Text
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
@@ -76,9 +76,9 @@ def check_picture(variant, atlas, position, png: bytes, name: str, width: int = 
     places = Places(atlas, width)
     r = style.UNIT_RADIUS * width / 1200
     for unit in position.units:
-        colour = style.hex_rgb(variant.power(unit.power).colour)
+        colour = atlas.colours[unit.power]
         # a unit is a shape of its power's colour on its place (the letter inside is in black or white)
-        assert colour_around(image, places.of(unit.location), colour, r) >= 25, (name, str(unit), unit.power)
+        assert colour_around(image, places.unit(unit), colour, r) >= 25, (name, str(unit), unit.power)
     return image
 
 
@@ -183,7 +183,7 @@ def test_standard_opening(standard):
     # each home centre is tinted in its owner's colour
     places = Places(atlas, 1200)
     for centre, owner in position.owners.items():
-        tint = style.territory_tint(style.hex_rgb(variant.power(owner).colour))
+        tint = style.territory_tint(atlas.colours[owner])
         assert colour_around(image, places.of(Location(centre)), tint, 24) > 20, centre
 
 
@@ -251,9 +251,9 @@ def test_retreat_phase(standard):
     overlay = Places(atlas, 1200)
     r = style.UNIT_RADIUS
     for d in retreat.dislodged:
-        x, y = overlay.of(d.unit.location)
+        x, y = overlay.unit(d.unit)
         beside = (x + r * 1.3, y - r * 1.3)
-        assert colour_around(image, beside, style.hex_rgb(variant.power(d.unit.power).colour), r) > 15
+        assert colour_around(image, beside, atlas.colours[d.unit.power], r) > 15
         assert colour_around(image, beside, style.DISLODGED, r + 2) > 10
         for option in d.retreats:  # a dotted line to the name of each place it may go
             x, y, _ = Overlay(variant, atlas, retreat, 1200).labels[option.province]
@@ -279,10 +279,10 @@ def test_builds_are_drawn(standard):
     png = render_png(variant, position, done.result, atlas=atlas)
     image = check_picture(variant, atlas, position, png, "standard_w1901a.png")
     places = Places(atlas, 1200)
-    white = style.hex_rgb(variant.power("RUSSIA").colour)
+    russia = atlas.colours["RUSSIA"]
     for built in (Location("mos"), Location("stp", _coast("nc"))):
         assert colour_around(image, places.of(built), (250, 210, 40), 20) > 10, built
-        assert colour_around(image, places.of(built), white, style.UNIT_RADIUS) > 20, built
+        assert colour_around(image, places.of(built), russia, style.UNIT_RADIUS) > 20, built
 
 
 def test_abstraction2_opening_and_frozen_winter(abstraction2):
@@ -337,7 +337,7 @@ def test_centre_chart(standard):
     image = save("centre_chart.png", png)
     assert len(png) < MAX_BYTES and image.size == (900, 520)
     for power in variant.powers:
-        assert near(np.asarray(image), style.hex_rgb(power.colour), 10).sum() > 30, power.id
+        assert near(np.asarray(image), power_colours(variant)[power.id], 10).sum() > 30, power.id
     with pytest.raises(ValueError):
         centre_chart_png(variant, {})
 
@@ -355,6 +355,53 @@ def test_attach_png_makes_text_then_picture():
     assert parts[1].get_content() == b"\x89PNG\r\n\x1a\nfake"
 
 
+def _parts(raw: bytes) -> list:
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert parsed.get_content_type() == "multipart/mixed"
+    return list(parsed.iter_parts())
+
+
+@pytest.mark.parametrize("text", ["The results.\n", "A quoted boundary:\n--{boundary}--\nand more.\n"])
+def test_a_shared_picture_makes_the_same_mail_as_attach_png(text):
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    shared = SharedPicture("alpha-S1901M.png", png)
+
+    def message() -> EmailMessage:
+        m = EmailMessage()
+        m["Subject"] = "alpha: Spring 1901 results"
+        m["Message-ID"] = "<n1.france@dip.test>"
+        m.set_content(text.format(boundary=shared.boundary))
+        return m
+
+    for raw in (shared.mail_bytes(message()), shared.mail_bytes(message())):  # the part is made once
+        plain = _parts(bytes(attach_png(message(), png, "alpha-S1901M.png")))
+        spliced = _parts(raw)
+        assert [p.get_content_type() for p in spliced] == ["text/plain", "image/png"]
+        assert spliced[0].get_content() == plain[0].get_content() == message().get_content()
+        assert spliced[1].get_content() == png and spliced[1].get_filename() == "alpha-S1901M.png"
+        assert message_from_bytes(raw, policy=policy.default)["Message-ID"] == "<n1.france@dip.test>"
+
+
+def test_one_picture_per_phase_for_every_recipient(tmp_path, monkeypatch):
+    """The courier draws a phase's picture once and puts the same bytes in every recipient's mail."""
+    import judge.pictures.games as pictures_games
+    from judge.mail.courier import Courier
+    from judge.storage.db import open_db
+    from mailjudge import MailJudge
+
+    drawn = []
+    draw = pictures_games.render_png
+    monkeypatch.setattr(pictures_games, "render_png", lambda *a, **k: drawn.append(a) or draw(*a, **k))
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    j.service.process("alpha")
+    Courier(j.service, j.config).run(open_db(j.config.db_path))
+    results = [s for s in j.outbox() if s.mail.get_content_type() == "multipart/mixed"]
+    assert len(results) == 8 and len(drawn) == 1
+    assert len({s.mail.get_payload()[1].get_content() for s in results}) == 1
+    assert len({s.mail["Reply-To"] for s in results}) == 8   # still one secret address each
+
+
 def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
     svc, _ = service(tmp_path)
     seven_player_game(svc)
@@ -365,7 +412,7 @@ def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
     variant = load_variant("standard")
     atlas = load_atlas(variant)
     image = check_picture(variant, atlas, starting_position(variant), png, "game_alpha_s1901m.png")
-    assert colour_around(image, Places(atlas, 1200).of(Location("bur")), style.hex_rgb("#6fb7ff"), 30) > 10
+    assert colour_around(image, Places(atlas, 1200).of(Location("bur")), atlas.colours["FRANCE"], 30) > 10
     # the current phase has no results yet: just the position
     assert main(["map", "--data", str(tmp_path / "var"), "alpha", "-o", str(tmp_path / "now.png")]) == 0
     save("game_alpha_f1901m.png", (tmp_path / "now.png").read_bytes())

@@ -21,7 +21,7 @@ from email.message import EmailMessage
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import Atlas, attach_png, end_of_game_chart, load_atlas, picture_of_phase
+from ..pictures import Atlas, SharedPicture, attach_png, end_of_game_chart, load_atlas, picture_of_phase
 from ..pictures.atlas import has_layout
 from . import outbox
 from .loops import build_message
@@ -31,7 +31,7 @@ from .tokens import ReplyTokens
 log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
-Picture = tuple[str, bytes]  # file name, PNG
+Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 
 
 def _default_render() -> RenderNotice:
@@ -81,8 +81,9 @@ class Courier:
                 continue
             if not to:
                 continue
-            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account, picture)
-            queued += outbox.enqueue(db, mail["Message-ID"], to, bytes(mail), envelope_from=self.config.address)
+            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account)
+            raw = picture.mail_bytes(mail) if picture is not None else bytes(mail)   # the picture encoded once
+            queued += outbox.enqueue(db, mail["Message-ID"], to, raw, envelope_from=self.config.address)
         return queued
 
 
@@ -105,7 +106,7 @@ class Courier:
         if not status["settings"].get("pictures", True):
             return None
         if notice.kind == "game_end":
-            return f"{game}-centres.png", end_of_game_chart(self.service, game)
+            return SharedPicture(f"{game}-centres.png", end_of_game_chart(self.service, game))
         variant = self.service.variant(status["variant"])
         if variant.id not in self._atlases and not has_layout(variant.id):
             log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
@@ -114,7 +115,7 @@ class Courier:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]
         png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id])
-        return (f"{game}-{phase}.png", png) if png else None
+        return SharedPicture(f"{game}-{phase}.png", png) if png else None
 
 
 def notice_mail(config: Config, notice: Notice, rendered: Rendered, to: list[str], reply_to: str,

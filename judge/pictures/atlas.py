@@ -12,7 +12,7 @@ import hashlib
 import io
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Mapping
@@ -20,6 +20,7 @@ from typing import Mapping
 import numpy as np
 from PIL import Image, PngImagePlugin
 
+from ..engine.geography import Terrain
 from ..engine.variant import Variant
 from .passages import Passage, find_passages
 from .projection import Frame
@@ -30,8 +31,13 @@ log = logging.getLogger("judge.pictures")
 CELLS_WIDTH = 1200  # the grid's width in pixels; pictures of other widths scale it
 # Raise when the way cells are grown or framed changes, so that every cells.png counts as stale.
 CELLS_VERSION = 2
-# A unit stands this far (pixels at CELLS_WIDTH) inside its province's cell where the cell has room.
-ROOM = 12
+# A unit stands this far (pixels at CELLS_WIDTH) inside its province's cell where the cell has room:
+# a unit's disc (style.UNIT_RADIUS) and a little more.
+ROOM = 11
+UNIT_ROOM = 9  # the depth (half a square's side) that holds a unit's disc, style.UNIT_RADIUS
+# A fleet on a shore stands this many pixels (at CELLS_WIDTH) from its sea: its hull's middle on land,
+# its bow over the water.
+SHORE = (5, 9)
 
 
 class NoLayout(ValueError):
@@ -48,6 +54,18 @@ def load_layout(variant_id: str) -> dict:
                        f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
     text = (resources.files("judge") / "variants" / variant_id / "layout.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+def power_colours(variant: Variant, layout: Mapping | None = None) -> Mapping[str, tuple[int, int, int]]:
+    """Each power's colour in pictures: the variant's own, unless the layout names another because
+    the variant's would not stand apart from land, sea or another power (white Russia, sky-blue France
+    on a sky-blue sea)."""
+    from .style import hex_rgb
+
+    if layout is None:
+        layout = load_layout(variant.id) if has_layout(variant.id) else {}
+    named = layout.get("colours", {})
+    return MappingProxyType({p.id: hex_rgb(named.get(p.id, p.colour)) for p in variant.powers})
 
 
 def fingerprint(variant: Variant, layout: Mapping) -> str:
@@ -90,6 +108,13 @@ class Atlas:
     # when that is near the cell's edge), and each split coast's place ("spa/nc").
     places: Mapping[str, tuple[float, float]]
     passages: tuple[Passage, ...] = ()   # neighbours whose cells do not touch: straits and canals
+    colours: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)  # power -> its colour (`power_colours`)
+    # Where a fleet stands in a coastal province with one coast: on the shore nearest its place
+    # (Ankara's fleet on the Black Sea, not in Ankara); missing where the place is on the shore already.
+    fleet_places: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # What every picture at one width shares, made on first use (the background's pixel classes, where
+    # names go): key -> value, never changed once set, so threads may fill it side by side.
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def width(self) -> int:
@@ -130,14 +155,66 @@ def load_atlas(variant: Variant) -> Atlas:
         places[pid] = roomy_spot(ys, xs, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
         for coast, where in entry.get("coasts", {}).items():
             places[f"{pid}/{coast}"] = frame.to_pixel(where["lat"], where["lon"], CELLS_WIDTH)
-    return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order))
+    fleets = {}
+    for pid, province in variant.board.provinces.items():
+        if province.terrain is Terrain.COAST and not province.coasts:
+            label = order.index(pid) + 1
+            ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])
+            seas = [order.index(n) + 1 for n in variant.board.neighbours(pid) if variant.board.provinces[n].is_sea]
+            spot = shore_spot(grid, ys, xs, label, seas, places[pid])
+            if spot is not None:
+                fleets[pid] = spot
+    return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order),
+                 power_colours(variant, layout), MappingProxyType(fleets))
+
+
+def shore_spot(grid: np.ndarray, ys: np.ndarray, xs: np.ndarray, label: int, seas: list[int],
+               place: tuple[float, float]) -> tuple[float, float] | None:
+    """Where a fleet of the cell made of pixels (ys, xs) stands: the pixel nearest `place` that is
+    SHORE[0] to SHORE[1] pixels from one of its seas and at least SHORE[0] from any other land; None
+    when `place` is that near its seas already (or the cell has no such pixel)."""
+    if len(xs) == 0 or not seas:
+        return None
+    near, far = SHORE
+    margin = far + 2
+    y0, x0 = max(int(ys.min()) - margin, 0), max(int(xs.min()) - margin, 0)
+    box = grid[y0:int(ys.max()) + margin + 1, x0:int(xs.max()) + margin + 1]
+    to_sea = _steps_to(np.isin(box, seas), far + 1)
+    to_land = _steps_to((box != label) & ~np.isin(box, seas), near)
+    px, py = int(place[0]) - x0, int(place[1]) - y0
+    if 0 <= py < box.shape[0] and 0 <= px < box.shape[1] and to_sea[py, px] <= far:
+        return None
+    good = (box == label) & (to_sea >= near) & (to_sea <= far) & (to_land >= near)
+    if not good.any():
+        good = (box == label) & (to_sea <= far)
+    gy, gx = np.nonzero(good)
+    if len(gx) == 0:
+        return None
+    best = int(np.argmin(np.hypot(gx + 0.5 - px, gy + 0.5 - py)))
+    return float(gx[best] + x0 + 0.5), float(gy[best] + y0 + 0.5)
+
+
+def _steps_to(mask: np.ndarray, limit: int) -> np.ndarray:
+    """Each pixel's distance in 8-neighbour steps to `mask`, capped at `limit`."""
+    steps = np.full(mask.shape, limit, dtype=np.int16)
+    reached = mask.copy()
+    for step in range(limit):
+        steps[reached & (steps == limit)] = step
+        grown = reached.copy()
+        grown[1:, :] |= reached[:-1, :]
+        grown[:-1, :] |= reached[1:, :]
+        grown[:, 1:] |= grown[:, :-1].copy()
+        grown[:, :-1] |= grown[:, 1:].copy()
+        reached = grown
+    return steps
 
 
 def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tuple[float, float]:
     """Where a unit of the cell made of pixels (ys, xs) stands: near `place`, but inside the cell by
-    up to ROOM pixels. Each pixel scores its depth in the cell (capped at ROOM) less a third of its
-    distance from `place`: a unit on the shore at Edinburgh or Constantinople moves inland; Naples's
-    stays out of Sicily."""
+    up to ROOM pixels. Each pixel scores its depth in the cell (the half side of the square round it
+    inside the cell, capped at ROOM) less a third of its distance from `place`: a unit on the shore at
+    Edinburgh or Constantinople moves inland, clear of the borders; Naples's stays out of Sicily.
+    Pixels deep enough for a unit (UNIT_ROOM, or nearly the cell's deepest) come first."""
     if len(xs) == 0:
         return place
     y0, x0 = ys.min() - 1, xs.min() - 1
@@ -149,13 +226,16 @@ def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tu
         shrunk = inside.copy()
         shrunk[1:, :] &= inside[:-1, :]
         shrunk[:-1, :] &= inside[1:, :]
-        shrunk[:, 1:] &= inside[:, :-1]
-        shrunk[:, :-1] &= inside[:, 1:]
+        shrunk[:, 1:] &= shrunk[:, :-1].copy()
+        shrunk[:, :-1] &= shrunk[:, 1:].copy()
         if not shrunk.any():
             break
         inside = shrunk
     py, px = np.nonzero(depth)
     cx, cy = px + x0 + 0.5, py + y0 + 0.5
     score = depth[py, px] - np.hypot(cx - place[0], cy - place[1]) / 3
+    # where the cell has room for a unit's disc somewhere, the unit stands in such room (Athens is
+    # on a cape too narrow for it); in a cell too small for it, near the most room there is
+    score[depth[py, px] >= min(UNIT_ROOM, int(depth.max()) - 1)] += 10_000
     best = int(np.argmax(score))
     return float(cx[best]), float(cy[best])

@@ -2,6 +2,10 @@
 
 Borders come from the cell grid: a pixel is on a border when a neighbour (right or below) has another
 label. Land borders and coastlines are drawn two pixels wide, borders between seas one pixel, lighter.
+
+Where the borders and stripes go never changes for a variant at one width, so it is worked out once
+(`pixel_classes`, kept in the atlas's cache) as one class per pixel; a picture then only looks up each
+class's colour for its position (who owns what, what is frozen): one table lookup per pixel.
 """
 from __future__ import annotations
 
@@ -14,29 +18,39 @@ from . import style
 from .atlas import Atlas
 from .shapes import OPEN_WATER, UNPLAYABLE_LAND
 
+# Pixel classes: 0-255 a cell's label (its fill), STRIPE + label a stripe pixel of that cell (its
+# hatch colour when hatched, else its fill), then the three kinds of border.
+STRIPE = 256
+LAND_BORDER, SEA_BORDER, COAST = 512, 513, 514
+CLASSES = 515
+
 
 def scaled_cells(atlas: Atlas, width: int) -> np.ndarray:
     if width == atlas.width:
         return atlas.cells
-    height = round(atlas.height * width / atlas.width)
-    return np.array(Image.fromarray(atlas.cells).resize((width, height), Image.Resampling.NEAREST))
+    key = ("cells", width)
+    if key not in atlas.cache:
+        height = round(atlas.height * width / atlas.width)
+        grid = np.array(Image.fromarray(atlas.cells).resize((width, height), Image.Resampling.NEAREST))
+        grid.setflags(write=False)
+        atlas.cache[key] = grid
+    return atlas.cache[key]
 
 
-def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
-                     water: frozenset[str], hatches: Mapping[str, style.Rgb] | None = None) -> np.ndarray:
-    """fills: province -> colour; water: the sea provinces; hatches: province -> colour of the diagonal
-    stripes over it (frozen spaces, impassable provinces)."""
+def pixel_classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
+    """(height, width) uint16: each pixel's class (see CLASSES); cached per width and set of seas."""
+    key = ("classes", width, water)
+    if key not in atlas.cache:
+        atlas.cache[key] = _classes(atlas, width, water)
+    return atlas.cache[key]
+
+
+def _classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
     cells = scaled_cells(atlas, width)
-    palette = np.zeros((256, 3), dtype=np.uint8)
     is_water = np.zeros(256, dtype=bool)
-    palette[UNPLAYABLE_LAND] = style.UNPLAYABLE
-    palette[OPEN_WATER] = style.OPEN_WATER
     is_water[OPEN_WATER] = True
     for i, pid in enumerate(atlas.provinces, 1):
-        palette[i] = fills[pid]
         is_water[i] = pid in water
-    image = palette[cells]
-
     wet = is_water[cells]
     right = np.zeros_like(wet)
     down = np.zeros_like(wet)
@@ -56,16 +70,33 @@ def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
     coast_other[:, 1:] |= coast_right[:, :-1]
     coast_other[1:, :] |= coast_down[:-1, :]
 
-    if hatches:
-        yy, xx = np.indices(cells.shape)
-        stripes = ((xx + yy) % max(4, round(7 * width / 1200))) == 0
-        for colour in set(hatches.values()):
-            labels = [atlas.label(p) for p, c in hatches.items() if c == colour]
-            image[np.isin(cells, labels) & stripes] = colour
+    classes = cells.astype(np.uint16)
+    yy, xx = np.indices(cells.shape)
+    stripes = ((xx + yy) % max(4, round(7 * width / 1200))) == 0
+    classes[stripes] += STRIPE
+    classes[(edge | other) & ~wet] = LAND_BORDER
+    classes[edge & wet & ~(coast | coast_other)] = SEA_BORDER
+    classes[coast | coast_other] = COAST
+    classes.setflags(write=False)
+    return classes
 
-    image[(edge | other) & ~wet] = style.LAND_BORDER
-    image[edge & wet & ~(coast | coast_other)] = style.SEA_BORDER
-    image[coast & ~wet] = style.COAST
-    image[coast_other & ~wet] = style.COAST
-    image[(coast | coast_other) & wet] = style.COAST
-    return image
+
+def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
+                     water: frozenset[str], hatches: Mapping[str, style.Rgb] | None = None
+                     ) -> tuple[np.ndarray, frozenset[style.Rgb]]:
+    """fills: province -> colour; water: the sea provinces; hatches: province -> colour of the diagonal
+    stripes over it (frozen spaces, impassable provinces). Returns the RGB array and every colour in it."""
+    palette = np.zeros((CLASSES, 3), dtype=np.uint8)
+    palette[UNPLAYABLE_LAND] = style.UNPLAYABLE
+    palette[OPEN_WATER] = style.OPEN_WATER
+    for i, pid in enumerate(atlas.provinces, 1):
+        palette[i] = fills[pid]
+    palette[STRIPE:STRIPE + 256] = palette[:256]
+    for pid, colour in (hatches or {}).items():
+        palette[STRIPE + atlas.label(pid)] = colour
+    palette[LAND_BORDER] = style.LAND_BORDER
+    palette[SEA_BORDER] = style.SEA_BORDER
+    palette[COAST] = style.COAST
+    classes = pixel_classes(atlas, width, frozenset(water))
+    colours = frozenset(tuple(int(c) for c in row) for row in np.unique(palette, axis=0))
+    return np.take(palette, classes, axis=0), colours

@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from ..engine.variant import Variant
 from . import style
+from .atlas import power_colours
 from .paint_png import load_font
 
 
@@ -17,6 +18,7 @@ def centre_chart_png(variant: Variant, counts_by_year: Mapping[int, Mapping[str,
     if not counts_by_year:
         raise ValueError("the chart needs the centre counts of at least one year")
     years = sorted(counts_by_year)
+    colours = power_colours(variant)
     top = max([variant.victory_centres] + [n for c in counts_by_year.values() for n in c.values()]) + 2
     k = width / 900
     left, right, upper, lower = 52 * k, 150 * k, 44 * k, 46 * k
@@ -50,7 +52,7 @@ def centre_chart_png(variant: Variant, counts_by_year: Mapping[int, Mapping[str,
     final = {p.id: counts_by_year[years[-1]].get(p.id, 0) for p in variant.powers}
     ranked = sorted(variant.powers, key=lambda p: -final[p.id])
     for rank, power in enumerate(ranked):
-        colour = style.hex_rgb(power.colour)
+        colour = colours[power.id]
         # powers with equal counts would hide each other: each line sits a little apart
         shift = (rank - (len(ranked) - 1) / 2) * 2.5 * k
         points = [(x, y + shift) for x, y in (at(i, counts_by_year[yr].get(power.id, 0)) for i, yr in enumerate(years))]

@@ -1,6 +1,8 @@
 """The band under the map: the phase, each power with its colour and counts, and a key to the symbols."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..engine.geography import Location, UnitKind
 from ..engine.position import Position, Unit
 from ..engine.variant import Variant
@@ -9,8 +11,8 @@ from .overlay import centre_mark, unit_shapes
 from .scene import Circle, Line, Shape, Text, arrow, cross
 
 
-def legend(variant: Variant, position: Position, title: str, top: float, width: int,
-           frozen: bool, with_orders: bool) -> list[Shape]:
+def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
+           width: int, frozen: bool, with_orders: bool) -> list[Shape]:
     k = width / 1200
     shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
     shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
@@ -19,7 +21,7 @@ def legend(variant: Variant, position: Position, title: str, top: float, width: 
     for i, power in enumerate(variant.powers):
         x = 14 * k + i * column
         y = top + 44 * k
-        colour = style.hex_rgb(power.colour)
+        colour = colours[power.id]
         shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
         counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}"

@@ -9,6 +9,9 @@ blue ring round the fleet, and a failed order gets a red cross where it stopped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+import numpy as np
 
 from ..engine.geography import Location, UnitKind
 from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
@@ -31,6 +34,22 @@ class Places:
         key = str(loc) if f"{loc}" in self.atlas.places else loc.province
         x, y = self.atlas.places[key]
         return x * self.scale, y * self.scale
+
+    def province_at(self, point: Point) -> str | None:
+        """The province whose cell holds this pixel of the picture (None: off the board)."""
+        x, y = int(point[0] / self.scale), int(point[1] / self.scale)
+        cells = self.atlas.cells
+        if not (0 <= y < cells.shape[0] and 0 <= x < cells.shape[1]):
+            return None
+        label = int(cells[y, x])
+        return self.atlas.provinces[label - 1] if 1 <= label <= len(self.atlas.provinces) else None
+
+    def unit(self, unit: Unit) -> Point:
+        """Where a unit stands: a fleet in a province with one coast on that shore, else `of`."""
+        spot = self.atlas.fleet_places.get(unit.location.province)
+        if unit.kind is UnitKind.FLEET and spot is not None and unit.location.coast is None:
+            return self.scaled(spot)
+        return self.of(unit.location)
 
     def scaled(self, point: tuple[float, float]) -> Point:
         return point[0] * self.scale, point[1] * self.scale
@@ -66,7 +85,7 @@ class Overlay:
         self.variant = variant
         self.position = position
         self.places = Places(atlas, width)
-        self.colour = {p.id: style.hex_rgb(p.colour) for p in variant.powers}
+        self.colour = atlas.colours
         self.r = self.places.size(style.UNIT_RADIUS)
         self.line = self.places.size(style.LINE)
         self.label_size = self.places.size(style.LABEL_SIZE)
@@ -78,32 +97,44 @@ class Overlay:
     # -- the board -----------------------------------------------------------------------------
     def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
         """Each name's centre and half width: under its place, or else above it, right, left or
-        lower still, whichever first clears every place a unit may stand and the names already set."""
+        lower still, whichever first clears every place a unit may stand and the names already set.
+        The same for every picture of the variant at this width, so worked out once per atlas."""
+        key = ("labels", self.places.scale)
+        cache = self.places.atlas.cache
+        if key not in cache:
+            cache[key] = MappingProxyType(self._place_labels())
+        return cache[key]
+
+    def _place_labels(self) -> dict[str, tuple[float, float, float]]:
         sc_r = self.places.size(style.SC_RADIUS)
         half_h = self.label_size * 0.6
         spots = [self.places.of(Location(p)) for p in self.variant.board.provinces]
         spots += [self.places.of(Location(p, c)) for p, prov in self.variant.board.provinces.items()
                   for c in prov.coasts]
-        placed: list[tuple[float, float, float]] = []
+        spots += [self.places.scaled(spot) for _, spot in sorted(self.places.atlas.fleet_places.items())]
+        sx, sy = np.array(spots).T
+        placed = np.zeros((len(self.variant.board.provinces), 3))  # x, y, half width of each name set
         out = {}
 
-        def clashes(option: tuple[float, float], half_w: float) -> int:
-            cx, cy = option
-            count = 0
-            for sx, sy in spots:
-                nx, ny = min(max(sx, cx - half_w), cx + half_w), min(max(sy, cy - half_h), cy + half_h)
-                count += (nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2
-            return count + sum(abs(cx - px) < half_w + pw and abs(cy - py) < 2 * half_h for px, py, pw in placed)
+        def clashes(options: np.ndarray, half_w: float) -> np.ndarray:
+            """How many unit places and names each option (n, 2) overlaps."""
+            cx, cy = options[:, :1], options[:, 1:]
+            nx = np.clip(sx[None, :], cx - half_w, cx + half_w)
+            ny = np.clip(sy[None, :], cy - half_h, cy + half_h)
+            units = ((nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2).sum(axis=1)
+            px, py, pw = placed[:len(out), 0], placed[:len(out), 1], placed[:len(out), 2]
+            names = ((np.abs(cx - px) < half_w + pw) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
+            return units + names
 
         for pid, province in sorted(self.variant.board.provinces.items()):
             x, y = self.places.of(Location(pid))
             half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
             side = half_w + self.r * 1.2
-            options = [(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
-                       (x, y + self.label_dy * 1.7)]
-            best = min(options, key=lambda o: clashes(o, half_w))  # the first of the least crowded
-            placed.append((*best, half_w))
-            out[pid] = (*best, half_w)
+            options = np.array([(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
+                                (x, y + self.label_dy * 1.7)])
+            best = options[int(np.argmin(clashes(options, half_w)))]  # the first of the least crowded
+            placed[len(out)] = (best[0], best[1], half_w)
+            out[pid] = (float(best[0]), float(best[1]), half_w)
         return out
 
     # -- the board -----------------------------------------------------------------------------
@@ -142,7 +173,7 @@ class Overlay:
 
     def units(self) -> None:
         for unit in self.position.units:
-            self.shapes += unit_shapes(unit, self.places.of(unit.location), self.colour[unit.power], self.r)
+            self.shapes += unit_shapes(unit, self.places.unit(unit), self.colour[unit.power], self.r)
 
     def dislodged(self, items: Iterable[DislodgedUnit], *, offset: bool) -> None:
         """Dislodged units with dotted lines to where each may retreat. In a retreat phase the unit is
@@ -162,7 +193,7 @@ class Overlay:
                 self.shapes.append(Circle(at, self.r * 1.55, None, style.DISLODGED, 2.5))
 
     def dislodged_point(self, unit: Unit, offset: bool) -> Point:
-        x, y = self.places.of(unit.location)
+        x, y = self.places.unit(unit)
         return (x + self.r * 1.3, y - self.r * 1.3) if offset else (x, y)
 
     # -- the orders ------------------------------------------------------------------------------
@@ -188,7 +219,7 @@ class Overlay:
             elif isinstance(order, Build):
                 self._build(o, colour)
             elif isinstance(order, Hold) and not o.succeeded and not o.dislodged_from:
-                self._fail(self.places.of(order.unit.location))
+                self._fail(self._from(order.unit.location))
         self.shapes += self.failures
 
     def _fail(self, at: Point) -> None:
@@ -196,27 +227,52 @@ class Overlay:
 
     def _target(self, loc: Location) -> Point:
         """Where an order into `loc` points: at the unit there, else at the province's name (in a
-        crowded corner an empty place is nearer another province's name than its own)."""
-        if self.position.unit_in(loc.province) is not None or loc.coast is not None:
+        crowded corner an empty place is nearer another province's name than its own), unless the
+        name stands outside the province's cell: then at its place."""
+        unit = self.position.unit_in(loc.province)
+        if unit is not None:
+            return self.places.unit(unit)
+        if loc.coast is not None or not self._name_inside(loc.province):
             return self.places.of(loc)
         x, y, _ = self.labels[loc.province]
         return x, y
 
+    def _name_inside(self, province: str) -> bool:
+        x, y, _ = self.labels[province]
+        return self.places.province_at((x, y)) == province
+
     def _short(self, loc: Location, coming_from: Point) -> float:
         """How far before `_target` a line from `coming_from` stops: clear of the unit there, or at
-        the edge of the province's name (its box, plus a little room)."""
+        the edge of the province's name (its box, plus a little room), but with its tip inside the
+        province's cell."""
+        end = self._target(loc)
         if self.position.unit_in(loc.province) is not None or loc.coast is not None:
-            return self.r * 0.9
-        x, y, half_w = self.labels[loc.province]
-        dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
-        length = (dx * dx + dy * dy) ** 0.5 or 1.0
-        half_h = self.label_size * 0.6
-        to_edge = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length
-        return to_edge + self.line
+            short = self.r * 0.9
+        elif not self._name_inside(loc.province):
+            short = self.r * 0.4
+        else:
+            x, y, half_w = self.labels[loc.province]
+            dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
+            length = (dx * dx + dy * dy) ** 0.5 or 1.0
+            half_h = self.label_size * 0.6
+            short = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length + self.line
+        return self._within(loc.province, end, coming_from, short)
+
+    def _within(self, province: str, end: Point, start: Point, short: float) -> float:
+        """`short`, or less, so that the point `short` before `end` on the line from `start` lies in
+        the province's cell (when `end` does): an arrow never stops in the province before."""
+        length = ((end[0] - start[0]) ** 2 + (end[1] - start[1]) ** 2) ** 0.5
+        if length < 1 or self.places.province_at(end) != province:
+            return short
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        step = max(self.places.scale, 0.5)
+        while short > 0 and self.places.province_at((end[0] - ux * short, end[1] - uy * short)) != province:
+            short -= step
+        return max(short, 0.0)
 
     def _from(self, loc: Location) -> Point:
         unit = self.position.unit_in(loc.province)
-        return self.places.of(unit.location if unit else loc)
+        return self.places.unit(unit) if unit else self.places.of(loc)
 
     def _move(self, o: Outcome, colour: style.Rgb, convoys: list[Outcome]) -> None:
         order: Move = o.order  # type: ignore[assignment]
@@ -295,7 +351,7 @@ class Overlay:
         order: Retreat = o.order  # type: ignore[assignment]
         unit = next((d.unit for d in self.position.dislodged
                      if d.unit.location.province == order.unit.location.province), None)
-        start = self.dislodged_point(unit, True) if unit else self.places.of(order.unit.location)
+        start = self.dislodged_point(unit, True) if unit else self.places.unit(order.unit)
         end = self._target(order.to)
         short = self._short(order.to, start)
         self.shapes += arrow(towards(start, end, self.r), end, colour, self.line, head=self.r * 1.3,
@@ -311,8 +367,8 @@ class Overlay:
 
     def _build(self, o: Outcome, colour: style.Rgb) -> None:
         order: Build = o.order  # type: ignore[assignment]
-        at = self.places.of(order.location)
         unit = Unit(o.power, order.kind, order.location)
+        at = self.places.unit(unit)
         self.shapes += [Circle(at, self.r * 1.7, None, style.INK, self.line + 2),
                         Circle(at, self.r * 1.7, None, (250, 210, 40), self.line)]
         self.shapes += unit_shapes(unit, at, colour, self.r)

@@ -1,7 +1,7 @@
 """Pictures of a position: `render_png`, `render_svg`, and the scene both are drawn from."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..engine.geography import Terrain
 from ..engine.outcomes import Outcome, PhaseResult, Reason
@@ -27,8 +27,7 @@ def _outcomes(results: Results) -> tuple[tuple[Outcome, ...], tuple[DislodgedUni
     return tuple(results), ()
 
 
-def province_fills(variant: Variant, position: Position) -> dict[str, style.Rgb]:
-    colour = {p.id: style.hex_rgb(p.colour) for p in variant.powers}
+def province_fills(variant: Variant, position: Position, colour: Mapping[str, style.Rgb]) -> dict[str, style.Rgb]:
     fills = {}
     for pid, province in variant.board.provinces.items():
         if province.is_sea:
@@ -61,10 +60,10 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     hatches = {p: style.FROZEN_HATCH for p in frozen}
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
                     if prov.terrain is Terrain.IMPASSABLE})
-    background = paint_background(atlas, width, province_fills(variant, position), water, hatches)
+    background, colours = paint_background(atlas, width, province_fills(variant, position, atlas.colours), water, hatches)
     map_height = background.shape[0]
     legend_height = round(style.LEGEND_HEIGHT * width / 1200)
-    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER)
+    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours)
 
     overlay = Overlay(variant, atlas, position, width)
     overlay.passages()
@@ -78,7 +77,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay.dislodged(dislodged_now, offset=False)
     overlay.orders(outcomes)
     scene.add(*overlay.shapes)
-    scene.add(*legend(variant, position, title or title_of(variant, position), map_height, width,
+    scene.add(*legend(variant, atlas.colours, position, title or title_of(variant, position), map_height, width,
                       frozen=bool(variant.frozen), with_orders=bool(outcomes)))
     return scene
 

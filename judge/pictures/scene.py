@@ -59,6 +59,7 @@ class Scene:
     background: np.ndarray        # (map_height, width, 3) uint8: the map; the legend is below it
     paper: Rgb
     shapes: list[Shape] = field(default_factory=list)
+    ground_colours: frozenset[Rgb] = frozenset()  # every colour in `background` (when known)
 
     def add(self, *shapes: Shape) -> None:
         self.shapes.extend(shapes)

@@ -1,7 +1,8 @@
 """Province shapes: cells grown over a land mask from every province's points.
 
 Each province grows from its main place, its coasts and its seeds, over its own kind of ground
-(land provinces over land, seas over water), nearest first. A pixel joins a province only if every
+(land provinces over land, seas over water), nearest first, at most LAND_REACH_KM (or its
+layout entry's `reach_km`) from its nearest point. A pixel joins a province only if every
 province already touching it (by land or across the shore) is a neighbour on the board, and inland
 provinces never take a pixel on the shore: so the picture shows no border the board does not have,
 and no coast an inland province lacks. Land no province reaches stays unplayable land (Ireland and
@@ -96,6 +97,10 @@ def grow_cells(variant: Variant, layout: Mapping, frame: Frame, land: np.ndarray
 
     # Seas fill all the water they reach; land stops at LAND_REACH_KM.
     reach = {label_of[p]: (math.inf if prov.is_sea else LAND_REACH_KM / km) for p, prov in board.provinces.items()}
+    # A province may be kept smaller than its land (Switzerland, so Burgundy keeps the Jura)
+    for pid, entry in layout["positions"].items():
+        if "reach_km" in entry:
+            reach[label_of[pid]] = entry["reach_km"] / km
     allowed = {label_of[p]: frozenset(label_of[n] for n in board.neighbours(p)) for p in board.provinces}
     inland = {label_of[p] for p, prov in board.provinces.items() if prov.terrain is Terrain.LAND}
     is_sea = {label_of[p] for p, prov in board.provinces.items() if prov.is_sea}

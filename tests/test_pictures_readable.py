@@ -1,0 +1,258 @@
+"""Board pictures are readable at 1200 px: what can be checked by measuring rather than looking.
+
+Every province's cell holds a unit and its name, every arrow ends inside the province it points at,
+every power's colour stands apart from land, sea and the other powers, and a fleet stands on its
+shore. The pictures these tests draw are saved under tests/artefacts/ to be looked at.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from judge.engine import FIFTH, load_variant, process_phase, starting_position
+from judge.engine.calendar import PhaseKind
+from judge.engine.geography import Location, Terrain, UnitKind
+from judge.engine.orders import Move, UnitRef
+from judge.engine.outcomes import Outcome, Reason
+from judge.engine.position import Position, Unit
+from judge.order_reading import read_order_lines
+from judge.pictures import load_atlas, render_png, style
+from judge.pictures.atlas import SHORE
+from judge.pictures.overlay import Overlay
+from judge.pictures.scene import Line, Polygon
+
+ARTEFACTS = Path(__file__).parent / "artefacts"
+VARIANTS = ["standard", "abstraction2"]
+WIDTH = 1200
+UNIT_ROOM = 9  # depth (half a square's side, in pixels) that holds a unit's disc: style.UNIT_RADIUS
+# Cells still too small at 1200 px, on a true map of Europe, for a unit and its name side by side or
+# one under the other (Britain's, Italy's, Kiel, Switzerland), and the fewer too small for a unit's
+# disc: their names hang over the neighbouring sea or land, with a halo. The tests fail when a
+# province joins them, and when one leaves (then take it off the list). Regrowing the cells (a new
+# province, moved points) changes them: run the tests and set them again, smaller if you can.
+CRAMPED: dict[str, set[str]] = {
+    "standard": {"apu", "cly", "con", "edi", "kie", "lvp", "nap", "pic", "rom", "ska", "swi", "tus", "wal", "yor"},
+    "abstraction2": {"aeg", "apu", "bel", "boh", "cly", "cou", "den", "edi", "eng", "gre", "hol", "iri", "lon", "lvp",
+                     "mac", "mar", "nap", "obe", "pec", "pic", "ply", "rom", "sar", "sic", "ska", "swa", "tus", "tyr",
+                     "ven", "wal", "yor", "zar", "zur"},
+}
+NO_ROOM: dict[str, set[str]] = {
+    "standard": {"lvp"},
+    "abstraction2": {"cly", "edi", "gre", "lvp", "nap", "ply", "yor"},
+}
+
+
+@pytest.fixture(scope="module", params=VARIANTS)
+def drawn(request):
+    variant = load_variant(request.param)
+    return variant, load_atlas(variant)
+
+
+def depth(mask: np.ndarray) -> np.ndarray:
+    """Each pixel's depth in the mask: n means a square of 2n - 1 pixels round it lies inside."""
+    out = np.zeros(mask.shape, dtype=np.int16)
+    inside = mask.copy()
+    while inside.any():
+        out += inside
+        shrunk = inside.copy()
+        shrunk[1:, :] &= inside[:-1, :]
+        shrunk[:-1, :] &= inside[1:, :]
+        shrunk[:, 1:] &= shrunk[:, :-1].copy()
+        shrunk[:, :-1] &= shrunk[:, 1:].copy()
+        inside = shrunk
+    return out
+
+
+def de(a: style.Rgb, b: style.Rgb) -> float:
+    """CIE76 colour difference: about 2.3 is just noticeable, above 20 plainly different colours."""
+    def lab(rgb):
+        def linear(c):
+            c /= 255
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (linear(c) for c in rgb)
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+        f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
+
+
+# -- cells ---------------------------------------------------------------------------------------
+
+def test_every_unit_stands_where_its_cell_has_most_room(drawn):
+    """A unit's disc (UNIT_RADIUS) round its place lies inside its own cell wherever the cell has room
+    for it anywhere; in the few cells too small for it, the unit stands where there is most room."""
+    variant, atlas = drawn
+    cramped, no_room = [], []
+    for pid in variant.board.provinces:
+        inside = depth(atlas.cells == atlas.label(pid))
+        x, y = atlas.places[pid]
+        room = min(UNIT_ROOM, int(inside.max()))
+        if room < UNIT_ROOM:
+            no_room.append(pid)
+        if inside[int(y), int(x)] < room - 1:
+            cramped.append((pid, int(inside[int(y), int(x)]), room))
+    assert not cramped, f"units standing where their disc spills out of the province: {cramped}"
+    assert set(no_room) == NO_ROOM[variant.id], f"cells without room for a unit's disc: {sorted(no_room)}"
+
+
+def fits(mask: np.ndarray, width: float, height: float) -> bool:
+    """Does a width x height rectangle lie somewhere inside the mask?"""
+    w, h = math.ceil(width), math.ceil(height)
+    rows = np.cumsum(np.pad(mask, ((0, 0), (1, 0))).astype(np.int32), axis=1)
+    across = (rows[:, w:] - rows[:, :-w]) == w          # a run of w pixels starts here
+    cols = np.cumsum(np.pad(across, ((1, 0), (0, 0))).astype(np.int32), axis=0)
+    return bool(((cols[h:, :] - cols[:-h, :]) == h).any())
+
+
+def test_every_cell_has_room_for_a_unit_and_its_name(drawn):
+    """Each cell holds a unit and its name, the name under the unit or beside it (sizes as drawn)."""
+    variant, atlas = drawn
+    unit = 2 * style.UNIT_RADIUS
+    name_h = style.LABEL_SIZE * 1.2
+    small = []
+    for pid, province in sorted(variant.board.provinces.items()):
+        cell = atlas.cells == atlas.label(pid)
+        assert cell.sum() >= 300, f"{pid}'s cell has only {cell.sum()} pixels"
+        name_w = style.LABEL_SIZE * 0.68 * len(pid)
+        if not (fits(cell, max(unit, name_w), unit + 2 + name_h) or fits(cell, unit + 2 + name_w, max(unit, name_h))):
+            small.append(pid)
+    assert set(small) == CRAMPED[variant.id], f"cells too small for a unit and its name: {small}"
+
+
+def test_burgundy_is_larger_than_switzerland():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    size = {p: int((atlas.cells == atlas.label(p)).sum()) for p in ("bur", "swi", "mun")}
+    assert size["bur"] > 2 * size["swi"], size
+
+
+# -- arrows --------------------------------------------------------------------------------------
+
+def _moves_from(variant, atlas, pid: str, kind: UnitKind, occupied: bool) -> list[tuple[str, tuple]]:
+    """(destination, arrow tip) of every move from `pid`, into empty provinces or occupied ones."""
+    board = variant.board
+    unit = Unit(variant.powers[0].id, kind, Location(pid))
+    others = [Unit(variant.powers[1].id, UnitKind.ARMY if not board.provinces[n].is_sea else UnitKind.FLEET,
+                   Location(n)) for n in sorted(board.neighbours(pid))] if occupied else []
+    position = Position(starting_position(variant).phase, (unit, *others), {}, ())
+    out = []
+    for dest in sorted(board.neighbours(pid)):
+        if kind is UnitKind.ARMY and board.provinces[dest].is_sea:
+            continue
+        if kind is UnitKind.FLEET and (board.provinces[dest].terrain is Terrain.LAND or board.provinces[dest].coasts):
+            continue
+        overlay = Overlay(variant, atlas, position, WIDTH)
+        overlay.orders([Outcome(unit.power, Move(UnitRef(Location(pid), kind), Location(dest)), True, Reason.MOVED)])
+        heads = [s for s in overlay.shapes if isinstance(s, Polygon) and len(s.points) == 3]
+        assert len(heads) == 1
+        out.append((dest, heads[0].points[0]))
+    return out
+
+
+@pytest.mark.parametrize("occupied", [False, True], ids=["into-empty", "into-occupied"])
+def test_every_arrow_ends_inside_its_destination(drawn, occupied):
+    variant, atlas = drawn
+    outside = []
+    for pid, province in sorted(variant.board.provinces.items()):
+        if province.terrain is Terrain.IMPASSABLE:
+            continue
+        kind = UnitKind.FLEET if province.is_sea else UnitKind.ARMY
+        for dest, (x, y) in _moves_from(variant, atlas, pid, kind, occupied):
+            if atlas.cells[int(y), int(x)] != atlas.label(dest):
+                outside.append(f"{pid}-{dest}")
+    assert not outside, f"arrows ending outside their destination: {outside}"
+
+
+def test_the_munich_to_burgundy_arrow_keeps_out_of_switzerland():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    unit = Unit("GERMANY", UnitKind.ARMY, Location("mun"))
+    position = Position(starting_position(variant).phase, (unit,), {}, ())
+    overlay = Overlay(variant, atlas, position, WIDTH)
+    overlay.orders([Outcome("GERMANY", Move(UnitRef(Location("mun"), UnitKind.ARMY), Location("bur")), True,
+                            Reason.MOVED)])
+    shaft = next(s for s in overlay.shapes if isinstance(s, Line) and s.colour == atlas.colours["GERMANY"])
+    (x0, y0), (x1, y1) = shaft.points
+    crossed = {int(atlas.cells[int(y0 + (y1 - y0) * t), int(x0 + (x1 - x0) * t)]) for t in np.linspace(0, 1, 200)}
+    assert atlas.label("swi") not in crossed
+
+
+# -- colours -------------------------------------------------------------------------------------
+
+def test_power_colours_stand_apart_from_land_sea_and_each_other(drawn):
+    variant, atlas = drawn
+    colours = atlas.colours
+    tints = {p: style.territory_tint(c) for p, c in colours.items()}
+    grounds = {"land": style.LAND, "sea": style.SEA, "off the board": style.UNPLAYABLE}
+    faint = [(p, name, round(de(c, g))) for p, c in colours.items() for name, g in grounds.items() if de(c, g) < 25]
+    assert not faint, f"units that do not stand apart from the ground: {faint}"
+    washed = [(p, name, round(de(t, g))) for p, t in tints.items() for name, g in grounds.items() if de(t, g) < 15]
+    assert not washed, f"owned land that looks like unowned land or sea: {washed}"
+    alike = [(a, b) for a, b in itertools.combinations(colours, 2) if de(colours[a], colours[b]) < 20]
+    assert not alike, f"powers whose units look alike: {alike}"
+    alike = [(a, b) for a, b in itertools.combinations(tints, 2) if de(tints[a], tints[b]) < 12]
+    assert not alike, f"powers whose land looks alike: {alike}"
+
+
+def test_the_legend_and_the_map_use_the_same_colours():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    assert atlas.colours["RUSSIA"] != style.hex_rgb(variant.power("RUSSIA").colour)  # white is not used
+    from judge.pictures import build_scene
+    scene = build_scene(variant, starting_position(variant), atlas=atlas)
+    fills = {s.fill for s in scene.shapes if getattr(s, "fill", None) is not None}
+    assert set(atlas.colours.values()) <= fills
+
+
+# -- fleets --------------------------------------------------------------------------------------
+
+def test_a_fleet_stands_on_its_shore(drawn):
+    """A fleet in a coastal province is drawn in its own cell, within SHORE pixels of a sea it borders."""
+    variant, atlas = drawn
+    board = variant.board
+    inland = []
+    for pid, province in board.provinces.items():
+        if province.terrain is not Terrain.COAST or province.coasts:
+            continue
+        x, y = Overlay(variant, atlas, Position(starting_position(variant).phase, (), {}, ()), WIDTH).places.unit(
+            Unit(variant.powers[0].id, UnitKind.FLEET, Location(pid)))
+        assert atlas.cells[int(y), int(x)] == atlas.label(pid), pid
+        seas = [atlas.label(n) for n in board.neighbours(pid) if board.provinces[n].is_sea]
+        reach = SHORE[1] + 1
+        window = atlas.cells[max(int(y) - reach, 0):int(y) + reach + 1, max(int(x) - reach, 0):int(x) + reach + 1]
+        if not np.isin(window, seas).any():
+            inland.append(pid)
+    assert not inland, f"fleets drawn inland: {inland}"
+
+
+def test_ankaras_fleet_is_on_the_black_sea_and_its_army_inland():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    assert "ank" in atlas.fleet_places
+    x, y = atlas.fleet_places["ank"]
+    window = atlas.cells[int(y) - 10:int(y) + 11, int(x) - 10:int(x) + 11]
+    assert atlas.label("bla") in window
+    assert atlas.places["ank"] != atlas.fleet_places["ank"]
+
+
+def test_readable_pictures_are_saved():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    position = starting_position(variant)
+    lines = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+             "GERMANY": ["A MUN - BUR", "A BER - KIE", "F KIE - HOL"],
+             "TURKEY": ["F ANK - BLA", "A CON - BUL", "A SMY - ARM"],
+             "RUSSIA": ["A MOS - UKR", "A WAR - GAL", "F SEV - BLA", "F STP/SC - BOT"],
+             "ENGLAND": ["F EDI - NTH", "F LON - ENG", "A LVP - WAL"]}
+    orders = {p: read_order_lines(variant, PhaseKind.MOVEMENT, ls)[0] for p, ls in lines.items()}
+    result = process_phase(variant, position, orders, FIFTH).result
+    png = render_png(variant, position, result, atlas=atlas)
+    ARTEFACTS.mkdir(exist_ok=True)
+    (ARTEFACTS / "readable-standard-1901.png").write_bytes(png)
+    assert png.startswith(b"\x89PNG")
