@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from email.message import Message
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 
 from ..config import Config
 from ..games.model import GameError
@@ -26,6 +26,7 @@ from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outbox
+from .addresses import header_text, reply_address
 from .archive import StoredMessage, clear_failing
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
@@ -54,17 +55,8 @@ class Outcome:
             self.touched.append((game, power))
 
 
-def reply_address(mail: Message, mail_from: str | None) -> str:
-    """Reply-To, else From, else the envelope sender."""
-    for header in ("Reply-To", "From"):
-        address = parseaddr(str(mail.get(header, "")))[1]
-        if "@" in address:
-            return address.strip()
-    return (mail_from or "").strip("<> ")
-
-
 def addressed_to(mail: Message, rcpt_tos) -> list[str]:
-    headers = [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
+    headers = [header_text(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
     return [*rcpt_tos, *(a for _, a in getaddresses(headers) if a)]
 
 
