@@ -28,6 +28,7 @@ from ..language.mailbody import attachments
 from . import outbox
 from .addresses import header_text, reply_address
 from .archive import StoredMessage, clear_failing
+from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
@@ -49,6 +50,7 @@ class Outcome:
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    silent: str = ""       # why no reply was sent (a budget spent), else ''
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
@@ -83,8 +85,14 @@ class Dispatch:
         clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
         tokens = ReplyTokens(context.db, self.config.address)
         session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
-        parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
-        outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
+        limits = self.config.limits
+        text, lines_unread = first_lines(clean_body(mail), limits.lines_read)
+        parsed = parse_message(text, self._order_context(session), commands=self.commands)
+        items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
+        outcome = self.handle(message.id, items, session, StepLog(context.db))
+        unread = not_read_entry(limits, lines_unread, commands_dropped)
+        if unread is not None:
+            outcome.entries.append(unread)
         outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
@@ -96,6 +104,8 @@ class Dispatch:
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
+        if outcome.silent:
+            return f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}"
         return (f"answered {sender}: {done} item(s) done, {errors} error(s)"
                 + ("" if queued else " (reply already queued)"))
 
@@ -247,7 +257,7 @@ class Dispatch:
             copied=sorted(session.copy_to), empty=not outcome.entries,
             ignored=outcome.ignored, attachments=outcome.attachments,
             secret_reply=(session.account or session.sender_account) is not None)
-        body = mask_words(rendered.body, session.passwords)
+        body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
         to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
@@ -257,7 +267,12 @@ class Dispatch:
         owner = session.account or session.sender_account
         if owner is not None:
             reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
-        queued = outbox.enqueue(db, reply["Message-ID"], to, bytes(reply), envelope_from=self.config.address)
+        else:   # perhaps a forged address: what it may be sent is bounded
+            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender, len(body)) or ""
+            if outcome.silent:
+                log.warning("message #%d: no reply to %s: %s", message.id, session.sender, outcome.silent)
+        queued = not outcome.silent and outbox.enqueue(db, reply["Message-ID"], to, bytes(reply),
+                                                        envelope_from=self.config.address)
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
         return queued

@@ -62,7 +62,21 @@ def _create_relay_facts(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE relay_facts (relay TEXT PRIMARY KEY, smtputf8 INTEGER NOT NULL, seen_at REAL NOT NULL)")
 
 
-MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts]
+def _create_notice_failures(db: sqlite_utils.Database) -> None:
+    """Notices the courier could not turn into mail (judge.mail.courier): tried again, then set aside."""
+    db.execute("""
+        CREATE TABLE notice_failures (
+            game TEXT NOT NULL,
+            notice_id TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            retry_at REAL NOT NULL,
+            last_error TEXT NOT NULL,
+            set_aside_at REAL,
+            PRIMARY KEY (game, notice_id)
+        )""")
+
+
+MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts, _create_notice_failures]
 
 
 def prepare(db: sqlite_utils.Database) -> None:
