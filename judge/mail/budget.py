@@ -56,7 +56,8 @@ def cut_reply(body: str, limit: int) -> str:
     data = body.encode("utf-8")
     if len(data) <= limit:
         return body
-    kept = data[:limit].decode("utf-8", "ignore").rpartition("\n")[0]
+    room = max(0, limit - 200)        # the note below fits in what is left
+    kept = data[:room].decode("utf-8", "ignore").rpartition("\n")[0]
     return (kept + f"\n\n[The rest of this reply ({len(data) - len(kept.encode('utf-8'))} bytes) was cut:"
             " it was longer than the judge sends in one mail.]\n")
 

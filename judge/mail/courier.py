@@ -18,6 +18,7 @@ setting is off. Each picture is drawn once per run however many recipients get i
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from email.message import EmailMessage
 
@@ -43,8 +44,9 @@ def _default_render() -> RenderNotice:
 
 class Courier:
     def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
-                 render: RenderNotice | None = None) -> None:
+                 render: RenderNotice | None = None, clock: Callable[[], float] = time.time) -> None:
         self.service = service
+        self.clock = clock             # for the pause before a failed notice is tried again
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
@@ -56,7 +58,7 @@ class Courier:
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
         pictures: dict[tuple, Picture | None] = {}
-        failures = NoticeFailures(db, self.config)
+        failures = NoticeFailures(db, self.config, self.clock)
         for game in self.service.games_with_notices():
             done = []
             for notice in self.service.pending_notices(game):

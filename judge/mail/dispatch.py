@@ -92,7 +92,7 @@ class Dispatch:
         outcome = self.handle(message.id, items, session, StepLog(context.db))
         unread = not_read_entry(limits, lines_unread, commands_dropped)
         if unread is not None:
-            outcome.entries.append(unread)
+            outcome.entries.insert(0, unread)     # first: a long reply may be cut at its end
         outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
