@@ -295,3 +295,30 @@ def test_judge_serve_exits_non_zero_when_it_cannot_run(tmp_path):
         s.listen()
         result = run_judge("serve", "--data", str(tmp_path / "var"), "--smtp-port", str(taken), env=judge_env())
     assert result.returncode == 1
+
+
+def test_imap_sets_an_absurd_mail_aside_flagged_and_takes_the_rest(tmp_path):
+    from judge.mail.archive import Archive
+    from judge.mail.imap import ImapIntake
+    from servers.dovecot import dovecot_binary, remove, start_dovecot
+    from test_mail_imap import Mailbox, config_for, player_mail
+    if dovecot_binary() is None:
+        pytest.skip("dovecot is not installed (bin/setup installs it with apt as root)")
+    server = start_dovecot()
+    try:
+        mailbox = Mailbox(server)
+        mailbox.deliver(nested(1000))
+        mailbox.deliver(player_mail(1))
+        archive = Archive(tmp_path / "judge.sqlite")
+        intake = ImapIntake(config_for(server), archive.store, size_limit=1_000_000)
+        intake.connect()
+        assert [m.raw for m in intake.fetch_unseen()] == [player_mail(1)]
+        assert intake.fetch_unseen() == []               # set aside: never fetched again
+        intake.disconnect()
+        flags = mailbox.client.get_flags(mailbox.client.search(["ALL"]))
+        first = flags[min(flags)]
+        assert b"\\Flagged" in first and b"\\Seen" in first
+        mailbox.close()
+        archive.close()
+    finally:
+        remove(server)
