@@ -322,3 +322,4 @@ def test_imap_sets_an_absurd_mail_aside_flagged_and_takes_the_rest(tmp_path):
         archive.close()
     finally:
         remove(server)
+
