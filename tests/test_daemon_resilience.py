@@ -323,3 +323,16 @@ def test_imap_sets_an_absurd_mail_aside_flagged_and_takes_the_rest(tmp_path):
     finally:
         remove(server)
 
+
+
+def test_set_address_to_an_address_the_relay_cannot_carry_is_refused_with_words(tmp_path):
+    with PlainRelay() as relay, JudgeServe(serve_args(tmp_path, relay.port)) as judge:
+        smtp_send(judge.port, mail("ann@players.test", "REGISTER ann pw1"), "ann@players.test")
+        wait_until(lambda: relay.received, what="the first reply (the judge learns what the relay offers)")
+        smtp_send(judge.port, mail("ann@players.test", "SIGNON Mnone pw1\nSET ADDRESS müller@bücher.de"),
+                  "ann@players.test")
+        replies = wait_until(lambda: relay.received[1:], what="the reply to SET ADDRESS")
+        text = replies[0].raw.decode("utf-8", "replace")
+        assert "internationalised address" in " ".join(text.split()) and replies[0].rcpt_tos == ["ann@players.test"]
+    from judge.games.service import GameService
+    assert GameService(tmp_path / "var").accounts.get("ann").addresses == ("ann@players.test",)

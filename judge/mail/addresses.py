@@ -10,6 +10,10 @@ from email.header import Header
 from email.message import Message
 from email.utils import parseaddr
 
+from ..language import CommandItem
+from ..language.commands import SetAddress
+from .outbox import address_refusal
+
 
 def header_text(value) -> str:
     """A header's value as a str, whether the policy gave a str, a header object or a compat32 Header."""
@@ -30,3 +34,20 @@ def reply_address(mail: Message, mail_from: str | None) -> str:
         if "@" in address:
             return address.strip()
     return (mail_from or "").strip("<> ")
+
+
+def refuse_unreachable(items: list, db, relay) -> tuple[list, list[dict]]:
+    """SET ADDRESS to an address this judge's relay cannot carry (an internationalised address and
+    no SMTPUTF8) is refused with words, not accepted and then failed at every mail. Returns the
+    items to carry out and the reply's error entries for the ones refused."""
+    kept, refused = [], []
+    for item in items:
+        problem = None
+        if isinstance(item, CommandItem) and isinstance(item.command, SetAddress):
+            problem = address_refusal(db, relay, item.command.address)
+        if problem is None:
+            kept.append(item)
+        else:
+            refused.append({"kind": "error", "line": item.line, "text": item.text, "problem": problem,
+                            "expected": "SET ADDRESS you@example.org", "suggestions": []})
+    return kept, refused

@@ -26,7 +26,7 @@ from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outbox
-from .addresses import header_text, reply_address
+from .addresses import header_text, refuse_unreachable, reply_address
 from .archive import StoredMessage, clear_failing
 from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
@@ -89,7 +89,9 @@ class Dispatch:
         text, lines_unread = first_lines(clean_body(mail), limits.lines_read)
         parsed = parse_message(text, self._order_context(session), commands=self.commands)
         items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
+        items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
         outcome = self.handle(message.id, items, session, StepLog(context.db))
+        outcome.entries[:0] = unreachable
         unread = not_read_entry(limits, lines_unread, commands_dropped)
         if unread is not None:
             outcome.entries.insert(0, unread)     # first: a long reply may be cut at its end
