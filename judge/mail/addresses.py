@@ -1,12 +1,11 @@
-"""Who wrote a mail and to whom, from its headers: internationalised addresses (RFC 6531/6532) included.
+"""Who wrote a mail, from its headers: internationalised addresses (RFC 6531/6532) included.
 
-A header holding raw UTF-8 is read as text whatever the parsing policy: under compat32 the
-email package hands back an `email.header.Header`, which `parseaddr` cannot take (a TypeError
-that once made every internationalised sender's mail fail without an answer).
+Under compat32 a header holding raw UTF-8 comes back as an `email.header.Header`, which `parseaddr`
+cannot take (a TypeError that once made every internationalised sender's mail fail without an
+answer): headers are read as text here, and `loops.UTF8_HEADERS` parses them as UTF-8.
 """
 from __future__ import annotations
 
-from email.header import Header
 from email.message import Message
 from email.utils import parseaddr
 
@@ -16,15 +15,9 @@ from .outbox import address_refusal
 
 
 def header_text(value) -> str:
-    """A header's value as a str, whether the policy gave a str, a header object or a compat32 Header."""
-    if value is None:
-        return ""
-    if isinstance(value, Header):
-        raw = value._chunks[0][0] if len(value._chunks) == 1 else str(value)   # undecoded 8-bit text
-        if isinstance(raw, str) and any("\udc80" <= ch <= "\udcff" for ch in raw):
-            return raw.encode("ascii", "surrogateescape").decode("utf-8", "replace")
-        return str(value)
-    return str(value)
+    """A header's value as a str, whatever the policy gave: a str, a header object, or compat32's
+    Header (which parseaddr cannot take). Parse with loops.UTF8_HEADERS to get raw UTF-8 as text."""
+    return "" if value is None else str(value)
 
 
 def reply_address(mail: Message, mail_from: str | None) -> str:

@@ -10,7 +10,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
-from email._policybase import Compat32
+from email.policy import Compat32
 from email.message import EmailMessage, Message
 from email.utils import formataddr, formatdate, getaddresses, parseaddr
 
