@@ -336,3 +336,13 @@ def test_set_address_to_an_address_the_relay_cannot_carry_is_refused_with_words(
         assert "internationalised address" in " ".join(text.split()) and replies[0].rcpt_tos == ["ann@players.test"]
     from judge.games.service import GameService
     assert GameService(tmp_path / "var").accounts.get("ann").addresses == ("ann@players.test",)
+
+
+def test_a_body_decoding_to_lone_surrogates_is_answered(tmp_path):
+    # Found by the fuzz test: UTF-7 can spell half a surrogate pair, which no reply can be encoded with.
+    j = MailJudge(tmp_path)
+    raw = (b"From: ann@players.test\r\nTo: judge@dip.test\r\nSubject: orders\r\nMessage-ID: <u7@players.test>\r\n"
+           b"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-7\r\n\r\nHELP\r\n+2AA-\r\n")
+    stored, sent = store_and_process(j, raw, "ann@players.test")
+    assert j.processor.archive.state_of(stored.id)[0] == "processed"
+    assert [s.to for s in sent] == [["ann@players.test"]]

@@ -86,7 +86,10 @@ class Dispatch:
         tokens = ReplyTokens(context.db, self.config.address)
         session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
         limits = self.config.limits
-        text, lines_unread = first_lines(clean_body(mail), limits.lines_read)
+        # A body in a broken charset (UTF-7 with stray bytes) can decode to lone surrogates, which no
+        # reply could then be encoded with: they become U+FFFD, as any other undecodable byte.
+        text = clean_body(mail).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        text, lines_unread = first_lines(text, limits.lines_read)
         parsed = parse_message(text, self._order_context(session), commands=self.commands)
         items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
         items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
