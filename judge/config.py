@@ -1,7 +1,7 @@
 """The judge's configuration: embedded defaults, then one TOML file, then JUDGE_* variables, then flags.
 
 Every setting has a default, so `judge serve` runs with no configuration at all. The TOML file
-has top-level keys and the sections [smtp], [imap], [relay] and [outbox]; an environment variable
+has top-level keys and the sections [smtp], [imap], [relay], [outbox] and [limits]; an environment variable
 is named after its place, e.g. JUDGE_SMTP_PORT or JUDGE_DATA_DIR. Unknown keys are errors: a
 misspelt setting must not be silently ignored.
 """
@@ -70,6 +70,22 @@ class OutboxConfig:
 
 
 @dataclass(frozen=True)
+class LimitsConfig:
+    """How much one mail may ask of the judge. Beyond the intake limits a mail is refused for good
+    (5xx, or flagged in IMAP); beyond the reading limits the rest of it is not read, and the reply
+    says so; replies beyond their budgets are cut short or, to a stranger, not sent."""
+    mime_depth: int = 30             # multiparts inside multiparts (a real mail has 3 or 4)
+    mime_parts: int = 500            # body parts in all, and message/* parts at most mime_depth
+    mail_lines: int = 100_000        # lines in the whole mail
+    lines_read: int = 1_000          # lines of the cleaned body read as commands and orders
+    commands_run: int = 100          # commands run from one mail; orders are bounded by lines_read
+    reply_bytes: int = 200_000       # one reply's text; a longer one is cut with a note
+    stranger_bytes: int = 1_000_000  # replies per hour to an address no account has
+    process_attempts: int = 4        # a mail whose processing fails this often is set aside
+    process_retry: float = 10.0      # seconds before its second try; doubles each time
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path = Path("var")
     address: str = "judge@localhost"          # the judge's own address: From of its mail
@@ -79,6 +95,7 @@ class Config:
     imap: ImapConfig = field(default_factory=ImapConfig)
     relay: RelayConfig = field(default_factory=RelayConfig)
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
 
     @property
     def db_path(self) -> Path:
@@ -93,7 +110,8 @@ class Config:
         return self.address.rpartition("@")[2] or "localhost"
 
 
-SECTIONS = {"smtp": SmtpConfig, "imap": ImapConfig, "relay": RelayConfig, "outbox": OutboxConfig}
+SECTIONS = {"smtp": SmtpConfig, "imap": ImapConfig, "relay": RelayConfig, "outbox": OutboxConfig,
+            "limits": LimitsConfig}
 
 
 def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None = None,
@@ -202,6 +220,9 @@ def _check(config: Config) -> None:
         raise ConfigError("outbox.first_retry must be positive and at most outbox.max_retry")
     if config.outbox.max_attempts < 1:
         raise ConfigError("outbox.max_attempts must be at least 1")
+    bad = [f"limits.{f.name}" for f in dataclasses.fields(LimitsConfig) if getattr(config.limits, f.name) <= 0]
+    if bad:
+        raise ConfigError(f"{', '.join(bad)} must be positive")
 
 
 def parse_host_port(text: str, default_port: int) -> tuple[str, int]:

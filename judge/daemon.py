@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -27,13 +28,19 @@ from functools import partial
 import sqlite_utils
 
 from .config import Config
-from .mail import outbox
+from .mail import outbox, quarantine
 from .mail.archive import Archive, StoredMessage
 from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
 from .mail.loops import Bounce, Verdict, build_message, classify
+from .storage.datalock import hold
 
 log = logging.getLogger("judge.daemon")
+
+# A loop that fails this many times in a row, none of them after a healthy while, is beyond
+# retrying in-process: the daemon stops with status 1 and systemd (Restart=on-failure) starts it again.
+RESTARTS_BEFORE_GIVING_UP = 10
+HEALTHY_SECONDS = 300.0
 
 
 @dataclass(frozen=True)
@@ -76,12 +83,32 @@ class Processor:
             return None
         try:
             outcome = self.process(message)
-        except Exception as e:
-            log.exception("processing message #%d failed; kept as failed", message.id)
-            self.archive.mark_failed(message.id, f"error: {e!r}")
+        except Exception as e:   # noqa: BLE001 - any fault: this message's, retried, then set aside
+            self.failed(message, e)
         else:
             self.archive.mark_processed(message.id, outcome)
         return message
+
+    def failed(self, message: StoredMessage, error: Exception) -> None:
+        """Called while handling `error`. A passing fault (a locked database) is tried again with a
+        growing pause; a message that keeps failing is set aside, its sender told, the keeper alerted."""
+        limits = self.config.limits
+        attempts = self.archive.attempts_of(message.id) + 1
+        text = f"{type(error).__name__}: {error}"[:500]
+        if attempts < limits.process_attempts:
+            delay = limits.process_retry * 2 ** (attempts - 1)
+            log.exception("processing message #%d failed (attempt %d of %d); trying again in %.0f s",
+                          message.id, attempts, limits.process_attempts, delay)
+            self.archive.retry_later(message.id, f"attempt {attempts} failed: {text}", delay)
+            return
+        log.exception("processing message #%d failed %d times; set aside", message.id, attempts)
+        try:
+            said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
+            self.on_enqueued()
+        except Exception:   # noqa: BLE001 - setting it aside matters more than the notes about it
+            log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
+            said = "nobody could be told (see the log)"
+        self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
 
     def process(self, message: StoredMessage) -> str:
         verdict = classify(message.raw, message.mail_from)
@@ -165,6 +192,7 @@ class Daemon:
         self.clock = clock
         self.stopping = asyncio.Event()
         self.listening: Listening | None = None
+        self.failed = False              # a task gave up: serve() exits non-zero
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def request_stop(self) -> None:
@@ -173,6 +201,15 @@ class Daemon:
             self._loop.call_soon_threadsafe(self.stopping.set)
 
     async def run(self, on_ready: Callable[[str], None] = print) -> None:
+        """Until stopped. Raises DataDirLocked when another judge has the data directory, and
+        sets `failed` when a task gave up (the exit status is then non-zero, for systemd)."""
+        lock = hold(self.config.data_dir)
+        try:
+            await self._run(on_ready)
+        finally:
+            lock.release()
+
+    async def _run(self, on_ready: Callable[[str], None]) -> None:
         config = self.config
         loop = self._loop = asyncio.get_running_loop()
         config.data_dir.mkdir(parents=True, exist_ok=True)
@@ -194,7 +231,7 @@ class Daemon:
             outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
-                                lmtp=config.smtp.lmtp, on_stored=wake_processor)
+                                lmtp=config.smtp.lmtp, on_stored=wake_processor, limits=config.limits)
         server = await start_server(handler, config.smtp.host, config.smtp.port, size_limit=config.smtp.size_limit)
         host, port = server.sockets[0].getsockname()[:2]
         self.listening = Listening(host, port)
@@ -205,20 +242,26 @@ class Daemon:
         if config.imap.enabled:
             imap_archive = Archive(config.db_path)
             imap_thread = ImapIntake(config.imap, imap_archive.store, size_limit=config.smtp.size_limit,
-                                     on_stored=wake_processor, stop=imap_stop).start()
+                                     on_stored=wake_processor, stop=imap_stop, limits=config.limits).start()
 
-        tasks = [asyncio.create_task(self._process_loop(worker, processor, inbound_wake), name="process"),
-                 asyncio.create_task(self._outbox_loop(sending, sender, outbound_wake), name="outbox")]
+        async def reclaim() -> None:
+            # Only this worker claims: whatever is claimed was dropped by the loop that just failed.
+            await loop.run_in_executor(worker, processor.archive.release_claims)
+
+        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake), reclaim),
+                 self._supervised("outbox", lambda: self._outbox_loop(sending, sender, outbound_wake))]
         if self.tick is not None:
-            tasks.append(asyncio.create_task(self._tick_loop(), name="tick"))
+            tasks.append(self._supervised("tick", self._tick_loop))
         on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
                         outbound=sender.destination))
         try:
             stop_wait = asyncio.create_task(self.stopping.wait())
             done, _ = await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for task in done:
-                if task is not stop_wait and task.exception():
-                    log.error("%s stopped unexpectedly", task.get_name(), exc_info=task.exception())
+                if task is not stop_wait and (task.exception() is not None or not self.stopping.is_set()):
+                    self.failed = True
+                    log.critical("%s gave up; the judge stops (exit status 1) to be restarted", task.get_name(),
+                                 exc_info=task.exception())
         finally:
             # Stop taking mail first; then let the workers finish what they hold.
             server.close()
@@ -230,8 +273,8 @@ class Daemon:
             for task in tasks:
                 try:
                     await task
-                except Exception:
-                    log.exception("%s failed", task.get_name())
+                except Exception:   # noqa: BLE001 - logged above when it happened
+                    pass
             if imap_thread is not None:
                 await loop.run_in_executor(None, imap_thread.join, 10)
                 imap_archive.close()
@@ -240,6 +283,34 @@ class Daemon:
             await loop.run_in_executor(sending, sender.close)
             worker.shutdown()
             sending.shutdown()
+
+    def _supervised(self, name: str, loop_body: Callable[[], Awaitable[None]],
+                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task:
+        """Run one of the daemon's loops; when it raises, log it and start it again after a growing
+        pause. Only RESTARTS_BEFORE_GIVING_UP failures in a row (none lasting a healthy while) end it."""
+        async def supervise() -> None:
+            loop = asyncio.get_running_loop()
+            failures, pause = 0, 1.0
+            while not self.stopping.is_set():
+                started = loop.time()
+                try:
+                    await loop_body()
+                    return
+                except Exception:   # noqa: BLE001 - whatever it was, the judge keeps running
+                    if loop.time() - started > HEALTHY_SECONDS:
+                        failures, pause = 0, 1.0
+                    failures += 1
+                    if failures >= RESTARTS_BEFORE_GIVING_UP:
+                        raise
+                    log.exception("%s failed (%d in a row); restarting it in %.0f s", name, failures, pause)
+                await _wait(self.stopping, pause)
+                pause = min(pause * 2, 60.0)
+                if on_restart is not None and not self.stopping.is_set():
+                    try:
+                        await on_restart()
+                    except Exception:   # noqa: BLE001 - the next round fails and counts instead
+                        log.exception("%s: preparing the restart failed", name)
+        return asyncio.create_task(supervise(), name=name)
 
     async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
@@ -287,6 +358,18 @@ def serve(config: Config, *, dispatch: Dispatch = record_without_dispatcher, tic
             loop.add_signal_handler(sig, daemon.stopping.set)
         await daemon.run(on_ready=lambda text: print(text, flush=True))
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except OSError as e:          # another judge has the data directory, the port is taken, ...
+        log.debug("judge serve could not run", exc_info=True)
+        print(f"judge serve: {e}", file=sys.stderr, flush=True)
+        return 1
+    except Exception:   # noqa: BLE001 - a fatal error: logged, and a non-zero status for systemd
+        log.critical("judge serve stopped on a fatal error", exc_info=True)
+        print("judge serve: stopped on a fatal error (see the log).", file=sys.stderr, flush=True)
+        return 1
+    if daemon.failed:
+        print("judge serve: stopped because a part of it kept failing (see the log).", file=sys.stderr, flush=True)
+        return 1
     print("judge serve: stopped.", flush=True)
     return 0

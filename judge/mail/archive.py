@@ -65,7 +65,13 @@ def _create_address_status(db: sqlite_utils.Database) -> None:
         )""")
 
 
-MIGRATIONS = [_create_inbound, _create_address_status]
+def _add_retries(db: sqlite_utils.Database) -> None:
+    """A message whose processing failed waits (state 'new', retry_at) and is tried again a few times."""
+    db.execute("ALTER TABLE inbound ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE inbound ADD COLUMN retry_at REAL")
+
+
+MIGRATIONS = [_create_inbound, _create_address_status, _add_retries]
 
 
 @dataclass(frozen=True)
@@ -172,7 +178,8 @@ class Archive:
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute(
-                "SELECT id FROM inbound WHERE state = 'new' ORDER BY id LIMIT 1").fetchone()
+                "SELECT id FROM inbound WHERE state = 'new' AND (retry_at IS NULL OR retry_at <= ?)"
+                " ORDER BY id LIMIT 1", [self.clock()]).fetchone()
             if row is not None:
                 conn.execute("UPDATE inbound SET state = 'claimed', claimed_at = ? WHERE id = ?",
                              [self.clock(), row[0]])
@@ -190,12 +197,26 @@ class Archive:
         if updated != 1:
             raise RuntimeError(f"inbound message #{message_id} was not claimed; refusing to mark it processed")
 
-    def mark_failed(self, message_id: int, error: str) -> None:
-        """Processing raised: kept with the error for the judge's keeper, not retried in a loop."""
+    def retry_later(self, message_id: int, error: str, delay: float) -> int:
+        """Processing raised: pending again after `delay` seconds. Returns the attempts made so far."""
         with self.db.conn:
             self.db.conn.execute(
-                "UPDATE inbound SET state = 'failed', processed_at = ?, outcome = ? WHERE id = ? AND state = 'claimed'",
-                [self.clock(), error, message_id])
+                "UPDATE inbound SET state = 'new', claimed_at = NULL, attempts = attempts + 1, retry_at = ?,"
+                " outcome = ? WHERE id = ? AND state = 'claimed'", [self.clock() + delay, error, message_id])
+        return self.attempts_of(message_id)
+
+    def attempts_of(self, message_id: int) -> int:
+        row = self.db.conn.execute("SELECT attempts FROM inbound WHERE id = ?", [message_id]).fetchone()
+        if row is None:
+            raise KeyError(message_id)
+        return row[0]
+
+    def mark_failed(self, message_id: int, error: str) -> None:
+        """Processing kept failing: set aside with the error for the judge's keeper, not retried in a loop."""
+        with self.db.conn:
+            self.db.conn.execute(
+                "UPDATE inbound SET state = 'failed', processed_at = ?, outcome = ?, attempts = attempts + 1"
+                " WHERE id = ? AND state = 'claimed'", [self.clock(), error, message_id])
 
     def get(self, message_id: int) -> StoredMessage:
         row = self.db.conn.execute(

@@ -7,6 +7,7 @@ import sys
 
 from ..config import ConfigError, load_config, parse_host_port
 from ..ops.upgrade import UpgradeError, upgrade
+from ..storage.datalock import hold
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,14 +58,22 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
     try:
         config = load_config(args.config, overrides=overrides_from(args))
-        for changed in upgrade(config.data_dir):      # schema migrations run at start-up, before any mail
-            print(f"judge serve: upgraded {changed}", flush=True)
-    except (ConfigError, UpgradeError) as e:
+    except ConfigError as e:
         print(f"judge serve: {e}", file=sys.stderr)
         return 2
-    dispatch, tick = build_hooks(config)
     try:
-        return serve(config, dispatch=dispatch, tick=tick, on_bounce=dispatch.bounced)
-    except OSError as e:           # most often: the port is taken
+        lock = hold(config.data_dir)      # before migrating: one judge per data directory
+    except OSError as e:
         print(f"judge serve: {e}", file=sys.stderr)
         return 1
+    try:
+        try:
+            for changed in upgrade(config.data_dir):      # schema migrations run at start-up, before any mail
+                print(f"judge serve: upgraded {changed}", flush=True)
+        except UpgradeError as e:
+            print(f"judge serve: {e}", file=sys.stderr)
+            return 2
+        dispatch, tick = build_hooks(config)
+        return serve(config, dispatch=dispatch, tick=tick, on_bounce=dispatch.bounced)
+    finally:
+        lock.release()

@@ -9,6 +9,8 @@ two queues nothing twice: the next run queues the same Message-IDs, which the ou
 A notice for an account goes to that account's address; a public notice (recipient None) goes
 to every player, the master and every observer who did not get a personal copy of the same news.
 Every mail carries the recipient's secret reply address (judge.mail.tokens) as Reply-To.
+A notice that cannot be rendered or queued is tried again with a growing pause, then set aside
+(no longer pending) and the judge's keeper alerted (judge.mail.notice_failures).
 A results mail carries a picture of the board with the phase's orders, and the game-end mail a
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it.
@@ -16,6 +18,7 @@ setting is off. Each picture is drawn once per run however many recipients get i
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from email.message import EmailMessage
 
@@ -25,6 +28,7 @@ from ..pictures import Atlas, SharedPicture, attach_png, end_of_game_chart, load
 from ..pictures.atlas import has_layout
 from . import outbox
 from .loops import build_message
+from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
 from .tokens import ReplyTokens
 
@@ -41,8 +45,9 @@ def _default_render() -> RenderNotice:
 
 class Courier:
     def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
-                 render: RenderNotice | None = None) -> None:
+                 render: RenderNotice | None = None, clock: Callable[[], float] = time.time) -> None:
         self.service = service
+        self.clock = clock             # for the pause before a failed notice is tried again
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
@@ -54,13 +59,18 @@ class Courier:
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
         pictures: dict[tuple, Picture | None] = {}
+        failures = NoticeFailures(db, self.config, self.clock)
         for game in self.service.games_with_notices():
             done = []
             for notice in self.service.pending_notices(game):
+                if not failures.due(game, notice.id):
+                    continue       # failed lately: its next try is later
                 try:
                     queued += self.deliver(db, tokens, game, notice, pictures)
-                except Exception:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
-                    log.exception("notice %s could not be queued; it stays pending", notice.id)
+                except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+                    log.exception("notice %s of %s could not be queued", notice.id, game)
+                    if failures.failed(game, notice, e):
+                        done.append(notice.id)     # set aside: no longer pending, the keeper was told
                     continue
                 done.append(notice.id)
             if done:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from email.message import Message
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 
 from ..config import Config
 from ..games.model import GameError
@@ -28,7 +28,9 @@ from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outbox
+from .addresses import header_text, refuse_unreachable, reply_address
 from .archive import StoredMessage, clear_failing
+from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
@@ -50,23 +52,15 @@ class Outcome:
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    silent: str = ""       # why no reply was sent (a budget spent), else ''
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
             self.touched.append((game, power))
 
 
-def reply_address(mail: Message, mail_from: str | None) -> str:
-    """Reply-To, else From, else the envelope sender."""
-    for header in ("Reply-To", "From"):
-        address = parseaddr(str(mail.get(header, "")))[1]
-        if "@" in address:
-            return address.strip()
-    return (mail_from or "").strip("<> ")
-
-
 def addressed_to(mail: Message, rcpt_tos) -> list[str]:
-    headers = [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
+    headers = [header_text(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
     return [*rcpt_tos, *(a for _, a in getaddresses(headers) if a)]
 
 
@@ -93,8 +87,19 @@ class Dispatch:
         clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
         tokens = ReplyTokens(context.db, self.config.address)
         session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
-        parsed = parse_message(clean_body(mail), self._order_context(session), commands=self.commands)
-        outcome = self.handle(message.id, parsed.items, session, StepLog(context.db))
+        limits = self.config.limits
+        # A body in a broken charset (UTF-7 with stray bytes) can decode to lone surrogates, which no
+        # reply could then be encoded with: they become U+FFFD, as any other undecodable byte.
+        text = clean_body(mail).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        text, lines_unread = first_lines(text, limits.lines_read)
+        parsed = parse_message(text, self._order_context(session), commands=self.commands)
+        items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
+        items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
+        outcome = self.handle(message.id, items, session, StepLog(context.db))
+        outcome.entries[:0] = unreachable
+        unread = not_read_entry(limits, lines_unread, commands_dropped)
+        if unread is not None:
+            outcome.entries.insert(0, unread)     # first: a long reply may be cut at its end
         outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
@@ -106,6 +111,8 @@ class Dispatch:
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
+        if outcome.silent:
+            return f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}"
         return (f"answered {sender}: {done} item(s) done, {errors} error(s)"
                 + ("" if queued else " (reply already queued)"))
 
@@ -265,7 +272,7 @@ class Dispatch:
             copied=sorted(session.copy_to), empty=not outcome.entries,
             ignored=outcome.ignored, attachments=outcome.attachments,
             secret_reply=(session.account or session.sender_account) is not None)
-        body = mask_words(rendered.body, session.passwords)
+        body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
         to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
@@ -275,7 +282,12 @@ class Dispatch:
         owner = session.account or session.sender_account
         if owner is not None:
             reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
-        queued = outbox.enqueue(db, reply["Message-ID"], to, bytes(reply), envelope_from=self.config.address)
+        else:   # perhaps a forged address: what it may be sent is bounded
+            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender, len(body)) or ""
+            if outcome.silent:
+                log.warning("message #%d: no reply to %s: %s", message.id, session.sender, outcome.silent)
+        queued = not outcome.silent and outbox.enqueue(db, reply["Message-ID"], to, bytes(reply),
+                                                        envelope_from=self.config.address)
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
         return queued

@@ -3,11 +3,14 @@
 A crash between the fetch and the store leaves the message unseen, so it is fetched again; a crash
 between the store and \\Seen fetches it again too, and the archive records that copy as a
 redelivery. IDLE is used when the server offers it, polling otherwise. Lost connections are
-re-opened with a growing pause. It runs in its own thread because imapclient blocks.
+re-opened with a growing pause. It runs in its own thread because imapclient blocks. A message too
+large, of absurd shape (judge.mail.shape) or that the archive cannot read is never retried in a
+loop: it is flagged (\\Flagged \\Seen) and left in the folder for the keeper, with a log line.
 """
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -15,8 +18,9 @@ from collections.abc import Callable
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from ..config import ImapConfig
+from ..config import ImapConfig, LimitsConfig
 from .archive import StoredMessage
+from .shape import refusal
 
 log = logging.getLogger("judge.imap")
 
@@ -26,8 +30,10 @@ Store = Callable[..., StoredMessage]
 
 class ImapIntake:
     def __init__(self, config: ImapConfig, store: Store, *, size_limit: int,
-                 on_stored: Callable[[StoredMessage], None] | None = None, stop: threading.Event | None = None):
+                 on_stored: Callable[[StoredMessage], None] | None = None, stop: threading.Event | None = None,
+                 limits: LimitsConfig | None = None):
         self.config = config
+        self.limits = limits or LimitsConfig()
         self.store = store
         self.size_limit = size_limit
         self.on_stored = on_stored
@@ -86,8 +92,21 @@ class ImapIntake:
             data = client.fetch([uid], ["BODY.PEEK[]"]).get(uid)
             if not data or b"BODY[]" not in data:
                 continue       # expunged meanwhile
-            message = self.store(bytes(data[b"BODY[]"]), mail_from=None, rcpt_tos=[self.config.user],
-                                 via="imap", peer=f"{self.config.host}:{self.config.port} uid {uid}")
+            raw = bytes(data[b"BODY[]"])
+            absurd = refusal(raw, self.limits)
+            if absurd is not None:
+                log.warning("imap: UID %d refused: %s; flagged and left in %s", uid, absurd, self.config.folder)
+                client.add_flags([uid], [b"\\Flagged", b"\\Seen"])
+                continue
+            try:
+                message = self.store(raw, mail_from=None, rcpt_tos=[self.config.user],
+                                     via="imap", peer=f"{self.config.host}:{self.config.port} uid {uid}")
+            except (sqlite3.Error, OSError, MemoryError):
+                raise           # the disk or the database: not seen, so fetched again after the pause
+            except Exception:   # the content itself: the same bytes would fail again at every fetch
+                log.exception("imap: UID %d cannot be read; flagged and left in %s", uid, self.config.folder)
+                client.add_flags([uid], [b"\\Flagged", b"\\Seen"])
+                continue
             client.add_flags([uid], [b"\\Seen"])
             stored.append(message)
             if self.on_stored is not None:

@@ -4,12 +4,16 @@ The answer to DATA is sent only after the archive's commit returned, so a 250 me
 on disk. If the store fails the client hears 451 and keeps the message to try again. SIZE is
 advertised and enforced by aiosmtpd (a MAIL FROM with too large a SIZE= and too much DATA both get
 552). Each sender may have `rate_limit` messages accepted per `rate_window` seconds; beyond that,
-MAIL FROM is answered 450 so a well-behaved client retries later.
+MAIL FROM is answered 450 so a well-behaved client retries later. A mail of absurd shape (judge.mail.shape:
+nested too deep, too many parts or lines) is refused for good with 554, never stored, so a sender's
+server gives up and tells its user instead of retrying for ever; so is a mail the archive cannot
+read (a fault in its content, not in the disk): only a storage failure is answered 451.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -20,7 +24,9 @@ from pathlib import Path
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from ..config import LimitsConfig
 from .archive import Archive, StoredMessage
+from .shape import refusal
 
 log = logging.getLogger("judge.intake")
 
@@ -67,8 +73,10 @@ class IntakeHandler:
     """The aiosmtpd handler. The archive is used from one worker thread only, one store at a time."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
-                 on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL"):
+                 on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL",
+                 limits: LimitsConfig | None = None):
         self.rate = rate
+        self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
         self.on_stored = on_stored
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
@@ -97,13 +105,20 @@ class IntakeHandler:
         via = "lmtp" if self.lmtp else "smtp"
         peer = f"{session.peer[0]}:{session.peer[1]}" if isinstance(session.peer, tuple) else str(session.peer)
         loop = asyncio.get_running_loop()
+        absurd = refusal(bytes(raw), self.limits)
+        if absurd is not None:
+            log.warning("intake: refused a message from %s for good (554): %s", envelope.mail_from, absurd)
+            return self._answer(envelope, f"554 5.6.0 Refused: {absurd}")
         try:
             stored = await loop.run_in_executor(self._executor, partial(
                 self._archive.store, bytes(raw), mail_from=envelope.mail_from or "",
                 rcpt_tos=list(envelope.rcpt_tos), via=via, peer=peer))
-        except Exception:
+        except (sqlite3.Error, OSError, MemoryError):
             log.exception("intake: could not store a message from %s; answered 451", envelope.mail_from)
             return self._answer(envelope, "451 4.3.0 Could not store the message; please try again later")
+        except Exception:      # the same bytes would fail the same way: a retry would loop for ever
+            log.exception("intake: a message from %s cannot be read; refused for good (554)", envelope.mail_from)
+            return self._answer(envelope, "554 5.6.0 Refused: the judge cannot read this message's structure")
         self.rate.record(sender_key(envelope.mail_from or "", session.peer))
         if stored.is_duplicate:
             log.info("intake: #%d from %s is a redelivery of #%d", stored.id, envelope.mail_from,

@@ -10,6 +10,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
+from email.policy import Compat32
 from email.message import EmailMessage, Message
 from email.utils import formataddr, formatdate, getaddresses, parseaddr
 
@@ -18,6 +19,20 @@ BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
 # Local parts that belong to mail systems, not people (RFC 3834 section 2).
 ROBOT_LOCAL_PARTS = re.compile(r"^(mailer-daemon|postmaster|listserv|majordomo|owner-.*|.*-request|.*-owner"
                                r"|.*-bounces?|bounces?|no-?reply|do-?not-?reply)$", re.IGNORECASE)
+
+
+class Utf8Headers(Compat32):
+    """compat32, except that a header holding raw 8-bit text (RFC 6532: UTF-8 addresses and names)
+    reads as a str decoded as UTF-8, not as an email.header.Header that `parseaddr`, `split` and
+    `len` cannot take (a TypeError that once made every internationalised sender's mail fail)."""
+
+    def header_fetch_parse(self, name, value):
+        if isinstance(value, str) and any("\udc80" <= ch <= "\udcff" for ch in value):
+            return value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+        return super().header_fetch_parse(name, value)
+
+
+UTF8_HEADERS = Utf8Headers()
 
 
 @dataclass(frozen=True)
@@ -40,7 +55,7 @@ def _local_part(address: str) -> str:
 
 def classify(raw: bytes, mail_from: str | None) -> Verdict:
     """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP)."""
-    msg = message_from_bytes(raw, policy=policy.compat32)
+    msg = message_from_bytes(raw, policy=UTF8_HEADERS)
     bounce = find_bounce(msg, mail_from)
     if bounce is not None:
         return Verdict(False, "a delivery failure report (bounce)", bounce)
@@ -57,8 +72,11 @@ def classify(raw: bytes, mail_from: str | None) -> Verdict:
             return Verdict(False, f"mailing-list mail ({name})")
     if msg.get("X-Autoreply") is not None or msg.get("X-Autorespond") is not None:
         return Verdict(False, "an automatic reply (X-Autoreply)")
-    if (msg.get("X-Auto-Response-Suppress") or "").strip().lower() in ("all", "autoreply", "oof"):
-        return Verdict(False, "X-Auto-Response-Suppress")
+    # X-Auto-Response-Suppress (Microsoft, [MS-OXCMAIL] 2.2.3.2.20) is deliberately not a reason: it
+    # asks robots not to send out-of-office and similar unsolicited answers, and Exchange and Outlook
+    # put it on ordinary mail people write. The judge's confirmation is a service's answer to the
+    # commands the sender wrote (RFC 3834 section 1: not a personal auto-responder), so such a mail
+    # is read and answered like any other; a real robot also says Auto-Submitted, caught above.
     senders = [mail_from or ""] + [a for _, a in getaddresses([msg.get("From", ""), msg.get("Sender", "")])]
     for address in senders:
         if address and ROBOT_LOCAL_PARTS.match(_local_part(address.strip("<>"))):
@@ -121,7 +139,7 @@ def _status_blocks(part: Message) -> list[dict[str, str]]:
     text = payload if isinstance(payload, str) else ""
     blocks = []
     for chunk in re.split(r"\r?\n\s*\r?\n", text):
-        fields = message_from_bytes(chunk.encode("utf-8", "replace"), policy=policy.compat32)
+        fields = message_from_bytes(chunk.encode("utf-8", "replace"), policy=UTF8_HEADERS)
         blocks.append({k.lower(): str(v) for k, v in fields.items()})
     return blocks
 
@@ -131,7 +149,7 @@ def _part_as_message(part: Message) -> Message | None:
     if isinstance(payload, list) and payload and isinstance(payload[0], Message):
         return payload[0]
     if isinstance(payload, str):
-        return message_from_bytes(payload.encode("utf-8", "replace"), policy=policy.compat32)
+        return message_from_bytes(payload.encode("utf-8", "replace"), policy=UTF8_HEADERS)
     return None
 
 
@@ -144,7 +162,7 @@ def _returned_headers(msg: Message) -> Message | None:
     if body:
         match = re.search(rb"\n(?:Return-Path|Received|Message-ID|From|To):.*", body, re.IGNORECASE)
         if match:
-            return message_from_bytes(body[match.start() + 1:], policy=policy.compat32)
+            return message_from_bytes(body[match.start() + 1:], policy=UTF8_HEADERS)
     return None
 
 
@@ -177,7 +195,10 @@ def build_message(*, key: str, sender: str, to: list[str] | tuple[str, ...], sub
     A reply is `Auto-Submitted: auto-replied`; mail the judge sends on its own (deadline reports)
     is `auto-generated`, as RFC 3834 section 5 distinguishes them.
     """
-    msg = EmailMessage(policy=policy.SMTP)
+    # To an internationalised address (RFC 6532) the headers are raw UTF-8: an encoded word is not
+    # allowed in an address, and the outbox sends such mail only with SMTPUTF8.
+    international = not all(address.isascii() for address in (sender, *to))
+    msg = EmailMessage(policy=policy.SMTPUTF8 if international else policy.SMTP)
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = ", ".join(to)
     msg["Subject"] = subject

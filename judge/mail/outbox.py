@@ -5,6 +5,11 @@ once. It joins the caller's transaction when one is open, so a report is queued 
 results it reports are stored. The sender marks a message sent only after the relay accepted it
 (at-least-once: a crash between the relay's 250 and our commit sends it again, with the same
 Message-ID so the duplicate can be seen). With no relay, each message becomes <data>/outbox/<id>.eml.
+
+Mail to or from an internationalised address (RFC 6531) goes with SMTPUTF8 when the relay offers
+it; when it does not, that one message fails for good with the reason logged, and the rest flows
+on. Whatever a message does to the sender (an error no one foresaw included), it is that message's
+failure, retried with backoff and then given up: it never stops the sender.
 """
 from __future__ import annotations
 
@@ -47,7 +52,31 @@ def _create_outbox(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE state = 'queued'")
 
 
-MIGRATIONS = [_create_outbox]
+def _index_created(db: sqlite_utils.Database) -> None:
+    """For the hourly reply budget per address (`sent_to_recently`)."""
+    db.execute("CREATE INDEX outbox_created ON outbox(created_at)")
+
+
+def _create_relay_facts(db: sqlite_utils.Database) -> None:
+    """What the sender last learnt of the relay, for checks made before any mail is sent."""
+    db.execute("CREATE TABLE relay_facts (relay TEXT PRIMARY KEY, smtputf8 INTEGER NOT NULL, seen_at REAL NOT NULL)")
+
+
+def _create_notice_failures(db: sqlite_utils.Database) -> None:
+    """Notices the courier could not turn into mail (judge.mail.courier): tried again, then set aside."""
+    db.execute("""
+        CREATE TABLE notice_failures (
+            game TEXT NOT NULL,
+            notice_id TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            retry_at REAL NOT NULL,
+            last_error TEXT NOT NULL,
+            set_aside_at REAL,
+            PRIMARY KEY (game, notice_id)
+        )""")
+
+
+MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts, _create_notice_failures]
 
 
 def prepare(db: sqlite_utils.Database) -> None:
@@ -74,6 +103,36 @@ def enqueue(db: sqlite_utils.Database, message_id: str, to: list[str] | tuple[st
         return db.conn.execute(sql, params).rowcount == 1
     with db.conn:
         return db.conn.execute(sql, params).rowcount == 1
+
+
+def needs_smtputf8(*addresses: str) -> bool:
+    return not all(address.isascii() for address in addresses)
+
+
+def address_refusal(db: sqlite_utils.Database, relay: RelayConfig, address: str) -> str | None:
+    """Why the judge could not write to `address` through the configured relay, or None if it can.
+    For SET ADDRESS and the like: refuse there, with words, rather than fail every mail later. A relay
+    never yet spoken to is given the benefit of the doubt."""
+    if not relay.enabled or not needs_smtputf8(address):
+        return None
+    row = db.conn.execute("SELECT smtputf8 FROM relay_facts WHERE relay = ?", [_relay_name(relay)]).fetchone()
+    if row is not None and not row[0]:
+        return (f"{address} is an internationalised address, and this judge's mail relay cannot carry mail"
+                " to it (no SMTPUTF8); please give an address in plain ASCII letters")
+    return None
+
+
+def sent_to_recently(db: sqlite_utils.Database, address: str, since: float) -> int:
+    """Bytes queued to `address` since `since`: the budget of replies to an unproven address."""
+    row = db.conn.execute(
+        "SELECT coalesce(sum(length(raw)), 0) FROM outbox WHERE created_at >= ? AND EXISTS"
+        " (SELECT 1 FROM json_each(outbox.recipients) WHERE lower(json_each.value) = ?)",
+        [since, address.lower()]).fetchone()
+    return int(row[0])
+
+
+def _relay_name(relay: RelayConfig) -> str:
+    return f"{relay.host}:{relay.port}"
 
 
 @dataclass(frozen=True)
@@ -143,15 +202,24 @@ class Sender:
             log.error("outbox: <%s> failed for good: %s", message_id, e)
             return Attempt(message_id, "failed", str(e))
         except TemporaryFailure as e:
-            if attempts >= self.config.max_attempts:
-                detail = f"gave up after {attempts} attempts: {e}"
-                self._update(message_id, "failed", attempts, None, detail)
-                log.error("outbox: <%s> %s", message_id, detail)
-                return Attempt(message_id, "failed", detail)
-            delay = retry_delay(attempts, self.config)
-            self._update(message_id, "queued", attempts, self.clock() + delay, str(e))
-            log.warning("outbox: <%s> attempt %d failed (%s); next in %.0f s", message_id, attempts, e, delay)
-            return Attempt(message_id, "queued", str(e))
+            return self._attempt_failed(message_id, attempts, e)
+        except Exception as e:   # noqa: BLE001 - unforeseen: this message's failure, never the sender's death
+            log.exception("outbox: <%s> attempt %d raised", message_id, attempts)
+            return self._attempt_failed(message_id, attempts, TemporaryFailure(f"unexpected error: {e!r}"))
+        return self._attempt_succeeded(message_id, attempts, via, refused)
+
+    def _attempt_failed(self, message_id: str, attempts: int, e: TemporaryFailure) -> Attempt:
+        if attempts >= self.config.max_attempts:
+            detail = f"gave up after {attempts} attempts: {e}"
+            self._update(message_id, "failed", attempts, None, detail)
+            log.error("outbox: <%s> %s", message_id, detail)
+            return Attempt(message_id, "failed", detail)
+        delay = retry_delay(attempts, self.config)
+        self._update(message_id, "queued", attempts, self.clock() + delay, str(e))
+        log.warning("outbox: <%s> attempt %d failed (%s); next in %.0f s", message_id, attempts, e, delay)
+        return Attempt(message_id, "queued", str(e))
+
+    def _attempt_succeeded(self, message_id: str, attempts: int, via: str, refused: dict) -> Attempt:
         detail = None
         if refused:
             detail = "refused: " + "; ".join(f"{a} {c} {m.decode('utf-8', 'replace')}" for a, (c, m) in refused.items())
@@ -189,7 +257,16 @@ class Sender:
                     smtp.starttls()
                 if relay.user:
                     smtp.login(relay.user, relay.password)
-                refused = smtp.sendmail(envelope_from, recipients, raw)
+                smtp.ehlo_or_helo_if_needed()
+                self._remember(smtp.has_extn("smtputf8"))
+                options = []
+                if needs_smtputf8(envelope_from, *recipients) or not _ascii_headers(raw):
+                    if not smtp.has_extn("smtputf8"):
+                        international = [a for a in (envelope_from, *recipients) if not a.isascii()]
+                        raise PermanentFailure(
+                            f"the relay does not offer SMTPUTF8, needed for {', '.join(international) or 'its UTF-8 headers'}")
+                    options = ["SMTPUTF8", *(["BODY=8BITMIME"] if smtp.has_extn("8bitmime") else [])]
+                refused = smtp.sendmail(envelope_from, recipients, raw, mail_options=options)
         except smtplib.SMTPRecipientsRefused as e:
             raise _failure(e.recipients.values(), "every recipient refused") from e
         except smtplib.SMTPResponseException as e:   # MAIL FROM or DATA refused, or auth failed
@@ -199,7 +276,19 @@ class Sender:
             raise TemporaryFailure(text) from e
         except (smtplib.SMTPException, OSError, socket.timeout) as e:
             raise TemporaryFailure(f"relay {relay.host}:{relay.port}: {e!r}") from e
+        except UnicodeError as e:     # an address or header SMTP cannot carry: the same every time
+            raise PermanentFailure(f"cannot be sent as it is: {e}") from e
         return f"relay {relay.host}:{relay.port}", refused
+
+    def _remember(self, smtputf8: bool) -> None:
+        try:
+            with self.db.conn:
+                self.db.conn.execute(
+                    "INSERT INTO relay_facts (relay, smtputf8, seen_at) VALUES (?, ?, ?) ON CONFLICT(relay)"
+                    " DO UPDATE SET smtputf8 = excluded.smtputf8, seen_at = excluded.seen_at",
+                    [_relay_name(self.relay), int(smtputf8), self.clock()])
+        except Exception:   # noqa: BLE001 - a fact for later checks; the mail in hand matters more
+            log.exception("outbox: could not record the relay's SMTPUTF8 support")
 
     def _write_eml(self, message_id: str, raw: bytes) -> str:
         """Atomic: a reader never sees half a file; a repeated write replaces the file with the same bytes."""
@@ -227,6 +316,11 @@ class Sender:
         except OSError as e:
             raise TemporaryFailure(f"cannot write {target}: {e}") from e
         return str(target)
+
+
+def _ascii_headers(raw: bytes) -> bool:
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    return head.isascii()
 
 
 def eml_name(message_id: str) -> str:

@@ -1,0 +1,46 @@
+"""Who wrote a mail, from its headers: internationalised addresses (RFC 6531/6532) included.
+
+Under compat32 a header holding raw UTF-8 comes back as an `email.header.Header`, which `parseaddr`
+cannot take (a TypeError that once made every internationalised sender's mail fail without an
+answer): headers are read as text here, and `loops.UTF8_HEADERS` parses them as UTF-8.
+"""
+from __future__ import annotations
+
+from email.message import Message
+from email.utils import parseaddr
+
+from ..language import CommandItem
+from ..language.commands import SetAddress
+from .outbox import address_refusal
+
+
+def header_text(value) -> str:
+    """A header's value as a str, whatever the policy gave: a str, a header object, or compat32's
+    Header (which parseaddr cannot take). Parse with loops.UTF8_HEADERS to get raw UTF-8 as text."""
+    return "" if value is None else str(value)
+
+
+def reply_address(mail: Message, mail_from: str | None) -> str:
+    """Reply-To, else From, else the envelope sender."""
+    for header in ("Reply-To", "From"):
+        address = parseaddr(header_text(mail.get(header)))[1]
+        if "@" in address:
+            return address.strip()
+    return (mail_from or "").strip("<> ")
+
+
+def refuse_unreachable(items: list, db, relay) -> tuple[list, list[dict]]:
+    """SET ADDRESS to an address this judge's relay cannot carry (an internationalised address and
+    no SMTPUTF8) is refused with words, not accepted and then failed at every mail. Returns the
+    items to carry out and the reply's error entries for the ones refused."""
+    kept, refused = [], []
+    for item in items:
+        problem = None
+        if isinstance(item, CommandItem) and isinstance(item.command, SetAddress):
+            problem = address_refusal(db, relay, item.command.address)
+        if problem is None:
+            kept.append(item)
+        else:
+            refused.append({"kind": "error", "line": item.line, "text": item.text, "problem": problem,
+                            "expected": "SET ADDRESS you@example.org", "suggestions": []})
+    return kept, refused
