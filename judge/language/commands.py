@@ -7,12 +7,12 @@ password is the player's business); command words are read in any case.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedInput
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "commands.lark"
+GRAMMAR = resources.files("judge.grammar") / "commands.lark"   # grammar/ in the source tree
 
 
 @dataclass(frozen=True, slots=True)

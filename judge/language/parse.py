@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib import resources
 
 from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -25,7 +25,7 @@ from .clean import normalise_chars
 from .lexer import Lexed, TokenListLexer, lex
 from .names import NameIndex, name_key, or_list
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
+GRAMMAR = resources.files("judge.grammar") / "orders.lark"   # grammar/ in the source tree
 
 
 class OrderSyntaxError(Exception):
