@@ -29,7 +29,7 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import audience, exchange, forming, master, players, press, processing, votes
+from . import audience, exchange, export, forming, master, players, press, processing, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
@@ -539,6 +539,11 @@ class GameService:
             return {"seq": seq, "phase": row.phase, "variant": gf.variant.id, "settings": gf.settings.to_json(),
                     "position": notation.position_to_json(gf.variant, row.position),
                     "results": json.loads(result)["results"] if result else []}
+
+    def export(self, name: str) -> dict:
+        """The game's record as a whole-game `judge adjudicate` request (judge.games.export)."""
+        with self._read(name) as gf:
+            return export.export(gf, name, self.clock())
 
     def events(self, name: str) -> list[dict]:
         with self._read(name) as gf:
