@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from . import deadlines
+
 
 class GameStatus(enum.Enum):
     FORMING = "forming"
@@ -79,6 +81,10 @@ class Settings:
     max_absence_days: float = 14.0
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
     pictures: bool = True            # results mails carry a picture of the board (off: text only)
+    # deadlines on a daily grid (judge.games.deadlines): a local time of day in the game's zone
+    # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
+    deadline_clock: str | None = None
+    deadline_days: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -93,6 +99,9 @@ class Settings:
                 raise ValueError(f"{name} must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
+        if self.deadline_clock is not None:    # one spelling, HH:MM
+            object.__setattr__(self, "deadline_clock", deadlines.parse_clock(self.deadline_clock).strftime("%H:%M"))
+        object.__setattr__(self, "deadline_days", deadlines.parse_days(self.deadline_days))
 
     def phase_hours(self, kind: str) -> float:
         return {"M": self.movement_hours, "R": self.retreat_hours, "A": self.adjustment_hours}[kind]
@@ -116,7 +125,7 @@ class Settings:
             default = getattr(cls, name, None)
             if isinstance(default, enum.Enum):
                 value = type(default)(value)
-            elif name == "reminder_hours":
+            elif name in ("reminder_hours", "deadline_days"):
                 value = tuple(value)
             values[name] = value
         return cls(**values)
