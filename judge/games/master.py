@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from ..engine.notation import loc_text, unit_text
 from . import processing
 from .clock import iso, move_past_absences, parse_time
-from .gamefile import GameFile
+from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, PowerStatus
 
 
@@ -61,19 +62,43 @@ def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     gf.db.execute("UPDATE phases SET rolled_back = 1 WHERE seq >= ?", [old.seq])
     gf.db.execute("DELETE FROM votes")
     gf.update_game(status=GameStatus.ACTIVE.value, finished_at=None, result=None, paused_at=None)
-    for p, pr in gf.powers().items():
-        if pr.neutral:
-            continue
-        alive = old.position.units_of(p) or old.position.centres_of(p)
-        if pr.status in (PowerStatus.LATE, PowerStatus.ELIMINATED) and alive:
-            gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED)
-        gf.set_power(p, waiting=0)
+    _restore_powers(gf, old)
     deadline = processing.phase_deadline(gf, old.position, now)
     seq = gf.new_phase(old.position, now, deadline)
     gf.event("rolled back", now, to=old.phase, from_seq=old.seq, new_seq=seq)
-    gf.announce(f"{seq}", "rollback", {"phase": old.phase, "phase_name": gf.phase_name(old.position)},
-                now, deadline)
+    needs = {p: _need_json(old.position, n) for p, n in processing.needs(gf, old.position).items() if n}
+    gf.announce(f"{seq}", "rollback", {"phase": old.phase, "phase_name": gf.phase_name(old.position),
+                                       "needs": needs}, now, deadline)
     reschedule(gf, now)
+
+
+def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
+    """Each power's status and phases missed as they were when `old` began: what the rolled-back
+    phases did to them (civil disorder, abandonment, elimination) is undone. A power that has a new
+    player since keeps that player, active with nothing missed."""
+    row = gf.db.execute("SELECT powers FROM phases WHERE seq = ?", [old.seq]).fetchone()
+    then = json.loads(row[0]) if row and row[0] else None
+    for p, pr in gf.powers().items():
+        if pr.neutral:
+            continue
+        before = (then or {}).get(p)
+        if before is not None and before["account"] == pr.account:
+            gf.set_power(p, status=PowerStatus(before["status"]), missed=before["missed"], waiting=0)
+        elif before is not None:
+            gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED, missed=0, waiting=0)
+        else:   # a phase stored before phases kept the powers
+            alive = old.position.units_of(p) or old.position.centres_of(p)
+            if pr.status in (PowerStatus.LATE, PowerStatus.ELIMINATED) and alive:
+                gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED)
+            gf.set_power(p, waiting=0)
+
+
+def _need_json(position, need) -> dict:
+    """What one power must decide in the phase played again, for the rollback notice."""
+    return {"units": [unit_text(u.kind, u.location) for loc in need.units if (u := position.unit_in(loc.province))],
+            "retreats": [{"unit": unit_text(d.unit.kind, d.unit.location),
+                          "to": [loc_text(x) for x in d.retreats]} for d in need.retreats],
+            "builds": need.builds, "removals": need.removals}
 
 
 def change_settings(gf: GameFile, now: datetime, **changes) -> None:

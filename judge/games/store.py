@@ -184,7 +184,14 @@ def _game_v3(db: sqlite_utils.Database) -> None:
         db.execute("UPDATE game SET settings = ? WHERE id = 1", [json.dumps(settings)])
 
 
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3]
+def _game_v4(db: sqlite_utils.Database) -> None:
+    """Each phase keeps the powers as they were when it began, so a rollback to it can put back each
+    power's status and phases missed (JSON {power: {"account", "status", "missed"}}; NULL in rows
+    from before, for which a rollback does what it did then)."""
+    db.execute("ALTER TABLE phases ADD COLUMN powers TEXT")
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4]
 
 
 def game_path(data: Path, name: str) -> Path:

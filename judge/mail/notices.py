@@ -222,7 +222,23 @@ def _exchange_offer(service: GameService, notice: Notice, variant: Variant, stat
     return {"gives": [place(variant, c) for c in p["give"]], "receives": [place(variant, c) for c in p["receive"]]}
 
 
+def _rollback(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+    """What each of the reader's powers must decide in the phase played again, in words."""
+    needs = notice.payload.get("needs") or {}
+    decide = []
+    for x in notice.payload.get("powers", ()):
+        need = needs.get(x)
+        if need:
+            decide.append({
+                "power": variant.power(x).name,
+                "units": [unit_words(variant, u) for u in need["units"]],
+                "retreats": [(unit_words(variant, r["unit"]), [place(variant, t) for t in r["to"]])
+                             for r in need["retreats"]],
+                "builds": need["builds"], "removals": need["removals"]})
+    return {"decide": decide}
+
+
 _EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
     "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
-    "exchange_offer": _exchange_offer,
+    "exchange_offer": _exchange_offer, "rollback": _rollback,
 }
