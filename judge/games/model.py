@@ -39,9 +39,10 @@ class NmrPolicy(enum.Enum):
 
 
 class PressType(enum.Enum):
-    WHITE = "white"   # signed
-    GREY = "grey"     # may be sent anonymously
-    NONE = "none"     # only to and from the game master
+    WHITE = "white"          # signed
+    GREY = "grey"            # may be sent anonymously
+    BROADCAST = "broadcast"  # signed, and only to every power at once (no private deals)
+    NONE = "none"            # only to and from the game master
 
 
 class DrawRule(enum.Enum):
@@ -66,6 +67,7 @@ class Settings:
     # reminders this many hours before the deadline, to powers that still owe orders
     reminder_hours: tuple[float, ...] = (24.0, 4.0)
     press: PressType = PressType.WHITE
+    movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS

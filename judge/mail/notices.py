@@ -167,7 +167,9 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
          else "the game waits for them (the master can process)"),
         ("Abandoned after", f"{settings['abandon_after']} phases missed in a row"),
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
-                   "none": "none (only with the game master)"}[settings["press"]]),
+                   "broadcast": "broadcast only (to every power at once)",
+                   "none": "none (only with the game master)"}[settings["press"]]
+         + ("; none in retreat and adjustment phases" if settings.get("movement_press_only") else "")),
         ("Victory", f"{victory} supply centres" + (" (counted per player)" if settings["victory_by_player"]
                                                     or seats.victory_by_player else "")),
         ("Draws", "shared by all survivors" if settings["draw_rule"] == "all survivors"
