@@ -134,7 +134,7 @@ def _export(args) -> int:
 
 @_guard
 def _list(args) -> int:
-    games = _service(args).list_games()
+    games = _service(args).list_games(all_games=True)
     lines = [f"{g['name']:<20} {g['status']:<9} {g['phase'] or '-':<8} next {g['next_event_at'] or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))

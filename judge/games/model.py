@@ -83,6 +83,7 @@ class Settings:
     max_absence_days: float = 14.0
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
     pictures: bool = True            # results mails carry a picture of the board (off: text only)
+    unlisted: bool = False           # left out of LIST but for its master and players (judge.games.access)
     # deadlines on a daily grid (judge.games.deadlines): a local time of day in the game's zone
     # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
     deadline_clock: str | None = None

@@ -191,7 +191,17 @@ def _game_v4(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE phases ADD COLUMN powers TEXT")
 
 
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4]
+def _game_v5(db: sqlite_utils.Database) -> None:
+    """Private games: a join password (hashed) and the master's ALLOW and DENY lists (accounts)."""
+    db.execute("""
+        CREATE TABLE access (
+            kind TEXT NOT NULL CHECK (kind IN ('password', 'allow', 'deny')),
+            value TEXT NOT NULL,                     -- the password's scrypt hash, or an account
+            PRIMARY KEY (kind, value)
+        )""")
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5]
 
 
 def game_path(data: Path, name: str) -> Path:
@@ -279,7 +289,12 @@ def _judge_v3(db: sqlite_utils.Database) -> None:
     """)
 
 
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3]
+def _judge_v4(db: sqlite_utils.Database) -> None:
+    """Unlisted games: LIST leaves them out for everyone but their master and players."""
+    db.execute("ALTER TABLE game_index ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
+
+
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4]
 
 
 def open_judge(data: Path) -> sqlite_utils.Database:
