@@ -1,6 +1,7 @@
 """Who may join a game: public by default; private with a join password, an invite list (ALLOW),
 or both; anyone on the DENY list never. The master decides; an unlisted game (the `unlisted`
-setting) is left out of LIST for everyone but its master and players.
+setting) is left out of LIST for everyone but its master and players, and `min_reliability` asks
+for a record of orders sent (judge.games.records).
 
 The join password is kept as a salted scrypt hash, like account passwords, in the game file's
 `access` table, never in the settings (which SUMMARY shows). Names on the lists are accounts.
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from .accounts import hash_password, verify_password
 from .gamefile import GameFile
 from .model import GameError
+from .records import Record
 
 
 def set_password(gf: GameFile, password: str | None) -> None:
@@ -58,3 +60,12 @@ def check_may_join(gf: GameFile, account: str, join_password: str | None) -> Non
         raise GameError(f"{gf.name} is private: only players its game master invites may join")
     raise GameError(f"{gf.name} is private: joining needs its join password from the game master"
                     + (" (that one is not it)" if join_password else ""))
+
+
+def check_record(gf: GameFile, record: Record) -> None:
+    """The master's minimum record to join (the `min_reliability` setting); newcomers may join."""
+    least = gf.settings.min_reliability
+    if least is None or record.reliability is None or record.reliability >= least:
+        return
+    raise GameError(f"{gf.name} asks for players who sent orders in at least {least:g}% of their phases;"
+                    f" yours is {record.reliability:.0f}% over {record.phases} phases")

@@ -84,6 +84,9 @@ class Settings:
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
     pictures: bool = True            # results mails carry a picture of the board (off: text only)
     unlisted: bool = False           # left out of LIST but for its master and players (judge.games.access)
+    # joining needs a record (judge.games.records) of orders sent in at least this per cent of the
+    # phases that needed them; None: anyone; newcomers with no phase yet may always join
+    min_reliability: float | None = None
     # deadlines on a daily grid (judge.games.deadlines): a local time of day in the game's zone
     # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
     deadline_clock: str | None = None
@@ -102,6 +105,8 @@ class Settings:
                 raise ValueError(f"{name} must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
+        if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
+            raise ValueError("min_reliability is a percentage, from 0 to 100")
         if self.deadline_clock is not None:    # one spelling, HH:MM
             object.__setattr__(self, "deadline_clock", deadlines.parse_clock(self.deadline_clock).strftime("%H:%M"))
         object.__setattr__(self, "deadline_days", deadlines.parse_days(self.deadline_days))

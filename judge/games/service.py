@@ -29,7 +29,7 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import access, audience, exchange, export, forming, master, players, press, processing, votes
+from . import access, audience, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
@@ -131,6 +131,11 @@ class GameService:
                 " updated_at = excluded.updated_at, listed = excluded.listed",
                 [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
                  row["next_event_at"], pending, iso(self.clock()), int(not gf.settings.unlisted)])
+            self.judge.execute("DELETE FROM player_records WHERE name = ?", [row["name"]])
+            self.judge.conn.executemany(
+                "INSERT INTO player_records (name, account, on_time, late, missed, civil_disorder, abandoned,"
+                " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(row["name"], account, *(t[k] for k in records.KINDS)) for account, t in records.totals(gf).items()])
             self.judge.execute("DELETE FROM game_powers WHERE name = ?", [row["name"]])
             self.judge.conn.executemany(
                 "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
@@ -151,6 +156,12 @@ class GameService:
     def create_account(self, name: str, address: str, password: str | None = None, *,
                        time_zone: str = "UTC", keeper: bool = False):
         return self.accounts.create(name, address, password, self.clock(), time_zone=time_zone, keeper=keeper)
+
+    def record(self, account: str) -> records.Record:
+        """The account's record across every game on this judge (judge.games.records)."""
+        return records.summed(self.judge.execute(
+            "SELECT 1, on_time, late, missed, civil_disorder, abandoned, finished FROM player_records"
+            " WHERE account = ?", [account]).fetchall())
 
     # -- forming -------------------------------------------------------------------------------
     def create_game(self, name: str, *, variant: str = "standard", rules: str = "5th",
@@ -190,8 +201,10 @@ class GameService:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
         self.accounts.get(account)
+        record = self.record(account)
         with self._write(name) as gf:
             access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
             forming.sign_up(gf, account, preferences, self.clock())
         return self.status(name)
 
@@ -323,8 +336,10 @@ class GameService:
     # -- players coming and going ----------------------------------------------------------------
     def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> dict:
         self.accounts.get(account)
+        record = self.record(account)
         with self._write(name) as gf:
             access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
 
