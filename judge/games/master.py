@@ -7,6 +7,7 @@ from datetime import datetime
 from ..engine.notation import loc_text, unit_text
 from . import processing
 from .clock import iso, move_past_absences, parse_time
+from .ending import Ending
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, PowerStatus
 
@@ -131,3 +132,22 @@ def become_master(gf: GameFile, account: str, keeper: bool, now: datetime) -> No
         raise GameError(f"{gf.name} already has a master ({current}); only the judge keeper may take it over")
     gf.update_game(master=account)
     gf.event("master", now, account=account, previous=current)
+
+
+def terminate(gf: GameFile, now: datetime) -> None:
+    """The master's TERMINATE: the game ends now with no winner, started or not."""
+    if gf.status is GameStatus.FINISHED:
+        raise GameError(f"{gf.name} is already over")
+    row = gf.current()
+    if row is None:
+        result = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres", "phase": None}
+        gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
+                       next_event_at=None)
+        gf.event("finished", now, **result)
+        joined = sorted(a for (a,) in gf.db.execute("SELECT account FROM signups"))
+        master = gf.row()["master"]
+        gf.announce("terminated:end", "game_end", {"result": result}, now,
+                    recipients=[*joined, *([master] if master and master not in joined else []), None])
+        return
+    counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
+    processing.finish(gf, Ending("terminated", (), counts, "centres"), row.position, now, key=f"{row.seq}:terminated")

@@ -224,9 +224,19 @@ class GameService:
         with self._write(name) as gf:
             forming.leave(gf, account)
 
-    def start(self, name: str) -> dict:
-        with self._write(name) as gf:
-            forming.start(gf, self.clock())
+    def start(self, name: str, *, force: bool = False, source: str | None = None) -> dict:
+        """Start a game that has all its players; `force`: with those there are (FORCE START), the
+        empty seats neutral."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                forming.start(gf, self.clock(), force=force)
+        return self.status(name)
+
+    def terminate(self, name: str, *, source: str | None = None) -> dict:
+        """The master's TERMINATE: the game ends now, with no winner."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.terminate(gf, self.clock())
         return self.status(name)
 
     # -- orders ----------------------------------------------------------------------------------
