@@ -9,7 +9,7 @@ from . import processing
 from .clock import iso, move_past_absences, parse_time
 from .ending import Ending
 from .gamefile import GameFile, PhaseRow
-from .model import GameError, GameStatus, PowerStatus
+from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
 
 
 def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
@@ -103,6 +103,11 @@ def _need_json(position, need) -> dict:
 
 
 def change_settings(gf: GameFile, now: datetime, **changes) -> None:
+    """New settings; once the game has started only those in CHANGEABLE_IN_PLAY, and a new
+    deadline rule counts from the next phase (the current deadline stays as announced)."""
+    fixed = sorted(set(changes) - CHANGEABLE_IN_PLAY)
+    if fixed and gf.status is not GameStatus.FORMING:
+        raise GameError(f"{', '.join(fixed)} cannot change once the game has started")
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})

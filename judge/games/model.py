@@ -145,6 +145,14 @@ class Settings:
 
 DEFAULT_SETTINGS = Settings()
 
+# What a master may change once the game has started: the clock and the manners of play. The
+# rest (who plays, what wins, how the seats are given) is fixed when the players join.
+CHANGEABLE_IN_PLAY = frozenset({
+    "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
+    "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
+    "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
+    "ends_at"})
+
 
 class GameError(ValueError):
     """A request the game cannot grant; the message is fit to send to the player."""
