@@ -6,10 +6,10 @@ import json
 import sys
 from typing import Any, Callable, TextIO
 
-from .engine import Variant, edition, load_variant, process_phase
+from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
 from .engine.notation import NotationError, order_text, position_from_json, position_to_json
 from .engine.outcomes import PhaseResult
-from .engine.rules import DEFAULT
+from .engine.rules import DEFAULT, Rules
 from .language import BoardView, OrderReader
 from .order_reading import read_order_lines
 
@@ -77,17 +77,51 @@ def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader
 
 def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
                        rules_name: str | None = None) -> dict[str, Any]:
+    """One phase (`phase`, position and `orders`), or a whole game (`phases`: each phase's orders,
+    played in turn from the request's position, or from the variant's start without one)."""
     variant, reader = variant_named(request.get("variant", "standard"))
     name = rules_name or request.get("rules")
     rules = edition(name) if name else DEFAULT
+    if "phases" in request:
+        return _adjudicate_game(variant, reader, rules, request)
     if "phase" not in request:
-        raise ValueError("the input needs a phase, e.g. \"S1901M\"")
+        raise ValueError("the input needs a phase, e.g. \"S1901M\", or phases for a whole game")
     position = position_from_json(variant, request)
+    played, after = _play(variant, reader, rules, position, request.get("orders", {}))
+    return {"variant": variant.id, "rules": rules.name, **played, "next": _next_json(variant, after, rules)}
+
+
+def _adjudicate_game(variant: Variant, reader: OrderReader | None, rules: Rules,
+                     request: dict[str, Any]) -> dict[str, Any]:
+    phases = request["phases"]
+    if not isinstance(phases, list):
+        raise ValueError("phases must be a list of {\"orders\": {...}}, one per phase played")
+    position = position_from_json(variant, request) if "phase" in request else starting_position(variant)
+    played = []
+    for number, entry in enumerate(phases):
+        if not isinstance(entry, dict):
+            raise ValueError(f"phases[{number}] must be an object with orders")
+        at = variant.calendar.code(position.phase)
+        if entry.get("phase") not in (None, at):
+            raise ValueError(f"phases[{number}] is for {entry['phase']} but the game is at {at}")
+        response, position = _play(variant, reader, rules, position, entry.get("orders", {}))
+        played.append(response)
+    return {"variant": variant.id, "rules": rules.name, "phases": played,
+            "next": _next_json(variant, position, rules)}
+
+
+def _next_json(variant: Variant, position: Position, rules: Rules) -> dict[str, Any]:
+    return {**position_to_json(variant, position), "rules": rules.name}
+
+
+def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: Position,
+          order_lines: dict[str, Any]) -> tuple[dict[str, Any], Position]:
+    """Read one phase's order lines, adjudicate, and say what happened; returns the next position."""
     orders: dict[str, list] = {}
     errors: dict[str, list] = {}
     notes: dict[str, list] = {}
     board = BoardView(variant, position) if reader is not None else None
-    for power, lines in request.get("orders", {}).items():
+    for power, lines in order_lines.items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
@@ -100,12 +134,7 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], t
         if read.notes:
             notes[pid] = read.notes
     turn = process_phase(variant, position, orders, rules)
-    response: dict[str, Any] = {
-        "variant": variant.id,
-        "rules": rules.name,
-        "phase": variant.calendar.code(position.phase),
-        "results": _results(turn.result),
-    }
+    response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": _results(turn.result)}
     if errors:
         response["errors"] = errors
     if notes:
@@ -116,10 +145,7 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], t
                for r in turn.skipped if r.outcomes]
     if settled:
         response["settled"] = settled
-    nxt = position_to_json(variant, turn.next)
-    nxt["rules"] = rules.name
-    response["next"] = nxt
-    return response
+    return response, turn.next
 
 
 def _results(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:

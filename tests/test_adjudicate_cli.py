@@ -113,3 +113,51 @@ def test_orders_are_read_with_the_requests_board_and_bare_units_adjust():
     assert [r["order"] for r in response["results"]["RUSSIA"]] == ["A GAL D"]
     germany = {r["order"]: r["result"] for r in response["results"]["GERMANY"]}
     assert germany == {"BUILD F KIE": "succeeds", "BUILD A BER": "succeeds"}
+
+
+# A whole year from the start, written as one request: each phase's orders in turn.
+YEAR = [
+    {"orders": {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"],
+                "GERMANY": ["A MUN - RUH", "A BER - KIE", "F KIE - DEN"],
+                "ENGLAND": ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]}},
+    {"phase": "F1901M",
+     "orders": {"FRANCE": ["A BUR - BEL", "A SPA H", "F MAO - POR"],
+                "GERMANY": ["A RUH - BUR", "A KIE - HOL", "F DEN H"],
+                "ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY", "F NWG S A YOR - NWY"]}},
+    {"phase": "W1901A",
+     "orders": {"FRANCE": ["BUILD A PAR", "BUILD F BRE"], "GERMANY": ["BUILD A MUN", "BUILD F KIE"],
+                "ENGLAND": ["BUILD F LON"]}},
+    {"orders": {"FRANCE": ["A BEL - HOL"], "GERMANY": ["A HOL S A BUR - BEL"]}},
+]
+
+
+def test_a_whole_game_in_one_request_is_the_same_as_its_phases_chained_one_by_one():
+    code, out = _run(stdin=json.dumps({"rules": "2000", "phases": YEAR}))
+    game = json.loads(out)
+    assert code == 0 and game["rules"] == "2000"
+    assert [p["phase"] for p in game["phases"]] == ["S1901M", "F1901M", "W1901A", "S1902M"]
+
+    request = json.loads(_run(stdin=json.dumps({"phases": []}))[1])["next"]   # the start, as JSON
+    for played in YEAR:
+        request["orders"] = played["orders"]
+        request["rules"] = "2000"
+        code, out = _run(stdin=json.dumps(request))
+        one = json.loads(out)
+        assert code == 0
+        expected = game["phases"].pop(0)
+        assert {k: v for k, v in one.items() if k not in ("variant", "rules", "next")} == expected
+        request = one["next"]
+    assert request == game["next"] and request["phase"] == "F1902M"
+
+
+def test_a_whole_game_request_says_where_its_phases_and_the_game_part_ways():
+    code, out = _run("--jsonl", stdin="\n".join(json.dumps(r) for r in (
+        {"phases": [YEAR[0], YEAR[2]]},
+        {"phases": {"orders": {}}},
+        {"phases": [YEAR[0], "A PAR - BUR"]},
+    )))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M"}
+    assert "phases must be a list" in answers[1]["error"]
+    assert answers[2] == {"error": "phases[1] must be an object with orders"}

@@ -340,7 +340,7 @@ def test_a_message_dispatched_twice_is_applied_once(tmp_path):
     assert again["repeated"] and again["phase"] == "F1901M" and again["orders"] == []
     first = svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99")
     assert svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99") == first
-    assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 7
+    assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 8   # seven powers and the master
 
 
 def test_resignation_opens_the_power_and_forming_rules(tmp_path):

@@ -11,7 +11,7 @@ from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Sup
 from judge.games.accounts import hash_password, verify_password
 from judge.games.model import NmrPolicy, Settings
 from judge.games.ordercodec import order_from_json, order_to_json
-from judge.games.store import check_game_name, open_game, open_judge
+from judge.games.store import GAME_MIGRATIONS, JUDGE_MIGRATIONS, check_game_name, open_game, open_judge
 from test_games_helpers import seven_player_game, service
 
 
@@ -22,8 +22,8 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     judge = open_judge(tmp_path / "var")
     assert game.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert judge.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", 3)]
-    assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == 3
+    assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", len(GAME_MIGRATIONS))]
+    assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == len(JUDGE_MIGRATIONS)
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())
     assert (tmp_path / "var" / "games" / "alpha.sqlite").exists()

@@ -76,8 +76,9 @@ def test_press_white_grey_and_broadcast(playing):
     assert "white press: messages are signed" in r.body      # grey press is not allowed in this game
     assert "'Narnia' is not a power" in r.body
     press = [n for n in j.service.pending_notices("alpha") if n.kind == "press"]
-    assert {n.recipient for n in press if n.payload["body"] == "Shall we?"} == {"france", "germany"}
-    assert len([n for n in press if n.payload["body"] == "Hello all"]) == 7
+    # the master ("gm") gets a copy of all press
+    assert {n.recipient for n in press if n.payload["body"] == "Shall we?"} == {"france", "germany", "gm"}
+    assert len([n for n in press if n.payload["body"] == "Hello all"]) == 8
 
 
 def test_information_commands(playing):

@@ -23,7 +23,7 @@ def assign_random(players: Sequence[str], seats: Sequence[Seat], seed: int) -> d
 
 def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
                          preferences: dict[str, Sequence[Seat]], seed: int) -> dict[str, Seat]:
-    if len(players) != len(seats):
+    if len(players) > len(seats):      # fewer players than seats: a forced start leaves some empty
         raise ValueError(f"{len(seats)} seats for {len(players)} players")
     rng = random.Random(f"{seed}:assign")
     order = list(seats)
@@ -43,7 +43,7 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
         return {who[i]: order[j] for i, j in enumerate(perm)}
     best, best_cost = None, None
     # at most 7! = 5040 permutations on the standard map
-    for perm in itertools.permutations(range(len(order))):
+    for perm in itertools.permutations(range(len(order)), len(who)):
         total = sum(cost[i][j] for i, j in enumerate(perm))
         if best_cost is None or total < best_cost:
             best, best_cost = perm, total

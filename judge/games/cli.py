@@ -39,6 +39,7 @@ EXAMPLES = {
     "process": "judge process spring26      # plays the current phase now, missing orders or not",
     "history": "judge history spring26",
     "rollback": "judge rollback spring26 F1902M",
+    "export": "judge export spring26 -o spring26.json && judge adjudicate spring26.json   # replays the game",
     "account": "JUDGE_PW=... judge account gm gm@example.org --password-env JUDGE_PW --time-zone Europe/Paris",
 }
 
@@ -69,6 +70,9 @@ def register(subparsers) -> None:
     p = _add(subparsers, "rollback", _rollback, "play a game again from an earlier phase (history is kept)")
     p.add_argument("game")
     p.add_argument("phase", help="a phase code such as F1902M")
+    p = _add(subparsers, "export", _export, "the game's whole record as JSON that `judge adjudicate` replays")
+    p.add_argument("game")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it here (default: standard output)")
     p = _add(subparsers, "account", _account, "create an account (e.g. for a game master)")
     p.add_argument("name")
     p.add_argument("address")
@@ -116,8 +120,22 @@ def _seats(status: dict) -> list:
 
 
 @_guard
+def _export(args) -> int:
+    record = _service(args).export(args.game)
+    text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+    if not args.output:
+        print(text, end="")
+        return 0
+    Path(args.output).write_text(text, encoding="utf-8")
+    replay = "replays with `judge adjudicate`" if record["replayable"]["ok"] else \
+        f"does not replay exactly: {record['replayable']['why']}"
+    print(f"wrote {args.output}: {len(record['phases'])} phases of {args.game}; it {replay}")
+    return 0
+
+
+@_guard
 def _list(args) -> int:
-    games = _service(args).list_games()
+    games = _service(args).list_games(all_games=True)
     lines = [f"{g['name']:<20} {g['status']:<9} {g['phase'] or '-':<8} next {g['next_event_at'] or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))

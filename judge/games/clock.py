@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from . import deadlines
 from .model import Settings
 
 UTC = timezone.utc
@@ -74,8 +75,27 @@ class Absence:
 
 
 def deadline_for(settings: Settings, kind: str, start: datetime, absences: Sequence[Absence] = ()) -> datetime:
-    """When a phase of this kind that starts now is due, moved past the absences it falls in."""
-    return move_past_absences(settings, start + timedelta(hours=settings.phase_hours(kind)), absences)
+    """When a phase of this kind that starts now is due: its length later, on the game's daily grid
+    if it has one (judge.games.deadlines), moved past the absences it falls in (and back onto the
+    grid after them)."""
+    hours = settings.phase_hours(kind)
+    deadline = start + timedelta(hours=hours)
+    if settings.deadline_clock is not None:
+        deadline -= deadlines.slack(hours)
+    deadline = _fit(settings, deadline)
+    for _ in range(50):             # absences and the grid may push each other a few times
+        moved = move_past_absences(settings, deadline, absences)
+        if moved == deadline:
+            break
+        deadline = _fit(settings, moved)
+    return deadline
+
+
+def _fit(settings: Settings, earliest: datetime) -> datetime:
+    if settings.deadline_clock is None and not settings.deadline_days:
+        return earliest
+    clock = deadlines.parse_clock(settings.deadline_clock) if settings.deadline_clock else None
+    return deadlines.on_grid(earliest, clock, settings.deadline_days, settings.time_zone)
 
 
 def move_past_absences(settings: Settings, deadline: datetime, absences: Sequence[Absence]) -> datetime:

@@ -40,11 +40,15 @@ def signups(gf: GameFile) -> int:
     return gf.db.execute("SELECT count(*) FROM signups").fetchone()[0]
 
 
-def start(gf: GameFile, now: datetime) -> None:
-    """Give out the seats, set up the first phase and its deadline, and tell everyone."""
+def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
+    """Give out the seats, set up the first phase and its deadline, and tell everyone. `force` (the
+    master's FORCE START): start with the players there are; the seats nobody took are neutral
+    powers, whose units hold and whose retreats and adjustments the rules make."""
     if gf.status is not GameStatus.FORMING:
         raise GameError(f"{gf.name} has already started")
-    if signups(gf) != gf.setup.players:
+    if force and signups(gf) < 2:
+        raise GameError(f"{gf.name} has {signups(gf)} player{'s' if signups(gf) != 1 else ''}: a game needs two")
+    if signups(gf) != gf.setup.players and not force:
         raise GameError(f"{gf.name} needs {gf.setup.players} players and has {signups(gf)}")
     rows = gf.db.execute("SELECT account, preferences FROM signups ORDER BY joined_at, account").fetchall()
     players = [a for a, _ in rows]
@@ -59,7 +63,10 @@ def start(gf: GameFile, now: datetime) -> None:
             gf.db.execute("INSERT INTO powers (power, account, status) VALUES (?, ?, ?)",
                           [power, account, PowerStatus.ACTIVE.value])
             gf.power_event(power, account, "assigned", now, None)
-    for power in gf.setup.neutral:
+    taken = {p for seat in seats.values() for p in seat}
+    empty = [p for seat in gf.setup.seats for p in seat if p not in taken]
+    neutral = [*gf.setup.neutral, *empty]
+    for power in neutral:
         gf.db.execute("INSERT INTO powers (power, account, status, neutral) VALUES (?, NULL, ?, 1)",
                       [power, PowerStatus.NEUTRAL.value])
     position = starting_position(gf.variant)
@@ -68,15 +75,15 @@ def start(gf: GameFile, now: datetime) -> None:
     deadline = processing.phase_deadline(gf, position, now)
     gf.new_phase(position, now, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, started_at=iso(now))
-    gf.event("started", now, seats={a: list(s) for a, s in seats.items()})
+    gf.event("started", now, seats={a: list(s) for a, s in seats.items()}, forced=force, neutral=neutral)
     # a variant rebuilt without its original map data says so to everyone (Abstraction II)
     about = {"variant": gf.variant.name, "variant_notice": gf.variant.extra.get("x_reconstruction_notice")
              if gf.variant.reconstructed else None}
     for account, seat in seats.items():
         gf.notice("0", "game_start", account, {**about,
             "phase": gf.phase_code(position), "phase_name": gf.phase_name(position), "seat": list(seat),
-            "players": {p: a for a, s in seats.items() for p in s}, "neutral": list(gf.setup.neutral),
+            "players": {p: a for a, s in seats.items() for p in s}, "neutral": neutral,
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
-    gf.announce("0", "game_start", {**about, "phase": gf.phase_code(position), "neutral": list(gf.setup.neutral)},
+    gf.announce("0", "game_start", {**about, "phase": gf.phase_code(position), "neutral": neutral},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
     gf.update_game(next_event_at=iso(processing.next_event(gf, now)))

@@ -136,10 +136,12 @@ class GameFile:
                         [iso(now), kind, json.dumps(detail, sort_keys=True)])
 
     def new_phase(self, position: Position, now: datetime, deadline: datetime | None) -> int:
+        powers = {p: {"account": r.account, "status": r.status.value, "missed": r.missed}
+                  for p, r in self.powers().items()}
         cur = self.db.execute(
-            "INSERT INTO phases (phase, position, started_at, deadline) VALUES (?, ?, ?, ?)",
+            "INSERT INTO phases (phase, position, started_at, deadline, powers) VALUES (?, ?, ?, ?, ?)",
             [self.phase_code(position), json.dumps(notation.position_to_json(self.variant, position)),
-             iso(now), iso(deadline) if deadline else None])
+             iso(now), iso(deadline) if deadline else None, json.dumps(powers)])
         self.update_game(phase_seq=cur.lastrowid)
         return cur.lastrowid
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from ..engine.notation import loc_text, unit_text
 from . import processing
 from .clock import iso, move_past_absences, parse_time
-from .gamefile import GameFile
-from .model import GameError, GameStatus, PowerStatus
+from .ending import Ending
+from .gamefile import GameFile, PhaseRow
+from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
 
 
 def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
@@ -61,22 +63,51 @@ def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     gf.db.execute("UPDATE phases SET rolled_back = 1 WHERE seq >= ?", [old.seq])
     gf.db.execute("DELETE FROM votes")
     gf.update_game(status=GameStatus.ACTIVE.value, finished_at=None, result=None, paused_at=None)
-    for p, pr in gf.powers().items():
-        if pr.neutral:
-            continue
-        alive = old.position.units_of(p) or old.position.centres_of(p)
-        if pr.status in (PowerStatus.LATE, PowerStatus.ELIMINATED) and alive:
-            gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED)
-        gf.set_power(p, waiting=0)
+    _restore_powers(gf, old)
     deadline = processing.phase_deadline(gf, old.position, now)
     seq = gf.new_phase(old.position, now, deadline)
     gf.event("rolled back", now, to=old.phase, from_seq=old.seq, new_seq=seq)
-    gf.announce(f"{seq}", "rollback", {"phase": old.phase, "phase_name": gf.phase_name(old.position)},
-                now, deadline)
+    needs = {p: _need_json(old.position, n) for p, n in processing.needs(gf, old.position).items() if n}
+    gf.announce(f"{seq}", "rollback", {"phase": old.phase, "phase_name": gf.phase_name(old.position),
+                                       "needs": needs}, now, deadline)
     reschedule(gf, now)
 
 
+def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
+    """Each power's status and phases missed as they were when `old` began: what the rolled-back
+    phases did to them (civil disorder, abandonment, elimination) is undone. A power that has a new
+    player since keeps that player, active with nothing missed."""
+    row = gf.db.execute("SELECT powers FROM phases WHERE seq = ?", [old.seq]).fetchone()
+    then = json.loads(row[0]) if row and row[0] else None
+    for p, pr in gf.powers().items():
+        if pr.neutral:
+            continue
+        before = (then or {}).get(p)
+        if before is not None and before["account"] == pr.account:
+            gf.set_power(p, status=PowerStatus(before["status"]), missed=before["missed"], waiting=0)
+        elif before is not None:
+            gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED, missed=0, waiting=0)
+        else:   # a phase stored before phases kept the powers
+            alive = old.position.units_of(p) or old.position.centres_of(p)
+            if pr.status in (PowerStatus.LATE, PowerStatus.ELIMINATED) and alive:
+                gf.set_power(p, status=PowerStatus.ACTIVE if pr.account else PowerStatus.ABANDONED)
+            gf.set_power(p, waiting=0)
+
+
+def _need_json(position, need) -> dict:
+    """What one power must decide in the phase played again, for the rollback notice."""
+    return {"units": [unit_text(u.kind, u.location) for loc in need.units if (u := position.unit_in(loc.province))],
+            "retreats": [{"unit": unit_text(d.unit.kind, d.unit.location),
+                          "to": [loc_text(x) for x in d.retreats]} for d in need.retreats],
+            "builds": need.builds, "removals": need.removals}
+
+
 def change_settings(gf: GameFile, now: datetime, **changes) -> None:
+    """New settings; once the game has started only those in CHANGEABLE_IN_PLAY, and a new
+    deadline rule counts from the next phase (the current deadline stays as announced)."""
+    fixed = sorted(set(changes) - CHANGEABLE_IN_PLAY)
+    if fixed and gf.status is not GameStatus.FORMING:
+        raise GameError(f"{', '.join(fixed)} cannot change once the game has started")
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
@@ -106,3 +137,22 @@ def become_master(gf: GameFile, account: str, keeper: bool, now: datetime) -> No
         raise GameError(f"{gf.name} already has a master ({current}); only the judge keeper may take it over")
     gf.update_game(master=account)
     gf.event("master", now, account=account, previous=current)
+
+
+def terminate(gf: GameFile, now: datetime) -> None:
+    """The master's TERMINATE: the game ends now with no winner, started or not."""
+    if gf.status is GameStatus.FINISHED:
+        raise GameError(f"{gf.name} is already over")
+    row = gf.current()
+    if row is None:
+        result = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres", "phase": None}
+        gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
+                       next_event_at=None)
+        gf.event("finished", now, **result)
+        joined = sorted(a for (a,) in gf.db.execute("SELECT account FROM signups"))
+        master = gf.row()["master"]
+        gf.announce("terminated:end", "game_end", {"result": result}, now,
+                    recipients=[*joined, *([master] if master and master not in joined else []), None])
+        return
+    counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
+    processing.finish(gf, Ending("terminated", (), counts, "centres"), row.position, now, key=f"{row.seq}:terminated")

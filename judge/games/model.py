@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from . import deadlines
+
 
 class GameStatus(enum.Enum):
     FORMING = "forming"
@@ -37,9 +39,10 @@ class NmrPolicy(enum.Enum):
 
 
 class PressType(enum.Enum):
-    WHITE = "white"   # signed
-    GREY = "grey"     # may be sent anonymously
-    NONE = "none"     # only to and from the game master
+    WHITE = "white"          # signed
+    GREY = "grey"            # may be sent anonymously
+    BROADCAST = "broadcast"  # signed, and only to every power at once (no private deals)
+    NONE = "none"            # only to and from the game master
 
 
 class DrawRule(enum.Enum):
@@ -64,6 +67,7 @@ class Settings:
     # reminders this many hours before the deadline, to powers that still owe orders
     reminder_hours: tuple[float, ...] = (24.0, 4.0)
     press: PressType = PressType.WHITE
+    movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
@@ -79,6 +83,14 @@ class Settings:
     max_absence_days: float = 14.0
     after_absence_hours: float = 24.0  # a deadline moved by an absence falls this long after it ends
     pictures: bool = True            # results mails carry a picture of the board (off: text only)
+    unlisted: bool = False           # left out of LIST but for its master and players (judge.games.access)
+    # joining needs a record (judge.games.records) of orders sent in at least this per cent of the
+    # phases that needed them; None: anyone; newcomers with no phase yet may always join
+    min_reliability: float | None = None
+    # deadlines on a daily grid (judge.games.deadlines): a local time of day in the game's zone
+    # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
+    deadline_clock: str | None = None
+    deadline_days: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -93,6 +105,11 @@ class Settings:
                 raise ValueError(f"{name} must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
+        if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
+            raise ValueError("min_reliability is a percentage, from 0 to 100")
+        if self.deadline_clock is not None:    # one spelling, HH:MM
+            object.__setattr__(self, "deadline_clock", deadlines.parse_clock(self.deadline_clock).strftime("%H:%M"))
+        object.__setattr__(self, "deadline_days", deadlines.parse_days(self.deadline_days))
 
     def phase_hours(self, kind: str) -> float:
         return {"M": self.movement_hours, "R": self.retreat_hours, "A": self.adjustment_hours}[kind]
@@ -116,7 +133,7 @@ class Settings:
             default = getattr(cls, name, None)
             if isinstance(default, enum.Enum):
                 value = type(default)(value)
-            elif name == "reminder_hours":
+            elif name in ("reminder_hours", "deadline_days"):
                 value = tuple(value)
             values[name] = value
         return cls(**values)
@@ -127,6 +144,14 @@ class Settings:
 
 
 DEFAULT_SETTINGS = Settings()
+
+# What a master may change once the game has started: the clock and the manners of play. The
+# rest (who plays, what wins, how the seats are given) is fixed when the players join.
+CHANGEABLE_IN_PLAY = frozenset({
+    "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
+    "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
+    "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
+    "ends_at"})
 
 
 class GameError(ValueError):

@@ -1,5 +1,6 @@
 """Press between powers: white (signed), grey (may be anonymous; the master still sees the sender),
-or none (only to and from the master)."""
+broadcast only (to every power at once), or none (only to and from the master); optionally only in
+movement phases, as at a table. The master gets a copy of all press, with its true sender."""
 from __future__ import annotations
 
 import json
@@ -16,10 +17,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
          account: str | None, source: str | None, now: datetime) -> int:
     if sender != "MASTER":
         check_playing(gf, sender, account)
-        if gf.settings.press is PressType.NONE and list(to or ()) != ["MASTER"]:
-            raise GameError(f"{gf.name} has no press between players")
-        if anonymous and gf.settings.press is not PressType.GREY:
-            raise GameError(f"{gf.name} has white press: messages are signed")
+        _check_allowed(gf, to, anonymous)
     powers = gf.powers()
     targets = sorted(powers) if to is None else [t.upper() for t in to]
     for t in targets:
@@ -32,9 +30,28 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
         [row.seq if row else None, iso(now), sender, json.dumps(targets), shown, body, source]).lastrowid
     master = gf.row()["master"]
     accounts = {powers[t].account for t in targets if t != "MASTER" and powers[t].account}
-    if "MASTER" in targets or anonymous:
-        accounts.add(master)
+    if master and sender != "MASTER":
+        accounts.add(master)      # a copy of everything, as HELP PRESS tells players
     for acc in sorted(a for a in accounts if a):
         gf.notice(f"press:{press_id}", "press", acc, {
-            "from": sender if acc == master else shown, "to": targets, "broadcast": to is None, "body": body}, now)
+            "from": sender if acc == master else shown, "to": targets, "broadcast": to is None, "body": body,
+            "copy": acc == master and "MASTER" not in targets and not any(
+                powers[t].account == acc for t in targets if t != "MASTER")}, now)
     return press_id
+
+
+def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> None:
+    """The game's press rules for a player's press; the master may always be written to."""
+    settings = gf.settings
+    if list(to or ()) == ["MASTER"]:
+        return
+    if settings.press is PressType.NONE:
+        raise GameError(f"{gf.name} has no press between players: only the game master can be written to")
+    row = gf.current()
+    if settings.movement_press_only and row is not None and row.position.phase.kind.value != "M":
+        raise GameError(f"{gf.name} has press only in movement phases, as at a table: wait for the next"
+                        " movement phase (the game master can still be written to)")
+    if settings.press is PressType.BROADCAST and to is not None:
+        raise GameError(f"{gf.name} has broadcast press only: write BROADCAST ... ENDPRESS to every power at once")
+    if anonymous and settings.press is not PressType.GREY:
+        raise GameError(f"{gf.name} has {settings.press.value} press: messages are signed")

@@ -16,6 +16,7 @@ from ..engine.orders import Order
 from ..engine.outcomes import PhaseResult
 from ..engine.phase import Need
 from ..engine.position import Position
+from . import records
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
@@ -210,13 +211,19 @@ def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], order
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
+        if p in need and pr.status in PLAYING:
+            records.note(gf, row.seq, p, pr.account, "missed" if p in missed else
+                         "late" if pr.status is PowerStatus.LATE else "on_time")
         if p in missed:
             count = pr.missed + 1
             if pr.status in PLAYING and count >= gf.settings.abandon_after:
                 gf.set_power(p, missed=count, status=PowerStatus.ABANDONED)
                 gf.power_event(p, pr.account, "abandoned", now, row.phase)
+                records.note(gf, row.seq, p, pr.account, "abandoned")
                 out.append({"kind": "abandoned", "power": p, "missed": count, "open_for_takeover": True})
             elif pr.status in PLAYING:
+                if pr.missed == 0:      # the first phase missed in a row: a new spell of civil disorder
+                    records.note(gf, row.seq, p, pr.account, "civil_disorder")
                 gf.set_power(p, missed=count, status=PowerStatus.CIVIL_DISORDER)
                 out.append({"kind": "civil_disorder", "power": p, "missed": count})
             else:
@@ -249,10 +256,21 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
               "phase": gf.phase_code(position)}
     if gf.current() is None or gf.current().position != position:
         gf.new_phase(position, now, None)
+    for p, pr in gf.powers().items():       # the players still in it, or put out by others, finished it
+        if pr.status in PLAYING or (pr.status is PowerStatus.ELIMINATED and not _walked_out(gf, p, pr.account)):
+            records.note(gf, gf.current().seq, p, pr.account, "finished")
     gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                    next_event_at=None)
     gf.event("finished", now, **result)
     gf.announce(f"{key}:end", "game_end", {"result": result}, now)
+
+
+def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
+    """The power's player abandoned or resigned it (and did not come back) before it was eliminated."""
+    last = gf.db.execute("SELECT event FROM power_history WHERE power = ? AND account IS ? AND event IN"
+                         " ('assigned', 'replaced', 'returned', 'abandoned', 'resigned') ORDER BY id DESC LIMIT 1",
+                         [power, account]).fetchone()
+    return last is not None and last[0] in ("abandoned", "resigned")
 
 
 def _result_json(gf: GameFile, result: PhaseResult, seq: int) -> dict:

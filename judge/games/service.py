@@ -29,7 +29,7 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import audience, exchange, forming, master, players, press, processing, votes
+from . import access, audience, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
@@ -124,13 +124,18 @@ class GameService:
             cur = gf.current()
             pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
             self.judge.execute(
-                "INSERT INTO game_index (name, variant, status, phase, master, next_event_at, pending_notices, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET variant = excluded.variant,"
+                "INSERT INTO game_index (name, variant, status, phase, master, next_event_at, pending_notices, updated_at,"
+                " listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET variant = excluded.variant,"
                 " status = excluded.status, phase = excluded.phase, master = excluded.master,"
                 " next_event_at = excluded.next_event_at, pending_notices = excluded.pending_notices,"
-                " updated_at = excluded.updated_at",
+                " updated_at = excluded.updated_at, listed = excluded.listed",
                 [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
-                 row["next_event_at"], pending, iso(self.clock())])
+                 row["next_event_at"], pending, iso(self.clock()), int(not gf.settings.unlisted)])
+            self.judge.execute("DELETE FROM player_records WHERE name = ?", [row["name"]])
+            self.judge.conn.executemany(
+                "INSERT INTO player_records (name, account, on_time, late, missed, civil_disorder, abandoned,"
+                " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(row["name"], account, *(t[k] for k in records.KINDS)) for account, t in records.totals(gf).items()])
             self.judge.execute("DELETE FROM game_powers WHERE name = ?", [row["name"]])
             self.judge.conn.executemany(
                 "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
@@ -151,6 +156,12 @@ class GameService:
     def create_account(self, name: str, address: str, password: str | None = None, *,
                        time_zone: str = "UTC", keeper: bool = False):
         return self.accounts.create(name, address, password, self.clock(), time_zone=time_zone, keeper=keeper)
+
+    def record(self, account: str) -> records.Record:
+        """The account's record across every game on this judge (judge.games.records)."""
+        return records.summed(self.judge.execute(
+            "SELECT 1, on_time, late, missed, civil_disorder, abandoned, finished FROM player_records"
+            " WHERE account = ?", [account]).fetchall())
 
     # -- forming -------------------------------------------------------------------------------
     def create_game(self, name: str, *, variant: str = "standard", rules: str = "5th",
@@ -190,20 +201,47 @@ class GameService:
             db.close()
         return self.status(name)
 
-    def join(self, name: str, account: str, preferences: Sequence[str] = ()) -> dict:
-        """Sign up (preferences: seats, best first); the last player needed starts the game."""
+    def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
+             join_password: str | None = None) -> dict:
+        """Sign up (preferences: seats, best first); the last player needed starts the game. A
+        private game needs the account on its ALLOW list or its join password (judge.games.access)."""
         self.accounts.get(account)
+        record = self.record(account)
         with self._write(name) as gf:
+            access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
             forming.sign_up(gf, account, preferences, self.clock())
         return self.status(name)
+
+    def set_access(self, name: str, *, password: str | None = None, clear_password: bool = False,
+                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> dict:
+        """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now."""
+        for account in (*allow, *deny):
+            self.accounts.get(account)
+        with self._write(name) as gf:
+            if password or clear_password:
+                access.set_password(gf, None if clear_password else password)
+            access.allow(gf, allow)
+            access.deny(gf, deny)
+            return access.rules(gf)
 
     def leave(self, name: str, account: str) -> None:
         with self._write(name) as gf:
             forming.leave(gf, account)
 
-    def start(self, name: str) -> dict:
-        with self._write(name) as gf:
-            forming.start(gf, self.clock())
+    def start(self, name: str, *, force: bool = False, source: str | None = None) -> dict:
+        """Start a game that has all its players; `force`: with those there are (FORCE START), the
+        empty seats neutral."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                forming.start(gf, self.clock(), force=force)
+        return self.status(name)
+
+    def terminate(self, name: str, *, source: str | None = None) -> dict:
+        """The master's TERMINATE: the game ends now, with no winner."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.terminate(gf, self.clock())
         return self.status(name)
 
     # -- orders ----------------------------------------------------------------------------------
@@ -311,9 +349,12 @@ class GameService:
             return players.add_absence(gf, account, s, e, by_master, self.clock())
 
     # -- players coming and going ----------------------------------------------------------------
-    def take_over(self, name: str, power: str, account: str) -> dict:
+    def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> dict:
         self.accounts.get(account)
+        record = self.record(account)
         with self._write(name) as gf:
+            access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
 
@@ -473,9 +514,13 @@ class GameService:
         return row[0], row[1], row[2]
 
     # -- looking -------------------------------------------------------------------------------------
-    def list_games(self) -> list[dict]:
-        cur = self.judge.execute("SELECT name, variant, status, phase, master, next_event_at FROM game_index "
-                                 "ORDER BY name")
+    def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[dict]:
+        """The games `viewer` (an account, or None for a stranger) may see listed: unlisted games only
+        where it is the master or plays. `all_games`: every game, for the keeper."""
+        cur = self.judge.execute(
+            "SELECT name, variant, status, phase, master, next_event_at FROM game_index g WHERE ? OR listed"
+            " OR master = ? OR EXISTS (SELECT 1 FROM game_powers p WHERE p.name = g.name AND p.account = ?)"
+            " ORDER BY name", [int(all_games), viewer, viewer])
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r)) for r in cur]
 
@@ -544,6 +589,11 @@ class GameService:
             return {"seq": seq, "phase": row.phase, "variant": gf.variant.id, "settings": gf.settings.to_json(),
                     "position": notation.position_to_json(gf.variant, row.position),
                     "results": json.loads(result)["results"] if result else []}
+
+    def export(self, name: str) -> dict:
+        """The game's record as a whole-game `judge adjudicate` request (judge.games.export)."""
+        with self._read(name) as gf:
+            return export.export(gf, name, self.clock())
 
     def events(self, name: str) -> list[dict]:
         with self._read(name) as gf:

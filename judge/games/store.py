@@ -184,7 +184,36 @@ def _game_v3(db: sqlite_utils.Database) -> None:
         db.execute("UPDATE game SET settings = ? WHERE id = 1", [json.dumps(settings)])
 
 
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3]
+def _game_v4(db: sqlite_utils.Database) -> None:
+    """Each phase keeps the powers as they were when it began, so a rollback to it can put back each
+    power's status and phases missed (JSON {power: {"account", "status", "missed"}}; NULL in rows
+    from before, for which a rollback does what it did then)."""
+    db.execute("ALTER TABLE phases ADD COLUMN powers TEXT")
+
+
+def _game_v5(db: sqlite_utils.Database) -> None:
+    """Private games: a join password (hashed) and the master's ALLOW and DENY lists (accounts)."""
+    db.execute("""
+        CREATE TABLE access (
+            kind TEXT NOT NULL CHECK (kind IN ('password', 'allow', 'deny')),
+            value TEXT NOT NULL,                     -- the password's scrypt hash, or an account
+            PRIMARY KEY (kind, value)
+        )""")
+
+
+def _game_v6(db: sqlite_utils.Database) -> None:
+    """Facts for the players' records across games (judge.games.records)."""
+    db.execute("""
+        CREATE TABLE records (
+            seq INTEGER NOT NULL REFERENCES phases(seq),   -- the phase it is about
+            power TEXT NOT NULL,
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL,                      -- records.KINDS
+            PRIMARY KEY (seq, power, kind)
+        )""")
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6]
 
 
 def game_path(data: Path, name: str) -> Path:
@@ -272,7 +301,24 @@ def _judge_v3(db: sqlite_utils.Database) -> None:
     """)
 
 
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3]
+def _judge_v4(db: sqlite_utils.Database) -> None:
+    """Unlisted games: LIST leaves them out for everyone but their master and players."""
+    db.execute("ALTER TABLE game_index ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
+
+
+def _judge_v5(db: sqlite_utils.Database) -> None:
+    """Each game's share of its players' records (a cache of the game files, like game_index)."""
+    db.execute("""
+        CREATE TABLE player_records (
+            name TEXT NOT NULL,                      -- the game
+            account TEXT NOT NULL,
+            on_time INTEGER NOT NULL, late INTEGER NOT NULL, missed INTEGER NOT NULL,
+            civil_disorder INTEGER NOT NULL, abandoned INTEGER NOT NULL, finished INTEGER NOT NULL,
+            PRIMARY KEY (account, name)
+        )""")
+
+
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5]
 
 
 def open_judge(data: Path) -> sqlite_utils.Database:

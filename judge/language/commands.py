@@ -7,12 +7,12 @@ password is the player's business); command words are read in any case.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedInput
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "commands.lark"
+GRAMMAR = resources.files("judge.grammar") / "commands.lark"   # grammar/ in the source tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +111,13 @@ class SetDeadline:
 
 
 @dataclass(frozen=True, slots=True)
+class SetGame:
+    """The master's SET <setting> <value> (judge.mail.game_settings reads the value)."""
+    setting: str     # the name as written, in capitals
+    value: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Resign:
     game: str | None = None
 
@@ -183,7 +190,7 @@ class Exchange:
 
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
-           | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | Resign | SignOff
+           | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | SetGame | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange)
 
@@ -287,6 +294,9 @@ class _Build(Transformer):
     def deadline(self, c):
         return SetDeadline(str(c[0]).strip())
 
+    def game_setting(self, c):
+        return SetGame(str(c[0]).upper(), _opt(c, 1))
+
     def resign(self, c):
         return Resign(_opt(c, 0))
 
@@ -363,7 +373,7 @@ USAGE = {
     "signon": "SIGNON Fgame password", "sign": "SIGNON Fgame password", "create": "CREATE game password [variant]",
     "join": "JOIN game password", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
     "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
-    "ADDRESS new | TIMEZONE zone | DEADLINE when", "eject": "EJECT power", "replace": "REPLACE power [address]",
+    "ADDRESS new | TIMEZONE zone | DEADLINE when | a game setting (HELP SETTINGS)", "eject": "EJECT power", "replace": "REPLACE power [address]",
     "extend": "EXTEND hours", "become": "BECOME MASTER", "press": "PRESS TO powers ... ENDPRESS",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
 }

@@ -13,7 +13,7 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
@@ -31,7 +31,7 @@ from .lexer import KINDS, UNKNOWN_KIND, Lexed, TokenListLexer, lex, raw_words
 from .names import NameIndex, Resolved, or_list
 from .render import describe
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
+GRAMMAR = resources.files("judge.grammar") / "orders.lark"   # grammar/ in the source tree
 
 
 class OrderSyntaxError(Exception):

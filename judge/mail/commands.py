@@ -19,6 +19,7 @@ from . import info_commands as info
 from . import master_commands as master
 from .auth import Refused, authenticate, game_name, power_name, require_player, resolve_power, signon
 from .command_env import Env, Handler
+from .game_settings import HELP_SETTINGS
 
 
 def _signon(env: Env, cmd: c.SignOn) -> list[str]:
@@ -244,7 +245,7 @@ def _signoff(env: Env, cmd: c.SignOff) -> list[str]:
 
 
 def _help(env: Env, cmd: c.Help) -> list[str]:
-    return env.reports.render("reply_help.j2", topic=cmd.topic).body.rstrip("\n").split("\n")
+    return env.reports.render("reply_help.j2", topic=cmd.topic, settings=HELP_SETTINGS).body.rstrip("\n").split("\n")
 
 
 def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
@@ -282,6 +283,7 @@ HANDLERS: dict[type, Handler] = {
     c.SetAddress: Handler(_set_address),
     c.SetTimezone: Handler(_set_timezone),
     c.SetDeadline: Handler(master.set_deadline, once=True),
+    c.SetGame: Handler(master.set_game, once=True),
     c.Resign: Handler(_resign, once=True),
     c.SignOff: Handler(_signoff),
     c.Help: Handler(_help),

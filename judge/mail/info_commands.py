@@ -15,7 +15,7 @@ def viewer(env: Env) -> str | None:
 def list_games(env: Env, cmd: c.ListGames) -> list[str]:
     if cmd.game:
         return status_lines(env.service, known_game(env.service, cmd.game), viewer(env))
-    games = env.service.list_games()
+    games = env.service.list_games(env.session.account)   # signed on: its unlisted games too
     if not games:
         return ["no games yet: CREATE game password starts one"]
     rows = [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]

@@ -1,6 +1,6 @@
 """The game master's mail commands: PROCESS, PREVIEW, PAUSE, RESUME, SET DEADLINE, EXTEND, EJECT,
-REPLACE and ROLLBACK, each only for the signed-on game's master (or the judge keeper); and
-BECOME MASTER, which makes one."""
+REPLACE, ROLLBACK and SET <setting> <value>, each only for the signed-on game's master (or the
+judge keeper); and BECOME MASTER, which makes one."""
 from __future__ import annotations
 
 import re
@@ -8,6 +8,7 @@ import re
 from ..language import commands as c
 from .auth import Refused, authenticate, power_name, require_master, resolve_power
 from .command_env import Env
+from .game_settings import read_setting
 from .info_commands import outcome_line
 
 
@@ -126,3 +127,25 @@ def preview(env: Env, cmd: c.Preview) -> list[str]:
     if result["civil_disorder"]:
         lines.append("in civil disorder: " + ", ".join(variant.power(p).name for p in result["civil_disorder"]))
     return lines
+
+
+def set_game(env: Env, cmd: c.SetGame) -> list[str]:
+    """SET <setting> <value>: one of the game's settings (judge.mail.game_settings)."""
+    game = require_master(env.service, env.session, f"SET {cmd.setting}")
+    setting, value = read_setting(cmd.setting, cmd.value)
+    before = env.service.status(game)["settings"][setting.field]
+    try:
+        after = env.service.set_settings(game, **{setting.field: value})["settings"][setting.field]
+    except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+    return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
+
+
+def shown(value) -> str:
+    if value is None or value == [] or value == ():
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)

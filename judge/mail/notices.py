@@ -167,7 +167,9 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
          else "the game waits for them (the master can process)"),
         ("Abandoned after", f"{settings['abandon_after']} phases missed in a row"),
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
-                   "none": "none (only with the game master)"}[settings["press"]]),
+                   "broadcast": "broadcast only (to every power at once)",
+                   "none": "none (only with the game master)"}[settings["press"]]
+         + ("; none in retreat and adjustment phases" if settings.get("movement_press_only") else "")),
         ("Victory", f"{victory} supply centres" + (" (counted per player)" if settings["victory_by_player"]
                                                     or seats.victory_by_player else "")),
         ("Draws", "shared by all survivors" if settings["draw_rule"] == "all survivors"
@@ -222,7 +224,23 @@ def _exchange_offer(service: GameService, notice: Notice, variant: Variant, stat
     return {"gives": [place(variant, c) for c in p["give"]], "receives": [place(variant, c) for c in p["receive"]]}
 
 
+def _rollback(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+    """What each of the reader's powers must decide in the phase played again, in words."""
+    needs = notice.payload.get("needs") or {}
+    decide = []
+    for x in notice.payload.get("powers", ()):
+        need = needs.get(x)
+        if need:
+            decide.append({
+                "power": variant.power(x).name,
+                "units": [unit_words(variant, u) for u in need["units"]],
+                "retreats": [(unit_words(variant, r["unit"]), [place(variant, t) for t in r["to"]])
+                             for r in need["retreats"]],
+                "builds": need["builds"], "removals": need["removals"]})
+    return {"decide": decide}
+
+
 _EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
     "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
-    "exchange_offer": _exchange_offer,
+    "exchange_offer": _exchange_offer, "rollback": _rollback,
 }

@@ -16,8 +16,6 @@ import jinja2
 
 from .textlayout import FILTERS
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-
 
 @dataclass(frozen=True)
 class Rendered:
@@ -26,9 +24,12 @@ class Rendered:
 
 
 class Reports:
-    def __init__(self, directory: Path | str = TEMPLATES) -> None:
+    def __init__(self, directory: Path | str | None = None) -> None:
+        # templates/ of the source tree is the package `judge.templates` once installed (setup.py)
+        loader = (jinja2.PackageLoader("judge.templates", ".") if directory is None
+                  else jinja2.FileSystemLoader(str(directory)))
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(directory)), undefined=jinja2.StrictUndefined,
+            loader=loader, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
         self.env.filters.update(FILTERS)  # wrap, columns, table, listing: see textlayout.py
 

@@ -1,0 +1,1 @@
+"""The order and command grammars (Lark), shipped inside the package as `judge.grammar`."""

@@ -1,0 +1,74 @@
+"""A game's whole record as one JSON document that `judge adjudicate` can replay.
+
+The document is a whole-game request (see the README's `judge adjudicate`): the variant, the rules,
+the position the game started from, and `phases`, each phase played with the orders that were in
+when it was played, in canonical notation. Each phase also carries the position it was played from
+and its stored results, for readers; `judge adjudicate` reads only `phase` and `orders` of them.
+
+Phases a rollback replaced are left out. Phases nobody had to decide that the game settled by
+itself (a neutral power's retreats, say) are listed with no orders, as the replay needs them.
+Where the replay cannot give the game's positions (variants whose hooks the games layer runs
+itself, such as Abstraction II's exchanges of centres), `replayable` is false and says why.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from ..engine import notation, process_phase
+from ..engine.position import Position
+from .clock import iso
+from .gamefile import GameFile
+
+
+def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
+    variant, rules = gf.variant, gf.rules
+    rows = gf.db.execute("SELECT seq, phase, position, result FROM phases WHERE rolled_back = 0 ORDER BY seq").fetchall()
+    doc: dict[str, Any] = {"game": name, "variant": variant.id, "rules": rules.name, "exported_at": iso(now)}
+    if not rows:
+        return {**doc, "phases": [], "replayable": {"ok": False, "why": "the game has not started"}}
+    start = notation.position_from_json(variant, json.loads(rows[0][2]))
+    doc.update({k: v for k, v in notation.position_to_json(variant, start).items() if k != "variant"})
+    phases: list[dict[str, Any]] = []
+    replay: Position | None = start
+    why = None
+    unplayed = None
+    for seq, phase, position_json, result in rows:
+        position = notation.position_from_json(variant, json.loads(position_json))
+        replay, settled, mismatch = _catch_up(gf, replay, position)
+        phases += settled
+        why = why or mismatch
+        if not result:
+            unplayed = position      # the phase being played now: the replay must reach it
+            continue
+        orders = gf.orders(seq)
+        phases.append({"phase": phase, "orders": {p: [notation.order_text(o) for o in os] for p, os in orders.items()},
+                       "position": notation.position_to_json(variant, position),
+                       "results": json.loads(result)["results"]})
+        replay = process_phase(variant, replay or position, orders, rules).next
+    if why is None and unplayed is not None and not _same(variant, replay, unplayed):
+        why = "the replay's last position is not the game's"
+    doc["phases"] = phases
+    doc["replayable"] = {"ok": why is None, **({"why": why} if why else {})}
+    return doc
+
+
+def _same(variant, a: Position | None, b: Position) -> bool:
+    return a is not None and notation.position_to_json(variant, a) == notation.position_to_json(variant, b)
+
+
+def _catch_up(gf: GameFile, replay: Position | None, stored: Position) -> tuple[Position | None, list[dict], str | None]:
+    """Replay with no orders the phases the game settled by itself before `stored` (at most a
+    few: processing settles no more than eight in a row). Returns the replay (None where it
+    parted from the game), those phases, and why it parted."""
+    settled: list[dict] = []
+    for _ in range(9):
+        if replay is None or _same(gf.variant, replay, stored):
+            return replay, settled, None
+        if replay.phase >= stored.phase:
+            break
+        settled.append({"phase": gf.variant.calendar.code(replay.phase), "orders": {}, "settled_by_the_judge": True})
+        replay = process_phase(gf.variant, replay, {}, gf.rules).next
+    code = gf.variant.calendar.code(stored.phase)
+    return None, settled, f"replayed, {code} is not the position the game played it from"

@@ -1,0 +1,1 @@
+"""The mail templates (Jinja), shipped inside the package as `judge.templates`."""

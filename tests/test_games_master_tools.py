@@ -1,0 +1,65 @@
+"""The master's FORCE START (empty seats become neutral powers) and TERMINATE (started or not)."""
+from __future__ import annotations
+
+import pytest
+
+from judge.games.model import GameError
+from judge.mail.notices import render_notice
+from judge.mail.reports import Reports
+
+from test_games_helpers import accounts, orders, service
+
+
+def mails(svc, game: str, kind: str) -> dict:
+    return {n.recipient: " ".join(render_notice(Reports(), svc, n).body.split())
+            for n in svc.pending_notices(game) if n.kind == kind}
+
+
+def test_force_start_plays_the_empty_seats_as_neutral_powers(tmp_path):
+    svc, _ = service(tmp_path)
+    accounts(svc, ["gm", "ann", "bob", "cy"])
+    svc.create_game("alpha", master="gm", seed=3)
+    svc.join("alpha", "ann", ["FRANCE"])
+    with pytest.raises(GameError, match="needs 7 players and has 1"):
+        svc.start("alpha")
+    with pytest.raises(GameError, match="a game needs two"):
+        svc.start("alpha", force=True)
+    svc.join("alpha", "bob", ["GERMANY"])
+    svc.join("alpha", "cy", ["ENGLAND"])
+    status = svc.start("alpha", force=True, source="mail:1:0")
+    assert status["status"] == "active"
+    seats = {p: (v["account"], v["status"]) for p, v in status["powers"].items()}
+    assert seats["FRANCE"] == ("ann", "active") and seats["GERMANY"] == ("bob", "active")
+    assert seats["ENGLAND"] == ("cy", "active")
+    assert {p for p, (a, s) in seats.items() if s == "neutral" and a is None} == {"AUSTRIA", "ITALY", "RUSSIA", "TURKEY"}
+    assert svc.start("alpha", force=True, source="mail:1:0")["status"] == "active"    # the same mail again: nothing
+    start = mails(svc, "alpha", "game_start")["ann"]
+    assert "Italy" in start and "(neutral)" in start
+    # the game plays on: the neutral powers have no orders to give
+    svc.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "A MAR H", "F BRE H"), account="ann")
+    svc.process("alpha")
+    assert svc.status("alpha")["phase"] == "F1901M"
+
+
+def test_terminate_ends_a_game_with_no_winner_and_says_so(tmp_path):
+    svc, _ = service(tmp_path)
+    accounts(svc, ["gm", "ann", "bob"])
+    svc.create_game("two", master="gm", settings={"players": "two"})
+    svc.join("two", "ann")
+    svc.join("two", "bob")
+    svc.terminate("two")
+    status = svc.status("two")
+    assert status["status"] == "finished" and status["result"]["how"] == "terminated"
+    assert status["result"]["winners"] == []
+    end = mails(svc, "two", "game_end")
+    assert set(end) >= {"ann", "bob", "gm"}
+    assert "is over: the game master ended it, with no winner and no draw." in end["ann"]
+    with pytest.raises(GameError, match="already over"):
+        svc.terminate("two")
+
+    svc.create_game("never", master="gm")
+    svc.join("never", "ann")
+    svc.terminate("never")
+    end = mails(svc, "never", "game_end")
+    assert set(end) == {"ann", "gm", None}
+    assert "the game master ended it before it started." in end["ann"]
