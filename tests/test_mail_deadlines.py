@@ -30,7 +30,7 @@ ORDERS = {"AUSTRIA": "A Vie - Gal", "ENGLAND": "F Lon - Nth", "FRANCE": "A Par -
 def seven_players(tmp_path) -> GameService:
     service = GameService(tmp_path / "var")
     service.create_account("gm", "gm@dip.test", "gm-pw")
-    service.create_game("alpha", master="gm", settings=Settings(grace_hours=0))
+    service.create_game("alpha", master="gm", settings=Settings(grace_hours=0, pictures=False))
     for p in POWERS:
         service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
         service.join("alpha", p.lower(), [p])
@@ -187,3 +187,43 @@ def test_stray_and_late_lines_in_a_retreat_phase_are_refused_to_their_sender_onl
         results = [json.loads(r[0]) for r in game.execute("SELECT payload FROM notices WHERE kind = 'results'")]
     retreat = [r for n in results for r in n["results"] if r["phase"] == "F1901R"]
     assert retreat and all(o["power"] == "ITALY" for r in retreat for o in r["outcomes"])
+
+
+# -- the same rules in-process, with a manual clock ------------------------------------------------
+
+def test_the_tick_runs_only_after_the_mail_received_before_its_moment(tmp_path):
+    from judge.mail.archive import Archive
+    from mailjudge import MailJudge
+    judge = MailJudge(tmp_path)
+    moments = iter([100.0, 200.0])
+    archive = Archive(judge.config.db_path, clock=lambda: next(moments))
+    early = archive.store(mail("a@dip.test", "help"), mail_from="a@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    late = archive.store(mail("b@dip.test", "help"), mail_from="b@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+    seen = []
+
+    def tick(now):
+        seen.append(dict(rows(judge.config.db_path, "SELECT id, state FROM inbound")))
+    assert judge.processor.tick(tick, 150.0)
+    assert seen == [{early.id: "processed", late.id: "new"}]      # read what came before 150, not after
+    judge.close()
+    archive.close()
+
+
+def test_orders_received_before_a_play_but_read_after_it_are_too_late_and_kept_nowhere(tmp_path):
+    from judge.mail.archive import Archive
+    from mailjudge import MailJudge
+    judge = MailJudge(tmp_path)
+    judge.seven_players()
+    judge.clock.advance(hours=1)
+    archive = Archive(judge.config.db_path, clock=lambda: judge.clock().timestamp())
+    archive.store(mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur"), mail_from="france@dip.test",
+                  rcpt_tos=["judge@dip.test"], via="smtp")
+    judge.clock.advance(hours=1)
+    judge.service.process("alpha")                    # the master plays the spring meanwhile
+    judge.processor.process_next()
+    [answer] = [s for s in judge.outbox() if "france@dip.test" in s.to]
+    assert "A Par - Bur too late for Spring 1901 Movement (played Mon 02 Mar 2026 14:00 UTC), not used" in answer.text
+    assert "=== France in alpha, Fall 1901 Movement ===" in answer.body   # what the phase now needs
+    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    judge.close()
+    archive.close()
