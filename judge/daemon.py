@@ -271,6 +271,7 @@ class Daemon:
                 except Exception:
                     log.exception("tick failed; trying again next time")
                     ticked = True
+                # a tick put off (mail from before `now` not readable yet) is tried again within a second
                 next_tick = self.clock() + (self.config.tick_seconds if ticked else min(1.0, self.config.tick_seconds))
                 continue
             message = await loop.run_in_executor(worker, processor.process_next)
@@ -285,6 +286,7 @@ class Daemon:
             attempts = await loop.run_in_executor(sending, sender.deliver_due)
             if not attempts:
                 await _wait(wake, self.config.outbox.poll_seconds)
+
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
     try:
