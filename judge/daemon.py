@@ -7,7 +7,10 @@ Two hooks connect the mail edge to the games layer:
   crash before its outcome was recorded), so it must be idempotent by `message.id`. Without one,
   `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders). Without one, no tick runs and the
-  banner says the scheduler is not configured.
+  banner says the scheduler is not configured. It runs on the processing worker, after every stored
+  mail that came in before `now` has been read (`Processor.tick`): an order acknowledged before a
+  phase is played is in it, whatever the backlog or a restart. `now` is a whole second, as game
+  times are kept, so a mail belongs to the phase played at `now` exactly when it came in before.
 - `on_bounce(message, bounce, context) -> str`, optional: what the games side does about a bounce
   (the mail judge tells the masters of the games the failing address's player is in).
 Bounces and loop rules are handled here, before dispatch, because they are mail matters.
@@ -109,6 +112,21 @@ class Processor:
             log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
             said = "nobody could be told (see the log)"
         self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
+
+    def tick(self, tick: Tick, now: float) -> bool:
+        """Read the mail that came in before `now`, then run the tick at `now`. False: some of that
+        mail could not be read yet (another worker holds it, or it waits for a retry), so the tick
+        is put off rather than play a phase without it."""
+        while self.waiting_before(now):
+            if self.process_next() is None:
+                return False
+        tick(now)
+        return True
+
+    def waiting_before(self, now: float) -> bool:
+        return self.archive.db.execute(
+            "SELECT 1 FROM inbound WHERE state IN ('new', 'claimed') AND received_at < ? LIMIT 1",
+            [now]).fetchone() is not None
 
     def process(self, message: StoredMessage) -> str:
         verdict = classify(message.raw, message.mail_from)
@@ -248,10 +266,9 @@ class Daemon:
             # Only this worker claims: whatever is claimed was dropped by the loop that just failed.
             await loop.run_in_executor(worker, processor.archive.release_claims)
 
+        # the tick runs inside the processing loop, between two mails (see Processor.tick)
         tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake), reclaim),
                  self._supervised("outbox", lambda: self._outbox_loop(sending, sender, outbound_wake))]
-        if self.tick is not None:
-            tasks.append(self._supervised("tick", self._tick_loop))
         on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
                         outbound=sender.destination))
         try:
@@ -313,13 +330,26 @@ class Daemon:
         return asyncio.create_task(supervise(), name=name)
 
     async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event) -> None:
+        """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
+        of mail never holds a deadline back), all on the one worker: see `Processor.tick`."""
         loop = asyncio.get_running_loop()
+        next_tick = self.clock()
         while not self.stopping.is_set():
             wake.clear()
+            if self.tick is not None and self.clock() >= next_tick:
+                now = float(int(self.clock()))
+                try:
+                    ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now)
+                except Exception:
+                    log.exception("tick failed; trying again next time")
+                    ticked = True
+                # a tick put off (mail from before `now` not readable yet) is tried again within a second
+                next_tick = self.clock() + (self.config.tick_seconds if ticked else min(1.0, self.config.tick_seconds))
+                continue
             message = await loop.run_in_executor(worker, processor.process_next)
             if message is None:
                 # Woken by intake; the timeout also picks up mail stored by another process.
-                await _wait(wake, 5.0)
+                await _wait(wake, 5.0 if self.tick is None else max(0.0, min(5.0, next_tick - self.clock())))
 
     async def _outbox_loop(self, sending, sender: outbox.Sender, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
@@ -328,16 +358,6 @@ class Daemon:
             attempts = await loop.run_in_executor(sending, sender.deliver_due)
             if not attempts:
                 await _wait(wake, self.config.outbox.poll_seconds)
-
-    async def _tick_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        assert self.tick is not None
-        while not self.stopping.is_set():
-            try:
-                await loop.run_in_executor(None, self.tick, self.clock())
-            except Exception:
-                log.exception("tick failed; trying again next time")
-            await _wait(self.stopping, self.config.tick_seconds)
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:

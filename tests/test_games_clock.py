@@ -8,7 +8,7 @@ import pytest
 from judge.games.clock import Absence, ManualClock, deadline_for, parse_time, reminder_times, shown
 from judge.games.model import Settings
 from judge.games.service import GameError
-from test_games_helpers import seven_player_game, service, submit
+from test_games_helpers import seven_player_game, service, submit, whole
 
 
 def deadline(svc, game):
@@ -43,7 +43,7 @@ def test_reminders_go_only_to_powers_that_still_owe_orders(tmp_path):
     for p in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         unit = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "GERMANY": "A BER", "ITALY": "A ROM",
                 "RUSSIA": "A MOS", "TURKEY": "A CON"}[p]
-        submit(svc, "rem", p, f"{unit} H")
+        submit(svc, "rem", p, *whole(svc, "rem", p, f"{unit} H"))
     clock.set(deadline(svc, "rem") - timedelta(hours=24))
     assert svc.run_due() == {"rem": "reminded"}
     assert svc.run_due() == {}  # once only
@@ -55,6 +55,8 @@ def test_reminders_go_only_to_powers_that_still_owe_orders(tmp_path):
     assert reminders[0].payload["yours"] == ["FRANCE"]
     assert set(reminders[0].payload["deadline"]["shown"]) == {"UTC", "Europe/Berlin"}
     submit(svc, "rem", "FRANCE", "A PAR H")
+    assert svc.run_due() == {}  # France is not in: two of its units have no orders
+    submit(svc, "rem", "FRANCE", *whole(svc, "rem", "FRANCE", "A PAR H"))
     assert svc.run_due() == {"rem": "processed"}
 
 

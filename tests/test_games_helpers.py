@@ -65,6 +65,14 @@ def submit(svc: GameService, game: str, power: str, *texts: str) -> dict:
                              source=f"test:{next(_messages)}")
 
 
+def whole(svc: GameService, game: str, power: str, *texts: str) -> list[str]:
+    """The given orders, and a hold for each of the power's other units: a power is "in" (so the
+    phase may be played before its deadline) only when every unit has an order."""
+    named = {" ".join(t.split()[:2]).upper() for t in texts}
+    units = svc.status(game)["position"]["units"][power]
+    return [*texts, *(f"{u} H" for u in units if u.upper() not in named)]
+
+
 class Outbox:
     """What the mail layer does with notices: one mail per notice, keyed by a Message-ID made from the
     notice id (so a retry after a crash adds nothing), then the notice is marked queued."""

@@ -10,7 +10,12 @@ import pytest
 from judge.games.clock import parse_time
 from judge.games.model import Settings
 from judge.games.service import GameError
-from test_games_helpers import POWERS, Outbox, accounts, seven_player_game, service, submit
+from test_games_helpers import POWERS, Outbox, accounts, seven_player_game, service, submit, whole
+
+
+def holds(svc, power, game="alpha"):
+    """A hold for every unit the power has now: partial orders are not "in"."""
+    return [(f"{u} H", _o(f"{u} H")) for u in svc.status(game)["position"]["units"][power]]
 
 
 def deadline(svc, game):
@@ -100,9 +105,13 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     submit(svc, "alpha", "FRANCE", "A BEL - HOL", "A PAR - BUR", "A MAR - PIE", "F POR H", "A SPA H", "F BRE H")
     svc.submit_orders("alpha", "ENGLAND", [("F LON H", _o("F LON H"))], account="newbie")
     svc.set_wait("alpha", "FRANCE", True, account="p-france")
-    submit(svc, "alpha", "GERMANY", "A MUN H")  # partial orders: its other units hold
+    submit(svc, "alpha", "GERMANY", "A MUN H")  # partial orders: Germany is not in
     assert svc.run_due() == {}
     svc.set_wait("alpha", "FRANCE", False, account="p-france")
+    assert svc.run_due() == {}                   # Germany's other units have no orders yet
+    svc.submit_orders("alpha", "GERMANY", holds(svc, "GERMANY"))
+    assert svc.run_due() == {}                   # nor have England's
+    svc.submit_orders("alpha", "ENGLAND", holds(svc, "ENGLAND"), account="newbie")
     due_at = deadline(svc, "alpha")
     assert svc.run_due() == {"alpha": "processed"}
     history = svc.history("alpha")
@@ -114,9 +123,9 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     assert powers(svc, "alpha")["ENGLAND"] == ("active", 0)
 
     # Fall 1902: France reaches seven centres and wins at once.
-    submit(svc, "alpha", "FRANCE", "A BUR - BEL", "A HOL H", "A PIE H")
-    svc.submit_orders("alpha", "ENGLAND", [("F LON H", _o("F LON H"))], account="newbie")
-    submit(svc, "alpha", "GERMANY", "A MUN H")
+    submit(svc, "alpha", "FRANCE", "A BUR - BEL", "A HOL H", "A PIE H", "F POR H", "A SPA H", "F BRE H")
+    svc.submit_orders("alpha", "ENGLAND", holds(svc, "ENGLAND"), account="newbie")
+    svc.submit_orders("alpha", "GERMANY", holds(svc, "GERMANY"))
     assert svc.run_due() == {"alpha": "finished"}
     status = svc.status("alpha")
     assert status["status"] == "finished"
@@ -170,7 +179,10 @@ def test_a_game_to_a_draw_of_all_survivors(tmp_path):
         unit = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER",
                 "ITALY": "A ROM", "RUSSIA": "A MOS", "TURKEY": "A CON"}[p]
         submit(svc, "beta", p, f"{unit} H")
-    assert svc.run_due() == {"beta": "processed"}  # everyone ordered: no need to wait for the deadline
+    assert svc.run_due() == {}  # one unit of each ordered: nobody is in
+    for p in POWERS:
+        submit(svc, "beta", p, *whole(svc, "beta", p))
+    assert svc.run_due() == {"beta": "processed"}  # everyone in: no need to wait for the deadline
     assert svc.status("beta")["phase"] == "F1901M"
     assert svc.vote_draw("beta", "p-austria", False) is False
     for p in POWERS[1:]:
@@ -334,7 +346,8 @@ def test_a_message_dispatched_twice_is_applied_once(tmp_path):
     units = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER", "ITALY": "A ROM",
              "RUSSIA": "A MOS", "TURKEY": "A CON"}
     for p, u in units.items():
-        svc.submit_orders("dup", p, orders(f"{u} H"), account=f"p-{p.lower()}", source=f"inbound:{p}")
+        svc.submit_orders("dup", p, orders(*whole(svc, "dup", p, f"{u} H")), account=f"p-{p.lower()}",
+                          source=f"inbound:{p}")
     assert svc.run_due() == {"dup": "processed"}
     again = svc.submit_orders("dup", "FRANCE", orders("A PAR H"), account="p-france", source="inbound:FRANCE")
     assert again["repeated"] and again["phase"] == "F1901M" and again["orders"] == []

@@ -117,14 +117,15 @@ def test_threads_share_a_service_and_two_services_share_the_files(tmp_path):
     """The daemon dispatches from a thread pool while the scheduler ticks: writers take turns."""
     from concurrent.futures import ThreadPoolExecutor
     from judge.games.service import GameService
-    from test_games_helpers import submit
+    from test_games_helpers import submit, whole
     svc, clock = service(tmp_path)
     seven_player_game(svc, "busy")
     other = GameService(tmp_path / "var", clock=clock)
     units = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER", "ITALY": "A ROM",
              "RUSSIA": "A MOS", "TURKEY": "A CON"}
     with ThreadPoolExecutor(max_workers=7) as pool:
-        list(pool.map(lambda p: submit(svc if p < "M" else other, "busy", p, f"{units[p]} H"), units))
+        list(pool.map(lambda p: submit(svc if p < "M" else other, "busy", p,
+                                       *whole(svc, "busy", p, f"{units[p]} H")), units))
     assert svc.due_games() == ["busy"]
     with ThreadPoolExecutor(max_workers=4) as pool:
         done = list(pool.map(lambda s: s.run_due(), [svc, other, svc, other]))

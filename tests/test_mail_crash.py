@@ -1,41 +1,18 @@
 """`judge serve` killed (SIGKILL) while it works through players' mail, then started again: every
 mail acknowledged is handled, each once; each gets one reply; no order is stored twice."""
 import json
-import os
-import re
 import signal
 import smtplib
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 from judge.games.service import GameService
 
 from mailjudge import POWERS, mail
 from servers.net import wait_until
+from servers.serve import rows, start_judge
 
-JUDGE = Path(sys.executable).with_name("judge")
 ORDERS = {"AUSTRIA": "A Vie - Gal", "ENGLAND": "F Lon - Nth", "FRANCE": "A Par - Bur", "GERMANY": "A Mun - Ruh",
           "ITALY": "A Ven H", "RUSSIA": "A War - Ukr", "TURKEY": "A Con - Bul"}
-
-
-def start_judge(cwd: Path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
-    env.update(JUDGE_SMTP_PORT="0", JUDGE_ADDRESS="judge@dip.test", JUDGE_SMTP_RATE_LIMIT="1000")
-    process = subprocess.Popen([str(JUDGE), "serve"], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    lines = []
-    while not lines or not lines[-1].startswith("Stop with"):
-        line = process.stdout.readline()
-        assert line, f"judge serve exited: {process.wait()} {process.stderr.read()}"
-        lines.append(line)
-    return process, int(re.search(r"SMTP\s+127\.0\.0\.1:(\d+)", "".join(lines)).group(1))
-
-
-def rows(db: Path, sql: str):
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql).fetchall()
 
 
 def test_a_killed_judge_loses_nothing_and_does_nothing_twice(tmp_path):

@@ -23,6 +23,7 @@ from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
 from .ordercodec import order_to_json
+from .submissions import unordered
 from .worldwar import close_italy, italy_closed, world_war_events
 
 Checkpoint = Callable[[str], None]
@@ -47,15 +48,26 @@ def expected(gf: GameFile, position: Position) -> list[str]:
 
 
 def owing(gf: GameFile, row: PhaseRow) -> list[str]:
+    """Powers that sent nothing at all: late, and in civil disorder if the deadline passes so."""
     orders = gf.orders(row.seq)
     return [p for p in expected(gf, row.position) if not orders.get(p)]
 
 
+def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
+    """Powers whose orders are not complete: some unit that needs an order has no valid one.
+
+    Being "in" is what lets a phase be played before its deadline, so one stray line (an order
+    for a unit that needed none, or for one unit of four) does not count: every unit must be
+    ordered, a hold included (see submissions.unordered)."""
+    orders = gf.orders(row.seq)
+    return [p for p in expected(gf, row.position) if unordered(gf, row, p, orders)]
+
+
 def ready(gf: GameFile, row: PhaseRow) -> bool:
-    """Everyone we wait for has sent orders and nobody asked to wait: play the phase now."""
+    """Everyone we wait for is in (complete orders) and nobody asked to wait: play the phase now."""
     waiting = expected(gf, row.position)
     powers = gf.powers()
-    return bool(waiting) and not owing(gf, row) and not any(powers[p].waiting for p in waiting)
+    return bool(waiting) and not not_in(gf, row) and not any(powers[p].waiting for p in waiting)
 
 
 def next_event(gf: GameFile, now: datetime) -> datetime | None:

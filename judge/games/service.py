@@ -36,7 +36,8 @@ from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from .store import check_game_name, game_exists, open_game, open_judge, transaction
-from .submissions import already_handled, clear_orders, confirmation, foreign_unit, order_of, store_orders
+from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
+                          store_orders, too_late)
 
 Checkpoint = Callable[[str], None]
 log = logging.getLogger("judge.games")
@@ -246,13 +247,18 @@ class GameService:
 
     # -- orders ----------------------------------------------------------------------------------
     def submit_orders(self, name: str, power: str, items: Sequence[Any], *, account: str | None = None,
-                      source: str | None = None, written: str | None = None) -> dict:
+                      source: str | None = None, written: str | None = None,
+                      received: datetime | None = None) -> dict:
         """Store a message's orders. `items`: parsed orders (with .order and .text) or (text, Order) pairs.
 
         Movement and retreats: the message replaces the orders for the units it names. Adjustments:
         it replaces the power's adjustment orders, since builds count in the order written.
-        Orders for another power's units are not kept: `refused` maps their index in `items` to why.
+        Orders for another power's units, and in a retreat phase for units not dislodged, are not
+        kept: `refused` maps their index in `items` to why.
         `source` (the inbound message) makes a repeated dispatch of the same message do nothing.
+        `received` (when the judge took the mail in) ties the orders to the phase current then:
+        if that phase has since been played they are refused whole (`TooLate`), never stored
+        for the phase after it.
         """
         power = power.upper()
         with self._write(name) as gf:
@@ -260,8 +266,11 @@ class GameService:
                 return {**confirmation(gf, power), "repeated": True}
             players.check_playing(gf, power, account)
             row = gf.current()
+            if received is not None:
+                too_late(gf, row, received)
             refused = {i: why for i, item in enumerate(items)
-                       if (why := foreign_unit(gf, row, power, order_of(item))) is not None}
+                       if (why := foreign_unit(gf, row, power, order_of(item))
+                           or not_dislodged(gf, row, order_of(item))) is not None}
             kept = [item for i, item in enumerate(items) if i not in refused]
             if kept or not refused:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
@@ -302,17 +311,19 @@ class GameService:
             "SELECT name FROM game_index WHERE next_event_at IS NOT NULL AND next_event_at <= ? "
             "ORDER BY next_event_at LIMIT ?", [iso(now), limit])]
 
-    def wake(self, name: str) -> str:
-        """Do what is due in this game (reminders, late notices, the phase). Safe to repeat."""
+    def wake(self, name: str, now: datetime | None = None) -> str:
+        """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
         with self._write(name) as gf:
-            return processing.wake(gf, self.clock(), self.checkpoint)
+            return processing.wake(gf, now or self.clock(), self.checkpoint)
 
-    def run_due(self, limit: int = 1000) -> dict[str, str]:
-        """The scheduler's tick. A game that fails is logged and left due; the others go on."""
+    def run_due(self, now: datetime | None = None, limit: int = 1000) -> dict[str, str]:
+        """The scheduler's tick at `now` (the moment up to which the caller has read all stored mail;
+        a phase played here is played at `now`). A game that fails is logged and left due."""
+        now = now or self.clock()
         done = {}
-        for name in self.due_games(limit=limit):
+        for name in self.due_games(now, limit=limit):
             try:
-                done[name] = self.wake(name)
+                done[name] = self.wake(name, now)
             except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
                 log.exception("game %s could not be woken", name)
                 done[name] = f"error: {e}"

@@ -16,8 +16,9 @@ from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
-from .clock import iso
+from .clock import iso, processing_time
 from .gamefile import GameFile, PhaseRow
+from .model import GameError, GameStatus, NmrPolicy
 from .ordercodec import order_to_json
 
 
@@ -61,6 +62,78 @@ def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str |
     other = variant.power(owners.pop())
     return (f"the unit in {variant.board.province(province).name} is {other.adjective}: "
             f"you can order only {variant.power(power).name}'s units")
+
+
+def not_dislodged(gf: GameFile, row: PhaseRow, order: Order) -> str | None:
+    """In a retreat phase, why an order for a unit that was not dislodged is refused, or None.
+
+    Such a line is a movement order come too late (or a slip): stored, it would count as the
+    power's retreat orders and be printed as an illegal retreat in everyone's results. Refused
+    at once instead, it is seen only by its sender."""
+    ref = getattr(order, "unit", None)
+    if ref is None or row.position.phase.kind is not PhaseKind.RETREAT:
+        return None
+    province = ref.location.province
+    if any(d.unit.location.province == province for d in row.position.dislodged):
+        return None
+    previous = gf.db.execute("SELECT phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0 "
+                             "AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [row.seq]).fetchone()
+    place = gf.variant.board.province(province).name
+    if previous is None:
+        return f"no unit was dislodged in {place}: in a retreat phase only dislodged units are ordered"
+    return (f"too late for {played_words(gf, previous[0], previous[1])}, not used: no unit was dislodged in "
+            f"{place}, and in this retreat phase only dislodged units are ordered")
+
+
+class TooLate(GameError):
+    """The mail's orders were for a phase that has been played since it arrived."""
+
+
+def too_late(gf: GameFile, row: PhaseRow, received: datetime) -> None:
+    """Refuse a mail's orders if the phase current when it arrived is no longer current.
+
+    A mail's orders are for the phase that was current when the judge took the mail in: the one
+    it was written against. The daemon reads every stored mail before it plays a phase, so this
+    happens only to mail that came in after the play it missed (or in the moment of the play)."""
+    if received >= row.started_at:
+        return
+    then = gf.db.execute("SELECT phase, processed_at FROM phases WHERE rolled_back = 0 AND started_at <= ? "
+                         "AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [iso(received)]).fetchone()
+    if then is None:
+        return   # it came before the game started: the first phase is the one it meant
+    raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+
+
+def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
+    """"Fall 1901 Movement (played Tue 03 Mar 2026 12:00 CET)", in the game's zone."""
+    from .clock import shown
+    name = gf.variant.calendar.name(gf.variant.calendar.parse(phase))
+    when = shown(processed_at, [gf.settings.time_zone])[gf.settings.time_zone]
+    return f"{name} (played {when})"
+
+
+def unordered(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> list[str]:
+    """What of this power's duty in the phase has no valid order yet ("A PAR", "2 builds"); empty
+    when the power is "in". Orders the rules reject (illegal, not needed) do not count. Checked
+    with every power's orders, so a move by an ally's convoy counts once the convoy is ordered."""
+    from . import processing
+    need = processing.needs(gf, row.position).get(power)
+    if not need:
+        return []
+    orders = gf.orders(row.seq) if orders is None else orders
+    mine = orders.get(power, [])
+    bad = [p.order for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    valid = [o for o in mine if o not in bad]
+    ordered = {o.unit.location.province for o in valid if getattr(o, "unit", None) is not None}
+    out = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in ordered]
+    out += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in ordered]
+    builds = sum(isinstance(o, (Build, Waive)) for o in valid)
+    removals = sum(isinstance(o, Disband) for o in valid)
+    if builds < need.builds:
+        out.append(f"{need.builds - builds} build(s) or waive(s)")
+    if removals < need.removals:
+        out.append(f"{need.removals - removals} removal(s)")
+    return out
 
 
 def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,
@@ -124,7 +197,24 @@ def confirmation(gf: GameFile, power: str) -> dict:
             "problems": [{"order": notation.order_text(p.order), "read": order_to_json(p.order),
                           "reason": p.reason.value, "detail": p.detail}
                          for p in problems],
-            "units_without_orders": missing, "adjustment": _adjustment(need, mine), "deadline": gf.times(row.deadline, gf.powers()[power].account)}
+            "units_without_orders": missing, "adjustment": _adjustment(need, mine),
+            "in": not unordered(gf, row, power), "plays": _plays(gf, row, gf.powers()[power].account),
+            "deadline": gf.times(row.deadline, gf.powers()[power].account)}
+
+
+def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
+    """When the phase will be played as things stand, for the reply to say it truly: "early" (every
+    power is in: at the scheduler's next look), at a time (the deadline after its grace), or
+    "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
+    from . import processing
+    if gf.status is not GameStatus.ACTIVE or row.deadline is None:
+        return {"when": "paused"}
+    if processing.ready(gf, row):
+        return {"when": "early"}
+    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not processing.owing(gf, row):
+        return {"when": "at", "at": gf.times(processing_time(gf.settings, row.deadline), account),
+                "grace_hours": gf.settings.grace_hours}
+    return {"when": "waits"}
 
 
 def _adjustment(need, orders: Sequence[Order]) -> dict | None:

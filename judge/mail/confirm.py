@@ -70,8 +70,9 @@ def time_left(deadline_utc: str, now: datetime) -> str:
     return "none: the deadline has passed" if seconds <= 0 else duration(seconds)
 
 
-def power_summary(service: GameService, game: str, power: str) -> dict:
-    """The state of one power's orders now, for the end of the reply."""
+def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict:
+    """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
+    scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
     status = service.status(game)
     variant = service.variant(status["variant"])
     confirmed = service.confirmation(game, power)
@@ -88,4 +89,14 @@ def power_summary(service: GameService, game: str, power: str) -> dict:
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
         "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
         "waiting": bool(status["powers"][power]["waiting"]),
+        "in": confirmed["in"],
+        "plays": _plays(confirmed["plays"], tick_seconds),
     }
+
+
+def _plays(plays: dict, tick_seconds: float) -> dict:
+    if plays["when"] == "early":
+        return {**plays, "within": duration(max(2 * tick_seconds, 60.0))}
+    if plays["when"] == "at":
+        return {**plays, "at": [f"{text} ({zone})" for zone, text in plays["at"]["shown"].items()]}
+    return plays

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from email.message import Message
 from email.utils import getaddresses
 
@@ -22,6 +23,7 @@ from ..config import Config
 from ..games.model import GameError
 from ..games.service import GameService
 from ..engine.notation import position_from_json
+from ..games.submissions import TooLate
 from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
                         parse_message)
 from ..language.commands import Join, SignOn
@@ -95,7 +97,8 @@ class Dispatch:
         parsed = parse_message(text, self._order_context(session), commands=self.commands)
         items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
         items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
-        outcome = self.handle(message.id, items, session, StepLog(context.db))
+        outcome = self.handle(message.id, items, session, StepLog(context.db),
+                              received=datetime.fromtimestamp(message.received_at, timezone.utc))
         outcome.entries[:0] = unreachable
         unread = not_read_entry(limits, lines_unread, commands_dropped)
         if unread is not None:
@@ -150,13 +153,15 @@ class Dispatch:
             return None
 
     # -- doing -------------------------------------------------------------------------------------
-    def handle(self, inbound_id: int, items, session: Session, steps: StepLog) -> Outcome:
+    def handle(self, inbound_id: int, items, session: Session, steps: StepLog,
+               received: datetime | None = None) -> Outcome:
+        """`received`: when the mail came in; its orders are for the phase current then."""
         out = Outcome()
         for index, item in enumerate(items):
             if isinstance(item, CommandItem):
                 self._command(inbound_id, index, item, session, steps, out)
             elif isinstance(item, OrderBlock):
-                self._orders(inbound_id, index, item, session, out)
+                self._orders(inbound_id, index, item, session, out, received)
             elif isinstance(item, OrderError):
                 out.entries.append({"kind": "error", **error_line(item, mask_line)})
         return out
@@ -197,7 +202,8 @@ class Dispatch:
                 out.touch(session.game, session.power)
         out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
 
-    def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Outcome) -> None:
+    def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Outcome,
+                received: datetime | None = None) -> None:
         errors = [error_line(e, mask_line) for e in block.parse.errors]
         if block.signon is None:
             game, powers, as_master = session.game, session.powers, session.as_master
@@ -227,10 +233,12 @@ class Dispatch:
         for power, orders in by_power.items():
             try:
                 result = self.service.submit_orders(game, power, orders, account=session.account,
-                                                    source=f"mail:{inbound_id}:{index}:{power}")
+                                                    source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, KeyError, ValueError) as e:
                 errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
                               for p in orders)
+                if isinstance(e, TooLate):
+                    out.touch(game, power)     # what the phase now current needs of them
                 continue
             except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
@@ -242,12 +250,12 @@ class Dispatch:
             errors.extend({"line": orders[i].line, "text": orders[i].text, "problem": why,
                            "expected": "", "suggestions": []} for i, why in refused.items())
             kept = [p for i, p in enumerate(orders) if i not in refused]
+            out.touch(game, power)
             if not kept:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
                                 "orders": order_lines(kept, variant), "errors": [],
                                 "repeated": bool(result.get("repeated"))})
-            out.touch(game, power)
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
@@ -260,7 +268,7 @@ class Dispatch:
             try:
                 if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
                     continue   # the sender just left it, or it is out: its orders are no longer theirs to see
-                summaries.append(power_summary(self.service, game, power))
+                summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
             except (GameError, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # noqa: BLE001 - the reply still goes out, without this part

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import datetime, timezone
 
 from ..config import Config
 from ..games.service import GameService
@@ -16,13 +17,15 @@ class Tick:
 
     def __init__(self, service: GameService, courier: Courier, config: Config) -> None:
         self.service, self.courier, self.config = service, courier, config
-        self._local = threading.local()      # the tick runs on the daemon's thread pool
+        self._local = threading.local()      # one judge-file connection per thread that calls it
 
     def __repr__(self) -> str:
         return "GameService.run_due, then the courier"
 
     def __call__(self, now: float) -> None:
-        self.service.run_due()
+        # `now` is the daemon's clock, the moment up to which it has read all stored mail: the
+        # games play what is due by then, at then (a whole second, as game times are kept).
+        self.service.run_due(datetime.fromtimestamp(int(now), timezone.utc))
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self.config.db_path)
