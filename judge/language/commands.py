@@ -101,6 +101,11 @@ class SetAddress:
 
 
 @dataclass(frozen=True, slots=True)
+class NewReplyAddress:
+    """SET NEWREPLY: the player's secret reply addresses are replaced by new ones."""
+
+
+@dataclass(frozen=True, slots=True)
 class SetTimezone:
     zone: str
 
@@ -183,7 +188,7 @@ class Exchange:
 
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
-           | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | Resign | SignOff
+           | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange)
 
@@ -280,6 +285,9 @@ class _Build(Transformer):
 
     def address(self, c):
         return SetAddress(str(c[0]))
+
+    def newreply(self, c):
+        return NewReplyAddress()
 
     def timezone(self, c):
         return SetTimezone(str(c[0]))
