@@ -82,14 +82,17 @@ def test_one_computer_guessing_many_accounts_is_stopped(judge):
     assert judge.orders("ITALY") == ["A Ven H"]
 
 
-def test_a_guessing_attack_cannot_lock_the_owner_out_of_the_secret_address(judge):
-    """Lockout as denial of service: while passwords for France are refused, France's secret
-    reply address still takes orders."""
+def test_a_guessing_attack_cannot_lock_the_owner_out(judge):
+    """Lockout as denial of service: while a guesser writing from other addresses has passwords
+    for France refused to everyone else, France's password from her own address still works, and
+    so does her secret reply address."""
     secret = judge.secret_of("france")
     for n in range(FREE["account"] + 3):
         judge.mail(f"m{n}@evil.test", f"signon Falpha guess{n}", peer=f"127.0.1.{n + 1}")
-    refused = judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
-    assert "too many wrong passwords" in to(refused, "france@dip.test")[0].text
+    refused = judge.mail("stranger@else.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.2.1")
+    assert "too many wrong passwords" in to(refused, "stranger@else.test")[0].text
+    judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
+    assert judge.orders("FRANCE") == ["A Par - Bur"]
     judge.mail("france@dip.test", "A Par - Pic", to=secret)
     assert judge.orders("FRANCE") == ["A Par - Pic"]
 
@@ -176,6 +179,20 @@ def test_an_old_secret_address_stops_working(judge, rotation):
     outs = judge.mail(frm, "A Par - Pic", to=secret)
     assert judge.orders("FRANCE") == before and "A Par - Pic" not in before
     assert "no longer knows" in to(outs, frm)[0].text
+
+
+def test_a_delivered_to_header_written_by_the_sender_does_not_sign_on_by_imap(tmp_path):
+    """By IMAP the envelope is the topmost Delivered-To, which the mailbox's server writes: a
+    Delivered-To naming the secret address further down, written by the sender, proves nothing."""
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    first = j.reply_to("turkey@dip.test", "signon Talpha turkey-pw")
+    secret = str(first.mail["Reply-To"])
+    raw = b"Delivered-To: judge@dip.test\r\n" + mail("turkey@dip.test", "F Ank - Bla", headers={"Delivered-To": secret})
+    j.processor.archive.store(raw, mail_from=None, rcpt_tos=["judge@dip.test"], via="imap", peer="imap.test UID 9")
+    j.processor.process_next()
+    assert j.service.confirmation("alpha", "TURKEY")["orders"] == []
+    j.close()
 
 
 # -- replays -----------------------------------------------------------------------------------------

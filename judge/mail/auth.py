@@ -203,7 +203,8 @@ def check_password(service: GameService, session: Session, account: str, passwor
     session.passwords.add(password)
     source = session.source or Source(session.sender.lower())
     guard = PasswordGuard(service.judge, clock=lambda: service.clock().timestamp())
-    wait = guard.wait(account, source)
+    own = session.sender.lower() in service.accounts.get(account).addresses   # then the refusal reaches the owner
+    wait = guard.wait(account, source, own=own)
     if wait > 0:
         minutes = max(1, round(wait / 60))
         raise Refused(f"too many wrong passwords were given for {account} (or from where this mail came):"
@@ -219,7 +220,6 @@ def check_password(service: GameService, session: Session, account: str, passwor
         session.alerts.append(Alert(where, f"{failures} wrong passwords for {account} within a day, the last"
                                            f" from {source.words()}: its passwords are now checked only"
                                            " at growing intervals."))
-    own = session.sender.lower() in service.accounts.get(account).addresses   # then the refusal reaches the owner
     if not own and guard.should_tell_owner(account):
         session.alerts.append(Alert(where, f"A wrong password for your account {account} was given in a mail"
                                            f" from {source.words()} ({failures} wrong within a day). If that"

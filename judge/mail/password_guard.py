@@ -11,9 +11,11 @@ directly by SMTP (costly to change; for LMTP and IMAP the peer is the keeper's o
 nothing, so it is not counted). Rotating addresses is stopped by the peer and the account counts;
 rotating peers too (a botnet) by the account count alone.
 
-The account's backoff could be used to keep its owner from signing on by password: that is why
-it is short at first, why the owner is told (`should_tell_owner`), and why the secret reply
-address (judge.mail.tokens) never passes through here: answering the judge's mail keeps working.
+The account's backoff could be used to keep its owner from signing on by password: that is why it
+does not apply to mail from the account's own address (`wait(own=True)`; that address's own count
+still does), why it is short at first, why the owner is told (`should_tell_owner`), and why the
+secret reply address (judge.mail.tokens) never passes through here: answering the judge's mail
+keeps working whatever happens to passwords.
 """
 from __future__ import annotations
 
@@ -81,10 +83,15 @@ class PasswordGuard:
             return 0.0
         return max(0.0, last + min(FIRST_WAIT * 2 ** (count - free), MAX_WAIT) - now)
 
-    def wait(self, account: str, source: Source) -> float:
-        """Seconds until a password for this account from this source is checked again (0: now)."""
+    def wait(self, account: str, source: Source, *, own: bool = False) -> float:
+        """Seconds until a password for this account from this source is checked again (0: now).
+        `own`: the mail is from one of the account's addresses. Then the account's count does not
+        hold it back, only its sources' (that address's among them): a guesser writing from other
+        addresses cannot keep the owner from signing on, and one who forges the owner's address
+        never sees the answers and soon backs off that address too."""
         now = self.clock()
-        return max(self._wait(s, now) for s in [f"account:{account.lower()}", *source.subjects()])
+        subjects = source.subjects() if own else [f"account:{account.lower()}", *source.subjects()]
+        return max(self._wait(s, now) for s in subjects)
 
     def failed(self, account: str, source: Source) -> int:
         """Record a wrong password; returns how many the account had within the window."""
