@@ -10,7 +10,6 @@ import subprocess
 
 import pytest
 
-from judge.daemon import Processor
 from judge.games.accounts import check_address
 from judge.mail.loops import classify
 from judge.mail.password_guard import FREE
@@ -114,8 +113,7 @@ def test_a_foreign_signon_is_answered_to_the_owner_only(judge):
     assert to(outs, "thief@evil.test") == []
     [own] = to(outs, "france@dip.test")
     assert own.to == ["france@dip.test"] and "Someone else may have sent it" in own.text
-    assert all(str(o.mail["Reply-To"] or "").startswith("judge+") is False or o.to == ["france@dip.test"]
-               for o in outs)
+    assert all(o.to == ["france@dip.test"] for o in outs if "judge+" in str(o.mail["Reply-To"] or ""))
 
 
 def test_a_reply_to_set_by_a_forger_never_gets_the_secret_address(judge):
@@ -276,7 +274,7 @@ def test_a_dispatch_again_after_the_scrub_changes_nothing(tmp_path):
     assert j.dispatch(again, verdict, j.processor.context) == first
     assert len(j.outbox()) == queued
     assert j.processor.context.db.execute("SELECT count(*) FROM guard_failures").fetchone()[0] == 0
-    Processor.close(j.processor)
+    j.close()
 
 
 # -- header injection --------------------------------------------------------------------------------
