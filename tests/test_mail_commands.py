@@ -140,8 +140,10 @@ def test_resign_and_observe(playing):
 def test_a_message_may_mix_commands_and_orders_for_two_sign_ons(playing):
     j = playing
     j.service.create_account("duo", "duo@dip.test", "duo-pw")
-    r = j.reply_to("france@dip.test", "signon Falpha france-pw\nA Par - Bur\nset wait\nsignon Galpha germany-pw\n"
-                                      "A Ber - Kie\nlist")
+    sent = j.send("france@dip.test", "signon Falpha france-pw\nA Par - Bur\nset wait\nsignon Galpha germany-pw\n"
+                                     "A Ber - Kie\nlist")
+    # Germany's password from France's address: the answer goes to Germany's own address only
+    [r] = [s for s in sent if s.to == ["germany@dip.test"]]
     assert "Army Paris -> Burgundy" in r.body and "Army Berlin -> Kiel" in r.body
     assert "=== France in alpha" in r.body and "=== Germany in alpha" in r.body
     assert j.service.status("alpha")["powers"]["FRANCE"]["waiting"]

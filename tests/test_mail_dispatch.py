@@ -3,7 +3,7 @@ import pytest
 
 from judge.mail.archive import Archive
 from judge.mail.loops import classify
-from judge.mail.password_guard import LIMIT
+from judge.mail.password_guard import FREE
 
 from mailjudge import MailJudge, mail
 
@@ -50,13 +50,14 @@ def test_a_spoofed_sender_without_the_password_gets_nothing_done(judge):
     assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
 
 
-def test_signon_from_an_unregistered_address_copies_the_owner_and_alerts_the_master(judge):
+def test_signon_from_an_unregistered_address_answers_the_owner_only_and_alerts_the_master(judge):
     sent = judge.send("cafe@elsewhere.test", "signon Ealpha england-pw\nF Lon - Nth")
     by_to = {tuple(s.to): s for s in sent}
-    assert set(by_to) == {("cafe@elsewhere.test", "england@dip.test"), ("gm@dip.test",)}
+    assert set(by_to) == {("england@dip.test",), ("gm@dip.test",)}
     alert = by_to[("gm@dip.test",)]
     assert "cafe@elsewhere.test" in alert.body and "england-pw" not in str(alert.mail)
-    assert "Fleet London -> North Sea" in by_to[("cafe@elsewhere.test", "england@dip.test")].body
+    assert "Fleet London -> North Sea" in by_to[("england@dip.test",)].body
+    assert "Someone else may have sent it" in by_to[("england@dip.test",)].text
 
 
 def test_the_secret_reply_address_takes_orders_without_a_password(judge):
@@ -133,7 +134,9 @@ def test_an_address_that_bounced_works_again_when_its_owner_writes(judge):
 def test_mail_taken_by_imap_finds_the_reply_address_in_its_headers(judge):
     first = judge.reply_to("turkey@dip.test", "signon Talpha turkey-pw")
     secret = str(first.mail["Reply-To"])
-    raw = mail("turkey@dip.test", "F Ank - Bla", to=secret, subject="Re: orders")
+    # the mailbox's server writes where it delivered the mail at the top, above any header a sender wrote
+    raw = b"Delivered-To: " + secret.encode() + b"\r\n" + mail("turkey@dip.test", "F Ank - Bla", to=secret,
+                                                                subject="Re: orders")
     judge.processor.archive.store(raw, mail_from=None, rcpt_tos=(), via="imap", peer="imap.test UID 7")
     judge.processor.process_next()
     assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY")["orders"]] == ["F Ank - Bla"]
@@ -165,13 +168,13 @@ def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_tw
 
 
 def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):
-    for n in range(LIMIT):
-        sent = judge.send("mallory@evil.test", f"signon Falpha guess{n}\nA Par-Pic")
+    for n in range(FREE["account"]):      # each guess from a new address: the account's own count stops them
+        sent = judge.send(f"mallory{n}@evil.test", f"signon Falpha guess{n}\nA Par-Pic")
     assert any(s.to == ["gm@dip.test"] and "wrong passwords for france" in s.body for s in sent)
-    refused = judge.reply_to("mallory@evil.test", "signon Falpha france-pw\nA Par-Pic")
+    refused = judge.reply_to("mallory9@evil.test", "signon Falpha france-pw\nA Par-Pic")
     assert "too many wrong passwords" in refused.body and "reply address" in refused.body
     assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
-    judge.clock.advance(hours=1, minutes=1)
+    judge.clock.advance(minutes=16)
     ok = judge.reply_to("france@dip.test", "signon Falpha france-pw\nA Par-Pic")
     assert "Army Paris -> Picardy" in ok.body
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,28 @@ def verify_password(password: str, stored: str | None) -> bool:
     return hmac.compare_digest(again.rsplit("$", 1)[1], digest)
 
 
+# One addr-spec and nothing else: whatever could end a header line, start another address or
+# smuggle a display name (CR, LF, commas, angle brackets, quotes, spaces) is refused.
+_NOT_IN_ADDRESS = re.compile(r'[\s<>()\[\],;:"\\\x00-\x1f\x7f]')
+_NOT_IN_NAME = re.compile(r'[\s<>@,;:"\\\x00-\x1f\x7f\u2028\u2029\x85]')
+
+
+def check_address(address: str) -> str:
+    """The address as given, if it is one mail address (local@domain); else ValueError."""
+    address = address.strip()
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain or "@" in local or len(address) > 254 or _NOT_IN_ADDRESS.search(address):
+        raise ValueError(f"{address!r} is not one mail address (name@domain, nothing else)")
+    return address
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > 64 or _NOT_IN_NAME.search(name):
+        raise ValueError("an account name is 1 to 64 letters, digits or signs, without spaces, '@' or quotes")
+    return name
+
+
 def normal_address(address: str) -> str:
     """Addresses compare without regard to case (letter case carries no meaning here)."""
     return address.strip().lower()
@@ -54,9 +77,8 @@ class Accounts:
     def create(self, name: str, address: str, password: str | None, now: datetime, *,
                time_zone: str = "UTC", keeper: bool = False) -> Account:
         ZoneInfo(time_zone)
-        name = name.strip()
-        if not name or len(name) > 64:
-            raise ValueError("an account name is 1 to 64 characters")
+        name = check_name(name)
+        check_address(address)
         with transaction(self.db):
             if self.db.execute("SELECT 1 FROM accounts WHERE name = ?", [name]).fetchone():
                 raise ValueError(f"the account name {name!r} is taken")
@@ -90,6 +112,7 @@ class Accounts:
 
     def replace_address(self, name: str, address: str, now: datetime) -> None:
         """SET ADDRESS: the new address becomes the account's only one."""
+        check_address(address)
         account = self.get(name)
         with transaction(self.db):
             owner = self.db.execute("SELECT account_id FROM addresses WHERE address = ?",

@@ -524,6 +524,16 @@ class GameService:
             raise GameError(f"there is no game called {name}")
         return row[0], row[1], row[2]
 
+    def order_sources(self, name: str, power: str) -> list[str]:
+        """Where the power's orders standing now in the current phase came from (their `source`s)."""
+        with self._read(name) as gf:
+            row = gf.current()
+            if row is None:
+                return []
+            return [r[0] for r in gf.db.execute(
+                "SELECT DISTINCT s.source FROM orders o JOIN submissions s ON s.id = o.submission_id "
+                "WHERE o.phase_seq = ? AND o.power = ? AND s.source IS NOT NULL", [row.seq, power.upper()])]
+
     # -- looking -------------------------------------------------------------------------------------
     def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[dict]:
         """The games `viewer` (an account, or None for a stranger) may see listed: unlisted games only

@@ -101,6 +101,11 @@ class SetAddress:
 
 
 @dataclass(frozen=True, slots=True)
+class NewReplyAddress:
+    """SET NEWREPLY: the player's secret reply addresses are replaced by new ones."""
+
+
+@dataclass(frozen=True, slots=True)
 class SetTimezone:
     zone: str
 
@@ -190,7 +195,8 @@ class Exchange:
 
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
-           | SetDraw | SetAbsence | SetPassword | SetAddress | SetTimezone | SetDeadline | SetGame | Resign | SignOff
+           | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
+           | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange)
 
@@ -287,6 +293,9 @@ class _Build(Transformer):
 
     def address(self, c):
         return SetAddress(str(c[0]))
+
+    def newreply(self, c):
+        return NewReplyAddress()
 
     def timezone(self, c):
         return SetTimezone(str(c[0]))

@@ -150,13 +150,15 @@ class Archive:
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute(
-                "SELECT id FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
+                "SELECT id, raw FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
                 "AND duplicate_of IS NULL", [mid or "", digest]).fetchone()
             first = row[0] if row else None
             cursor = conn.execute(
                 "INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
                 " raw, state, duplicate_of, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [now, via, peer, mail_from, json.dumps(list(rcpt_tos)), mid, digest, raw,
+                # a redelivery keeps the first copy's bytes (they differ in trace headers only): once
+                # those are scrubbed of passwords (replace_raw), the redelivery holds none either
+                [now, via, peer, mail_from, json.dumps(list(rcpt_tos)), mid, digest, row[1] if row else raw,
                  "duplicate" if first else "new", first,
                  f"redelivery of #{first}; not processed again" if first else None])
             conn.execute("COMMIT")
@@ -253,6 +255,19 @@ class Archive:
 
     def clear_failing(self, address: str) -> None:
         clear_failing(self.db, address)
+
+
+def replace_raw(db: sqlite_utils.Database, message_id: int, raw: bytes) -> None:
+    """Rewrite a handled message's stored copy, and its redeliveries', e.g. with its passwords masked.
+    The caller holds the transaction (so the rewrite and what records it commit together). The
+    Message-ID and content hash stay those of the copy as received: a redelivery is still known.
+    secure_delete: the old bytes are overwritten in the file, not left in its free pages."""
+    db.conn.execute("PRAGMA secure_delete = ON")
+    # the redeliveries are found by a small index made here once (not a migration: only this needs it)
+    db.conn.execute("CREATE INDEX IF NOT EXISTS inbound_redeliveries ON inbound(duplicate_of) "
+                    "WHERE duplicate_of IS NOT NULL")
+    db.conn.execute("UPDATE inbound SET raw = ? WHERE id = ?", [raw, message_id])
+    db.conn.execute("UPDATE inbound SET raw = ? WHERE duplicate_of = ?", [raw, message_id])
 
 
 def clear_failing(db: sqlite_utils.Database, address: str) -> None:

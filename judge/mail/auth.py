@@ -1,10 +1,18 @@
 """Who is writing, and what they may do: one `Session` per inbound message.
 
 The sender's address names an account but proves nothing (From is easy to forge). A message is
-authenticated by a password in it (SIGNON, JOIN, CREATE, OBSERVE, BECOME MASTER, REGISTER), or by
-arriving at the player's secret reply address (judge.mail.tokens). A SIGNON from an address the
-account does not have is accepted with the right password, but the reply is copied to the
-account's own addresses and the game's master is alerted.
+authenticated by a password in it (SIGNON, JOIN, CREATE, OBSERVE, BECOME MASTER, REGISTER), every
+one checked through the one guard (judge.mail.password_guard), or by being delivered to the
+player's secret reply address (judge.mail.tokens) from one of the account's own addresses.
+
+A token proves the player for its own game only: signing on to another game, joining, and
+changing the password or address need the password (or the account's reply address, the one on
+mail about no game in particular). A token in mail from an address the account does not have is
+not taken as proof (an ally answering all, or a leaked address).
+
+A right password from an address the account does not have is accepted, but the reply goes to
+the account's own addresses only, saying that someone else may have sent it, and the game's
+master is alerted. Wrong passwords are told to the account's owner (at most once an hour).
 """
 from __future__ import annotations
 
@@ -13,7 +21,7 @@ from dataclasses import dataclass, field
 from ..engine.variant import Variant
 from ..games.service import GameService
 from ..games.store import check_game_name
-from .password_guard import LIMIT, PasswordGuard
+from .password_guard import FREE, PasswordGuard, Source
 from .tokens import ReplyToken
 
 MASTER_LETTER = "M"
@@ -29,9 +37,11 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Alert:
-    """Something the game's master (or the judge keeper) must hear about."""
+    """Something the game's master (or the judge keeper), or with `account` that account's owner,
+    must hear about."""
     game: str | None
     text: str
+    account: str | None = None
 
 
 @dataclass
@@ -46,20 +56,45 @@ class Session:
     copy_to: set[str] = field(default_factory=set)   # the account's own addresses, when not the sender's
     alerts: list[Alert] = field(default_factory=list)
     passwords: set[str] = field(default_factory=set)  # every password seen: never echoed
+    source: Source | None = None
+    proven: set[str] = field(default_factory=set)     # accounts proven everywhere (password, account token)
+    foreign: bool = False         # signed on by password from an address that is not the account's
+    token_refused: bool = False   # came to a reply address, but not from its owner's address
+    token_stale: bool = False     # came to a reply address in the judge's form that is nobody's now
 
     @property
     def power(self) -> str | None:
         return self.powers[0] if len(self.powers) == 1 else None
 
+    def proven_for(self, account: str, game: str | None) -> bool:
+        """This message proved `account` for `game` (None: for the account as a whole)."""
+        if account in self.proven:
+            return True
+        return (self.token is not None and not self.token_refused and self.token.account == account
+                and game is not None and self.token.game == game)
 
-def start_session(service: GameService, sender: str, token: ReplyToken | None) -> Session:
+    def recipients(self) -> list[str]:
+        """Where the reply goes: the sender, or after a sign-on from a foreign address, only the
+        account's own addresses (the sender may be someone who stole the password)."""
+        if self.foreign:
+            return sorted(self.copy_to)
+        return [self.sender, *sorted(a for a in self.copy_to if a.lower() != self.sender.lower())]
+
+
+def start_session(service: GameService, sender: str, token: ReplyToken | None, source: Source | None = None,
+                  stale: bool = False) -> Session:
     owner = service.accounts.by_address(sender) if sender else None
-    session = Session(sender, owner.name if owner else None, token)
+    session = Session(sender, owner.name if owner else None, token, source=source or Source(sender.lower()),
+                      token_stale=stale)
     if token is not None:
+        if sender.lower() not in service.accounts.get(token.account).addresses:
+            session.token_refused = True
+            return session
         session.account = token.account
         if token.game:
             _enter_game(service, session, token.account, token.game)
-        _copy_if_elsewhere(service, session, token.account)
+        else:
+            session.proven.add(token.account)
     return session
 
 
@@ -153,43 +188,75 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     else:
         session.powers = (power,)
     if _copy_if_elsewhere(service, session, account):
+        session.foreign = True
         session.alerts.append(Alert(game, f"{role} in {game} signed on with the right password from"
                                           f" {session.sender}, which is not the address registered for {account}."))
-        return f"signed on as {role} in {game} (from an address that is not yours: a copy goes to your own)"
+        return (f"signed on as {role} in {game} from {session.sender}, which is not your address: this answer"
+                " goes to your own address only. If you did not send this mail, someone else knows your password:"
+                " change it with SET PASSWORD (from your own address)")
     return f"signed on as {role} in {game}"
+
+
+def check_password(service: GameService, session: Session, account: str, password: str, usage: str,
+                   game: str | None = None) -> None:
+    """The one way a password is checked: through the guard's backoff, per account and per source."""
+    session.passwords.add(password)
+    source = session.source or Source(session.sender.lower())
+    guard = PasswordGuard(service.judge, clock=lambda: service.clock().timestamp())
+    own = session.sender.lower() in service.accounts.get(account).addresses   # then the refusal reaches the owner
+    wait = guard.wait(account, source, own=own)
+    if wait > 0:
+        minutes = max(1, round(wait / 60))
+        raise Refused(f"too many wrong passwords were given for {account} (or from where this mail came):"
+                      f" no password for it is checked for another {minutes} minute{'s' * (minutes != 1)};"
+                      " nothing after this line was done as that player",
+                      "answer one of the judge's mails to you: its reply address needs no password")
+    if service.accounts.check_password(account, password):
+        session.proven.add(account)
+        return
+    failures = guard.failed(account, source)
+    where = game or session.game
+    if failures == FREE["account"]:
+        session.alerts.append(Alert(where, f"{failures} wrong passwords for {account} within a day, the last"
+                                           f" from {source.words()}: its passwords are now checked only"
+                                           " at growing intervals."))
+    if not own and guard.should_tell_owner(account):
+        session.alerts.append(Alert(where, f"A wrong password for your account {account} was given in a mail"
+                                           f" from {source.words()} ({failures} wrong within a day). If that"
+                                           " was not you, someone is guessing: after a few wrong ones the"
+                                           " judge checks passwords for your account only at growing"
+                                           " intervals, but answering the judge's mails to you (their"
+                                           " reply address) always works.", account=account))
+    raise Refused("the password is not right; nothing after this line was done as that player",
+                  f"{usage} with the password you chose (SET PASSWORD changes it)")
 
 
 def _check_password(service: GameService, session: Session, account: str, password: str | None, usage: str,
                     game: str | None = None) -> None:
     if password is not None:
-        session.passwords.add(password)
-        guard = PasswordGuard(service.judge, clock=lambda: service.clock().timestamp())
-        if guard.locked(account):
-            raise Refused(f"too many wrong passwords for {account} in the last hour: passwords for it are "
-                          "not checked for now", "answer one of the judge's mails to you (its reply address "
-                          "needs no password), or try again in an hour")
-        if service.accounts.check_password(account, password):
-            return
-        if guard.failed(account, session.sender):
-            session.alerts.append(Alert(game or session.game, f"{LIMIT} wrong passwords for {account} within an hour,"
-                                                      f" the last from {session.sender}: passwords for"
-                                                      " that account are refused for an hour."))
-        raise Refused("the password is not right; nothing after this line was done as that player",
-                      f"{usage} with the password you chose (SET PASSWORD changes it)")
-    if session.account == account:
+        check_password(service, session, account, password, usage, game)
+        return
+    if session.proven_for(account, game):
         return  # already proven in this message (reply address, or an earlier password)
+    if session.account == account and game is not None:
+        raise Refused(f"the reply address you wrote to is for another game: a password is needed for {game}", usage)
+    if session.account == account:
+        raise Refused("the reply address you wrote to is for one game: this needs your password", usage)
     raise Refused("a password is needed here", usage)
 
 
-def authenticate(service: GameService, session: Session, password: str | None, usage: str) -> str:
-    """The sender's own account, proven by this password or earlier in the message."""
-    if session.account is not None and password is None:
+def authenticate(service: GameService, session: Session, password: str | None, usage: str, *,
+                 game: str | None = None, anywhere: bool = False) -> str:
+    """The sender's own account, proven by this password or earlier in the message: for `game`, or
+    (None) for the account as a whole; `anywhere`: proof for any game will do (harmless settings)."""
+    if session.account is not None and password is None and (
+            anywhere or session.proven_for(session.account, game)):
         return session.account
     account = session.account or session.sender_account   # the account this mail acts for so far
     if account is None:
         raise Refused(f"{session.sender} is not registered with this judge",
                       "REGISTER name password [time zone] first, in this message or an earlier one")
-    _check_password(service, session, account, password, usage)
+    _check_password(service, session, account, password, usage, game)
     session.account = account
     return account
 
@@ -220,5 +287,5 @@ def require_master(service: GameService, session: Session, what: str) -> str:
     return session.game
 
 
-__all__ = ["Alert", "Refused", "Session", "authenticate", "game_name", "known_game", "power_by_letter", "power_name",
+__all__ = ["Alert", "Refused", "Session", "authenticate", "check_password", "game_name", "known_game", "power_by_letter", "power_name",
            "require_master", "require_player", "resolve_power", "signon", "start_session"]

@@ -17,9 +17,10 @@ from ..games.model import GameError
 from ..language import commands as c
 from . import info_commands as info
 from . import master_commands as master
-from .auth import Refused, authenticate, game_name, power_name, require_player, resolve_power, signon
+from .auth import Refused, authenticate, check_password, game_name, power_name, require_player, resolve_power, signon
 from .command_env import Env, Handler
 from .game_settings import HELP_SETTINGS
+from .tokens import revoke
 
 
 def _signon(env: Env, cmd: c.SignOn) -> list[str]:
@@ -35,7 +36,9 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
     zone = rest[0] if rest else "UTC"
     svc, session = env.service, env.session
     if session.sender_account is not None:
-        if session.sender_account.lower() == name.lower() and svc.accounts.check_password(session.sender_account, password):
+        if session.sender_account.lower() == name.lower():
+            # a password check like any other: through the guard (From is forged as easily as written)
+            check_password(svc, session, session.sender_account, password, usage)
             session.account = session.sender_account
             return [f"{session.sender} is registered as {session.sender_account}"]
         raise Refused(f"{session.sender} is already registered as {session.sender_account}",
@@ -100,8 +103,8 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: di
 
 
 def _observe(env: Env, cmd: c.Observe) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password")
     name = game_name(cmd.game)
+    account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password", game=name)
     added = env.service.observe(name, account)
     return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
 
@@ -209,20 +212,36 @@ def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
     account = authenticate(env.service, env.session, None, "SIGNON Fgame old-password, then SET PASSWORD new")
     env.session.passwords.add(cmd.password)
     env.service.accounts.set_password(account, cmd.password)
-    return ["password changed (it is not repeated here)"]
+    revoke(env.service.judge, account)      # whoever learnt a reply address with the old password loses it
+    return ["password changed (it is not repeated here); your old secret reply addresses no longer work:"
+            " answer this mail or the judge's next ones"]
 
 
 def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
     account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET ADDRESS new")
     if "@" not in cmd.address:
         raise Refused(f"{cmd.address!r} is not a mail address", "SET ADDRESS you@example.org")
-    env.service.accounts.replace_address(account, cmd.address, env.service.clock())
+    try:
+        env.service.accounts.replace_address(account, cmd.address, env.service.clock())
+    except ValueError as e:
+        raise Refused(str(e), "SET ADDRESS you@example.org") from None
+    revoke(env.service.judge, account)      # the old reply addresses went to the old address
     env.session.copy_to.add(cmd.address.lower())
-    return [f"the judge now writes to {cmd.address}"]
+    return [f"the judge now writes to {cmd.address} (this answer goes to your old address too); your old"
+            " secret reply addresses no longer work"]
+
+
+def _new_reply_address(env: Env, cmd: c.NewReplyAddress) -> list[str]:
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET NEWREPLY",
+                           game=env.session.game)
+    revoke(env.service.judge, account)
+    return ["your old secret reply addresses no longer work: answer this mail (or the judge's next ones),"
+            " whose reply address is new"]
 
 
 def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
-    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET TIMEZONE zone")
+    account = authenticate(env.service, env.session, None, "SIGNON Fgame password, then SET TIMEZONE zone",
+                           anywhere=True)
     try:
         env.service.accounts.set_time_zone(account, cmd.zone)
     except (KeyError, ValueError):
@@ -282,6 +301,7 @@ HANDLERS: dict[type, Handler] = {
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
     c.SetTimezone: Handler(_set_timezone),
+    c.NewReplyAddress: Handler(_new_reply_address),
     c.SetDeadline: Handler(master.set_deadline, once=True),
     c.SetGame: Handler(master.set_game, once=True),
     c.Resign: Handler(_resign, once=True),

@@ -10,6 +10,12 @@ done and what was wrong, and is queued in the outbox with a Message-ID derived f
 message, so dispatching the same message again queues nothing new. Orders and press carry the
 message as their `source`, and commands that must not run twice are recorded per message
 (dispatch_store.StepLog): a second dispatch after a crash does not do anything twice.
+
+Who is writing (judge.mail.auth.start_session): the secret reply address counts only as the
+envelope recipient (judge.mail.tokens.envelope_recipients). A copy of a message applied before,
+whatever headers it gained, is not applied again (judge.mail.replays). Once the message is
+handled, its raw copy in the archive is rewritten with its passwords masked, in the same
+transaction that records it finished: a dispatch after that only repeats the outcome.
 """
 from __future__ import annotations
 
@@ -17,7 +23,6 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import Message
-from email.utils import getaddresses
 
 from ..config import Config
 from ..games.model import GameError
@@ -30,18 +35,20 @@ from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outbox
-from .addresses import header_text, refuse_unreachable, reply_address
-from .archive import StoredMessage, clear_failing
+from .addresses import refuse_unreachable, reply_address
+from .archive import StoredMessage, clear_failing, replace_raw
 from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
 from .auth import Refused, Session, power_by_letter, resolve_power, start_session
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
-from .dispatch_store import StepLog
+from .dispatch_store import StepLog, finished, mark_finished
 from .loops import Verdict, build_message
+from .password_guard import Source
+from .replays import first_copy, inbound_of
 from .reports import Reports
-from .secrets_mask import mask_line, mask_words
-from .tokens import ReplyTokens
+from .secrets_mask import mask_line, mask_words, scrub_raw
+from .tokens import ReplyTokens, envelope_recipients
 
 log = logging.getLogger("judge.dispatch")
 
@@ -61,11 +68,6 @@ class Outcome:
             self.touched.append((game, power))
 
 
-def addressed_to(mail: Message, rcpt_tos) -> list[str]:
-    headers = [header_text(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in mail.get_all(h, [])]
-    return [*rcpt_tos, *(a for _, a in getaddresses(headers) if a)]
-
-
 class Dispatch:
     def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
                  courier: Courier | None = None) -> None:
@@ -80,15 +82,23 @@ class Dispatch:
         return "Dispatch: commands, orders and confirmation replies"
 
     def __call__(self, message: StoredMessage, verdict: Verdict, context) -> str:
+        done = finished(context.db, message.id)
+        if done is not None:
+            return done     # handled (and scrubbed) before a crash kept the daemon from recording it
         if not verdict.reply_allowed:
-            return f"not read and not answered: {verdict.reason}"
+            return self._finish(context.db, message, set(), f"not read and not answered: {verdict.reason}")
         mail = message.parsed()
         sender = reply_address(mail, message.mail_from)
         if not sender:
-            return "not answered: no address to answer"
+            return self._finish(context.db, message, set(), "not answered: no address to answer")
         clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
         tokens = ReplyTokens(context.db, self.config.address)
-        session = start_session(self.service, sender, tokens.find(addressed_to(mail, message.rcpt_tos)))
+        delivered = envelope_recipients(message.rcpt_tos, message.via, mail)
+        earlier = first_copy(context.db, message.id, mail, sender, delivered)
+        if earlier is not None:
+            return self._finish(context.db, message, set(), self._repeated(message, mail, sender, earlier, context.db))
+        source = Source.of(sender, message.mail_from, message.via, message.peer)
+        session = start_session(self.service, sender, tokens.find(delivered), source, tokens.stale(delivered))
         limits = self.config.limits
         # A body in a broken charset (UTF-7 with stray bytes) can decode to lone surrogates, which no
         # reply could then be encoded with: they become U+FFFD, as any other undecodable byte.
@@ -115,9 +125,30 @@ class Dispatch:
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
         if outcome.silent:
-            return f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}"
-        return (f"answered {sender}: {done} item(s) done, {errors} error(s)"
-                + ("" if queued else " (reply already queued)"))
+            return self._finish(context.db, message, session.passwords,
+                                f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}")
+        return self._finish(context.db, message, session.passwords,
+                            f"answered {', '.join(session.recipients())}: {done} item(s) done, {errors} error(s)"
+                            + ("" if queued else " (reply already queued)"))
+
+    def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
+        """The raw copy loses its passwords, in the transaction that records the message finished."""
+        raw = scrub_raw(message.raw, passwords)
+        with db.conn:
+            db.conn.execute("BEGIN IMMEDIATE")
+            if raw != message.raw:
+                replace_raw(db, message.id, raw)
+            mark_finished(db, message.id, outcome)
+        return outcome
+
+    def _repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
+        """A copy of a message applied before: not applied again, and the sender told which."""
+        rendered = self.reports.render("reply_repeat.j2", earlier=earlier, subject=str(mail.get("Subject", "") or ""))
+        reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address,
+                              to=[sender], subject=rendered.subject, body=rendered.body, domain=self.config.domain,
+                              in_reply_to=mail)
+        outbox.enqueue(db, reply["Message-ID"], [sender], bytes(reply), envelope_from=self.config.address)
+        return f"a copy of message #{earlier}, not applied again; {sender} told"
 
     # -- reading -----------------------------------------------------------------------------------
     def _reader(self, variant: str) -> OrderReader:
@@ -231,6 +262,12 @@ class Dispatch:
                 continue
             by_power.setdefault(power, []).append(p)
         for power, orders in by_power.items():
+            later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
+            if later:   # older mail never replaces newer orders (judge.mail.replays)
+                errors.extend({"line": p.line, "text": p.text, "problem": f"orders from a mail that reached the"
+                               f" judge later (#{max(later)}) stand for {variant.power(power).name}; these, from"
+                               " an earlier mail, were not used", "expected": "", "suggestions": []} for p in orders)
+                continue
             try:
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
@@ -277,16 +314,18 @@ class Dispatch:
         rendered = self.reports.render(
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
             subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
-            copied=sorted(session.copy_to), empty=not outcome.entries,
+            copied=sorted(session.copy_to), empty=not outcome.entries, foreign=session.foreign,
+            token_refused=session.token_refused, token_stale=session.token_stale,
             ignored=outcome.ignored, attachments=outcome.attachments,
             secret_reply=(session.account or session.sender_account) is not None)
         body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
-        to = [session.sender, *sorted(a for a in session.copy_to if a.lower() != session.sender.lower())]
+        to = session.recipients()
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
                               domain=self.config.domain, in_reply_to=mail)
         # The secret address goes to a proven player, or to an address registered to the account it is
         # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
+        # After a sign-on from a foreign address the reply goes to the account's own addresses only.
         owner = session.account or session.sender_account
         if owner is not None:
             reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
@@ -324,7 +363,9 @@ class Dispatch:
 
     def _alert(self, message: StoredMessage, n: int, alert, session: Session, db) -> None:
         to: list[str] = []
-        if alert.game:
+        if alert.account:       # for the account's owner, at the account's own addresses
+            to = list(self.service.accounts.get(alert.account).addresses)
+        elif alert.game:
             master = self.service.status(alert.game)["master"]
             if master:
                 to = list(self.service.accounts.get(master).addresses[:1])
@@ -334,7 +375,7 @@ class Dispatch:
             log.warning("alert for %s not sent: no master and no master_address", alert.game)
             return
         rendered = self.reports.render("reply_alert.j2", game=alert.game, text=alert.text,
-                                       inbound_id=message.id)
+                                       inbound_id=message.id, to_owner=alert.account is not None)
         notice = build_message(key=f"alert:{message.id}:{n}", sender=self.config.address, to=to,
                                subject=rendered.subject, body=mask_words(rendered.body, session.passwords),
                                domain=self.config.domain)

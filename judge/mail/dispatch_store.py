@@ -4,7 +4,15 @@
 - dispatch_steps: which commands that must not run twice (PROCESS, PAUSE, ...) already ran for an
   inbound message, and what they answered, so a message dispatched again after a crash repeats
   the answer instead of the deed.
-- password_failures: wrong passwords per account, so that guessing one is soon refused.
+- password_failures: (no longer written; kept so old data directories migrate in order.)
+- guard_failures: wrong passwords, one row per account and per source they came from (peer IP,
+  envelope sender, From), for judge.mail.password_guard's backoff.
+- guard_told: when an account's owner was last told of wrong passwords (at most one mail an hour).
+- applied_messages: what identifies each message that was applied (its normalised Message-ID, the
+  hash of its body with its sender): a copy arriving again, whatever headers it gained, is not
+  applied twice (judge.mail.replays).
+- dispatched: messages whose handling finished, with what was done, and when their raw copy was
+  scrubbed of passwords: a dispatch after a crash after the scrub repeats the outcome.
 """
 from __future__ import annotations
 
@@ -50,7 +58,37 @@ def _create_password_failures(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX password_failures_recent ON password_failures(account, at)")
 
 
-MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps, _create_password_failures]
+def _create_guard_failures(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE guard_failures (
+            subject TEXT NOT NULL,              -- 'account:<name>', 'peer:<ip>', 'envelope:<addr>', 'from:<addr>'
+            at REAL NOT NULL                    -- unix time of the wrong password
+        )""")
+    db.execute("CREATE INDEX guard_failures_recent ON guard_failures(subject, at)")
+    db.execute("""
+        CREATE TABLE guard_told (
+            account TEXT PRIMARY KEY,
+            at REAL NOT NULL                    -- when its owner was last told of wrong passwords
+        )""")
+
+
+def _create_applied_messages(db: sqlite_utils.Database) -> None:
+    db.execute("""
+        CREATE TABLE applied_messages (
+            key TEXT PRIMARY KEY,               -- 'mid:<message-id>' or 'body:<sha256>'
+            inbound_id INTEGER NOT NULL,        -- the first message that had it
+            at REAL NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE dispatched (
+            inbound_id INTEGER PRIMARY KEY,
+            outcome TEXT NOT NULL,              -- what the dispatcher answered the daemon
+            scrubbed_at REAL NOT NULL           -- when the raw copy lost its passwords
+        )""")
+
+
+MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps, _create_password_failures, _create_guard_failures,
+              _create_applied_messages]
 
 
 def prepare(db: sqlite_utils.Database) -> None:
@@ -71,3 +109,16 @@ class StepLog:
         with self.db.conn:
             self.db.conn.execute("INSERT OR IGNORE INTO dispatch_steps (inbound_id, item, answer, done_at) "
                                  "VALUES (?, ?, ?, ?)", [inbound_id, item, json.dumps(answer), time.time()])
+
+
+def finished(db: sqlite_utils.Database, inbound_id: int) -> str | None:
+    """What dispatching this message did, if it finished (and its raw copy was scrubbed)."""
+    prepare(db)
+    row = db.execute("SELECT outcome FROM dispatched WHERE inbound_id = ?", [inbound_id]).fetchone()
+    return row[0] if row else None
+
+
+def mark_finished(db: sqlite_utils.Database, inbound_id: int, outcome: str) -> None:
+    """Inside the caller's transaction, with the scrub of the raw copy."""
+    db.conn.execute("INSERT OR IGNORE INTO dispatched (inbound_id, outcome, scrubbed_at) VALUES (?, ?, ?)",
+                    [inbound_id, outcome, time.time()])

@@ -10,6 +10,7 @@ from .auth import Refused, authenticate, power_name, require_master, resolve_pow
 from .command_env import Env
 from .game_settings import read_setting
 from .info_commands import outcome_line
+from .tokens import revoke
 
 
 def hours_in(text: str) -> float:
@@ -45,7 +46,8 @@ def extend(env: Env, cmd: c.Extend) -> list[str]:
 
 
 def become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER")
+    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER",
+                           game=env.session.game)
     if env.session.game is None:
         raise Refused("BECOME MASTER of which game?", "SIGNON Xgame password (or CREATE) first")
     env.service.become_master(env.session.game, account)
@@ -85,6 +87,9 @@ def power_in(env: Env, game: str, word: str) -> str:
 def eject(env: Env, cmd: c.Eject) -> list[str]:
     game = require_master(env.service, env.session, "EJECT")
     power = power_in(env, game, cmd.power)
+    ousted = env.service.status(game)["powers"].get(power, {}).get("account")
+    if ousted:
+        revoke(env.service.judge, ousted, game)     # its reply address for this game no longer signs on
     env.service.eject(game, power, source=env.source)
     name = power_name(env.service, game, power)
     return [f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"]
@@ -98,6 +103,9 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
     account = env.service.accounts.by_address(cmd.address)
     if account is None:
         raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
+    ousted = env.service.status(game)["powers"].get(power, {}).get("account")
+    if ousted and ousted != account.name:
+        revoke(env.service.judge, ousted, game)     # before the deed: a crash between leaves no live token
     env.service.replace(game, power, account.name, source=env.source)
     return [f"{power_name(env.service, game, power)} in {game} is now played by {account.name}"]
 

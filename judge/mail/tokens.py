@@ -3,7 +3,12 @@
 Every mail the judge sends a player carries the player's reply address as Reply-To. Mail that
 comes back to it is from that player for that game, so orders in it need no password: the
 token is the secret. Tokens live in judge.sqlite (judge.mail.dispatch_store); they are random,
-never derived from anything a stranger could know, and one (account, game) keeps one token.
+never derived from anything a stranger could know, and one (account, game) keeps one token
+until it is revoked: SET PASSWORD, SET ADDRESS and SET NEWREPLY revoke all the account's,
+EJECT and REPLACE the ousted player's for that game; the next mail carries a new one.
+
+A token counts only as an envelope recipient (`envelope_recipients`): the address the mail was
+delivered to, never one merely written in To or Cc (an ally's reply-all names it there).
 """
 from __future__ import annotations
 
@@ -53,17 +58,47 @@ class ReplyTokens:
     def address_for(self, account: str, game: str | None) -> str:
         return f"{self.local}+{self.token_for(account, game)}@{self.domain}"
 
+    def _tokens_in(self, addresses: Iterable[str]) -> list[str]:
+        found = []
+        for address in addresses:
+            local, _, domain = str(address).strip().strip("<>").rpartition("@")
+            base, plus, token = local.partition("+")
+            if plus and base.lower() == self.local.lower() and domain.lower() == self.domain.lower() \
+                    and _TOKEN.fullmatch(token.lower()):
+                found.append(token.lower())
+        return found
+
     def find(self, addresses: Iterable[str]) -> ReplyToken | None:
         """The token in the first of these addresses that is one of the judge's reply addresses."""
-        for address in addresses:
-            local, _, domain = address.strip().strip("<>").rpartition("@")
-            base, plus, token = local.partition("+")
-            if not plus or base.lower() != self.local.lower() or domain.lower() != self.domain.lower():
-                continue
-            token = token.lower()
-            if not _TOKEN.fullmatch(token):
-                continue
+        for token in self._tokens_in(addresses):
             row = self.db.execute("SELECT account, game FROM reply_tokens WHERE token = ?", [token]).fetchone()
             if row:
                 return ReplyToken(token, row[0], row[1] or None)
         return None
+
+    def stale(self, addresses: Iterable[str]) -> bool:
+        """A reply address in the judge's form that is nobody's (any more): worth saying so."""
+        return bool(self._tokens_in(addresses)) and self.find(addresses) is None
+
+
+def revoke(db: sqlite_utils.Database, account: str, game: str | None = None) -> int:
+    """Forget the account's tokens (for one game, or all of them): mail to them no longer signs on."""
+    prepare(db)
+    sql, args = "DELETE FROM reply_tokens WHERE account = ?", [account]
+    if game is not None:
+        sql, args = sql + " AND game = ?", [account, game]
+    with db.conn:
+        return db.conn.execute(sql, args).rowcount
+
+
+def envelope_recipients(rcpt_tos: Iterable[str], via: str, mail) -> list[str]:
+    """Where the mail was delivered. By SMTP/LMTP: the envelope. By IMAP there is no envelope: the
+    delivering server records it in the topmost Delivered-To (or X-Original-To) header, above any a
+    sender wrote, so only that first one counts."""
+    if via != "imap":
+        return [str(a) for a in rcpt_tos]
+    for header in ("Delivered-To", "X-Original-To"):
+        values = mail.get_all(header) or []
+        if values:
+            return [str(values[0]).strip()]
+    return []
