@@ -525,3 +525,14 @@ def test_projection_round_trips_and_the_frame_holds_every_place(variant_id):
     x1, y1 = frame.to_pixel(51.0, 10.0, 1200)
     x2, y2 = frame.to_pixel(50.0, 10.0 + 1 / math.cos(math.radians(50.5)), 1200)
     assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.hypot(x2 - x0, y2 - y0), rel=0.03)
+
+
+def test_a_shared_picture_keeps_the_judges_crlf_line_ends_so_relays_take_it():
+    from judge.mail.loops import build_message
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 400
+    mail = build_message(key="notice:alpha:1:france", sender="judge@dip.test", to=["france@dip.test"],
+                         subject="alpha: Spring 1901 results", body="The results.\n", domain="dip.test")
+    raw = SharedPicture("alpha-S1901M.png", png).mail_bytes(mail)
+    assert raw.count(b"\n") == raw.count(b"\r\n")            # no bare LF: SMTP reads lines by CRLF
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 998
+    assert _parts(raw)[1].get_content() == png

@@ -119,4 +119,6 @@ class SharedPicture(tuple):
         message.set_boundary(self.boundary)
         raw = bytes(message)
         end = raw.rindex(f"--{self.boundary}--".encode())
-        return raw[:end] + f"--{self.boundary}\n".encode() + self.part + b"\n" + raw[end:]
+        sep = message.policy.linesep.encode()      # CRLF for mail the judge builds: one line end throughout
+        part = self.part if sep == b"\n" else self.part.replace(b"\n", sep)
+        return raw[:end] + f"--{self.boundary}".encode() + sep + part + sep + raw[end:]
