@@ -23,10 +23,20 @@ def header_text(value) -> str:
 def reply_address(mail: Message, mail_from: str | None) -> str:
     """Reply-To, else From, else the envelope sender."""
     for header in ("Reply-To", "From"):
-        address = parseaddr(header_text(mail.get(header)))[1]
+        address = parseaddr(header_text(_header(mail, header)))[1]
         if "@" in address:
             return address.strip()
     return (mail_from or "").strip("<> ")
+
+
+def _header(mail: Message, name: str):
+    """The header as the policy reads it, or as written when the policy cannot read it (an encoded
+    display name hiding a CR LF makes policy.default's address parser raise): the address part of
+    the raw text is still read, and checked again before anything is sent to it."""
+    try:
+        return mail.get(name)
+    except (ValueError, TypeError, IndexError):
+        return next((value for key, value in mail.raw_items() if key.lower() == name.lower()), None)
 
 
 def refuse_unreachable(items: list, db, relay) -> tuple[list, list[dict]]:
