@@ -614,9 +614,11 @@ class _LalrLoop:
             if any(isinstance(k, str) for k in callbacks):  # callbacks on terminals: not handled here
                 raise AttributeError
             loop = cls()
-            loop.states = table.states
+            # plain str keys: Lark's symbol names are Tokens, whose Python __eq__ every dict probe
+            # would call (a tenth of the reading time)
+            loop.states = {state: {str(k): v for k, v in row.items()} for state, row in table.states.items()}
             (loop.start,), (loop.end,) = table.start_states.values(), table.end_states.values()
-            loop.reduce = {rule: (len(rule.expansion), rule.origin.name, callbacks[rule])
+            loop.reduce = {rule: (len(rule.expansion), str(rule.origin.name), callbacks[rule])
                            for rule in callbacks}
             return loop
         except (AttributeError, KeyError, ValueError, TypeError):
