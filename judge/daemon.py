@@ -90,6 +90,7 @@ class Processor:
             self.failed(message, e)
         else:
             self.archive.mark_processed(message.id, outcome)
+            self.on_enqueued()   # its reply goes out now, not at the outbox's next poll
         return message
 
     def failed(self, message: StoredMessage, error: Exception) -> None:
@@ -121,6 +122,7 @@ class Processor:
             if self.process_next() is None:
                 return False
         tick(now)
+        self.on_enqueued()       # the results the tick queued go out now
         return True
 
     def waiting_before(self, now: float) -> bool:
