@@ -63,3 +63,10 @@ def test_terminate_ends_a_game_with_no_winner_and_says_so(tmp_path):
     end = mails(svc, "never", "game_end")
     assert set(end) == {"ann", "gm", None}
     assert "the game master ended it before it started." in end["ann"]
+
+
+def test_a_forced_start_on_a_big_board_gives_each_player_a_seat_they_asked_for():
+    from judge.games.assignment import assign_by_preference
+    seats = [(f"P{i}",) for i in range(34)]          # Chaos: past trying every order
+    given = assign_by_preference(["ann", "bob", "cy"], seats, {"ann": [("P3",)], "bob": [("P30",), ("P3",)]}, 5)
+    assert given["ann"] == ("P3",) and given["bob"] == ("P30",) and given["cy"] not in (("P3",), ("P30",))

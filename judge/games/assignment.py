@@ -39,7 +39,8 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
     if len(order) > BRUTE_FORCE_UP_TO:
         # Chaos has 34 powers, Youngstown ten: 34! orders cannot be tried; the Hungarian method finds
         # a least-cost assignment in n^3 steps (ties resolved by the same seeded order, differently).
-        perm = _least_cost(cost)
+        # square: seats nobody takes (a forced start) go to players who do not exist, at no cost
+        perm = _least_cost(cost + [[0] * len(order) for _ in range(len(order) - len(who))])[:len(who)]
         return {who[i]: order[j] for i, j in enumerate(perm)}
     best, best_cost = None, None
     # at most 7! = 5040 permutations on the standard map

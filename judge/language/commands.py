@@ -148,6 +148,23 @@ class Process:
 
 
 @dataclass(frozen=True, slots=True)
+class ForceStart:
+    """The master's FORCE START: start with the players there are; empty seats are neutral."""
+
+
+@dataclass(frozen=True, slots=True)
+class Terminate:
+    """The master's TERMINATE: the game ends now, with no winner."""
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """The master's ALLOW (invite) or DENY (keep out) of accounts, for a private game."""
+    allow: bool
+    accounts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     pass
 
@@ -198,13 +215,13 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
-           | Exchange)
+           | Exchange | ForceStart | Terminate | Access)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
-    "extend ext eject kick replace rollback roll preview prev exchange swap".split())
+    "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny".split())
 
 
 GREY_WORDS = frozenset({"grey", "gray", "anon", "anonymous"})
@@ -320,6 +337,18 @@ class _Build(Transformer):
 
     def process(self, c):
         return Process(_opt(c, 0))
+
+    def force_start(self, c):
+        return ForceStart()
+
+    def terminate(self, c):
+        return Terminate()
+
+    def allow(self, c):
+        return Access(True, _words(c))
+
+    def deny(self, c):
+        return Access(False, _words(c))
 
     def pause(self, c):
         return Pause()

@@ -80,11 +80,20 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     if status["status"] == "forming":
         have, need = len(status["signups"]), status["players_needed"]
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
-                " and the judge then mails you your power"]
+                " and the judge then mails you your power", record_line(env.service.record(account))]
     mine = [p for p, info in status["powers"].items() if info["account"] == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
     return [f"joined {name}, which has started: you play {names or 'no power'}"]
+
+
+def record_line(record) -> str:
+    """A player's record across this judge's games, as JOIN shows it (judge.games.records)."""
+    if not record.phases:
+        return "your record: no phase played on this judge yet"
+    return (f"your record: orders sent in {record.reliability:.0f}% of {record.phases} phases"
+            f" ({record.late} late, {record.missed} missed), {record.finished} game"
+            f"{'s' if record.finished != 1 else ''} finished, {record.abandoned} abandoned")
 
 
 def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict) -> list[str]:
@@ -304,6 +313,9 @@ HANDLERS: dict[type, Handler] = {
     c.NewReplyAddress: Handler(_new_reply_address),
     c.SetDeadline: Handler(master.set_deadline, once=True),
     c.SetGame: Handler(master.set_game, once=True),
+    c.ForceStart: Handler(master.force_start, once=True),
+    c.Terminate: Handler(master.terminate, once=True),
+    c.Access: Handler(master.access, once=True),
     c.Resign: Handler(_resign, once=True),
     c.SignOff: Handler(_signoff),
     c.Help: Handler(_help),

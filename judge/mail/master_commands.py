@@ -157,3 +157,31 @@ def shown(value) -> str:
     if isinstance(value, (list, tuple)):
         return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
+    game = require_master(env.service, env.session, "FORCE START")
+    status = env.service.start(game, force=True, source=env.source)
+    neutral = [power_name(env.service, game, p) for p, info in status["powers"].items() if info["status"] == "neutral"]
+    return [f"{game} has started with the players there are"
+            + (f"; {', '.join(neutral)} {'is' if len(neutral) == 1 else 'are'} neutral" if neutral else "")]
+
+
+def terminate(env: Env, cmd: c.Terminate) -> list[str]:
+    game = require_master(env.service, env.session, "TERMINATE")
+    env.service.terminate(game, source=env.source)
+    return [f"{game} is over: you ended it, with no winner; everyone is told"]
+
+
+def access(env: Env, cmd: c.Access) -> list[str]:
+    word = "ALLOW" if cmd.allow else "DENY"
+    game = require_master(env.service, env.session, word)
+    try:
+        rules = env.service.set_access(game, **({"allow": cmd.accounts} if cmd.allow else {"deny": cmd.accounts}))
+    except KeyError as e:
+        raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
+                      f"{word} name (the names players REGISTERed with)") from None
+    invited = ", ".join(rules["allow"]) or "nobody"
+    kept_out = ", ".join(rules["deny"]) or "nobody"
+    private = "private: only those invited may join" if rules["allow"] or rules["password"] else "open to anyone"
+    return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
