@@ -82,3 +82,11 @@ def test_the_grammar_knows_exactly_the_tables_setting_names():
     for word in BY_WORD:
         assert reader.parse(f"set {word.lower()} 1") == SetGame(word, "1"), word
     assert [row[0] for row in HELP_SETTINGS] == [s.words[0] for s in SETTINGS]
+
+
+def test_summary_shows_every_setting_as_set_writes_it(judge):
+    judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET PRESS grey\nSET CLOCK 20:00\nSET REMINDERS 12 2")
+    text = " ".join(judge.reply_to("ann@dip.test", "SUMMARY alpha").body.split())
+    assert "settings (the master changes them with SET setting value; HELP SETTINGS):" in text
+    for shown in ("MOVEMENT 48", "PRESS grey", "CLOCK 20:00", "REMINDERS 12 2", "DAYS none", "UNLISTED off"):
+        assert shown in text, shown

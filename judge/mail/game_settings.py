@@ -163,3 +163,14 @@ def read_setting(name: str, value: str | None) -> tuple[Setting, Any]:
     except (ValueError, KeyError) as e:
         why = str(e) if isinstance(e, ValueError) else f"{value.strip()!r} is not a value it takes"
         raise Refused(f"SET {setting.words[0]}: {why}", f"SET {setting.words[0]} {setting.example}") from None
+
+
+def shown(value) -> str:
+    """A setting's value as SET writes it: 36, grey, on, none, 24 4."""
+    if value is None or value == [] or value == ():
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)

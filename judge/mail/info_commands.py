@@ -5,6 +5,7 @@ from ..games.service import GameService
 from ..language import commands as c
 from .auth import known_game
 from .command_env import Env
+from .game_settings import SETTINGS, shown
 
 
 def viewer(env: Env) -> str | None:
@@ -66,4 +67,7 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     lines = status_lines(env.service, name, viewer(env))
     played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
     lines.append(f"phases played: {', '.join(played) or 'none'}")
+    settings = env.service.status(name)["settings"]
+    lines.append("settings (the master changes them with SET setting value; HELP SETTINGS): "
+                 + "; ".join(f"{s.words[0]} {shown(settings[s.field])}" for s in SETTINGS if s.implied is None))
     return lines

@@ -8,7 +8,7 @@ import re
 from ..language import commands as c
 from .auth import Refused, authenticate, power_name, require_master, resolve_power
 from .command_env import Env
-from .game_settings import read_setting
+from .game_settings import read_setting, shown
 from .info_commands import outcome_line
 from .tokens import revoke
 
@@ -148,15 +148,6 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
 
-
-def shown(value) -> str:
-    if value is None or value == [] or value == ():
-        return "none"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, (list, tuple)):
-        return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
