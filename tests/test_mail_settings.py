@@ -90,3 +90,16 @@ def test_summary_shows_every_setting_as_set_writes_it(judge):
     assert "settings (the master changes them with SET setting value; HELP SETTINGS):" in text
     for shown in ("MOVEMENT 48", "PRESS grey", "CLOCK 20:00", "REMINDERS 12 2", "DAYS none", "UNLISTED off"):
         assert shown in text, shown
+
+
+def test_set_clock_auto_picks_the_hour_most_players_are_awake_and_says_whom_it_suits(judge):
+    zones = {"ann": "Europe/London", "bob": "America/New_York", "cy": "Asia/Tokyo"}
+    for name, zone in zones.items():
+        if name != "ann":
+            judge.service.create_account(name, f"{name}@dip.test", "x")
+        judge.service.accounts.set_time_zone(name, zone)
+        judge.service.join("alpha", name)
+    r = " ".join(judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET CLOCK AUTO").body.split())
+    clock = judge.service.status("alpha")["settings"]["deadline_clock"]
+    assert clock is not None and f"CLOCK of alpha: {clock} (UTC), the hour awake for " in r
+    assert "of 3 players: " in r and ("ann" in r and "bob" in r and "cy" in r)

@@ -29,7 +29,7 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import access, audience, exchange, export, forming, master, players, press, processing, records, votes
+from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
@@ -471,6 +471,14 @@ class GameService:
                 db.conn.execute("ROLLBACK")
         finally:
             db.close()
+
+    def auto_clock(self, name: str) -> deadlines.AutoClock:
+        """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its
+        players, from their registered zones (those signed up, while it forms)."""
+        status = self.status(name)
+        players = {info["account"] for info in status["powers"].values() if info["account"]} or set(status["signups"])
+        zones = {a: self.accounts.zone_of(a) or "UTC" for a in sorted(players)}
+        return deadlines.auto_clock(status["settings"]["time_zone"], zones, self.clock().date())
 
     def set_settings(self, name: str, **changes: Any) -> dict:
         with self._write(name) as gf:

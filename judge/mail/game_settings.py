@@ -112,7 +112,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
             "reminders this many hours before a deadline (NONE: no reminders)", "24 4"),
     Setting(("CLOCK",), "deadline_clock", _none_or(_clock),
-            "deadlines at this time of day in the game's zone (NONE: a phase's length after it starts)", "20:00"),
+            "deadlines at this time of day in the game's zone (NONE: a phase's length after it starts; AUTO:"
+            " the hour awake for the most players, from their zones)", "20:00"),
     Setting(("DAYS",), "deadline_days", _days, "the weekdays a deadline may fall on (ALL: any)", "mon tue wed thu fri"),
     Setting(("PRESS",), "press", _choice(white="white", grey="grey|gray", broadcast="broadcast|public",
                                          none="none|no|off"),

@@ -140,6 +140,8 @@ def preview(env: Env, cmd: c.Preview) -> list[str]:
 def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     """SET <setting> <value>: one of the game's settings (judge.mail.game_settings)."""
     game = require_master(env.service, env.session, f"SET {cmd.setting}")
+    if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
+        return _auto_clock(env, game)
     setting, value = read_setting(cmd.setting, cmd.value)
     before = env.service.status(game)["settings"][setting.field]
     try:
@@ -176,3 +178,18 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     kept_out = ", ".join(rules["deny"]) or "nobody"
     private = "private: only those invited may join" if rules["allow"] or rules["password"] else "open to anyone"
     return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
+
+
+def _auto_clock(env: Env, game: str) -> list[str]:
+    """SET CLOCK AUTO: the deadline hour that falls in waking hours (08:00-22:00) for the most
+    players, from their registered zones; the reply says whom it suits and whom not."""
+    chosen = env.service.auto_clock(game)
+    if not chosen.suits and not chosen.not_suited:
+        raise Refused(f"{game} has no players yet to choose a clock for", "SET CLOCK 20:00, or AUTO once players have joined")
+    clock = chosen.clock.strftime("%H:%M")
+    env.service.set_settings(game, deadline_clock=clock)
+    zone = env.service.status(game)["settings"]["time_zone"]
+    awake = ", ".join(chosen.suits) or "nobody"
+    return [f"CLOCK of {game}: {clock} ({zone}), the hour awake for {len(chosen.suits)} of"
+            f" {len(chosen.suits) + len(chosen.not_suited)} players: {awake}"
+            + (f"; not for {', '.join(chosen.not_suited)}" if chosen.not_suited else "")]
