@@ -28,11 +28,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from adjudicate import random_orders  # noqa: E402
 
-from judge.adjudicate_cli import _answer, _players_reader  # noqa: E402
+from judge.adjudicate_cli import _answer  # noqa: E402
 from judge.engine import load_variant, process_phase, starting_position  # noqa: E402
 from judge.engine.calendar import PhaseKind  # noqa: E402
 from judge.engine.notation import order_text, parse_order  # noqa: E402
 from judge.engine.rules import DEFAULT  # noqa: E402
+from judge.language import OrderReader  # noqa: E402
 
 
 def random_game(variant, rng: random.Random, years: int) -> list[dict]:
@@ -90,7 +91,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     variant = load_variant("standard")
-    reader = _players_reader(variant)
+    reader = OrderReader(variant)
     variant_named = lambda name: (variant, reader)  # noqa: E731 - the CLI's per-process cache, already filled
     rng = random.Random(args.seed)
     games = [random_game(variant, rng, args.years) for _ in range(args.games)]

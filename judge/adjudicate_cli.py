@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     def variant_named(name: str) -> tuple[Variant, OrderReader | None]:
         if name not in variants:
             variant = load_variant(name)
-            variants[name] = (variant, _players_reader(variant))
+            variants[name] = (variant, OrderReader(variant))  # the grammar ships in the package
         return variants[name]
 
     status = 0
@@ -52,16 +52,6 @@ def run(args: argparse.Namespace) -> int:
             json.dump(response, sys.stdout, indent=1)
             sys.stdout.write("\n")
     return 1 if status else 0
-
-
-def _players_reader(variant: Variant) -> OrderReader | None:
-    """The players' parser for lines not in canonical notation; without its grammar files (an
-    install that left grammar/ behind) canonical lines still work, and the rest are errors."""
-    try:
-        return OrderReader(variant)
-    except OSError as e:
-        print(f"judge adjudicate: only canonical notation is read ({e})", file=sys.stderr)
-        return None
 
 
 def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
