@@ -39,6 +39,7 @@ class ImapIntake:
         self.on_stored = on_stored
         self.stop = stop or threading.Event()
         self.client: IMAPClient | None = None
+        self._server_idles = False
         self.connections = 0           # how many times a session was opened (reconnects show here)
 
     # -- one session ---------------------------------------------------------------------------
@@ -47,6 +48,9 @@ class ImapIntake:
         client = IMAPClient(c.host, port=c.port, ssl=c.ssl, timeout=60)
         client.login(c.user, c.password)
         client.select_folder(c.folder)
+        # Asked once here, on the intake's own thread: the property below is read from other
+        # threads too, and a second command on the same socket would interleave with IDLE.
+        self._server_idles = client.has_capability("IDLE")
         self.client = client
         self.connections += 1
         log.info("imap: connected to %s:%d as %s, folder %s (%s)", c.host, c.port, c.user, c.folder,
@@ -55,7 +59,7 @@ class ImapIntake:
 
     @property
     def idles(self) -> bool:
-        return bool(self.config.use_idle and self.client is not None and self.client.has_capability("IDLE"))
+        return bool(self.config.use_idle and self.client is not None and self._server_idles)
 
     def disconnect(self, *, polite: bool = True) -> None:
         """LOGOUT on a healthy session; after an error just close the socket (LOGOUT could wait for a timeout)."""
