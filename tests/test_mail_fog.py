@@ -2,8 +2,7 @@
 and LIST show only what its units and centres see; the master sees all; an observer sees no board;
 at the end HISTORY shows everyone the whole record.
 
-What a power sees is worked out here again from the board, not by judge.games.fog: its units'
-provinces and every province next to them, and its centres' provinces, before or after the phase.
+What a power sees is worked out again from the board by tests/fogsight.py, not by judge.games.fog.
 """
 import re
 import smtplib
@@ -13,17 +12,17 @@ from xml.etree import ElementTree
 
 import pytest
 
-from judge.engine import load_variant, starting_position
+from judge.engine import starting_position
 from judge.engine.notation import position_from_json
 from judge.games.model import Settings
 from judge.games.service import GameService
 from judge.pictures import picture_of_phase
 
+from fogsight import STANDARD, mentions, unseen
 from mailjudge import POWERS, mail
 from servers.net import wait_until
 from servers.serve import JUDGE, rows, start_judge, stop
 
-STANDARD = load_variant("standard")
 GAME = "fog"
 SPRING = {"AUSTRIA": ["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
           "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
@@ -40,30 +39,6 @@ FALL = {"AUSTRIA": ["A Vie H", "A Ser - Gre", "F Alb S A Ser - Gre"],
         "RUSSIA": ["A War - Gal", "A Ukr - Rum", "F Sev H", "F Bot - Swe"],
         "TURKEY": ["A Bul - Gre", "A Arm H", "F Ank - Bla"]}
 PHASES = [("S1901M", "Spring 1901 Movement", SPRING), ("F1901M", "Fall 1901 Movement", FALL)]
-
-
-# -- what a power sees, worked out again -----------------------------------------------------------
-
-def sight(position, powers) -> set[str]:
-    seen = set()
-    for unit in position.units:
-        if unit.power in powers:
-            seen |= {unit.location.province, *STANDARD.board.neighbours(unit.location.province)}
-    return seen | {c for c, owner in position.owners.items() if owner in powers}
-
-
-def unseen(before, after, powers) -> set[str]:
-    return set(STANDARD.board.provinces) - sight(before, powers) - sight(after, powers)
-
-
-def mentions(text: str, provinces) -> list[str]:
-    """The provinces named in `text`, by full name or by their abbreviation in capitals."""
-    found = []
-    for p in provinces:
-        name = STANDARD.board.province(p).name
-        if re.search(rf"(?<!\w)({re.escape(name)}|{p.upper()})(?!\w)", text):
-            found.append(p)
-    return found
 
 
 # -- the game and the mail -------------------------------------------------------------------------
@@ -126,7 +101,7 @@ def game(tmp_path):
         for code, _, orders in PHASES:
             for p, lines in orders.items():
                 send(port, f"{p.lower()}@dip.test", f"signon {p[0]}{GAME} {p.lower()}-pw\n" + "\n".join(lines))
-            wait_until(lambda: service.status(GAME)["phase"] != code, what=f"{code} to be played")
+            wait_until(lambda code=code: service.status(GAME)["phase"] != code, what=f"{code} to be played")
             after = position_from_json(STANDARD, service.status(GAME)["position"])
             positions[service.status(GAME)["phase"]] = after
         assert service.status(GAME)["phase"] == "W1901A"
@@ -201,6 +176,8 @@ def test_history_list_and_summary_are_cut_until_the_end(game, tmp_path):
     # the end: the whole record for everyone
     send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nterminate")
     wait_until(lambda: service.status(GAME)["status"] == "finished", what="the game to end")
+    end = " ".join(text_of(notice_mail(tmp_path, "france@dip.test", f"{GAME} is over: ended by the game master")).split())
+    assert f"The fog of war is lifted: HISTORY {GAME} now shows every order" in end
     after = reply(tmp_path, send(port, "france@dip.test", f"signon F{GAME} france-pw\nhistory {GAME}"))
     assert "A VEN - TYR" in after and "A TYR - MUN" in after
 
