@@ -1,6 +1,8 @@
 """Fog of war in the games layer and its notices: a dislodgement, its retreat and the winter's builds,
 each power's results notice rendered as its mail says it, and the rule's own pieces (what a unit
 and a centre see, who reads what). The mail test (test_mail_fog.py) plays through `judge serve`."""
+from xml.etree import ElementTree
+
 import pytest
 
 from judge.engine import starting_position
@@ -9,6 +11,7 @@ from judge.games import fog
 from judge.games.model import Settings
 from judge.mail.notices import render_notice
 from judge.mail.reports import Reports
+from judge.pictures import picture_of_phase
 
 from fogsight import STANDARD, mentions, unseen
 from test_games_helpers import POWERS, seven_player_game, service, submit
@@ -77,6 +80,17 @@ def test_the_retreat_and_the_builds_as_each_saw_them(played):
     assert "Build army Vienna built" in report(svc, notices, "W1901A", "p-austria")
     germany = report(svc, notices, "W1901A", "p-germany")
     assert "Vienna" not in germany and "Austria 4" not in germany and "Germany 3 3" in germany
+
+
+@pytest.mark.parametrize("powers", [{"FRANCE"}, {"ITALY"}, {"AUSTRIA", "GERMANY"}, set()])
+@pytest.mark.parametrize("phase,after", PHASES[:3])
+def test_each_picture_names_only_what_its_powers_see(played, powers, phase, after):
+    svc, positions, _ = played
+    svg = picture_of_phase(svc, "fog", phase, powers=frozenset(powers), svg=True)
+    texts = [t.text or "" for t in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    hidden = unseen(positions[phase], positions[after], powers)
+    assert mentions("\n".join(texts), hidden) == []
+    assert {p.upper() for p in set(STANDARD.board.provinces) - hidden} <= set(texts)
 
 
 def test_a_unit_sees_next_door_and_a_centre_its_own_province():

@@ -78,10 +78,12 @@ def picture_in(message) -> bytes:
     return parts[0].get_content()
 
 
-@pytest.fixture
-def game(tmp_path):
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
     """A standard game whose master turned fog on by mail before the start, played to the winter
-    through a real `judge serve`; an observer watches. Yields (service, port, positions by phase)."""
+    through a real `judge serve`; an observer watches. Yields (service, port, positions by phase,
+    the judge's directory). Only the last test ends the game."""
+    tmp_path = tmp_path_factory.mktemp("fog")
     service = GameService(tmp_path / "var")
     service.create_account("gm", "gm@dip.test", "gm-pw")
     service.create_account("watcher", "watcher@dip.test", "watcher-pw")
@@ -105,13 +107,13 @@ def game(tmp_path):
             after = position_from_json(STANDARD, service.status(GAME)["position"])
             positions[service.status(GAME)["phase"]] = after
         assert service.status(GAME)["phase"] == "W1901A"
-        yield service, port, positions
+        yield service, port, positions, tmp_path
     finally:
         stop(process)
 
 
-def test_each_power_reads_only_what_it_sees(game, tmp_path):
-    service, port, positions = game
+def test_each_power_reads_only_what_it_sees(game):
+    _, _, positions, tmp_path = game
     for (code, name, orders), after in zip(PHASES, ["F1901M", "W1901A"]):
         before, later = positions[code], positions[after]
         whole = text_of(notice_mail(tmp_path, "gm@dip.test", f"{GAME}: {name} results"))
@@ -137,14 +139,15 @@ def test_each_power_reads_only_what_it_sees(game, tmp_path):
     assert "Tyrolia" not in fall                       # the order that took it came from out of sight
 
 
-def test_the_observer_sees_no_board(game, tmp_path):
+def test_the_observer_sees_no_board(game):
+    tmp_path = game[3]
     body = text_of(notice_mail(tmp_path, "watcher@dip.test", f"{GAME}: Spring 1901 Movement results"))
     assert mentions(body, STANDARD.board.provinces) == []
     assert "only the players see the board" in " ".join(body.split())
 
 
-def test_each_picture_is_the_powers_own(game, tmp_path):
-    service, _, positions = game
+def test_each_picture_is_the_powers_own(game):
+    service, _, positions, tmp_path = game
     whole = picture_in(notice_mail(tmp_path, "gm@dip.test", f"{GAME}: Spring 1901 Movement results"))
     assert whole == picture_of_phase(service, GAME, "S1901M")
     for power in ("FRANCE", "RUSSIA"):
@@ -155,11 +158,11 @@ def test_each_picture_is_the_powers_own(game, tmp_path):
         hidden = unseen(positions["S1901M"], positions["F1901M"], {power})
         assert {p.upper() for p in hidden} & texts == set()
         assert {p.upper() for p in set(STANDARD.board.provinces) - hidden} <= texts
-        assert mentions(svg, hidden) == []
+        assert mentions("\n".join(texts), hidden) == []
 
 
-def test_history_list_and_summary_are_cut_until_the_end(game, tmp_path):
-    service, port, positions = game
+def test_history_list_and_summary_are_cut_until_the_end(game):
+    service, port, positions, tmp_path = game
     hidden = unseen(positions["S1901M"], positions["F1901M"], {"FRANCE"}) | unseen(
         positions["F1901M"], positions["W1901A"], {"FRANCE"})
     seen_by_france = reply(tmp_path, send(port, "france@dip.test", f"signon F{GAME} france-pw\nhistory {GAME}"))

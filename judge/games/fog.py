@@ -151,8 +151,7 @@ class Cut:
             if d["power"] in self.view.powers:
                 dislodged.append(d)
             elif self.view.sees([where or "", d["from"]]):
-                dislodged.append({**d, "retreats": [x for x in d["retreats"] if self.view.sees([_province(
-                    self.variant, x) or ""])]})
+                dislodged.append(self._foreign_dislodged(d, self.view.seen))
         return {**r, "outcomes": outcomes, "dislodged": dislodged,
                 "standoffs": [s for s in r["standoffs"] if s.lower() in self.view.seen]}
 
@@ -168,9 +167,16 @@ class Cut:
         out["units"] = {p: keep(p, us) for p, us in pos["units"].items()}
         out["centres"] = {p: keep(p, cs) for p, cs in pos["centres"].items()}
         if "dislodged" in pos:
-            out["dislodged"] = {p: [d for d in ds if p in mine or (_province(
-                self.variant, d["unit"].split()[-1]) or "") in seen] for p, ds in pos["dislodged"].items()}
+            out["dislodged"] = {p: [d if p in mine else self._foreign_dislodged(d, seen) for d in ds
+                                    if p in mine or self._seen(seen, d["unit"].split()[-1], d["attacker_from"])]
+                                for p, ds in pos["dislodged"].items()}
         return out
+
+    def _seen(self, seen: frozenset[str], *places: str) -> bool:
+        return all((_province(self.variant, x) or "") in seen for x in places)
+
+    def _foreign_dislodged(self, d: Mapping[str, Any], seen: frozenset[str]) -> dict[str, Any]:
+        return {**d, "retreats": [x for x in d["retreats"] if self._seen(seen, x)]}
 
 
 def cut_results(variant: Variant, payload: Mapping[str, Any], before: Mapping[str, Any],

@@ -27,7 +27,7 @@ def notice_as_seen(service: GameService, notice: Notice, status: dict[str, Any])
     players, never of the board)."""
     if notice.kind != "results":
         return notice
-    powers = reader_powers(service, notice.payload["game"], notice.recipient, status)
+    powers = notice_powers(service, notice, status)
     if powers is None:
         return notice
     variant = service.variant(status["variant"])
@@ -53,6 +53,15 @@ def history_as_seen(service: GameService, game: str, account: str | None) -> lis
     return out
 
 
+def notice_powers(service: GameService, notice: Notice, status: dict[str, Any] | None = None) -> frozenset[str] | None:
+    """The powers whose sight a notice is read with (None: the whole board). A player's notice keeps
+    the powers it was written for (`payload["powers"]`), should the player have left them since."""
+    powers = reader_powers(service, notice.payload["game"], notice.recipient, status)
+    if powers is not None and notice.payload.get("powers"):
+        return frozenset(notice.payload["powers"])
+    return powers
+
+
 def picture_powers(service: GameService, game: str, notice: Notice) -> frozenset[str] | None:
     """For the courier: the powers a results picture is drawn for (None: the whole board)."""
-    return reader_powers(service, game, notice.recipient)
+    return notice_powers(service, notice)
