@@ -111,3 +111,19 @@ def test_who_reads_what():
     assert fog.view_for(status, None) == frozenset()         # the public copy
     assert fog.view_for({**status, "status": "finished"}, "watcher") is None     # revealed at the end
     assert fog.view_for({**status, "settings": {"fog": False}}, "watcher") is None
+
+
+@pytest.mark.parametrize("fogged", [True, False])
+def test_a_support_of_a_unit_out_of_sight_tells_nothing_of_it(tmp_path, fogged):
+    """Tuscany is out of France's sight and empty: a fog game must not say so, to France or in its
+    results (BLIND never tells a void order); without fog the judge says it plainly."""
+    svc, _ = service(tmp_path)
+    seven_player_game(svc, "tus", settings=Settings(fog=fogged))
+    submit(svc, "tus", "FRANCE", "A MAR S A TUS - PIE", "A PAR H", "F BRE H")
+    problems = " ".join(p["detail"] for p in svc.confirmation("tus", "FRANCE")["problems"])
+    assert ("Tuscany" in problems) is not fogged
+    svc.process("tus")
+    notice = next(n for n in svc.pending_notices("tus") if n.kind == "results" and n.recipient == "p-france")
+    text = " ".join(render_notice(Reports(), svc, notice).body.split())
+    assert "Army Marseilles supports Army Tuscany -> Piedmont" in text
+    assert ("there is no unit in Tuscany" in text) is not fogged

@@ -21,8 +21,10 @@ from typing import Any
 
 from ..engine.geography import Location
 from ..engine.notation import position_from_json
+from ..engine.outcomes import Outcome, Reason
 from ..engine.position import Position
 from ..engine.variant import Variant
+from .ordercodec import order_to_json
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,25 @@ def _names(variant: Variant, provinces: Iterable[str]) -> re.Pattern[str] | None
     return re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w])")
 
 
+def _void_out_of_sight(variant: Variant, order_json: Mapping[str, Any], reason: str, detail: str | None,
+                       seen: frozenset[str]) -> bool:
+    """An order refused over the unit it supports or convoys ("there is no unit in Bohemia to
+    support"), that unit's province unseen."""
+    other = order_json.get("supported") or order_json.get("army")
+    if reason != Reason.ILLEGAL.value or other is None:
+        return False
+    province = Location.parse(other["at"]).province
+    return province not in seen and variant.board.province(province).name in (detail or "")
+
+
+def private_problems(variant: Variant, position: Position, power: str, problems: Iterable[Outcome]) -> list[Outcome]:
+    """What a power's confirmation may say cannot be carried out: not a support or convoy refused
+    over a unit out of its sight (that would tell it the province is empty)."""
+    seen = sight(variant, position, {power})
+    return [p for p in problems if not _void_out_of_sight(variant, order_to_json(p.order), p.reason.value,
+                                                          p.detail, seen)]
+
+
 # -- cutting the games layer's JSON ---------------------------------------------------------------
 
 class Cut:
@@ -132,6 +153,11 @@ class Cut:
         own = o["power"] in self.view.powers
         if not own and not self.view.sees(named):
             return None
+        if own and _void_out_of_sight(self.variant, o["json"], o["reason"], o.get("detail"), self.view.seen):
+            # a support or convoy of a unit out of sight that is not there (or not of that kind):
+            # told as unmatched, as BLIND never tells a void order, lest it show what is not there
+            unmatched = Reason.CONVOY_UNMATCHED if "army" in o["json"] else Reason.SUPPORT_UNMATCHED
+            return {**o, "reason": unmatched.value, "detail": "", "involving": [], "dislodged_from": None}
         seen = self.view.seen | (named if own else set())
         out = dict(o)
         out["involving"] = [p for p in o.get("involving") or () if p.lower() in seen]
