@@ -205,6 +205,13 @@ class Cut:
         return {**d, "retreats": [x for x in d["retreats"] if self._seen(seen, x)]}
 
 
+def position_seen(variant: Variant, pos: Mapping[str, Any], powers: Iterable[str]) -> dict[str, Any]:
+    """A position (JSON) as `powers` see it now: their own, and foreign units and centres in sight.
+    Orders are read against it, so the reader never picks a reading by a unit the power cannot see."""
+    powers = frozenset(powers)
+    return Cut(variant, View(powers, sight(variant, position_from_json(variant, pos), powers))).position(pos)
+
+
 def cut_results(variant: Variant, payload: Mapping[str, Any], before: Mapping[str, Any],
                 powers: Iterable[str]) -> dict[str, Any]:
     """A `results` notice's payload as `powers` see it: the phases' orders, outcomes, dislodged
