@@ -139,6 +139,16 @@ def test_each_power_reads_only_what_it_sees(game):
     assert "Tyrolia" not in fall                       # the order that took it came from out of sight
 
 
+def test_the_start_tells_each_power_its_own_board_and_the_rule(game):
+    _, _, positions, tmp_path = game
+    start = positions["S1901M"]
+    for power in POWERS:
+        name = STANDARD.power(power).name
+        body = text_of(notice_mail(tmp_path, f"{power.lower()}@dip.test", f"{GAME} has started: you play {name}"))
+        assert mentions(body, unseen(start, start, {power})) == [], (power, body)
+        assert "Fog of war" in body and "you see only what your units and centres see" in " ".join(body.split())
+
+
 def test_the_observer_sees_no_board(game):
     tmp_path = game[3]
     body = text_of(notice_mail(tmp_path, "watcher@dip.test", f"{GAME}: Spring 1901 Movement results"))
