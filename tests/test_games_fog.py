@@ -1,20 +1,22 @@
 """Fog of war in the games layer and its notices: a dislodgement, its retreat and the winter's builds,
 each power's results notice rendered as its mail says it, and the rule's own pieces (what a unit
 and a centre see, who reads what). The mail test (test_mail_fog.py) plays through `judge serve`."""
+import random
 from xml.etree import ElementTree
 
 import pytest
 
-from judge.engine import starting_position
+from judge.engine import load_variant, starting_position
 from judge.engine.notation import position_from_json
 from judge.games import fog
-from judge.games.model import Settings
+from judge.games.model import GameError, Settings
 from judge.mail.notices import render_notice
 from judge.mail.reports import Reports
 from judge.pictures import picture_of_phase
 
 from fogsight import STANDARD, mentions, unseen
-from test_games_helpers import POWERS, seven_player_game, service, submit
+from test_games_helpers import POWERS, accounts, seven_player_game, service, submit
+from test_variants_play import random_orders
 
 # Austria takes Venice in the fall; Italy retreats to Piedmont (next to French Marseilles) and
 # Austria builds in Vienna. Germany, beside Tyrolia, sees the army leave it but not where it went.
@@ -127,3 +129,39 @@ def test_a_support_of_a_unit_out_of_sight_tells_nothing_of_it(tmp_path, fogged):
     text = " ".join(render_notice(Reports(), svc, notice).body.split())
     assert "Army Marseilles supports Army Tuscany -> Piedmont" in text
     assert ("there is no unit in Tuscany" in text) is not fogged
+
+
+@pytest.mark.parametrize("variant_id", ["ancmed", "youngstown", "france-austria"])
+def test_fog_in_other_variants(tmp_path, variant_id):
+    """The setting works with any variant: a year of random legal orders, and no power's results
+    name a province it did not see."""
+    variant = load_variant(variant_id)
+    svc, _ = service(tmp_path)
+    accounts(svc, [f"p-{p.lower()}" for p in variant.power_ids] + ["gm"])
+    svc.create_game("g", variant=variant_id, master="gm", seed=3, settings={"fog": True})
+    for p in variant.power_ids:
+        try:
+            svc.join("g", f"p-{p.lower()}", [p])
+        except GameError:           # a power nobody plays in this variant (absent powers)
+            pass
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(4):
+        status = svc.status("g")
+        if status["status"] != "active":
+            break
+        before = position_from_json(variant, status["position"])
+        for p in variant.power_ids:
+            orders = random_orders(variant, before, p, rng)
+            if orders and status["powers"].get(p, {}).get("account"):
+                svc.submit_orders("g", p, [(str(o), o) for o in orders], account=f"p-{p.lower()}", source=None)
+        svc.process("g")
+        after = position_from_json(variant, svc.status("g")["position"])
+        for n in svc.pending_notices("g"):
+            if n.kind == "results" and n.payload["phase"] == status["phase"] and n.payload.get("powers"):
+                hidden = unseen(before, after, set(n.payload["powers"]), variant)
+                body = render_notice(Reports(), svc, n).body
+                assert mentions(body, hidden, variant) == [], (n.recipient, body)
+                checked += 1
+    seated = sum(1 for info in svc.status("g")["powers"].values() if info["account"])
+    assert checked >= 2 * seated, checked         # two phases at least, every player's results read
