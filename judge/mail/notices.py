@@ -20,6 +20,8 @@ players, the centre table by year). Every template gets the context `notice_cont
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side).
+Under fog of war a results notice's payload is first cut to what its recipient sees
+(judge.mail.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
 from __future__ import annotations
 
