@@ -91,6 +91,8 @@ class Settings:
     # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
     deadline_clock: str | None = None
     deadline_days: tuple[str, ...] = ()
+    # fog of war (judge.games.fog): each power sees only what its units and centres see
+    fog: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone

@@ -579,11 +579,13 @@ class GameService:
     def history(self, name: str) -> list[dict]:
         with self._read(name) as gf:
             out = []
-            for seq, phase, started, deadline, processed, result, rolled in gf.db.execute(
-                    "SELECT seq, phase, started_at, deadline, processed_at, result, rolled_back FROM phases ORDER BY seq"):
+            for seq, phase, started, deadline, processed, result, rolled, position in gf.db.execute(
+                    "SELECT seq, phase, started_at, deadline, processed_at, result, rolled_back, position"
+                    " FROM phases ORDER BY seq"):
                 res = json.loads(result) if result else None
                 out.append({"seq": seq, "phase": phase, "started_at": started, "deadline": deadline,
                             "processed_at": processed, "rolled_back": bool(rolled),
+                            "position": json.loads(position),   # before the phase (fog of war cuts by it)
                             "civil_disorder": res["civil_disorder"] if res else [],
                             "results": res["results"] if res else []})
             return out

@@ -16,6 +16,7 @@ from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
+from . import fog
 from .clock import iso, processing_time
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
@@ -187,6 +188,8 @@ def confirmation(gf: GameFile, power: str) -> dict:
     row = gf.current()
     mine = gf.orders(row.seq).get(power, [])
     problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
+    if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
+        problems = fog.private_problems(gf.variant, row.position, power, problems)
     need = processing.needs(gf, row.position).get(power)
     ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
     missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())

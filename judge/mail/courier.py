@@ -27,6 +27,7 @@ from ..games.service import GameService, Notice
 from ..pictures import Atlas, SharedPicture, attach_png, end_of_game_chart, load_atlas, picture_of_phase
 from ..pictures.atlas import has_layout
 from . import outbox
+from .fog_mail import picture_powers
 from .loops import build_message
 from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
@@ -102,16 +103,18 @@ class Courier:
         per run. A picture that cannot be drawn is logged and the mail goes without it."""
         if notice.kind not in ("results", "game_end"):
             return None
-        key = (game, notice.kind, notice.payload.get("phase"))
+        # fog of war: a results picture per view (the master's and the board's whole one is shared)
+        powers = picture_powers(self.service, game, notice) if notice.kind == "results" else None
+        key = (game, notice.kind, notice.payload.get("phase"), powers)
         if key not in drawn:
             try:
-                drawn[key] = self._draw(game, notice)
+                drawn[key] = self._draw(game, notice, powers)
             except Exception:   # noqa: BLE001 - the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return drawn[key]
 
-    def _draw(self, game: str, notice: Notice) -> Picture | None:
+    def _draw(self, game: str, notice: Notice, powers: frozenset[str] | None = None) -> Picture | None:
         status = self.service.status(game)
         if not status["settings"].get("pictures", True):
             return None
@@ -124,7 +127,7 @@ class Courier:
         if variant.id not in self._atlases:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]
-        png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id])
+        png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id], powers=powers)
         return SharedPicture(f"{game}-{phase}.png", png) if png else None
 
 

@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from email.message import Message
 
 from ..config import Config
+from ..games import fog
 from ..games.model import GameError
 from ..games.service import GameService
 from ..engine.notation import position_from_json
@@ -172,14 +173,19 @@ class Dispatch:
                 power = resolve_power(v, signon.preference) if signon.preference else None
             else:
                 power = power_by_letter(v, signon.power_letter) if signon else session.power
-            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v))
+            return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v, power))
         return context
 
-    def _board(self, game: str, variant) -> BoardView | None:
+    def _board(self, game: str, variant, power: str | None = None) -> BoardView | None:
         """The game's board now, so orders are read as it allows (`A Liv` with the army in Liverpool,
-        `F Edi` a build for a power that builds). Without it orders are still read, by name alone."""
+        `F Edi` a build for a power that builds). Without it orders are still read, by name alone.
+        Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
         try:
-            return BoardView(variant, position_from_json(variant, self.service.phase_record(game)["position"]))
+            record = self.service.phase_record(game)
+            position = record["position"]
+            if record["settings"].get("fog"):
+                position = fog.position_seen(variant, position, [power] if power else [])
+            return BoardView(variant, position_from_json(variant, position))
         except (GameError, KeyError, ValueError):
             return None
 

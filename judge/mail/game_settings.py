@@ -127,6 +127,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",
             "", implied="0"),
     Setting(("PICTURES",), "pictures", _switch, "results mail carries a picture of the board (ON or OFF)", "off"),
+    Setting(("FOG", "BLIND", "FOGOFWAR"), "fog", _switch,
+            "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),
     Setting(("GAMEZONE",), "time_zone", _zone, "the game's time zone, in which deadlines are shown", "Europe/Paris"),
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
     Setting(("UNLISTED",), "unlisted", _switch, "leave the game out of LIST for those not in it (ON or OFF)", "on"),

@@ -5,6 +5,7 @@ from ..games.service import GameService
 from ..language import commands as c
 from .auth import known_game
 from .command_env import Env
+from .fog_mail import history_as_seen, reader_powers
 from .game_settings import SETTINGS, shown
 
 
@@ -15,7 +16,7 @@ def viewer(env: Env) -> str | None:
 
 def list_games(env: Env, cmd: c.ListGames) -> list[str]:
     if cmd.game:
-        return status_lines(env.service, known_game(env.service, cmd.game), viewer(env))
+        return status_lines(env.service, known_game(env.service, cmd.game), viewer(env), env.session.account)
     games = env.service.list_games(env.session.account)   # signed on: its unlisted games too
     if not games:
         return ["no games yet: CREATE game password starts one"]
@@ -24,9 +25,12 @@ def list_games(env: Env, cmd: c.ListGames) -> list[str]:
             "LIST game shows one game's players and deadline; JOIN game password plays in a forming one"]
 
 
-def status_lines(service: GameService, name: str, viewer: str | None = None) -> list[str]:
+def status_lines(service: GameService, name: str, viewer: str | None = None, reader: str | None = None) -> list[str]:
+    """`viewer`: whose zone times are also shown in; `reader`: the signed-on account, whose powers'
+    sight cuts the centre counts in a game with fog of war (judge.mail.fog_mail)."""
     s = service.status(name, viewer=viewer)
     variant = service.variant(s["variant"])
+    sees = reader_powers(service, name, reader, s)
     lines = [f"{s['name']}: {s['variant']} ({s['rules']} rules), {s['status']}"
              + (f", {s['phase_name']}" if s["phase_name"] else "")]
     if s["deadline"]:
@@ -34,7 +38,8 @@ def status_lines(service: GameService, name: str, viewer: str | None = None) -> 
     if s["status"] == "forming":
         lines.append(f"signed up: {len(s['signups'])} of {s['players_needed']}")
     for power, info in sorted(s["powers"].items()):
-        lines.append(f"  {variant.power(power).name:<10} {info['status']:<15} {info['centres']:>2} centres"
+        centres = f"{info['centres']:>2}" if sees is None or power in sees else " ?"
+        lines.append(f"  {variant.power(power).name:<10} {info['status']:<15} {centres} centres"
                      + ("  owes orders" if info["owes"] else ""))
     return lines
 
@@ -49,7 +54,7 @@ def history(env: Env, cmd: c.History) -> list[str]:
     name = known_game(env.service, cmd.game)
     wanted = {p.upper() for p in cmd.phases}
     lines = []
-    for phase in env.service.history(name):
+    for phase in history_as_seen(env.service, name, env.session.account):   # fog of war: as the reader saw it
         if wanted and phase["phase"] not in wanted:
             continue
         if phase["processed_at"] is None:
@@ -64,7 +69,7 @@ def history(env: Env, cmd: c.History) -> list[str]:
 
 def summary(env: Env, cmd: c.Summary) -> list[str]:
     name = known_game(env.service, cmd.game)
-    lines = status_lines(env.service, name, viewer(env))
+    lines = status_lines(env.service, name, viewer(env), env.session.account)
     played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
     lines.append(f"phases played: {', '.join(played) or 'none'}")
     settings = env.service.status(name)["settings"]

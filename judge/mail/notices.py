@@ -20,6 +20,8 @@ players, the centre table by year). Every template gets the context `notice_cont
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side).
+Under fog of war a results notice's payload is first cut to what its recipient sees
+(judge.mail.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from ..engine.variant import Variant
 from ..games.clock import parse_time
 from ..games.service import GameService, Notice
 from ..games.small import setup
+from .fog_mail import notice_as_seen
 from .outcome_words import place, unit_words
 from .reports import Reports, Rendered
 from .results_report import results_report
@@ -58,8 +61,9 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
 
 
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
+    status = service.status(notice.payload["game"], viewer=notice.recipient)
+    notice = notice_as_seen(service, notice, status)    # fog of war: what the recipient sees
     p = notice.payload
-    status = service.status(p["game"], viewer=notice.recipient)
     variant = service.variant(status["variant"])
     players = _players(status)
     game_zone = status["settings"]["time_zone"]
@@ -176,6 +180,9 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
          else "shared by the powers the votes name"),
         ("Time zone", settings["time_zone"]),
     ]
+    if settings.get("fog"):
+        rows.append(("Fog of war", ("you see only what your units and centres see; the master sees all,"
+                                    " and the whole record is shown at the end")))
     if settings["last_year"]:
         rows.append(("Last year", str(settings["last_year"])))
     if settings["ends_at"]:

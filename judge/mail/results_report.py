@@ -50,8 +50,11 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
     sections = [_section(variant, r, players) for r in payload["results"]
                 if r["outcomes"] or r["dislodged"] or r["standoffs"]]
     due = payload["adjustments"]
+    fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
     centre_rows = []
     for p in variant.power_ids:
+        if fog is not None and p not in fog["powers"]:
+            continue
         count, units = len(position["centres"].get(p, ())), len(position["units"].get(p, ()))
         if not count and not units and p not in payload["survivors"]:
             continue
@@ -59,7 +62,9 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         change = f"builds {builds}" if builds else f"removes {removals}" if removals else ""
         centre_rows.append([variant.power(p).name, count, units, change])
     owned = {c.lower() for cs in position["centres"].values() for c in cs}
+    seen = set(fog["seen_after"]) if fog is not None else set(variant.supply_centres)
     return {
+        "fog": fog is not None,
         "sections": sections,
         # ownership changes at the end of a season with adjustments: after its retreats, if any
         "centres_changed": any(_adjusts(variant, r["phase"]) for r in payload["results"])
@@ -67,7 +72,8 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "centre_rows": centre_rows,
         "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
                       for p in variant.power_ids if position["centres"].get(p)],
-        "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres if c not in owned),
+        "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres
+                          if c not in owned and c in seen),
         "builds": [(variant.power(p).name, n["builds"]) for p, n in due.items() if n["builds"]],
         "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
         "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])

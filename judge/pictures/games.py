@@ -12,13 +12,14 @@ from ..engine.notation import parse_loc, position_from_json
 from ..engine.outcomes import Outcome, Reason
 from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
+from ..games import fog
 from ..games.ordercodec import order_from_json
 from ..games.service import GameService
 from .atlas import Atlas, has_layout
 from .chart import centre_chart_png
 
 log = logging.getLogger("judge.pictures")
-from .render import render_png, title_of
+from .render import render_png, render_svg, title_of
 
 
 def outcomes_from_json(result: dict[str, Any]) -> tuple[Outcome, ...]:
@@ -49,18 +50,38 @@ def phase_board(service: GameService, record: dict[str, Any]):
     return variant, position, outcomes, dislodged
 
 
-def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None) -> bytes | None:
+def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None,
+                     powers: frozenset[str] | None = None, svg: bool = False) -> bytes | str | None:
     """The picture for a game's results notice of `phase` (the position before it, its orders and
-    their outcomes); None when the game turned pictures off."""
+    their outcomes); None when the game turned pictures off. `powers`: fog of war, the board as
+    those powers saw the phase (judge.games.fog; None: all of it). `svg`: SVG text, not a PNG."""
     record = service.phase_record(game, phase)
     if not record["settings"].get("pictures", True):
         return None
     if atlas is None and not has_layout(record["variant"]):
         log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record["variant"])
         return None
+    hidden: frozenset[str] = frozenset()
+    if powers is not None:
+        record, hidden = fogged_record(service, game, record, powers)
     variant, position, outcomes, dislodged = phase_board(service, record)
-    return render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
-                      title=game_title(game, variant, position))
+    draw = render_svg if svg else render_png
+    return draw(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
+                title=game_title(game, variant, position), hidden=hidden,
+                counted=None if powers is None else frozenset(powers))
+
+
+def fogged_record(service: GameService, game: str, record: dict[str, Any],
+                  powers: frozenset[str]) -> tuple[dict[str, Any], frozenset[str]]:
+    """A `phase_record` cut to what `powers` saw of it, and the provinces they did not see."""
+    variant = service.variant(record["variant"])
+    rows = [r for r in service.history(game) if not r["rolled_back"] or r["seq"] == record["seq"]]
+    later = [r for r in rows if r["seq"] > record["seq"] and not r["rolled_back"]]
+    view = fog.phase_view(variant, record["position"], later[0]["position"] if later else None, powers)
+    cut = fog.Cut(variant, view)
+    cut_record = {**record, "position": cut.position(record["position"]),
+                  "results": [cut.result(r) for r in record["results"]]}
+    return cut_record, frozenset(variant.board.provinces) - view.seen
 
 
 def game_title(game: str, variant: Variant, position: Position) -> str:

@@ -12,7 +12,8 @@ from .scene import Circle, Line, Shape, Text, arrow, cross
 
 
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
-           width: int, frozen: bool, with_orders: bool) -> list[Shape]:
+           width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None) -> list[Shape]:
+    """`counted`: the powers whose centres and units are told (fog of war); None: every power."""
     k = width / 1200
     shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
     shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
@@ -24,7 +25,8 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         colour = colours[power.id]
         shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
-        counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}"
+        counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}" \
+            if counted is None or power.id in counted else "unseen"
         shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
     y = top + 86 * k
     x = 14 * k

@@ -81,9 +81,11 @@ def centre_mark(at: Point, owner_colour: style.Rgb | None, radius: float) -> lis
 
 
 class Overlay:
-    def __init__(self, variant: Variant, atlas: Atlas, position: Position, width: int) -> None:
+    def __init__(self, variant: Variant, atlas: Atlas, position: Position, width: int,
+                 hidden: frozenset[str] = frozenset()) -> None:
         self.variant = variant
         self.position = position
+        self.hidden = hidden          # fog of war: provinces drawn without name or centre
         self.places = Places(atlas, width)
         self.colour = atlas.colours
         self.r = self.places.size(style.UNIT_RADIUS)
@@ -154,6 +156,8 @@ class Overlay:
         sc_r = self.places.size(style.SC_RADIUS)
         size = self.label_size
         for pid, province in self.variant.board.provinces.items():
+            if pid in self.hidden:
+                continue
             x, y, half_w = self.labels[pid]
             text = pid.upper()
             ink = (30, 60, 110) if province.is_sea else style.INK

@@ -27,9 +27,13 @@ def _outcomes(results: Results) -> tuple[tuple[Outcome, ...], tuple[DislodgedUni
     return tuple(results), ()
 
 
-def province_fills(variant: Variant, position: Position, colour: Mapping[str, style.Rgb]) -> dict[str, style.Rgb]:
+def province_fills(variant: Variant, position: Position, colour: Mapping[str, style.Rgb],
+                   hidden: frozenset[str] = frozenset()) -> dict[str, style.Rgb]:
     fills = {}
     for pid, province in variant.board.provinces.items():
+        if pid in hidden:      # fog of war: nothing of it is known
+            fills[pid] = style.FOG_SEA if province.is_sea else style.FOG_LAND
+            continue
         if province.is_sea:
             fills[pid] = style.SEA
         elif province.terrain is Terrain.IMPASSABLE:
@@ -44,10 +48,13 @@ def province_fills(variant: Variant, position: Position, colour: Mapping[str, st
 
 
 def build_scene(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> Scene:
+                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
+                hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> Scene:
     """Everything on the picture; `atlas` (from `load_atlas`) saves reloading the variant's geometry.
     `dislodged`: the units the results dislodged, when `results` are bare outcomes. `title` heads the
-    legend (default: the variant and the phase)."""
+    legend (default: the variant and the phase). Fog of war (judge.games.fog): `hidden` provinces are
+    greyed out without their names, and the legend counts only the `counted` powers (None: all); the
+    position and results given must already be cut to what the reader sees."""
     if width < 300:
         raise ValueError(f"a board picture needs at least 300 pixels of width, not {width}")
     atlas = atlas or load_atlas(variant)
@@ -60,12 +67,13 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     hatches = {p: style.FROZEN_HATCH for p in frozen}
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
                     if prov.terrain is Terrain.IMPASSABLE})
-    background, colours = paint_background(atlas, width, province_fills(variant, position, atlas.colours), water, hatches)
+    background, colours = paint_background(atlas, width, province_fills(variant, position, atlas.colours, hidden), water,
+                                           {p: h for p, h in hatches.items() if p not in hidden})
     map_height = background.shape[0]
     legend_height = round(style.LEGEND_HEIGHT * width / 1200)
     scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours)
 
-    overlay = Overlay(variant, atlas, position, width)
+    overlay = Overlay(variant, atlas, position, width, hidden)
     overlay.passages()
     overlay.board()
     overlay.units()
@@ -78,7 +86,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay.orders(outcomes)
     scene.add(*overlay.shapes)
     scene.add(*legend(variant, atlas.colours, position, title or title_of(variant, position), map_height, width,
-                      frozen=bool(variant.frozen), with_orders=bool(outcomes)))
+                      frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted))
     return scene
 
 
@@ -87,14 +95,16 @@ def title_of(variant: Variant, position: Position) -> str:
 
 
 def render_png(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> bytes:
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
+               hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> bytes:
     """The board before the phase, with its orders and their outcomes when `results` is given."""
     return paint_png(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
-                                 title=title))
+                                 title=title, hidden=hidden, counted=counted))
 
 
 def render_svg(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
-               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None) -> str:
+               atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
+               hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> str:
     title = title or title_of(variant, position)
     return paint_svg(build_scene(variant, position, results, width=width, atlas=atlas, dislodged=dislodged,
-                                 title=title), title)
+                                 title=title, hidden=hidden, counted=counted), title)
