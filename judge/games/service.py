@@ -588,6 +588,16 @@ class GameService:
                             "results": res["results"] if res else []})
             return out
 
+    def seat_history(self, name: str) -> list[dict]:
+        """Who held each power at the start of each phase played (rolled-back ones left out), oldest
+        first: [{"phase", "started_at", "powers": {power: {"account", "status"}}}], for SUMMARY."""
+        with self._read(name) as gf:
+            return [{"phase": phase, "started_at": started,
+                     "powers": {p: {"account": v.get("account"), "status": v.get("status")}
+                                for p, v in json.loads(powers or "{}").items()}}
+                    for phase, started, powers in gf.db.execute(
+                        "SELECT phase, started_at, powers FROM phases WHERE rolled_back = 0 ORDER BY seq")]
+
     def centre_history(self, name: str) -> list[dict]:
         """Supply centres per power at the start of each phase played (rolled-back ones left out),
         oldest first; the last row is the game's position now (its final one once it has ended)."""

@@ -62,6 +62,7 @@ class Outcome:
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
+    files: list = field(default_factory=list)   # command_env.Attachment: what the reply carries (MAP, EXPORT)
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
@@ -205,7 +206,7 @@ class Dispatch:
             out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
-        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}")
+        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:
@@ -323,6 +324,8 @@ class Dispatch:
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
                               domain=self.config.domain, in_reply_to=mail)
+        for file in outcome.files:
+            reply.add_attachment(file.data, maintype=file.maintype, subtype=file.subtype, filename=file.filename)
         # The secret address goes to a proven player, or to an address registered to the account it is
         # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
         # After a sign-on from a foreign address the reply goes to the account's own addresses only.
@@ -330,7 +333,8 @@ class Dispatch:
         if owner is not None:
             reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
         else:   # perhaps a forged address: what it may be sent is bounded
-            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender, len(body)) or ""
+            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender,
+                                                  len(body) + sum(len(f.data) for f in outcome.files)) or ""
             if outcome.silent:
                 log.warning("message #%d: no reply to %s: %s", message.id, session.sender, outcome.silent)
         queued = not outcome.silent and outbox.enqueue(db, reply["Message-ID"], to, bytes(reply),

@@ -63,4 +63,13 @@ def listing(names: Iterable[str], none: str = "none") -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-FILTERS = {"wrap": wrap, "columns": columns, "table": table, "listing": listing}
+def fit(line: str, indent: str = "", more: str = "  ", width: int = WIDTH) -> str:
+    """One line as it is (its alignment kept) when it fits in `width` after `indent`; else wrapped,
+    the lines after the first indented by `more` as well."""
+    line = str(line)
+    if len(indent) + len(line) <= width:
+        return indent + line
+    return wrap(line, indent + more, indent, width)
+
+
+FILTERS = {"fit": fit, "wrap": wrap, "columns": columns, "table": table, "listing": listing}
