@@ -589,14 +589,14 @@ class GameService:
             return out
 
     def seat_history(self, name: str) -> list[dict]:
-        """Who held each power at the start of each phase played (rolled-back ones left out), oldest
-        first: [{"phase", "started_at", "powers": {power: {"account", "status"}}}], for SUMMARY."""
+        """Each power's players over the game, oldest first, for SUMMARY: [{"power", "account",
+        "at", "phase", "event"}] with event "assigned" (at the start), "replaced" (a takeover or the
+        master's REPLACE), "resigned", "abandoned", "returned", "eliminated", ..."""
         with self._read(name) as gf:
-            return [{"phase": phase, "started_at": started,
-                     "powers": {p: {"account": v.get("account"), "status": v.get("status")}
-                                for p, v in json.loads(powers or "{}").items()}}
-                    for phase, started, powers in gf.db.execute(
-                        "SELECT phase, started_at, powers FROM phases WHERE rolled_back = 0 ORDER BY seq")]
+            first = gf.db.execute("SELECT phase FROM phases WHERE rolled_back = 0 ORDER BY seq LIMIT 1").fetchone()
+            return [{"power": p, "account": a, "at": at, "phase": phase or (first[0] if first else None), "event": e}
+                    for p, a, at, phase, e in gf.db.execute(
+                        "SELECT power, account, at, phase, event FROM power_history ORDER BY rowid")]
 
     def centre_history(self, name: str) -> list[dict]:
         """Supply centres per power at the start of each phase played (rolled-back ones left out),

@@ -11,7 +11,7 @@ from ..pictures.games import centre_counts_by_year
 from .auth import Refused, known_game
 from .command_env import Env
 from .game_settings import SETTINGS, shown
-from .textlayout import table, wrap
+from .textlayout import WIDTH, table, wrap
 
 
 def viewer(env: Env) -> str | None:
@@ -143,7 +143,7 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     lines = [f"{name}: {variant.name} ({s['rules']} rules), {s['status']}"
              + (f", {s['phase_name']}" if s["phase_name"] else ""), f"master: {s['master'] or 'none'}"]
     seats = env.service.seat_history(name)
-    if not seats:
+    if s["status"] == "forming":
         lines.append(f"forming: {len(s['signups'])} of {s['players_needed']} players signed up")
     anonymous = hidden(s, who)
     rows = []
@@ -151,15 +151,13 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         info = s["powers"].get(power)
         if info is None:
             continue
-        stints: list[tuple[str | None, str, str]] = []     # (account, from phase, its start date)
-        for row in seats:
-            account = row["powers"].get(power, {}).get("account")
-            if not stints or stints[-1][0] != account:
-                stints.append((account, row["phase"], (row["started_at"] or "")[:10]))
+        stints = [(e["account"], e["phase"] or "-", (e["at"] or "")[:10]) for e in seats
+                  if e["power"] == power and (e["event"] in ("assigned", "replaced") or e["event"].startswith("joined"))]
+        stints = [st for i, st in enumerate(stints) if not i or st[0] != stints[i - 1][0]]
         for i, (account, phase, day) in enumerate(stints or [(info["account"], "-", "")]):
             player = "nobody" if account is None else "(anonymous)" if anonymous else account
             rows.append([variant.power(power).name if i == 0 else "", player, f"{phase} {day}".strip(),
-                         info["status"] if i == len(stints) - 1 or not stints else "replaced"])
+                         info["status"] if i >= len(stints) - 1 else "replaced"])
     if rows:
         lines.append("who plays each power, and since when:")
         lines.extend(table(rows, ["power", "player", "since", "now"]).split("\n"))
@@ -174,5 +172,5 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     settings = s["settings"]
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
                       + "; ".join(f"{st.words[0]} {shown(settings[st.field])}" for st in SETTINGS
-                                  if st.implied is None), "  ", "").split("\n"))
+                                  if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
     return lines
