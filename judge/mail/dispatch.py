@@ -43,7 +43,7 @@ from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog, finished, mark_finished
-from .loops import Verdict, build_message
+from .loops import Verdict, build_message, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Reports
@@ -144,7 +144,8 @@ class Dispatch:
 
     def _repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
         """A copy of a message applied before: not applied again, and the sender told which."""
-        rendered = self.reports.render("reply_repeat.j2", earlier=earlier, subject=str(mail.get("Subject", "") or ""))
+        rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
+                                       subject=reply_subject(str(mail.get("Subject", "") or "")))
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address,
                               to=[sender], subject=rendered.subject, body=rendered.body, domain=self.config.domain,
                               in_reply_to=mail)
@@ -314,11 +315,12 @@ class Dispatch:
         subject = str(mail.get("Subject", "") or "").strip()
         rendered = self.reports.render(
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
-            subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
+            subject=reply_subject(subject),
             copied=sorted(session.copy_to), empty=not outcome.entries, foreign=session.foreign,
             token_refused=session.token_refused, token_stale=session.token_stale,
             ignored=outcome.ignored, attachments=outcome.attachments,
-            secret_reply=(session.account or session.sender_account) is not None)
+            secret_reply=(session.account or session.sender_account) is not None and self._plays(session),
+            unproven=self._unproven(session, outcome))
         body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
         to = session.recipients()
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
@@ -342,6 +344,27 @@ class Dispatch:
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
         return queued
+
+    def _plays(self, session: Session) -> bool:
+        """Whether the account is in a game (or master of one): only then does a secret reply
+        address let it send orders without the password."""
+        owner = session.account or session.sender_account
+        if session.game is not None or owner is None:
+            return session.game is not None
+        return bool(self.service.games_of(owner)) or any(g["master"] == owner for g in self.service.list_games(owner))
+
+    @staticmethod
+    def _unproven(session: Session, outcome: Outcome) -> str:
+        """Why the owner of the sender's address should wonder whether they sent this mail: it
+        proved nothing (From is easily forged) and something in it was refused, or its envelope
+        sender is another address. '' when there is no such doubt."""
+        if session.sender_account is None or session.account is not None or session.token_refused:
+            return ""
+        envelope = session.source.envelope if session.source else None
+        if envelope and envelope != session.sender.lower():
+            return f"its envelope sender was {envelope}"
+        refused = any(e["kind"] == "error" or e.get("errors") for e in outcome.entries)
+        return "nothing in it proved it was you (no right password)" if refused else ""
 
     def bounced(self, message: StoredMessage, bounce, context) -> str:
         """The daemon's on_bounce hook: the master of each game the failing address's player is in
