@@ -180,10 +180,16 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     if out.get("repeated"):
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
-    lines = [f"away from {_when(out['starts'], zones)}", f"       to {_when(out['ends'], zones)}"]
+    lines = [*_times("away from", out["starts"], zones), *_times("       to", out["ends"], zones)]
     if out.get("deadline_moved"):
-        lines.append(f"the deadline moved to {_when(out['deadline'], zones)}")
+        lines.extend(_times("the deadline moved to", out["deadline"], zones))
     return lines
+
+
+def _times(label: str, instant: str, zones: list[str]) -> list[str]:
+    """A time in each zone, one a line under the first (two on one line are wider than a mail's)."""
+    texts = [f"{text} ({zone})" for zone, text in shown(instant, zones).items()]
+    return [f"{label} {texts[0]}", *(" " * (len(label) + 1) + t for t in texts[1:])]
 
 
 def _zones(env: Env, game: str) -> list[str]:
@@ -192,10 +198,6 @@ def _zones(env: Env, game: str) -> list[str]:
     if env.session.account:
         zones.append(env.service.accounts.get(env.session.account).time_zone)
     return zones
-
-
-def _when(instant: str, zones: list[str]) -> str:
-    return "; ".join(f"{text} ({zone})" for zone, text in shown(instant, zones).items())
 
 
 def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
