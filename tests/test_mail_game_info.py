@@ -7,12 +7,12 @@ import json
 import random
 
 import pytest
-from mailjudge import POWERS, MailJudge
-from test_games_export import outcomes, replay, replayed_outcomes
-from test_games_helpers import STANDARD, greedy_orders
 
 from judge.engine.notation import order_text, position_from_json
 from judge.mail.game_settings import HELP_SETTINGS
+from mailjudge import POWERS, MailJudge
+from test_games_export import outcomes, replay, replayed_outcomes
+from test_games_helpers import STANDARD, greedy_orders
 
 
 @pytest.fixture

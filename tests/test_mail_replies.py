@@ -6,8 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-from mailjudge import MailJudge, mail
-from notice_games import play_all
 
 from judge.engine import load_variant, starting_position
 from judge.engine.calendar import PhaseKind
@@ -17,6 +15,8 @@ from judge.mail.loops import reply_subject
 from judge.mail.notices import render_notice
 from judge.mail.reports import Reports
 from judge.mail.textlayout import WIDTH
+from mailjudge import MailJudge, mail
+from notice_games import play_all
 
 DATA = Path(__file__).parent / "data" / "mail" / "replies"
 REACH = json.loads((DATA / "reach.json").read_text())["cases"]
