@@ -8,8 +8,10 @@ import random
 
 import pytest
 
-from judge.engine.notation import order_text, position_from_json
+from judge.engine.notation import order_text, parse_order, position_from_json
 from judge.mail.game_settings import HELP_SETTINGS
+from judge.mail.notices import render_notice
+from judge.mail.reports import Reports
 from mailjudge import POWERS, MailJudge
 from test_games_export import outcomes, replay, replayed_outcomes
 from test_games_helpers import STANDARD, greedy_orders
@@ -201,3 +203,36 @@ def test_the_record_on_list_and_the_masters_minimum_to_join_by_mail(played):
     refused = said(played.reply_to(f"{worst}@dip.test", f"JOIN beta {worst}-pw"))
     assert "beta asks for players who sent orders in at least 99.5% of their phases" in refused
     assert "joined beta" in said(played.reply_to("ann@dip.test", "JOIN beta ann-pw"))     # a newcomer may
+
+
+# -- ROLLBACK by mail ----------------------------------------------------------------------------------
+
+def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged_unit(tmp_path):
+    j = MailJudge(tmp_path)
+    try:
+        j.seven_players()
+        svc = j.service
+
+        def orders(power: str, *texts: str) -> None:
+            svc.submit_orders("alpha", power, list(zip(texts, (parse_order(STANDARD, t) for t in texts))),
+                              account=power.lower())
+
+        orders("FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")
+        orders("GERMANY", "A MUN - RUH", "A BER - MUN", "F KIE H")
+        svc.process("alpha")
+        orders("FRANCE", "A BUR H", "A PIC H", "F BRE H")
+        orders("GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
+        svc.process("alpha")
+        assert svc.status("alpha")["phase"] == "F1901R"
+        at_retreat = {p: (i["status"], i["missed"]) for p, i in svc.status("alpha")["powers"].items()}
+        svc.process("alpha")                           # France sends no retreat: civil disorder
+        assert svc.status("alpha")["powers"]["FRANCE"]["missed"] == 1
+        svc.mark_notices_queued("alpha", [n.id for n in svc.pending_notices("alpha")])
+        r = said(j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nROLLBACK F1901R"))
+        assert "alpha rolled back to F1901R" in r
+        assert {p: (i["status"], i["missed"]) for p, i in svc.status("alpha")["powers"].items()} == at_retreat
+        [notice] = [n for n in svc.pending_notices("alpha") if n.kind == "rollback" and n.recipient == "france"]
+        text = " ".join(render_notice(Reports(), svc, notice).body.split())
+        assert "France's dislodged army in Burgundy retreats to " in text and "or disbands." in text
+    finally:
+        j.close()
