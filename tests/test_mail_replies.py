@@ -13,6 +13,7 @@ from judge.language.parse import OrderReader
 from judge.mail.game_settings import HELP_SETTINGS
 from judge.mail.loops import reply_subject
 from judge.mail.notices import render_notice
+from judge.mail.quarantine import set_aside
 from judge.mail.reports import Reports
 from judge.mail.textlayout import WIDTH
 from mailjudge import MailJudge, mail
@@ -208,3 +209,19 @@ def test_every_reply_template_fits_in_77_columns():
                                            " rejected: User unknown in virtual mailbox table"))
     wide = [line for m in mails for line in too_wide(m.subject + "\n" + m.body)]
     assert not wide, wide[:10]
+
+
+def test_the_set_aside_note_and_the_keepers_alert_fit_in_77_columns(judge):
+    long_subject = "Re: Re: my orders for the spring of 1901, with a question about convoys and supports"
+    archive = judge.processor.archive
+    stored = archive.store(mail("ann@dip.test", "LIST", subject=long_subject), mail_from="ann@dip.test",
+                           rcpt_tos=["judge@dip.test"], via="smtp")
+    before = judge.last_outbox_row()
+    error = "KeyError: 'a very long explanation of what went wrong inside the judge, " + "and more " * 12 + "'"
+    said_ = set_aside(judge.config, archive.db, stored, 5, error)
+    sent = judge.outbox(after=before)
+    assert "keeper alerted" in said_ and len(sent) == 2
+    assert [s.subject for s in sent if "ann@dip.test" in s.to] == [
+        "Re: my orders for the spring of 1901, with a question about convoys and supports"]
+    wide = [line for s in sent for line in too_wide(s.body)]
+    assert not wide, wide
