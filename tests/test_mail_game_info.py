@@ -10,6 +10,7 @@ import pytest
 
 from judge.engine.notation import order_text, parse_order, position_from_json
 from judge.mail.game_settings import HELP_SETTINGS
+from judge.mail.info_commands import hidden
 from judge.mail.notices import render_notice
 from judge.mail.reports import Reports
 from mailjudge import POWERS, MailJudge
@@ -236,3 +237,15 @@ def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged
         assert "France's dislodged army in Burgundy retreats to " in text and "or disbands." in text
     finally:
         j.close()
+
+
+
+@pytest.mark.parametrize("settings, state, viewer, hide", [
+    ({"anonymous": True}, "active", "ann", True),
+    ({"anonymous": True}, "active", "gm", False),         # the master sees who plays
+    ({"anonymous": True}, "finished", "ann", False),      # revealed at the end
+    ({"anonymous": False}, "active", "ann", False),
+    ({}, "active", None, False),                          # a judge whose games have no such setting
+])
+def test_who_may_see_the_players_names_in_summary_and_list(settings, state, viewer, hide):
+    assert hidden({"settings": settings, "status": state, "master": "gm"}, viewer) is hide

@@ -47,10 +47,10 @@ def short_record(record: Record) -> str:
 
 
 def hidden(status: dict, viewer: str | None) -> bool:
-    """Whether players' names are kept from this viewer: an anonymous game not yet revealed, to all
-    but its master (the `anonymous` setting, where the games layer has it)."""
-    settings = status["settings"]
-    return bool(settings.get("anonymous")) and not settings.get("revealed") and viewer != status["master"]
+    """Whether players' names are kept from this viewer: an anonymous game not over, to all but its
+    masters (the rule of judge.mail.anonymity.hides_players, where the games layer has `anonymous`)."""
+    return (bool(status["settings"].get("anonymous")) and status["status"] != "finished"
+            and viewer not in status.get("masters", [status.get("master")]))
 
 
 def status_lines(service: GameService, name: str, viewer: str | None = None) -> list[str]:
