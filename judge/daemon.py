@@ -36,6 +36,7 @@ from .mail.archive import Archive, StoredMessage
 from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
 from .mail.loops import Bounce, Verdict, build_message, classify
+from .mail.textlayout import fit_lines
 from .storage.datalock import hold
 
 log = logging.getLogger("judge.daemon")
@@ -167,7 +168,7 @@ class Processor:
         ])
         notice = build_message(key=f"bounce-notice:{message.content_hash}", sender=self.config.address,
                                to=[self.config.master_address], subject="Undeliverable judge mail: "
-                               + (", ".join(failed) or "unknown address"), body=body, domain=self.config.domain)
+                               + (", ".join(failed) or "unknown address"), body=fit_lines(body), domain=self.config.domain)
         queued = outbox.enqueue(self.archive.db, notice["Message-ID"], [self.config.master_address],
                                 bytes(notice), envelope_from=self.config.address)
         if queued:

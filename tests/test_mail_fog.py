@@ -68,6 +68,13 @@ def notice_mail(tmp_path, address: str, subject: str):
     return got[0]
 
 
+def attached_png(tmp_path, message_id: str) -> bytes:
+    found = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
+                                    "SELECT raw FROM outbox WHERE instr(raw, CAST(? AS BLOB)) > 0",
+                                    [f"In-Reply-To: <{message_id}>"]), what=f"the reply to {message_id}")
+    return picture_in(message_from_bytes(found[0][0], policy=policy.default))
+
+
 def text_of(message) -> str:
     return message.get_body(("plain",)).get_content()
 
@@ -182,10 +189,18 @@ def test_history_list_and_summary_are_cut_until_the_end(game):
     master = reply(tmp_path, send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nhistory {GAME}"))
     assert "A VEN - TYR" in master and "A TYR - MUN" in master
     listed = reply(tmp_path, send(port, "france@dip.test", f"signon F{GAME} france-pw\nlist {GAME}\nsummary {GAME}"))
-    assert re.search(r"France\s+active\s+4 centres", listed) and re.search(r"Germany\s+active\s+\? centres", listed)
+    assert re.search(r"France\s.*active\s+4 centres", listed) and re.search(r"Germany\s.*active\s+\? centres", listed)
     assert "FOG on" in " ".join(listed.split())
     listed = reply(tmp_path, send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nlist {GAME}"))
-    assert re.search(r"Germany\s+active\s+4 centres", listed)
+    assert re.search(r"Germany\s.*active\s+4 centres", listed)
+    # MAP draws the reader's own view, as its results mail; EXPORT waits for the end but for the master
+    message_id = send(port, "france@dip.test", f"signon F{GAME} france-pw\nmap {GAME} S1901M\nexport {GAME}")
+    refused = " ".join(reply(tmp_path, message_id).split())
+    assert "played with fog of war: its whole record is revealed at the end" in refused
+    png = attached_png(tmp_path, message_id)
+    assert png == picture_of_phase(service, GAME, "S1901M", powers=frozenset({"FRANCE"}))
+    message_id = send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nmap {GAME} S1901M\nexport {GAME}")
+    assert attached_png(tmp_path, message_id) == picture_of_phase(service, GAME, "S1901M")
     # the end: the whole record for everyone
     send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nterminate")
     wait_until(lambda: service.status(GAME)["status"] == "finished", what="the game to end")

@@ -590,6 +590,16 @@ class GameService:
                             "results": res["results"] if res else []})
             return out
 
+    def seat_history(self, name: str) -> list[dict]:
+        """Each power's players over the game, oldest first, for SUMMARY: [{"power", "account",
+        "at", "phase", "event"}] with event "assigned" (at the start), "replaced" (a takeover or the
+        master's REPLACE), "resigned", "abandoned", "returned", "eliminated", ..."""
+        with self._read(name) as gf:
+            first = gf.db.execute("SELECT phase FROM phases WHERE rolled_back = 0 ORDER BY seq LIMIT 1").fetchone()
+            return [{"power": p, "account": a, "at": at, "phase": phase or (first[0] if first else None), "event": e}
+                    for p, a, at, phase, e in gf.db.execute(
+                        "SELECT power, account, at, phase, event FROM power_history ORDER BY rowid")]
+
     def centre_history(self, name: str) -> list[dict]:
         """Supply centres per power at the start of each phase played (rolled-back ones left out),
         oldest first; the last row is the game's position now (its final one once it has ended)."""

@@ -30,9 +30,12 @@ class SignOn:
 
 @dataclass(frozen=True, slots=True)
 class Create:
+    """`CREATE game password [variant] [setting value ...] [PRIVATE join-password]`: the words after
+    the password as written (judge.mail.game_setup tells a variant from a setting)."""
     game: str
     password: str | None = None
     variant: str | None = None
+    settings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ class Join:
     game: str
     password: str | None = None
     preference: str | None = None
+    join_password: str | None = None    # a private game's: `JOIN game pw [power] PRIVATE join-pw`
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,25 @@ class History:
 @dataclass(frozen=True, slots=True)
 class Summary:
     game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    """`MAP game [phase]`: a picture of the board, attached to the reply."""
+    game: str
+    phase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """`EXPORT game`: the game's whole record, a JSON attachment `judge adjudicate` replays."""
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetJoinPassword:
+    """The master's `SET JOIN PASSWORD x` (or `SET PRIVATE x`): a private game's join password; NONE clears it."""
+    password: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +238,17 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
-           | Exchange | ForceStart | Terminate | Access)
+           | Exchange | ForceStart | Terminate | Access | Map | Export | SetJoinPassword)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
-    "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny".split())
+    "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
+    "map export whogame".split())
+
+# The word before a private game's join password in CREATE and JOIN.
+JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
 
 
 GREY_WORDS = frozenset({"grey", "gray", "anon", "anonymous"})
@@ -255,10 +282,21 @@ class _Build(Transformer):
         return SignOn(who[0].upper(), who[1:], _opt(c, 1))
 
     def create(self, c):
-        return Create(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2))
+        return Create(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2), _words(c[3:]))
 
     def join(self, c):
-        return Join(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2))
+        words = list(_words(c))
+        key = None
+        for i, word in enumerate(words[2:], start=2):
+            if word.lower() in JOIN_PASSWORD_WORDS:
+                if i + 1 >= len(words):
+                    raise ValueError(f"{word.upper()} is followed by the game's join password")
+                key = words[i + 1]
+                del words[i:i + 2]
+                break
+        if len(words) > 3:
+            raise ValueError("JOIN game password [power] [PRIVATE join-password]: too many words")
+        return Join(words[0].lstrip("?"), _opt(words, 1), _opt(words, 2), key)
 
     def observe(self, c):
         return Observe(str(c[0]), _opt(c, 1))
@@ -271,6 +309,16 @@ class _Build(Transformer):
 
     def summary(self, c):
         return Summary(str(c[0]))
+
+    def map(self, c):
+        return Map(str(c[0]), _opt(c, 1))
+
+    def export(self, c):
+        return Export(str(c[0]))
+
+    def join_password(self, c):
+        word = str(c[-1])
+        return SetJoinPassword(None if word.lower() in ("none", "off", "-") else word)
 
     def press(self, c):
         words = list(_words(c))
@@ -408,8 +456,8 @@ class CommandError:
 
 
 USAGE = {
-    "signon": "SIGNON Fgame password", "sign": "SIGNON Fgame password", "create": "CREATE game password [variant]",
-    "join": "JOIN game password", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
+    "signon": "SIGNON Fgame password", "sign": "SIGNON Fgame password", "create": "CREATE game password [variant] [setting value ...]",
+    "join": "JOIN game password [power] [PRIVATE join-password]", "map": "MAP game [phase]", "export": "EXPORT game", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
     "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
     "ADDRESS new | TIMEZONE zone | DEADLINE when | a game setting (HELP SETTINGS)", "eject": "EJECT power", "replace": "REPLACE power [address]",
     "extend": "EXTEND hours", "become": "BECOME MASTER", "press": "PRESS TO powers ... ENDPRESS",

@@ -195,7 +195,10 @@ def html_to_text(markup: str) -> str:
     parser.feed(markup)
     parser.close()
     lines = "".join(parser.parts).split("\n")
-    return "\n".join(_one_quote_mark(re.sub(r" {2,}", " ", line).strip()) for line in lines)
+    text = "\n".join(_one_quote_mark(re.sub(r" {2,}", " ", line).strip()) for line in lines)
+    # The break a first <p> or <div> opens with is no line the writer saw: without it the reply's
+    # "line 1" is the first line on the writer's screen.
+    return text.lstrip("\n")
 
 
 def _one_quote_mark(line: str) -> str:

@@ -10,6 +10,7 @@ good lines, and nothing but `OrderSyntaxError` is ever raised from here.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import re
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ class ParsedOrder:
     order: Order
     power: str | None = None  # named by a prefix "England:" / "ENG:" or a header line
     notes: tuple[str, ...] = ()  # e.g. "Burgandy read as Burgundy"
+
+
+# What a name error expects: a name the board may then narrow to the places the unit can reach.
+_NAME_EXPECTED = ("a name with one meaning", "a province")
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +260,8 @@ class OrderReader:
                 for part, result, board in result if result.__class__ is list else ((piece, result, board),):
                     if board and view is not None:
                         result = self._board_read(part, phase_kind, adjust, view, whose, result)
+                    if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:
+                        result = self._within_reach(part, result, view)
                     if isinstance(result, OrderError):
                         errors.append(OrderError(number, part if part != line else line, result.problem,
                                                  result.expected, result.suggestions))
@@ -418,12 +425,45 @@ class OrderReader:
         return [dataclasses.replace(order, unit=UnitRef(u.location, unit.kind))
                 for u in view.units_of(power, unit.kind)]
 
+    def _within_reach(self, text: str, error: OrderError, view: BoardView) -> OrderError:
+        """A move's destination not understood ("F Edi - Nrt"), with the unit on the board: only the
+        places that unit can reach are suggested (not the North Atlantic for Edinburgh's fleet)."""
+        tokens = lex(text, self.names).tokens
+        at = next((i for i, t in enumerate(tokens) if t.type == "PLACE"), None)
+        if at is None or at + 2 >= len(tokens) or tokens[at + 1].type != "DASH" or tokens[at + 2].type != "PLACE":
+            return error
+        here, there = tokens[at].value, tokens[at + 2].value
+        if here.province is None or there.province is not None:
+            return error
+        unit = view.units.get(here.province)
+        kind = unit.kind if unit is not None else tokens[at - 1].value if at and tokens[at - 1].type == "KIND" else None
+        if not isinstance(kind, UnitKind):
+            return error          # no unit there and none named: whose reach is unknown
+        try:
+            location = unit.location if unit is not None else self.variant.board.location(here.province)
+        except (KeyError, ValueError):
+            return error
+        board = self.variant.board
+        full = self.names.full_names
+        reach = {p for p in full if board.can_reach_province(kind, location, p)
+                 or kind is UnitKind.ARMY and board.coastal_for_convoy(location.province)
+                 and board.coastal_for_convoy(p) and p != location.province}   # by convoy
+        by_name = {full[p]: p for p in reach}
+        near = [s for s in error.suggestions if s in by_name]
+        if not near:
+            near = difflib.get_close_matches(there.text.title(), sorted(by_name), n=3, cutoff=0.3)
+        if not near and len(by_name) <= 6:
+            near = sorted(by_name)
+        what = f"a place {'an army' if kind is UnitKind.ARMY else 'a ' + kind.full_name} in {full[location.province]}" \
+               " can reach"
+        return dataclasses.replace(error, expected=what, suggestions=tuple(near))
+
     def _name_error(self, text: str, lexed: Lexed) -> OrderError:
         bad = lexed.problems[0]
         if bad.ambiguous:
             return OrderError(0, text, f"'{bad.text}' could be {or_list(bad.ambiguous)}",
-                              "a name with one meaning", bad.ambiguous)
-        return OrderError(0, text, f"no province is called '{bad.text}'", "a province", bad.suggestions)
+                              _NAME_EXPECTED[0], bad.ambiguous)
+        return OrderError(0, text, f"no province is called '{bad.text}'", _NAME_EXPECTED[1], bad.suggestions)
 
     def _syntax_error(self, text: str, lexed: Lexed, e: UnexpectedInput, phase_kind: PhaseKind) -> OrderError:
         expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..games.service import GameService
 from .auth import Session
@@ -15,6 +15,16 @@ class Env:
     session: Session
     reports: Reports
     source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
+    files: list[Attachment] = field(default_factory=list)   # the reply's attachments (MAP, EXPORT)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file the reply carries after its text."""
+    filename: str
+    maintype: str
+    subtype: str
+    data: bytes
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ import re
 from ..games.clock import shown
 from ..games.model import GameError
 from ..language import commands as c
+from . import game_setup as setup
 from . import info_commands as info
+from . import info_files as files
 from . import master_commands as master
 from .auth import Refused, authenticate, check_password, game_name, power_name, require_player, resolve_power, signon
 from .command_env import Env, Handler
@@ -53,50 +55,29 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
     return [f"registered {account.name} at {session.sender} (time zone {account.time_zone})"]
 
 
-def _create(env: Env, cmd: c.Create) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, "CREATE game password [variant]")
-    name = game_name(cmd.game)
-    try:
-        env.service.create_game(name, variant=(cmd.variant or "standard").lower(), master=account)
-        done = f"created {name}; you are its master. Players join with JOIN {name} their-password"
-    except GameError as e:
-        if env.service.status(name)["master"] != account:
-            raise Refused(str(e), f"choose another name, or JOIN {name} password to play in it") from None
-        done = f"{name} was created by you already"
-    except KeyError as e:
-        raise Refused(str(e).strip("'\""), "CREATE game password standard") from None
-    env.session.game, env.session.powers, env.session.as_master = name, (), True
-    return [done]
-
-
 def _join(env: Env, cmd: c.Join) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
     name = game_name(cmd.game)
+    if cmd.join_password:
+        env.session.passwords.add(cmd.join_password)     # masked in the reply and the archive
     current = env.service.status(name)
     if current["status"] in ("active", "paused"):
-        return _take_over(env, name, account, cmd.preference, current)
-    status = env.service.join(name, account, [cmd.preference] if cmd.preference else [])
+        return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
+    status = env.service.join(name, account, [cmd.preference] if cmd.preference else [],
+                              join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
     if status["status"] == "forming":
         have, need = len(status["signups"]), status["players_needed"]
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
-                " and the judge then mails you your power", record_line(env.service.record(account))]
+                " and the judge then mails you your power", info.record_line(env.service.record(account))]
     mine = [p for p, info in status["powers"].items() if info["account"] == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
     return [f"joined {name}, which has started: you play {names or 'no power'}"]
 
 
-def record_line(record) -> str:
-    """A player's record across this judge's games, as JOIN shows it (judge.games.records)."""
-    if not record.phases:
-        return "your record: no phase played on this judge yet"
-    return (f"your record: orders sent in {record.reliability:.0f}% of {record.phases} phases"
-            f" ({record.late} late, {record.missed} missed), {record.finished} game"
-            f"{'s' if record.finished != 1 else ''} finished, {record.abandoned} abandoned")
-
-
-def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict) -> list[str]:
+def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict,
+               join_password: str | None = None) -> list[str]:
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
     open_ = [p for p, info in status["powers"].items() if info["status"] in ("resigned", "abandoned")]
     if not open_:
@@ -106,7 +87,7 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: di
         names = [power_name(env.service, name, p) for p in open_]
         raise Refused(f"{name} has started; the powers open for takeover are {', '.join(names)}",
                       f"JOIN {name} password {names[0]}")
-    env.service.take_over(name, power, account)
+    env.service.take_over(name, power, account, join_password=join_password)
     env.session.game, env.session.powers = name, (power,)
     return [f"you now play {power_name(env.service, name, power)} in {name}"]
 
@@ -199,10 +180,16 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     if out.get("repeated"):
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
-    lines = [f"away from {_when(out['starts'], zones)}", f"       to {_when(out['ends'], zones)}"]
+    lines = [*_times("away from", out["starts"], zones), *_times("       to", out["ends"], zones)]
     if out.get("deadline_moved"):
-        lines.append(f"the deadline moved to {_when(out['deadline'], zones)}")
+        lines.extend(_times("the deadline moved to", out["deadline"], zones))
     return lines
+
+
+def _times(label: str, instant: str, zones: list[str]) -> list[str]:
+    """A time in each zone, one a line under the first (two on one line are wider than a mail's)."""
+    texts = [f"{text} ({zone})" for zone, text in shown(instant, zones).items()]
+    return [f"{label} {texts[0]}", *(" " * (len(label) + 1) + t for t in texts[1:])]
 
 
 def _zones(env: Env, game: str) -> list[str]:
@@ -211,10 +198,6 @@ def _zones(env: Env, game: str) -> list[str]:
     if env.session.account:
         zones.append(env.service.accounts.get(env.session.account).time_zone)
     return zones
-
-
-def _when(instant: str, zones: list[str]) -> str:
-    return "; ".join(f"{text} ({zone})" for zone, text in shown(instant, zones).items())
 
 
 def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
@@ -297,12 +280,15 @@ def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
 HANDLERS: dict[type, Handler] = {
     c.Register: Handler(_register),
     c.SignOn: Handler(_signon),
-    c.Create: Handler(_create),
+    c.Create: Handler(setup.create),
+    c.SetJoinPassword: Handler(setup.set_join_password, once=True),
     c.Join: Handler(_join),                 # also takes over an open power in a game under way
     c.Observe: Handler(_observe),
     c.ListGames: Handler(info.list_games),
     c.History: Handler(info.history),
     c.Summary: Handler(info.summary),
+    c.Map: Handler(files.board_map),
+    c.Export: Handler(files.export),
     c.Press: Handler(_press),               # idempotent by its source
     c.SetWait: Handler(_set_wait),
     c.SetDraw: Handler(_set_draw),

@@ -64,10 +64,27 @@ def unit_full_name(variant: Variant, text: str) -> str:
         return text
 
 
-def time_left(deadline_utc: str, now: datetime) -> str:
-    """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices), or why there is none."""
+def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> str:
+    """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices); past the deadline,
+    whether orders sent now still count, and until when."""
     seconds = (parse_time(deadline_utc) - now).total_seconds()
-    return "none: the deadline has passed" if seconds <= 0 else duration(seconds)
+    if seconds > 0:
+        return duration(seconds)
+    when = (plays or {}).get("when")
+    if when == "at":
+        grace = (parse_time(plays["at"]["utc"]) - now).total_seconds()
+        first = next(iter(plays["at"]["shown"].items()), None)
+        at = f", at {first[1]} ({first[0]})" if first else ""
+        if grace > 0:
+            return (f"none: the deadline has passed, but orders sent now still count until the grace"
+                    f" period ends, in {duration(grace)}{at}")
+        return ("none: the deadline and its grace period have passed; orders count only if they come"
+                " before the judge plays the phase, at its next look")
+    if when == "waits":
+        return "none: the deadline has passed, but orders sent now still count: this game waits for them"
+    if when == "early":
+        return "none: the deadline has passed; every power is in, and the phase is played at the judge's next look"
+    return "none: the deadline has passed"
 
 
 def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict:
@@ -87,7 +104,8 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "adjustment": confirmed.get("adjustment"),
         "retreat": variant.calendar.parse(confirmed["phase"]).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
-        "time_left": time_left(deadline["utc"], service.clock()) if deadline else "no deadline (the game is paused)",
+        "time_left": (time_left(deadline["utc"], service.clock(), confirmed["plays"]) if deadline
+                      else "no deadline (the game is paused)"),
         "waiting": bool(status["powers"][power]["waiting"]),
         "in": confirmed["in"],
         "plays": _plays(confirmed["plays"], tick_seconds),

@@ -44,7 +44,7 @@ from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog, finished, mark_finished
-from .loops import Verdict, build_message
+from .loops import Verdict, build_message, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Reports
@@ -63,6 +63,7 @@ class Outcome:
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
+    files: list = field(default_factory=list)   # command_env.Attachment: what the reply carries (MAP, EXPORT)
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
@@ -144,7 +145,8 @@ class Dispatch:
 
     def _repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
         """A copy of a message applied before: not applied again, and the sender told which."""
-        rendered = self.reports.render("reply_repeat.j2", earlier=earlier, subject=str(mail.get("Subject", "") or ""))
+        rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
+                                       subject=reply_subject(str(mail.get("Subject", "") or "")))
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address,
                               to=[sender], subject=rendered.subject, body=rendered.body, domain=self.config.domain,
                               in_reply_to=mail)
@@ -211,7 +213,7 @@ class Dispatch:
             out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
-        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}")
+        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:
@@ -319,16 +321,19 @@ class Dispatch:
         subject = str(mail.get("Subject", "") or "").strip()
         rendered = self.reports.render(
             "reply_confirm.j2", entries=outcome.entries, summaries=summaries, sender=session.sender,
-            subject=subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}",
+            subject=reply_subject(subject),
             copied=sorted(session.copy_to), empty=not outcome.entries, foreign=session.foreign,
             token_refused=session.token_refused, token_stale=session.token_stale,
             ignored=outcome.ignored, attachments=outcome.attachments,
-            secret_reply=(session.account or session.sender_account) is not None)
+            secret_reply=(session.account or session.sender_account) is not None and self._plays(session),
+            unproven=self._unproven(session, outcome))
         body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
         to = session.recipients()
         reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
                               subject=mask_words(rendered.subject, session.passwords), body=body,
                               domain=self.config.domain, in_reply_to=mail)
+        for file in outcome.files:
+            reply.add_attachment(file.data, maintype=file.maintype, subtype=file.subtype, filename=file.filename)
         # The secret address goes to a proven player, or to an address registered to the account it is
         # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
         # After a sign-on from a foreign address the reply goes to the account's own addresses only.
@@ -336,7 +341,8 @@ class Dispatch:
         if owner is not None:
             reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
         else:   # perhaps a forged address: what it may be sent is bounded
-            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender, len(body)) or ""
+            outcome.silent = stranger_over_budget(db, self.config.limits, session.sender,
+                                                  len(body) + sum(len(f.data) for f in outcome.files)) or ""
             if outcome.silent:
                 log.warning("message #%d: no reply to %s: %s", message.id, session.sender, outcome.silent)
         queued = not outcome.silent and outbox.enqueue(db, reply["Message-ID"], to, bytes(reply),
@@ -344,6 +350,27 @@ class Dispatch:
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
         return queued
+
+    def _plays(self, session: Session) -> bool:
+        """Whether the account is in a game (or master of one): only then does a secret reply
+        address let it send orders without the password."""
+        owner = session.account or session.sender_account
+        if session.game is not None or owner is None:
+            return session.game is not None
+        return bool(self.service.games_of(owner)) or any(g["master"] == owner for g in self.service.list_games(owner))
+
+    @staticmethod
+    def _unproven(session: Session, outcome: Outcome) -> str:
+        """Why the owner of the sender's address should wonder whether they sent this mail: it
+        proved nothing (From is easily forged) and something in it was refused, or its envelope
+        sender is another address. '' when there is no such doubt."""
+        if session.sender_account is None or session.account is not None or session.token_refused:
+            return ""
+        envelope = session.source.envelope if session.source else None
+        if envelope and envelope != session.sender.lower():
+            return f"its envelope sender was {envelope}"
+        refused = any(e["kind"] == "error" or e.get("errors") for e in outcome.entries)
+        return "nothing in it proved it was you (no right password)" if refused else ""
 
     def bounced(self, message: StoredMessage, bounce, context) -> str:
         """The daemon's on_bounce hook: the master of each game the failing address's player is in

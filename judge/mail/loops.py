@@ -187,6 +187,15 @@ def stable_message_id(key: str, domain: str) -> str:
     return f"judge.{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}@{domain}"
 
 
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|vs|antw|ref|r)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str | None, default: str = "your mail to the judge") -> str:
+    """"Re: " and the subject, once: a thread's "Re: Re: AW: orders" becomes "Re: orders"."""
+    rest = _REPLY_PREFIX.sub("", " ".join(str(subject or "").split()))
+    return f"Re: {rest or default}"
+
+
 def build_message(*, key: str, sender: str, to: list[str] | tuple[str, ...], subject: str, body: str,
                   domain: str, sender_name: str = "Diplomacy judge", in_reply_to: Message | None = None,
                   date: float | None = None) -> EmailMessage:

@@ -13,6 +13,7 @@ import time
 from ..config import Config
 from . import outbox
 from .loops import build_message
+from .textlayout import fit_lines
 
 log = logging.getLogger("judge.courier")
 
@@ -66,6 +67,6 @@ class NoticeFailures:
         ])
         mail = build_message(key=f"notice-set-aside:{game}:{notice.id}", sender=self.config.address,
                              to=[self.config.master_address], subject=f"Judge: a notice of {game} was set aside",
-                             body=body, domain=self.config.domain)
+                             body=fit_lines(body), domain=self.config.domain)
         outbox.enqueue(self.db, mail["Message-ID"], [self.config.master_address], bytes(mail),
                        envelope_from=self.config.address)

@@ -33,7 +33,7 @@ import jinja2
 from ..engine import starting_position
 from ..engine.notation import unit_text
 from ..engine.variant import Variant
-from ..games.clock import parse_time
+from ..games.clock import parse_time, shown
 from ..games.service import GameService, Notice
 from ..games.small import setup
 from .fog_mail import notice_as_seen
@@ -69,11 +69,16 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     game_zone = status["settings"]["time_zone"]
     created = parse_time(notice.created_at)
 
+    reader_zone = service.accounts.zone_of(notice.recipient)
+
     def when(times: dict[str, Any]) -> list[str]:
-        # the game's zone first (the payload's keys come sorted by name)
-        zones = sorted(times["shown"], key=lambda zone: zone != game_zone)
-        return [f"{times['shown'][zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
-                for zone in zones]
+        """A time in the game's zone first, then the reader's (as the reader's account says now,
+        whatever the payload was written with), or UTC for a reader without another zone."""
+        mine = reader_zone if reader_zone and reader_zone != game_zone else None
+        zones = [game_zone, mine or ("UTC" if game_zone != "UTC" else None)]
+        texts = shown(times["utc"], [z for z in zones if z])
+        return [f"{texts[zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
+                if zone in (game_zone, mine) else f"{texts[zone]} ({zone})" for zone in zones if zone]
 
     def left(times: dict[str, Any]) -> str:
         return duration((parse_time(times["utc"]) - created).total_seconds())

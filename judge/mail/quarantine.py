@@ -13,7 +13,8 @@ from ..config import Config
 from . import outbox
 from .addresses import header_text, reply_address
 from .archive import StoredMessage
-from .loops import UTF8_HEADERS, build_message, classify
+from .loops import UTF8_HEADERS, build_message, classify, reply_subject
+from .textlayout import fit_lines
 
 log = logging.getLogger("judge.quarantine")
 
@@ -45,10 +46,11 @@ def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: 
             "",
             f"It failed {attempts} times on an error of the judge's own, so it has been set aside",
             "for the judge's keeper, who has been told. Some of it may not have been done:",
-            "please check what the judge says of your game (SUMMARY), and send again what is missing.",
+            "please check what the judge says of your game (SUMMARY), and send again",
+            "what is missing.",
         ])
         note = build_message(key=f"set-aside:{message.id}:{message.content_hash}", sender=config.address,
-                             to=[sender], subject=f"Re: {subject}", body=body, domain=config.domain,
+                             to=[sender], subject=reply_subject(subject), body=fit_lines(body), domain=config.domain,
                              in_reply_to=headers)
         outbox.enqueue(db, note["Message-ID"], [sender], bytes(note), envelope_from=config.address)
         said.append(f"{sender} told")
@@ -68,7 +70,7 @@ def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: 
         ])
         alert = build_message(key=f"set-aside-alert:{message.id}:{message.content_hash}", sender=config.address,
                               to=[config.master_address], subject=f"Judge: mail #{message.id} set aside",
-                              body=body, domain=config.domain)
+                              body=fit_lines(body), domain=config.domain)
         outbox.enqueue(db, alert["Message-ID"], [config.master_address], bytes(alert),
                        envelope_from=config.address)
         said.append("keeper alerted")

@@ -21,7 +21,11 @@ def _adjusts(variant: Variant, phase: str) -> bool:
     return cal.seasons[cal.parse(phase).season].adjustments
 
 
-def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
+             silent: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One phase's results. A power nobody orders (abandoned or resigned: `silent`) whose units all
+    held for want of orders is told in one line, `idle`, not as a block of "no order given: held"
+    that the closing paragraph would then say again."""
     units = units_at(result["outcomes"])
     # a unit whose order could not be carried out holds: the judge's hold is listed after it
     refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
@@ -32,10 +36,16 @@ def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | 
         if o["by_judge"] and o["reason"] == Reason.HELD.value and (o["power"], o["json"]["unit"]["at"]) in refused:
             outcome = "held instead"
         powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
+    idle = {p for p in silent & set(powers)
+            if all(o["by_judge"] and o["reason"] == Reason.HELD.value for o in result["outcomes"] if o["power"] == p)
+            and not any(d["power"] == p for d in result["dislodged"])}
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
         "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
-                   for p in variant.power_ids if p in powers],
+                   for p in variant.power_ids if p in powers and p not in idle],
+        "idle": [(variant.power(p).name, players.get(p), [order_words(variant, o).removesuffix(" holds")
+                                                          for o in result["outcomes"] if o["power"] == p])
+                 for p in variant.power_ids if p in idle],
         "standoffs": [place(variant, s) for s in result["standoffs"]],
         "dislodged": [{"power": variant.power(d["power"]).name, "unit": unit_words(variant, d["unit"], d["power"]),
                        "attacker": place(variant, d["from"]),
@@ -47,7 +57,9 @@ def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | 
 def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
     """Everything the results template shows, with names in full and tables ready to align."""
     position = payload["position"]
-    sections = [_section(variant, r, players) for r in payload["results"]
+    told = {n["power"] for n in payload.get("news", ())}
+    silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
+    sections = [_section(variant, r, players, silent) for r in payload["results"]
                 if r["outcomes"] or r["dislodged"] or r["standoffs"]]
     due = payload["adjustments"]
     fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)

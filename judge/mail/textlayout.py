@@ -63,4 +63,19 @@ def listing(names: Iterable[str], none: str = "none") -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-FILTERS = {"wrap": wrap, "columns": columns, "table": table, "listing": listing}
+def fit(line: str, indent: str = "", more: str = "  ", width: int = WIDTH) -> str:
+    """One line as it is (its alignment kept) when it fits in `width` after `indent`; else wrapped,
+    the lines after the first indented by `more` as well."""
+    line = str(line)
+    if len(indent) + len(line) <= width:
+        return indent + line
+    return wrap(line, indent + more, indent, width)
+
+
+def fit_lines(text: str, more: str = "  ", width: int = WIDTH) -> str:
+    """Each line of a mail body built in code kept within `width` (see `fit`): for the keeper's
+    alerts, whose lines carry an error or a server's words of any length."""
+    return "\n".join(fit(line, "", more, width) if line.strip() else line for line in text.split("\n"))
+
+
+FILTERS = {"fit": fit, "wrap": wrap, "columns": columns, "table": table, "listing": listing}
