@@ -130,15 +130,18 @@ def attachments(reply) -> dict[str, bytes]:
 
 def test_map_attaches_a_picture_of_the_board_now_or_of_a_phase_played(played):
     phase = played.service.status("alpha")["phase"]
-    now = played.reply_to("ann@dip.test", "MAP alpha")
+    forged = said(played.reply_to("ann@dip.test", "MAP alpha"))     # From alone proves nothing
+    assert "MAP sends a file, and nothing in this mail proved it was you who asked" in forged
+    assert not attachments(played.reply_to("ann@dip.test", "MAP alpha"))
+    now = played.reply_to("ann@dip.test", "REGISTER ann ann-pw\nMAP alpha")
     assert f"the board of alpha in {phase}, as it stands, before its orders: attached as alpha-{phase}.png" in said(now)
-    then = played.reply_to("ann@dip.test", "map alpha F1901M")
+    then = played.reply_to("ann@dip.test", "register ann ann-pw\nmap alpha F1901M")
     assert "the board of alpha in F1901M, with its orders and what became of them" in said(then)
     for reply, name in ((now, f"alpha-{phase}.png"), (then, "alpha-F1901M.png")):
         files = attachments(reply)
         assert list(files) == [name] and files[name][:8] == b"\x89PNG\r\n\x1a\n"
     assert attachments(now)[f"alpha-{phase}.png"] != attachments(then)["alpha-F1901M.png"]
-    wrong = said(played.reply_to("ann@dip.test", "MAP alpha F1999M\nMAP nosuch"))
+    wrong = said(played.reply_to("ann@dip.test", "REGISTER ann ann-pw\nMAP alpha F1999M\nMAP nosuch"))
     assert "alpha has no phase F1999M" in wrong and "MAP alpha, or MAP alpha with one of:" in wrong
     assert "there is no game called nosuch" in wrong
 
@@ -146,7 +149,7 @@ def test_map_attaches_a_picture_of_the_board_now_or_of_a_phase_played(played):
 def test_export_by_mail_is_the_record_judge_adjudicate_replays_to_the_games_results(played, tmp_path):
     played.service.rollback("alpha", "F1901M")
     play(played, "alpha", 2, random.Random(8))
-    reply = played.reply_to("bob@dip.test", "EXPORT alpha")
+    reply = played.reply_to("bob@dip.test", "REGISTER bob bob-pw\nEXPORT alpha")
     record = json.loads(attachments(reply)["alpha.json"])
     history = [h for h in played.service.history("alpha") if h["processed_at"] and not h["rolled_back"]]
     assert f"the record of alpha: {len(history)} phases played, attached as alpha.json;" in said(reply)

@@ -19,7 +19,18 @@ from .command_env import Attachment, Env
 from .fog_mail import reader_powers
 
 
+def proven_or_stranger(env: Env, command: str) -> None:
+    """A file goes to an account's address only when the mail proved who sent it: From is forged
+    as easily as written, and a few bytes asking for MAP would otherwise mail a player pictures
+    without end. An address no account has is bounded by the stranger's hourly reply budget."""
+    session = env.session
+    if session.sender_account is not None and session.account is None:
+        raise Refused(f"{command} sends a file, and nothing in this mail proved it was you who asked",
+                      "write from your secret reply address, or sign on first (SIGNON, or REGISTER name password)")
+
+
 def board_map(env: Env, cmd: c.Map) -> list[str]:
+    proven_or_stranger(env, "MAP")
     name = known_game(env.service, cmd.game)
     try:
         record = env.service.phase_record(name, cmd.phase)
@@ -43,6 +54,7 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
 
 
 def export(env: Env, cmd: c.Export) -> list[str]:
+    proven_or_stranger(env, "EXPORT")
     name = known_game(env.service, cmd.game)
     if reader_powers(env.service, name, env.session.account) is not None:
         raise Refused(f"{name} is played with fog of war: its whole record is revealed at the end",
