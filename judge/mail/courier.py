@@ -13,21 +13,21 @@ A notice that cannot be rendered or queued is tried again with a growing pause, 
 (no longer pending) and the judge's keeper alerted (judge.mail.notice_failures).
 A results mail carries a picture of the board with the phase's orders, and the game-end mail a
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
-setting is off. Each picture is drawn once per run however many recipients get it.
+setting is off. Each picture is drawn once per run however many recipients get it, and stored
+once in the outbox for all of them (judge.mail.shared_part). A game's notices are rendered first,
+then queued in one transaction of the judge file.
 """
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Callable
-from email.message import EmailMessage
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import Atlas, SharedPicture, attach_png, end_of_game_chart, load_atlas, picture_of_phase
+from ..pictures import Atlas, SharedPicture, end_of_game_chart, load_atlas, picture_of_phase
 from ..pictures.atlas import has_layout
-from . import outbox
-from .loops import build_message
+from . import outbox, outgoing
 from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
 from .tokens import ReplyTokens
@@ -61,26 +61,60 @@ class Courier:
         pictures: dict[tuple, Picture | None] = {}
         failures = NoticeFailures(db, self.config, self.clock)
         for game in self.service.games_with_notices():
-            done = []
+            ready, failed = [], []
             for notice in self.service.pending_notices(game):
                 if not failures.due(game, notice.id):
                     continue       # failed lately: its next try is later
-                try:
-                    queued += self.deliver(db, tokens, game, notice, pictures)
+                try:               # rendered and drawn before the judge file's write lock is taken
+                    ready.append((notice, self.render(self.reports, self.service, notice),
+                                  self.picture(game, notice, pictures)))
                 except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
-                    log.exception("notice %s of %s could not be queued", notice.id, game)
-                    if failures.failed(game, notice, e):
-                        done.append(notice.id)     # set aside: no longer pending, the keeper was told
-                    continue
-                done.append(notice.id)
+                    log.exception("notice %s of %s could not be rendered", notice.id, game)
+                    failed.append((notice, e))
+            done, count = self._queue_game(db, tokens, game, ready, failed)
+            queued += count
+            for notice, e in failed:
+                if failures.failed(game, notice, e):
+                    done.append(notice.id)     # set aside: no longer pending, the keeper was told
             if done:
                 self.service.mark_notices_queued(game, done)
         return queued
 
+    def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+        """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
+        one per mail), each notice under a savepoint so that one failing leaves the others queued."""
+        done: list[str] = []
+        queued = 0
+        if not ready:
+            return done, 0
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for notice, rendered, picture in ready:
+                db.conn.execute("SAVEPOINT notice")
+                try:
+                    queued += self._queue(db, tokens, game, notice, rendered, picture)
+                except Exception as e:   # noqa: BLE001 - as above: this notice's failure only
+                    db.conn.execute("ROLLBACK TO notice")
+                    log.exception("notice %s of %s could not be queued", notice.id, game)
+                    failed.append((notice, e))
+                else:
+                    done.append(notice.id)
+                db.conn.execute("RELEASE notice")
+            db.conn.execute("COMMIT")
+        except BaseException:
+            db.conn.execute("ROLLBACK")
+            raise
+        return done, queued
+
     def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
                 pictures: dict[tuple, Picture | None] | None = None) -> int:
+        """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
-        picture = self.picture(game, notice, {} if pictures is None else pictures)
+        return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
+                                                                            else pictures))
+
+    def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
+               picture: Picture | None) -> int:
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
         queued = 0
         for account in accounts:
@@ -91,11 +125,10 @@ class Courier:
                 continue
             if not to:
                 continue
-            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account)
-            raw = picture.mail_bytes(mail) if picture is not None else bytes(mail)   # the picture encoded once
-            queued += outbox.enqueue(db, mail["Message-ID"], to, raw, envelope_from=self.config.address)
+            # the picture's part is stored once for all its recipients (outbox_parts)
+            queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
+                                    reply_to=tokens.address_for(account, game), shared=picture)
         return queued
-
 
     def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | None]) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
@@ -126,14 +159,3 @@ class Courier:
         phase = notice.payload["phase"]
         png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id])
         return SharedPicture(f"{game}-{phase}.png", png) if png else None
-
-
-def notice_mail(config: Config, notice: Notice, rendered: Rendered, to: list[str], reply_to: str,
-                account: str, picture: Picture | None = None) -> EmailMessage:
-    """The one place a notice becomes a mail: the text, then the picture if there is one."""
-    mail = build_message(key=f"notice:{notice.id}:{account}", sender=config.address, to=to,
-                         subject=rendered.subject, body=rendered.body, domain=config.domain)
-    mail["Reply-To"] = reply_to
-    if picture is not None:
-        attach_png(mail, picture[1], picture[0])
-    return mail

@@ -1,19 +1,16 @@
 """Pictures of games: the board of a played phase, for the results mail and `judge map --data`."""
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
-from email.message import EmailMessage, MIMEPart
+from email.message import EmailMessage
 from typing import Any
 
-from ..engine.geography import UnitKind
-from ..engine.notation import parse_loc, position_from_json
-from ..engine.outcomes import Outcome, Reason
-from ..engine.position import DislodgedUnit, Position, Unit
+from ..engine.notation import position_from_json
+from ..engine.position import Position
 from ..engine.variant import Variant
-from ..games.ordercodec import order_from_json
+from ..games.resultcodec import dislodged_from_json, outcomes_from_json, own_result
 from ..games.service import GameService
+from ..mail.shared_part import SharedPart
 from .atlas import Atlas, has_layout
 from .chart import centre_chart_png
 
@@ -21,27 +18,11 @@ log = logging.getLogger("judge.pictures")
 from .render import render_png, title_of
 
 
-def outcomes_from_json(result: dict[str, Any]) -> tuple[Outcome, ...]:
-    """Read back one stored phase result (`history`'s shape) as engine outcomes."""
-    return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), Reason(o["reason"]),
-                             o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
-                             bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
-
-
-def dislodged_from_json(variant: Variant, result: dict[str, Any]) -> tuple[DislodgedUnit, ...]:
-    out = []
-    for d in result.get("dislodged", ()):
-        kind, _, where = d["unit"].partition(" ")
-        unit = Unit(d["power"], UnitKind(kind.upper()), parse_loc(variant, where))
-        out.append(DislodgedUnit(unit, d["from"].lower(), tuple(parse_loc(variant, r) for r in d.get("retreats", ()))))
-    return tuple(out)
-
-
 def phase_board(service: GameService, record: dict[str, Any]):
     """(variant, position before the phase, outcomes, dislodged) of a `GameService.phase_record`."""
     variant = service.variant(record["variant"])
     position: Position = position_from_json(variant, record["position"])
-    own = next((r for r in record["results"] if r["phase"] == record["phase"]), None)
+    own = own_result(record["results"], record["phase"])
     outcomes, dislodged = ((), ())
     if own is not None:
         outcomes = outcomes_from_json(own)
@@ -92,33 +73,10 @@ def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
     return message
 
 
-class SharedPicture(tuple):
-    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once, and
-    `mail_bytes` splices it into each mail (encoding a 70 KB picture and writing it out again cost
-    about 25 ms a recipient)."""
+class SharedPicture(SharedPart):
+    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once and
+    stored once in the outbox (judge.mail.shared_part); encoding a 70 KB picture and writing it out
+    again cost about 25 ms a recipient."""
 
-    def __new__(cls, name: str, png: bytes) -> "SharedPicture":
-        return super().__new__(cls, (name, png))
-
-    @property
-    def boundary(self) -> str:
-        return "=_picture_" + hashlib.sha256(self[1]).hexdigest()[:32]
-
-    @functools.cached_property
-    def part(self) -> bytes:
-        part = MIMEPart()
-        part.set_content(self[1], maintype="image", subtype="png", disposition="attachment", filename=self[0])
-        return bytes(part)
-
-    def mail_bytes(self, message: EmailMessage) -> bytes:
-        """The bytes of `attach_png(message, png, name)`, with the part encoded once for all."""
-        if message.is_multipart() or self.boundary in message.get_payload():
-            # a text quoting the boundary (the picture can be drawn by anyone beforehand): the slow way
-            return bytes(attach_png(message, self[1], self[0]))
-        message.make_mixed()
-        message.set_boundary(self.boundary)
-        raw = bytes(message)
-        end = raw.rindex(f"--{self.boundary}--".encode())
-        sep = message.policy.linesep.encode()      # CRLF for mail the judge builds: one line end throughout
-        part = self.part if sep == b"\n" else self.part.replace(b"\n", sep)
-        return raw[:end] + f"--{self.boundary}".encode() + sep + part + sep + raw[end:]
+    def __init__(self, name: str, png: bytes) -> None:
+        super().__init__(name, png, "image", "png")
