@@ -25,7 +25,13 @@ from collections.abc import Callable
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import Atlas, SharedPicture, end_of_game_chart, load_atlas, picture_of_phase
+from ..pictures import (
+    Atlas,
+    SharedPicture,
+    end_of_game_chart,
+    load_atlas,
+    picture_of_phase,
+)
 from ..pictures.atlas import has_layout
 from . import outbox, outgoing
 from .notice_failures import NoticeFailures
@@ -39,7 +45,9 @@ Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 
 
 def _default_render() -> RenderNotice:
-    from .notices import render_notice   # the notice templates' module (branch mail-reports)
+    from .notices import (
+        render_notice,  # the notice templates' module (branch mail-reports)
+    )
     return render_notice
 
 
@@ -52,6 +60,7 @@ class Courier:
         self.reports = reports or Reports()
         self.render = render or _default_render()
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
+        self._reading: OneRead | None = None
 
     def run(self, db) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now."""
@@ -62,15 +71,17 @@ class Courier:
         failures = NoticeFailures(db, self.config, self.clock)
         for game in self.service.games_with_notices():
             ready, failed = [], []
+            self._reading = OneRead(self.service)      # the game read once for all its notices
             for notice in self.service.pending_notices(game):
                 if not failures.due(game, notice.id):
                     continue       # failed lately: its next try is later
                 try:               # rendered and drawn before the judge file's write lock is taken
-                    ready.append((notice, self.render(self.reports, self.service, notice),
+                    ready.append((notice, self.render(self.reports, self._reading, notice),
                                   self.picture(game, notice, pictures)))
                 except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
                     log.exception("notice %s of %s could not be rendered", notice.id, game)
                     failed.append((notice, e))
+            self._reading = None
             done, count = self._queue_game(db, tokens, game, ready, failed)
             queued += count
             for notice, e in failed:
@@ -145,7 +156,8 @@ class Courier:
         return drawn[key]
 
     def _draw(self, game: str, notice: Notice) -> Picture | None:
-        status = self.service.status(game)
+        service = self._reading or self.service
+        status = service.status(game)
         if not status["settings"].get("pictures", True):
             return None
         if notice.kind == "game_end":
@@ -157,5 +169,30 @@ class Courier:
         if variant.id not in self._atlases:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]
-        png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id])
+        png = picture_of_phase(service, game, phase, atlas=self._atlases[variant.id])
         return SharedPicture(f"{game}-{phase}.png", png) if png else None
+
+
+class OneRead:
+    """The games service as the courier reads one game for its notices: the game's status and phase
+    records read once for all of them (each read opens the game file; a results phase has a notice
+    for every player, the master and the public). Nothing writes the game meanwhile: the courier
+    marks the notices queued only afterwards. The answers are shared, so they are only read."""
+
+    def __init__(self, service: GameService) -> None:
+        self._service = service
+        self._memo: dict[tuple, object] = {}
+
+    def __getattr__(self, name: str):
+        return getattr(self._service, name)
+
+    def status(self, name: str, *, viewer: str | None = None) -> dict:
+        return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
+
+    def phase_record(self, name: str, phase: str | None = None) -> dict:
+        return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
+
+    def _once(self, key: tuple, read: Callable[[], dict]) -> dict:
+        if key not in self._memo:
+            self._memo[key] = read()
+        return self._memo[key]

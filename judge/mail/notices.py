@@ -59,7 +59,7 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
 
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     p = notice.payload
-    status = service.status(p["game"], viewer=notice.recipient)
+    status = service.status(p["game"])     # the same for every reader: times come from the payload
     variant = service.variant(status["variant"])
     players = _players(status)
     game_zone = status["settings"]["time_zone"]
