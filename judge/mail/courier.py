@@ -21,17 +21,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import (
-    Atlas,
-    SharedPicture,
-    end_of_game_chart,
-    load_atlas,
-    picture_of_phase,
-)
+from ..pictures import Atlas, SharedPicture, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
 from . import outbox, outgoing
 from .notice_failures import NoticeFailures
@@ -42,12 +38,11 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
 def _default_render() -> RenderNotice:
-    from .notices import (
-        render_notice,  # the notice templates' module (branch mail-reports)
-    )
+    from .notices import render_notice   # the notice templates' module (branch mail-reports)
     return render_notice
 
 
@@ -60,35 +55,57 @@ class Courier:
         self.reports = reports or Reports()
         self.render = render or _default_render()
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
-        self._reading: OneRead | None = None
 
     def run(self, db) -> int:
-        """Queue every pending notice of every game. Returns how many mails were queued now."""
+        """Queue every pending notice of every game. Returns how many mails were queued now.
+
+        Games are read a few ahead of the one being written out, and their pictures painted on a
+        thread of their own meanwhile (painting is mostly numpy, Pillow and zlib, which let go of
+        the interpreter), so the text of one game's mail is made while the next one's board is drawn."""
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
-        pictures: dict[tuple, Picture | None] = {}
+        pictures: dict[tuple, Picture | Future | None] = {}
         failures = NoticeFailures(db, self.config, self.clock)
-        for game in self.service.games_with_notices():
-            ready, failed = [], []
-            self._reading = OneRead(self.service)      # the game read once for all its notices
-            for notice in self.service.pending_notices(game):
-                if not failures.due(game, notice.id):
-                    continue       # failed lately: its next try is later
-                try:               # rendered and drawn before the judge file's write lock is taken
-                    ready.append((notice, self.render(self.reports, self._reading, notice),
-                                  self.picture(game, notice, pictures)))
-                except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
-                    log.exception("notice %s of %s could not be rendered", notice.id, game)
-                    failed.append((notice, e))
-            self._reading = None
-            done, count = self._queue_game(db, tokens, game, ready, failed)
-            queued += count
-            for notice, e in failed:
-                if failures.failed(game, notice, e):
-                    done.append(notice.id)     # set aside: no longer pending, the keeper was told
-            if done:
-                self.service.mark_notices_queued(game, done)
+        games = iter(self.service.games_with_notices())
+        window: deque[tuple[str, OneRead, list[Notice]]] = deque()
+
+        def read_ahead() -> None:
+            game = next(games, None)
+            if game is None:
+                return
+            reading = OneRead(self.service)      # the game read once for all its notices
+            notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+            for notice in notices:               # (a notice that failed lately is tried later)
+                self.start_picture(game, notice, pictures, reading, painter)
+            window.append((game, reading, notices))
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures") as painter:
+            for _ in range(READ_AHEAD):
+                read_ahead()
+            while window:
+                game, reading, notices = window.popleft()
+                read_ahead()
+                queued += self._run_game(db, tokens, failures, game, reading, notices, pictures)
+                for key in [k for k in pictures if k[0] == game]:
+                    del pictures[key]            # its mails are queued: the picture is in the outbox
+        return queued
+
+    def _run_game(self, db, tokens: ReplyTokens, failures: NoticeFailures, game: str, reading: OneRead,
+                  notices: list[Notice], pictures: dict) -> int:
+        ready, failed = [], []
+        for notice in notices:
+            try:               # rendered and drawn before the judge file's write lock is taken
+                ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
+            except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+                log.exception("notice %s of %s could not be rendered", notice.id, game)
+                failed.append((notice, e))
+        done, queued = self._queue_game(db, tokens, game, ready, failed)
+        for notice, e in failed:
+            if failures.failed(game, notice, e):
+                done.append(notice.id)     # set aside: no longer pending, the keeper was told
+        if done:
+            self.service.mark_notices_queued(game, done)
         return queued
 
     def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
@@ -141,36 +158,55 @@ class Courier:
                                     reply_to=tokens.address_for(account, game), shared=picture)
         return queued
 
-    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | None]) -> Picture | None:
+    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
         per run. A picture that cannot be drawn is logged and the mail goes without it."""
-        if notice.kind not in ("results", "game_end"):
+        key = self.start_picture(game, notice, drawn)
+        if key is None:
             return None
-        key = (game, notice.kind, notice.payload.get("phase"))
-        if key not in drawn:
+        if isinstance(drawn[key], Future):
             try:
-                drawn[key] = self._draw(game, notice)
+                drawn[key] = drawn[key].result()
             except Exception:   # noqa: BLE001 - the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return drawn[key]
 
-    def _draw(self, game: str, notice: Notice) -> Picture | None:
-        service = self._reading or self.service
+    def start_picture(self, game: str, notice: Notice, drawn: dict, service: GameService | None = None,
+                      painter: Executor | None = None) -> tuple | None:
+        """Read what the notice's picture shows and start painting it (on `painter`, else now).
+        Returns the picture's key in `drawn`, None for a notice without a picture."""
+        if notice.kind not in ("results", "game_end"):
+            return None
+        key = (game, notice.kind, notice.payload.get("phase"))
+        if key not in drawn:
+            try:
+                paint = self._painter(game, notice, service or self.service)
+                drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
+            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                log.exception("no picture for notice %s", notice.id)
+                drawn[key] = None
+        return key
+
+    def _painter(self, game: str, notice: Notice, service: GameService) -> Callable[[], Picture | None] | None:
+        """What the picture shows, read now; the returned call paints it and reads nothing."""
         status = service.status(game)
         if not status["settings"].get("pictures", True):
             return None
         if notice.kind == "game_end":
-            return SharedPicture(f"{game}-centres.png", end_of_game_chart(self.service, game))
-        variant = self.service.variant(status["variant"])
+            chart = end_of_game_painter(service, game)
+            return lambda: SharedPicture(f"{game}-centres.png", chart())
+        variant = service.variant(status["variant"])
         if variant.id not in self._atlases and not has_layout(variant.id):
             log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
             return None
         if variant.id not in self._atlases:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]
-        png = picture_of_phase(service, game, phase, atlas=self._atlases[variant.id])
-        return SharedPicture(f"{game}-{phase}.png", png) if png else None
+        paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id])
+        if paint is None:
+            return None
+        return lambda: SharedPicture(f"{game}-{phase}.png", paint())
 
 
 class OneRead:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from email.message import EmailMessage
 from typing import Any
 
@@ -33,6 +34,14 @@ def phase_board(service: GameService, record: dict[str, Any]):
 def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None) -> bytes | None:
     """The picture for a game's results notice of `phase` (the position before it, its orders and
     their outcomes); None when the game turned pictures off."""
+    paint = phase_painter(service, game, phase, atlas=atlas)
+    return paint() if paint is not None else None
+
+
+def phase_painter(service: GameService, game: str, phase: str, *,
+                  atlas: Atlas | None = None) -> Callable[[], bytes] | None:
+    """`picture_of_phase` in two steps: the game read now, and the painting it returns, which reads
+    nothing (so it may run on another thread); None when the game turned pictures off."""
     record = service.phase_record(game, phase)
     if not record["settings"].get("pictures", True):
         return None
@@ -40,8 +49,8 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
         log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record["variant"])
         return None
     variant, position, outcomes, dislodged = phase_board(service, record)
-    return render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
-                      title=game_title(game, variant, position))
+    return lambda: render_png(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
+                              title=game_title(game, variant, position))
 
 
 def game_title(game: str, variant: Variant, position: Position) -> str:
@@ -63,8 +72,14 @@ def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str
 
 def end_of_game_chart(service: GameService, game: str) -> bytes:
     """The chart for the end-of-game report: each power's centres by year."""
+    return end_of_game_painter(service, game)()
+
+
+def end_of_game_painter(service: GameService, game: str) -> Callable[[], bytes]:
+    """`end_of_game_chart` in two steps, as `phase_painter`."""
     variant = service.variant(service.status(game)["variant"])
-    return centre_chart_png(variant, centre_counts_by_year(service, game))
+    counts = centre_counts_by_year(service, game)
+    return lambda: centre_chart_png(variant, counts)
 
 
 def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
