@@ -1,8 +1,12 @@
 """The outbox: a durable queue of the judge's mail in the judge file (component "outbox").
 
-`enqueue` is idempotent by Message-ID, so a flow that runs twice after a crash queues its mail
-once. It joins the caller's transaction when one is open, so a report is queued exactly when the
-results it reports are stored. The sender marks a message sent only after the relay accepted it
+`queue` (through judge.mail.outgoing, the one path of the judge's mail) and `enqueue` (a message
+given as bytes) are idempotent by Message-ID, so a flow that runs twice after a crash queues its mail
+once. A part many mails share (a phase's picture) is stored once in `outbox_parts`; the view
+`outbox_mail` shows each mail whole. Sent mail's text and picture are dropped after the keeper's
+`keep_sent_days` (`forget_sent`); the row of who got what and when stays. Queueing joins the
+caller's transaction when one is open, so a report is queued exactly when the results it reports
+are stored. The sender marks a message sent only after the relay accepted it
 (at-least-once: a crash between the relay's 250 and our commit sends it again, with the same
 Message-ID so the duplicate can be seen). With no relay, each message becomes <data>/outbox/<id>.eml.
 
