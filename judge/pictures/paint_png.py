@@ -47,27 +47,27 @@ _MASKS_KEPT = 20_000       # labels are few per variant; titles and moving label
 
 
 def _text_masks(key: _TextKey) -> tuple[tuple[int, int], Image.Image | None, Image.Image]:
-    """(where the mask's corner is from the label's whole-pixel point, halo mask or None, letters mask)."""
-    if key not in _masks:
-        text, size, bold, halo, anchor, fx, fy = key
-        if (size, bold) not in _fonts:
-            _fonts[size, bold] = load_font(size, bold)
-        font = _fonts[size, bold]
-        stroke = 1 if halo else 0
-        left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
-        ox, oy = max(2, 2 - left), max(2, 2 - top)
-        box = (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2)
-        letters = Image.new("L", box, 0)
-        ImageDraw.Draw(letters).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor)
-        outline = None
-        if halo:
-            outline = Image.new("L", box, 0)
-            ImageDraw.Draw(outline).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor,
-                                         stroke_width=1)
-        if len(_masks) >= _MASKS_KEPT:
-            _masks.clear()
-        _masks[key] = ((-ox, -oy), outline, letters)
-    return _masks[key]
+    """(where the mask's corner is from the label's whole-pixel point, halo mask or None, letters mask).
+    Two couriers may paint at once: a lost race draws a label twice, nothing worse."""
+    found = _masks.get(key)
+    if found is not None:
+        return found
+    text, size, bold, halo, anchor, fx, fy = key
+    font = _fonts.get((size, bold)) or _fonts.setdefault((size, bold), load_font(size, bold))
+    stroke = 1 if halo else 0
+    left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    ox, oy = max(2, 2 - left), max(2, 2 - top)
+    box = (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2)
+    letters = Image.new("L", box, 0)
+    ImageDraw.Draw(letters).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor)
+    outline = None
+    if halo:
+        outline = Image.new("L", box, 0)
+        ImageDraw.Draw(outline).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor, stroke_width=1)
+    if len(_masks) >= _MASKS_KEPT:
+        _masks.clear()
+    found = _masks[key] = ((-ox, -oy), outline, letters)
+    return found
 
 
 def _paste_text(image: Image.Image, shape: Text) -> None:
