@@ -15,7 +15,7 @@ One phase played, as stored:
                     "civil_disorder": false}]}
 
 `judge adjudicate` answers with a view of the same outcomes grouped by power (`by_power`), the
-shape its README section documents.
+shape its README section documents, made here from the same fields.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def outcome_to_json(o: Outcome, written: Written | None = None) -> dict[str, Any
     order_json = order_to_json(o.order)
     return {"power": o.power, "order": notation.order_text(o.order), "json": order_json,
             "written": (written or {}).get(written_key(o.power, order_json)),
-            "succeeded": o.succeeded, "reason": o.reason.value, "detail": o.detail,
+            "succeeded": o.succeeded, "reason": reason_json(o.reason), "detail": o.detail,
             "involving": list(o.involving), "dislodged_from": o.dislodged_from, "by_judge": o.by_judge}
 
 
@@ -63,7 +63,7 @@ def result_to_json(variant: Variant, result: PhaseResult, written: Written | Non
 
 def outcomes_from_json(result: Mapping[str, Any]) -> tuple[Outcome, ...]:
     """The stored outcomes of one phase as the engine's."""
-    return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), Reason(o["reason"]),
+    return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), reason_from_json(o["reason"]),
                          o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
                          bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
 
@@ -78,21 +78,31 @@ def dislodged_from_json(variant: Variant, result: Mapping[str, Any]) -> tuple[Di
     return tuple(out)
 
 
-def by_power(result: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """`judge adjudicate`'s view of a stored result: each power's orders with `succeeds`/`fails`,
-    the reason, and the detail, attacker and judge's mark only where they say something."""
+def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
+    """`judge adjudicate`'s view of a phase: each power's orders with `succeeds`/`fails`, the reason,
+    and the detail, attacker and judge's mark only where they say something (the stored shape's
+    fields, without the order's JSON, which costs as much again to make)."""
     out: dict[str, list[dict[str, Any]]] = {}
-    for o in result["outcomes"]:
-        entry: dict[str, Any] = {"order": o["order"], "result": "succeeds" if o["succeeded"] else "fails",
-                                 "reason": o["reason"]}
-        if o["detail"]:
-            entry["detail"] = o["detail"]
-        if o["dislodged_from"]:
-            entry["dislodged_from"] = o["dislodged_from"].upper()
-        if o["by_judge"]:
+    for o in result.outcomes:
+        entry: dict[str, Any] = {"order": notation.order_text(o.order),
+                                 "result": "succeeds" if o.succeeded else "fails", "reason": reason_json(o.reason)}
+        if o.detail:
+            entry["detail"] = o.detail
+        if o.dislodged_from:
+            entry["dislodged_from"] = o.dislodged_from.upper()
+        if o.by_judge:
             entry["by_judge"] = True
-        out.setdefault(o["power"], []).append(entry)
+        out.setdefault(o.power, []).append(entry)
     return out
+
+
+def reason_json(reason: Reason) -> str:
+    """A reason as stored and answered: the one place an engine reason becomes JSON."""
+    return reason.value
+
+
+def reason_from_json(text: str) -> Reason:
+    return Reason(text)
 
 
 def own_result(results: Iterable[Mapping[str, Any]], phase: str) -> Mapping[str, Any] | None:
