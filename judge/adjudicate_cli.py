@@ -7,9 +7,9 @@ import sys
 from typing import Any, Callable, TextIO
 
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
-from .engine.notation import NotationError, order_text, position_from_json, position_to_json
-from .engine.outcomes import PhaseResult
+from .engine.notation import NotationError, position_from_json, position_to_json
 from .engine.rules import DEFAULT, Rules
+from .games.resultcodec import by_power
 from .language import BoardView, OrderReader
 from .order_reading import read_order_lines
 
@@ -124,33 +124,15 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
         if read.notes:
             notes[pid] = read.notes
     turn = process_phase(variant, position, orders, rules)
-    response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": _results(turn.result)}
+    response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": by_power(turn.result)}
     if errors:
         response["errors"] = errors
     if notes:
         response["read"] = notes
     if turn.result.position.dislodged:
         response["dislodged"] = position_to_json(variant, turn.result.position).get("dislodged", {})
-    settled = [{"phase": variant.calendar.code(r.phase), "results": _results(r)}
+    settled = [{"phase": variant.calendar.code(r.phase), "results": by_power(r)}
                for r in turn.skipped if r.outcomes]
     if settled:
         response["settled"] = settled
     return response, turn.next
-
-
-def _results(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for o in result.outcomes:
-        entry: dict[str, Any] = {
-            "order": order_text(o.order),
-            "result": "succeeds" if o.succeeded else "fails",
-            "reason": o.reason.value,
-        }
-        if o.detail:
-            entry["detail"] = o.detail
-        if o.dislodged_from:
-            entry["dislodged_from"] = o.dislodged_from.upper()
-        if o.by_judge:
-            entry["by_judge"] = True
-        out.setdefault(o.power, []).append(entry)
-    return out

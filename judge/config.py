@@ -67,6 +67,8 @@ class OutboxConfig:
     max_retry: float = 3600.0        # the longest wait between attempts
     max_attempts: int = 20           # after this many temporary failures the message is failed
     poll_seconds: float = 1.0
+    keep_sent_days: float = 30.0     # sent mail's bodies and pictures are dropped after this (0: kept)
+    warn_mib: float = 500.0          # `judge doctor` warns when the outbox holds more than this
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,8 @@ def _check(config: Config) -> None:
         raise ConfigError("outbox.first_retry must be positive and at most outbox.max_retry")
     if config.outbox.max_attempts < 1:
         raise ConfigError("outbox.max_attempts must be at least 1")
+    if config.outbox.keep_sent_days < 0 or config.outbox.warn_mib <= 0:
+        raise ConfigError("outbox.keep_sent_days must be 0 (keep) or more, outbox.warn_mib positive")
     bad = [f"limits.{f.name}" for f in dataclasses.fields(LimitsConfig) if getattr(config.limits, f.name) <= 0]
     if bad:
         raise ConfigError(f"{', '.join(bad)} must be positive")

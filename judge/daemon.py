@@ -31,12 +31,12 @@ from functools import partial
 import sqlite_utils
 
 from .config import Config
-from .mail import outbox, quarantine
+from .mail import outbox, outgoing, quarantine
 from .mail.archive import Archive, StoredMessage
 from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
-from .mail.loops import Bounce, Verdict, build_message, classify
-from .mail.textlayout import fit_lines
+from .mail.loops import Bounce, Verdict, classify
+from .mail.reports import Reports
 from .storage.datalock import hold
 
 log = logging.getLogger("judge.daemon")
@@ -49,7 +49,7 @@ HEALTHY_SECONDS = 300.0
 
 @dataclass(frozen=True)
 class MailContext:
-    """What a dispatcher may use: the configuration and the judge file, for `outbox.enqueue`."""
+    """What a dispatcher may use: the configuration and the judge file, for `outgoing.send`."""
     config: Config
     db: sqlite_utils.Database
 
@@ -156,21 +156,10 @@ class Processor:
         if not self.config.master_address:
             log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
             return False
-        body = "\n".join([
-            "The judge's mail could not be delivered.",
-            "",
-            f"Failing address(es): {', '.join(failed) or '(none named in the bounce)'}",
-            f"Reason given: {diagnostic or '(none)'}",
-            f"The judge's message: <{original_id}>" if original_id else "The judge's message: (not identified)",
-            f"The bounce is inbound message #{message.id}.",
-            "",
-            "The address is marked failing until its owner writes to the judge again.",
-        ])
-        notice = build_message(key=f"bounce-notice:{message.content_hash}", sender=self.config.address,
-                               to=[self.config.master_address], subject="Undeliverable judge mail: "
-                               + (", ".join(failed) or "unknown address"), body=fit_lines(body), domain=self.config.domain)
-        queued = outbox.enqueue(self.archive.db, notice["Message-ID"], [self.config.master_address],
-                                bytes(notice), envelope_from=self.config.address)
+        rendered = Reports().render("keeper_bounce.j2", failed=list(failed), diagnostic=diagnostic,
+                                    original_id=original_id, inbound_id=message.id)
+        queued = outgoing.send(self.archive.db, self.config, rendered, key=f"bounce-notice:{message.content_hash}",
+                               to=[self.config.master_address])
         if queued:
             self.on_enqueued()
         return True

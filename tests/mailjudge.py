@@ -71,7 +71,7 @@ class MailJudge:
     def outbox(self, after: int = 0) -> list[Sent]:
         """The mail queued so far, or only what was queued after outbox row `after`."""
         with sqlite3.connect(self.config.db_path) as conn:
-            rows = conn.execute("SELECT message_id, recipients, raw FROM outbox WHERE rowid > ?"
+            rows = conn.execute("SELECT message_id, recipients, raw FROM outbox_mail WHERE rowid > ?"
                                 " ORDER BY created_at, rowid", (after,)).fetchall()
         return [Sent(r[0], json.loads(r[1]), message_from_bytes(r[2], policy=policy.default)) for r in rows]
 

@@ -88,7 +88,7 @@ class ServedJudge:
 
     def outbox(self) -> dict[str, Out]:
         return {r[0]: Out(json.loads(r[1]), message_from_bytes(r[2], policy=policy.default), bytes(r[2]))
-                for r in self.rows("SELECT message_id, recipients, raw FROM outbox")}
+                for r in self.rows("SELECT message_id, recipients, raw FROM outbox_mail")}
 
     def send(self, raw: bytes, *, mail_from: str, rcpt: list[str] | None = None, peer: str = "127.0.0.1") -> list[Out]:
         """Send one mail by SMTP (from the loopback address `peer`), wait until the judge has handled

@@ -101,3 +101,59 @@ def test_the_game_end_mail_carries_the_centre_chart(tmp_path):
     ends = [s for s in j.outbox() if s.mail.get_content_type() == "multipart/mixed"
             and s.mail.get_payload()[1].get_filename() == "alpha-centres.png"]
     assert len(ends) == 8 and all("draw" in s.body.lower() for s in ends)
+
+
+def test_a_games_storage_stays_small_after_results_mails(tmp_path):
+    """Each phase's picture is stored once for all its recipients, and each results notice names the
+    stored result rather than carrying a copy of it."""
+    import sqlite3
+
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    courier = Courier(j.service, j.config)
+    db = open_db(j.config.db_path)
+    j.service.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "F BRE - MAO"), account="france")
+    for _ in range(3):                       # S1901M, F1901M, W1901A: three results mails to eight people
+        j.service.process("alpha")
+        courier.run(db)
+    mails = [s for s in j.outbox() if s.mail.get_content_type() == "multipart/mixed"]
+    assert len(mails) == 24 and "Army Paris -> Burgundy" in _results_mails(j)[0].body
+    pictures = {s.mail.get_payload()[1].get_content() for s in mails}
+    assert len(pictures) == 3
+    parts, part_bytes, texts, largest = db.execute(
+        "SELECT (SELECT count(*) FROM outbox_parts), (SELECT sum(length(part)) FROM outbox_parts),"
+        " (SELECT count(*) FROM outbox WHERE part_id IS NOT NULL), (SELECT max(length(raw)) FROM outbox)").fetchone()
+    assert parts == 3 and texts == 24 and largest < min(len(p) for p in pictures)
+    assert part_bytes < 1.4 * sum(len(p) for p in pictures)      # base64 and MIME headers, once per phase
+    with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
+        results = game.execute("SELECT sum(length(result)) FROM phases").fetchone()[0]
+        notices = game.execute("SELECT payload FROM notices WHERE kind = 'results'").fetchall()
+    assert len(notices) == 27                # eight people and the public copy, three times
+    assert all('"outcomes"' not in p for (p,) in notices) and all('"results_of"' in p for (p,) in notices)
+    assert max(len(p) for (p,) in notices) < results / 3
+
+
+def test_a_results_notice_stored_before_carries_its_results_itself_and_reads_the_same(tmp_path):
+    """Notices written before `results_of` hold a copy of the results: they still render the same."""
+    import json
+    import sqlite3
+
+    from judge.mail.notices import render_notice
+    from judge.mail.reports import Reports
+
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    j.service.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "F BRE - MAO"), account="france")
+    j.service.process("alpha")
+    reports = Reports()
+    new = {n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha") if n.kind == "results"}
+    with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
+        for nid, payload in game.execute("SELECT id, payload FROM notices WHERE kind = 'results'").fetchall():
+            old = json.loads(payload)
+            seq = old.pop("results_of")
+            old["results"] = json.loads(game.execute("SELECT result FROM phases WHERE seq = ?",
+                                                     [seq]).fetchone()[0])["results"]
+            game.execute("UPDATE notices SET payload = ? WHERE id = ?", [json.dumps(old), nid])
+    old = {n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha") if n.kind == "results"}
+    assert len(new) == 9 and old == new
+    assert all("Army Paris -> Burgundy" in r.body for r in old.values())

@@ -48,7 +48,7 @@ def test_a_killed_judge_loses_nothing_and_does_nothing_twice(tmp_path):
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
     assert rows(db, "SELECT state, count(*) FROM inbound GROUP BY state") == [("processed", sent)]
-    replies = rows(db, "SELECT recipients FROM outbox WHERE instr(raw, CAST('In-Reply-To:' AS BLOB)) > 0")
+    replies = rows(db, "SELECT recipients FROM outbox_mail WHERE instr(raw, CAST('In-Reply-To:' AS BLOB)) > 0")
     assert len(replies) == sent
     with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
         sources = [r[0] for r in game.execute("SELECT source FROM submissions")]

@@ -48,7 +48,7 @@ def send(port: int, power: str, body: str) -> str:
 def reply(tmp_path, message_id: str) -> str:
     """The judge's reply to one mail, as text with its lines joined."""
     db = tmp_path / "var" / "judge.sqlite"
-    found = wait_until(lambda: rows(db, "SELECT raw FROM outbox WHERE instr(raw, CAST(? AS BLOB)) > 0",
+    found = wait_until(lambda: rows(db, "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
                                     [f"In-Reply-To: <{message_id}>"]), what=f"the reply to {message_id}")
     from email import message_from_bytes, policy
     return " ".join(message_from_bytes(found[0][0], policy=policy.default).get_body(("plain",)).get_content().split())
@@ -184,7 +184,10 @@ def test_stray_and_late_lines_in_a_retreat_phase_are_refused_to_their_sender_onl
         stop(process)
     assert phase_orders(tmp_path, "F1901R") == {"ITALY": ["A Tri - Tyr"]}
     with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
-        results = [json.loads(r[0]) for r in game.execute("SELECT payload FROM notices WHERE kind = 'results'")]
+        # a results notice names the phase whose stored result it reports
+        results = [json.loads(r[0]) for r in game.execute(
+            "SELECT p.result FROM notices n JOIN phases p ON p.seq = json_extract(n.payload, '$.results_of')"
+            " WHERE n.kind = 'results'")]
     retreat = [r for n in results for r in n["results"] if r["phase"] == "F1901R"]
     assert retreat and all(o["power"] == "ITALY" for r in retreat for o in r["outcomes"])
 

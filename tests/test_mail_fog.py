@@ -52,7 +52,7 @@ def send(port: int, frm: str, body: str) -> str:
 
 def reply(tmp_path, message_id: str) -> str:
     found = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
-                                    "SELECT raw FROM outbox WHERE instr(raw, CAST(? AS BLOB)) > 0",
+                                    "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
                                     [f"In-Reply-To: <{message_id}>"]), what=f"the reply to {message_id}")
     return message_from_bytes(found[0][0], policy=policy.default).get_body(("plain",)).get_content()
 
@@ -61,7 +61,7 @@ def notice_mail(tmp_path, address: str, subject: str):
     """The one mail with this subject queued for this address."""
     def found():
         return [m for m in (message_from_bytes(r[0], policy=policy.default) for r in rows(
-            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox WHERE recipients LIKE ?", [f'%"{address}"%']))
+            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox_mail WHERE recipients LIKE ?", [f'%"{address}"%']))
             if str(m["Subject"]) == subject]
     got = wait_until(found, what=f"{subject!r} for {address}")
     assert len(got) == 1
@@ -70,7 +70,7 @@ def notice_mail(tmp_path, address: str, subject: str):
 
 def attached_png(tmp_path, message_id: str) -> bytes:
     found = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
-                                    "SELECT raw FROM outbox WHERE instr(raw, CAST(? AS BLOB)) > 0",
+                                    "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
                                     [f"In-Reply-To: <{message_id}>"]), what=f"the reply to {message_id}")
     return picture_in(message_from_bytes(found[0][0], policy=policy.default))
 

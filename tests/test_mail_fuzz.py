@@ -85,7 +85,7 @@ def test_hostile_mail_never_stops_the_judge(tmp_path):
     with sqlite3.connect(db) as conn:
         inbound = conn.execute("SELECT id, content_hash, message_id, state, outcome FROM inbound").fetchall()
         outbox = [(json.loads(r), message_from_bytes(raw, policy=policy.compat32))
-                  for r, raw in conn.execute("SELECT recipients, raw FROM outbox")]
+                  for r, raw in conn.execute("SELECT recipients, raw FROM outbox_mail")]
     reply_ids = {str(m["Message-ID"]).strip("<>") for _, m in outbox}
     in_reply_to = Counter(str(m["In-Reply-To"] or "").strip("<>") for _, m in outbox)
 

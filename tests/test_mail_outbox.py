@@ -160,3 +160,50 @@ def test_eml_names_are_safe():
     assert outbox.eml_name("<judge.abc@localhost>") == "judge.abc@localhost.eml"
     assert outbox.eml_name("../../etc/passwd@x") == "_.._etc_passwd@x.eml"
     assert "/" not in outbox.eml_name("a/b@c")
+
+
+def picture_mail(key: str, to: str):
+    return build_message(key=key, sender="judge@localhost", to=[to], subject="alpha: Spring 1901 results",
+                         body=f"Results for {to}.\n", domain="localhost")
+
+
+def test_a_shared_picture_is_stored_once_sent_whole_and_dropped_after_the_retention(db, tmp_path):
+    from judge.mail.shared_part import SharedPart
+    clock = Clock()
+    picture = SharedPart("alpha-S1901M.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 300)
+    keep = OutboxConfig(first_retry=60, max_retry=600, max_attempts=5, keep_sent_days=2)
+    with Sink(SinkHandler()) as sink:
+        sender = sender_for(tmp_path, RelayConfig(host="127.0.0.1", port=sink.port, timeout=30), clock, keep)
+        for who in ("france", "england"):
+            assert outbox.queue(db, picture_mail(f"n:{who}", f"{who}@example.org"), [f"{who}@example.org"],
+                                envelope_from="judge@localhost", shared=picture, now=clock.now)
+        assert not outbox.queue(db, picture_mail("n:france", "france@example.org"), ["france@example.org"],
+                                envelope_from="judge@localhost", shared=picture, now=clock.now)   # after a crash
+        parts, texts = db.execute("SELECT (SELECT count(*) FROM outbox_parts),"
+                                  " (SELECT max(length(raw)) FROM outbox)").fetchone()
+        assert parts == 1 and texts < len(picture.data)          # the picture once, not in each mail
+        assert [a.state for a in sender.deliver_due()] == ["sent", "sent"]
+        for got in sink.received:
+            parsed = message_from_bytes(got.raw, policy=policy.default)
+            text, png = parsed.iter_parts()
+            assert text.get_content().replace("\r\n", "\n") == f"Results for {got.rcpt_tos[0]}.\n"
+            assert png.get_content() == picture.data and png.get_filename() == "alpha-S1901M.png"
+            assert got.raw.count(b"\n") == got.raw.count(b"\r\n")
+        whole = db.execute("SELECT raw FROM outbox_mail WHERE message_id = ?",
+                           [sink.received[0].raw.split(b"Message-ID: <")[1].split(b">")[0].decode()]).fetchone()[0]
+        assert whole.replace(b"\r\n", b"\n") == sink.received[0].raw.replace(b"\r\n", b"\n")
+        # a third mail with the same picture is still queued when the first two pass the retention
+        outbox.queue(db, picture_mail("n:italy", "italy@example.org"), ["italy@example.org"],
+                     envelope_from="judge@localhost", shared=picture, now=clock.now + 10**6)
+        clock.now += 2 * 86400 + 1
+        sender.deliver_due()
+        assert db.execute("SELECT count(*) FROM outbox WHERE length(raw) = 0").fetchone()[0] == 2
+        assert db.execute("SELECT count(*) FROM outbox_parts").fetchone()[0] == 1     # italy's still needs it
+        assert db.execute("SELECT count(*), min(state) FROM outbox").fetchone() == (3, "queued")
+        clock.now += 10**6
+        assert [a.state for a in sender.deliver_due()] == ["sent"]
+        assert sink.received[-1].rcpt_tos == ["italy@example.org"] and b"image/png" in sink.received[-1].raw
+        assert outbox.forget_sent(db, clock.now + 1) == 1
+        assert db.execute("SELECT count(*) FROM outbox_parts").fetchone()[0] == 0
+        assert outbox.stored_bytes(db) == 0
+        sender.close()

@@ -84,6 +84,18 @@ def test_a_healthy_judge_passes(tmp_path):
         assert status == 0 and {c["topic"] for c in checks} >= {"config", "data", "schema", "relay", "outbox", "inbound"}
 
 
+def test_an_outbox_grown_past_the_keepers_limit_is_warned_of(tmp_path):
+    with Sink() as sink:
+        config = healthy_judge(tmp_path, sink)
+        status, out = doctor(config)
+        assert "ok   outbox   the outbox holds 0.0 MiB of mail (sent mail is kept 30 days)" in out
+        config.write_text(config.read_text() + "[outbox]\nwarn_mib = 0.0001\nkeep_sent_days = 90\n")
+        status, out = doctor(config)
+        assert status == 0, out          # a warning, not a failure
+        assert "warn outbox   the outbox holds 0 MiB of mail (sent mail is kept 90 days), more than" \
+               " outbox.warn_mib = 0.0001: lower outbox.keep_sent_days" in out
+
+
 def test_a_relay_that_does_not_answer_fails(tmp_path):
     with Sink() as sink:
         config = healthy_judge(tmp_path, sink)

@@ -169,6 +169,20 @@ class GameFile:
         self.db.execute("INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
                         [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)])
 
+    def read_notice_payload(self, text: str, results: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+        """A stored notice's payload as the mail layer reads it: a results notice names the phase whose
+        stored result it reports (`results_of`, a phase seq) rather than carrying a copy per recipient,
+        and gets that result here. Notices written before carry `results` themselves. `results`:
+        the phases read so far, shared by one read of many notices."""
+        payload = json.loads(text)
+        seq = payload.get("results_of")
+        if seq is not None and "results" not in payload:
+            if seq not in results:
+                row = self.db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()
+                results[seq] = json.loads(row[0])["results"] if row and row[0] else []
+            payload["results"] = results[seq]
+        return payload
+
     def announce(self, key: str, kind: str, payload: dict[str, Any], now: datetime,
                  deadline: datetime | None = None, recipients: Iterable[str | None] | None = None) -> None:
         """The same news to each recipient, with the deadline shown in the game's zone and their own."""

@@ -22,7 +22,7 @@ from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
-from .ordercodec import order_to_json
+from .resultcodec import result_to_json, written_key
 from .submissions import unordered
 from .worldwar import close_italy, italy_closed, world_war_events
 
@@ -180,9 +180,10 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         results += [more.result, *more.skipped]
         nxt = more.next
 
+    encoded = _results_json(gf, results, row.seq)
     gf.db.execute("UPDATE phases SET processed_at = ?, result = ? WHERE seq = ?",
-                  [iso(now), json.dumps({"results": [_result_json(gf, r, row.seq) for r in results],
-                                         "civil_disorder": missed, "rulings": rulings}), row.seq])
+                  [iso(now), json.dumps({"results": encoded, "civil_disorder": missed, "rulings": rulings}),
+                   row.seq])
     checkpoint("results stored")
     news += _eliminations(gf, nxt, now)
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
@@ -197,7 +198,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for p in gf.powers():
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
-    summary = {**_summary(gf, row, results, nxt, missed, rulings, news), "exchanges": exchanges.report}
+    summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report}
     gf.announce(str(row.seq), "results", summary, now, deadline)
     for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
@@ -285,34 +286,25 @@ def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
     return last is not None and last[0] in ("abandoned", "resigned")
 
 
-def _result_json(gf: GameFile, result: PhaseResult, seq: int) -> dict:
-    calendar = gf.variant.calendar
+def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict]:
+    """The phases one processing played, encoded once (judge.games.resultcodec) with the lines the
+    players wrote beside the orders read."""
     written: dict[tuple[str, str], str] = {}
-    for power in {o.power for o in result.outcomes}:
+    for power in {o.power for r in results for o in r.outcomes}:
         for r in gf.order_rows(seq, power):
-            written[(power, json.dumps(r["read"], sort_keys=True))] = r["written"]
-    outcomes = []
-    for o in result.outcomes:
-        key = json.dumps(order_to_json(o.order), sort_keys=True)
-        outcomes.append({
-            "power": o.power, "order": notation.order_text(o.order), "json": order_to_json(o.order),
-            "written": written.get((o.power, key)), "succeeded": o.succeeded, "reason": o.reason.value,
-            "detail": o.detail, "involving": list(o.involving), "dislodged_from": o.dislodged_from,
-            "by_judge": o.by_judge})
-    return {"phase": calendar.code(result.phase), "phase_name": calendar.name(result.phase),
-            "outcomes": outcomes, "standoffs": list(result.standoffs),
-            "dislodged": [{"power": d.unit.power, "unit": str(d.unit).upper(), "from": d.attacker_from,
-                           "retreats": [str(x).upper() for x in d.retreats],
-                           "civil_disorder": d.civil_disorder} for d in result.dislodged]}
+            written[written_key(power, r["read"])] = r["written"]
+    return [result_to_json(gf.variant, r, written) for r in results]
 
 
-def _summary(gf: GameFile, row: PhaseRow, results: list[PhaseResult], nxt: Position, missed: list[str],
-             rulings: list[dict], news: list[dict]) -> dict:
-    """Everything a results report needs, in plain JSON."""
+def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict],
+             news: list[dict]) -> dict:
+    """Everything a results report needs, in plain JSON. The results themselves are not copied into
+    every recipient's notice: `results_of` names the phase whose stored result they are, and
+    `GameService.pending_notices` reads them from there (GameFile.read_notice_payload)."""
     need = orders_needed(gf.variant, nxt)
     return {
         "phase": row.phase, "phase_name": gf.phase_name(row.position),
-        "results": [_result_json(gf, r, row.seq) for r in results],
+        "results_of": row.seq,
         "civil_disorder": missed, "rulings": rulings, "news": news,
         "next_phase": gf.phase_code(nxt), "next_phase_name": gf.phase_name(nxt),
         "position": notation.position_to_json(gf.variant, nxt),

@@ -488,7 +488,8 @@ class GameService:
     # -- notices for the mail layer ----------------------------------------------------------------
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
-            return [Notice(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in gf.db.execute(
+            results: dict[int, list[dict]] = {}
+            return [Notice(r[0], r[1], r[2], gf.read_notice_payload(r[3], results), r[4]) for r in gf.db.execute(
                 "SELECT id, kind, recipient, payload, created_at FROM notices WHERE queued_at IS NULL "
                 "ORDER BY created_at, rowid")]
 

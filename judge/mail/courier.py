@@ -13,22 +13,24 @@ A notice that cannot be rendered or queued is tried again with a growing pause, 
 (no longer pending) and the judge's keeper alerted (judge.mail.notice_failures).
 A results mail carries a picture of the board with the phase's orders, and the game-end mail a
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
-setting is off. Each picture is drawn once per run however many recipients get it.
+setting is off. Each picture is drawn once per run however many recipients get it, and stored
+once in the outbox for all of them (judge.mail.shared_part). A game's notices are rendered first,
+then queued in one transaction of the judge file.
 """
 from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
-from email.message import EmailMessage
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import Atlas, SharedPicture, attach_png, end_of_game_chart, load_atlas, picture_of_phase
+from ..pictures import Atlas, SharedPicture, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
-from . import outbox
+from . import outbox, outgoing
 from .fog_mail import picture_powers
-from .loops import build_message
 from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
 from .tokens import ReplyTokens
@@ -37,6 +39,7 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
 def _default_render() -> RenderNotice:
@@ -55,33 +58,92 @@ class Courier:
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
 
     def run(self, db) -> int:
-        """Queue every pending notice of every game. Returns how many mails were queued now."""
+        """Queue every pending notice of every game. Returns how many mails were queued now.
+
+        Games are read a few ahead of the one being written out, and their pictures painted on a
+        thread of their own meanwhile (painting is mostly numpy, Pillow and zlib, which let go of
+        the interpreter), so the text of one game's mail is made while the next one's board is drawn."""
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
-        pictures: dict[tuple, Picture | None] = {}
+        pictures: dict[tuple, Picture | Future | None] = {}
         failures = NoticeFailures(db, self.config, self.clock)
-        for game in self.service.games_with_notices():
-            done = []
-            for notice in self.service.pending_notices(game):
-                if not failures.due(game, notice.id):
-                    continue       # failed lately: its next try is later
-                try:
-                    queued += self.deliver(db, tokens, game, notice, pictures)
-                except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
-                    log.exception("notice %s of %s could not be queued", notice.id, game)
-                    if failures.failed(game, notice, e):
-                        done.append(notice.id)     # set aside: no longer pending, the keeper was told
-                    continue
-                done.append(notice.id)
-            if done:
-                self.service.mark_notices_queued(game, done)
+        games = iter(self.service.games_with_notices())
+        window: deque[tuple[str, OneRead, list[Notice]]] = deque()
+
+        def read_ahead() -> None:
+            game = next(games, None)
+            if game is None:
+                return
+            reading = OneRead(self.service)      # the game read once for all its notices
+            notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+            for notice in notices:               # (a notice that failed lately is tried later)
+                self.start_picture(game, notice, pictures, reading, painter)
+            window.append((game, reading, notices))
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures") as painter:
+            for _ in range(READ_AHEAD):
+                read_ahead()
+            while window:
+                game, reading, notices = window.popleft()
+                read_ahead()
+                queued += self._run_game(db, tokens, failures, game, reading, notices, pictures)
+                for key in [k for k in pictures if k[0] == game]:
+                    del pictures[key]            # its mails are queued: the picture is in the outbox
         return queued
+
+    def _run_game(self, db, tokens: ReplyTokens, failures: NoticeFailures, game: str, reading: OneRead,
+                  notices: list[Notice], pictures: dict) -> int:
+        ready, failed = [], []
+        for notice in notices:
+            try:               # rendered and drawn before the judge file's write lock is taken
+                ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
+            except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+                log.exception("notice %s of %s could not be rendered", notice.id, game)
+                failed.append((notice, e))
+        done, queued = self._queue_game(db, tokens, game, ready, failed)
+        for notice, e in failed:
+            if failures.failed(game, notice, e):
+                done.append(notice.id)     # set aside: no longer pending, the keeper was told
+        if done:
+            self.service.mark_notices_queued(game, done)
+        return queued
+
+    def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+        """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
+        one per mail), each notice under a savepoint so that one failing leaves the others queued."""
+        done: list[str] = []
+        queued = 0
+        if not ready:
+            return done, 0
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for notice, rendered, picture in ready:
+                db.conn.execute("SAVEPOINT notice")
+                try:
+                    queued += self._queue(db, tokens, game, notice, rendered, picture)
+                except Exception as e:   # noqa: BLE001 - as above: this notice's failure only
+                    db.conn.execute("ROLLBACK TO notice")
+                    log.exception("notice %s of %s could not be queued", notice.id, game)
+                    failed.append((notice, e))
+                else:
+                    done.append(notice.id)
+                db.conn.execute("RELEASE notice")
+            db.conn.execute("COMMIT")
+        except BaseException:
+            db.conn.execute("ROLLBACK")
+            raise
+        return done, queued
 
     def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
                 pictures: dict[tuple, Picture | None] | None = None) -> int:
+        """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
-        picture = self.picture(game, notice, {} if pictures is None else pictures)
+        return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
+                                                                            else pictures))
+
+    def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
+               picture: Picture | None) -> int:
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
         queued = 0
         for account in accounts:
@@ -92,51 +154,86 @@ class Courier:
                 continue
             if not to:
                 continue
-            mail = notice_mail(self.config, notice, rendered, to, tokens.address_for(account, game), account)
-            raw = picture.mail_bytes(mail) if picture is not None else bytes(mail)   # the picture encoded once
-            queued += outbox.enqueue(db, mail["Message-ID"], to, raw, envelope_from=self.config.address)
+            # the picture's part is stored once for all its recipients (outbox_parts)
+            queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
+                                    reply_to=tokens.address_for(account, game), shared=picture)
         return queued
 
-
-    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | None]) -> Picture | None:
+    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
         per run. A picture that cannot be drawn is logged and the mail goes without it."""
-        if notice.kind not in ("results", "game_end"):
+        key = self.start_picture(game, notice, drawn)
+        if key is None:
             return None
-        # fog of war: a results picture per view (the master's and the board's whole one is shared)
-        powers = picture_powers(self.service, game, notice) if notice.kind == "results" else None
-        key = (game, notice.kind, notice.payload.get("phase"), powers)
-        if key not in drawn:
+        if isinstance(drawn[key], Future):
             try:
-                drawn[key] = self._draw(game, notice, powers)
+                drawn[key] = drawn[key].result()
             except Exception:   # noqa: BLE001 - the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return drawn[key]
 
-    def _draw(self, game: str, notice: Notice, powers: frozenset[str] | None = None) -> Picture | None:
-        status = self.service.status(game)
+    def start_picture(self, game: str, notice: Notice, drawn: dict, service: GameService | None = None,
+                      painter: Executor | None = None) -> tuple | None:
+        """Read what the notice's picture shows and start painting it (on `painter`, else now).
+        Returns the picture's key in `drawn`, None for a notice without a picture."""
+        if notice.kind not in ("results", "game_end"):
+            return None
+        service = service or self.service
+        # fog of war: a results picture per view (the master's and the board's whole one is shared)
+        powers = picture_powers(service, game, notice) if notice.kind == "results" else None
+        key = (game, notice.kind, notice.payload.get("phase"), powers)
+        if key not in drawn:
+            try:
+                paint = self._painter(game, notice, service, powers)
+                drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
+            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                log.exception("no picture for notice %s", notice.id)
+                drawn[key] = None
+        return key
+
+    def _painter(self, game: str, notice: Notice, service: GameService,
+                 powers: frozenset[str] | None = None) -> Callable[[], Picture | None] | None:
+        """What the picture shows, read now; the returned call paints it and reads nothing."""
+        status = service.status(game)
         if not status["settings"].get("pictures", True):
             return None
         if notice.kind == "game_end":
-            return SharedPicture(f"{game}-centres.png", end_of_game_chart(self.service, game))
-        variant = self.service.variant(status["variant"])
+            chart = end_of_game_painter(service, game)
+            return lambda: SharedPicture(f"{game}-centres.png", chart())
+        variant = service.variant(status["variant"])
         if variant.id not in self._atlases and not has_layout(variant.id):
             log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
             return None
         if variant.id not in self._atlases:
             self._atlases[variant.id] = load_atlas(variant)
         phase = notice.payload["phase"]
-        png = picture_of_phase(self.service, game, phase, atlas=self._atlases[variant.id], powers=powers)
-        return SharedPicture(f"{game}-{phase}.png", png) if png else None
+        paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id], powers=powers)
+        if paint is None:
+            return None
+        return lambda: SharedPicture(f"{game}-{phase}.png", paint())
 
 
-def notice_mail(config: Config, notice: Notice, rendered: Rendered, to: list[str], reply_to: str,
-                account: str, picture: Picture | None = None) -> EmailMessage:
-    """The one place a notice becomes a mail: the text, then the picture if there is one."""
-    mail = build_message(key=f"notice:{notice.id}:{account}", sender=config.address, to=to,
-                         subject=rendered.subject, body=rendered.body, domain=config.domain)
-    mail["Reply-To"] = reply_to
-    if picture is not None:
-        attach_png(mail, picture[1], picture[0])
-    return mail
+class OneRead:
+    """The games service as the courier reads one game for its notices: the game's status and phase
+    records read once for all of them (each read opens the game file; a results phase has a notice
+    for every player, the master and the public). Nothing writes the game meanwhile: the courier
+    marks the notices queued only afterwards. The answers are shared, so they are only read."""
+
+    def __init__(self, service: GameService) -> None:
+        self._service = service
+        self._memo: dict[tuple, object] = {}
+
+    def __getattr__(self, name: str):
+        return getattr(self._service, name)
+
+    def status(self, name: str, *, viewer: str | None = None) -> dict:
+        return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
+
+    def phase_record(self, name: str, phase: str | None = None) -> dict:
+        return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
+
+    def _once(self, key: tuple, read: Callable[[], dict]) -> dict:
+        if key not in self._memo:
+            self._memo[key] = read()
+        return self._memo[key]

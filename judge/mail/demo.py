@@ -78,7 +78,7 @@ class Player:
                                        "AND duplicate_of IS NULL", [message_id])
             if row and row[0][2] in ("processed", "failed"):
                 reply_id = stable_message_id(f"reply:{row[0][0]}:{row[0][1]}", self.domain)
-                raw = _query(self.db_path, "SELECT raw FROM outbox WHERE message_id = ?", [reply_id])
+                raw = _query(self.db_path, "SELECT raw FROM outbox_mail WHERE message_id = ?", [reply_id])
                 if raw:
                     return message_from_bytes(raw[0][0], policy=policy.default).get_body(("plain",)).get_content()
                 return f"(no answer: {row[0][2]})"
@@ -147,7 +147,7 @@ def reports_note(config, game: str, addresses: list[str]) -> str:
     give_up = time.monotonic() + 60
     while time.monotonic() < give_up and not settled():
         time.sleep(0.1)
-    rows = _query(config.db_path, "SELECT message_id, recipients, state, delivered_via, raw FROM outbox "
+    rows = _query(config.db_path, "SELECT message_id, recipients, state, delivered_via, raw FROM outbox_mail "
                                   "ORDER BY created_at", [])
     mine = [r for r in rows if any(a in r[1] for a in addresses)]
     lines = [f"The demo game {game} was played by mail: {len(mine)} mails from the judge to its players."]

@@ -35,7 +35,7 @@ from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, Order
 from ..language.commands import Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
-from . import outbox
+from . import outgoing
 from .addresses import refuse_unreachable, reply_address
 from .archive import StoredMessage, clear_failing, replace_raw
 from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
@@ -44,10 +44,10 @@ from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog, finished, mark_finished
-from .loops import Verdict, build_message, reply_subject
+from .loops import Verdict, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
-from .reports import Reports
+from .reports import Rendered, Reports
 from .secrets_mask import mask_line, mask_words, scrub_raw
 from .tokens import ReplyTokens, envelope_recipients
 
@@ -147,10 +147,8 @@ class Dispatch:
         """A copy of a message applied before: not applied again, and the sender told which."""
         rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
                                        subject=reply_subject(str(mail.get("Subject", "") or "")))
-        reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address,
-                              to=[sender], subject=rendered.subject, body=rendered.body, domain=self.config.domain,
-                              in_reply_to=mail)
-        outbox.enqueue(db, reply["Message-ID"], [sender], bytes(reply), envelope_from=self.config.address)
+        outgoing.send(db, self.config, rendered, key=f"reply:{message.id}:{message.content_hash}", to=[sender],
+                      in_reply_to=mail)
         return f"a copy of message #{earlier}, not applied again; {sender} told"
 
     # -- reading -----------------------------------------------------------------------------------
@@ -329,24 +327,22 @@ class Dispatch:
             unproven=self._unproven(session, outcome))
         body = cut_reply(mask_words(rendered.body, session.passwords), self.config.limits.reply_bytes)
         to = session.recipients()
-        reply = build_message(key=f"reply:{message.id}:{message.content_hash}", sender=self.config.address, to=to,
-                              subject=mask_words(rendered.subject, session.passwords), body=body,
-                              domain=self.config.domain, in_reply_to=mail)
-        for file in outcome.files:
-            reply.add_attachment(file.data, maintype=file.maintype, subtype=file.subtype, filename=file.filename)
         # The secret address goes to a proven player, or to an address registered to the account it is
         # for (the sender's own, whoever claims to be the sender): never to an address a stranger chose.
         # After a sign-on from a foreign address the reply goes to the account's own addresses only.
         owner = session.account or session.sender_account
+        reply_to = None
         if owner is not None:
-            reply["Reply-To"] = tokens.address_for(owner, session.game if session.account else None)
+            reply_to = tokens.address_for(owner, session.game if session.account else None)
         else:   # perhaps a forged address: what it may be sent is bounded
             outcome.silent = stranger_over_budget(db, self.config.limits, session.sender,
                                                   len(body) + sum(len(f.data) for f in outcome.files)) or ""
             if outcome.silent:
                 log.warning("message #%d: no reply to %s: %s", message.id, session.sender, outcome.silent)
-        queued = not outcome.silent and outbox.enqueue(db, reply["Message-ID"], to, bytes(reply),
-                                                        envelope_from=self.config.address)
+        queued = not outcome.silent and outgoing.send(
+            db, self.config, Rendered(mask_words(rendered.subject, session.passwords), body),
+            key=f"reply:{message.id}:{message.content_hash}", to=to, in_reply_to=mail, reply_to=reply_to,
+            files=outcome.files)
         for n, alert in enumerate(session.alerts):
             self._alert(message, n, alert, session, db)
         return queued
@@ -388,9 +384,7 @@ class Dispatch:
                 name = self.service.variant(self.service.phase_of(game)[0]).power(power).name
                 rendered = self.reports.render("reply_bounce.j2", game=game, power=name, account=account.name,
                                                address=address, diagnostic=bounce.diagnostic, inbound_id=message.id)
-                mail = build_message(key=f"bounce:{message.id}:{game}:{power}", sender=self.config.address, to=to,
-                                     subject=rendered.subject, body=rendered.body, domain=self.config.domain)
-                outbox.enqueue(context.db, mail["Message-ID"], to, bytes(mail), envelope_from=self.config.address)
+                outgoing.send(context.db, self.config, rendered, key=f"bounce:{message.id}:{game}:{power}", to=to)
                 told.append(f"{game} ({power})")
         return f"masters told: {', '.join(told)}" if told else ""
 
@@ -409,7 +403,5 @@ class Dispatch:
             return
         rendered = self.reports.render("reply_alert.j2", game=alert.game, text=alert.text,
                                        inbound_id=message.id, to_owner=alert.account is not None)
-        notice = build_message(key=f"alert:{message.id}:{n}", sender=self.config.address, to=to,
-                               subject=rendered.subject, body=mask_words(rendered.body, session.passwords),
-                               domain=self.config.domain)
-        outbox.enqueue(db, notice["Message-ID"], to, bytes(notice), envelope_from=self.config.address)
+        outgoing.send(db, self.config, Rendered(rendered.subject, mask_words(rendered.body, session.passwords)),
+                      key=f"alert:{message.id}:{n}", to=to)

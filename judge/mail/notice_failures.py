@@ -11,9 +11,8 @@ import logging
 import time
 
 from ..config import Config
-from . import outbox
-from .loops import build_message
-from .textlayout import fit_lines
+from . import outgoing
+from .reports import Reports
 
 log = logging.getLogger("judge.courier")
 
@@ -57,16 +56,7 @@ class NoticeFailures:
         if not self.config.master_address:
             log.warning("notice %s of %s set aside: no master_address configured, so nobody is told", notice.id, game)
             return
-        body = "\n".join([
-            f"A notice of game {game} could not be turned into mail, {attempts} times, and was set aside.",
-            "",
-            f"Notice: {notice.id} ({notice.kind}), for {notice.recipient or 'everyone in the game'}",
-            f"Last error: {error}",
-            "",
-            "Its players have not been sent it; the log has the traceback.",
-        ])
-        mail = build_message(key=f"notice-set-aside:{game}:{notice.id}", sender=self.config.address,
-                             to=[self.config.master_address], subject=f"Judge: a notice of {game} was set aside",
-                             body=fit_lines(body), domain=self.config.domain)
-        outbox.enqueue(self.db, mail["Message-ID"], [self.config.master_address], bytes(mail),
-                       envelope_from=self.config.address)
+        rendered = Reports().render("keeper_notice_set_aside.j2", game=game, notice_id=notice.id, kind=notice.kind,
+                                    recipient=notice.recipient, attempts=attempts, error=error)
+        outgoing.send(self.db, self.config, rendered, key=f"notice-set-aside:{game}:{notice.id}",
+                      to=[self.config.master_address])

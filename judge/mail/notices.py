@@ -61,7 +61,7 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
 
 
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
-    status = service.status(notice.payload["game"], viewer=notice.recipient)
+    status = service.status(notice.payload["game"])    # the same for every reader: times come from the payload
     notice = notice_as_seen(service, notice, status)    # fog of war: what the recipient sees
     p = notice.payload
     variant = service.variant(status["variant"])

@@ -1,8 +1,12 @@
 """The outbox: a durable queue of the judge's mail in the judge file (component "outbox").
 
-`enqueue` is idempotent by Message-ID, so a flow that runs twice after a crash queues its mail
-once. It joins the caller's transaction when one is open, so a report is queued exactly when the
-results it reports are stored. The sender marks a message sent only after the relay accepted it
+`queue` (through judge.mail.outgoing, the one path of the judge's mail) and `enqueue` (a message
+given as bytes) are idempotent by Message-ID, so a flow that runs twice after a crash queues its mail
+once. A part many mails share (a phase's picture) is stored once in `outbox_parts`; the view
+`outbox_mail` shows each mail whole. Sent mail's text and picture are dropped after the keeper's
+`keep_sent_days` (`forget_sent`); the row of who got what and when stays. Queueing joins the
+caller's transaction when one is open, so a report is queued exactly when the results it reports
+are stored. The sender marks a message sent only after the relay accepted it
 (at-least-once: a crash between the relay's 250 and our commit sends it again, with the same
 Message-ID so the duplicate can be seen). With no relay, each message becomes <data>/outbox/<id>.eml.
 
@@ -19,10 +23,13 @@ import os
 import re
 import smtplib
 import socket
+import sqlite3
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email import policy
+from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
@@ -30,6 +37,7 @@ import sqlite_utils
 
 from ..config import OutboxConfig, RelayConfig
 from ..storage.db import migrate, open_db
+from .shared_part import SharedPart
 
 log = logging.getLogger("judge.outbox")
 COMPONENT = "outbox"
@@ -77,34 +85,115 @@ def _create_notice_failures(db: sqlite_utils.Database) -> None:
         )""")
 
 
-MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts, _create_notice_failures]
+def _create_shared_parts(db: sqlite_utils.Database) -> None:
+    """A part many mails carry (a phase's picture) stored once: each mail's `raw` is then its text up
+    to the part, which is joined on when it is sent (judge.mail.shared_part)."""
+    db.execute("ALTER TABLE outbox ADD COLUMN part_id TEXT")
+    db.execute("CREATE TABLE outbox_parts (part_id TEXT PRIMARY KEY, part BLOB NOT NULL, created_at REAL NOT NULL)")
+    db.execute("CREATE INDEX outbox_part ON outbox(part_id) WHERE part_id IS NOT NULL")
+
+
+def _view_whole_mail(db: sqlite_utils.Database) -> None:
+    """Each queued mail whole, its shared part joined on (the part is base64 text: no byte is lost)."""
+    db.execute("""
+        CREATE VIEW outbox_mail AS SELECT o.rowid AS rowid, o.message_id, o.envelope_from, o.recipients, o.state,
+            o.attempts, o.created_at, o.sent_at, o.delivered_via, o.last_error,
+            CASE WHEN o.part_id IS NULL THEN o.raw ELSE CAST(o.raw || p.part AS BLOB) END AS raw
+        FROM outbox o LEFT JOIN outbox_parts p ON p.part_id = o.part_id""")
+
+
+def _index_sent(db: sqlite_utils.Database) -> None:
+    """For dropping sent mail's bodies after the keeper's retention (`forget_sent`)."""
+    db.execute("CREATE INDEX outbox_sent ON outbox(sent_at) WHERE state = 'sent' AND length(raw) > 0")
+
+
+MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts, _create_notice_failures, _create_shared_parts,
+              _view_whole_mail, _index_sent]
 
 
 def prepare(db: sqlite_utils.Database) -> None:
     migrate(db, COMPONENT, MIGRATIONS)
 
 
-def enqueue(db: sqlite_utils.Database, message_id: str, to: list[str] | tuple[str, ...], raw: bytes, *,
-            envelope_from: str, now: float | None = None) -> bool:
-    """Queue one message. True if queued now, False if this Message-ID was queued before (a no-op).
+def queue(db: sqlite_utils.Database, mail: EmailMessage, to: Sequence[str], *, envelope_from: str,
+          shared: SharedPart | None = None, now: float | None = None) -> bool:
+    """The one way the judge's mail goes out: a built message (judge.mail.loops.build_message)
+    queued under its own Message-ID, with `shared`, a part many mails carry, stored once for them
+    all. True if queued now, False if this Message-ID was queued before (a no-op)."""
+    message_id = str(mail["Message-ID"] or "").strip().strip("<>")
+    if not message_id:
+        raise ValueError("a message the judge sends needs a Message-ID")
+    head = shared.head(mail) if shared is not None else None
+    if head is None:
+        raw = bytes(shared.attach(mail) if shared is not None else mail)
+        return _insert(db, message_id, to, raw, envelope_from, now, None)
+    # the part once, the text per mail: both in one statement group, joining the caller's transaction
+    return _insert(db, message_id, to, head, envelope_from, now, shared)
 
-    The raw message must carry the same Message-ID header: that is what makes duplicates visible.
-    """
+
+def enqueue(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: bytes, *,
+            envelope_from: str, now: float | None = None) -> bool:
+    """Queue a message given as bytes (mail the judge did not build: tools, tests, old data). The
+    raw message must carry the same Message-ID header: that is what makes duplicates visible."""
     message_id = message_id.strip().strip("<>")
     # the headers alone: parsing a results mail's picture to read one header cost as much again
     header = BytesHeaderParser(policy=policy.compat32).parsebytes(raw).get("Message-ID")
     if header is None or str(header).strip().strip("<>") != message_id:
         raise ValueError(f"the message's Message-ID header {header!r} is not <{message_id}>")
+    return _insert(db, message_id, to, raw, envelope_from, now, None)
+
+
+_INSERT_PART = "INSERT INTO outbox_parts (part_id, part, created_at) VALUES (?, ?, ?) ON CONFLICT(part_id) DO NOTHING"
+_INSERT_MAIL = ("INSERT INTO outbox (message_id, envelope_from, recipients, raw, part_id, state, next_attempt_at,"
+                " created_at) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(message_id) DO NOTHING")
+
+
+def _insert(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: bytes, envelope_from: str,
+            now: float | None, shared: SharedPart | None) -> bool:
     if not to:
         raise ValueError("a message needs at least one recipient")
     now = time.time() if now is None else now
-    sql = ("INSERT INTO outbox (message_id, envelope_from, recipients, raw, state, next_attempt_at, created_at)"
-           " VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(message_id) DO NOTHING")
-    params = [message_id, envelope_from, json.dumps(list(to)), raw, now, now]
+    statements = []
+    if shared is not None:
+        statements.append((_INSERT_PART, [shared.id, shared.part, now]))
+    statements.append((_INSERT_MAIL, [message_id, envelope_from, json.dumps(list(to)), raw,
+                                      shared.id if shared else None, now, now]))
     if db.conn.in_transaction:        # part of the caller's unit of work
-        return db.conn.execute(sql, params).rowcount == 1
-    with db.conn:
-        return db.conn.execute(sql, params).rowcount == 1
+        return [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        inserted = [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
+        db.conn.execute("COMMIT")
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    return inserted
+
+
+def forget_sent(db: sqlite_utils.Database, before: float) -> int:
+    """Drop the bodies of mail sent before `before`, and the shared parts no queued or kept mail
+    needs any more: the row stays (who got what, when, through where), the text and picture go.
+    Returns how many mails were emptied."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        emptied = db.conn.execute("UPDATE outbox SET raw = X'', part_id = NULL WHERE state = 'sent' AND"
+                                  " length(raw) > 0 AND sent_at < ?", [before]).rowcount
+        db.conn.execute("DELETE FROM outbox_parts WHERE NOT EXISTS"
+                        " (SELECT 1 FROM outbox WHERE outbox.part_id = outbox_parts.part_id)")
+        db.conn.execute("COMMIT")
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    return emptied
+
+
+def stored_bytes(db: sqlite_utils.Database | sqlite3.Connection) -> int:
+    """What the outbox's mail takes in the judge file: texts and shared parts."""
+    conn = db.conn if isinstance(db, sqlite_utils.Database) else db
+    texts = conn.execute("SELECT coalesce(sum(length(raw)), 0) FROM outbox").fetchone()[0]
+    parts = conn.execute("SELECT coalesce(sum(length(part)), 0) FROM outbox_parts").fetchone()[0] \
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'outbox_parts'").fetchone() else 0
+    return int(texts) + int(parts)
 
 
 def needs_smtputf8(*addresses: str) -> bool:
@@ -167,6 +256,7 @@ class Sender:
         self.relay, self.config, self.eml_dir = relay, config, Path(eml_dir)
         self.clock = clock
         self.local_hostname = local_hostname
+        self._next_forget = 0.0
 
     def close(self) -> None:
         self.db.conn.close()
@@ -179,12 +269,29 @@ class Sender:
 
     def deliver_due(self, limit: int = 100) -> list[Attempt]:
         now = self.clock()
+        self._forget_old(now)
         rows = self.db.conn.execute(
-            "SELECT message_id, envelope_from, recipients, raw, attempts FROM outbox "
-            "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?",
+            "SELECT o.message_id, o.envelope_from, o.recipients, o.raw, o.attempts, o.part_id, p.part FROM outbox o"
+            " LEFT JOIN outbox_parts p ON p.part_id = o.part_id"
+            " WHERE o.state = 'queued' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.created_at LIMIT ?",
             [now, limit]).fetchall()
-        return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw), attempts)
-                for mid, sender, rcpts, raw, attempts in rows]
+        return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw) + (bytes(part) if part_id else b""),
+                              attempts)
+                for mid, sender, rcpts, raw, attempts, part_id, part in rows]
+
+    def _forget_old(self, now: float) -> None:
+        """Sent mail's bodies and pictures are dropped after the keeper's retention, looked at hourly."""
+        if self.config.keep_sent_days <= 0 or now < self._next_forget:
+            return
+        self._next_forget = now + 3600
+        try:
+            emptied = forget_sent(self.db, now - self.config.keep_sent_days * 86400)
+        except sqlite3.Error:
+            log.exception("outbox: could not drop old sent mail; trying again in an hour")
+            return
+        if emptied:
+            log.info("outbox: dropped the bodies of %d mails sent more than %g days ago", emptied,
+                     self.config.keep_sent_days)
 
     def next_due(self) -> float | None:
         row = self.db.conn.execute("SELECT min(next_attempt_at) FROM outbox WHERE state = 'queued'").fetchone()

@@ -10,11 +10,11 @@ import logging
 from email.parser import BytesHeaderParser
 
 from ..config import Config
-from . import outbox
+from . import outgoing
 from .addresses import header_text, reply_address
 from .archive import StoredMessage
-from .loops import UTF8_HEADERS, build_message, classify, reply_subject
-from .textlayout import fit_lines
+from .loops import UTF8_HEADERS, classify, reply_subject
+from .reports import Reports
 
 log = logging.getLogger("judge.quarantine")
 
@@ -38,41 +38,20 @@ def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: 
     headers = BytesHeaderParser(policy=UTF8_HEADERS).parsebytes(message.raw)
     subject = header_text(headers.get("Subject")).strip()[:200] or "(no subject)"
     sender, why_not = answerable_sender(message)
+    reports = Reports()
     if sender is not None:
-        body = "\n".join([
-            "The judge could not handle your mail:",
-            "",
-            f"  Subject: {subject}",
-            "",
-            f"It failed {attempts} times on an error of the judge's own, so it has been set aside",
-            "for the judge's keeper, who has been told. Some of it may not have been done:",
-            "please check what the judge says of your game (SUMMARY), and send again",
-            "what is missing.",
-        ])
-        note = build_message(key=f"set-aside:{message.id}:{message.content_hash}", sender=config.address,
-                             to=[sender], subject=reply_subject(subject), body=fit_lines(body), domain=config.domain,
-                             in_reply_to=headers)
-        outbox.enqueue(db, note["Message-ID"], [sender], bytes(note), envelope_from=config.address)
+        outgoing.send(db, config, reports.render("reply_set_aside.j2", subject=subject, reply_subject=reply_subject(subject),
+                                                   attempts=attempts),
+                      key=f"set-aside:{message.id}:{message.content_hash}", to=[sender], in_reply_to=headers)
         said.append(f"{sender} told")
     else:
         said.append(f"sender not told ({why_not})")
     if config.master_address:
-        body = "\n".join([
-            f"Inbound message #{message.id} was set aside after {attempts} failed attempts.",
-            "",
-            f"From (envelope): {message.mail_from or '(none)'}",
-            f"Subject: {subject}",
-            f"Received via {message.via} from {message.peer or '(unknown)'}",
-            "",
-            f"Last error: {error}",
-            "",
-            "It stays in the archive (state 'failed'); the log has the traceback.",
-        ])
-        alert = build_message(key=f"set-aside-alert:{message.id}:{message.content_hash}", sender=config.address,
-                              to=[config.master_address], subject=f"Judge: mail #{message.id} set aside",
-                              body=fit_lines(body), domain=config.domain)
-        outbox.enqueue(db, alert["Message-ID"], [config.master_address], bytes(alert),
-                       envelope_from=config.address)
+        rendered = reports.render("keeper_set_aside.j2", inbound_id=message.id, attempts=attempts,
+                                  mail_from=message.mail_from, subject=subject, via=message.via,
+                                  peer=message.peer, error=error)
+        outgoing.send(db, config, rendered, key=f"set-aside-alert:{message.id}:{message.content_hash}",
+                      to=[config.master_address])
         said.append("keeper alerted")
     else:
         log.warning("message #%d set aside: no master_address configured, so the keeper is not alerted", message.id)

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Config, ImapConfig, RelayConfig
+from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
+from ..mail import outbox
 from .upgrade import JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -38,6 +39,7 @@ def run_checks(config: Config, *, max_age: float = 3600.0, now: float | None = N
     try:
         checks += check_schemas(judge, config.data_dir)
         checks += check_outbox(judge, now, max_age)
+        checks.append(check_outbox_size(judge, config.outbox))
         checks += check_inbound(judge, now, max_age)
     finally:
         judge.close()
@@ -158,6 +160,18 @@ def check_outbox(judge: sqlite3.Connection, now: float, max_age: float) -> list[
         checks.append(Check(level, "outbox", f"{queued} message(s) wait to be sent, the oldest for {_age(age)}"
                                              f"{reason}" + (f" (more than {_age(max_age)})" if level == FAIL else "")))
     return checks
+
+
+def check_outbox_size(judge: sqlite3.Connection, config: OutboxConfig) -> Check:
+    """Sent mail is kept (bodies and pictures) for outbox.keep_sent_days: warn before it fills the disk."""
+    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").fetchone():
+        return Check(OK, "outbox", "no outbound mail stored yet")
+    mib = outbox.stored_bytes(judge) / 2**20
+    keep = f"kept {config.keep_sent_days:g} days" if config.keep_sent_days else "kept for ever (keep_sent_days = 0)"
+    if mib > config.warn_mib:
+        return Check(WARN, "outbox", f"the outbox holds {mib:.0f} MiB of mail (sent mail is {keep}), more than"
+                                     f" outbox.warn_mib = {config.warn_mib:g}: lower outbox.keep_sent_days")
+    return Check(OK, "outbox", f"the outbox holds {mib:.1f} MiB of mail (sent mail is {keep})")
 
 
 def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list[Check]:

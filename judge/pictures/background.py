@@ -86,6 +86,15 @@ def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
                      ) -> tuple[np.ndarray, frozenset[style.Rgb]]:
     """fills: province -> colour; water: the sea provinces; hatches: province -> colour of the diagonal
     stripes over it (frozen spaces, impassable provinces). Returns the RGB array and every colour in it."""
+    classes, palette, colours = paint_classes(atlas, width, fills, water, hatches)
+    return np.take(palette, classes, axis=0), colours
+
+
+def paint_classes(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb], water: frozenset[str],
+                  hatches: Mapping[str, style.Rgb] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, frozenset[style.Rgb]]:
+    """`paint_background` before its last step: each pixel's class, each class's colour, the colours.
+    A picture's painter uses the classes to name each background pixel's palette entry at once."""
     palette = np.zeros((CLASSES, 3), dtype=np.uint8)
     palette[UNPLAYABLE_LAND] = style.UNPLAYABLE
     palette[OPEN_WATER] = style.OPEN_WATER
@@ -99,4 +108,4 @@ def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
     palette[COAST] = style.COAST
     classes = pixel_classes(atlas, width, frozenset(water))
     colours = frozenset(tuple(int(c) for c in row) for row in np.unique(palette, axis=0))
-    return np.take(palette, classes, axis=0), colours
+    return classes, palette, colours

@@ -1,20 +1,18 @@
 """Pictures of games: the board of a played phase, for the results mail and `judge map --data`."""
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
-from email.message import EmailMessage, MIMEPart
+from collections.abc import Callable
+from email.message import EmailMessage
 from typing import Any
 
-from ..engine.geography import UnitKind
-from ..engine.notation import parse_loc, position_from_json
-from ..engine.outcomes import Outcome, Reason
-from ..engine.position import DislodgedUnit, Position, Unit
+from ..engine.notation import position_from_json
+from ..engine.position import Position
 from ..engine.variant import Variant
 from ..games import fog
-from ..games.ordercodec import order_from_json
+from ..games.resultcodec import dislodged_from_json, outcomes_from_json, own_result
 from ..games.service import GameService
+from ..mail.shared_part import SharedPart
 from .atlas import Atlas, has_layout
 from .chart import centre_chart_png
 
@@ -22,27 +20,11 @@ log = logging.getLogger("judge.pictures")
 from .render import render_png, render_svg, title_of
 
 
-def outcomes_from_json(result: dict[str, Any]) -> tuple[Outcome, ...]:
-    """Read back one stored phase result (`history`'s shape) as engine outcomes."""
-    return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), Reason(o["reason"]),
-                             o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
-                             bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
-
-
-def dislodged_from_json(variant: Variant, result: dict[str, Any]) -> tuple[DislodgedUnit, ...]:
-    out = []
-    for d in result.get("dislodged", ()):
-        kind, _, where = d["unit"].partition(" ")
-        unit = Unit(d["power"], UnitKind(kind.upper()), parse_loc(variant, where))
-        out.append(DislodgedUnit(unit, d["from"].lower(), tuple(parse_loc(variant, r) for r in d.get("retreats", ()))))
-    return tuple(out)
-
-
 def phase_board(service: GameService, record: dict[str, Any]):
     """(variant, position before the phase, outcomes, dislodged) of a `GameService.phase_record`."""
     variant = service.variant(record["variant"])
     position: Position = position_from_json(variant, record["position"])
-    own = next((r for r in record["results"] if r["phase"] == record["phase"]), None)
+    own = own_result(record["results"], record["phase"])
     outcomes, dislodged = ((), ())
     if own is not None:
         outcomes = outcomes_from_json(own)
@@ -55,6 +37,14 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
     """The picture for a game's results notice of `phase` (the position before it, its orders and
     their outcomes); None when the game turned pictures off. `powers`: fog of war, the board as
     those powers saw the phase (judge.games.fog; None: all of it). `svg`: SVG text, not a PNG."""
+    paint = phase_painter(service, game, phase, atlas=atlas, powers=powers, svg=svg)
+    return paint() if paint is not None else None
+
+
+def phase_painter(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None,
+                  powers: frozenset[str] | None = None, svg: bool = False) -> Callable[[], bytes | str] | None:
+    """`picture_of_phase` in two steps: the game read now, and the painting it returns, which reads
+    nothing (so it may run on another thread); None when the game turned pictures off."""
     record = service.phase_record(game, phase)
     if not record["settings"].get("pictures", True):
         return None
@@ -66,9 +56,9 @@ def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atla
         record, hidden = fogged_record(service, game, record, powers)
     variant, position, outcomes, dislodged = phase_board(service, record)
     draw = render_svg if svg else render_png
-    return draw(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
-                title=game_title(game, variant, position), hidden=hidden,
-                counted=None if powers is None else frozenset(powers))
+    counted = None if powers is None else frozenset(powers)
+    return lambda: draw(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
+                        title=game_title(game, variant, position), hidden=hidden, counted=counted)
 
 
 def fogged_record(service: GameService, game: str, record: dict[str, Any],
@@ -103,8 +93,14 @@ def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str
 
 def end_of_game_chart(service: GameService, game: str) -> bytes:
     """The chart for the end-of-game report: each power's centres by year."""
+    return end_of_game_painter(service, game)()
+
+
+def end_of_game_painter(service: GameService, game: str) -> Callable[[], bytes]:
+    """`end_of_game_chart` in two steps, as `phase_painter`."""
     variant = service.variant(service.status(game)["variant"])
-    return centre_chart_png(variant, centre_counts_by_year(service, game))
+    counts = centre_counts_by_year(service, game)
+    return lambda: centre_chart_png(variant, counts)
 
 
 def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
@@ -113,33 +109,10 @@ def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
     return message
 
 
-class SharedPicture(tuple):
-    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once, and
-    `mail_bytes` splices it into each mail (encoding a 70 KB picture and writing it out again cost
-    about 25 ms a recipient)."""
+class SharedPicture(SharedPart):
+    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once and
+    stored once in the outbox (judge.mail.shared_part); encoding a 70 KB picture and writing it out
+    again cost about 25 ms a recipient."""
 
-    def __new__(cls, name: str, png: bytes) -> "SharedPicture":
-        return super().__new__(cls, (name, png))
-
-    @property
-    def boundary(self) -> str:
-        return "=_picture_" + hashlib.sha256(self[1]).hexdigest()[:32]
-
-    @functools.cached_property
-    def part(self) -> bytes:
-        part = MIMEPart()
-        part.set_content(self[1], maintype="image", subtype="png", disposition="attachment", filename=self[0])
-        return bytes(part)
-
-    def mail_bytes(self, message: EmailMessage) -> bytes:
-        """The bytes of `attach_png(message, png, name)`, with the part encoded once for all."""
-        if message.is_multipart() or self.boundary in message.get_payload():
-            # a text quoting the boundary (the picture can be drawn by anyone beforehand): the slow way
-            return bytes(attach_png(message, self[1], self[0]))
-        message.make_mixed()
-        message.set_boundary(self.boundary)
-        raw = bytes(message)
-        end = raw.rindex(f"--{self.boundary}--".encode())
-        sep = message.policy.linesep.encode()      # CRLF for mail the judge builds: one line end throughout
-        part = self.part if sep == b"\n" else self.part.replace(b"\n", sep)
-        return raw[:end] + f"--{self.boundary}".encode() + sep + part + sep + raw[end:]
+    def __init__(self, name: str, png: bytes) -> None:
+        super().__init__(name, png, "image", "png")

@@ -36,11 +36,54 @@ def _dashed(points, dash: float):
     return pieces
 
 
+# A label drawn once as masks (its halo, its letters) and pasted in its colours wherever it stands:
+# FreeType drew the same ~200 labels anew for every picture, a third of its painting time. The key
+# holds the fraction of a pixel the label starts at, which Pillow's drawing depends on, so a pasted
+# label is the very pixels Pillow would draw (and a board's labels stand in the same place each time).
+_TextKey = tuple[str, int, bool, bool, str, float, float]
+_masks: dict[_TextKey, tuple[tuple[int, int], Image.Image | None, Image.Image]] = {}
+_fonts: dict[tuple[int, bool], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+_MASKS_KEPT = 20_000       # labels are few per variant; titles and moving labels differ: start again past this
+
+
+def _text_masks(key: _TextKey) -> tuple[tuple[int, int], Image.Image | None, Image.Image]:
+    """(where the mask's corner is from the label's whole-pixel point, halo mask or None, letters mask).
+    Two couriers may paint at once: a lost race draws a label twice, nothing worse."""
+    found = _masks.get(key)
+    if found is not None:
+        return found
+    text, size, bold, halo, anchor, fx, fy = key
+    font = _fonts.get((size, bold)) or _fonts.setdefault((size, bold), load_font(size, bold))
+    stroke = 1 if halo else 0
+    left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    ox, oy = max(2, 2 - left), max(2, 2 - top)
+    box = (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2)
+    letters = Image.new("L", box, 0)
+    ImageDraw.Draw(letters).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor)
+    outline = None
+    if halo:
+        outline = Image.new("L", box, 0)
+        ImageDraw.Draw(outline).text((ox + fx, oy + fy), text, fill=255, font=font, anchor=anchor, stroke_width=1)
+    if len(_masks) >= _MASKS_KEPT:
+        _masks.clear()
+    found = _masks[key] = ((-ox, -oy), outline, letters)
+    return found
+
+
+def _paste_text(image: Image.Image, shape: Text) -> None:
+    x, y = shape.at
+    (dx, dy), outline, letters = _text_masks((shape.text, max(6, round(shape.size)), shape.bold,
+                                              shape.halo is not None, shape.anchor, x % 1, y % 1))
+    at = (math.floor(x) + dx, math.floor(y) + dy)
+    if outline is not None:
+        image.paste(tuple(shape.halo), at, outline)
+    image.paste(tuple(shape.fill), at, letters)
+
+
 def paint_png(scene: Scene) -> bytes:
     image = Image.new("RGB", (scene.width, scene.height), scene.paper)
     image.paste(Image.fromarray(scene.background, "RGB"), (0, 0))
     draw = ImageDraw.Draw(image)
-    fonts: dict[tuple[int, bool], ImageFont.FreeTypeFont] = {}
     for shape in scene.shapes:
         if isinstance(shape, Circle):
             (x, y), r = shape.centre, shape.radius
@@ -56,27 +99,27 @@ def paint_png(scene: Scene) -> bytes:
             else:
                 draw.line(list(shape.points), fill=shape.colour, width=width, joint="curve")
         elif isinstance(shape, Text):
-            key = (max(6, round(shape.size)), shape.bold)
-            if key not in fonts:
-                fonts[key] = load_font(*key)
-            draw.text(shape.at, shape.text, fill=shape.fill, font=fonts[key], anchor=shape.anchor,
-                      stroke_width=1 if shape.halo else 0, stroke_fill=shape.halo)
+            _paste_text(image, shape)
     out = io.BytesIO()
-    # zlib's default level: optimize=True (level 9 and a second pass) costs 70 ms for 10 % fewer bytes
-    _indexed(scene, image).save(out, format="PNG")
+    # zlib level 3: 10 ms against 34 ms for the default 6, for 87 KB against 70 KB on a standard board
+    # (optimize=True, level 9 and a second pass, costs 70 ms for 10 % fewer bytes still); the picture
+    # is drawn at every deadline of every game but stored once for all its recipients
+    _indexed(scene, image).save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
 def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
     """The picture with a palette of at most 256 colours, each pixel its nearest. Only the pixels the
-    shapes changed (and the legend) are counted: the rest are the background's own colours, named."""
+    shapes changed (and the legend's other than paper) are counted and looked up one by one: the rest
+    are the background's own colours, named, whose entries follow from each pixel's class."""
     top = scene.map_height
     keys = _keys(image)
-    changed = np.ones(keys.shape, dtype=bool)
-    changed[:top] = keys[:top] != _keys(Image.fromarray(scene.background, "RGB"))
-    uniq, counts = np.unique(keys[changed], return_counts=True)
-    named = {_key(c) for c in scene.ground_colours} if scene.ground_colours else set(
-        np.unique(_keys(Image.fromarray(scene.background, "RGB"))).tolist())
+    ground = _ground_keys(scene)
+    changed = np.empty(keys.shape, dtype=bool)
+    changed[:top] = keys[:top] != ground
+    changed[top:] = keys[top:] != _key(scene.paper)
+    uniq, inverse, counts = np.unique(keys[changed], return_inverse=True, return_counts=True)
+    named = {_key(c) for c in scene.ground_colours} if scene.ground_colours else set(np.unique(ground).tolist())
     named.add(_key(scene.paper))
     for shape in scene.shapes:
         for attr in ("fill", "outline", "colour", "halo"):
@@ -90,21 +133,48 @@ def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
         if int(uniq[i]) not in named:
             palette.append(int(uniq[i]))
     table = np.array(palette, dtype=np.int64)
-    # each colour in the picture to its nearest palette entry, by a lookup table over all 2^24
-    # colours (np.empty maps only the pages the picture's colours touch): the palette's own colours
-    # to themselves, the others (names past the 256th, letters' edges) by distance
-    lookup = np.empty(1 << 24, dtype=np.uint8)
-    others = np.setdiff1d(np.union1d(uniq, np.array(sorted(named), dtype=np.int64)), table)
     rgb_table = _rgb(table)
-    if len(others):  # squared distances as |a|^2 - 2ab + |b|^2: one small matrix product
-        rgb_others = _rgb(others)
-        distance = (rgb_others ** 2).sum(axis=1)[:, None] - 2 * rgb_others @ rgb_table.T \
-            + (rgb_table ** 2).sum(axis=1)[None, :]
-        lookup[others] = distance.argmin(axis=1)
-    lookup[table] = np.arange(len(table), dtype=np.uint8)
-    indexed = Image.fromarray(np.take(lookup, keys), "P")
+    out = np.full(keys.shape, _nearest(np.array([_key(scene.paper)]), table, rgb_table)[0], dtype=np.uint8)
+    if scene.ground_classes is not None:     # each class's entry, then every pixel's by its class
+        classes, colours = scene.ground_classes
+        out[:top] = np.take(_nearest(_keys_of(colours), table, rgb_table), classes)
+    else:
+        colours, where = np.unique(ground, return_inverse=True)
+        out[:top] = _nearest(colours, table, rgb_table)[where.reshape(ground.shape)]
+    out[changed] = _nearest(uniq, table, rgb_table)[inverse.ravel()]
+    indexed = Image.fromarray(out, "P")
     indexed.putpalette(rgb_table.astype(np.uint8).ravel().tobytes())
     return indexed
+
+
+def _nearest(keys: np.ndarray, table: np.ndarray, rgb_table: np.ndarray) -> np.ndarray:
+    """Each 24-bit colour's palette entry: its own if the palette has it (the first such), else the
+    nearest (squared distance as |a|^2 - 2ab + |b|^2: one small matrix product; ties to the first)."""
+    keys = np.asarray(keys, dtype=np.int64)
+    out = np.empty(len(keys), dtype=np.uint8)
+    order = np.argsort(table, kind="stable")
+    at = np.searchsorted(table[order], keys)
+    found = (at < len(table)) & (table[order][np.minimum(at, len(table) - 1)] == keys)
+    out[found] = order[at[found]]
+    if not found.all():
+        rgb = _rgb(keys[~found])
+        distance = (rgb ** 2).sum(axis=1)[:, None] - 2 * rgb @ rgb_table.T + (rgb_table ** 2).sum(axis=1)[None, :]
+        out[~found] = distance.argmin(axis=1)
+    return out
+
+
+def _ground_keys(scene: Scene) -> np.ndarray:
+    """The background's pixels as 24-bit keys, from its classes when the scene has them."""
+    if scene.ground_classes is not None:
+        classes, colours = scene.ground_classes
+        return np.take(_keys_of(colours).astype(np.uint32), classes)
+    return _keys(Image.fromarray(scene.background, "RGB"))
+
+
+def _keys_of(colours: np.ndarray) -> np.ndarray:
+    """(n, 3) uint8 colours as 24-bit keys (see `_key`)."""
+    c = colours.astype(np.int64)
+    return c[:, 0] | (c[:, 1] << 8) | (c[:, 2] << 16)
 
 
 def ground_png(scene: Scene) -> Image.Image:

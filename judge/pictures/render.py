@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from ..engine.geography import Terrain
 from ..engine.outcomes import Outcome, PhaseResult, Reason
 from ..engine.position import DislodgedUnit, Position
 from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas, load_atlas
-from .background import paint_background
+from .background import paint_classes
 from .legend import legend
 from .overlay import Overlay
 from .paint_png import paint_png
@@ -67,11 +69,13 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     hatches = {p: style.FROZEN_HATCH for p in frozen}
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
                     if prov.terrain is Terrain.IMPASSABLE})
-    background, colours = paint_background(atlas, width, province_fills(variant, position, atlas.colours, hidden), water,
-                                           {p: h for p, h in hatches.items() if p not in hidden})
+    classes, ground, colours = paint_classes(atlas, width, province_fills(variant, position, atlas.colours, hidden),
+                                             water, {p: h for p, h in hatches.items() if p not in hidden})
+    background = np.take(ground, classes, axis=0)
     map_height = background.shape[0]
     legend_height = round(style.LEGEND_HEIGHT * width / 1200)
-    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours)
+    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours,
+                  ground_classes=(classes, ground))
 
     overlay = Overlay(variant, atlas, position, width, hidden)
     overlay.passages()

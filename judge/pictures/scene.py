@@ -60,6 +60,8 @@ class Scene:
     paper: Rgb
     shapes: list[Shape] = field(default_factory=list)
     ground_colours: frozenset[Rgb] = frozenset()  # every colour in `background` (when known)
+    # (classes, colours): `background` is colours[classes], each pixel's class (when known)
+    ground_classes: tuple[np.ndarray, np.ndarray] | None = None
 
     def add(self, *shapes: Shape) -> None:
         self.shapes.extend(shapes)

@@ -1,0 +1,110 @@
+"""A phase result as JSON and back: the one place an engine result becomes stored JSON.
+
+Storage (a phase's `result`, and through it HISTORY, the results mail and `judge export`),
+`judge adjudicate` and the pictures all go through here, so a change to the engine's outcomes
+(its reasons, say) meets the JSON in this file only.
+
+One phase played, as stored:
+
+    {"phase": "S1901M", "phase_name": "Spring 1901 Movement",
+     "outcomes": [{"power": "FRANCE", "order": "A PAR - BUR", "json": {...ordercodec...},
+                   "written": "a par-bur", "succeeded": true, "reason": "moved", "detail": "",
+                   "involving": [], "dislodged_from": null, "by_judge": false}],
+     "standoffs": ["BUR"],
+     "dislodged": [{"power": "FRANCE", "unit": "A BUR", "from": "RUH", "retreats": ["PAR"],
+                    "civil_disorder": false}]}
+
+`judge adjudicate` answers with a view of the same outcomes grouped by power (`by_power`), the
+shape its README section documents, made here from the same fields.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..engine import notation
+from ..engine.geography import UnitKind
+from ..engine.notation import parse_loc
+from ..engine.outcomes import Outcome, PhaseResult, Reason
+from ..engine.position import DislodgedUnit, Unit
+from ..engine.variant import Variant
+from .ordercodec import order_from_json, order_to_json
+
+Written = Mapping[tuple[str, str], str]   # (power, canonical JSON of the order read) -> the line written
+
+
+def written_key(power: str, order_json: dict[str, Any]) -> tuple[str, str]:
+    """The key of `Written`: an order as read, in a form that compares equal however it was built."""
+    return power, json.dumps(order_json, sort_keys=True)
+
+
+def outcome_to_json(o: Outcome, written: Written | None = None) -> dict[str, Any]:
+    order_json = order_to_json(o.order)
+    return {"power": o.power, "order": notation.order_text(o.order), "json": order_json,
+            "written": (written or {}).get(written_key(o.power, order_json)),
+            "succeeded": o.succeeded, "reason": reason_json(o.reason), "detail": o.detail,
+            "involving": list(o.involving), "dislodged_from": o.dislodged_from, "by_judge": o.by_judge}
+
+
+def dislodged_to_json(d: DislodgedUnit) -> dict[str, Any]:
+    return {"power": d.unit.power, "unit": str(d.unit).upper(), "from": d.attacker_from,
+            "retreats": [str(x).upper() for x in d.retreats], "civil_disorder": d.civil_disorder}
+
+
+def result_to_json(variant: Variant, result: PhaseResult, written: Written | None = None) -> dict[str, Any]:
+    """One phase played. `written`: the lines the players wrote, to show beside each order read."""
+    calendar = variant.calendar
+    return {"phase": calendar.code(result.phase), "phase_name": calendar.name(result.phase),
+            "outcomes": [outcome_to_json(o, written) for o in result.outcomes],
+            "standoffs": list(result.standoffs),
+            "dislodged": [dislodged_to_json(d) for d in result.dislodged]}
+
+
+def outcomes_from_json(result: Mapping[str, Any]) -> tuple[Outcome, ...]:
+    """The stored outcomes of one phase as the engine's."""
+    return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), reason_from_json(o["reason"]),
+                         o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
+                         bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
+
+
+def dislodged_from_json(variant: Variant, result: Mapping[str, Any]) -> tuple[DislodgedUnit, ...]:
+    out = []
+    for d in result.get("dislodged", ()):
+        kind, _, where = d["unit"].partition(" ")
+        unit = Unit(d["power"], UnitKind(kind.upper()), parse_loc(variant, where))
+        out.append(DislodgedUnit(unit, d["from"].lower(), tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
+                                 bool(d.get("civil_disorder"))))
+    return tuple(out)
+
+
+def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
+    """`judge adjudicate`'s view of a phase: each power's orders with `succeeds`/`fails`, the reason,
+    and the detail, attacker and judge's mark only where they say something (the stored shape's
+    fields, without the order's JSON, which costs as much again to make)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for o in result.outcomes:
+        entry: dict[str, Any] = {"order": notation.order_text(o.order),
+                                 "result": "succeeds" if o.succeeded else "fails", "reason": reason_json(o.reason)}
+        if o.detail:
+            entry["detail"] = o.detail
+        if o.dislodged_from:
+            entry["dislodged_from"] = o.dislodged_from.upper()
+        if o.by_judge:
+            entry["by_judge"] = True
+        out.setdefault(o.power, []).append(entry)
+    return out
+
+
+def reason_json(reason: Reason) -> str:
+    """A reason as stored and answered: the one place an engine reason becomes JSON."""
+    return reason.value
+
+
+def reason_from_json(text: str) -> Reason:
+    return Reason(text)
+
+
+def own_result(results: Iterable[Mapping[str, Any]], phase: str) -> Mapping[str, Any] | None:
+    """Among the phases one processing played, the one of `phase` (not the ones settled after it)."""
+    return next((r for r in results if r["phase"] == phase), None)
