@@ -91,6 +91,9 @@ class Settings:
     # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
     deadline_clock: str | None = None
     deadline_days: tuple[str, ...] = ()
+    # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
+    # the master's REVEAL (judge.mail.anonymity); set before the start only
+    anonymous: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone

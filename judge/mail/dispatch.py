@@ -31,7 +31,7 @@ from ..engine.notation import position_from_json
 from ..games.submissions import TooLate
 from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
                         parse_message)
-from ..language.commands import Join, SignOn
+from ..language.commands import BecomePower, Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outbox
@@ -61,6 +61,7 @@ class Outcome:
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    last_signon: int | None = None     # the sign-on the orders that follow belong to (BECOME changes it)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
 
     def touch(self, game: str, power: str) -> None:
@@ -228,7 +229,10 @@ class Dispatch:
             if handler.once:
                 steps.record(inbound_id, index, lines)
         if isinstance(item.command, (SignOn, Join)):
-            out.signed[id(item.command)] = (session.game, session.powers, session.as_master)
+            out.last_signon = id(item.command)
+        if isinstance(item.command, (SignOn, Join)) or (isinstance(item.command, BecomePower)
+                                                          and out.last_signon is not None):
+            out.signed[out.last_signon] = (session.game, session.powers, session.as_master)
             if session.power:
                 out.touch(session.game, session.power)
         out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
