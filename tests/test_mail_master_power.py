@@ -149,3 +149,76 @@ def test_join_takes_a_powers_initial_as_signon_does(tmp_path):
         assert {p: info["account"] for p, info in powers.items()} == {p: p.lower() for p in POWERS}
     finally:
         j.close()
+
+
+# -- anonymous games ---------------------------------------------------------------------------------
+
+# Player names no English word contains, so a name found in a mail is a leak.
+NAMES = {"AUSTRIA": "zanzibar", "ENGLAND": "quixote", "FRANCE": "yodeller", "GERMANY": "wobbegong",
+         "ITALY": "vortexia", "RUSSIA": "umlautz", "TURKEY": "tundrak"}
+NEWCOMER = "xylophon"
+
+
+def leaks(sent, reader: str) -> list[str]:
+    """The other players' names and addresses found in one mail (headers and body) to `reader`."""
+    text = sent.mail.as_string().lower()
+    others = [n for n in [*NAMES.values(), NEWCOMER] if n != reader]
+    return [n for n in others if n in text]
+
+
+def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_others_mail(tmp_path):
+    j = make_judge(tmp_path)
+    try:
+        mails = []
+        mails += j.send("gm@dip.test", "REGISTER gm gm-pw\nCREATE alpha gm-pw\nSET ANONYMOUS ON\nSET PRESS GREY\n"
+                                       "SET PICTURES OFF\nSET ABANDON 1")
+        assert "ANONYMOUS of alpha: on (was off)" in said(mails[-1])
+        for power, name in NAMES.items():
+            mails += j.send(f"{name}@dip.test", f"REGISTER {name} {name}-pw\nJOIN alpha {name}-pw {power[0]}")
+        assert j.service.status("alpha")["status"] == "active"
+        started = [s for s in mails if "has started" in s.subject]
+        assert len(started) == 8          # seven players and the master
+        master_start = said(to(started, "gm@dip.test")[0])
+        assert all(n in master_start for n in NAMES.values())      # the master sees who is who
+        assert "Player" in said(to(started, "yodeller@dip.test")[0])
+        r = answer(j, "gm@dip.test", "SIGNON Malpha gm-pw\nSET ANONYMOUS OFF")
+        assert "cannot change once the game has started" in r
+
+        def play(frm: str, body: str) -> None:
+            mails.extend(j.send(frm, body))
+        play("yodeller@dip.test", "SIGNON Falpha yodeller-pw\nPRESS TO Germany\nAn alliance?\nENDPRESS\n"
+                                  "BROADCAST\nHello all\nENDPRESS\nPRESS GREY TO England\nBeware\nENDPRESS")
+        play("tundrak@dip.test", "SIGNON Talpha tundrak-pw\nRESIGN")                  # resigned notice
+        play(f"{NEWCOMER}@dip.test", f"REGISTER {NEWCOMER} {NEWCOMER}-pw\nJOIN alpha {NEWCOMER}-pw Turkey")
+        for power, name in NAMES.items():
+            if power not in ("ITALY", "TURKEY"):       # Italy misses the phase: civil disorder, abandoned
+                play(f"{name}@dip.test", f"SIGNON {power[0]}alpha {name}-pw\nSET WAIT")
+        play("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")                            # results
+        for name in NAMES.values():
+            for command in ("LIST alpha", "SUMMARY alpha", "HISTORY alpha", "LIST"):
+                play(f"{name}@dip.test", command)
+        kinds = {s.subject.split(": ", 1)[-1].split(" ", 1)[0] for s in mails}
+        assert any("now plays Turkey" in s.subject for s in mails), kinds          # the takeover, to everyone
+        assert any("resigned" in s.subject for s in mails) and any("abandon" in s.body for s in mails)
+        assert any("press from" in s.subject for s in mails) and any("Results" in s.subject or "results"
+                                                                    in s.subject.lower() for s in mails)
+        for s in mails:
+            for reader in s.to:
+                if reader != "gm@dip.test":
+                    assert not leaks(s, reader.split("@")[0]), (reader, s.subject, leaks(s, reader.split("@")[0]))
+        white = [s for s in mails if "yodeller" not in s.to[0] and "press from France" in s.subject]
+        assert white, "white press is signed by the power"
+        grey = [s for s in mails if "press from anonymous" in s.subject]
+        assert grey and all("quixote@dip.test" in s.to for s in grey)
+        master_grey = [s for s in mails if s.to == ["gm@dip.test"] and "Beware" in s.body]
+        assert master_grey and "press from France to England" in said(master_grey[0])
+
+        revealed = j.send("gm@dip.test", "SIGNON Malpha gm-pw\nREVEAL")
+        assert "the players of alpha are revealed" in said(to(revealed, "gm@dip.test")[0])
+        shown = [s for s in revealed if "players are revealed" in s.subject]
+        assert {a for s in shown for a in s.to} >= {f"{n}@dip.test" for n in NAMES.values() if n != "tundrak"}
+        assert all(n in said(shown[0]) for n in (*(v for k, v in NAMES.items() if k != "TURKEY"), NEWCOMER))
+        r = answer(j, "gm@dip.test", "SIGNON Malpha gm-pw\nREVEAL")
+        assert "alpha is not anonymous: its players are shown already" in r
+    finally:
+        j.close()
