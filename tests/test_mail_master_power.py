@@ -222,3 +222,14 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         assert "alpha is not anonymous: its players are shown already" in r
     finally:
         j.close()
+
+
+def test_a_co_master_gets_the_masters_own_notices_too(playing):
+    answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nPROMOTE cm")
+    for p in POWERS:
+        if p != "ITALY":
+            playing.send(f"{p.lower()}@dip.test", f"SIGNON {p[0]}alpha {p.lower()}-pw\nSET WAIT")
+    sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")
+    for master in ("gm@dip.test", "cm@dip.test"):
+        news = [s for s in to(sent, master) if s.subject == "alpha: Italy is in civil disorder"]
+        assert news, (master, [s.subject for s in to(sent, master)])

@@ -175,9 +175,8 @@ def terminate(gf: GameFile, now: datetime) -> None:
                        next_event_at=None)
         gf.event("finished", now, **result)
         joined = sorted(a for (a,) in gf.db.execute("SELECT account FROM signups"))
-        master = gf.row()["master"]
         gf.announce("terminated:end", "game_end", {"result": result}, now,
-                    recipients=[*joined, *([master] if master and master not in joined else []), None])
+                    recipients=[*joined, *(m for m in gf.masters() if m not in joined), None])
         return
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
     processing.finish(gf, Ending("terminated", (), counts, "centres"), row.position, now, key=f"{row.seq}:terminated")
