@@ -157,6 +157,8 @@ def test_join_takes_a_powers_initial_as_signon_does(tmp_path):
 NAMES = {"AUSTRIA": "zanzibar", "ENGLAND": "quixote", "FRANCE": "yodeller", "GERMANY": "wobbegong",
          "ITALY": "vortexia", "RUSSIA": "umlautz", "TURKEY": "tundrak"}
 NEWCOMER = "xylophon"
+HOLD = {"AUSTRIA": "A Vie H", "ENGLAND": "F Lon H", "FRANCE": "A Par H", "GERMANY": "A Ber H",
+        "RUSSIA": "A Mos H", "TURKEY": "A Con H"}
 
 
 def leaks(sent, reader: str) -> list[str]:
@@ -192,16 +194,18 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         play(f"{NEWCOMER}@dip.test", f"REGISTER {NEWCOMER} {NEWCOMER}-pw\nJOIN alpha {NEWCOMER}-pw Turkey")
         for power, name in NAMES.items():
             if power not in ("ITALY", "TURKEY"):       # Italy misses the phase: civil disorder, abandoned
-                play(f"{name}@dip.test", f"SIGNON {power[0]}alpha {name}-pw\nSET WAIT")
+                play(f"{name}@dip.test", f"SIGNON {power[0]}alpha {name}-pw\n{HOLD[power]}")
         play("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")                            # results
         for name in NAMES.values():
             for command in ("LIST alpha", "SUMMARY alpha", "HISTORY alpha", "LIST"):
                 play(f"{name}@dip.test", command)
-        kinds = {s.subject.split(": ", 1)[-1].split(" ", 1)[0] for s in mails}
-        assert any("now plays Turkey" in s.subject for s in mails), kinds          # the takeover, to everyone
-        assert any("resigned" in s.subject for s in mails) and any("abandon" in s.body for s in mails)
-        assert any("press from" in s.subject for s in mails) and any("Results" in s.subject or "results"
-                                                                    in s.subject.lower() for s in mails)
+        subjects = {s.subject for s in mails}
+        for kind in ("alpha: a player now plays Turkey, from Spring 1901", "alpha: Turkey has resigned",
+                     "alpha: Italy is abandoned and open for takeover", "alpha: Spring 1901 Movement results",
+                     "alpha: press from France", "alpha: broadcast from France", "alpha: press from anonymous"):
+            assert any(s.startswith(kind.split(",")[0]) for s in subjects), (kind, sorted(subjects))
+        replies = [s for s in mails if s.mail["In-Reply-To"] and s.to != ["gm@dip.test"]]
+        assert len(replies) >= 4 * len(NAMES)        # LIST, SUMMARY, HISTORY and LIST alpha answered
         for s in mails:
             for reader in s.to:
                 if reader != "gm@dip.test":
@@ -233,3 +237,14 @@ def test_a_co_master_gets_the_masters_own_notices_too(playing):
     for master in ("gm@dip.test", "cm@dip.test"):
         news = [s for s in to(sent, master) if s.subject == "alpha: Italy is in civil disorder"]
         assert news, (master, [s.subject for s in to(sent, master)])
+
+
+def test_help_documents_each_new_command(playing):
+    master = answer(playing, "gm@dip.test", "HELP MASTER")
+    for words in ("BECOME power", "CLEAR power", "PROMOTE name / DEMOTE name", "REVEAL", "SET ANONYMOUS ON",
+                  "SET NOABSENCE"):
+        assert words in master, words
+    commands = answer(playing, "gm@dip.test", "HELP COMMANDS")
+    for words in ("CONCEDE power", "CONCEDE NONE", "CLEAR", "UNOBSERVE game", "name or initial"):
+        assert words in commands, words
+    assert "ANONYMOUS on" in answer(playing, "gm@dip.test", "HELP SETTINGS")
