@@ -130,7 +130,9 @@ def test_observers_can_stop_observing(playing):
     playing.service.create_account("watcher", "watcher@dip.test", "watcher-pw")
     assert "you now observe alpha" in answer(playing, "watcher@dip.test", "OBSERVE alpha watcher-pw")
     assert playing.service.observers("alpha") == ["watcher"]
-    r = answer(playing, "watcher@dip.test", "OBSERVE alpha watcher-pw\nUNOBSERVE alpha")
+    r = answer(playing, "watcher@dip.test", "UNOBSERVE alpha wrong-pw")
+    assert "the password is not right" in r and playing.service.observers("alpha") == ["watcher"]
+    r = answer(playing, "watcher@dip.test", "UNOBSERVE alpha watcher-pw")
     assert "you no longer observe alpha" in r and playing.service.observers("alpha") == []
     r = answer(playing, "watcher@dip.test", "OBSERVE alpha watcher-pw\nSTOP OBSERVING alpha\nUNWATCH alpha")
     assert "you no longer observe alpha" in r and "you were not observing alpha: nothing changed" in r
@@ -245,6 +247,15 @@ def test_help_documents_each_new_command(playing):
                   "SET NOABSENCE"):
         assert words in master, words
     commands = answer(playing, "gm@dip.test", "HELP COMMANDS")
-    for words in ("CONCEDE power", "CONCEDE NONE", "CLEAR", "UNOBSERVE game", "name or initial"):
+    for words in ("CONCEDE power", "CONCEDE NONE", "CLEAR", "UNOBSERVE game password", "name or initial"):
         assert words in commands, words
     assert "ANONYMOUS on" in answer(playing, "gm@dip.test", "HELP SETTINGS")
+
+
+def test_a_sign_on_after_become_ends_acting_for_the_power(playing):
+    sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nBECOME France\nSIGNON Galpha germany-pw\n"
+                                       "SET ABSENCE 2026-03-03 to 2026-03-30")
+    # signed on as Germany from the master's address: the answer goes to Germany's player only
+    r = " ".join(said(s) for s in sent if s.mail["In-Reply-To"])
+    assert "signed on as Germany in alpha" in r
+    assert "a player may be away at most 14 days at once" in r     # Germany's own, not set as the master's

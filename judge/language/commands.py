@@ -191,7 +191,9 @@ class Concede:
 
 @dataclass(frozen=True, slots=True)
 class Unobserve:
+    """UNOBSERVE [game [password]], or STOP OBSERVING: no more of the game's public news."""
     game: str | None = None
+    password: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,7 +394,7 @@ class _Build(Transformer):
         return Concede(None if word.lower() in _CANCEL_WORDS else word)
 
     def unobserve(self, c):
-        return Unobserve(_opt(c, 0))
+        return Unobserve(_opt(c, 0), _opt(c, 1))
 
     def reveal(self, c):
         return Reveal()

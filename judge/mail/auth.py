@@ -185,6 +185,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
                           "the master can give an open power to a new player (REPLACE)")
     _check_password(service, session, account, password, f"SIGNON {letter}{game} password", game)
     session.account = account
+    session.acting = False      # a BECOME earlier in the mail ends at a new sign-on
     _enter_game(service, session, account, game)
     if letter.upper() == MASTER_LETTER and power is None:
         session.powers = ()

@@ -125,8 +125,7 @@ def _unobserve(env: Env, cmd: c.Unobserve) -> list[str]:
     name = game_name(cmd.game) if cmd.game else env.session.game
     if name is None:
         raise Refused("stop observing which game?", "UNOBSERVE game")
-    account = authenticate(env.service, env.session, None, f"SIGNON ?{name} password, then UNOBSERVE {name}",
-                           anywhere=True)
+    account = authenticate(env.service, env.session, cmd.password, f"UNOBSERVE {name} password", anywhere=True)
     stopped = env.service.stop_observing(name, account)
     return [f"you no longer observe {name}" if stopped else f"you were not observing {name}: nothing changed"]
 
