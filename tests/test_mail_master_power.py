@@ -216,6 +216,10 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         assert white, "white press is signed by the power"
         grey = [s for s in mails if "press from anonymous" in s.subject]
         assert grey and all("quixote@dip.test" in s.to for s in grey)
+        results = [s for s in mails if s.subject == "alpha: Spring 1901 Movement results"]
+        mine = [s for s in results if s.to == ["gm@dip.test"]]     # the players' copies were checked above
+        assert len(mine) == 1 and all(n in mine[0].body for n in ("zanzibar", "quixote", "yodeller", NEWCOMER))
+        assert len(results) == 8 and all("anonymous" in s.body for s in results if s not in mine)
         master_grey = [s for s in mails if s.to == ["gm@dip.test"] and "Beware" in s.body]
         assert master_grey and "press from France to England" in said(master_grey[0])
 
