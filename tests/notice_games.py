@@ -80,6 +80,7 @@ def play_all(directory: Path) -> Played:
     waiting(svc, clock, courier)
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
+    anonymous(svc, clock, courier)
     return played
 
 
@@ -245,4 +246,15 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     svc.offer_exchange("a2", "TURKEY", partner="Germany", give=["Con"], receive=["Ber"], account="a2-turkey")
     courier()
     past_grace(svc, clock, "a2")
+    courier()
+
+
+def anonymous(svc: GameService, clock, courier: Courier) -> None:
+    """An anonymous game: the master acts for a power (BECOME), a player is replaced, then REVEAL."""
+    seven_player_game(svc, "masked", settings=Settings(anonymous=True))
+    svc.act_for("masked", "ITALY", "gm")
+    svc.eject("masked", "ITALY")
+    svc.replace("masked", "ITALY", "p-italy")
+    courier()
+    svc.reveal("masked")
     courier()

@@ -75,6 +75,13 @@ class GameFile:
     def owners(self) -> dict[str, str | None]:
         return {p.power: p.account for p in self.powers().values()}
 
+    def masters(self) -> list[str]:
+        """The master, then the co-masters (PROMOTE): each has the master's rights and mail."""
+        master = self.row()["master"]
+        return [*([master] if master else []),
+                *(r[0] for r in self.db.execute("SELECT account FROM comasters ORDER BY since, account")
+                  if r[0] != master)]
+
     def powers_of(self, account: str) -> tuple[str, ...]:
         return tuple(p.power for p in self.powers().values() if p.account == account and not p.neutral)
 
@@ -147,10 +154,9 @@ class GameFile:
 
     # -- notices -----------------------------------------------------------------------------
     def recipients(self) -> list[str | None]:
-        """Every player with a power (once, however many powers), the master, and the public (None)."""
+        """Every player with a power (once, however many powers), the masters, and the public (None)."""
         accounts = sorted({p.account for p in self.powers().values() if p.account and not p.neutral})
-        master = self.row()["master"]
-        return [*accounts, *([master] if master and master not in accounts else []), None]
+        return [*accounts, *(m for m in self.masters() if m not in accounts), None]
 
     def times(self, when: datetime | None, recipient: str | None) -> dict[str, Any] | None:
         if when is None:

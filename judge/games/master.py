@@ -139,6 +139,31 @@ def become_master(gf: GameFile, account: str, keeper: bool, now: datetime) -> No
     gf.event("master", now, account=account, previous=current)
 
 
+def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
+    """A co-master (PROMOTE), or one removed (DEMOTE); True if that changed anything. The game's
+    own master is not a co-master and cannot be demoted this way (BECOME MASTER by the keeper)."""
+    if account == gf.row()["master"]:
+        raise GameError(f"{account} is the master of {gf.name} already" if not remove
+                        else f"{account} is the master of {gf.name}, not a co-master")
+    if remove:
+        changed = gf.db.execute("DELETE FROM comasters WHERE account = ?", [account]).rowcount == 1
+    else:
+        changed = gf.db.execute("INSERT OR IGNORE INTO comasters (account, since) VALUES (?, ?)",
+                                [account, iso(now)]).rowcount == 1
+    if changed:
+        gf.event("demoted" if remove else "promoted", now, account=account)
+    return changed
+
+
+def reveal(gf: GameFile, now: datetime) -> None:
+    """The master's REVEAL: an anonymous game shows who plays each power from now on, and says so."""
+    if not gf.settings.anonymous:
+        raise GameError(f"{gf.name} is not anonymous: its players are shown already")
+    gf.update_game(settings=json.dumps(gf.settings.with_(anonymous=False).to_json()))
+    gf.event("revealed", now)
+    gf.announce("revealed", "revealed", {}, now)
+
+
 def terminate(gf: GameFile, now: datetime) -> None:
     """The master's TERMINATE: the game ends now with no winner, started or not."""
     if gf.status is GameStatus.FINISHED:
@@ -150,9 +175,8 @@ def terminate(gf: GameFile, now: datetime) -> None:
                        next_event_at=None)
         gf.event("finished", now, **result)
         joined = sorted(a for (a,) in gf.db.execute("SELECT account FROM signups"))
-        master = gf.row()["master"]
         gf.announce("terminated:end", "game_end", {"result": result}, now,
-                    recipients=[*joined, *([master] if master and master not in joined else []), None])
+                    recipients=[*joined, *(m for m in gf.masters() if m not in joined), None])
         return
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
     processing.finish(gf, Ending("terminated", (), counts, "centres"), row.position, now, key=f"{row.seq}:terminated")

@@ -93,6 +93,9 @@ class Settings:
     deadline_days: tuple[str, ...] = ()
     # fog of war (judge.games.fog): each power sees only what its units and centres see
     fog: bool = False
+    # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
+    # the master's REVEAL (judge.mail.anonymity); set before the start only
+    anonymous: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone

@@ -18,7 +18,7 @@ def check_playing(gf: GameFile, power: str, account: str | None) -> None:
     if power not in powers or powers[power].neutral:
         raise GameError(f"nobody plays {power} in {gf.name}")
     pr = powers[power]
-    if account is not None and account != pr.account and account != gf.row()["master"]:
+    if account is not None and account != pr.account and account not in gf.masters():
         raise GameError(f"{account} does not play {power} in {gf.name}")
     if pr.status in (PowerStatus.RESIGNED, PowerStatus.ELIMINATED) or pr.account is None:
         raise GameError(f"{power} is {pr.status.value}")
@@ -70,6 +70,9 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
     if ends <= starts or ends <= now:
         raise GameError("an absence must end after it starts, and in the future")
     if not by_master:
+        if gf.settings.max_absence_days <= 0:
+            raise GameError(f"{gf.name} allows no absences (its master set NOABSENCE); ask the game master,"
+                            " who may still set one for you")
         if (ends - starts) > timedelta(days=gf.settings.max_absence_days):
             raise GameError(f"a player may be away at most {gf.settings.max_absence_days:g} days at once;"
                             " ask the game master for more")

@@ -28,14 +28,15 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
     press_id = gf.db.execute(
         "INSERT INTO press (phase_seq, at, sender, recipients, shown_as, body, source) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [row.seq if row else None, iso(now), sender, json.dumps(targets), shown, body, source]).lastrowid
-    master = gf.row()["master"]
+    masters = gf.masters()
     accounts = {powers[t].account for t in targets if t != "MASTER" and powers[t].account}
-    if master and sender != "MASTER":
-        accounts.add(master)      # a copy of everything, as HELP PRESS tells players
+    # a copy of everything to the masters, as HELP PRESS tells players; a master's own press to the others
+    accounts.update(m for m in masters if sender != "MASTER" or m != account)
     for acc in sorted(a for a in accounts if a):
         gf.notice(f"press:{press_id}", "press", acc, {
-            "from": sender if acc == master else shown, "to": targets, "broadcast": to is None, "body": body,
-            "copy": acc == master and "MASTER" not in targets and not any(
+            "from": sender if acc in masters else shown, "to": targets, "broadcast": to is None, "body": body,
+            "grey": anonymous,
+            "copy": acc in masters and "MASTER" not in targets and not any(
                 powers[t].account == acc for t in targets if t != "MASTER")}, now)
     return press_id
 

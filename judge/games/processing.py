@@ -136,13 +136,13 @@ def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: str, key: st
                 extra: dict) -> None:
     powers = gf.powers()
     accounts = sorted({powers[p].account for p in late if powers[p].account})
-    master = gf.row()["master"]
     base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late, **extra}
     for account in accounts:
         gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account),
                                        "yours": [p for p in late if powers[p].account == account]}, now)
-    if master:
-        gf.notice(key, kind, master, {**base, "deadline": gf.times(row.deadline, master)}, now)
+    for master in gf.masters():      # the master and any co-master (PROMOTE)
+        if master not in accounts:
+            gf.notice(key, kind, master, {**base, "deadline": gf.times(row.deadline, master)}, now)
 
 
 def _iso_or_none(when: datetime | None) -> str | None:
@@ -211,7 +211,7 @@ def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: dat
     """News about one power (also in every results notice) goes to its player and the master; an open
     power is announced publicly (recipient None) for takeover."""
     account = item.get("account") or gf.powers()[item["power"]].account
-    recipients = {account, gf.row()["master"]} - {None}
+    recipients = {account, *gf.masters()} - {None}
     if item.get("open_for_takeover") or item["kind"] in ("coin_toss", "italy_joins"):
         recipients = set(gf.recipients())
     gf.announce(key, item["kind"], item, now, deadline, recipients=sorted(recipients, key=lambda r: r or ""))

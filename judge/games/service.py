@@ -391,9 +391,18 @@ class GameService:
             return votes.vote(gf, account, "draw", value, self.clock())
 
     def concede(self, name: str, account: str, to_power: str | None) -> bool:
-        """Concede to a power (None withdraws). When every other survivor concedes to it, it wins."""
+        """Concede to a power (None withdraws). When every other survivor concedes to it, it wins;
+        until then the players of the others are asked to agree (a `concession` notice)."""
         with self._write(name) as gf:
-            return votes.vote(gf, account, "concede", to_power.upper() if to_power else "", self.clock())
+            ended = votes.vote(gf, account, "concede", to_power.upper() if to_power else "", self.clock())
+            if not ended and to_power:
+                votes.ask_to_concede(gf, to_power.upper(), self.clock())
+            return ended
+
+    def concessions(self, name: str, to_power: str) -> tuple[int, int]:
+        """(how many survivors concede to `to_power`, how many must): the other survivors' players'."""
+        with self._read(name) as gf:
+            return votes.concession_tally(gf, to_power.upper())
 
     def send_press(self, name: str, sender: str, to: Sequence[str] | None, body: str, *,
                    anonymous: bool = False, account: str | None = None, source: str | None = None) -> int:
@@ -435,6 +444,33 @@ class GameService:
         keeper = self.accounts.get(account).keeper
         with self._write(name) as gf:
             master.become_master(gf, account, keeper, self.clock())
+
+    def promote(self, name: str, account: str, *, remove: bool = False, source: str | None = None) -> bool:
+        """PROMOTE: a co-master with the master's rights (its mail included); `remove`: DEMOTE."""
+        self.accounts.get(account)
+        with self._write_once(name, source) as gf:
+            return gf is not None and master.promote(gf, account, remove, self.clock())
+
+    def reveal(self, name: str, *, source: str | None = None) -> None:
+        """REVEAL: an anonymous game's players are shown to everyone from now on (and told so)."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                master.reveal(gf, self.clock())
+
+    def act_for(self, name: str, power: str, account: str, *, source: str | None = None) -> None:
+        """BECOME power: a master (`account`) acts in the place of the power's player, who is told."""
+        power = power.upper()
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return
+            if account not in gf.masters():
+                raise GameError(f"{account} is not a master of {name}")
+            players.check_playing(gf, power, account)
+            row, player = gf.current(), gf.powers()[power].account
+            gf.event("master acts", self.clock(), power=power, account=account)
+            if player and player != account:
+                gf.notice(f"{row.seq}:acted:{power}:{account}", "master_acted", player,
+                          {"power": power, "phase": row.phase, "master": account}, self.clock())
 
     def eject(self, name: str, power: str, *, source: str | None = None) -> None:
         """The master takes a power from its player: it is open for takeover."""
@@ -512,6 +548,10 @@ class GameService:
             raise GameError(f"there is no game called {name}")
         return audience.observe(self.judge, name, account, self.clock())
 
+    def stop_observing(self, name: str, account: str) -> bool:
+        """UNOBSERVE: the account no longer gets the game's public news. False if it did not."""
+        return audience.stop_observing(self.judge, check_game_name(name), account)
+
     def observers(self, name: str) -> list[str]:
         return audience.observers(self.judge, check_game_name(name))
 
@@ -563,7 +603,7 @@ class GameService:
             need = processing.needs(gf, cur.position) if cur else {}
             return {
                 "name": row["name"], "variant": row["variant"], "rules": row["edition"], "status": row["status"],
-                "master": row["master"], "phase": cur.phase if cur else None,
+                "master": row["master"], "masters": gf.masters(), "phase": cur.phase if cur else None,
                 "phase_name": gf.phase_name(cur.position) if cur else None,
                 "deadline": gf.times(cur.deadline, viewer) if cur else None,
                 "position": notation.position_to_json(gf.variant, cur.position) if cur else None,

@@ -213,7 +213,16 @@ def _game_v6(db: sqlite_utils.Database) -> None:
         )""")
 
 
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6]
+def _game_v7(db: sqlite_utils.Database) -> None:
+    """Co-masters (PROMOTE): accounts with the master's rights beside the one in `game.master`."""
+    db.execute("""
+        CREATE TABLE comasters (
+            account TEXT PRIMARY KEY,
+            since TEXT NOT NULL
+        )""")
+
+
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7]
 
 
 def game_path(data: Path, name: str) -> Path:

@@ -24,6 +24,10 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
     alive = [p for p in draw_survivors(row.position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
     if kind == "draw":
         _check_draw_vote(gf, value, alive)
+    elif value and value not in alive:
+        raise GameError(f"{value} is not a surviving power in {gf.name}: only a survivor can be conceded to")
+    elif value and powers[value].account == account:
+        raise GameError("a concession is to another player's power, not to one of your own")
     for p in mine:
         gf.db.execute("INSERT INTO votes (power, kind, value, at) VALUES (?, ?, ?, ?) ON CONFLICT(power, kind)"
                       " DO UPDATE SET value = excluded.value, at = excluded.at", [p, kind, value, iso(now)])
@@ -58,3 +62,32 @@ def _check_draw_vote(gf: GameFile, value: str, alive: list[str]) -> None:
     unknown = set(value[4:].split(",")) - set(alive) if named else set()
     if unknown:
         raise GameError("only survivors can share a draw, not " + ", ".join(sorted(unknown)))
+
+
+def _alive_sides(gf: GameFile) -> tuple[list[str], dict]:
+    powers = gf.powers()
+    alive = [p for p in draw_survivors(gf.current().position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
+    return alive, powers
+
+
+def concession_tally(gf: GameFile, to_power: str) -> tuple[int, int]:
+    """(survivors conceding to `to_power`, survivors who must): those not on its player's side."""
+    alive, powers = _alive_sides(gf)
+    side = {p for p in alive if powers[p].account == powers[to_power].account}
+    others = [p for p in alive if p not in side]
+    votes = gf.votes("concede")
+    return sum(1 for p in others if votes.get(p) == to_power), len(others)
+
+
+def ask_to_concede(gf: GameFile, to_power: str, now: datetime) -> None:
+    """Tell the players of the survivors not yet conceding to `to_power` that others have: they agree
+    by conceding too. One notice per player and tally, so a repeated vote writes nothing new."""
+    alive, powers = _alive_sides(gf)
+    conceded, needed = concession_tally(gf, to_power)
+    votes = gf.votes("concede")
+    ask = sorted({powers[p].account for p in alive if powers[p].account and votes.get(p) != to_power
+                  and powers[p].account != powers[to_power].account})
+    seq = gf.current().seq
+    for account in ask:
+        gf.notice(f"{seq}:concede:{to_power}:{conceded}", "concession", account,
+                  {"power": to_power, "phase": gf.current().phase, "conceded": conceded, "needed": needed}, now)

@@ -188,6 +188,43 @@ class Access:
 
 
 @dataclass(frozen=True, slots=True)
+class BecomePower:
+    """A master's `BECOME power`: acts for the power (orders, an absence) in its player's place."""
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class Promote:
+    """The master's PROMOTE (a co-master with the same rights) or DEMOTE (no longer one)."""
+    who: str
+    remove: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClearOrders:
+    """CLEAR: the signed-on player's orders, or (the master) the named power's, taken back."""
+    power: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """CONCEDE power: the game to that power, if every other survivor agrees; None takes it back."""
+    power: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unobserve:
+    """UNOBSERVE [game [password]], or STOP OBSERVING: no more of the game's public news."""
+    game: str | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The master's REVEAL: an anonymous game's players shown to everyone."""
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     pass
 
@@ -238,14 +275,15 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
-           | Exchange | ForceStart | Terminate | Access | Map | Export | SetJoinPassword)
+           | Exchange | ForceStart | Terminate | Access | Map | Export | SetJoinPassword | BecomePower
+           | Promote | ClearOrders | Concede | Unobserve | Reveal)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export whogame".split())
+    "map export whogame promote demote clear concede unobserve unwatch stop reveal".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -381,7 +419,32 @@ class _Build(Transformer):
         return Help(" ".join(_words(c)) or None)
 
     def become_master(self, c):
-        return BecomeMaster(_opt(c, 0))
+        if str(c[0]).upper() == "MASTER":
+            return BecomeMaster(_opt(c, 1))
+        if len(c) > 1:
+            raise ValueError("BECOME takes one power (BECOME France), or MASTER and your password")
+        return BecomePower(str(c[0]))
+
+    def promote(self, c):
+        return Promote(str(c[0]))
+
+    def demote(self, c):
+        return Promote(str(c[0]), remove=True)
+
+    def clear(self, c):
+        return ClearOrders(_opt(c, 0))
+
+    def concede(self, c):
+        word = _opt(c, 0)
+        if word is None:
+            raise ValueError("CONCEDE to which power? CONCEDE France, or CONCEDE NONE to take a concession back")
+        return Concede(None if word.lower() in _CANCEL_WORDS else word)
+
+    def unobserve(self, c):
+        return Unobserve(_opt(c, 0), _opt(c, 1))
+
+    def reveal(self, c):
+        return Reveal()
 
     def process(self, c):
         return Process(_opt(c, 0))
@@ -460,7 +523,8 @@ USAGE = {
     "join": "JOIN game password [power] [PRIVATE join-password]", "map": "MAP game [phase]", "export": "EXPORT game", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
     "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
     "ADDRESS new | TIMEZONE zone | DEADLINE when | a game setting (HELP SETTINGS)", "eject": "EJECT power", "replace": "REPLACE power [address]",
-    "extend": "EXTEND hours", "become": "BECOME MASTER", "press": "PRESS TO powers ... ENDPRESS",
+    "extend": "EXTEND hours", "become": "BECOME MASTER, or (a master) BECOME power",
+    "promote": "PROMOTE account", "demote": "DEMOTE account", "concede": "CONCEDE power", "press": "PRESS TO powers ... ENDPRESS",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
 }
 

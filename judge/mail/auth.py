@@ -61,6 +61,7 @@ class Session:
     foreign: bool = False         # signed on by password from an address that is not the account's
     token_refused: bool = False   # came to a reply address, but not from its owner's address
     token_stale: bool = False     # came to a reply address in the judge's form that is nobody's now
+    acting: bool = False          # a master acting for `powers` in its player's place (BECOME power)
 
     @property
     def power(self) -> str | None:
@@ -105,7 +106,7 @@ def _enter_game(service: GameService, session: Session, account: str, game: str)
         return
     session.game = status["name"]
     session.powers = tuple(p for p, info in status["powers"].items() if info["account"] == account)
-    session.as_master = status["master"] == account
+    session.as_master = account in status["masters"]
 
 
 def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> bool:
@@ -166,6 +167,8 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     power = power_by_letter(variant, letter)
     if power is None and letter.upper() == MASTER_LETTER:
         account, role = status["master"], "the master"
+        if session.sender_account in status["masters"][1:]:
+            account, role = session.sender_account, "a co-master"     # a co-master (PROMOTE) signs on as itself
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
@@ -182,6 +185,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
                           "the master can give an open power to a new player (REPLACE)")
     _check_password(service, session, account, password, f"SIGNON {letter}{game} password", game)
     session.account = account
+    session.acting = False      # a BECOME earlier in the mail ends at a new sign-on
     _enter_game(service, session, account, game)
     if letter.upper() == MASTER_LETTER and power is None:
         session.powers = ()
@@ -276,7 +280,7 @@ def require_player(session: Session, what: str) -> tuple[str, str]:
 def require_master(service: GameService, session: Session, what: str) -> str:
     if session.game is None or session.account is None:
         raise Refused(f"{what} is the game master's: sign on first", "SIGNON Mgame password")
-    if service.status(session.game)["master"] != session.account:
+    if session.account not in service.status(session.game)["masters"]:
         try:
             keeper = service.accounts.get(session.account).keeper
         except KeyError:

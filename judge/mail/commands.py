@@ -63,7 +63,10 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     current = env.service.status(name)
     if current["status"] in ("active", "paused"):
         return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
-    status = env.service.join(name, account, [cmd.preference] if cmd.preference else [],
+    preference = cmd.preference
+    if preference:      # a power's initial, as SIGNON takes it, or its name
+        preference = resolve_power(env.service.variant(current["variant"]), preference) or preference
+    status = env.service.join(name, account, [preference] if preference else [],
                               join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
     if status["status"] == "forming":
@@ -97,6 +100,36 @@ def _observe(env: Env, cmd: c.Observe) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password", game=name)
     added = env.service.observe(name, account)
     return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
+
+
+def _unobserve(env: Env, cmd: c.Unobserve) -> list[str]:
+    name = game_name(cmd.game) if cmd.game else env.session.game
+    if name is None:
+        raise Refused("stop observing which game?", "UNOBSERVE game")
+    account = authenticate(env.service, env.session, cmd.password, f"UNOBSERVE {name} password", anywhere=True)
+    stopped = env.service.stop_observing(name, account)
+    return [f"you no longer observe {name}" if stopped else f"you were not observing {name}: nothing changed"]
+
+
+def _concede(env: Env, cmd: c.Concede) -> list[str]:
+    game, _ = require_player(env.session, "CONCEDE")
+    power = None
+    if cmd.power is not None:
+        power = resolve_power(env.service.variant(env.service.phase_of(game)[0]), cmd.power)
+        if power is None:
+            raise Refused(f"{cmd.power!r} is not a power in {game}", "CONCEDE France")
+    try:
+        ended = env.service.concede(game, env.session.account, power)
+    except GameError as e:
+        raise Refused(str(e), "CONCEDE a surviving power of another player, or CONCEDE NONE") from None
+    if power is None:
+        return [f"you no longer concede {game}"]
+    name = power_name(env.service, game, power)
+    if ended:
+        return [f"you concede {game} to {name}: every other survivor has, so {name} wins and the game is over"]
+    conceded, needed = env.service.concessions(game, power)
+    return [(f"you concede {game} to {name}: {conceded} of the {needed} other survivors have; {name} wins when"
+             " every one does (the others are told). CONCEDE NONE takes it back")]
 
 
 def _press(env: Env, cmd: c.Press) -> list[str]:
@@ -168,13 +201,17 @@ _SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s+(?:(?:to|until|-)\s
 
 
 def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
-    game, _ = require_player(env.session, "SET ABSENCE")
+    game, power = require_player(env.session, "SET ABSENCE")
     usage = "SET ABSENCE 2026-12-20 to 2026-12-27 (dates in the game's time zone)"
     match = _SPAN.match(cmd.when.strip())
     if not match:
         raise Refused(f"cannot read the dates {cmd.when!r}", usage)
+    account, by_master = env.session.account, False
+    if env.session.acting:      # a master after BECOME power: the absence is its player's
+        account, by_master = env.service.status(game)["powers"][power]["account"], True
     try:
-        out = env.service.add_absence(game, env.session.account, match["start"], match["end"], source=env.source)
+        out = env.service.add_absence(game, account, match["start"], match["end"], by_master=by_master,
+                                      source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
     if out.get("repeated"):
@@ -315,6 +352,12 @@ HANDLERS: dict[type, Handler] = {
     c.Rollback: Handler(master.rollback, once=True),
     c.Preview: Handler(master.preview),
     c.Exchange: Handler(_exchange),         # idempotent by its source
+    c.BecomePower: Handler(master.become_power),   # changes the session: run again on a repeat
+    c.Promote: Handler(master.promote, once=True),
+    c.ClearOrders: Handler(master.clear),       # idempotent by its source
+    c.Concede: Handler(_concede),           # a vote: the same twice is the same
+    c.Unobserve: Handler(_unobserve),
+    c.Reveal: Handler(master.reveal, once=True),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

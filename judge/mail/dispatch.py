@@ -32,7 +32,7 @@ from ..engine.notation import position_from_json
 from ..games.submissions import TooLate
 from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
                         parse_message)
-from ..language.commands import Join, SignOn
+from ..language.commands import BecomePower, Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
 from . import outgoing
@@ -62,6 +62,7 @@ class Outcome:
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
     signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    last_signon: int | None = None     # the sign-on the orders that follow belong to (BECOME changes it)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
     files: list = field(default_factory=list)   # command_env.Attachment: what the reply carries (MAP, EXPORT)
 
@@ -234,7 +235,10 @@ class Dispatch:
             if handler.once:
                 steps.record(inbound_id, index, lines)
         if isinstance(item.command, (SignOn, Join)):
-            out.signed[id(item.command)] = (session.game, session.powers, session.as_master)
+            out.last_signon = id(item.command)
+        if isinstance(item.command, (SignOn, Join)) or (isinstance(item.command, BecomePower)
+                                                          and out.last_signon is not None):
+            out.signed[out.last_signon] = (session.game, session.powers, session.as_master)
             if session.power:
                 out.touch(session.game, session.power)
         out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})

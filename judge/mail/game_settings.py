@@ -131,6 +131,8 @@ SETTINGS: tuple[Setting, ...] = (
             "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),
     Setting(("GAMEZONE",), "time_zone", _zone, "the game's time zone, in which deadlines are shown", "Europe/Paris"),
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
+    Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,
+            "nobody's name or address in the players' mail until the game ends or REVEAL (ON or OFF)", "on"),
     Setting(("UNLISTED",), "unlisted", _switch, "leave the game out of LIST for those not in it (ON or OFF)", "on"),
     Setting(("NOLIST",), "unlisted", _switch, "the same as UNLISTED ON", "", implied="on"),
     Setting(("RELIABILITY",), "min_reliability", _none_or(_percent),

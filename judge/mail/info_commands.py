@@ -8,6 +8,7 @@ from ..games.records import Record
 from ..games.service import GameService
 from ..language import commands as c
 from ..pictures.games import centre_counts_by_year
+from .anonymity import hides_players
 from .auth import Refused, known_game
 from .command_env import Env
 from .fog_mail import history_as_seen, reader_powers
@@ -48,10 +49,8 @@ def short_record(record: Record) -> str:
 
 
 def hidden(status: dict, viewer: str | None) -> bool:
-    """Whether players' names are kept from this viewer: an anonymous game not over, to all but its
-    masters (the rule of judge.mail.anonymity.hides_players, where the games layer has `anonymous`)."""
-    return (bool(status["settings"].get("anonymous")) and status["status"] != "finished"
-            and viewer not in status.get("masters", [status.get("master")]))
+    """Whether players' names are kept from this viewer (judge.mail.anonymity)."""
+    return hides_players(status, viewer)
 
 
 def status_lines(service: GameService, name: str, viewer: str | None = None, reader: str | None = None) -> list[str]:

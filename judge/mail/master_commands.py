@@ -1,12 +1,13 @@
 """The game master's mail commands: PROCESS, PREVIEW, PAUSE, RESUME, SET DEADLINE, EXTEND, EJECT,
-REPLACE, ROLLBACK and SET <setting> <value>, each only for the signed-on game's master (or the
-judge keeper); and BECOME MASTER, which makes one."""
+REPLACE, ROLLBACK, SET <setting> <value>, BECOME <power>, PROMOTE/DEMOTE (co-masters), CLEAR <power>
+and REVEAL, each only for the signed-on game's masters (or the judge keeper); and BECOME MASTER,
+which makes one."""
 from __future__ import annotations
 
 import re
 
 from ..language import commands as c
-from .auth import Refused, authenticate, power_name, require_master, resolve_power
+from .auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
 from .game_settings import read_setting, shown
 from .info_commands import outcome_line
@@ -193,3 +194,66 @@ def _auto_clock(env: Env, game: str) -> list[str]:
     return [f"CLOCK of {game}: {clock} ({zone}), the hour awake for {len(chosen.suits)} of"
             f" {len(chosen.suits) + len(chosen.not_suited)} players: {awake}"
             + (f"; not for {', '.join(chosen.not_suited)}" if chosen.not_suited else "")]
+
+
+def become_power(env: Env, cmd: c.BecomePower) -> list[str]:
+    """BECOME power: the rest of the message acts for the power (orders, SET ABSENCE), for a player
+    who cannot write; the power's player is told (a master_acted notice)."""
+    game = require_master(env.service, env.session, f"BECOME {cmd.power}")
+    power = power_in(env, game, cmd.power)
+    env.service.act_for(game, power, env.session.account, source=env.source)
+    env.session.powers, env.session.acting = (power,), True
+    player = env.service.status(game)["powers"][power]["account"]
+    name = power_name(env.service, game, power)
+    return [f"you act for {name} in {game} until the end of this mail: orders and SET ABSENCE below are"
+            f" {name}'s" + (f"; its player, {player}, is told" if player and player != env.session.account else "")]
+
+
+def _account_named(env: Env, word: str, usage: str) -> str:
+    """An account by its name or one of its addresses."""
+    found = env.service.accounts.by_address(word) if "@" in word else None
+    if found is not None:
+        return found.name
+    try:
+        return env.service.accounts.get(word).name
+    except KeyError:
+        raise Refused(f"{word} is not registered with this judge", usage) from None
+
+
+def promote(env: Env, cmd: c.Promote) -> list[str]:
+    word = "DEMOTE" if cmd.remove else "PROMOTE"
+    game = require_master(env.service, env.session, word)
+    account = _account_named(env, cmd.who, f"{word} name (or address) of a registered player")
+    try:
+        changed = env.service.promote(game, account, remove=cmd.remove, source=env.source)
+    except ValueError as e:
+        raise Refused(str(e), f"{word} another account") from None
+    masters = ", ".join(env.service.status(game)["masters"])
+    if cmd.remove:
+        done = f"{account} is no longer a master of {game}" if changed else f"{account} was not a co-master of {game}"
+    else:
+        done = (f"{account} is now a co-master of {game}, with the master's rights and mail (SIGNON M{game}"
+                " with their own password)" if changed else f"{account} is a co-master of {game} already")
+    return [f"{done}; the masters are {masters}"]
+
+
+def clear(env: Env, cmd: c.ClearOrders) -> list[str]:
+    """CLEAR: the player's own orders, or the named power's for a master (or after BECOME)."""
+    session = env.session
+    if cmd.power is not None:
+        game = require_master(env.service, session, f"CLEAR {cmd.power}")
+        power = power_in(env, game, cmd.power)
+    elif session.as_master and session.power is None:
+        raise Refused("CLEAR whose orders?", "CLEAR France")
+    else:
+        game, power = require_player(session, "CLEAR")
+    result = env.service.clear_orders(game, power, account=session.account, source=env.source)
+    missing = len(result.get("units_without_orders", ()))
+    return [f"the orders of {power_name(env.service, game, power)} in {game} are cleared"
+            + (f"; {missing} unit{'s' * (missing != 1)} without orders" if missing else "")]
+
+
+def reveal(env: Env, cmd: c.Reveal) -> list[str]:
+    game = require_master(env.service, env.session, "REVEAL")
+    env.service.reveal(game, source=env.source)
+    return [f"the players of {game} are revealed: everyone is told who plays each power"]

@@ -19,7 +19,8 @@ players, the centre table by year). Every template gets the context `notice_cont
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
-`who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side).
+`who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
+revealed -> `seats`. In an anonymous game the status and payload come masked (judge.mail.anonymity).
 Under fog of war a results notice's payload is first cut to what its recipient sees
 (judge.mail.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
@@ -36,6 +37,7 @@ from ..engine.variant import Variant
 from ..games.clock import parse_time, shown
 from ..games.service import GameService, Notice
 from ..games.small import setup
+from .anonymity import hidden_accounts, masked_payload, masked_status
 from .fog_mail import notice_as_seen
 from .outcome_words import place, unit_words
 from .reports import Reports, Rendered
@@ -63,7 +65,11 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     status = service.status(notice.payload["game"])    # the same for every reader: times come from the payload
     notice = notice_as_seen(service, notice, status)    # fog of war: what the recipient sees
-    p = notice.payload
+    hidden = hidden_accounts(status, notice.recipient)   # an anonymous game: judge.mail.anonymity
+    status = masked_status(status, hidden)
+    p = masked_payload(notice.payload, hidden)
+    if hidden:
+        notice = Notice(notice.id, notice.kind, notice.recipient, p, notice.created_at)
     variant = service.variant(status["variant"])
     players = _players(status)
     game_zone = status["settings"]["time_zone"]
@@ -252,7 +258,12 @@ def _rollback(service: GameService, notice: Notice, variant: Variant, status: di
     return {"decide": decide}
 
 
+def _revealed(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+    players = _players(status)
+    return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
+
+
 _EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
     "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
-    "exchange_offer": _exchange_offer, "rollback": _rollback,
+    "exchange_offer": _exchange_offer, "rollback": _rollback, "revealed": _revealed,
 }
