@@ -1,4 +1,4 @@
-"""Mail commands anyone may send: LIST, HISTORY and SUMMARY."""
+"""Mail commands anyone may send: LIST (LIST VARIANTS too), HISTORY and SUMMARY."""
 from __future__ import annotations
 
 from ..games.service import GameService
@@ -6,6 +6,7 @@ from ..language import commands as c
 from .auth import known_game
 from .command_env import Env
 from .game_settings import SETTINGS, shown
+from .variant_info import list_variants
 
 
 def viewer(env: Env) -> str | None:
@@ -14,6 +15,8 @@ def viewer(env: Env) -> str | None:
 
 
 def list_games(env: Env, cmd: c.ListGames) -> list[str]:
+    if cmd.game and cmd.game.upper() in ("VARIANTS", "VARIANT"):   # LIST VARIANTS: what the judge plays
+        return list_variants(env)
     if cmd.game:
         return status_lines(env.service, known_game(env.service, cmd.game), viewer(env))
     games = env.service.list_games(env.session.account)   # signed on: its unlisted games too
