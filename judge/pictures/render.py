@@ -11,6 +11,7 @@ from . import style
 from .atlas import Atlas, load_atlas
 from .background import paint_background
 from .legend import legend
+from .legend import legend_height as legend_rows_height
 from .overlay import Overlay
 from .paint_png import paint_png
 from .paint_svg import paint_svg
@@ -62,7 +63,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
                     if prov.terrain is Terrain.IMPASSABLE})
     background, colours = paint_background(atlas, width, province_fills(variant, position, atlas.colours), water, hatches)
     map_height = background.shape[0]
-    legend_height = round(style.LEGEND_HEIGHT * width / 1200)
+    legend_height = legend_rows_height(variant, width)
     scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours)
 
     overlay = Overlay(variant, atlas, position, width)
