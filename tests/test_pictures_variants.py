@@ -135,3 +135,20 @@ def test_plane_cells_show_only_borders_the_board_has(plane):
         met |= {tuple(sorted((order[x - 1], order[y - 1]))) for x, y in set(zip(a[touching].tolist(), b[touching].tolist()))}
     false = [pair for pair in sorted(met) if pair[1] not in variant.board.neighbours(pair[0])]
     assert not false, f"borders the board does not have: {false}"
+
+
+def test_spread_pushes_crowded_places_apart_within_the_same_board():
+    """ps_layout.spread: a crowded corner (Youngstown's Europe) takes room from the empty rest."""
+    from judge.pictures.ps_layout import MIN_GAP, read_info, spread
+
+    crowded = {f"c{i}": (10 + i % 3, 10 + i // 3) for i in range(9)}        # nine places a point apart
+    places = {**crowded, "far1": (0.0, 0.0), "far2": (400.0, 300.0), "far3": (400.0, 0.0)}
+    out = spread(places)
+    xs, ys = zip(*out.values())
+    assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((0, 400, 0, 300))
+    gaps = [((out[a][0] - out[b][0]) ** 2 + (out[a][1] - out[b][1]) ** 2) ** 0.5
+            for a, b in itertools.combinations(out, 2)]
+    assert min(gaps) >= 0.99 * MIN_GAP * 400
+    assert out["c8"][0] > out["c0"][0] and out["c8"][1] > out["c0"][1]    # the order of places kept
+    ps = "% INFO\n%  250  400 BER    Berlin\n%  205  443 ARA/NC Aragon (north coast)\n% MAP\n%  1 1 XXX Not read\n"
+    assert read_info(ps) == [(250.0, 400.0, "ber", "Berlin"), (205.0, 443.0, "ara/nc", "Aragon (north coast)")]
