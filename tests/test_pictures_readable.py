@@ -156,9 +156,8 @@ def _moves_from(variant, atlas, pid: str, kind: UnitKind, occupied: bool) -> lis
     return out
 
 
-@pytest.mark.parametrize("occupied", [False, True], ids=["into-empty", "into-occupied"])
-def test_every_arrow_ends_inside_its_destination(drawn, occupied):
-    variant, atlas = drawn
+def arrows_outside(variant, atlas, occupied: bool) -> list[str]:
+    """Every move ("pid-dest") whose arrow ends outside the destination's cell."""
     outside = []
     for pid, province in sorted(variant.board.provinces.items()):
         if province.terrain is Terrain.IMPASSABLE:
@@ -167,6 +166,13 @@ def test_every_arrow_ends_inside_its_destination(drawn, occupied):
         for dest, (x, y) in _moves_from(variant, atlas, pid, kind, occupied):
             if atlas.cells[int(y), int(x)] != atlas.label(dest):
                 outside.append(f"{pid}-{dest}")
+    return outside
+
+
+@pytest.mark.parametrize("occupied", [False, True], ids=["into-empty", "into-occupied"])
+def test_every_arrow_ends_inside_its_destination(drawn, occupied):
+    variant, atlas = drawn
+    outside = arrows_outside(variant, atlas, occupied)
     assert not outside, f"arrows ending outside their destination: {outside}"
 
 

@@ -128,13 +128,17 @@ def test_the_reader_knows_every_province_by_name(play):
         assert [o.order.unit.location.province for o in read.orders] == [province.id], province.name
 
 
-def test_results_of_a_variant_without_a_layout_go_out_without_a_picture(tmp_path, caplog):
-    """Pictures need layout.json; an imported board without one gets its results mailed as text,
-    with the reason logged, never a crash."""
+@pytest.mark.parametrize("drawn", [True, False], ids=["with-layout", "layout-missing"])
+def test_results_of_a_variant_without_a_layout_go_out_without_a_picture(tmp_path, caplog, monkeypatch, drawn):
+    """Pictures need layout.json; a board without one gets its results mailed as text, with the
+    reason logged, never a crash. Every packaged variant has one now (Pure's results carry its
+    picture), so the missing file is played by hiding Pure's from the courier."""
     import logging
-    from judge.mail.courier import Courier
+    from judge.mail import courier
     from judge.storage.db import open_db
     from mailjudge import MailJudge
+    if not drawn:
+        monkeypatch.setattr(courier, "has_layout", lambda variant_id: variant_id != "pure")
     j = MailJudge(tmp_path)
     variant = load_variant("pure")
     j.service.create_account("gm", "gm@dip.test", "gm-secret")
@@ -144,7 +148,7 @@ def test_results_of_a_variant_without_a_layout_go_out_without_a_picture(tmp_path
         j.service.join("tiny", power.lower(), [power])
     j.service.process("tiny")
     with caplog.at_level(logging.INFO, logger="judge.courier"):
-        assert Courier(j.service, j.config).run(open_db(j.config.db_path)) > 0
+        assert courier.Courier(j.service, j.config).run(open_db(j.config.db_path)) > 0
     results = [s for s in j.outbox() if "results" in s.subject.lower()]
-    assert results and all(not list(s.mail.iter_attachments()) for s in results)
-    assert "pure variant has no layout.json" in caplog.text
+    assert results and all(bool(list(s.mail.iter_attachments())) == drawn for s in results)
+    assert ("pure variant has no layout.json" in caplog.text) != drawn

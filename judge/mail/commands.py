@@ -23,6 +23,7 @@ from .auth import Refused, authenticate, check_password, game_name, power_name, 
 from .command_env import Env, Handler
 from .game_settings import HELP_SETTINGS
 from .tokens import revoke
+from .variant_info import help_variant
 
 
 def _signon(env: Env, cmd: c.SignOn) -> list[str]:
@@ -293,6 +294,9 @@ def _signoff(env: Env, cmd: c.SignOff) -> list[str]:
 
 
 def _help(env: Env, cmd: c.Help) -> list[str]:
+    first, _, rest = (cmd.topic or "").partition(" ")
+    if first.upper() in ("VARIANT", "VARIANTS"):   # HELP VARIANT name: judge.mail.variant_info
+        return help_variant(env, rest)
     return env.reports.render("reply_help.j2", topic=cmd.topic, settings=HELP_SETTINGS).body.rstrip("\n").split("\n")
 
 

@@ -1,5 +1,6 @@
-"""Mail commands anyone may send: LIST, HISTORY and SUMMARY (njudge's whogame: who plays each
-power and since when, the centres by year, the settings). MAP and EXPORT are in info_files."""
+"""Mail commands anyone may send: LIST (LIST VARIANTS too), HISTORY and SUMMARY (njudge's whogame:
+who plays each power and since when, the centres by year, the settings). MAP and EXPORT are in
+info_files."""
 from __future__ import annotations
 
 import re
@@ -14,6 +15,7 @@ from .command_env import Env
 from .fog_mail import history_as_seen, reader_powers
 from .game_settings import SETTINGS, shown
 from .textlayout import WIDTH, table, wrap
+from .variant_info import list_variants
 
 
 def viewer(env: Env) -> str | None:
@@ -22,6 +24,8 @@ def viewer(env: Env) -> str | None:
 
 
 def list_games(env: Env, cmd: c.ListGames) -> list[str]:
+    if cmd.game and cmd.game.upper() in ("VARIANTS", "VARIANT"):   # LIST VARIANTS: what the judge plays
+        return list_variants(env)
     if cmd.game:
         return status_lines(env.service, known_game(env.service, cmd.game), viewer(env), env.session.account)
     games = env.service.list_games(env.session.account)   # signed on: its unlisted games too

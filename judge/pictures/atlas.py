@@ -23,7 +23,7 @@ from PIL import Image, PngImagePlugin
 from ..engine.geography import Terrain
 from ..engine.variant import Variant
 from .passages import Passage, find_passages
-from .projection import Frame
+from .projection import Frame, is_plane, point
 from .shapes import province_order
 
 log = logging.getLogger("judge.pictures")
@@ -44,16 +44,32 @@ class NoLayout(ValueError):
     """The variant has no layout.json, so it cannot be drawn."""
 
 
+def _own_layout(variant_id: str) -> dict | None:
+    path = resources.files("judge") / "variants" / variant_id / "layout.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def board_home(variant_id: str) -> str:
+    """The variant whose layout.json and cells.png draw this one: itself, or the one its layout.json
+    names as `board_of` (the standard map's, for Chaos, Fleet Rome, 1898 and the absent-power games:
+    the same board, so the same cells and the same fingerprint)."""
+    own = _own_layout(variant_id)
+    return own["board_of"] if own and "board_of" in own else variant_id
+
+
 def has_layout(variant_id: str) -> bool:
     return (resources.files("judge") / "variants" / variant_id / "layout.json").is_file()
 
 
 def load_layout(variant_id: str) -> dict:
-    if not has_layout(variant_id):
+    own = _own_layout(variant_id)
+    if own is None:
         raise NoLayout(f"the {variant_id} variant has no layout.json (each province's latitude and longitude), "
                        f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
-    text = (resources.files("judge") / "variants" / variant_id / "layout.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    if "board_of" in own:  # the other board's geometry; this variant's own colours, if it names any
+        base = load_layout(own["board_of"])
+        return {**base, "colours": {**base.get("colours", {}), **own.get("colours", {})}}
+    return own
 
 
 def power_colours(variant: Variant, layout: Mapping | None = None) -> Mapping[str, tuple[int, int, int]]:
@@ -77,7 +93,7 @@ def fingerprint(variant: Variant, layout: Mapping) -> str:
 
 
 def cells_path(variant_id: str):
-    return resources.files("judge") / "variants" / variant_id / "cells.png"
+    return resources.files("judge") / "variants" / board_home(variant_id) / "cells.png"
 
 
 def encode_cells(grid: np.ndarray, print_: str) -> bytes:
@@ -89,9 +105,14 @@ def encode_cells(grid: np.ndarray, print_: str) -> bytes:
 
 
 def grow_from_mask(variant: Variant, layout: Mapping, frame: Frame) -> np.ndarray:
-    from global_land_mask import globe  # loads the 1 km world mask: seconds and about a gigabyte
-
     from .shapes import grow_cells, land_grid
+
+    if is_plane(layout):  # no geography: land and water from the board's own points
+        from .plane import nearest_ground
+
+        land = land_grid(frame, CELLS_WIDTH, nearest_ground(variant, layout))
+        return grow_cells(variant, layout, frame, land)
+    from global_land_mask import globe  # loads the 1 km world mask: seconds and about a gigabyte
 
     land = land_grid(frame, CELLS_WIDTH, globe.is_land)
     return grow_cells(variant, layout, frame, land)
@@ -152,9 +173,9 @@ def load_atlas(variant: Variant) -> Atlas:
     for pid, entry in layout["positions"].items():
         label = order.index(pid) + 1
         ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])
-        places[pid] = roomy_spot(ys, xs, frame.to_pixel(entry["lat"], entry["lon"], CELLS_WIDTH))
+        places[pid] = roomy_spot(ys, xs, frame.to_pixel(*point(entry), CELLS_WIDTH))
         for coast, where in entry.get("coasts", {}).items():
-            places[f"{pid}/{coast}"] = frame.to_pixel(where["lat"], where["lon"], CELLS_WIDTH)
+            places[f"{pid}/{coast}"] = frame.to_pixel(*point(where), CELLS_WIDTH)
     fleets = {}
     for pid, province in variant.board.provinces.items():
         if province.terrain is Terrain.COAST and not province.coasts:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..engine import load_variant
-from .atlas import encode_cells, fingerprint, grow_from_mask, load_layout
+from .atlas import board_home, encode_cells, fingerprint, grow_from_mask, load_layout
 from .projection import Frame
 
 
@@ -20,7 +20,7 @@ def build(variant_id: str) -> Path:
     variant = load_variant(variant_id)
     layout = load_layout(variant.id)
     grid = grow_from_mask(variant, layout, Frame.from_layout(layout))
-    path = Path(__file__).resolve().parent.parent / "variants" / variant.id / "cells.png"
+    path = Path(__file__).resolve().parent.parent / "variants" / board_home(variant.id) / "cells.png"
     path.write_bytes(encode_cells(grid, fingerprint(variant, layout)))
     return path
 

@@ -11,24 +11,38 @@ from .overlay import centre_mark, unit_shapes
 from .scene import Circle, Line, Shape, Text, arrow, cross
 
 
+POWERS_PER_ROW = 10  # Youngstown's and Modern's ten fit one row; Chaos's 34 take four
+ROW = 38.0           # each further row of powers (pixels at 1200)
+
+
+def power_rows(variant: Variant) -> int:
+    return max(1, -(-len(variant.powers) // POWERS_PER_ROW))
+
+
+def legend_height(variant: Variant, width: int) -> int:
+    return round((style.LEGEND_HEIGHT + (power_rows(variant) - 1) * ROW) * width / 1200)
+
+
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
            width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None) -> list[Shape]:
     """`counted`: the powers whose centres and units are told (fog of war); None: every power."""
     k = width / 1200
     shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
     shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
-    column = (width - 28 * k) / max(len(variant.powers), 1)
+    rows = power_rows(variant)
+    per_row = max(-(-len(variant.powers) // rows), 1)   # the rows as even as they can be
+    column = (width - 28 * k) / per_row
     r = style.UNIT_RADIUS * k
     for i, power in enumerate(variant.powers):
-        x = 14 * k + i * column
-        y = top + 44 * k
+        x = 14 * k + (i % per_row) * column
+        y = top + (44 + (i // per_row) * ROW) * k
         colour = colours[power.id]
         shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
         counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}" \
             if counted is None or power.id in counted else "unseen"
         shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
-    y = top + 86 * k
+    y = top + (86 + (rows - 1) * ROW) * k
     x = 14 * k
     small = 11 * k
 

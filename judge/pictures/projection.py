@@ -3,6 +3,8 @@
 The variant's layout.json names the projection, the lat/lon box of the map and every province's
 points. The frame is the rectangle (in projected km) around the points with a margin for the
 provinces round them, inside the box: the widest oceans and far lands are cut so the board is large.
+A board that is not geography (Pure, or a board taken from DPjudge's PostScript drawing) is a
+`plane`: its points are x and y (y up) in the drawing's own units, and there is no box.
 """
 from __future__ import annotations
 
@@ -59,9 +61,43 @@ class LambertConic:
 
 
 @dataclass(frozen=True)
+class Plane:
+    """A board with no geography: a point is (y, x) where a map's is (lat, lon), in the drawing's units."""
+
+    def forward(self, y: float, x: float) -> tuple[float, float]:
+        return x, y
+
+    def inverse(self, x: float, y: float) -> tuple[float, float]:
+        return y, x
+
+    def inverse_arrays(self, x, y):
+        return y, x
+
+
+def point(entry: dict[str, Any]) -> tuple[float, float]:
+    """A layout point as (lat, lon) on a map, or (y, x) on a plane: what the projection takes."""
+    return (entry["lat"], entry["lon"]) if "lat" in entry else (entry["y"], entry["x"])
+
+
+def layout_points(layout: dict[str, Any]) -> dict[str, list[tuple[float, float]]]:
+    """Every point of each province: main place, coasts, seeds."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    for pid, entry in layout["positions"].items():
+        pts = [point(entry)]
+        pts += [point(c) for c in entry.get("coasts", {}).values()]
+        pts += [tuple(s) for s in entry.get("seeds", ())]
+        out[pid] = pts
+    return out
+
+
+def is_plane(layout: dict[str, Any]) -> bool:
+    return layout["projection"].get("type") == "plane"
+
+
+@dataclass(frozen=True)
 class Frame:
     """A projection and the rectangle of it shown; pixel (0, 0) is the top left corner."""
-    projection: LambertConic
+    projection: LambertConic | Plane
     west_km: float
     north_km: float
     width_km: float
@@ -70,8 +106,14 @@ class Frame:
     @classmethod
     def from_layout(cls, layout: dict[str, Any]) -> "Frame":
         spec = layout["projection"]
+        points = [p for pts in layout_points(layout).values() for p in pts]
+        if is_plane(layout):
+            xs, ys = zip(*(Plane().forward(a, b) for a, b in points))
+            margin = MARGIN_SHARE * max(max(xs) - min(xs), max(ys) - min(ys))
+            return cls(Plane(), min(xs) - margin, max(ys) + margin, max(xs) - min(xs) + 2 * margin,
+                       max(ys) - min(ys) + 2 * margin)
         if spec.get("type") != "lambert_conformal_conic":
-            raise ValueError(f"unknown projection {spec.get('type')!r}; only lambert_conformal_conic is drawn")
+            raise ValueError(f"unknown projection {spec.get('type')!r}; only lambert_conformal_conic and plane are drawn")
         proj = LambertConic(tuple(spec["standard_parallels"]), spec["central_meridian"], spec["latitude_of_origin"])
         box = spec["bounds"]
         # The box's edges are curves once projected: sample them to find the rectangle around them.
@@ -82,11 +124,6 @@ class Frame:
             lon = box["west"] + t * (box["east"] - box["west"])
             edge += [(box["south"], lon), (box["north"], lon), (lat, box["west"]), (lat, box["east"])]
         xs, ys = zip(*(proj.forward(la, lo) for la, lo in edge))
-        points = []
-        for entry in layout["positions"].values():
-            points.append((entry["lat"], entry["lon"]))
-            points += [(c["lat"], c["lon"]) for c in entry.get("coasts", {}).values()]
-            points += [tuple(s) for s in entry.get("seeds", ())]
         px, py = zip(*(proj.forward(la, lo) for la, lo in points))
         margin = MARGIN_SHARE * max(max(px) - min(px), max(py) - min(py))
         west, east = max(min(xs), min(px) - margin), min(max(xs), max(px) + margin)

@@ -13,6 +13,7 @@ from . import style
 from .atlas import Atlas, load_atlas
 from .background import paint_classes
 from .legend import legend
+from .legend import legend_height as legend_rows_height
 from .overlay import Overlay
 from .paint_png import paint_png
 from .paint_svg import paint_svg
@@ -73,7 +74,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
                                              water, {p: h for p, h in hatches.items() if p not in hidden})
     background = np.take(ground, classes, axis=0)
     map_height = background.shape[0]
-    legend_height = round(style.LEGEND_HEIGHT * width / 1200)
+    legend_height = legend_rows_height(variant, width)
     scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours,
                   ground_classes=(classes, ground))
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..engine.geography import Terrain
 from ..engine.variant import Variant
-from .projection import Frame
+from .projection import Frame, layout_points
 
 # Label values in a cell grid: provinces are 1..N in sorted id order.
 UNPLAYABLE_LAND = 0
@@ -40,14 +40,8 @@ def province_order(variant: Variant) -> tuple[str, ...]:
 
 
 def province_points(layout: Mapping) -> dict[str, list[tuple[float, float]]]:
-    """Every lat/lon point of each province: main place, coasts, seeds."""
-    out: dict[str, list[tuple[float, float]]] = {}
-    for pid, entry in layout["positions"].items():
-        pts = [(entry["lat"], entry["lon"])]
-        pts += [(c["lat"], c["lon"]) for c in entry.get("coasts", {}).values()]
-        pts += [tuple(s) for s in entry.get("seeds", ())]
-        out[pid] = pts
-    return out
+    """Every lat/lon point of each province (y/x on a plane): main place, coasts, seeds."""
+    return layout_points(layout)
 
 
 def land_grid(frame: Frame, width: int, is_land) -> np.ndarray:

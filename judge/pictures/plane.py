@@ -1,0 +1,40 @@
+"""Boards that are not geography (Pure; boards taken from DPjudge's PostScript drawings).
+
+Such a board's layout.json is a `plane`: each province's place is x and y in the drawing's units.
+There is no land mask, so land and water come from the board itself: a spot is land when the
+nearest place is a land province's (its main place or a coast), water when it is a sea's. The cells
+are then grown over that ground as on a map (`shapes.grow_cells`), so a picture shows only borders
+the board has; neighbours whose cells do not meet get a passage line.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from ..engine.variant import Variant
+from .projection import point
+
+CHUNK = 65_536  # pixels compared with every place at once: bounded memory for 200 places
+
+
+def nearest_ground(variant: Variant, layout: Mapping) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """`is_land(ys, xs)` for `shapes.land_grid`: is the nearest place a land province's?"""
+    places, land = [], []
+    for pid, entry in layout["positions"].items():
+        on_land = not variant.board.provinces[pid].is_sea
+        for where in (entry, *entry.get("coasts", {}).values()):
+            places.append(point(where))
+            land.append(on_land)
+    py, px = (np.array(c, dtype=np.float64) for c in zip(*places))
+    is_land_place = np.array(land, dtype=bool)
+
+    def is_land(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        flat_y, flat_x = np.ravel(ys), np.ravel(xs)
+        out = np.empty(flat_y.shape, dtype=bool)
+        for start in range(0, len(flat_y), CHUNK):
+            y, x = flat_y[start:start + CHUNK, None], flat_x[start:start + CHUNK, None]
+            out[start:start + CHUNK] = is_land_place[np.argmin((y - py) ** 2 + (x - px) ** 2, axis=1)]
+        return out.reshape(np.shape(ys))
+
+    return is_land
