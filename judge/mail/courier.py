@@ -18,6 +18,7 @@ setting is off. Each picture is drawn once per run however many recipients get i
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -52,9 +53,16 @@ class Courier:
         self.reports = reports or Reports()
         self.render = render or _default_render()
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
+        # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
+        # runs never render and queue the same pending notice at once.
+        self._one_at_a_time = threading.Lock()
 
     def run(self, db) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now."""
+        with self._one_at_a_time:
+            return self._run(db)
+
+    def _run(self, db) -> int:
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
