@@ -152,7 +152,8 @@ def main() -> int:
     total = time.perf_counter() - t0
     print(f"processed {len(names)} simultaneous deadlines: {processed:.1f} s "
           f"(per game median {statistics.median(per_game):.1f} ms, p95 {pct(per_game, 0.95):.1f} ms)")
-    pictures = "without pictures" if args.no_pictures else f"{drawn['count']} pictures drawn in {drawn['seconds']:.1f} s"
+    pictures = ("without pictures" if args.no_pictures
+                else f"{drawn['count']} pictures drawn in {drawn['seconds']:.1f} s")
     stored = db.conn.execute("SELECT count(*), coalesce(sum(length(raw)), 0) FROM outbox").fetchone()
     print(f"the courier queued {queued} reports ({pictures}) in {couriered:.1f} s; outbox {stored[0]} mails, "
           f"{stored[1] / 2**20:.0f} MiB")

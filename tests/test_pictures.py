@@ -149,7 +149,8 @@ def test_cells_show_every_border_of_the_board_and_no_other(variant_id):
     # and each passage is drawn, as a dashed line across it
     assert {(p.a, p.b) for p in atlas.passages} == set(apart)
     scene = build_scene(variant, starting_position(variant), atlas=atlas)
-    dashed = [s for s in scene.shapes if isinstance(s, Line) and s.dash and s.colour in (style.COAST, style.LAND_BORDER)]
+    dashed = [s for s in scene.shapes
+              if isinstance(s, Line) and s.dash and s.colour in (style.COAST, style.LAND_BORDER)]
     assert len(dashed) == len(apart)
 
 
