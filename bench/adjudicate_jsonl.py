@@ -108,7 +108,8 @@ def main() -> int:
     print(f"adjudication alone                 {e:7.3f} ms")
     print(f"whole game per request (--jsonl)   {w:7.3f} ms   JSON edge {w - e:6.3f} ms = "
           f"{(w - e) / e:4.2f}x adjudication (goal < 1: {'met' if w - e < e else 'NOT met'})")
-    print(f"one request per phase              {c:7.3f} ms   JSON edge {c - e:6.3f} ms = {(c - e) / e:4.2f}x adjudication")
+    print(f"one request per phase              {c:7.3f} ms   JSON edge {c - e:6.3f} ms = "
+          f"{(c - e) / e:4.2f}x adjudication")
     return 0
 
 

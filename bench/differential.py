@@ -418,7 +418,8 @@ def main() -> int:
     print(f"games: {args.games} x up to {args.years} years (seeds {args.seed}..{args.seed + args.games - 1}), "
           f"our rules: {args.rules}, idle {args.idle}, via {args.via}, backing {args.backing}")
     print(f"phases compared: {total}; agreed: {agreed} ({100 * agreed / max(total, 1):.2f}%)")
-    print(f"agreed or differing only by a rule choice: {agreed + chosen} ({100 * (agreed + chosen) / max(total, 1):.2f}%)")
+    print(f"agreed or differing only by a rule choice: {agreed + chosen} "
+          f"({100 * (agreed + chosen) / max(total, 1):.2f}%)")
     print(f"orders the package dropped at entry (not given to us either): {tally.dropped}")
     for kind_code, name in (("M", "movement"), ("R", "retreat"), ("A", "adjustment")):
         n = tally.phases[kind_code]

@@ -9,7 +9,7 @@ import sys
 SUBCOMMAND_MODULES = [
     "judge.adjudicate_cli",
     "judge.sample_cli",
-    "judge.mail.cli",
+    "judge.serve_cli",
     "judge.mail.demo",
     "judge.games.cli",
     "judge.ops.cli",

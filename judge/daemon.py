@@ -35,7 +35,7 @@ from .mail import outbox, outgoing, quarantine
 from .mail.archive import Archive, StoredMessage
 from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
-from .mail.loops import Bounce, Verdict, classify
+from .mail.loops import Bounce, Classification, classify
 from .mail.reports import Reports
 from .storage.datalock import hold
 
@@ -54,12 +54,12 @@ class MailContext:
     db: sqlite_utils.Database
 
 
-Dispatch = Callable[[StoredMessage, Verdict, MailContext], str]
+DispatchHook = Callable[[StoredMessage, Classification, MailContext], str]
 OnBounce = Callable[[StoredMessage, Bounce, MailContext], str]
-Tick = Callable[[float], None]
+TickHook = Callable[[float], None]
 
 
-def record_without_dispatcher(message: StoredMessage, verdict: Verdict, context: MailContext) -> str:
+def record_without_dispatcher(message: StoredMessage, verdict: Classification, context: MailContext) -> str:
     log.info("no dispatcher configured: message #%d from %s recorded as processed without reading it",
              message.id, message.mail_from or message.peer)
     return "recorded; no dispatcher configured"
@@ -68,7 +68,7 @@ def record_without_dispatcher(message: StoredMessage, verdict: Verdict, context:
 class Processor:
     """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
 
-    def __init__(self, config: Config, dispatch: Dispatch, on_enqueued: Callable[[], None] = lambda: None,
+    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], None] = lambda: None,
                  on_bounce: OnBounce | None = None):
         self.config = config
         self.dispatch = dispatch
@@ -115,7 +115,7 @@ class Processor:
             said = "nobody could be told (see the log)"
         self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
 
-    def tick(self, tick: Tick, now: float) -> bool:
+    def tick(self, tick: TickHook, now: float) -> bool:
         """Read the mail that came in before `now`, then run the tick at `now`. False: some of that
         mail could not be read yet (another worker holds it, or it waits for a retry), so the tick
         is put off rather than play a phase without it."""
@@ -137,7 +137,7 @@ class Processor:
             return self.handle_bounce(message, verdict)
         return self.dispatch(message, verdict, self.context)
 
-    def handle_bounce(self, message: StoredMessage, verdict: Verdict) -> str:
+    def handle_bounce(self, message: StoredMessage, verdict: Classification) -> str:
         bounce = verdict.bounce
         assert bounce is not None
         for address in bounce.failed:
@@ -171,7 +171,7 @@ class Listening:
     port: int
 
 
-def banner(config: Config, listening: Listening, *, dispatch: Dispatch, tick: Tick | None,
+def banner(config: Config, listening: Listening, *, dispatch: DispatchHook, tick: TickHook | None,
            outbound: str) -> str:
     c = config
     protocol = "LMTP" if c.smtp.lmtp else "SMTP"
@@ -193,8 +193,9 @@ def banner(config: Config, listening: Listening, *, dispatch: Dispatch, tick: Ti
 
 
 class Daemon:
-    def __init__(self, config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None,
-                 on_bounce: OnBounce | None = None, clock: Callable[[], float] = time.time):
+    def __init__(self, config: Config, *, dispatch: DispatchHook = record_without_dispatcher,
+                 tick: TickHook | None = None, on_bounce: OnBounce | None = None,
+                 clock: Callable[[], float] = time.time):
         self.config = config
         self.dispatch = dispatch
         self.on_bounce = on_bounce
@@ -285,8 +286,11 @@ class Daemon:
                 except Exception:   # noqa: BLE001 - logged above when it happened
                     pass
             if imap_thread is not None:
-                await loop.run_in_executor(None, imap_thread.join, 10)
-                imap_archive.close()
+                await loop.run_in_executor(None, imap_thread.join, 60)
+                if imap_thread.is_alive():     # still storing or logging out: its archive stays open
+                    log.warning("imap: the intake thread did not stop within 60 s")
+                else:
+                    imap_archive.close()
             await loop.run_in_executor(None, handler.close)
             await loop.run_in_executor(worker, processor.close)
             await loop.run_in_executor(sending, sender.close)
@@ -359,7 +363,7 @@ async def _wait(event: asyncio.Event, timeout: float) -> None:
         pass
 
 
-def serve(config: Config, *, dispatch: Dispatch = record_without_dispatcher, tick: Tick | None = None,
+def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher, tick: TickHook | None = None,
           on_bounce: OnBounce | None = None) -> int:
     """Run until SIGTERM or SIGINT, then stop cleanly. Returns the exit status."""
     daemon = Daemon(config, dispatch=dispatch, tick=tick, on_bounce=on_bounce)

@@ -14,7 +14,9 @@ from judge.config import load_config
 from judge.daemon import Processor
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
+from judge.language.commands import CommandReader
 from judge.mail.dispatch import Dispatch
+from judge.mail.reports import Reports
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 _ids = itertools.count(1)
@@ -56,13 +58,37 @@ def mail(frm: str, body: str, *, to: str = "judge@dip.test", subject: str = "ord
     return m.as_bytes(policy=policy.SMTP)      # CRLF line ends, as SMTP carries them
 
 
+# Built once per test process and shared by every MailJudge in it: the command parser's LALR tables,
+# the order readers (one per variant) and the compiled templates. Each is read-only once built, and
+# making them again for each of some thousand tests cost more than the tests themselves.
+_COMMANDS: CommandReader | None = None
+_REPORTS: Reports | None = None
+_ORDER_READERS: dict = {}
+
+
+def _shared_commands() -> CommandReader:
+    global _COMMANDS
+    if _COMMANDS is None:
+        _COMMANDS = CommandReader()
+    return _COMMANDS
+
+
+def _shared_reports() -> Reports:
+    global _REPORTS
+    if _REPORTS is None:
+        _REPORTS = Reports()
+    return _REPORTS
+
+
 class MailJudge:
     def __init__(self, tmp_path: Path, *, courier=None, start="2026-03-02T12:00:00Z"):
         self.config = load_config(None, env={}, overrides={
             "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
         self.clock = ManualClock(start)
         self.service = GameService(self.config.data_dir, clock=self.clock)
-        self.dispatch = Dispatch(self.service, self.config, courier=courier)
+        self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier)
+        self.dispatch.commands = _shared_commands()
+        self.dispatch._readers = _ORDER_READERS
         self.processor = Processor(self.config, self.dispatch, on_bounce=self.dispatch.bounced)
 
     def close(self) -> None:

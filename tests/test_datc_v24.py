@@ -8,7 +8,7 @@ from judge.engine.calendar import Phase, PhaseKind
 from judge.engine.position import DislodgedUnit
 from judge.engine.rules import DATC_V24
 
-from datc24_cases import loc, read_cases, read_order, read_unit, split_power
+from datc24_cases import read_cases, read_order, read_unit, split_power
 
 VARIANT = load_variant("standard")
 BOARD = VARIANT.board
@@ -86,5 +86,6 @@ def test_datc_v24_case(case):
         want_dislodged = sorted(str(read_unit(x)) for x in s.get("POSTSTATE_DISLODGED", []))
     got_units = sorted(map(str, after.units))
     # jDip lists only dislodged units that have somewhere to go
-    got_dislodged = sorted(str(d.unit) for d in after.dislodged if d.retreats) if phase.kind is PhaseKind.MOVEMENT else []
+    got_dislodged = (sorted(str(d.unit) for d in after.dislodged if d.retreats)
+                     if phase.kind is PhaseKind.MOVEMENT else [])
     assert (got_units, got_dislodged) == (want_units, want_dislodged)

@@ -75,7 +75,8 @@ def test_judge_serve_reads_a_provider_mailbox_and_sends_through_the_providers_re
 
                 checked = run_judge("doctor", env=env)
                 assert checked.returncode == 0, checked.stdout + checked.stderr
-                assert f"ok   imap     the mailbox judge@{server.host}:{server.port} folder INBOX opens" in checked.stdout
+                opens = f"ok   imap     the mailbox judge@{server.host}:{server.port} folder INBOX opens"
+                assert opens in checked.stdout
             assert judge.process.returncode == 0, judge.errors
 
         wrong = run_judge("doctor", "--offline", env={**env, "JUDGE_IMAP_PASSWORD": "wrong"})

@@ -22,7 +22,10 @@ from servers.net import free_port, wait_until
 from servers.postfix import OUTSIDE, remove, start_postfix, why_not
 from servers.sink import Sink
 
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
+# One worker runs this module under pytest-xdist (bin/test: --dist loadgroup): its Postfix, a module
+# fixture, is costly to start, and each worker that ran some of its tests would start another.
+pytestmark = [pytest.mark.skipif(why_not() is not None, reason=why_not() or ""),
+              pytest.mark.xdist_group("deploy_postfix")]
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "deploy" / "examples" / "judge.toml"
 

@@ -1,8 +1,8 @@
 """Phase processing beyond single DATC cases: skipping, ownership, needs, edition differences."""
 from __future__ import annotations
 
-from judge.engine import (Hold, Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders, load_variant,
-                          orders_needed, process_phase, starting_position)
+from judge.engine import (Hold, Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders,
+                          load_variant, orders_needed, process_phase, starting_position)
 from judge.engine.calendar import Phase, PhaseKind
 from judge.engine.removals import civil_disorder_removals
 from judge.engine.rules import FIFTH, FOURTH_2000, SECOND_1982

@@ -8,8 +8,8 @@ import pytest
 
 from judge.engine import Location, UnitKind, load_variant, notation
 from judge.engine.calendar import PhaseKind
-from judge.engine.orders import (Build, Disband, Disembark, Embark, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef,
-                                Waive)
+from judge.engine.orders import (Build, Disband, Disembark, Embark, Hold, Move, Retreat, SupportHold, SupportMove,
+                                UnitRef, Waive)
 from judge.games.ending import check_limits, check_win
 from judge.games.model import Settings
 from judge.games.service import GameError
@@ -173,8 +173,9 @@ def random_orders(rng, position, power):
                 orders[unit] = SupportMove(UnitRef(unit.location, unit.kind), m.unit, m.to.bare)
         return list(orders.values())
     if phase is PhaseKind.RETREAT:
-        return [Retreat(UnitRef(d.unit.location, d.unit.kind), rng.choice(d.retreats)) if d.retreats and rng.random() < .8
-                else Disband(UnitRef(d.unit.location, d.unit.kind)) for d in position.dislodged if d.unit.power == power]
+        return [Retreat(UnitRef(d.unit.location, d.unit.kind), rng.choice(d.retreats))
+                if d.retreats and rng.random() < .8 else Disband(UnitRef(d.unit.location, d.unit.kind))
+                for d in position.dislodged if d.unit.power == power]
     due = len(position.centres_of(power)) - sum(2 if u.kind is UnitKind.ARMY_FLEET else 1
                                                  for u in position.units_of(power))
     if due < 0:
@@ -204,7 +205,8 @@ def _random_move(rng, position, unit):
         steps = [loc for loc in BOARD.fleet_neighbours(unit.location) if BOARD.province(loc.province).is_sea]
     else:
         steps = list(BOARD.fleet_neighbours(unit.location))
-    friends = [u for u in position.units_of(unit.power) if u.location.province in BOARD.neighbours(unit.location.province)]
+    near = BOARD.neighbours(unit.location.province)
+    friends = [u for u in position.units_of(unit.power) if u.location.province in near]
     roll = rng.random()
     if roll < .15 and friends:
         friend = rng.choice(friends)
@@ -233,7 +235,8 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
             svc.submit_orders(game, power, [(notation.order_text(o), o) for o in orders])
         if phase == EXCHANGE_MONTH:
             svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=["Liverpool"], receive=["Brest"])
-            assert svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lvp"])["status"] == "agreed"
+            agreed = svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lvp"])
+            assert agreed["status"] == "agreed"
         svc.process(game)
         played.append(phase)
         done = next(h for h in reversed(svc.history(game)) if h["phase"] == phase and h["processed_at"])

@@ -61,7 +61,8 @@ def test_an_exported_game_replays_to_the_results_the_game_mailed_and_the_positio
     assert set().union(*map(replayed_outcomes, response["phases"])) == outcomes(
         [r for h in played for r in h["results"]])
     now = svc.status("alpha")["position"]
-    assert {k: response["next"][k] for k in ("phase", "units", "centres")} == {k: now[k] for k in ("phase", "units", "centres")}
+    keys = ("phase", "units", "centres")
+    assert {k: response["next"][k] for k in keys} == {k: now[k] for k in keys}
 
 
 def test_a_finished_game_exports_whole_and_an_unstarted_one_says_it_has_nothing(tmp_path):

@@ -62,7 +62,8 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     assert powers(svc, "alpha")["FRANCE"] == ("active", 0)
     assert past_grace(svc, clock, "alpha") == {"alpha": "processed"}
     notices = svc.pending_notices("alpha")
-    assert {n.recipient for n in kinds(notices, "reminder")} == {f"p-{p.lower()}" for p in POWERS if p != "FRANCE"} | {"gm"}
+    reminded = {n.recipient for n in kinds(notices, "reminder")}
+    assert reminded == {f"p-{p.lower()}" for p in POWERS if p != "FRANCE"} | {"gm"}
     assert "p-france" not in {n.recipient for n in kinds(notices, "late")}
     result = next(n for n in kinds(notices, "results") if n.recipient == "p-england").payload
     assert sorted(result["civil_disorder"]) == sorted(p for p in POWERS if p != "FRANCE")

@@ -23,7 +23,8 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     assert game.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert judge.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert game.execute("SELECT component, version FROM schema_versions").fetchall() == [("game", len(GAME_MIGRATIONS))]
-    assert dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())["games"] == len(JUDGE_MIGRATIONS)
+    versions = dict(judge.execute("SELECT component, version FROM schema_versions").fetchall())
+    assert versions["games"] == len(JUDGE_MIGRATIONS)
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())
     assert (tmp_path / "var" / "games" / "alpha.sqlite").exists()

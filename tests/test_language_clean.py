@@ -111,7 +111,8 @@ def test_blank_plain_alternative_falls_back_to_html():
 
 def test_html_table_cells_and_pre_lines():
     from judge.language.clean import html_to_text
-    text = html_to_text("<table><tr><td>A</td><td>Par</td><td>-</td><td>Bur</td></tr></table><pre>F Bre H\nA Mar H</pre>")
+    text = html_to_text("<table><tr><td>A</td><td>Par</td><td>-</td><td>Bur</td></tr></table>"
+                        "<pre>F Bre H\nA Mar H</pre>")
     assert [line for line in text.split("\n") if line] == ["A Par - Bur", "F Bre H", "A Mar H"]
 
 
@@ -182,7 +183,8 @@ def test_any_html_gives_text(markup):
 
 
 def test_a_single_part_text_mail_is_the_body_even_with_a_file_name():
-    raw = b"Content-Type: text/plain; name=orders.txt\r\nContent-Disposition: inline; filename=orders.txt\r\n\r\nA Par H\r\n"
+    raw = (b"Content-Type: text/plain; name=orders.txt\r\nContent-Disposition: inline; filename=orders.txt\r\n"
+           b"\r\nA Par H\r\n")
     assert clean_body(message_from_bytes(raw, policy=policy.default)) == "A Par H"
 
 

@@ -1,21 +1,7 @@
 """Every mail command, through the dispatcher, against real games on disk."""
-import pytest
 
 from judge.mail.courier import Courier
-from mailjudge import POWERS, MailJudge
-
-
-@pytest.fixture
-def judge(tmp_path):
-    j = MailJudge(tmp_path)
-    yield j
-    j.close()
-
-
-@pytest.fixture
-def playing(judge):
-    judge.seven_players()
-    return judge
+from mailjudge import POWERS
 
 
 def test_register_create_and_join_by_mail_start_a_game(judge):
@@ -86,7 +72,8 @@ def test_information_commands(playing):
     j = playing
     r = j.reply_to("someone@else.test", "list\nlist alpha\nsummary alpha\nhistory alpha\nhistory nosuchgame")
     assert "alpha" in r.body and "  France " in r.body and "phases played: none" in r.body
-    assert "S1901M: not played yet" in r.body and "there is no game called nosuchgame" in r.body and "LIST shows the games" in r.body
+    assert "S1901M: not played yet" in r.body and "there is no game called nosuchgame" in r.body
+    assert "LIST shows the games" in r.body
 
 
 def test_master_commands(playing):
@@ -200,7 +187,8 @@ def test_exchange_of_centres_by_mail_in_abstraction_ii(judge):
     assert "offered Russia BUD for WAR" in reply.body
     told = next(s for s in offer if s.to == ["russia@dip.test"] and "exchange" in s.subject)
     assert "Austria offers an exchange" in told.subject and "EXCHANGE WITH Austria GIVE WAR FOR BUD" in told.body
-    agreed = judge.reply_to("russia@dip.test", "SIGNON Ra2 russia-pw\nA War - Gal\nexchange with austria give war for bud")
+    agreed = judge.reply_to("russia@dip.test",
+                            "SIGNON Ra2 russia-pw\nA War - Gal\nexchange with austria give war for bud")
     assert "agreed with Austria: WAR for BUD" in agreed.body
     bad = judge.reply_to("italy@dip.test", "SIGNON Ia2 italy-pw\nEXCHANGE WITH France GIVE Nap Rom FOR Mar")
     assert "equal number of centres" in bad.body

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from judge.config import Config, ConfigError, load_config, parse_host_port
-from judge.mail.cli import overrides_from
+from judge.serve_cli import overrides_from
 from judge.cli import build_parser
 
 

@@ -5,15 +5,13 @@ from judge.mail.archive import Archive
 from judge.mail.loops import classify
 from judge.mail.password_guard import FREE
 
-from mailjudge import MailJudge, mail
+from mailjudge import mail
 
 
 @pytest.fixture
-def judge(tmp_path):
-    j = MailJudge(tmp_path)
-    j.seven_players()
-    yield j
-    j.close()
+def judge(judge):
+    judge.seven_players()
+    return judge
 
 
 def test_signon_and_orders_get_a_full_confirmation(judge):
@@ -68,7 +66,8 @@ def test_the_secret_reply_address_takes_orders_without_a_password(judge):
     reply = judge.reply_to("italy@dip.test", html, to=secret, html=True, subject="Re: orders")
     assert "Army Venice -> Trieste" in reply.body and "Fleet Naples -> Ionian Sea" in reply.body
     assert "Rome" not in reply.body.split("===")[0]
-    assert [o["written"] for o in judge.service.confirmation("alpha", "ITALY")["orders"]] == ["A Ven - Tri", "F Nap - Ion"]
+    standing = judge.service.confirmation("alpha", "ITALY")["orders"]
+    assert [o["written"] for o in standing] == ["A Ven - Tri", "F Nap - Ion"]
     # a made-up token is nobody's
     wrong = judge.reply_to("italy@dip.test", "A Ven H", to="judge+aaaaaaaaaaaaaaaaaaaa@dip.test")
     assert "sign on first" in wrong.body

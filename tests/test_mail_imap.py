@@ -52,6 +52,14 @@ class Mailbox:
         self.client.logout()
 
 
+def ready(intake: ImapIntake) -> None:
+    """Wait until mail delivered now is seen without luck: with IDLE, once the IDLE is established
+    (dovecot leaves mail that lands between the judge's NOOP and its IDLE to a periodic check 30 s
+    or more later); polling finds it at its next poll whenever it lands."""
+    if intake.idles:
+        wait_until(intake.idling.is_set, what="the judge's IDLE")
+
+
 def test_seen_only_after_store_and_a_failed_store_leaves_mail_unseen(dovecot, tmp_path):
     mailbox = Mailbox(dovecot)
     for n in (1, 2):
@@ -150,11 +158,14 @@ def test_running_intake_takes_new_mail_and_survives_a_dropped_connection(dovecot
     try:
         wait_until(lambda: intake.client is not None, what="the first IMAP session")
         assert intake.idles is use_idle          # dovecot offers IDLE; polling when told not to use it
+        ready(intake)
         mailbox.deliver(player_mail(1))
         wait_until(lambda: count() == 1, what="the first message")
 
         dovecot.kick(USER)                        # the server drops every session of the judge
         mailbox = Mailbox(dovecot)
+        wait_until(lambda: intake.connections >= 2, what="the judge's new session")
+        ready(intake)
         mailbox.deliver(player_mail(2))
         wait_until(lambda: count() == 2, what="the message after the reconnect")
         assert intake.connections >= 2

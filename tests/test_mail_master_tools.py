@@ -3,17 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from mailjudge import MailJudge
 
 
 @pytest.fixture
-def judge(tmp_path):
-    j = MailJudge(tmp_path)
+def judge(judge):
     for name in ("gm", "ann", "bob", "cy"):
-        j.service.create_account(name, f"{name}@dip.test", f"{name}-pw")
-    j.service.create_game("alpha", master="gm")
-    yield j
-    j.close()
+        judge.service.create_account(name, f"{name}@dip.test", f"{name}-pw")
+    judge.service.create_game("alpha", master="gm")
+    return judge
 
 
 def said(reply) -> str:

@@ -13,6 +13,10 @@ from judge.mail.notices import UnknownNotice, render_notice, template_for
 from judge.mail.reports import Reports
 from notice_games import play_all
 
+# One worker runs this module under pytest-xdist (bin/test: --dist loadgroup): its module fixture is
+# costly, and each worker that ran some of its tests would build it again.
+pytestmark = pytest.mark.xdist_group("mail_notices")
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "judge" / "games"
 TEMPLATES = ROOT / "templates"
@@ -47,7 +51,8 @@ def kinds_the_games_layer_writes() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and called(node) in writers:
                 i = writers[called(node)]
-                if len(node.args) > i and isinstance(node.args[i], ast.Constant) and isinstance(node.args[i].value, str):
+                named = len(node.args) > i and isinstance(node.args[i], ast.Constant)
+                if named and isinstance(node.args[i].value, str):
                     kinds.add(node.args[i].value)
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values):
@@ -115,7 +120,8 @@ def test_every_mail_is_plain_text_in_78_columns_with_no_password_or_blank(played
 # -- turn results ---------------------------------------------------------------------------------
 
 def test_movement_results_give_every_order_its_outcome_in_words(played):
-    fall = [m for m in played.of("results", "alpha", "p-russia") if m.mail.subject == "alpha: Fall 1901 Movement results"]
+    fall = [m for m in played.of("results", "alpha", "p-russia")
+            if m.mail.subject == "alpha: Fall 1901 Movement results"]
     text = fall[0].mail.body
     words = flat(text)
     assert re.search(r"Army Ukraine -> Galicia +bounced with the Austrian", text)
@@ -126,7 +132,8 @@ def test_movement_results_give_every_order_its_outcome_in_words(played):
     assert re.search(r"Army Piedmont supports Army Burgundy -> Marseilles\s+support given", text)
     assert "no order given: held" in text                             # France, in civil disorder
     # dislodged units and where each may go
-    assert "The Russian fleet in Rumania was dislodged by the attack from Bulgaria and may retreat to Sevastopol" in words
+    assert ("The Russian fleet in Rumania was dislodged by the attack from Bulgaria and may retreat to Sevastopol"
+            in words)
     # France sent no orders (civil disorder): its dislodged army does not retreat (all three rulebooks)
     assert "The French army in Marseilles was dislodged by the attack from Burgundy; its country sent no orders" \
         " (civil disorder), so it is disbanded." in words
@@ -306,7 +313,8 @@ def test_master_actions_and_other_news(played):
 def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played):
     text = [m for m in played.of("results", "beta", "p-england") if "Fall 1901 Movement" in m.mail.subject][0].mail.body
     words = flat(text)
-    assert "Fleet North Sea convoys Army Yorkshire -> Norway dislodged by the German fleet from Helgoland Bight" in words
+    assert ("Fleet North Sea convoys Army Yorkshire -> Norway dislodged by the German fleet from Helgoland Bight"
+            in words)
     assert re.search(r"Army Yorkshire -> Norway via convoy +every convoy route was disrupted", text)
     assert "Fleet Black Sea convoys Army Bulgaria -> Sevastopol convoyed the army" in words
     assert "the supported unit was not ordered to do what this support says" in words

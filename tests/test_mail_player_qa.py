@@ -1,7 +1,6 @@
 """What players and masters found confusing in the judge's replies, played by mail: each reply must say
 what happened, what was wrong and how to fix it, in the words and time zones the rest of the mail uses."""
 from judge.mail.notices import render_notice
-from test_mail_commands import judge, playing  # noqa: F401 - the same fixtures: a judge, and seven players in alpha
 
 
 def test_joining_a_forming_game_says_how_many_are_still_needed(judge):
@@ -90,7 +89,8 @@ def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild f mar\nwaive")
     assert "each mail replaces all your earlier builds" in r.body and "give 2 builds" in r.body
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre\nbuild f mar\nwaive")
-    assert "your orders give 4 builds or waives" in r.body and "Only the first 3 that can be carried out count" in r.body
+    assert "your orders give 4 builds or waives" in r.body
+    assert "Only the first 3 that can be carried out count" in r.body
 
 
 def test_a_resignation_reply_does_not_list_the_orders_of_the_power_left(playing):

@@ -2,7 +2,6 @@
 a line the board leaves two meanings for is answered with both, and in an adjustment phase a unit
 written alone ("A Smy", as the rulebooks write builds) is a build for a power that builds and a
 removal for one that removes."""
-from test_mail_commands import judge, playing  # noqa: F401 - the same fixtures: a judge, and seven players in alpha
 
 
 def words(body: str) -> str:

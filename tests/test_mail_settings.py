@@ -8,19 +8,16 @@ import pytest
 
 from judge.language.commands import CommandReader, SetGame
 from judge.mail.game_settings import BY_WORD, HELP_SETTINGS, SETTINGS
-from mailjudge import MailJudge
 
 ROOT_GRAMMAR = __import__("pathlib").Path(__file__).resolve().parents[1] / "grammar" / "commands.lark"
 
 
 @pytest.fixture
-def judge(tmp_path):
-    j = MailJudge(tmp_path)
-    j.service.create_account("gm", "gm@dip.test", "gm-secret")
-    j.service.create_account("ann", "ann@dip.test", "ann-secret")
-    j.service.create_game("alpha", master="gm")
-    yield j
-    j.close()
+def judge(judge):
+    judge.service.create_account("gm", "gm@dip.test", "gm-secret")
+    judge.service.create_account("ann", "ann@dip.test", "ann-secret")
+    judge.service.create_game("alpha", master="gm")
+    return judge
 
 
 def help_examples(judge) -> list[str]:
@@ -36,7 +33,8 @@ def test_every_help_settings_example_is_a_setting_the_master_can_set_by_mail(jud
     assert done == [s.words[0] for s in SETTINGS], reply.body
     settings = judge.service.status("alpha")["settings"]
     assert (settings["movement_hours"], settings["press"], settings["deadline_clock"]) == (72.0, "grey", "20:00")
-    assert settings["deadline_days"] == ["mon", "tue", "wed", "thu", "fri"] and settings["reminder_hours"] == [24.0, 4.0]
+    assert settings["deadline_days"] == ["mon", "tue", "wed", "thu", "fri"]
+    assert settings["reminder_hours"] == [24.0, 4.0]
     assert (settings["unlisted"], settings["max_absence_days"], settings["players"]) == (True, 0.0, "five")
     assert "PRESS of alpha: grey (was white); WHITE (signed)" in " ".join(reply.body.split())
 

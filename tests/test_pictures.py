@@ -25,7 +25,8 @@ from judge.pictures import build_scene, load_atlas, render_png, render_svg
 from judge.pictures import style
 from judge.pictures.atlas import cells_path, fingerprint, load_layout, power_colours
 from judge.pictures.chart import centre_chart_png
-from judge.pictures.games import SharedPicture, attach_png, picture_of_phase
+from judge.mail.shared_part import SharedPicture
+from judge.pictures.games import attach_png, picture_of_phase
 from judge.pictures.overlay import Overlay, Places
 from judge.pictures.scene import Circle, Line, Text
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
@@ -149,7 +150,8 @@ def test_cells_show_every_border_of_the_board_and_no_other(variant_id):
     # and each passage is drawn, as a dashed line across it
     assert {(p.a, p.b) for p in atlas.passages} == set(apart)
     scene = build_scene(variant, starting_position(variant), atlas=atlas)
-    dashed = [s for s in scene.shapes if isinstance(s, Line) and s.dash and s.colour in (style.COAST, style.LAND_BORDER)]
+    dashed = [s for s in scene.shapes
+              if isinstance(s, Line) and s.dash and s.colour in (style.COAST, style.LAND_BORDER)]
     assert len(dashed) == len(apart)
 
 

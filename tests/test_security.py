@@ -259,6 +259,14 @@ def test_no_password_stays_in_the_archive_or_a_backup(judge, tmp_path):
             assert b"turkey-pw" not in path.read_bytes() and b"Zebra-Quartz-71" not in path.read_bytes(), path
 
 
+def test_a_served_judge_hashes_passwords_at_the_shipped_cost(judge):
+    """In-process the tests hash cheaply (tests/conftest.py); a real `judge serve` must not: a password
+    set by mail is stored as scrypt at the cost the judge ships (n = 2**14, r = 8, p = 1)."""
+    judge.mail("turkey@dip.test", "signon Talpha turkey-pw\nset password Zebra-Quartz-71")
+    [[stored]] = judge.rows("SELECT password FROM accounts WHERE name = 'turkey'")
+    assert stored.startswith(f"scrypt${2 ** 14}$8$1$")
+
+
 def test_a_dispatch_again_after_the_scrub_changes_nothing(tmp_path):
     """A crash after the raw copy was scrubbed but before the daemon recorded the message: the
     dispatch run again repeats the outcome; it does not read the masked passwords as wrong ones."""

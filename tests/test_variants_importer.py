@@ -65,7 +65,8 @@ def test_dpjudge_standard_map_is_the_judges_standard_board():
 
 @pytest.mark.parametrize("entry", CATALOGUE["imported"], ids=[e["id"] for e in CATALOGUE["imported"]])
 def test_checked_in_variants_are_what_the_importer_makes(entry):
-    aliases = json.loads((VARIANTS / entry["aliases_from"] / "variant.json").read_text()) if entry.get("aliases_from") else None
+    aliases = (json.loads((VARIANTS / entry["aliases_from"] / "variant.json").read_text())
+               if entry.get("aliases_from") else None)
     data, report, _ = import_map(MAPS / entry["map"], id=entry["id"], name=entry["name"],
                                  description=entry["description"], aliases_from=aliases)
     assert not report.errors

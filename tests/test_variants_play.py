@@ -51,7 +51,8 @@ def random_orders(variant, position, power, rng):
     if due < 0:
         return [Disband(ref(u)) for u in rng.sample(list(position.units_of(power)), -due)]
     out = []
-    for c in rng.sample(list(buildable_sites(variant, position, power)), min(due, len(buildable_sites(variant, position, power)))):
+    sites = list(buildable_sites(variant, position, power))
+    for c in rng.sample(sites, min(due, len(sites))):
         prov = board.province(c)
         fleets = [loc for loc in board.fleet_locations(c)] if not prov.is_land else []
         if fleets and rng.random() < 0.5:

@@ -12,9 +12,9 @@ from datetime import datetime
 
 from ..engine import notation, orders_needed, process_phase
 from ..engine.calendar import PhaseKind
-from ..engine.orders import Order
+from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import PhaseResult
-from ..engine.phase import Need
+from ..engine.phase import Need, check_orders
 from ..engine.position import Position
 from . import records
 from .clock import deadline_for, iso, processing_time, reminder_times
@@ -23,7 +23,6 @@ from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
 from .resultcodec import result_to_json, written_key
-from .submissions import unordered
 from .worldwar import close_italy, italy_closed, world_war_events
 
 Checkpoint = Callable[[str], None]
@@ -58,9 +57,32 @@ def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
 
     Being "in" is what lets a phase be played before its deadline, so one stray line (an order
     for a unit that needed none, or for one unit of four) does not count: every unit must be
-    ordered, a hold included (see submissions.unordered)."""
+    ordered, a hold included (see unordered)."""
     orders = gf.orders(row.seq)
     return [p for p in expected(gf, row.position) if unordered(gf, row, p, orders)]
+
+
+def unordered(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> list[str]:
+    """What of this power's duty in the phase has no valid order yet ("A PAR", "2 builds"); empty
+    when the power is "in". Orders the rules reject (illegal, not needed) do not count. Checked
+    with every power's orders, so a move by an ally's convoy counts once the convoy is ordered."""
+    need = needs(gf, row.position).get(power)
+    if not need:
+        return []
+    orders = gf.orders(row.seq) if orders is None else orders
+    mine = orders.get(power, [])
+    bad = [p.order for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    valid = [o for o in mine if o not in bad]
+    ordered = {o.unit.location.province for o in valid if getattr(o, "unit", None) is not None}
+    out = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in ordered]
+    out += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in ordered]
+    builds = sum(isinstance(o, (Build, Waive)) for o in valid)
+    removals = sum(isinstance(o, Disband) for o in valid)
+    if builds < need.builds:
+        out.append(f"{need.builds - builds} build(s) or waive(s)")
+    if removals < need.removals:
+        out.append(f"{need.removals - removals} removal(s)")
+    return out
 
 
 def ready(gf: GameFile, row: PhaseRow) -> bool:

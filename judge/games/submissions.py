@@ -16,7 +16,7 @@ from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
-from . import fog
+from . import fog, processing
 from .clock import iso, processing_time
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
@@ -113,30 +113,6 @@ def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
     return f"{name} (played {when})"
 
 
-def unordered(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> list[str]:
-    """What of this power's duty in the phase has no valid order yet ("A PAR", "2 builds"); empty
-    when the power is "in". Orders the rules reject (illegal, not needed) do not count. Checked
-    with every power's orders, so a move by an ally's convoy counts once the convoy is ordered."""
-    from . import processing
-    need = processing.needs(gf, row.position).get(power)
-    if not need:
-        return []
-    orders = gf.orders(row.seq) if orders is None else orders
-    mine = orders.get(power, [])
-    bad = [p.order for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
-    valid = [o for o in mine if o not in bad]
-    ordered = {o.unit.location.province for o in valid if getattr(o, "unit", None) is not None}
-    out = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in ordered]
-    out += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in ordered]
-    builds = sum(isinstance(o, (Build, Waive)) for o in valid)
-    removals = sum(isinstance(o, Disband) for o in valid)
-    if builds < need.builds:
-        out.append(f"{need.builds - builds} build(s) or waive(s)")
-    if removals < need.removals:
-        out.append(f"{need.removals - removals} removal(s)")
-    return out
-
-
 def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,
                  source: str | None, written: str | None) -> int:
     parsed = _items(items)
@@ -184,7 +160,6 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
 def confirmation(gf: GameFile, power: str) -> dict:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and the units still without orders (they will hold)."""
-    from . import processing
     row = gf.current()
     mine = gf.orders(row.seq).get(power, [])
     problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
@@ -201,7 +176,7 @@ def confirmation(gf: GameFile, power: str) -> dict:
                           "reason": p.reason.value, "detail": p.detail}
                          for p in problems],
             "units_without_orders": missing, "adjustment": _adjustment(need, mine),
-            "in": not unordered(gf, row, power), "plays": _plays(gf, row, gf.powers()[power].account),
+            "in": not processing.unordered(gf, row, power), "plays": _plays(gf, row, gf.powers()[power].account),
             "deadline": gf.times(row.deadline, gf.powers()[power].account)}
 
 
@@ -209,7 +184,6 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
     """When the phase will be played as things stand, for the reply to say it truly: "early" (every
     power is in: at the scheduler's next look), at a time (the deadline after its grace), or
     "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
-    from . import processing
     if gf.status is not GameStatus.ACTIVE or row.deadline is None:
         return {"when": "paused"}
     if processing.ready(gf, row):

@@ -20,6 +20,7 @@ then queued in one transaction of the judge file.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,12 +28,13 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from ..config import Config
 from ..games.service import GameService, Notice
-from ..pictures import Atlas, SharedPicture, end_of_game_painter, load_atlas, phase_painter
+from ..pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
 from . import outbox, outgoing
 from .fog_mail import picture_powers
 from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
+from .shared_part import SharedPicture
 from .tokens import ReplyTokens
 
 log = logging.getLogger("judge.courier")
@@ -56,13 +58,21 @@ class Courier:
         self.reports = reports or Reports()
         self.render = render or _default_render()
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
+        # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
+        # runs never render and queue the same pending notice at once.
+        self._one_at_a_time = threading.Lock()
 
     def run(self, db) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now.
 
         Games are read a few ahead of the one being written out, and their pictures painted on a
         thread of their own meanwhile (painting is mostly numpy, Pillow and zlib, which let go of
-        the interpreter), so the text of one game's mail is made while the next one's board is drawn."""
+        the interpreter), so the text of one game's mail is made while the next one's board is drawn.
+        One courier at a time: the processing worker and the outbox both call it."""
+        with self._one_at_a_time:
+            return self._run(db)
+
+    def _run(self, db) -> int:
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0

@@ -44,7 +44,7 @@ from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog, finished, mark_finished
-from .loops import Verdict, reply_subject
+from .loops import Classification, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Rendered, Reports
@@ -55,7 +55,7 @@ log = logging.getLogger("judge.dispatch")
 
 
 @dataclass
-class Outcome:
+class Handled:
     """What the handling of one message produced, for the reply."""
     entries: list[dict] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)   # lines set aside as greetings and the like
@@ -84,7 +84,7 @@ class Dispatch:
     def __repr__(self) -> str:
         return "Dispatch: commands, orders and confirmation replies"
 
-    def __call__(self, message: StoredMessage, verdict: Verdict, context) -> str:
+    def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
         done = finished(context.db, message.id)
         if done is not None:
             return done     # handled (and scrubbed) before a crash kept the daemon from recording it
@@ -192,9 +192,9 @@ class Dispatch:
 
     # -- doing -------------------------------------------------------------------------------------
     def handle(self, inbound_id: int, items, session: Session, steps: StepLog,
-               received: datetime | None = None) -> Outcome:
+               received: datetime | None = None) -> Handled:
         """`received`: when the mail came in; its orders are for the phase current then."""
-        out = Outcome()
+        out = Handled()
         for index, item in enumerate(items):
             if isinstance(item, CommandItem):
                 self._command(inbound_id, index, item, session, steps, out)
@@ -205,7 +205,7 @@ class Dispatch:
         return out
 
     def _command(self, inbound_id: int, index: int, item: CommandItem, session: Session, steps: StepLog,
-                 out: Outcome) -> None:
+                 out: Handled) -> None:
         text = mask_line(item.text)
         handler = HANDLERS.get(type(item.command))
         if handler is None:
@@ -243,7 +243,7 @@ class Dispatch:
                 out.touch(session.game, session.power)
         out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
 
-    def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Outcome,
+    def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Handled,
                 received: datetime | None = None) -> None:
         errors = [error_line(e, mask_line) for e in block.parse.errors]
         if block.signon is None:
@@ -308,7 +308,7 @@ class Dispatch:
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
 
     # -- answering ---------------------------------------------------------------------------------
-    def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Outcome,
+    def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Handled,
                tokens: ReplyTokens, db) -> bool:
         summaries = []
         for game, power in outcome.touched:
@@ -360,7 +360,7 @@ class Dispatch:
         return bool(self.service.games_of(owner)) or any(g["master"] == owner for g in self.service.list_games(owner))
 
     @staticmethod
-    def _unproven(session: Session, outcome: Outcome) -> str:
+    def _unproven(session: Session, outcome: Handled) -> str:
         """Why the owner of the sender's address should wonder whether they sent this mail: it
         proved nothing (From is easily forged) and something in it was refused, or its envelope
         sender is another address. '' when there is no such doubt."""

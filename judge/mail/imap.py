@@ -41,6 +41,10 @@ class ImapIntake:
         self.client: IMAPClient | None = None
         self._server_idles = False
         self.connections = 0           # how many times a session was opened (reconnects show here)
+        # Set while an IDLE is established. Dovecot announces at once only the mail that lands after
+        # that; mail landing between our NOOP and the IDLE waits for its periodic check (30 s or
+        # more), so a test delivers only once this is set.
+        self.idling = threading.Event()
 
     # -- one session ---------------------------------------------------------------------------
     def connect(self) -> IMAPClient:
@@ -137,15 +141,19 @@ class ImapIntake:
             return
         # No `finally: idle_done()`: when the session has failed there is no DONE to send.
         deadline = time.monotonic() + self.config.idle_seconds
-        while not self.stop.is_set() and time.monotonic() < deadline:
-            # Short checks so a stop request is noticed within a second.
-            responses = client.idle_check(timeout=1.0)
-            bye = next((r for r in responses if r and r[0] == b"BYE"), None)
-            if bye is not None:
-                words = b" ".join(x for x in bye[1:] if isinstance(x, bytes)).decode("utf-8", "replace")
-                raise ConnectionError(f"the server closed the session: {words}")
-            if any(len(r) >= 2 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
-                break
+        self.idling.set()
+        try:
+            while not self.stop.is_set() and time.monotonic() < deadline:
+                # Short checks so a stop request is noticed within a second.
+                responses = client.idle_check(timeout=1.0)
+                bye = next((r for r in responses if r and r[0] == b"BYE"), None)
+                if bye is not None:
+                    words = b" ".join(x for x in bye[1:] if isinstance(x, bytes)).decode("utf-8", "replace")
+                    raise ConnectionError(f"the server closed the session: {words}")
+                if any(len(r) >= 2 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
+                    break
+        finally:
+            self.idling.clear()
         client.idle_done()
 
     # -- the loop ------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ class Bounce:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Classification:
     reply_allowed: bool
     reason: str                          # why not, in words ('' when a reply is allowed)
     bounce: Bounce | None = None
@@ -53,25 +53,25 @@ def _local_part(address: str) -> str:
     return address.rpartition("@")[0] if "@" in address else address
 
 
-def classify(raw: bytes, mail_from: str | None) -> Verdict:
+def classify(raw: bytes, mail_from: str | None) -> Classification:
     """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP)."""
     msg = message_from_bytes(raw, policy=UTF8_HEADERS)
     bounce = find_bounce(msg, mail_from)
     if bounce is not None:
-        return Verdict(False, "a delivery failure report (bounce)", bounce)
+        return Classification(False, "a delivery failure report (bounce)", bounce)
     if mail_from is not None and mail_from.strip("<> ") == "":
-        return Verdict(False, "null envelope sender")
+        return Classification(False, "null envelope sender")
     auto = (msg.get("Auto-Submitted") or "").split(";")[0].strip().lower()
     if auto and auto != "no":
-        return Verdict(False, f"Auto-Submitted: {auto}")
+        return Classification(False, f"Auto-Submitted: {auto}")
     precedence = (msg.get("Precedence") or "").strip().lower()
     if precedence in BULK_PRECEDENCE:
-        return Verdict(False, f"Precedence: {precedence}")
+        return Classification(False, f"Precedence: {precedence}")
     for name in LIST_HEADERS:
         if msg.get(name) is not None:
-            return Verdict(False, f"mailing-list mail ({name})")
+            return Classification(False, f"mailing-list mail ({name})")
     if msg.get("X-Autoreply") is not None or msg.get("X-Autorespond") is not None:
-        return Verdict(False, "an automatic reply (X-Autoreply)")
+        return Classification(False, "an automatic reply (X-Autoreply)")
     # X-Auto-Response-Suppress (Microsoft, [MS-OXCMAIL] 2.2.3.2.20) is deliberately not a reason: it
     # asks robots not to send out-of-office and similar unsolicited answers, and Exchange and Outlook
     # put it on ordinary mail people write. The judge's confirmation is a service's answer to the
@@ -80,8 +80,8 @@ def classify(raw: bytes, mail_from: str | None) -> Verdict:
     senders = [mail_from or ""] + [a for _, a in getaddresses([msg.get("From", ""), msg.get("Sender", "")])]
     for address in senders:
         if address and ROBOT_LOCAL_PARTS.match(_local_part(address.strip("<>"))):
-            return Verdict(False, f"sent by a mail system ({address})")
-    return Verdict(True, "")
+            return Classification(False, f"sent by a mail system ({address})")
+    return Classification(True, "")
 
 
 def _is_robot_sender(msg: Message, mail_from: str | None) -> bool:

@@ -66,3 +66,12 @@ class SharedPart:
         """The whole mail with the part in it, as `attach` would make it."""
         head = self.head(message)
         return bytes(self.attach(message)) if head is None else head + self.part
+
+
+class SharedPicture(SharedPart):
+    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once and
+    stored once in the outbox (judge.mail.shared_part); encoding a 70 KB picture and writing it out
+    again cost about 25 ms a recipient."""
+
+    def __init__(self, name: str, png: bytes) -> None:
+        super().__init__(name, png, "image", "png")

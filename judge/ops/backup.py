@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .datafiles import data_files, schema_versions
+
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -39,12 +41,6 @@ class Copied:
     size: int
     sha256: str
     schema: dict[str, int]
-
-
-def data_files(data_dir: Path) -> list[str]:
-    """The files a backup holds, relative to the data directory; judge.sqlite first."""
-    games = sorted(p.relative_to(data_dir).as_posix() for p in (data_dir / "games").glob("*.sqlite"))
-    return ["judge.sqlite", *games]
 
 
 def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
@@ -113,16 +109,6 @@ def _seal(path: Path, name: str) -> Copied:
     return Copied(name, path.stat().st_size, _sha256(path), schema_versions(path))
 
 
-def schema_versions(path: Path) -> dict[str, int]:
-    """Component -> migration steps applied, read without changing the file."""
-    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    try:
-        has = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_versions'").fetchone()
-        return dict(conn.execute("SELECT component, version FROM schema_versions").fetchall()) if has else {}
-    finally:
-        conn.close()
-
-
 def read_manifest(backup_dir: Path) -> dict:
     path = Path(backup_dir) / MANIFEST
     try:
@@ -175,7 +161,7 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
         os.replace(temporary, destination)
     _fsync_dir(data_dir / "games")
     _fsync_dir(data_dir)
-    from .upgrade import upgrade       # imports the games layer; backup itself does not need it
+    from .upgrade import upgrade       # imports the games and mail layers; backup itself does not need them
     upgrade(data_dir)
     return files
 

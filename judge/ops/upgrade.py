@@ -6,38 +6,34 @@ transaction (judge.storage.db), so a crash part-way leaves every file at a versi
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..games import store as games_store
+from ..mail import archive, dispatch_store, outbox
 from ..storage.db import migrate, open_db
-from .backup import data_files, schema_versions
+from .datafiles import data_files, schema_versions
 
-# Every component of judge.sqlite, in the order they are migrated, and where its migration steps
-# are: "module:attribute". A component added to the judge gets its line here, so that start-up
-# migrates it and `judge doctor` checks it.
+# Every component of judge.sqlite, in the order they are migrated, and its migration steps. A
+# component added to the judge gets its line here, so that start-up migrates it and `judge doctor`
+# checks it. Plain imports, not "module:attribute" strings, so the layering test sees ops -> mail.
 JUDGE_FILE_COMPONENTS = {
-    "mail": "judge.mail.archive:MIGRATIONS",
-    "outbox": "judge.mail.outbox:MIGRATIONS",
-    "games": "judge.games.store:JUDGE_MIGRATIONS",
-    "dispatch": "judge.mail.dispatch_store:MIGRATIONS",
+    "mail": archive.MIGRATIONS,
+    "outbox": outbox.MIGRATIONS,
+    "games": games_store.JUDGE_MIGRATIONS,
+    "dispatch": dispatch_store.MIGRATIONS,
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
-GAME_FILE_COMPONENTS = {"game": "judge.games.store:GAME_MIGRATIONS"}
+GAME_FILE_COMPONENTS = {"game": games_store.GAME_MIGRATIONS}
 
 
 class UpgradeError(Exception):
     pass
 
 
-def _steps(where: str) -> list:
-    module, _, attribute = where.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
 def known_versions() -> dict[str, int]:
     """Component -> the number of migration steps this judge has: the schema a current file carries."""
-    return {name: len(_steps(where)) for name, where in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
+    return {name: len(steps) for name, steps in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
 
 
 def newer_than_known(versions: dict[str, int]) -> list[str]:
@@ -75,8 +71,8 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
                            " install the newer judge again, or restore a backup this judge made")
     db = open_db(data_dir / "judge.sqlite")
     try:
-        for name, where in JUDGE_FILE_COMPONENTS.items():
-            migrate(db, name, _steps(where))
+        for name, steps in JUDGE_FILE_COMPONENTS.items():
+            migrate(db, name, steps)
     finally:
         db.conn.close()
     service = GameService(data_dir)

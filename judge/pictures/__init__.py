@@ -7,10 +7,10 @@
 """
 from .atlas import Atlas, NoLayout, load_atlas
 from .chart import centre_chart_png
-from .games import (SharedPicture, attach_png, centre_counts_by_year, end_of_game_chart, end_of_game_painter,
+from .games import (attach_png, centre_counts_by_year, end_of_game_chart, end_of_game_painter,
                     phase_painter, picture_of_phase)
 from .render import build_scene, render_png, render_svg
 
 __all__ = ["Atlas", "NoLayout", "load_atlas", "build_scene", "render_png", "render_svg", "picture_of_phase",
-           "attach_png", "SharedPicture", "centre_chart_png", "centre_counts_by_year", "end_of_game_chart",
+           "attach_png", "centre_chart_png", "centre_counts_by_year", "end_of_game_chart",
            "end_of_game_painter", "phase_painter"]

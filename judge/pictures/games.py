@@ -12,7 +12,6 @@ from ..engine.variant import Variant
 from ..games import fog
 from ..games.resultcodec import dislodged_from_json, outcomes_from_json, own_result
 from ..games.service import GameService
-from ..mail.shared_part import SharedPart
 from .atlas import Atlas, has_layout
 from .chart import centre_chart_png
 
@@ -107,12 +106,3 @@ def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:
     """Add the picture after the text: a plain message becomes multipart/mixed, text first."""
     message.add_attachment(png, maintype="image", subtype="png", filename=name)
     return message
-
-
-class SharedPicture(SharedPart):
-    """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once and
-    stored once in the outbox (judge.mail.shared_part); encoding a 70 KB picture and writing it out
-    again cost about 25 ms a recipient."""
-
-    def __init__(self, name: str, png: bytes) -> None:
-        super().__init__(name, png, "image", "png")

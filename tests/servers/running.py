@@ -26,7 +26,7 @@ class IntakeServer:
     def __enter__(self) -> "IntakeServer":
         self.thread.start()
         self.server = asyncio.run_coroutine_threadsafe(
-            start_server(self.handler, "127.0.0.1", 0, size_limit=self.size_limit), self.loop).result(30)
+            start_server(self.handler, "127.0.0.1", 0, size_limit=self.size_limit), self.loop).result(300)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
 
@@ -67,7 +67,11 @@ class DaemonThread:
 
     def __enter__(self) -> "DaemonThread":
         self.thread.start()
-        self.ready.wait(60)
+        # Generous: on a loaded machine (pytest-xdist, other jobs) start-up can take long. Going on
+        # without the banner would read `listening` before the daemon thread has set it.
+        if not self.ready.wait(300):
+            self.daemon.request_stop()
+            raise TimeoutError("the daemon did not get ready in 300 s")
         if self.error:
             raise self.error
         return self

@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import judge
 from judge.config import OutboxConfig, RelayConfig
 from judge.engine import load_variant
 from judge.engine.notation import parse_order
@@ -24,7 +25,6 @@ from judge.mail.archive import Archive
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
-import judge
 print(f"writing with the judge in {Path(judge.__file__).parent}")
 target = Path(sys.argv[1])
 if target.exists():

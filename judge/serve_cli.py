@@ -5,9 +5,9 @@ import argparse
 import logging
 import sys
 
-from ..config import ConfigError, load_config, parse_host_port
-from ..ops.upgrade import UpgradeError, upgrade
-from ..storage.datalock import hold
+from .config import ConfigError, load_config, parse_host_port
+from .ops.upgrade import UpgradeError, upgrade
+from .storage.datalock import hold
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,8 +51,8 @@ def overrides_from(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..daemon import serve      # imported here so other subcommands do not load the mail stack
-    from .hooks import build_hooks
+    from .daemon import serve      # imported here so other subcommands do not load the mail stack
+    from .mail.hooks import build_hooks
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
