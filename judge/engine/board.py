@@ -11,6 +11,8 @@ from types import MappingProxyType
 from .geography import Coast, Location, Province, Terrain, UnitKind
 
 _NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
+_NONE: frozenset[str] = frozenset()
+_NO_LOCATIONS: frozenset[Location] = frozenset()
 
 
 class Board:
@@ -31,8 +33,8 @@ class Board:
             self._check_location(a), self._check_location(b)
             fleet.setdefault(a, set()).add(b)
             fleet.setdefault(b, set()).add(a)
-        self._army = MappingProxyType({k: frozenset(v) for k, v in army.items()})
-        self._fleet = MappingProxyType({k: frozenset(v) for k, v in fleet.items()})
+        self._army = {k: frozenset(v) for k, v in army.items()}
+        self._fleet = {k: frozenset(v) for k, v in fleet.items()}
         # Province-level neighbours for any kind of unit: used for distances and retreat checks.
         nbrs: dict[str, set[str]] = {pid: set(army[pid]) for pid in self.provinces}
         for a, bs in fleet.items():
@@ -43,7 +45,7 @@ class Board:
         for a, bs in fleet.items():
             for b in bs:
                 by_sea[a.province].add(b.province)
-        self._fleet_provinces = MappingProxyType({k: frozenset(v) for k, v in by_sea.items()})
+        self._fleet_provinces = {k: frozenset(v) for k, v in by_sea.items()}
         # Each province's bare location, made once: the order reader names one in nearly every order.
         self._bare = MappingProxyType({pid: Location(pid) for pid in self.provinces})
         # What adjudication asks for every order, answered once per map (the board is read-only).
@@ -51,13 +53,15 @@ class Board:
         self.seas = frozenset(pid for pid, t in terrain.items() if t is Terrain.SEA)
         self.coastal = frozenset(pid for pid, t in terrain.items() if t is Terrain.COAST)
         self._army_can_stand = frozenset(pid for pid, t in terrain.items() if t in (Terrain.LAND, Terrain.COAST))
+        # where an army may move by land, each step checked once: no sea, nowhere impassable
+        # (plain dicts, private and never changed: a mappingproxy's lookup costs twice a dict's)
+        self._army_steps = {pid: frozenset(n for n in army[pid] if n in self._army_can_stand) for pid in self.provinces}
         reach: dict[Location, dict[str, list[Location]]] = {}
         for a, bs in fleet.items():
             for b in sorted(bs, key=str):
                 reach.setdefault(a, {}).setdefault(b.province, []).append(b)
         # fleet location -> province -> the coasts (or bare location) of it the fleet can move to
-        self._fleet_reach = MappingProxyType(
-            {a: MappingProxyType({p: tuple(locs) for p, locs in by.items()}) for a, by in reach.items()})
+        self._fleet_reach = {a: {p: tuple(locs) for p, locs in by.items()} for a, by in reach.items()}
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:
@@ -82,18 +86,22 @@ class Board:
         return loc if loc is not None else Location(province)
 
     def army_neighbours(self, province: str) -> frozenset[str]:
-        return self._army.get(province, frozenset())
+        return self._army.get(province, _NONE)
+
+    def army_steps(self, province: str) -> frozenset[str]:
+        """The provinces an army in `province` may move to by land."""
+        return self._army_steps.get(province, _NONE)
 
     def fleet_neighbours(self, loc: Location) -> frozenset[Location]:
-        return self._fleet.get(loc, frozenset())
+        return self._fleet.get(loc, _NO_LOCATIONS)
 
     def neighbours(self, province: str) -> frozenset[str]:
         """Provinces that touch this one by any border a unit can cross."""
-        return self._neighbours.get(province, frozenset())
+        return self._neighbours.get(province, _NONE)
 
     def fleet_province_neighbours(self, province: str) -> frozenset[str]:
         """Provinces a fleet somewhere in `province` could reach, coasts ignored."""
-        return self._fleet_provinces.get(province, frozenset())
+        return self._fleet_provinces.get(province, _NONE)
 
     def can_reach_province(self, kind: UnitKind, loc: Location, province: str) -> bool:
         """Could this unit move into some part of `province`? (What a support needs.)"""

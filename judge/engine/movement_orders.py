@@ -14,6 +14,7 @@ from dataclasses import replace
 from . import army_fleet
 from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
 from .entries import Entry, MovementOrders, Rejected as _Reject, Route
+from .board import Board
 from .geography import Location, UnitKind
 from .landings import af_army_could_land, as_disembark, disembarkations
 from .orders import Convoy, Disembark, Hold, Move, Order, SupportHold, SupportMove, UnitRef
@@ -29,34 +30,43 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
               rules: Rules) -> MovementOrders:
     board = variant.board
     rejected: list[Outcome] = []
-    accepted: dict[str, list[tuple[str, Unit, Order, Order]]] = {}  # province -> (power, unit, normalised, given)
+    entries: dict[str, Entry] = {}
+    # a unit ordered more than once: province -> every (power, unit, normalised, given) for it
+    repeated: dict[str, list[tuple[str, Unit, Order, Order]]] = {}
 
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
+    # The everyday board (no A/F, no ice) lets a plain hold or move by land or sea be taken as written.
+    plain = not with_af and variant.frozen is None
     for power, power_orders in orders.items():
         for given in power_orders:
             landing = as_disembark(variant, position, power, given) if with_af else None
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
-            try:
-                unit, normal = _read(variant, position, power, given, rules)
-            except _Reject as r:
-                rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
-                continue
-            accepted.setdefault(unit.location.province, []).append((power, unit, normal, given))
+            unit = _as_written(board, position, power, given) if plain else None
+            normal: Order = given
+            if unit is None:
+                try:
+                    unit, normal = _read(variant, position, power, given, rules)
+                except _Reject as r:
+                    rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
+                    continue
+            province = unit.location.province
+            before = entries.get(province)
+            if before is not None:
+                repeated.setdefault(province, [(before.power, before.unit, before.order, before.given or before.order)])
+                repeated[province].append((power, unit, normal, given))
+            entries[province] = Entry(power, unit, normal, given)
 
-    entries: dict[str, Entry] = {}
-    for province, candidates in accepted.items():
-        if len(candidates) > 1 and len({normal for _, _, normal, _ in candidates}) > 1:
+    for province, candidates in repeated.items():
+        if len({normal for _, _, normal, _ in candidates}) > 1:
             # DATC 4.D.3: two different orders for one unit; neither is carried out.
+            del entries[province]
             for power, _, _, given in candidates:
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
                                         f"the unit in {board.province(province).name} was given "
                                         "conflicting orders; it holds"))
-            continue
-        power, unit, normal, given = candidates[-1]
-        entries[province] = Entry(power, unit, normal, given)
 
     seas = board.seas
     fleets_at_sea = frozenset(u.location.province for u in position.units
@@ -80,6 +90,29 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             entries[unit.location.province] = Entry(unit.power, unit, hold, None,
                                                     rejected_reason=why_rejected.get(unit.location.province))
     return MovementOrders(entries, tuple(rejected))
+
+
+def _as_written(board: Board, position: Position, power: str, order: Order) -> Unit | None:
+    """The power's unit when `order` is a hold or a move that is legal exactly as written, else None.
+
+    Most orders are; for them this answers what `_read` would, without building anything. Anything
+    less plain (a coast to infer, a convoy, a unit named wrongly) goes to `_read`."""
+    cls = type(order)
+    if cls is not Hold and cls is not Move:
+        return None
+    ref = order.unit  # type: ignore[union-attr]  # Hold and Move both name their unit
+    unit = position.unit_in(ref.location.province)
+    if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
+            or (ref.location is not unit.location and ref.location != unit.location):
+        return None
+    if cls is Hold:
+        return unit
+    to = order.to  # type: ignore[union-attr]
+    if unit.kind is UnitKind.ARMY:
+        return unit if to.coast is None and to.province in board.army_steps(unit.location.province) else None
+    if unit.kind is UnitKind.FLEET and not order.via_convoy and not order.route:  # type: ignore[union-attr]
+        return unit if to in board.fleet_can_reach_province(unit.location, to.province) else None
+    return None
 
 
 def _read(variant: Variant, position: Position, power: str, order: Order,

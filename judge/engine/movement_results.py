@@ -42,14 +42,17 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             dislodged_by[dest] = p
     stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
 
-    outcomes: list[Outcome] = list(rejected)
-    for p, e in entries.items():
-        attacker = dislodged_by.get(p)
-        dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
-        ok, reason, detail, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
-        given = e.given
-        outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, detail, involving,
-                                dislodged_from, given is None))
+    def explain() -> tuple[Outcome, ...]:
+        """Every order's outcome and why, read from the settled decisions when first asked."""
+        outcomes: list[Outcome] = list(rejected)
+        for p, e in entries.items():
+            attacker = dislodged_by.get(p)
+            dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
+            ok, reason, detail, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+            given = e.given
+            outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, detail, involving,
+                                    dislodged_from, given is None))
+        return tuple(outcomes)
 
     # A/Fs whose army has landed: fleets again
     landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
@@ -92,7 +95,7 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
     after = Position(next_phase, tuple(staying + arrived), position.owners, tuple(dislodged))
-    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
+    return PhaseResult(position.phase, explain, after, tuple(dislodged), standoffs)
 
 
 def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],

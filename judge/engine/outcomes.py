@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .calendar import Phase
@@ -54,13 +55,50 @@ class Outcome:
     by_judge: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class PhaseResult:
-    phase: Phase
-    outcomes: tuple[Outcome, ...]
-    position: Position  # the position right after this phase, before any skipping
-    dislodged: tuple[DislodgedUnit, ...] = ()
-    standoffs: tuple[str, ...] = ()  # provinces left empty by a standoff
+    """A phase played: the position after it, and every order's outcome.
+
+    The outcomes may be given as a function that works them out: adjudication needs only the
+    decisions, and who bounced whom is asked far less often than the board after the move is
+    (a game's later phases, a differential run), so it is worked out on the first read."""
+
+    __slots__ = ("phase", "position", "dislodged", "standoffs", "_outcomes", "_explain")
+
+    def __init__(self, phase: Phase, outcomes: tuple[Outcome, ...] | Callable[[], tuple[Outcome, ...]],
+                 position: Position, dislodged: tuple[DislodgedUnit, ...] = (),
+                 standoffs: tuple[str, ...] = ()) -> None:
+        self.phase = phase
+        self.position = position  # the position right after this phase, before any skipping
+        self.dislodged = dislodged
+        self.standoffs = standoffs  # provinces left empty by a standoff
+        if callable(outcomes):
+            self._outcomes: tuple[Outcome, ...] | None = None
+            self._explain: Callable[[], tuple[Outcome, ...]] | None = outcomes
+        else:
+            self._outcomes, self._explain = outcomes, None
+
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        if self._outcomes is None:
+            assert self._explain is not None
+            self._outcomes, self._explain = self._explain(), None
+        return self._outcomes
+
+    def with_position(self, position: Position) -> PhaseResult:
+        """The same phase with the position after it changed (a variant's exchange of centres)."""
+        return PhaseResult(self.phase, lambda: self.outcomes, position, self.dislodged, self.standoffs)
 
     def outcome_of(self, order: Order) -> Outcome | None:
         return next((o for o in self.outcomes if o.order == order), None)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.phase, self.outcomes, self.position, self.dislodged, self.standoffs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PhaseResult) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable cache inside; equal by value
+
+    def __repr__(self) -> str:
+        return (f"PhaseResult(phase={self.phase!r}, outcomes={self.outcomes!r}, position={self.position!r}, "
+                f"dislodged={self.dislodged!r}, standoffs={self.standoffs!r})")

@@ -47,7 +47,8 @@ class Position:
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
         object.__setattr__(self, "dislodged", tuple(self.dislodged))
-        object.__setattr__(self, "_by_province", MappingProxyType(by_province))
+        # a plain dict (private, never changed): every order looks its unit up here
+        object.__setattr__(self, "_by_province", by_province)
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
