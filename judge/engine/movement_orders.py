@@ -8,7 +8,8 @@ land or by convoy, as the rules in force say.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from . import army_fleet
@@ -68,9 +69,12 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                                         f"the unit in {board.province(province).name} was given "
                                         "conflicting orders; it holds"))
 
-    seas = board.seas
-    fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and u.location.province in seas)
+    @functools.cache
+    def fleets_at_sea() -> frozenset[str]:
+        """Where convoys could be: asked only about a convoy or a move beyond the next province."""
+        return frozenset(u.location.province for u in position.units
+                         if u.kind is UnitKind.FLEET and u.location.province in board.seas)
+
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
     if landings:
@@ -265,13 +269,13 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
 
 
 def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[Outcome],
-                   fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
+                   fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
     """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
     out = dict(entries)
     for province, e in entries.items():
         if isinstance(e.order, Convoy):
             origin, dest = e.order.army.location.province, e.order.to.province
-            if not fleet_on_minimal_route(variant.board, origin, dest, province, fleets_at_sea):
+            if not fleet_on_minimal_route(variant.board, origin, dest, province, fleets_at_sea()):
                 rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
                                         "this fleet is on no convoy route between "
                                         f"{variant.board.province(origin).name} and "
@@ -290,16 +294,20 @@ def _convoyers_by_route(entries: Mapping[str, Entry]) -> dict[tuple[str, str], d
 
 
 def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
-                   rejected: list[Outcome], rules: Rules, fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
+                   rejected: list[Outcome], rules: Rules,
+                   fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
     board = variant.board
     out = dict(entries)
     by_route = _convoyers_by_route(entries)
+    frozen_board = variant.frozen is not None
     for province, e in entries.items():
         order = e.order
-        if not isinstance(order, Move) or e.unit.kind is not UnitKind.ARMY:
+        if type(order) is not Move or e.unit.kind is not UnitKind.ARMY:
             continue
         origin, dest = province, order.to.province
         by_land = dest in board.army_neighbours(origin)
+        if by_land and not by_route and not order.via_convoy and not frozen_board:
+            continue  # the everyday case, decided before anything else is looked up
         convoyers = by_route.get((origin, dest), {})
         frozen = variant.is_frozen(origin, position.phase)
         if not by_land and frozen:
@@ -334,7 +342,8 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
     return out
 
 
-def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
+def _could_be_convoyed(variant: Variant, origin: str, dest: str,
+                       fleets_at_sea: Callable[[], frozenset[str]]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
@@ -343,7 +352,7 @@ def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: 
     board = variant.board
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
         return False
-    return _sea_route(variant, origin, dest, fleets_at_sea)
+    return _sea_route(variant, origin, dest, fleets_at_sea())
 
 
 def _sea_route(variant: Variant, origin: str, dest: str, fleets: frozenset[str]) -> bool:
@@ -379,7 +388,7 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
 
 
 def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
-                    rejected: list[Outcome], fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
+                    rejected: list[Outcome], fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
     """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
     board = variant.board
     out = dict(entries)
@@ -392,7 +401,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and _sea_route(variant, target.location.province, dest, fleets_at_sea - {province}):
+                    and _sea_route(variant, target.location.province, dest, fleets_at_sea() - {province}):
                 continue
             why = (f"the army in {board.province(target.location.province).name} could reach "
                    f"{board.province(dest).name} only by a convoy that no other fleet can give")
