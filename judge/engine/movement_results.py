@@ -62,16 +62,18 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
     gone = moved.union(dislodged_by, stranded)
-    staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
+    if with_af:
+        staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
+    else:
+        staying = [e.unit for p, e in entries.items() if p not in gone]
     if stranded:
         ferries = {af.location.province: af for af in stranded.values()}
         staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
+    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p in moved for e in (entries[p],)]
     occupied = {u.location.province for u in staying}
-    occupied.update(u.location.province for u in arrived)
-    contested = {e.order.to.province for p, e in entries.items()
-                 if p in game.dest and p not in moved and game.has_path(p, r)
-                 and game.head_to_head(p, r) is None}
+    occupied.update(game.dest[p] for p in moved)
+    contested = {dest for p, dest in game.dest.items()
+                 if p not in moved and game.has_path(p, r) and game.head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
 
