@@ -146,8 +146,9 @@ def _results(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
             "result": "succeeds" if o.succeeded else "fails",
             "reason": o.reason.value,
         }
-        if o.detail:
-            entry["detail"] = o.detail
+        if o.why:
+            entry["why"] = o.why.value  # a code (judge.engine.outcomes.Why) and what it is about
+            entry["args"] = list(o.args)
         if o.dislodged_from:
             entry["dislodged_from"] = o.dislodged_from.upper()
         if o.by_judge:

@@ -5,13 +5,16 @@ Built once from a variant's data file (see `judge.engine.variant`) and then only
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import TypeVar, cast
 
 from .geography import Coast, Location, Province, Terrain, UnitKind
 
 _NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
 _NONE: frozenset[str] = frozenset()
+# what distances are counted between: provinces, or a fleet's locations
+_Place = TypeVar("_Place", str, Location)
 _NO_LOCATIONS: frozenset[Location] = frozenset()
 
 
@@ -25,12 +28,14 @@ class Board:
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
         army: dict[str, set[str]] = {pid: set() for pid in self.provinces}
         fleet: dict[Location, set[Location]] = {}
-        for a, b in army_edges:
-            self._check_province(a), self._check_province(b)
-            army[a].add(b)
-            army[b].add(a)
+        for p, q in army_edges:
+            self._check_province(p)
+            self._check_province(q)
+            army[p].add(q)
+            army[q].add(p)
         for a, b in fleet_edges:
-            self._check_location(a), self._check_location(b)
+            self._check_location(a)
+            self._check_location(b)
             fleet.setdefault(a, set()).add(b)
             fleet.setdefault(b, set()).add(a)
         self._army = {k: frozenset(v) for k, v in army.items()}
@@ -139,11 +144,14 @@ class Board:
         """An army may be convoyed from or to a coastal province."""
         return province in self.coastal
 
-    def distances_from(self, sources: Iterable[str], step=None) -> dict[str, int]:
-        """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border)."""
-        step = step or self.neighbours
-        dist: dict[str, int] = {}
-        queue: deque[str] = deque()
+    def distances_from(self, sources: Iterable[_Place],
+                       step: Callable[[_Place], Iterable[_Place]] | None = None) -> dict[_Place, int]:
+        """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border,
+        between provinces; a fleet's steps between locations are given as `fleet_neighbours`)."""
+        if step is None:
+            step = cast(Callable[[_Place], Iterable[_Place]], self.neighbours)
+        dist: dict[_Place, int] = {}
+        queue: deque[_Place] = deque()
         for s in sources:
             if s not in dist:
                 dist[s] = 0

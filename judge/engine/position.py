@@ -59,12 +59,15 @@ class Position:
     def centres_of(self, power: str) -> tuple[str, ...]:
         return tuple(c for c, p in self.owners.items() if p == power)
 
-    def with_(self, **changes) -> "Position":
-        values = dict(phase=self.phase, units=self.units, owners=self.owners, dislodged=self.dislodged)
-        values.update(changes)
-        return Position(**values)
+    def with_(self, *, phase: Phase | None = None, units: Iterable[Unit] | None = None,
+              owners: Mapping[str, str] | None = None,
+              dislodged: Iterable[DislodgedUnit] | None = None) -> Position:
+        """This position with the parts named changed."""
+        return Position(self.phase if phase is None else phase, self.units if units is None else tuple(units),
+                        self.owners if owners is None else owners,
+                        self.dislodged if dislodged is None else tuple(dislodged))
 
     @classmethod
     def build(cls, phase: Phase, units: Iterable[Unit], owners: Mapping[str, str],
-              dislodged: Iterable[DislodgedUnit] = ()) -> "Position":
+              dislodged: Iterable[DislodgedUnit] = ()) -> Position:
         return cls(phase, tuple(units), dict(owners), tuple(dislodged))

@@ -21,8 +21,8 @@ Key = TypeVar("Key", bound=Hashable)
 class Resolver(Generic[Key]):
     def __init__(
         self,
-        adjudicate: Callable[[Key, "Resolver[Key]"], bool],
-        backup: Callable[[Sequence[Key], "Resolver[Key]"], None],
+        adjudicate: Callable[[Key, Resolver[Key]], bool],
+        backup: Callable[[Sequence[Key], Resolver[Key]], None],
     ) -> None:
         self._adjudicate = adjudicate
         self._backup = backup

@@ -297,7 +297,8 @@ def _result_json(gf: GameFile, result: PhaseResult, seq: int) -> dict:
         outcomes.append({
             "power": o.power, "order": notation.order_text(o.order), "json": order_to_json(o.order),
             "written": written.get((o.power, key)), "succeeded": o.succeeded, "reason": o.reason.value,
-            "detail": o.detail, "involving": list(o.involving), "dislodged_from": o.dislodged_from,
+            "why": o.why.value if o.why else None, "args": list(o.args),  # words: judge.mail.reason_words
+            "involving": list(o.involving), "dislodged_from": o.dislodged_from,
             "by_judge": o.by_judge})
     return {"phase": calendar.code(result.phase), "phase_name": calendar.name(result.phase),
             "outcomes": outcomes, "standoffs": list(result.standoffs),

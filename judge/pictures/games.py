@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine.geography import UnitKind
 from ..engine.notation import parse_loc, position_from_json
-from ..engine.outcomes import Outcome, Reason
+from ..engine.outcomes import Outcome, Reason, Why
 from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
 from ..games.ordercodec import order_from_json
@@ -24,7 +24,8 @@ from .render import render_png, title_of
 def outcomes_from_json(result: dict[str, Any]) -> tuple[Outcome, ...]:
     """Read back one stored phase result (`history`'s shape) as engine outcomes."""
     return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), Reason(o["reason"]),
-                             o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
+                             Why(o["why"]) if o.get("why") else None, tuple(o.get("args") or ()),
+                             tuple(o.get("involving") or ()), o.get("dislodged_from"),
                              bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
 
 
