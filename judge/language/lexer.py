@@ -10,7 +10,8 @@ of a COAST a `Coast`; of a POWER the power id.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 from lark import Token
 from lark.lexer import Lexer
@@ -84,7 +85,7 @@ class Lexed:
         self.notes: list[str] = []
         self.problems: list[Resolved] = []
         self.board = False
-        self.cuts: list[int] | tuple = ()
+        self.cuts: Sequence[int] = ()
 
 
 # Words that end an abbreviated name ("Eng C A Lon" is no "English C..."): order words and unit kinds.
@@ -136,9 +137,9 @@ def lex(text: str, names: NameIndex) -> Lexed:
                 i += used
                 continue
         if low in names.power_phrase_starts and i + 2 < n and words[i + 1].low == "-":
-            pid = names.powers.get(low + " " + words[i + 2].low)  # "Austro-Hungarian A Ser"
-            if pid is not None:
-                out.append(Token("POWER", pid))
+            power = names.powers.get(low + " " + words[i + 2].low)  # "Austro-Hungarian A Ser"
+            if power is not None:
+                out.append(Token("POWER", power))
                 i += 3
                 continue
         if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
@@ -212,7 +213,7 @@ def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) 
     if low == "(":
         close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
         coast = _coast(words[i + 1:close], prev) if close else None
-        if coast is not None:
+        if close is not None and coast is not None:
             out.append(_COAST_TOKENS[coast])
             return close + 1
         return i + 1  # stray brackets carry no meaning in an order
@@ -298,8 +299,8 @@ class TokenListLexer(Lexer):
     # Lark's current custom-lexer interface: `lex(lexer_state, parser_state)`, called without a wrapper.
     __future_interface__ = 2
 
-    def __init__(self, lexer_conf) -> None:  # noqa: D107 - Lark's constructor signature
+    def __init__(self, lexer_conf: Any) -> None:  # noqa: D107 - Lark's constructor signature
         pass
 
-    def lex(self, lexer_state, parser_state):  # the state's text is the parse input: our tokens
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:  # the state's text: our tokens
         return iter(lexer_state.text)

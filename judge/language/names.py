@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..engine import Variant
@@ -223,6 +224,6 @@ class NameIndex:
         return (typo.pop(), True) if len(typo) == 1 else (None, False)
 
 
-def or_list(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def or_list(names: Iterable[str]) -> str:
+    shown = list(names)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
