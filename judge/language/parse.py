@@ -196,7 +196,8 @@ class _Build(Transformer[Token, _Built]):
         return "bare", parts[0]
 
     def start(self, parts: _Items) -> _Built:
-        return cast(_Built, parts[0])
+        built: _Built = parts[0]  # (no `cast` call: this runs for every order read)
+        return built
 
 
 # Where a unit named by its kind alone stands until the board says which unit it is.
@@ -620,6 +621,8 @@ def _cut(text: str, tokens: list[Token], cuts: Sequence[int]) -> list[str] | Non
 
 
 _END = Token("$END", "")
+# Shapes of order the parser keeps its steps for (a few hundred are ever seen)
+_MAX_PROGRAMS = 4096
 
 
 class _LalrLoop:
@@ -630,11 +633,18 @@ class _LalrLoop:
     Transformer callbacks and the errors raised (UnexpectedToken, with what was expected) are
     Lark's. `of` falls back to `Lark.parse` if Lark's insides are not as this expects."""
 
-    __slots__ = ("end", "reduce", "start", "states")
-    states: dict[Any, dict[str, tuple[Any, Any]]]  # state -> terminal or rule name -> (action, argument)
+    __slots__ = ("end", "programs", "start", "states")
+    # state -> terminal or rule name -> (Shift, the next state) or (Reduce, (the rule's length, its
+    # name, its callback)): the rule is looked up once here, not at each reduction (a Rule's hash
+    # is a Python function)
+    states: dict[Any, dict[str, tuple[Any, Any]]]
     start: Any
     end: Any
-    reduce: dict[Any, tuple[int, str, Callable[[_Items], Any]]]  # rule -> (its length, its name, its callback)
+    # The parser's steps depend only on the kinds of the tokens, not on their values: for each
+    # sequence of token types read before, its steps (None: take the next token; else a reduction:
+    # (how many values, the callback)), so the same shape of order ("A x - y") is replayed without
+    # the tables. Bounded: emptied when full.
+    programs: dict[tuple[str, ...], list[tuple[int, Callable[[_Items], Any]] | None]]
 
     @classmethod
     def of(cls, lark: Lark) -> Callable[[list[Token]], Any]:
@@ -646,18 +656,42 @@ class _LalrLoop:
             loop = cls()
             # plain str keys: Lark's symbol names are Tokens, whose Python __eq__ every dict probe
             # would call (a tenth of the reading time)
-            loop.states = {state: {str(k): v for k, v in row.items()} for state, row in table.states.items()}
+            rules = {rule: (len(rule.expansion), str(rule.origin.name), callbacks[rule]) for rule in callbacks}
+            loop.states = {state: {str(k): (action, arg if action is Shift else rules[arg])
+                                   for k, (action, arg) in row.items()}
+                           for state, row in table.states.items()}
             (loop.start,), (loop.end,) = table.start_states.values(), table.end_states.values()
-            loop.reduce = {rule: (len(rule.expansion), str(rule.origin.name), callbacks[rule])
-                           for rule in callbacks}
+            loop.programs = {}
             return loop
         except (AttributeError, KeyError, ValueError, TypeError):
             return lark.parse
 
     def __call__(self, tokens: list[Token]) -> Any:
-        states, reduce, end = self.states, self.reduce, self.end
+        shape = tuple([t.type for t in tokens])
+        program = self.programs.get(shape)
+        if program is None:
+            return self._parse(tokens, shape)
+        values: _Items = []
+        taken = iter(tokens)
+        for step in program:
+            if step is None:
+                values.append(next(taken))
+                continue
+            size, callback = step
+            if size:
+                args = values[-size:]
+                del values[-size:]
+            else:
+                args = []
+            values.append(callback(args))
+        return values[-1]
+
+    def _parse(self, tokens: list[Token], shape: tuple[str, ...]) -> Any:
+        """Parse by the tables, writing down the steps for `shape` if it parses."""
+        states, end = self.states, self.end
         state_stack = [self.start]
         values: _Items = []
+        program: list[tuple[int, Callable[[_Items], Any]] | None] = []
         for token in (*tokens, _END):
             while True:
                 row = states[state_stack[-1]]
@@ -668,8 +702,10 @@ class _LalrLoop:
                 if action is Shift:
                     state_stack.append(arg)
                     values.append(token)
+                    program.append(None)
                     break
-                size, origin, callback = reduce[arg]
+                size, origin, callback = arg
+                program.append((size, callback))
                 if size:
                     args = values[-size:]
                     del state_stack[-size:]
@@ -679,6 +715,9 @@ class _LalrLoop:
                 state_stack.append(states[state_stack[-1]][origin][1])
                 values.append(callback(args))
                 if token is _END and state_stack[-1] == end:
+                    if len(self.programs) >= _MAX_PROGRAMS:
+                        self.programs.clear()
+                    self.programs[shape] = program
                     return values[-1]
         raise _unexpected(_END, set())  # (the tables always end on $END; this is not reached)
 
