@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import TypeVar, cast
 
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .graph import Graph
 
 _NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
 _NONE: frozenset[str] = frozenset()
@@ -51,6 +52,8 @@ class Board:
             for b in bs:
                 by_sea[a.province].add(b.province)
         self._fleet_provinces = {k: frozenset(v) for k, v in by_sea.items()}
+        # the same map on integers, for the convoy searches over whole sets of seas
+        self.graph = Graph(self.provinces, self._fleet_provinces)
         # Each province's bare location, made once: the order reader names one in nearly every order.
         self._bare = MappingProxyType({pid: Location(pid) for pid in self.provinces})
         # What adjudication asks for every order, answered once per map (the board is read-only).

@@ -14,7 +14,6 @@ from dataclasses import replace
 
 from . import army_fleet
 from .board import Board
-from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
 from .entries import Entry, MovementOrders, Route
 from .entries import Rejected as _Reject
 from .geography import Location, UnitKind
@@ -78,10 +77,11 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL, Why.CONFLICTING_ORDERS, (province,)))
 
     @functools.cache
-    def fleets_at_sea() -> frozenset[str]:
-        """Where convoys could be: asked only about a convoy or a move beyond the next province."""
-        return frozenset(u.location.province for u in position.units
-                         if u.kind is UnitKind.FLEET and u.location.province in board.seas)
+    def fleets_at_sea() -> int:
+        """Where convoys could be, as a set of the compiled map (judge.engine.graph): asked only
+        about a convoy or a move beyond the next province."""
+        return board.graph.bits(u.location.province for u in position.units
+                                if u.kind is UnitKind.FLEET and u.location.province in board.seas)
 
     entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
     entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
@@ -264,13 +264,13 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
 
 
 def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[Outcome],
-                   fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
+                   fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
     out = dict(entries)
     for province, e in entries.items():
         if isinstance(e.order, Convoy):
             origin, dest = e.order.army.location.province, e.order.to.province
-            if not fleet_on_minimal_route(variant.board, origin, dest, province, fleets_at_sea()):
+            if not variant.board.graph.on_minimal_route(origin, dest, province, fleets_at_sea()):
                 rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NOT_ON_CONVOY_ROUTE,
                                         (origin, dest)))
                 del out[province]
@@ -288,7 +288,7 @@ def _convoyers_by_route(entries: Mapping[str, Entry]) -> dict[tuple[str, str], d
 
 def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
                    rejected: list[Outcome], rules: Rules,
-                   fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
+                   fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     board = variant.board
     out = dict(entries)
     by_route = _convoyers_by_route(entries)
@@ -311,7 +311,7 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
             convoyers = {}  # no convoy out of the ice
         if by_land and not convoyers and not order.via_convoy:
             continue  # the everyday case: a plain move by land
-        chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
+        chain = bool(convoyers) and board.graph.sea_route(origin, dest, board.graph.bits(convoyers))
         if not by_land:
             if not chain and not _could_be_convoyed(variant, origin, dest, fleets_at_sea):
                 if board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest):
@@ -334,7 +334,7 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
 
 
 def _could_be_convoyed(variant: Variant, origin: str, dest: str,
-                       fleets_at_sea: Callable[[], frozenset[str]]) -> bool:
+                       fleets_at_sea: Callable[[], int]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
@@ -346,12 +346,14 @@ def _could_be_convoyed(variant: Variant, origin: str, dest: str,
     return _sea_route(variant, origin, dest, fleets_at_sea())
 
 
-def _sea_route(variant: Variant, origin: str, dest: str, fleets: frozenset[str]) -> bool:
-    """Could these fleets carry an army from origin to dest? With A/F rules only one sea (the Fast Ferry)."""
-    board = variant.board
+def _sea_route(variant: Variant, origin: str, dest: str, fleets: int) -> bool:
+    """Could these fleets (a set of the compiled map) carry an army from origin to dest? With A/F
+    rules only one sea (the Fast Ferry)."""
+    graph = variant.board.graph
     if army_fleet.enabled(variant):
-        return any({origin, dest} <= board.fleet_province_neighbours(f) for f in fleets)
-    return sea_route_exists(board, origin, dest, fleets)
+        return any({origin, dest} <= variant.board.fleet_province_neighbours(graph.names[f])
+                   for f in graph.members(fleets))
+    return graph.sea_route(origin, dest, fleets)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
@@ -379,7 +381,7 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
 
 
 def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
-                    rejected: list[Outcome], fleets_at_sea: Callable[[], frozenset[str]]) -> dict[str, Entry]:
+                    rejected: list[Outcome], fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
     board = variant.board
     out = dict(entries)
@@ -393,7 +395,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and _sea_route(variant, target.location.province, dest, fleets_at_sea() - {province}):
+                    and _sea_route(variant, target.location.province, dest, fleets_at_sea() & ~board.graph.bits((province,))):
                 continue
             why, about = Why.SUPPORTED_NEEDS_CONVOY, (target.location.province, dest)
         elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:
