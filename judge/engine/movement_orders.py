@@ -8,7 +8,6 @@ land or by convoy, as the rules in force say.
 """
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -76,18 +75,28 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             for power, _, _, given in candidates:
                 rejected.append(Outcome(power, given, False, Reason.ILLEGAL, Why.CONFLICTING_ORDERS, (province,)))
 
-    @functools.cache
-    def fleets_at_sea() -> int:
-        """Where convoys could be, as a set of the compiled map (judge.engine.graph): asked only
-        about a convoy or a move beyond the next province."""
-        return board.graph.bits(u.location.province for u in position.units
-                                if u.kind is UnitKind.FLEET and u.location.province in board.seas)
+    known: list[int] = []
 
-    entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
-    entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
+    def fleets_at_sea() -> int:
+        """Where convoys could be, as a set of the compiled map (judge.engine.graph): worked out
+        only if asked, about a convoy or a move beyond the next province."""
+        if not known:
+            known.append(board.graph.bits(u.location.province for u in position.units
+                                          if u.kind is UnitKind.FLEET and u.location.province in board.seas))
+        return known[0]
+
+    # the provinces of the units given each kind of order: the checks below look only at theirs
+    kinds: dict[type, list[str]] = {}
+    for province, e in entries.items():
+        kinds.setdefault(type(e.order), []).append(province)
+
+    convoys = kinds.get(Convoy, [])
+    entries = _check_convoys(variant, entries, convoys, rejected, fleets_at_sea)
+    entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
+                             fleets_at_sea)
     if landings:
         entries = disembarkations(variant, position, entries, landings, rejected)
-    entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
+    entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
     why_rejected: dict[str, Why | None] = {}
@@ -263,11 +272,13 @@ def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef,
     return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
 
 
-def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[Outcome],
+def _check_convoys(variant: Variant, entries: dict[str, Entry], convoys: list[str], rejected: list[Outcome],
                    fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
-    """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
+    """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19).
+    `convoys`: the provinces of the fleets ordered to convoy."""
     out = dict(entries)
-    for province, e in entries.items():
+    for province in convoys:
+        e = entries[province]
         if isinstance(e.order, Convoy):
             origin, dest = e.order.army.location.province, e.order.to.province
             if not variant.board.graph.on_minimal_route(origin, dest, province, fleets_at_sea()):
@@ -277,23 +288,26 @@ def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[O
     return out
 
 
-def _convoyers_by_route(entries: Mapping[str, Entry]) -> dict[tuple[str, str], dict[str, str]]:
-    """(army's province, destination) -> the seas ordered to convoy that move, with each fleet's power."""
+def _convoyers_by_route(entries: Mapping[str, Entry], convoys: list[str]) -> dict[tuple[str, str], dict[str, str]]:
+    """(army's province, destination) -> the seas ordered to convoy that move, with each fleet's power.
+    `convoys`: the provinces of the fleets ordered to convoy (some since found illegal)."""
     routes: dict[tuple[str, str], dict[str, str]] = {}
-    for p, e in entries.items():
-        if isinstance(e.order, Convoy):
+    for p in convoys:
+        e = entries.get(p)
+        if e is not None and isinstance(e.order, Convoy):
             routes.setdefault((e.order.army.location.province, e.order.to.province), {})[p] = e.power
     return routes
 
 
-def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
-                   rejected: list[Outcome], rules: Rules,
+def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry], moves: list[str],
+                   convoys: list[str], rejected: list[Outcome], rules: Rules,
                    fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     board = variant.board
     out = dict(entries)
-    by_route = _convoyers_by_route(entries)
+    by_route = _convoyers_by_route(entries, convoys)
     frozen_board = variant.frozen is not None
-    for province, e in entries.items():
+    for province in moves:
+        e = entries[province]
         order = e.order
         if type(order) is not Move or e.unit.kind is not UnitKind.ARMY:
             continue
@@ -380,12 +394,14 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
     return Route.CONVOY if order.via_convoy or own_fleet else Route.LAND
 
 
-def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
+def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry], supports: list[str],
                     rejected: list[Outcome], fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
-    """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
+    """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32).
+    `supports`: the provinces of the units ordered to support a move."""
     board = variant.board
     out = dict(entries)
-    for province, e in entries.items():
+    for province in supports:
+        e = entries[province]
         if not isinstance(e.order, SupportMove):
             continue
         target = position.unit_in(e.order.supported.location.province)
