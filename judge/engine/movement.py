@@ -53,7 +53,7 @@ class MovementRules:
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
-                self.target_of[p] = self._supported_key(e)
+                self.target_of[p] = self._supported_key(e) if self.with_af else o.supported.location.province
             elif isinstance(o, Convoy):
                 convoys.append((e, o))
         for e, o in convoys:
@@ -295,6 +295,6 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     for p in game.entries:
         r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
-    disorder = frozenset(u.power for u in position.units if not orders.get(u.power)) \
+    disorder = frozenset(p for p in {u.power for u in position.units} if not orders.get(p)) \
         if rules.civil_disorder_disbands_dislodged else frozenset()
     return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)

@@ -1,6 +1,7 @@
 """The state of a game between phases: units, centre owners, phase, dislodged units."""
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -28,6 +29,10 @@ class DislodgedUnit:
     civil_disorder: bool = False
 
 
+# units in order of power, then province: (power, province), got in C for every unit of every position
+_UNIT_ORDER = operator.attrgetter("power", "location.province")
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     phase: Phase
@@ -38,7 +43,7 @@ class Position:
 
     def __post_init__(self) -> None:
         # one unit a province, so the province decides between units of one power
-        units = tuple(sorted(self.units, key=lambda u: (u.power, u.location.province)))
+        units = tuple(sorted(self.units, key=_UNIT_ORDER))
         by_province: dict[str, Unit] = {}
         for u in units:
             if u.location.province in by_province:
