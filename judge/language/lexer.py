@@ -163,7 +163,10 @@ def lex(text: str, names: NameIndex) -> Lexed:
             if exact is not None:  # an exact province name: most words left by now
                 also = names.also.get(low)
                 if also is None:
-                    out.append(Token("PLACE", Resolved(w.text, exact)))
+                    token = names.place_tokens.get(w.text)
+                    if token is None:
+                        token = _place_token(names, w.text, exact)
+                    out.append(token)
                 else:  # "Tyr": Tyrolia, or the start of Tyrrhenian Sea
                     out.append(Token("PLACE", Resolved(w.text, exact, candidates=also)))
                     lexed.board = True
@@ -174,6 +177,19 @@ def lex(text: str, names: NameIndex) -> Lexed:
                 _word(w, names, lexed)
         i += 1
     return lexed
+
+
+# How many exactly named provinces, as written, a name index keeps the token of
+_MAX_PLACE_TOKENS = 20000
+
+
+def _place_token(names: NameIndex, text: str, province: str) -> Token:
+    """A province named exactly, as written ("Par", "PAR"): its token, made once for the name index
+    (tokens are never changed once made, and a Lark Token costs a Python call to build)."""
+    if len(names.place_tokens) >= _MAX_PLACE_TOKENS:
+        names.place_tokens.clear()
+    token = names.place_tokens[text] = Token("PLACE", Resolved(text, province))
+    return token
 
 
 def _abbreviated(words: list[Word], i: int, names: NameIndex, lexed: Lexed) -> int:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from lark import Token
+
 from ..engine import Variant
 
 _SEPARATORS = re.compile(r"[\s\-_]+")
@@ -86,6 +88,8 @@ class NameIndex:
                     if other != pid:
                         raise ValueError(f"variant {variant.id}: name {spelling!r} means both {other} and {pid}")
         self.exact = exact
+        # a province named exactly as written -> its token (judge.language.lexer fills it)
+        self.place_tokens: dict[str, Token] = {}
         self.prefix_keys = sorted(exact)
         # Other provinces an exact name is also the start of ("tyr": Tyrolia, Tyrrhenian Sea): made
         # once here, so reading an exact name costs one lookup.
