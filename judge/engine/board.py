@@ -69,7 +69,10 @@ class Board:
             for b in sorted(bs, key=str):
                 reach.setdefault(a, {}).setdefault(b.province, []).append(b)
         # fleet location -> province -> the coasts (or bare location) of it the fleet can move to
-        self._fleet_reach = {a: {p: tuple(locs) for p, locs in by.items()} for a, by in reach.items()}
+        # keyed by (province, coast), not by Location: a tuple of a str and an enum hashes and compares
+        # in C, a Location (a dataclass) in Python, and adjudication asks this for every fleet's order
+        self._fleet_reach_by = {(a.province, a.coast): {p: tuple(locs) for p, locs in by.items()}
+                                for a, by in reach.items()}
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:
@@ -115,7 +118,7 @@ class Board:
         """Could this unit move into some part of `province`? (What a support needs.)"""
         if kind is UnitKind.ARMY:
             return province in self._army.get(loc.province, ()) and province not in self.seas
-        return province in self._fleet_reach.get(loc, _NOWHERE)
+        return province in self._fleet_reach_by.get((loc.province, loc.coast), _NOWHERE)
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         prov = self.provinces[province]
@@ -141,7 +144,7 @@ class Board:
 
     def fleet_can_reach_province(self, src: Location, province: str) -> tuple[Location, ...]:
         """The coasts (or bare location) of `province` a fleet at `src` can move to."""
-        return self._fleet_reach.get(src, _NOWHERE).get(province, ())
+        return self._fleet_reach_by.get((src.province, src.coast), _NOWHERE).get(province, ())
 
     def coastal_for_convoy(self, province: str) -> bool:
         """An army may be convoyed from or to a coastal province."""

@@ -123,8 +123,9 @@ def _as_written(board: Board, position: Position, power: str, order: Order) -> U
         return None
     ref = order.unit  # type: ignore[union-attr]  # Hold and Move both name their unit
     unit = position.unit_in(ref.location.province)
+    at = ref.location  # (province and coast compared apart: a Location's == is a Python call)
     if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
-            or (ref.location is not unit.location and ref.location != unit.location):
+            or at.province != unit.location.province or at.coast is not unit.location.coast:
         return None
     if cls is Hold:
         return unit
@@ -132,7 +133,9 @@ def _as_written(board: Board, position: Position, power: str, order: Order) -> U
     if unit.kind is UnitKind.ARMY:
         return unit if to.coast is None and to.province in board.army_steps(unit.location.province) else None
     if unit.kind is UnitKind.FLEET and not order.via_convoy and not order.route:  # type: ignore[union-attr]
-        return unit if to in board.fleet_can_reach_province(unit.location, to.province) else None
+        reach = board.fleet_can_reach_province(unit.location, to.province)
+        # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
+        return unit if len(reach) == 1 and reach[0].coast is to.coast else None
     return None
 
 
