@@ -45,7 +45,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
 
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
-    # The everyday board (no A/F, no ice) lets a plain hold or move by land or sea be taken as written.
+    # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     plain = not with_af and variant.frozen is None
     for power, power_orders in orders.items():
         for given in power_orders:
@@ -53,9 +53,10 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
-            unit = _as_written(board, position, power, given) if plain else None
-            normal: Order = given
-            if unit is None:
+            read = _as_written(board, position, power, given) if plain else None
+            if read is not None:
+                unit, normal = read
+            else:
                 try:
                     unit, normal = _read(variant, position, power, given, rules)
                 except _Reject as r:
@@ -102,9 +103,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     why_rejected: dict[str, Why | None] = {}
     for outcome in rejected:
         ref = getattr(outcome.order, "unit", None)
-        unit = position.unit_in(ref.location.province) if ref is not None else None
-        if unit is not None and unit.power == outcome.power:
-            why_rejected.setdefault(unit.location.province, outcome.why)
+        owner = position.unit_in(ref.location.province) if ref is not None else None
+        if owner is not None and owner.power == outcome.power:
+            why_rejected.setdefault(owner.location.province, outcome.why)
     for unit in position.units:
         if unit.location.province not in entries:
             hold = Hold(UnitRef(unit.location, unit.kind))
@@ -113,30 +114,51 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     return MovementOrders(entries, tuple(rejected))
 
 
-def _as_written(board: Board, position: Position, power: str, order: Order) -> Unit | None:
-    """The power's unit when `order` is a hold or a move that is legal exactly as written, else None.
+def _as_written(board: Board, position: Position, power: str, order: Order) -> tuple[Unit, Order] | None:
+    """(the power's unit, the order as `_read` would make it) when `order` is a hold, a move or a
+    support that is plainly legal, else None.
 
-    Most orders are; for them this answers what `_read` would, without building anything. Anything
-    less plain (a coast to infer, a convoy, a unit named wrongly) goes to `_read`."""
-    cls = type(order)
-    if cls is not Hold and cls is not Move:
+    Most orders are; for them this answers what `_read` would with the fewest steps (a hold or a move
+    is taken as written). Anything less plain (a coast to infer, a convoy, a unit named wrongly)
+    goes to `_read`."""
+    if type(order) is Hold or type(order) is Move or type(order) is SupportHold or type(order) is SupportMove:
+        ref = order.unit
+    else:
         return None
-    ref = order.unit  # type: ignore[union-attr]  # Hold and Move both name their unit
     unit = position.unit_in(ref.location.province)
     at = ref.location  # (province and coast compared apart: a Location's == is a Python call)
     if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
             or at.province != unit.location.province or at.coast is not unit.location.coast:
         return None
-    if cls is Hold:
-        return unit
-    to = order.to  # type: ignore[union-attr]
-    if unit.kind is UnitKind.ARMY:
-        return unit if to.coast is None and to.province in board.army_steps(unit.location.province) else None
-    if unit.kind is UnitKind.FLEET and not order.via_convoy and not order.route:  # type: ignore[union-attr]
-        reach = board.fleet_can_reach_province(unit.location, to.province)
-        # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
-        return unit if len(reach) == 1 and reach[0].coast is to.coast else None
-    return None
+    if type(order) is Hold:
+        return unit, order
+    if type(order) is Move:
+        to = order.to
+        if unit.kind is UnitKind.ARMY:
+            plain = to.coast is None and to.province in board.army_steps(unit.location.province)
+        else:
+            reach = board.fleet_can_reach_province(unit.location, to.province)
+            # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
+            plain = not order.via_convoy and not order.route and len(reach) == 1 and reach[0].coast is to.coast
+        return (unit, order) if plain else None
+    # a support: of a unit that is there, into a province this unit could enter (no coast named)
+    if not isinstance(order, (SupportHold, SupportMove)):
+        return None
+    target = position.unit_in(order.supported.location.province)
+    if target is None or target is unit:
+        return None
+    supported = UnitRef(target.location, target.kind, target.power)
+    if type(order) is SupportHold:
+        if not board.can_reach_province(unit.kind, unit.location, target.location.province):
+            return None
+        return unit, SupportHold(ref, supported)
+    if not isinstance(order, SupportMove):
+        return None
+    to = order.to
+    if to.coast is not None or to.province == unit.location.province or to.province == target.location.province \
+            or not board.can_reach_province(unit.kind, unit.location, to.province):
+        return None
+    return unit, SupportMove(ref, supported, to)
 
 
 def _read(variant: Variant, position: Position, power: str, order: Order,
