@@ -5,6 +5,7 @@ import argparse
 
 from .engine import edition, load_variant, process_phase, starting_position
 from .engine.notation import order_text
+from .mail.reason_words import because
 from .order_reading import read_order_lines
 
 # A common opening, written in the canonical notation.
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"== {variant.calendar.name(result.phase)}")
             for o in result.outcomes:
                 mark = "ok  " if o.succeeded else "FAIL"
-                detail = f" ({o.detail})" if o.detail else ""
+                detail = f" ({because(variant, o.why, o.args)})" if o.why else ""
                 print(f"  {mark} {variant.power(o.power).name:8} {order_text(o.order):22} {o.reason.value}{detail}")
         position = turn.next
     print(f"== next: {variant.calendar.name(position.phase)}")

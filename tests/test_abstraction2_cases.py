@@ -35,7 +35,7 @@ def _play(position, step: dict):
             got = [o for o in result.outcomes if o.power == power and o.order == notation.parse_order(VARIANT, text)]
             assert got, f"no outcome for {power} {text}"
             assert got[0].succeeded == (want == "succeeds"), \
-                f"{power} {text}: expected {want}, got {got[0].reason.value}: {got[0].detail}"
+                f"{power} {text}: expected {want}, got {got[0].reason.value}: {got[0].why} {got[0].args}"
     assert _units(result.position) == {p: set(us) for p, us in step["after"].items() if us}
     dislodged = {}
     for d in result.dislodged:

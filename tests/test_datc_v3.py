@@ -32,7 +32,7 @@ def _check(result, read, expected):
         got = [o for o in result.outcomes if o.power == power and o.order == order]
         assert got, f"no outcome for {line}"
         assert got[0].succeeded == (want == "Succeeds"), \
-            f"{line}: expected {want}, got {got[0].reason.value} {got[0].detail}"
+            f"{line}: expected {want}, got {got[0].reason.value} {got[0].why} {got[0].args}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"] + (f"[{c['edition']}]" if c.get("edition") else ""))

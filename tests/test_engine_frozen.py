@@ -7,6 +7,7 @@ from importlib import resources
 from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, Unit, UnitKind,
                           UnitRef, adjudicate, variant_from_data)
 from judge.engine.calendar import Phase, PhaseKind
+from judge.engine.outcomes import Why
 
 A, F = UnitKind.ARMY, UnitKind.FLEET
 
@@ -34,7 +35,8 @@ def test_a_frozen_fleet_must_stand_and_cannot_support():
     position = Position(SPRING, (Unit("RUSSIA", F, Location("bar")), Unit("RUSSIA", A, Location("stp"))), {})
     result = adjudicate(V, position, {"RUSSIA": [Move(ref("bar"), Location("nwg")),
                                                  SupportHold(ref("bar"), ref("stp"))]})
-    assert all(not o.succeeded and "frozen" in o.detail for o in result.outcomes if not o.by_judge)
+    assert all(not o.succeeded and o.why is Why.FROZEN_FLEET and o.args == ("bar",)
+               for o in result.outcomes if not o.by_judge)
     assert {str(u) for u in result.position.units} == {"F bar", "A stp"}
 
 
@@ -52,7 +54,7 @@ def test_a_frozen_army_leaves_overland_but_not_by_convoy():
     units = (Unit("ENGLAND", A, Location("nwy")), Unit("ENGLAND", F, Location("nth")))
     by_sea = {"ENGLAND": [Move(ref("nwy"), Location("yor")), Convoy(ref("nth"), ref("nwy"), Location("yor"))]}
     result = adjudicate(V, Position(SPRING, units, {}), by_sea)
-    assert "frozen" in outcome(result, "nwy").detail
+    assert (outcome(result, "nwy").why, outcome(result, "nwy").args) == (Why.FROZEN_ARMY, ("nwy",))
     overland = adjudicate(V, Position(SPRING, units, {}), {"ENGLAND": [Move(ref("nwy"), Location("swe")),
                                                                      Hold(ref("nth"))]})
     assert outcome(overland, "nwy").succeeded

@@ -4,6 +4,7 @@ from __future__ import annotations
 from judge.engine import (Hold, Location, Move, Position, SupportMove, Unit, UnitKind, UnitRef, check_orders,
                           load_variant, orders_needed, process_phase, starting_position)
 from judge.engine.calendar import Phase, PhaseKind
+from judge.engine.outcomes import Why
 from judge.engine.removals import civil_disorder_removals
 from judge.engine.rules import FIFTH, FOURTH_2000, SECOND_1982
 
@@ -69,5 +70,5 @@ def test_check_orders_reports_only_what_cannot_be_done():
     position = starting_position(V)
     problems = check_orders(V, position, {"FRANCE": [move("par", "bur"), move("par", "mun"), move("bre", "par")]})
     assert sorted(str(p.order.to) for p in problems) == ["mun", "par"]
-    assert {p.detail for p in problems} == {"Munich is not next to Paris",
-                                             "a fleet cannot move into Paris, an inland province"}
+    assert {(p.why, p.args) for p in problems} == {(Why.NOT_ADJACENT, ("mun", "par")),
+                                                    (Why.FLEET_INLAND, ("par",))}

@@ -243,8 +243,8 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
         for outcome in done["results"][0]["outcomes"]:
             seen["embarked"] += outcome["reason"] == "embarked"
             seen["landed"] += outcome["json"]["type"] == "Disembark" and outcome["succeeded"]
-            seen["frozen"] += "frozen" in outcome["detail"]
-            seen["ferried"] += "stays aboard" in outcome["detail"]
+            seen["frozen"] += (outcome["why"] or "").startswith("frozen")
+            seen["ferried"] += outcome["why"] == "stays_aboard"
         if phase == "AUG1914M":
             assert results_notice(svc, game, phase)["exchanges"][0]["done"]
             owned = centres(svc, game)

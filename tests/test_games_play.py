@@ -428,7 +428,7 @@ def test_a_retreat_to_a_coast_the_fleet_cannot_reach_is_refused_as_the_move_woul
     assert svc.status("coast")["phase"] == "F1902R"
     conf = submit(svc, "coast", "RUSSIA", "F NWY R STP/SC")
     assert [(p["order"], p["reason"]) for p in conf["problems"]] == [("F NWY R STP/SC", "illegal order")]
-    assert "cannot reach the south coast of St Petersburg" in conf["problems"][0]["detail"]
+    assert (conf["problems"][0]["why"], conf["problems"][0]["args"]) == ("cannot_reach_coast", ["F nwy", "sc", "stp"])
     past_grace(svc, clock, "coast")
     units = svc.status("coast")["position"]["units"]["RUSSIA"]
     assert not [u for u in units if u.startswith("F STP")]  # not moved to the north coast: disbanded

@@ -63,7 +63,7 @@ def test_orders_for_another_powers_units_are_refused_at_once_and_never_made_publ
     assert [o["written"] for o in playing.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
     playing.service.process("alpha")
     results = playing.service.history("alpha")[0]["results"][0]["outcomes"]
-    assert not any(o["power"] == "FRANCE" and "London" in (o.get("detail") or "") for o in results)
+    assert not any(o["power"] == "FRANCE" and "lon" in (o.get("args") or ()) for o in results)
 
 
 def test_retreats_and_builds_are_counted_in_the_confirmation(playing):

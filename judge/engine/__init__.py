@@ -10,7 +10,7 @@ from .calendar import Calendar, Phase, PhaseKind
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .orders import (Build, Convoy, Disband, Disembark, Embark, Hold, Move, Order, Retreat, SupportHold, SupportMove,
                      UnitRef, Waive)
-from .outcomes import Outcome, PhaseResult, Reason
+from .outcomes import Outcome, PhaseResult, Reason, Why
 from .phase import Need, Turn, adjudicate, check_orders, orders_needed, process_phase
 from .position import DislodgedUnit, Position, Unit
 from .rules import DEFAULT, FIFTH, FOURTH_2000, SECOND_1982, Rules, edition
@@ -19,7 +19,7 @@ from .variant import Power, Variant, available_variants, load_variant, starting_
 __all__ = [
     "Calendar", "Phase", "PhaseKind", "Coast", "Location", "Province", "Terrain", "UnitKind",
     "Build", "Convoy", "Disband", "Disembark", "Embark", "Hold", "Move", "Order", "Retreat", "SupportHold", "SupportMove",
-    "UnitRef", "Waive", "Outcome", "PhaseResult", "Reason", "Need", "Turn", "adjudicate", "check_orders",
+    "UnitRef", "Waive", "Outcome", "PhaseResult", "Reason", "Why", "Need", "Turn", "adjudicate", "check_orders",
     "orders_needed", "process_phase", "DislodgedUnit", "Position", "Unit", "DEFAULT", "FIFTH",
     "FOURTH_2000", "SECOND_1982", "Rules", "edition", "Power", "Variant", "available_variants",
     "load_variant", "starting_position", "variant_from_data",

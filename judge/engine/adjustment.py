@@ -12,7 +12,7 @@ from . import army_fleet
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
 from .orders import Build, Disband, Order, UnitRef, Waive
-from .outcomes import Outcome, PhaseResult, Reason
+from .outcomes import Outcome, PhaseResult, Reason, Rejected, Why
 from .position import Position, Unit
 from .removals import civil_disorder_removals
 from .rules import Rules
@@ -53,10 +53,6 @@ def _mobilized(variant: Variant, owners: dict[str, str], built: list[Unit]) -> d
     return {c: p for c, p in owners.items() if c in chosen or c not in variant.power(p).home_centres}
 
 
-class _Reject(Exception):
-    pass
-
-
 def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                            rules: Rules) -> PhaseResult:
     outcomes: list[Outcome] = []
@@ -71,12 +67,12 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
             removed, results = _removals(variant, position, power, -due, given, rules)
             units = _without(units, removed)
         else:
-            results = [Outcome(power, o, False, Reason.ILLEGAL, "you have no builds or removals this year")
+            results = [Outcome(power, o, False, Reason.ILLEGAL, Why.NO_ADJUSTMENTS)
                        for o in given]
         outcomes += results
     for power in orders:
         if power not in variant.power_ids:
-            outcomes += [Outcome(power, o, False, Reason.ILLEGAL, f"there is no power {power}")
+            outcomes += [Outcome(power, o, False, Reason.ILLEGAL, Why.NO_SUCH_POWER, (power,))
                          for o in orders[power]]
     owners = dict(position.owners)
     if _mobilizing(variant, position):
@@ -97,20 +93,18 @@ def _builds(variant: Variant, position: Position, power: str, due: int,
                 used += 1
                 outcomes.append(Outcome(power, order, True, Reason.WAIVED))
             else:
-                outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, "no builds left to waive"))
+                outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, Why.NO_BUILDS_TO_WAIVE))
             continue
         if not isinstance(order, Build):
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL,
-                                    "you have builds this year, not removals"))
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, Why.BUILDS_NOT_REMOVALS))
             continue
         try:
             unit = _read_build(variant, position, power, order, built)
-        except _Reject as r:
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, str(r)))
+        except Rejected as r:
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, r.why, r.about))
             continue
         if used >= due:
-            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED,
-                                    f"you may build only {due} unit{'s' if due > 1 else ''}"))
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, Why.BUILD_LIMIT, (str(due),)))
             continue
         used += 1
         built.append(unit)
@@ -118,7 +112,7 @@ def _builds(variant: Variant, position: Position, power: str, due: int,
     sites = [c for c in buildable_sites(variant, position, power)
              if c not in {u.location.province for u in built}]
     for _ in range(min(due - used, len(sites))):
-        outcomes.append(Outcome(power, Waive(), True, Reason.WAIVED, "no build was ordered", by_judge=True))
+        outcomes.append(Outcome(power, Waive(), True, Reason.WAIVED, Why.NO_BUILD_ORDERED, by_judge=True))
     del board
     return built, outcomes
 
@@ -128,29 +122,28 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     board = variant.board
     loc = order.location
     if loc.province not in board.provinces:
-        raise _Reject(f"there is no province {loc.province!r} on this map")
+        raise Rejected(Why.NO_SUCH_PROVINCE, loc.province)
     prov = board.province(loc.province)
     if loc.province not in build_sites(variant, power, position):
-        raise _Reject(f"{prov.name} is not one of your home centres" if "build_any" not in variant.hooks
-                      else f"{prov.name} is not one of your supply centres")
+        raise Rejected(Why.NOT_HOME_CENTRE if "build_any" not in variant.hooks else Why.NOT_OWN_CENTRE,
+                       loc.province)
     if position.owners.get(loc.province) != power:
-        raise _Reject(f"you do not own {prov.name} now")
+        raise Rejected(Why.NOT_OWNED, loc.province)
     if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):
-        raise _Reject(f"{prov.name} is occupied")
+        raise Rejected(Why.OCCUPIED, loc.province)
     if order.kind not in variant.unit_kinds or order.kind is UnitKind.ARMY_FLEET:
-        raise _Reject(f"you cannot build an {order.kind.full_name}")
+        raise Rejected(Why.CANNOT_BUILD_KIND, order.kind.value)
     if order.kind is UnitKind.ARMY:
         if prov.is_sea:
-            raise _Reject(f"an army cannot be built at sea")
+            raise Rejected(Why.ARMY_AT_SEA)
         return Unit(power, UnitKind.ARMY, loc.bare)
     if prov.is_land:
-        raise _Reject(f"a fleet cannot be built in {prov.name}, an inland province")
+        raise Rejected(Why.FLEET_BUILT_INLAND, loc.province)
     if prov.coasts:
         if loc.coast is None:
-            raise _Reject(f"say which coast of {prov.name} the fleet is built on ("
-                          + " or ".join(c.full_name for c in prov.coasts) + ")")
+            raise Rejected(Why.SAY_WHICH_COAST_TO_BUILD, loc.province, *(c.value for c in prov.coasts))
         if loc.coast not in prov.coasts:
-            raise _Reject(f"{prov.name} has no {loc.coast.full_name}")
+            raise Rejected(Why.NO_SUCH_COAST, loc.province, loc.coast.value)
         return Unit(power, UnitKind.FLEET, loc)
     return Unit(power, UnitKind.FLEET, Location(loc.province))
 
@@ -162,21 +155,18 @@ def _removals(variant: Variant, position: Position, power: str, due: int, given:
     outcomes: list[Outcome] = []
     for order in given:
         if not isinstance(order, Disband):
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL,
-                                    "you must remove units this year, not build"))
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, Why.REMOVALS_NOT_BUILDS))
             continue
         province = order.unit.location.province
         unit = position.unit_in(province) if province in board.provinces else None
         if unit is None or unit.power != power:
-            name = board.province(province).name if province in board.provinces else repr(province)
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, f"you have no unit in {name}"))
+            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, Why.NO_UNIT_TO_REMOVE, (province,)))
             continue
         if unit in removed and (unit.kind is not UnitKind.ARMY_FLEET or removed.count(unit) > 1):
-            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, "that unit is already removed"))
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, Why.ALREADY_REMOVED))
             continue
         if len(removed) >= due:
-            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED,
-                                    f"you need to remove only {due} unit{'s' if due > 1 else ''}"))
+            outcomes.append(Outcome(power, order, False, Reason.NOT_NEEDED, Why.REMOVAL_LIMIT, (str(due),)))
             continue
         removed.append(unit)
         outcomes.append(Outcome(power, order, True, Reason.DISBANDED))
@@ -185,7 +175,7 @@ def _removals(variant: Variant, position: Position, power: str, due: int, given:
         for unit in civil_disorder_removals(variant, remaining, power, due - len(removed), rules):
             removed.append(unit)
             outcomes.append(Outcome(power, Disband(UnitRef(unit.location, unit.kind)), True, Reason.DISBANDED,
-                                    "removed by the civil-disorder rule", by_judge=True))
+                                    Why.REMOVED_IN_DISORDER, by_judge=True))
     return removed, outcomes
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from .calendar import Phase
 from .geography import Location, UnitKind
 from .orders import Embark, Move, Order, UnitRef
-from .outcomes import Outcome, Reason
+from .outcomes import Outcome, Reason, Rejected, Why
 from .position import Position, Unit
 from .variant import Variant
 
@@ -51,7 +51,6 @@ def without_army(unit: Unit) -> Unit:
 def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]]
            ) -> tuple[Position, dict[str, list[Order]], list[Outcome]]:
     """Carry out every legal embarkation; return the position after them, the other orders, and outcomes."""
-    board = variant.board
     rest: dict[str, list[Order]] = {}
     wanted: list[tuple[str, Order, Unit, Unit]] = []
     outcomes: list[Outcome] = []
@@ -63,8 +62,8 @@ def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[O
                 continue
             try:
                 army, fleet = _check(variant, position, power, boarding)
-            except ValueError as e:
-                outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, str(e)))
+            except Rejected as e:
+                outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, e.why, e.about))
                 continue
             wanted.append((power, order, army, fleet))
     # An army given another order too, two armies for one fleet, or one army for two fleets: none boards.
@@ -74,18 +73,18 @@ def embark(variant: Variant, position: Position, orders: Mapping[str, Sequence[O
     units = list(position.units)
     for power, order, army, fleet in wanted:
         where, sea = army.location.province, fleet.location.province
-        clash = (f"the army in {board.province(where).name} was given another order too" if where in other_orders
-                 else f"the army in {board.province(where).name} was ordered to embark twice"
+        clash = (Outcome(power, order, False, Reason.ILLEGAL, Why.EMBARK_WITH_OTHER_ORDER, (where,))
+                 if where in other_orders else
+                 Outcome(power, order, False, Reason.ILLEGAL, Why.EMBARK_TWICE, (where,))
                  if armies.count(where) > 1 else
-                 f"two armies tried to board the fleet in {board.province(sea).name}"
+                 Outcome(power, order, False, Reason.ILLEGAL, Why.TWO_ARMIES_ONE_FLEET, (sea,))
                  if fleets.count(sea) > 1 else None)
         if clash:
-            outcomes.append(Outcome(power, order, False, Reason.ILLEGAL, clash + "; it does not embark"))
+            outcomes.append(clash)  # the army does not embark
             continue
         units.remove(army)
         units[units.index(fleet)] = Unit(power, UnitKind.ARMY_FLEET, fleet.location)
-        outcomes.append(Outcome(power, order, True, Reason.EMBARKED,
-                                f"the army is aboard: an A/F in {board.province(fleet.location.province).name}"))
+        outcomes.append(Outcome(power, order, True, Reason.EMBARKED, Why.ABOARD, (fleet.location.province,)))
     return position.with_(units=tuple(units)), rest, outcomes
 
 
@@ -105,26 +104,25 @@ def _as_embark(variant: Variant, position: Position, power: str, order: Order) -
 def _check(variant: Variant, position: Position, power: str, order: Embark) -> tuple[Unit, Unit]:
     board = variant.board
     if not enabled(variant):
-        raise ValueError(f"armies cannot embark on fleets in {variant.name}")
+        raise Rejected(Why.NO_EMBARKING)
     where, sea = order.unit.location.province, order.fleet.location.province
     for p in (where, sea):
         if p not in board.provinces:
-            raise ValueError(f"there is no province {p!r} on this map")
+            raise Rejected(Why.NO_SUCH_PROVINCE, p)
     army, fleet = position.unit_in(where), position.unit_in(sea)
-    name, sea_name = board.province(where).name, board.province(sea).name
     if army is None or army.kind is not UnitKind.ARMY or army.power != power:
-        raise ValueError(f"you have no army in {name} to embark")
+        raise Rejected(Why.NO_ARMY_TO_EMBARK, where)
     if not board.province(sea).is_sea:
-        raise ValueError(f"{sea_name} is not a sea: an army embarks only onto a fleet at sea")
+        raise Rejected(Why.EMBARK_NOT_AT_SEA, sea)
     if fleet is None or fleet.kind is not UnitKind.FLEET or fleet.power != power:
-        raise ValueError(f"you have no fleet in {sea_name} for the army to board"
-                         + (" (it already carries an army)" if fleet is not None and fleet.power == power
-                            and fleet.kind is UnitKind.ARMY_FLEET else ""))
+        if fleet is not None and fleet.power == power and fleet.kind is UnitKind.ARMY_FLEET:
+            raise Rejected(Why.FLEET_CARRIES_ARMY, sea)
+        raise Rejected(Why.NO_FLEET_TO_BOARD, sea)
     if sea not in board.fleet_province_neighbours(where):
-        raise ValueError(f"{sea_name} is not next to the coast of {name}")
+        raise Rejected(Why.SEA_NOT_NEXT_TO, sea, where)
     for p in (where, sea):
         if variant.is_frozen(p, position.phase):
-            raise ValueError(f"{board.province(p).name} is frozen this month: nobody embarks there")
+            raise Rejected(Why.FROZEN_EMBARKING, p)
     return army, fleet
 
 

@@ -5,12 +5,18 @@ Built once from a variant's data file (see `judge.engine.variant`) and then only
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import TypeVar, cast
 
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .graph import Graph
 
 _NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
+_NONE: frozenset[str] = frozenset()
+# what distances are counted between: provinces, or a fleet's locations
+_Place = TypeVar("_Place", str, Location)
+_NO_LOCATIONS: frozenset[Location] = frozenset()
 
 
 class Board:
@@ -23,16 +29,18 @@ class Board:
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
         army: dict[str, set[str]] = {pid: set() for pid in self.provinces}
         fleet: dict[Location, set[Location]] = {}
-        for a, b in army_edges:
-            self._check_province(a), self._check_province(b)
-            army[a].add(b)
-            army[b].add(a)
+        for p, q in army_edges:
+            self._check_province(p)
+            self._check_province(q)
+            army[p].add(q)
+            army[q].add(p)
         for a, b in fleet_edges:
-            self._check_location(a), self._check_location(b)
+            self._check_location(a)
+            self._check_location(b)
             fleet.setdefault(a, set()).add(b)
             fleet.setdefault(b, set()).add(a)
-        self._army = MappingProxyType({k: frozenset(v) for k, v in army.items()})
-        self._fleet = MappingProxyType({k: frozenset(v) for k, v in fleet.items()})
+        self._army = {k: frozenset(v) for k, v in army.items()}
+        self._fleet = {k: frozenset(v) for k, v in fleet.items()}
         # Province-level neighbours for any kind of unit: used for distances and retreat checks.
         nbrs: dict[str, set[str]] = {pid: set(army[pid]) for pid in self.provinces}
         for a, bs in fleet.items():
@@ -43,7 +51,9 @@ class Board:
         for a, bs in fleet.items():
             for b in bs:
                 by_sea[a.province].add(b.province)
-        self._fleet_provinces = MappingProxyType({k: frozenset(v) for k, v in by_sea.items()})
+        self._fleet_provinces = {k: frozenset(v) for k, v in by_sea.items()}
+        # the same map on integers, for the convoy searches over whole sets of seas
+        self.graph = Graph(self.provinces, self._fleet_provinces)
         # Each province's bare location, made once: the order reader names one in nearly every order.
         self._bare = MappingProxyType({pid: Location(pid) for pid in self.provinces})
         # What adjudication asks for every order, answered once per map (the board is read-only).
@@ -51,13 +61,18 @@ class Board:
         self.seas = frozenset(pid for pid, t in terrain.items() if t is Terrain.SEA)
         self.coastal = frozenset(pid for pid, t in terrain.items() if t is Terrain.COAST)
         self._army_can_stand = frozenset(pid for pid, t in terrain.items() if t in (Terrain.LAND, Terrain.COAST))
+        # where an army may move by land, each step checked once: no sea, nowhere impassable
+        # (plain dicts, private and never changed: a mappingproxy's lookup costs twice a dict's)
+        self._army_steps = {pid: frozenset(n for n in army[pid] if n in self._army_can_stand) for pid in self.provinces}
         reach: dict[Location, dict[str, list[Location]]] = {}
         for a, bs in fleet.items():
             for b in sorted(bs, key=str):
                 reach.setdefault(a, {}).setdefault(b.province, []).append(b)
         # fleet location -> province -> the coasts (or bare location) of it the fleet can move to
-        self._fleet_reach = MappingProxyType(
-            {a: MappingProxyType({p: tuple(locs) for p, locs in by.items()}) for a, by in reach.items()})
+        # keyed by (province, coast), not by Location: a tuple of a str and an enum hashes and compares
+        # in C, a Location (a dataclass) in Python, and adjudication asks this for every fleet's order
+        self._fleet_reach_by = {(a.province, a.coast): {p: tuple(locs) for p, locs in by.items()}
+                                for a, by in reach.items()}
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:
@@ -82,24 +97,28 @@ class Board:
         return loc if loc is not None else Location(province)
 
     def army_neighbours(self, province: str) -> frozenset[str]:
-        return self._army.get(province, frozenset())
+        return self._army.get(province, _NONE)
+
+    def army_steps(self, province: str) -> frozenset[str]:
+        """The provinces an army in `province` may move to by land."""
+        return self._army_steps.get(province, _NONE)
 
     def fleet_neighbours(self, loc: Location) -> frozenset[Location]:
-        return self._fleet.get(loc, frozenset())
+        return self._fleet.get(loc, _NO_LOCATIONS)
 
     def neighbours(self, province: str) -> frozenset[str]:
         """Provinces that touch this one by any border a unit can cross."""
-        return self._neighbours.get(province, frozenset())
+        return self._neighbours.get(province, _NONE)
 
     def fleet_province_neighbours(self, province: str) -> frozenset[str]:
         """Provinces a fleet somewhere in `province` could reach, coasts ignored."""
-        return self._fleet_provinces.get(province, frozenset())
+        return self._fleet_provinces.get(province, _NONE)
 
     def can_reach_province(self, kind: UnitKind, loc: Location, province: str) -> bool:
         """Could this unit move into some part of `province`? (What a support needs.)"""
         if kind is UnitKind.ARMY:
             return province in self._army.get(loc.province, ()) and province not in self.seas
-        return province in self._fleet_reach.get(loc, _NOWHERE)
+        return province in self._fleet_reach_by.get((loc.province, loc.coast), _NOWHERE)
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         prov = self.provinces[province]
@@ -125,17 +144,20 @@ class Board:
 
     def fleet_can_reach_province(self, src: Location, province: str) -> tuple[Location, ...]:
         """The coasts (or bare location) of `province` a fleet at `src` can move to."""
-        return self._fleet_reach.get(src, _NOWHERE).get(province, ())
+        return self._fleet_reach_by.get((src.province, src.coast), _NOWHERE).get(province, ())
 
     def coastal_for_convoy(self, province: str) -> bool:
         """An army may be convoyed from or to a coastal province."""
         return province in self.coastal
 
-    def distances_from(self, sources: Iterable[str], step=None) -> dict[str, int]:
-        """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border)."""
-        step = step or self.neighbours
-        dist: dict[str, int] = {}
-        queue: deque[str] = deque()
+    def distances_from(self, sources: Iterable[_Place],
+                       step: Callable[[_Place], Iterable[_Place]] | None = None) -> dict[_Place, int]:
+        """Breadth-first distances (in moves) from any of `sources`, by `step` (default: any border,
+        between provinces; a fleet's steps between locations are given as `fleet_neighbours`)."""
+        if step is None:
+            step = cast(Callable[[_Place], Iterable[_Place]], self.neighbours)
+        dist: dict[_Place, int] = {}
+        queue: deque[_Place] = deque()
         for s in sources:
             if s not in dist:
                 dist[s] = 0

@@ -32,7 +32,7 @@ class Phase:
     season: int  # index into the calendar's seasons
     kind: PhaseKind = PhaseKind.MOVEMENT
 
-    def __lt__(self, other: "Phase") -> bool:  # chronological order
+    def __lt__(self, other: Phase) -> bool:  # chronological order
         order = "MRA"
         return (self.year, self.season, order.index(self.kind.value)) < (
             other.year, other.season, order.index(other.kind.value))

@@ -1,7 +1,8 @@
-"""Convoy routes: chains of fleets at sea from one coastal province to another.
+"""Convoy routes during adjudication: chains of fleets at sea, each asked in turn whether it still stands.
 
-Only geography here; which fleets count (ordered to convoy, still afloat) is the
-caller's business.
+The fleets are asked one at a time, in the order a search reaches them, because asking is a decision
+of the resolver. The static questions (could any route exist? is this fleet on one?) are answered on
+the compiled map, `judge.engine.graph`. Which fleets count is the caller's business.
 """
 from __future__ import annotations
 
@@ -33,44 +34,4 @@ def route_exists(board: Board, origin: str, dest: str, seas: frozenset[str] | se
                 seen.add(sea)
                 if usable(sea):
                     queue.append(sea)
-    return False
-
-
-# The same question, named for where it is asked.
-convoy_chain_exists = route_exists
-sea_route_exists = route_exists
-
-
-def fleet_on_minimal_route(board: Board, origin: str, dest: str, fleet: str, seas: frozenset[str]) -> bool:
-    """Is `fleet` on some convoy route that would break without it?
-
-    A route that would break without each of its fleets is a path with no shortcut:
-    no two fleets of it touch unless they are consecutive, and the coasts touch only
-    its ends. The DATC calls a convoy by a fleet on no such route illegal (6.G.19).
-    """
-    nbrs = board.fleet_province_neighbours
-    if fleet not in seas:
-        return False
-
-    def extend(path: list[str]) -> bool:
-        last = path[-1]
-        if dest in nbrs(last):
-            return fleet in path
-        for nxt in nbrs(last):
-            if nxt not in seas or nxt in path:
-                continue
-            # no shortcut: the new fleet touches only the last one, not the origin or earlier fleets
-            if origin in nbrs(nxt) or any(nxt in nbrs(p) for p in path[:-1]):
-                continue
-            if dest in nbrs(nxt) and any(dest in nbrs(p) for p in path):
-                continue
-            path.append(nxt)
-            if extend(path):
-                return True
-            path.pop()
-        return False
-
-    for first in nbrs(origin):
-        if first in seas and extend([first]):
-            return True
     return False

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .orders import Order
-from .outcomes import Outcome
+from .outcomes import Outcome, Rejected, Why
+
+__all__ = ["Entry", "MovementOrders", "Rejected", "Route"]
 from .position import Unit
 
 
@@ -32,7 +34,7 @@ class Entry:
     given: Order | None  # as the player wrote it; None when the judge made it
     route: Route = Route.LAND
     # An order that was rejected leaves its unit holding; the reason goes in the report.
-    rejected_reason: str | None = None
+    rejected_reason: Why | None = None
     # A disembarking army landing from the sea its A/F moves to: the A/F's key, whose move must succeed.
     carrier: str | None = None
 
@@ -45,11 +47,3 @@ class Entry:
 class MovementOrders:
     entries: Mapping[str, Entry]  # province of the unit -> its entry
     rejected: tuple[Outcome, ...]  # orders that will not be carried out, with the reason
-
-
-class Rejected(Exception):
-    """An order that cannot be carried out, with the reason for the player."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why

@@ -61,11 +61,11 @@ class Location:
         return self.province if self.coast is None else f"{self.province}/{self.coast.value}"
 
     @property
-    def bare(self) -> "Location":
+    def bare(self) -> Location:
         return self if self.coast is None else Location(self.province)
 
     @classmethod
-    def parse(cls, text: str) -> "Location":
+    def parse(cls, text: str) -> Location:
         """Read the data-file spelling `spa/nc` (used only by data loaders and the JSON edge)."""
         province, _, coast = text.strip().lower().partition("/")
         return cls(province, Coast(coast) if coast else None)

@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import army_fleet
+from .board import Board
 from .entries import Entry, Rejected, Route
 from .geography import Location, UnitKind
 from .orders import Disembark, Move, Order, UnitRef
-from .outcomes import Outcome, Reason
+from .outcomes import Outcome, Reason, Why
 from .position import Position, Unit
 from .variant import Variant
 
 
-def af_army_could_land(board, sea: str, dest: str) -> bool:
+def af_army_could_land(board: Board, sea: str, dest: str) -> bool:
     """From its sea, or from a sea next to it (where its fleet may move this month)."""
     near = board.fleet_province_neighbours(sea)
     return dest in near or any(dest in board.fleet_province_neighbours(s) for s in near
@@ -52,14 +53,13 @@ def disembarkations(variant: Variant, position: Position, entries: dict[str, Ent
         try:
             key, entry = _landing(variant, position, entries, power, order, given)
         except Rejected as r:
-            rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
+            rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why, r.about))
             continue
         chosen.setdefault(key, []).append((power, entry, given))
     for key, candidates in chosen.items():
         if len({(e.order, e.carrier) for _, e, _ in candidates}) > 1:
             for power, _, given in candidates:
-                rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
-                                        "the army aboard was given conflicting orders; it stays aboard"))
+                rejected.append(Outcome(power, given, False, Reason.ILLEGAL, Why.LANDING_CONFLICT))
             continue
         out[key] = candidates[-1][1]
     return out
@@ -69,12 +69,11 @@ def _landing(variant: Variant, position: Position, entries: Mapping[str, Entry],
              order: Disembark, given: Order) -> tuple[str, Entry]:
     board = variant.board
     if not army_fleet.enabled(variant):
-        raise Rejected(f"there are no armies aboard fleets in {variant.name}")
+        raise Rejected(Why.NO_ARMIES_ABOARD)
     sea, dest = order.unit.location.province, order.to.province
     for p in (sea, dest):
         if p not in board.provinces:
-            raise Rejected(f"there is no province {p!r} on this map")
-    sea_name, dest_name = board.province(sea).name, board.province(dest).name
+            raise Rejected(Why.NO_SUCH_PROVINCE, p)
     unit = position.unit_in(sea)
     carrier = None
     if unit is not None and unit.kind is UnitKind.ARMY_FLEET and unit.power == power:
@@ -83,15 +82,15 @@ def _landing(variant: Variant, position: Position, entries: Mapping[str, Entry],
         movers = [p for p, e in entries.items() if e.power == power and e.unit.kind is UnitKind.ARMY_FLEET
                   and isinstance(e.order, Move) and e.order.to.province == sea]
         if not movers:
-            raise Rejected(f"you have no A/F in {sea_name}, nor one moving there, to land an army from")
+            raise Rejected(Why.NO_AF_TO_LAND_FROM, sea)
         af = carrier = movers[0]
     if not board.province(dest).is_coastal:
-        raise Rejected(f"an army lands only on a coast, and {dest_name} is not one")
+        raise Rejected(Why.LANDS_ONLY_ON_COAST, dest)
     if dest not in board.fleet_province_neighbours(sea):
-        raise Rejected(f"{dest_name} is not on the coast of {sea_name}")
+        raise Rejected(Why.NOT_ON_COAST_OF, dest, sea)
     for p in (af, sea):
         if variant.is_frozen(p, position.phase):
-            raise Rejected(f"{board.province(p).name} is frozen this month: no army lands from there")
+            raise Rejected(Why.FROZEN_LANDING, p)
     army = Unit(power, UnitKind.ARMY, Location(sea))
     move = Move(UnitRef(Location(sea), UnitKind.ARMY), Location(dest))
     return army_fleet.army_key(af), Entry(power, army, move, given, Route.DISEMBARK, carrier=carrier)

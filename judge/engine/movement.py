@@ -44,7 +44,7 @@ class MovementRules:
         self.with_af = army_fleet.enabled(variant)
         self.dest: dict[str, str] = {}  # a moving unit's key -> the province it moves to
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
-        convoys: list[Entry] = []
+        convoys: list[tuple[Entry, Convoy]] = []
         for p, e in self.entries.items():
             o = e.order
             if isinstance(o, Move):
@@ -53,12 +53,12 @@ class MovementRules:
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
             elif isinstance(o, (SupportHold, SupportMove)):
-                self.target_of[p] = self._supported_key(e)
+                self.target_of[p] = self._supported_key(e) if self.with_af else o.supported.location.province
             elif isinstance(o, Convoy):
-                convoys.append(e)
-        for e in convoys:
+                convoys.append((e, o))
+        for e, o in convoys:
             if self.convoy_matches(e):
-                self.convoys_for.setdefault(e.order.army.location.province, set()).add(e.province)
+                self.convoys_for.setdefault(o.army.location.province, set()).add(e.province)
         # 1982, XII.5: supports of an action in a sea where a fleet convoys are not cut by convoyed armies
         self.convoying_seas: frozenset[str] = frozenset(
             s for seas in self.convoys_for.values() for s in seas
@@ -70,13 +70,11 @@ class MovementRules:
         # Two moves along one border in opposite directions: p -> the province of the other unit.
         self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
 
-    def province_name(self, province: str) -> str:
-        return self.board.provinces[province].name
-
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
         """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
         o = supporter.order
+        assert isinstance(o, (SupportHold, SupportMove))  # only supports are asked about
         p = o.supported.location.province
         if self.with_af and isinstance(o, SupportMove) and army_fleet.army_key(p) in self.entries \
                 and not self.board.province(o.to.province).is_sea:
@@ -84,22 +82,26 @@ class MovementRules:
         return p
 
     def convoy_matches(self, e: Entry) -> bool:
-        army = self.entries.get(e.order.army.location.province)
+        o = e.order
+        if not isinstance(o, Convoy):
+            return False
+        army = self.entries.get(o.army.location.province)
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
-                and army.order.to.province == e.order.to.province)
+                and army.order.to.province == o.to.province)
 
     def support_matches(self, supporter: Entry) -> bool:
         o = supporter.order
         target = self.entries.get(self.target_of[supporter.province])
-        if target is None:
+        if target is None or not isinstance(o, (SupportHold, SupportMove)):
             return False
         if isinstance(o, SupportHold):
             if isinstance(target.order, Move):
                 return False
             return self.rules.impossible_order_can_be_supported or target.rejected_reason is None
-        if not isinstance(target.order, Move) or target.order.to.province != o.to.province:
+        move = target.order
+        if not isinstance(move, Move) or move.to.province != o.to.province:
             return False
-        move_coast = target.order.to.coast
+        move_coast = move.to.coast
         if self.rules.support_coast is SupportCoast.MUST_NAME and move_coast is not None:
             return o.to.coast == move_coast
         if self.rules.support_coast is SupportCoast.MATCH_IF_GIVEN and o.to.coast is not None:
@@ -111,9 +113,8 @@ class MovementRules:
         """Does a chain of undislodged fleets carry the army in p to its destination?"""
         if p in self.paradox_broken:
             return False
-        e = self.entries[p]
         seas = self.convoys_for.get(p, set())
-        return route_exists(self.board, p, e.order.to.province, seas, usable=lambda sea: r.resolve(sea))
+        return route_exists(self.board, p, self.dest[p], seas, usable=lambda sea: r.resolve(sea))
 
     def by_convoy(self, p: str, r: Resolver[str]) -> bool:
         route = self.entries[p].route
@@ -243,7 +244,8 @@ class MovementRules:
         if not self.convoying_seas:
             return False
         o = self.entries[p].order
-        action = o.to.province if isinstance(o, SupportMove) else o.supported.location.province
+        action = o.to.province if isinstance(o, SupportMove) else \
+            o.supported.location.province if isinstance(o, SupportHold) else None
         return action in self.convoying_seas and self.by_convoy(q, r)
 
     def cutter(self, p: str, r: Resolver[str]) -> str | None:
@@ -266,7 +268,7 @@ class MovementRules:
             # The A/F exception: a landing that needs its A/F's move may not decide that move.
             self.paradox_broken.update(landings)
             return
-        fleets = [p for p in cycle if isinstance(self.entries[p].order, Convoy)]
+        fleets = [o for p in cycle if isinstance(o := self.entries[p].order, Convoy)]
         if fleets and self.paradox_stands:
             for p in cycle:
                 if isinstance(self.entries[p].order, Move):
@@ -275,7 +277,7 @@ class MovementRules:
             return
         if fleets:
             # Szykman: the armies convoyed through the paradox neither move nor cut support.
-            self.paradox_broken.update(self.entries[p].order.army.location.province for p in fleets)
+            self.paradox_broken.update(o.army.location.province for o in fleets)
             return
         for p in cycle:
             if isinstance(self.entries[p].order, Move):
@@ -293,6 +295,6 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     for p in game.entries:
         r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
-    disorder = frozenset(u.power for u in position.units if not orders.get(u.power)) \
+    disorder = frozenset(p for p in {u.power for u in position.units} if not orders.get(p)) \
         if rules.civil_disorder_disbands_dislodged else frozenset()
     return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)

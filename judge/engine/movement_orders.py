@@ -8,16 +8,26 @@ land or by convoy, as the rules in force say.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from . import army_fleet
-from .convoy_routes import convoy_chain_exists, fleet_on_minimal_route, sea_route_exists
-from .entries import Entry, MovementOrders, Rejected as _Reject, Route
+from .board import Board
+from .entries import Entry, MovementOrders, Route
+from .entries import Rejected as _Reject
 from .geography import Location, UnitKind
 from .landings import af_army_could_land, as_disembark, disembarkations
-from .orders import Convoy, Disembark, Hold, Move, Order, SupportHold, SupportMove, UnitRef
-from .outcomes import Outcome, Reason
+from .orders import (
+    Convoy,
+    Disembark,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
+from .outcomes import Outcome, Reason, Why
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .variant import Variant
@@ -29,51 +39,73 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
               rules: Rules) -> MovementOrders:
     board = variant.board
     rejected: list[Outcome] = []
-    accepted: dict[str, list[tuple[str, Unit, Order, Order]]] = {}  # province -> (power, unit, normalised, given)
+    entries: dict[str, Entry] = {}
+    # a unit ordered more than once: province -> every (power, unit, normalised, given) for it
+    repeated: dict[str, list[tuple[str, Unit, Order, Order]]] = {}
 
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
+    # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
+    plain = not with_af and variant.frozen is None
     for power, power_orders in orders.items():
         for given in power_orders:
             landing = as_disembark(variant, position, power, given) if with_af else None
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
-            try:
-                unit, normal = _read(variant, position, power, given, rules)
-            except _Reject as r:
-                rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why))
-                continue
-            accepted.setdefault(unit.location.province, []).append((power, unit, normal, given))
+            read = _as_written(board, position, power, given) if plain else None
+            if read is not None:
+                unit, normal = read
+            else:
+                try:
+                    unit, normal = _read(variant, position, power, given, rules)
+                except _Reject as r:
+                    rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why, r.about))
+                    continue
+            province = unit.location.province
+            before = entries.get(province)
+            if before is not None:
+                repeated.setdefault(province, [(before.power, before.unit, before.order, before.given or before.order)])
+                repeated[province].append((power, unit, normal, given))
+            entries[province] = Entry(power, unit, normal, given)
 
-    entries: dict[str, Entry] = {}
-    for province, candidates in accepted.items():
-        if len(candidates) > 1 and len({normal for _, _, normal, _ in candidates}) > 1:
+    for province, candidates in repeated.items():
+        if len({normal for _, _, normal, _ in candidates}) > 1:
             # DATC 4.D.3: two different orders for one unit; neither is carried out.
+            del entries[province]
             for power, _, _, given in candidates:
-                rejected.append(Outcome(power, given, False, Reason.ILLEGAL,
-                                        f"the unit in {board.province(province).name} was given "
-                                        "conflicting orders; it holds"))
-            continue
-        power, unit, normal, given = candidates[-1]
-        entries[province] = Entry(power, unit, normal, given)
+                rejected.append(Outcome(power, given, False, Reason.ILLEGAL, Why.CONFLICTING_ORDERS, (province,)))
 
-    seas = board.seas
-    fleets_at_sea = frozenset(u.location.province for u in position.units
-                              if u.kind is UnitKind.FLEET and u.location.province in seas)
-    entries = _check_convoys(variant, entries, rejected, fleets_at_sea)
-    entries = _choose_routes(variant, position, entries, rejected, rules, fleets_at_sea)
+    known: list[int] = []
+
+    def fleets_at_sea() -> int:
+        """Where convoys could be, as a set of the compiled map (judge.engine.graph): worked out
+        only if asked, about a convoy or a move beyond the next province."""
+        if not known:
+            known.append(board.graph.bits(u.location.province for u in position.units
+                                          if u.kind is UnitKind.FLEET and u.location.province in board.seas))
+        return known[0]
+
+    # the provinces of the units given each kind of order: the checks below look only at theirs
+    kinds: dict[type, list[str]] = {}
+    for province, e in entries.items():
+        kinds.setdefault(type(e.order), []).append(province)
+
+    convoys = kinds.get(Convoy, [])
+    entries = _check_convoys(variant, entries, convoys, rejected, fleets_at_sea)
+    entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
+                             fleets_at_sea)
     if landings:
         entries = disembarkations(variant, position, entries, landings, rejected)
-    entries = _check_supports(variant, position, entries, rejected, fleets_at_sea)
+    entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
-    why_rejected: dict[str, str] = {}
+    why_rejected: dict[str, Why | None] = {}
     for outcome in rejected:
         ref = getattr(outcome.order, "unit", None)
-        unit = position.unit_in(ref.location.province) if ref is not None else None
-        if unit is not None and unit.power == outcome.power:
-            why_rejected.setdefault(unit.location.province, outcome.detail)
+        owner = position.unit_in(ref.location.province) if ref is not None else None
+        if owner is not None and owner.power == outcome.power:
+            why_rejected.setdefault(owner.location.province, outcome.why)
     for unit in position.units:
         if unit.location.province not in entries:
             hold = Hold(UnitRef(unit.location, unit.kind))
@@ -82,55 +114,99 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     return MovementOrders(entries, tuple(rejected))
 
 
+def _as_written(board: Board, position: Position, power: str, order: Order) -> tuple[Unit, Order] | None:
+    """(the power's unit, the order as `_read` would make it) when `order` is a hold, a move or a
+    support that is plainly legal, else None.
+
+    Most orders are; for them this answers what `_read` would with the fewest steps (a hold or a move
+    is taken as written). Anything less plain (a coast to infer, a convoy, a unit named wrongly)
+    goes to `_read`."""
+    if type(order) is Hold or type(order) is Move or type(order) is SupportHold or type(order) is SupportMove:
+        ref = order.unit
+    else:
+        return None
+    unit = position.unit_in(ref.location.province)
+    at = ref.location  # (province and coast compared apart: a Location's == is a Python call)
+    if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
+            or at.province != unit.location.province or at.coast is not unit.location.coast:
+        return None
+    if type(order) is Hold:
+        return unit, order
+    if type(order) is Move:
+        to = order.to
+        if unit.kind is UnitKind.ARMY:
+            plain = to.coast is None and to.province in board.army_steps(unit.location.province)
+        else:
+            reach = board.fleet_can_reach_province(unit.location, to.province)
+            # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
+            plain = not order.via_convoy and not order.route and len(reach) == 1 and reach[0].coast is to.coast
+        return (unit, order) if plain else None
+    # a support: of a unit that is there, into a province this unit could enter (no coast named)
+    if not isinstance(order, (SupportHold, SupportMove)):
+        return None
+    target = position.unit_in(order.supported.location.province)
+    if target is None or target is unit:
+        return None
+    supported = UnitRef(target.location, target.kind, target.power)
+    if type(order) is SupportHold:
+        if not board.can_reach_province(unit.kind, unit.location, target.location.province):
+            return None
+        return unit, SupportHold(ref, supported)
+    if not isinstance(order, SupportMove):
+        return None
+    to = order.to
+    if to.coast is not None or to.province == unit.location.province or to.province == target.location.province \
+            or not board.can_reach_province(unit.kind, unit.location, to.province):
+        return None
+    return unit, SupportMove(ref, supported, to)
+
+
 def _read(variant: Variant, position: Position, power: str, order: Order,
           rules: Rules) -> tuple[Unit, Order]:
     """Tie an order to its unit and check what can be checked without other orders."""
     board = variant.board
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
         if type(order).__name__ in ("Embark", "Disembark"):
-            raise _Reject(f"armies do not embark on fleets in {variant.name}")
-        raise _Reject(f"a {type(order).__name__.lower()} order is not allowed in a movement phase")
+            raise _Reject(Why.NO_EMBARKING)
+        raise _Reject(Why.NOT_IN_THIS_PHASE, type(order).__name__.lower())
     province = order.unit.location.province
     unit = position.unit_in(province)
     if unit is None:
         if province not in board.provinces:
-            raise _Reject(f"there is no province {province!r} on this map")
-        raise _Reject(f"there is no unit in {board.province(province).name}")
+            raise _Reject(Why.NO_SUCH_PROVINCE, province)
+        raise _Reject(Why.NO_UNIT, province)
     if unit.power != power:
-        raise _Reject(f"the unit in {board.province(province).name} belongs to {variant.power(unit.power).name}, "
-                      "not to you")
+        raise _Reject(Why.NOT_YOUR_UNIT, province, unit.power)
     own = _own_ref(unit, order.unit)
 
     if isinstance(order, Hold):
         return unit, order if own is order.unit else Hold(own)
     if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
-        raise _Reject(f"{board.province(province).name} is frozen this month: a fleet there must stand")
+        raise _Reject(Why.FROZEN_FLEET, province)
     if isinstance(order, Move):
         return unit, _read_move(variant, unit, own, order)
     if isinstance(order, SupportHold):
         target = _target_unit(variant, position, order.supported.location.province)
         if target.location.province == unit.location.province:
-            raise _Reject("a unit cannot support itself")
+            raise _Reject(Why.SUPPORTS_ITSELF)
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
-            raise _Reject(f"{_in_words(board, unit)} cannot reach {board.province(target.location.province).name}, "
-                          "so it cannot support a unit there")
+            raise _Reject(Why.CANNOT_SUPPORT_HOLD_THERE, str(unit), target.location.province)
         return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
     if isinstance(order, SupportMove):
         target = _target_unit(variant, position, order.supported.location.province)
         dest = order.to
         if dest.province not in board.provinces:
-            raise _Reject(f"there is no province {dest.province!r} on this map")
+            raise _Reject(Why.NO_SUCH_PROVINCE, dest.province)
         if target.location.province == unit.location.province and not (
                 unit.kind is UnitKind.ARMY_FLEET and not board.province(dest.province).is_sea):
             # ... except that an A/F's fleet may support its own army's landing (army_fleet)
-            raise _Reject("a unit cannot support its own move")
+            raise _Reject(Why.SUPPORTS_OWN_MOVE)
         if dest.province == unit.location.province:
-            raise _Reject("a unit cannot support a move into its own province")
+            raise _Reject(Why.SUPPORT_INTO_OWN_PROVINCE)
         if dest.province == target.location.province:
-            raise _Reject("the supported move goes nowhere")
+            raise _Reject(Why.SUPPORTED_MOVE_GOES_NOWHERE)
         if not board.can_reach_province(unit.kind, unit.location, dest.province):
-            raise _Reject(f"{_in_words(board, unit)} cannot reach {board.province(dest.province).name}, "
-                          "so it cannot support a move there")
+            raise _Reject(Why.CANNOT_SUPPORT_MOVE_THERE, str(unit), dest.province)
         if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
             dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
         if rules.support_coast is SupportCoast.IGNORED:
@@ -147,21 +223,13 @@ def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:
     return UnitRef(unit.location, unit.kind)
 
 
-def _in_words(board, unit: Unit) -> str:
-    """ "the fleet in St Petersburg (south coast)": a unit as the reasons name it."""
-    place = board.province(unit.location.province).name
-    if unit.location.coast is not None:
-        place += f" ({unit.location.coast.full_name})"
-    return f"the {unit.kind.full_name} in {place}"
-
-
 def _target_unit(variant: Variant, position: Position, province: str) -> Unit:
     board = variant.board
     if province not in board.provinces:
-        raise _Reject(f"there is no province {province!r} on this map")
+        raise _Reject(Why.NO_SUCH_PROVINCE, province)
     target = position.unit_in(province)
     if target is None:
-        raise _Reject(f"there is no unit in {board.province(province).name} to support")
+        raise _Reject(Why.NO_UNIT_TO_SUPPORT, province)
     return target
 
 
@@ -169,37 +237,36 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
     board = variant.board
     dest = order.to
     if dest.province not in board.provinces:
-        raise _Reject(f"there is no province {dest.province!r} on this map")
+        raise _Reject(Why.NO_SUCH_PROVINCE, dest.province)
     target = board.province(dest.province)
     if dest.province == unit.location.province:
-        raise _Reject("a unit cannot move to the province it is in")
+        raise _Reject(Why.MOVE_TO_OWN_PROVINCE)
     if unit.kind is UnitKind.ARMY:
         if target.is_sea:
-            raise _Reject(f"an army cannot move into {target.name}, a sea")
+            raise _Reject(Why.ARMY_TO_SEA, dest.province)
         if not board.can_stand(UnitKind.ARMY, dest.bare):
-            raise _Reject(f"no unit can enter {target.name}")
+            raise _Reject(Why.IMPASSABLE, dest.province)
         if dest.province not in board.army_neighbours(unit.location.province) and not (
                 board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(dest.province)):
-            raise _Reject(f"{target.name} is not next to {board.province(unit.location.province).name}")
+            raise _Reject(Why.NOT_ADJACENT, dest.province, unit.location.province)
         if own is order.unit and dest.coast is None:
             return order
         return Move(own, dest.bare, order.via_convoy, order.route)
     if unit.kind is UnitKind.ARMY_FLEET and not target.is_sea:
-        raise _Reject(f"an A/F never enters a coastal province: order its army to disembark in {target.name}")
+        raise _Reject(Why.AF_TO_COAST, dest.province)
     # a fleet
     if target.is_land:
-        raise _Reject(f"a fleet cannot move into {target.name}, an inland province")
+        raise _Reject(Why.FLEET_INLAND, dest.province)
     reachable = board.fleet_can_reach_province(unit.location, dest.province)
     if not reachable:
-        raise _Reject(f"{target.name} is not next to {_in_words(board, unit)} along a coast or sea")
+        raise _Reject(Why.FLEET_NOT_ADJACENT, dest.province, str(unit))
     if target.coasts:
         if dest.coast is None:
             if len(reachable) > 1:
-                raise _Reject(f"say which coast of {target.name} (" +
-                              " or ".join(c.coast.full_name for c in reachable) + ")")
+                raise _Reject(Why.SAY_WHICH_COAST, dest.province, *(c.coast.value for c in reachable if c.coast))
             dest = reachable[0]  # the only coast it can reach (DATC 4.B.2)
         elif dest not in reachable:
-            raise _Reject(f"{_in_words(board, unit)} cannot reach the {dest.coast.full_name} of {target.name}")
+            raise _Reject(Why.CANNOT_REACH_COAST, str(unit), dest.coast.value, dest.province)
     else:
         dest = dest.bare
     if own is order.unit and dest is order.to and not order.via_convoy and not order.route:
@@ -210,90 +277,94 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
 def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef, order: Convoy) -> Convoy:
     board = variant.board
     if unit.kind is not UnitKind.FLEET or not board.province(unit.location.province).is_sea:
-        raise _Reject("only a fleet at sea can convoy")
+        raise _Reject(Why.ONLY_FLEETS_AT_SEA_CONVOY)
     origin, dest = order.army.location.province, order.to.province
     for p in (origin, dest):
         if p not in board.provinces:
-            raise _Reject(f"there is no province {p!r} on this map")
+            raise _Reject(Why.NO_SUCH_PROVINCE, p)
     army = position.unit_in(origin)
     if army is None or army.kind is not UnitKind.ARMY:
-        raise _Reject(f"there is no army in {board.province(origin).name} to convoy")
+        raise _Reject(Why.NO_ARMY_TO_CONVOY, origin)
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
-        raise _Reject("an army can only be convoyed from one coastal province to another")
+        raise _Reject(Why.CONVOY_NOT_COASTAL)
     if origin == dest:
-        raise _Reject("the convoyed move goes nowhere")
+        raise _Reject(Why.CONVOY_GOES_NOWHERE)
     here = board.fleet_province_neighbours(unit.location.province)
     if army_fleet.enabled(variant) and not (origin in here and dest in here):
-        raise _Reject("a Fast Ferry crosses one sea: both coasts must touch it (to go further, embark "
-                      "the army on a fleet as an A/F)")
+        raise _Reject(Why.FERRY_CROSSES_ONE_SEA)
     if variant.is_frozen(origin, position.phase):
-        raise _Reject(f"{board.province(origin).name} is frozen: an army may leave it only overland")
+        raise _Reject(Why.FROZEN_ARMY, origin)
     return Convoy(own, UnitRef(army.location, army.kind, army.power), Location(dest))
 
 
-def _check_convoys(variant: Variant, entries: dict[str, Entry], rejected: list[Outcome],
-                   fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
-    """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19)."""
+def _check_convoys(variant: Variant, entries: dict[str, Entry], convoys: list[str], rejected: list[Outcome],
+                   fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
+    """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19).
+    `convoys`: the provinces of the fleets ordered to convoy."""
     out = dict(entries)
-    for province, e in entries.items():
+    for province in convoys:
+        e = entries[province]
         if isinstance(e.order, Convoy):
             origin, dest = e.order.army.location.province, e.order.to.province
-            if not fleet_on_minimal_route(variant.board, origin, dest, province, fleets_at_sea):
-                rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
-                                        "this fleet is on no convoy route between "
-                                        f"{variant.board.province(origin).name} and "
-                                        f"{variant.board.province(dest).name}"))
+            if not variant.board.graph.on_minimal_route(origin, dest, province, fleets_at_sea()):
+                rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NOT_ON_CONVOY_ROUTE,
+                                        (origin, dest)))
                 del out[province]
     return out
 
 
-def _convoyers_by_route(entries: Mapping[str, Entry]) -> dict[tuple[str, str], dict[str, str]]:
-    """(army's province, destination) -> the seas ordered to convoy that move, with each fleet's power."""
+def _convoyers_by_route(entries: Mapping[str, Entry], convoys: list[str]) -> dict[tuple[str, str], dict[str, str]]:
+    """(army's province, destination) -> the seas ordered to convoy that move, with each fleet's power.
+    `convoys`: the provinces of the fleets ordered to convoy (some since found illegal)."""
     routes: dict[tuple[str, str], dict[str, str]] = {}
-    for p, e in entries.items():
-        if isinstance(e.order, Convoy):
+    for p in convoys:
+        e = entries.get(p)
+        if e is not None and isinstance(e.order, Convoy):
             routes.setdefault((e.order.army.location.province, e.order.to.province), {})[p] = e.power
     return routes
 
 
-def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry],
-                   rejected: list[Outcome], rules: Rules, fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
+def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entry], moves: list[str],
+                   convoys: list[str], rejected: list[Outcome], rules: Rules,
+                   fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     board = variant.board
     out = dict(entries)
-    by_route = _convoyers_by_route(entries)
-    for province, e in entries.items():
+    by_route = _convoyers_by_route(entries, convoys)
+    frozen_board = variant.frozen is not None
+    for province in moves:
+        e = entries[province]
         order = e.order
-        if not isinstance(order, Move) or e.unit.kind is not UnitKind.ARMY:
+        if type(order) is not Move or e.unit.kind is not UnitKind.ARMY:
             continue
         origin, dest = province, order.to.province
         by_land = dest in board.army_neighbours(origin)
+        if by_land and not by_route and not order.via_convoy and not frozen_board:
+            continue  # the everyday case, decided before anything else is looked up
         convoyers = by_route.get((origin, dest), {})
         frozen = variant.is_frozen(origin, position.phase)
         if not by_land and frozen:
-            rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
-                                    f"{board.province(origin).name} is frozen: an army may leave it "
-                                    "only overland"))
+            rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.FROZEN_ARMY, (origin,)))
             del out[province]
             continue
         if frozen:
             convoyers = {}  # no convoy out of the ice
         if by_land and not convoyers and not order.via_convoy:
             continue  # the everyday case: a plain move by land
-        chain = bool(convoyers) and convoy_chain_exists(board, origin, dest, frozenset(convoyers))
+        chain = bool(convoyers) and board.graph.sea_route(origin, dest, board.graph.bits(convoyers))
         if not by_land:
             if not chain and not _could_be_convoyed(variant, origin, dest, fleets_at_sea):
-                why = ("no fleets stand where they could convoy this move" if board.coastal_for_convoy(origin)
-                       and board.coastal_for_convoy(dest) else
-                       f"{board.province(dest).name} is not next to {board.province(origin).name}")
-                rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
+                if board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest):
+                    rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NO_CONVOYING_FLEETS))
+                else:
+                    rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NOT_ADJACENT,
+                                            (dest, origin)))
                 del out[province]
                 continue
             out[province] = replace(e, route=Route.CONVOY)
             continue
         route = _adjacent_route(rules, order, e, chain, convoyers, entries)
         if route is None:
-            rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL,
-                                    "it says via convoy, but no convoy was ordered for it"))
+            rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.VIA_CONVOY_WITHOUT_CONVOY))
             del out[province]
             continue
         if route is not Route.LAND:
@@ -301,7 +372,8 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
     return out
 
 
-def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: frozenset[str]) -> bool:
+def _could_be_convoyed(variant: Variant, origin: str, dest: str,
+                       fleets_at_sea: Callable[[], int]) -> bool:
     """Legal in the DATC's sense (4.E.1): some fleets on the board could carry the army there.
 
     If so, a move with no convoy ordered fails (and cannot be supported to hold, 6.D.8);
@@ -310,15 +382,17 @@ def _could_be_convoyed(variant: Variant, origin: str, dest: str, fleets_at_sea: 
     board = variant.board
     if not (board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest)):
         return False
-    return _sea_route(variant, origin, dest, fleets_at_sea)
+    return _sea_route(variant, origin, dest, fleets_at_sea())
 
 
-def _sea_route(variant: Variant, origin: str, dest: str, fleets: frozenset[str]) -> bool:
-    """Could these fleets carry an army from origin to dest? With A/F rules only one sea (the Fast Ferry)."""
-    board = variant.board
+def _sea_route(variant: Variant, origin: str, dest: str, fleets: int) -> bool:
+    """Could these fleets (a set of the compiled map) carry an army from origin to dest? With A/F
+    rules only one sea (the Fast Ferry)."""
+    graph = variant.board.graph
     if army_fleet.enabled(variant):
-        return any({origin, dest} <= board.fleet_province_neighbours(f) for f in fleets)
-    return sea_route_exists(board, origin, dest, fleets)
+        return any({origin, dest} <= variant.board.fleet_province_neighbours(graph.names[f])
+                   for f in graph.members(fleets))
+    return graph.sea_route(origin, dest, fleets)
 
 
 def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers: Mapping[str, str],
@@ -345,33 +419,34 @@ def _adjacent_route(rules: Rules, order: Move, e: Entry, chain: bool, convoyers:
     return Route.CONVOY if order.via_convoy or own_fleet else Route.LAND
 
 
-def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry],
-                    rejected: list[Outcome], fleets_at_sea: frozenset[str]) -> dict[str, Entry]:
-    """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32)."""
+def _check_supports(variant: Variant, position: Position, entries: dict[str, Entry], supports: list[str],
+                    rejected: list[Outcome], fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
+    """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32).
+    `supports`: the provinces of the units ordered to support a move."""
     board = variant.board
     out = dict(entries)
-    for province, e in entries.items():
+    for province in supports:
+        e = entries[province]
         if not isinstance(e.order, SupportMove):
             continue
         target = position.unit_in(e.order.supported.location.province)
+        assert target is not None  # `_read` found it
         dest = e.order.to.province
         if target.kind is UnitKind.ARMY:
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and _sea_route(variant, target.location.province, dest, fleets_at_sea - {province}):
+                    and _sea_route(variant, target.location.province, dest, fleets_at_sea() & ~board.graph.bits((province,))):
                 continue
-            why = (f"the army in {board.province(target.location.province).name} could reach "
-                   f"{board.province(dest).name} only by a convoy that no other fleet can give")
+            why, about = Why.SUPPORTED_NEEDS_CONVOY, (target.location.province, dest)
         elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:
             if af_army_could_land(board, target.location.province, dest):
                 continue
-            why = f"the army aboard the A/F in {board.province(target.location.province).name} cannot land in " \
-                  f"{board.province(dest).name}"
+            why, about = Why.SUPPORTED_AF_CANNOT_LAND, (target.location.province, dest)
         else:
             if board.can_reach_province(target.kind, target.location, dest):
                 continue
-            why = f"{_in_words(board, target)} cannot reach {board.province(dest).name}"
-        rejected.append(Outcome(e.power, e.given, False, Reason.ILLEGAL, why))
+            why, about = Why.SUPPORTED_CANNOT_REACH, (str(target), dest)
+        rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, why, about))
         del out[province]
     return out

@@ -5,13 +5,14 @@ Reads the decisions `MovementRules` and the resolver have settled; decides nothi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from . import army_fleet
+from .board import Board
 from .entries import Entry, Route
 from .geography import Location
-from .orders import Convoy
-from .outcomes import Outcome, PhaseResult, Reason
+from .orders import Convoy, Move
+from .outcomes import Outcome, PhaseResult, Reason, Why
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .variant import Variant
@@ -19,12 +20,12 @@ from .variant import Variant
 if TYPE_CHECKING:  # movement.py imports this module
     from .movement import MovementRules
 
-# (succeeded, reason, detail, involving): what `_verdict` says about one order
-Verdict = tuple[bool, Reason, str, tuple[str, ...]]
-_HELD: Verdict = (True, Reason.HELD, "", ())
-_SUPPORTED: Verdict = (True, Reason.SUPPORTED, "", ())
-_CONVOYED: Verdict = (True, Reason.CONVOYED, "", ())
-_MOVED: Verdict = (True, Reason.MOVED, "", ())
+# (succeeded, reason, why, what it is about, involving): what `_verdict` says about one order
+Verdict = tuple[bool, Reason, Why | None, tuple[str, ...], tuple[str, ...]]
+_HELD: Verdict = (True, Reason.HELD, None, (), ())
+_SUPPORTED: Verdict = (True, Reason.SUPPORTED, None, (), ())
+_CONVOYED: Verdict = (True, Reason.CONVOYED, None, (), ())
+_MOVED: Verdict = (True, Reason.MOVED, None, (), ())
 
 
 def movement_results(variant: Variant, position: Position, game: MovementRules, r: Resolver[str],
@@ -42,14 +43,17 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             dislodged_by[dest] = p
     stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
 
-    outcomes: list[Outcome] = list(rejected)
-    for p, e in entries.items():
-        attacker = dislodged_by.get(p)
-        dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
-        ok, reason, detail, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
-        given = e.given
-        outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, detail, involving,
-                                dislodged_from, given is None))
+    def explain() -> tuple[Outcome, ...]:
+        """Every order's outcome and why, read from the settled decisions when first asked."""
+        outcomes: list[Outcome] = list(rejected)
+        for p, e in entries.items():
+            attacker = dislodged_by.get(p)
+            dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
+            ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+            given = e.given
+            outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
+                                    involving, dislodged_from, given is None))
+        return tuple(outcomes)
 
     # A/Fs whose army has landed: fleets again
     landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
@@ -59,16 +63,18 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
     gone = moved.union(dislodged_by, stranded)
-    staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
+    if with_af:
+        staying = [unit_after(p, e) for p, e in entries.items() if p not in gone and e.route is not Route.DISEMBARK]
+    else:
+        staying = [e.unit for p, e in entries.items() if p not in gone]
     if stranded:
         ferries = {af.location.province: af for af in stranded.values()}
         staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, e.order.to) for p, e in entries.items() if p in moved]
+    arrived = [Unit(e.power, unit_after(p, e).kind, cast(Move, e.order).to) for p in moved for e in (entries[p],)]
     occupied = {u.location.province for u in staying}
-    occupied.update(u.location.province for u in arrived)
-    contested = {e.order.to.province for p, e in entries.items()
-                 if p in game.dest and p not in moved and game.has_path(p, r)
-                 and game.head_to_head(p, r) is None}
+    occupied.update(game.dest[p] for p in moved)
+    contested = {dest for p, dest in game.dest.items()
+                 if p not in moved and game.has_path(p, r) and game.head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
 
@@ -92,7 +98,7 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
     after = Position(next_phase, tuple(staying + arrived), position.owners, tuple(dislodged))
-    return PhaseResult(position.phase, tuple(outcomes), after, tuple(dislodged), standoffs)
+    return PhaseResult(position.phase, explain, after, tuple(dislodged), standoffs)
 
 
 def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],
@@ -111,7 +117,7 @@ def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],
     return out
 
 
-def _steps(board, unit: Unit) -> list[Location]:
+def _steps(board: Board, unit: Unit) -> list[Location]:
     if unit.kind.moves_as_fleet:
         return list(board.fleet_neighbours(unit.location))
     return [Location(p) for p in board.army_neighbours(unit.location.province)]
@@ -119,64 +125,53 @@ def _steps(board, unit: Unit) -> list[Location]:
 
 def _verdict(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str], dislodged_from: str | None,
              stranded: Mapping[str, Unit]) -> Verdict:
-    name = game.province_name
     if p in game.dest:
         return _MOVED if p in moved and e.route is not Route.DISEMBARK else \
             _move_failed(game, r, p, e, moved, stranded)
     if p in game.target_of:
         if p not in game.matching_supports:
-            return (False, Reason.SUPPORT_UNMATCHED,
-                    "the supported unit was not ordered to do what this support says", ())
+            return False, Reason.SUPPORT_UNMATCHED, None, (), ()
         if r.resolve(p):
             return _SUPPORTED
         if dislodged_from:
-            return False, Reason.SUPPORT_CUT, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+            return False, Reason.SUPPORT_CUT, None, (), (dislodged_from,)
         cutter = game.cutter(p, r)
         cutter = game.entries[cutter].province if cutter else None
-        return (False, Reason.SUPPORT_CUT, f"cut by the unit in {name(cutter)}" if cutter else "",
-                (cutter,) if cutter else ())
+        return False, Reason.SUPPORT_CUT, None, (), (cutter,) if cutter else ()
     if isinstance(e.order, Convoy):
         if not game.convoy_matches(e):
-            return False, Reason.CONVOY_UNMATCHED, "the army was not ordered to move along this convoy", ()
+            return False, Reason.CONVOY_UNMATCHED, None, (), ()
         if dislodged_from:
-            return False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+            return False, Reason.DISLODGED, None, (), (dislodged_from,)
         return _CONVOYED
     # hold
     if dislodged_from:
-        return False, Reason.DISLODGED, f"dislodged from {name(dislodged_from)}", (dislodged_from,)
+        return False, Reason.DISLODGED, None, (), (dislodged_from,)
     return _HELD
 
 
 def _move_failed(game: MovementRules, r: Resolver[str], p: str, e: Entry, moved: set[str],
                  stranded: Mapping[str, Unit]) -> Verdict:
     """Why a move did not move (or, for a landing that did, that it landed)."""
-    name = game.province_name
     if p in moved:
-        return True, Reason.MOVED, "the army landed", ()
+        return True, Reason.MOVED, Why.LANDED, (), ()
     if e.route is Route.DISEMBARK and not game.has_path(p, r):
         if p in game.paradox_broken:
-            return (False, Reason.DISEMBARK_FAILED,
-                    "the landing would have decided its own A/F's move (the A/F exception): "
-                    "the army stays aboard", ())
-        return False, Reason.DISEMBARK_FAILED, f"the A/F did not reach {name(e.province)}: the army stays aboard", ()
+            return False, Reason.DISEMBARK_FAILED, Why.LANDING_DECIDES_CARRIER, (), ()
+        return False, Reason.DISEMBARK_FAILED, Why.CARRIER_DID_NOT_ARRIVE, (e.province,), ()
     if p in game.stood:
-        return (False, Reason.BOUNCED, "part of circular reasoning that cannot be adjudicated: "
-                                       "the units in it stand", ())
+        return False, Reason.BOUNCED, Why.CIRCULAR_STANDS, (), ()
     if p in game.army_of and game.army_of[p] not in moved:
-        return False, Reason.BOUNCED, "the army aboard did not land, so the A/F stays with it", ()
+        return False, Reason.BOUNCED, Why.ARMY_DID_NOT_LAND, (), ()
     if e.route is Route.CONVOY and not game.convoy_path(p, r):
-        return (False, Reason.CONVOY_DISRUPTED,
-                "every convoy route was disrupted" if p not in game.paradox_broken
-                else "the convoy was disrupted (convoy paradox, Szykman rule)", ())
-    dest = e.order.to.province
+        why = Why.EVERY_CONVOY_DISRUPTED if p not in game.paradox_broken else Why.SZYKMAN
+        return False, Reason.CONVOY_DISRUPTED, why, (), ()
+    dest = game.dest[p]
     others = [game.entries[q].province for q in game.moves_to.get(dest, ()) if q != p and game.has_path(q, r)]
     occupant = dest if dest in game.entries and dest not in moved else None
     involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
     if occupant and game.entries[occupant].power == e.power and not others:
-        return False, Reason.BOUNCED, "a power cannot dislodge its own unit", involving
-    detail = ("bounced with the unit" + ("s" if len(involving) > 1 else "") + " from "
-              + " and ".join(name(q) for q in involving)) if involving else ""
-    if p in stranded:
-        detail += (", " if detail else "") + \
-            f"and stays aboard the fleet in {name(stranded[p].location.province)} as an A/F"
-    return False, Reason.BOUNCED, detail, involving
+        return False, Reason.BOUNCED, Why.OWN_UNIT, (), involving
+    if p in stranded:  # who bounced it is in `involving`
+        return False, Reason.BOUNCED, Why.STAYS_ABOARD, (stranded[p].location.province,), involving
+    return False, Reason.BOUNCED, None, (), involving

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
@@ -88,7 +88,7 @@ def process_phase(variant: Variant, position: Position, orders: Mapping[str, Seq
     (a variant's exchange of centres); it must be pure like the rest."""
     result = adjudicate(variant, position, orders, rules)
     if after_movement is not None and position.phase.kind is PhaseKind.MOVEMENT:
-        result = replace(result, position=after_movement(result.position))
+        result = result.with_position(after_movement(result.position))
     skipped: list[PhaseResult] = []
     nxt = result.position
     while not orders_needed(variant, nxt) and not _game_over(variant, nxt):

@@ -1,6 +1,7 @@
 """The state of a game between phases: units, centre owners, phase, dislodged units."""
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -28,6 +29,10 @@ class DislodgedUnit:
     civil_disorder: bool = False
 
 
+# units in order of power, then province: (power, province), got in C for every unit of every position
+_UNIT_ORDER = operator.attrgetter("power", "location.province")
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     phase: Phase
@@ -38,7 +43,7 @@ class Position:
 
     def __post_init__(self) -> None:
         # one unit a province, so the province decides between units of one power
-        units = tuple(sorted(self.units, key=lambda u: (u.power, u.location.province)))
+        units = tuple(sorted(self.units, key=_UNIT_ORDER))
         by_province: dict[str, Unit] = {}
         for u in units:
             if u.location.province in by_province:
@@ -47,7 +52,8 @@ class Position:
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
         object.__setattr__(self, "dislodged", tuple(self.dislodged))
-        object.__setattr__(self, "_by_province", MappingProxyType(by_province))
+        # a plain dict (private, never changed): every order looks its unit up here
+        object.__setattr__(self, "_by_province", by_province)
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
@@ -58,12 +64,15 @@ class Position:
     def centres_of(self, power: str) -> tuple[str, ...]:
         return tuple(c for c, p in self.owners.items() if p == power)
 
-    def with_(self, **changes) -> "Position":
-        values = dict(phase=self.phase, units=self.units, owners=self.owners, dislodged=self.dislodged)
-        values.update(changes)
-        return Position(**values)
+    def with_(self, *, phase: Phase | None = None, units: Iterable[Unit] | None = None,
+              owners: Mapping[str, str] | None = None,
+              dislodged: Iterable[DislodgedUnit] | None = None) -> Position:
+        """This position with the parts named changed."""
+        return Position(self.phase if phase is None else phase, self.units if units is None else tuple(units),
+                        self.owners if owners is None else owners,
+                        self.dislodged if dislodged is None else tuple(dislodged))
 
     @classmethod
     def build(cls, phase: Phase, units: Iterable[Unit], owners: Mapping[str, str],
-              dislodged: Iterable[DislodgedUnit] = ()) -> "Position":
+              dislodged: Iterable[DislodgedUnit] = ()) -> Position:
         return cls(phase, tuple(units), dict(owners), tuple(dislodged))

@@ -25,14 +25,14 @@ def civil_disorder_removals(variant: Variant, position: Position, power: str, co
     if rules.removal_order is RemovalOrder.FARTHEST_FROM_OWNED_CENTRE:
         dist = board.distances_from(position.centres_of(power))
 
-        def key(u: Unit):
+        def key(u: Unit) -> tuple[bool, int, bool, str]:
             on_centre = board.province(u.location.province).supply_centre
             return (on_centre, -dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
                     board.province(u.location.province).name)
     elif rules.removal_order is RemovalOrder.NEAREST_HOME_BY_ADJACENCY:
         dist = board.distances_from(variant.power(power).home_centres)
 
-        def key(u: Unit):
+        def key(u: Unit) -> tuple[int, bool, str]:  # type: ignore[misc]
             return (-dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET, str(u.location))
     else:
         home = variant.power(power).home_centres
@@ -41,7 +41,7 @@ def civil_disorder_removals(variant: Variant, position: Position, power: str, co
         home_coasts = [c for h in home for c in board.fleet_locations(h)]
         by_fleet = board.distances_from(home_coasts, step=board.fleet_neighbours)
 
-        def key(u: Unit):
+        def key(u: Unit) -> tuple[int, bool, str]:  # type: ignore[misc]
             far = by_any.get(u.location.province, _FAR) if u.kind is UnitKind.ARMY else by_fleet.get(u.location, _FAR)
             return (-far, u.kind is not UnitKind.FLEET,
                     board.province(u.location.province).name)

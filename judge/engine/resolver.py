@@ -21,8 +21,8 @@ Key = TypeVar("Key", bound=Hashable)
 class Resolver(Generic[Key]):
     def __init__(
         self,
-        adjudicate: Callable[[Key, "Resolver[Key]"], bool],
-        backup: Callable[[Sequence[Key], "Resolver[Key]"], None],
+        adjudicate: Callable[[Key, Resolver[Key]], bool],
+        backup: Callable[[Sequence[Key], Resolver[Key]], None],
     ) -> None:
         self._adjudicate = adjudicate
         self._backup = backup
@@ -44,12 +44,16 @@ class Resolver(Generic[Key]):
             return guess
 
         mark = len(self._cycle)
-        first = self._guess(key, False)
+        self._guessing[key] = False
+        first = self._adjudicate(key, self)
         if len(self._cycle) == mark:
-            # Nothing depended on a guess: the answer is certain.
-            if key not in self._known:
-                self.settle(key, first)
-            return self._known[key]
+            # Nothing depended on a guess: the answer is certain. (Most decisions end here, so
+            # `settle` is written out.)
+            known = self._known.get(key)
+            if known is None:
+                del self._guessing[key]
+                self._known[key] = known = first
+            return known
         if self._cycle[mark] != key:
             # Part of a larger cycle whose first member is still being guessed.
             self._cycle.append(key)

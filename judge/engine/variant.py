@@ -9,11 +9,14 @@ import json
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+
+if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
+    from .position import Position
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ def load_variant(name_or_path: str | Path) -> Variant:
     return variant_from_data(json.loads(text))
 
 
-def starting_position(variant: Variant) -> "Position":
+def starting_position(variant: Variant) -> Position:
     from .position import Position, Unit
 
     units = [Unit(p.id, kind, loc) for p in variant.powers for kind, loc in p.starting_units]

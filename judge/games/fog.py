@@ -112,15 +112,31 @@ def _names(variant: Variant, provinces: Iterable[str]) -> re.Pattern[str] | None
     return re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w])")
 
 
-def _void_out_of_sight(variant: Variant, order_json: Mapping[str, Any], reason: str, detail: str | None,
+def _arg_provinces(variant: Variant, args: Iterable[Any]) -> set[str]:
+    """The provinces a reason's arguments name (a province, a coast, a unit as `F stp/sc`)."""
+    out = set()
+    for a in args or ():
+        if isinstance(a, str) and a:
+            found = _province(variant, a.split()[-1])
+            if found:
+                out.add(found)
+    return out
+
+
+def _void_out_of_sight(variant: Variant, order_json: Mapping[str, Any], reason: str, why: tuple[Any, ...] | str | None,
                        seen: frozenset[str]) -> bool:
-    """An order refused over the unit it supports or convoys ("there is no unit in Bohemia to
-    support"), that unit's province unseen."""
+    """An order refused over the unit it supports or convoys (no unit in Bohemia to support),
+    that unit's province unseen. `why`: the reason's arguments (a stored result's `args`), or the
+    English `detail` sentence results stored before the codes carried."""
     other = order_json.get("supported") or order_json.get("army")
     if reason != Reason.ILLEGAL.value or other is None:
         return False
     province = Location.parse(other["at"]).province
-    return province not in seen and variant.board.province(province).name in (detail or "")
+    if province in seen:
+        return False
+    if isinstance(why, str) or why is None:
+        return variant.board.province(province).name in (why or "")
+    return province in _arg_provinces(variant, why)
 
 
 def private_problems(variant: Variant, position: Position, power: str, problems: Iterable[Outcome]) -> list[Outcome]:
@@ -128,7 +144,7 @@ def private_problems(variant: Variant, position: Position, power: str, problems:
     over a unit out of its sight (that would tell it the province is empty)."""
     seen = sight(variant, position, {power})
     return [p for p in problems if not _void_out_of_sight(variant, order_to_json(p.order), p.reason.value,
-                                                          p.detail, seen)]
+                                                          tuple(p.args), seen)]
 
 
 # -- cutting the games layer's JSON ---------------------------------------------------------------
@@ -153,15 +169,22 @@ class Cut:
         own = o["power"] in self.view.powers
         if not own and not self.view.sees(named):
             return None
-        if own and _void_out_of_sight(self.variant, o["json"], o["reason"], o.get("detail"), self.view.seen):
+        said = tuple(o.get("args") or ()) if o.get("why") else o.get("detail")
+        if own and _void_out_of_sight(self.variant, o["json"], o["reason"], said, self.view.seen):
             # a support or convoy of a unit out of sight that is not there (or not of that kind):
             # told as unmatched, as BLIND never tells a void order, lest it show what is not there
             unmatched = Reason.CONVOY_UNMATCHED if "army" in o["json"] else Reason.SUPPORT_UNMATCHED
-            return {**o, "reason": unmatched.value, "detail": "", "involving": [], "dislodged_from": None}
+            return {**o, "reason": unmatched.value, "why": None, "args": [], "detail": "", "involving": [],
+                    "dislodged_from": None}
         seen = self.view.seen | (named if own else set())
         out = dict(o)
         out["involving"] = [p for p in o.get("involving") or () if p.lower() in seen]
-        out["detail"] = self._clean(o.get("detail"), named if own else ())
+        if o.get("detail"):
+            out["detail"] = self._clean(o.get("detail"), named if own else ())
+        allowed = named if own else set()
+        if o.get("why") and any(p not in self.view.seen and p not in allowed
+                                for p in _arg_provinces(self.variant, o.get("args") or ())):
+            out["why"], out["args"] = None, []      # the words would name a province unseen
         if o.get("dislodged_from") and o["dislodged_from"].lower() not in seen:
             out["dislodged_from"] = None
         if not own:

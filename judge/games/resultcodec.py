@@ -2,13 +2,15 @@
 
 Storage (a phase's `result`, and through it HISTORY, the results mail and `judge export`),
 `judge adjudicate` and the pictures all go through here, so a change to the engine's outcomes
-(its reasons, say) meets the JSON in this file only.
+(its reasons, say) meets the JSON in this file only. A reason is a code (`reason`, and `why` with
+its `args`: judge.engine.outcomes.Why); the words are the mail's (judge.mail.reason_words), which
+also read the English `detail` sentence results stored before the codes carried.
 
 One phase played, as stored:
 
     {"phase": "S1901M", "phase_name": "Spring 1901 Movement",
      "outcomes": [{"power": "FRANCE", "order": "A PAR - BUR", "json": {...ordercodec...},
-                   "written": "a par-bur", "succeeded": true, "reason": "moved", "detail": "",
+                   "written": "a par-bur", "succeeded": true, "reason": "moved", "why": null, "args": [],
                    "involving": [], "dislodged_from": null, "by_judge": false}],
      "standoffs": ["BUR"],
      "dislodged": [{"power": "FRANCE", "unit": "A BUR", "from": "RUH", "retreats": ["PAR"],
@@ -26,7 +28,7 @@ from typing import Any
 from ..engine import notation
 from ..engine.geography import UnitKind
 from ..engine.notation import parse_loc
-from ..engine.outcomes import Outcome, PhaseResult, Reason
+from ..engine.outcomes import Outcome, PhaseResult, Reason, Why
 from ..engine.position import DislodgedUnit, Unit
 from ..engine.variant import Variant
 from .ordercodec import order_from_json, order_to_json
@@ -43,7 +45,8 @@ def outcome_to_json(o: Outcome, written: Written | None = None) -> dict[str, Any
     order_json = order_to_json(o.order)
     return {"power": o.power, "order": notation.order_text(o.order), "json": order_json,
             "written": (written or {}).get(written_key(o.power, order_json)),
-            "succeeded": o.succeeded, "reason": reason_json(o.reason), "detail": o.detail,
+            "succeeded": o.succeeded, "reason": reason_json(o.reason),
+            "why": o.why.value if o.why else None, "args": list(o.args),
             "involving": list(o.involving), "dislodged_from": o.dislodged_from, "by_judge": o.by_judge}
 
 
@@ -64,7 +67,8 @@ def result_to_json(variant: Variant, result: PhaseResult, written: Written | Non
 def outcomes_from_json(result: Mapping[str, Any]) -> tuple[Outcome, ...]:
     """The stored outcomes of one phase as the engine's."""
     return tuple(Outcome(o["power"], order_from_json(o["json"]), bool(o["succeeded"]), reason_from_json(o["reason"]),
-                         o.get("detail") or "", tuple(o.get("involving") or ()), o.get("dislodged_from"),
+                         Why(o["why"]) if o.get("why") else None, tuple(o.get("args") or ()),
+                         tuple(o.get("involving") or ()), o.get("dislodged_from"),
                          bool(o.get("by_judge"))) for o in result.get("outcomes", ()))
 
 
@@ -80,14 +84,15 @@ def dislodged_from_json(variant: Variant, result: Mapping[str, Any]) -> tuple[Di
 
 def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
     """`judge adjudicate`'s view of a phase: each power's orders with `succeeds`/`fails`, the reason,
-    and the detail, attacker and judge's mark only where they say something (the stored shape's
+    and the code of why, attacker and judge's mark only where they say something (the stored shape's
     fields, without the order's JSON, which costs as much again to make)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for o in result.outcomes:
         entry: dict[str, Any] = {"order": notation.order_text(o.order),
                                  "result": "succeeds" if o.succeeded else "fails", "reason": reason_json(o.reason)}
-        if o.detail:
-            entry["detail"] = o.detail
+        if o.why:
+            entry["why"] = o.why.value  # a code (judge.engine.outcomes.Why) and what it is about
+            entry["args"] = list(o.args)
         if o.dislodged_from:
             entry["dislodged_from"] = o.dislodged_from.upper()
         if o.by_judge:

@@ -173,7 +173,7 @@ def confirmation(gf: GameFile, power: str) -> dict:
                 if d.unit.location.province not in ordered]
     return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
             "problems": [{"order": notation.order_text(p.order), "read": order_to_json(p.order),
-                          "reason": p.reason.value, "detail": p.detail}
+                          "reason": p.reason.value, "why": p.why.value if p.why else None, "args": list(p.args)}
                          for p in problems],
             "units_without_orders": missing, "adjustment": _adjustment(need, mine),
             "in": not processing.unordered(gf, row, power), "plays": _plays(gf, row, gf.powers()[power].account),

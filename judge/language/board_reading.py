@@ -10,12 +10,14 @@ line with such words and keeps one only when the board leaves exactly one: never
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..engine import (Build, Convoy, Disband, Hold, Move, Order, Position, Retreat, SupportHold, SupportMove,
                       UnitKind, UnitRef, Variant)
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Terrain
 from ..engine.phase import orders_needed
-from ..engine.position import Unit
+from ..engine.position import DislodgedUnit, Unit
 
 
 def _a(kind: UnitKind) -> str:
@@ -61,7 +63,8 @@ class BoardView:
         return self._adjustment(order, power)
 
     # -- the unit an order names -----------------------------------------------------------------
-    def _unit(self, ref: UnitRef, power: str | None, units: dict) -> tuple[Unit | None, str | None]:
+    def _unit(self, ref: UnitRef, power: str | None,
+              units: Mapping[str, Unit | DislodgedUnit]) -> tuple[Unit | None, str | None]:
         found = units.get(ref.location.province)
         if found is not None and not isinstance(found, Unit):
             found = found.unit  # a dislodged unit
@@ -96,13 +99,13 @@ class BoardView:
         if unit_ref is None or not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
             return None
         unit, why = self._unit(unit_ref, power, self.units)
-        if why:
+        if why or unit is None:
             return why
         if isinstance(order, Move):
             return self._enters(unit, order.to.province)
         if isinstance(order, (SupportHold, SupportMove)):
             other, why = self._unit(order.supported, None, self.units)
-            if why:
+            if why or other is None:
                 return why
             target = order.to.province if isinstance(order, SupportMove) else other.location.province
             if not self.board.can_reach_province(unit.kind, unit.location, target):
@@ -113,7 +116,7 @@ class BoardView:
             if not self.board.province(unit.location.province).is_sea:
                 return f"a fleet in {self._name(unit.location.province)} cannot convoy"
             army, why = self._unit(order.army, None, self.units)
-            if why:
+            if why or army is None:
                 return why
             if army.kind is not UnitKind.ARMY:
                 return f"the unit in {self._name(army.location.province)} is {_a(army.kind)}"

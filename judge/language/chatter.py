@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from lark import Token
+
 from ..engine.calendar import PhaseKind
 from .commands import COMMAND_WORDS
 from .lexer import KEYWORDS, KINDS, lex, raw_words
@@ -61,7 +63,7 @@ def _mistyped_command(word: str) -> bool:
     return len(word) >= 5 and any(one_edit_apart(word, command) for command in _LONG_COMMANDS)
 
 
-def _names_a_place(token) -> bool:
+def _names_a_place(token: Token) -> bool:
     if token.type in ("POWER", "COAST"):
         return True
     if token.type != "PLACE":

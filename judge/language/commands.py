@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any, cast
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedInput
 
 GRAMMAR = resources.files("judge.grammar") / "commands.lark"   # grammar/ in the source tree
@@ -295,23 +296,27 @@ _FOR_WORDS = frozenset({"for", "receive", "receives", "receiving", "get", "take"
 _CANCEL_WORDS = frozenset({"cancel", "none", "withdraw", "nothing", "off"})
 
 
-def _words(items) -> tuple[str, ...]:
+# what the grammar hands each rule: its tokens (and, for `start` and `set`, the command built)
+_Items = list[Any]
+
+
+def _words(items: _Items) -> tuple[str, ...]:
     return tuple(str(i) for i in items)
 
 
-def _opt(items, i):
+def _opt(items: _Items, i: int) -> str | None:
     return str(items[i]) if len(items) > i else None
 
 
 @v_args(inline=False)
-class _Build(Transformer):
-    def start(self, c):
-        return c[0]
+class _Build(Transformer[Token, Command]):
+    def start(self, c: _Items) -> Command:
+        return cast(Command, c[0])
 
-    def register(self, c):
+    def register(self, c: _Items) -> Command:
         return Register(_words(c))
 
-    def signon(self, c):
+    def signon(self, c: _Items) -> Command:
         who = str(c[0])
         if who.startswith("?"):
             return Join(who[1:], _opt(c, 1))
@@ -319,10 +324,10 @@ class _Build(Transformer):
             raise ValueError("SIGNON needs the power initial and the game name together, e.g. SIGNON Fgame")
         return SignOn(who[0].upper(), who[1:], _opt(c, 1))
 
-    def create(self, c):
+    def create(self, c: _Items) -> Command:
         return Create(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2), _words(c[3:]))
 
-    def join(self, c):
+    def join(self, c: _Items) -> Command:
         words = list(_words(c))
         key = None
         for i, word in enumerate(words[2:], start=2):
@@ -336,29 +341,29 @@ class _Build(Transformer):
             raise ValueError("JOIN game password [power] [PRIVATE join-password]: too many words")
         return Join(words[0].lstrip("?"), _opt(words, 1), _opt(words, 2), key)
 
-    def observe(self, c):
+    def observe(self, c: _Items) -> Command:
         return Observe(str(c[0]), _opt(c, 1))
 
-    def list(self, c):
+    def list(self, c: _Items) -> Command:
         return ListGames(_opt(c, 0))
 
-    def history(self, c):
+    def history(self, c: _Items) -> Command:
         return History(str(c[0]), _words(c[1:]))
 
-    def summary(self, c):
+    def summary(self, c: _Items) -> Command:
         return Summary(str(c[0]))
 
-    def map(self, c):
+    def map(self, c: _Items) -> Command:
         return Map(str(c[0]), _opt(c, 1))
 
-    def export(self, c):
+    def export(self, c: _Items) -> Command:
         return Export(str(c[0]))
 
-    def join_password(self, c):
+    def join_password(self, c: _Items) -> Command:
         word = str(c[-1])
         return SetJoinPassword(None if word.lower() in ("none", "off", "-") else word)
 
-    def press(self, c):
+    def press(self, c: _Items) -> Command:
         words = list(_words(c))
         grey = bool(words) and words[0].lower() in GREY_WORDS
         if grey:
@@ -367,122 +372,122 @@ class _Build(Transformer):
             words.pop(0)
         return Press(tuple(words), grey)
 
-    def broadcast(self, c):
+    def broadcast(self, c: _Items) -> Command:
         words = [w.lower() for w in _words(c)]
         if any(w not in GREY_WORDS for w in words):
             raise ValueError("BROADCAST goes to everybody; only GREY may follow it")
         return Press((), bool(words), True)
 
-    def set(self, c):
-        return c[0]
+    def set(self, c: _Items) -> Command:
+        return cast(Command, c[0])
 
-    def wait(self, c):
+    def wait(self, c: _Items) -> Command:
         return SetWait(True)
 
-    def nowait(self, c):
+    def nowait(self, c: _Items) -> Command:
         return SetWait(False)
 
-    def draw(self, c):
+    def draw(self, c: _Items) -> Command:
         return SetDraw(True, _words(c))
 
-    def nodraw(self, c):
+    def nodraw(self, c: _Items) -> Command:
         return SetDraw(False)
 
-    def absence(self, c):
+    def absence(self, c: _Items) -> Command:
         return SetAbsence(_opt(c, 0) or "")
 
-    def password(self, c):
+    def password(self, c: _Items) -> Command:
         return SetPassword(str(c[0]))
 
-    def address(self, c):
+    def address(self, c: _Items) -> Command:
         return SetAddress(str(c[0]))
 
-    def newreply(self, c):
+    def newreply(self, c: _Items) -> Command:
         return NewReplyAddress()
 
-    def timezone(self, c):
+    def timezone(self, c: _Items) -> Command:
         return SetTimezone(str(c[0]))
 
-    def deadline(self, c):
+    def deadline(self, c: _Items) -> Command:
         return SetDeadline(str(c[0]).strip())
 
-    def game_setting(self, c):
+    def game_setting(self, c: _Items) -> Command:
         return SetGame(str(c[0]).upper(), _opt(c, 1))
 
-    def resign(self, c):
+    def resign(self, c: _Items) -> Command:
         return Resign(_opt(c, 0))
 
-    def signoff(self, c):
+    def signoff(self, c: _Items) -> Command:
         return SignOff()
 
-    def help(self, c):
+    def help(self, c: _Items) -> Command:
         return Help(" ".join(_words(c)) or None)
 
-    def become_master(self, c):
+    def become_master(self, c: _Items) -> Command:
         if str(c[0]).upper() == "MASTER":
             return BecomeMaster(_opt(c, 1))
         if len(c) > 1:
             raise ValueError("BECOME takes one power (BECOME France), or MASTER and your password")
         return BecomePower(str(c[0]))
 
-    def promote(self, c):
+    def promote(self, c: _Items) -> Command:
         return Promote(str(c[0]))
 
-    def demote(self, c):
+    def demote(self, c: _Items) -> Command:
         return Promote(str(c[0]), remove=True)
 
-    def clear(self, c):
+    def clear(self, c: _Items) -> Command:
         return ClearOrders(_opt(c, 0))
 
-    def concede(self, c):
+    def concede(self, c: _Items) -> Command:
         word = _opt(c, 0)
         if word is None:
             raise ValueError("CONCEDE to which power? CONCEDE France, or CONCEDE NONE to take a concession back")
         return Concede(None if word.lower() in _CANCEL_WORDS else word)
 
-    def unobserve(self, c):
+    def unobserve(self, c: _Items) -> Command:
         return Unobserve(_opt(c, 0), _opt(c, 1))
 
-    def reveal(self, c):
+    def reveal(self, c: _Items) -> Command:
         return Reveal()
 
-    def process(self, c):
+    def process(self, c: _Items) -> Command:
         return Process(_opt(c, 0))
 
-    def force_start(self, c):
+    def force_start(self, c: _Items) -> Command:
         return ForceStart()
 
-    def terminate(self, c):
+    def terminate(self, c: _Items) -> Command:
         return Terminate()
 
-    def allow(self, c):
+    def allow(self, c: _Items) -> Command:
         return Access(True, _words(c))
 
-    def deny(self, c):
+    def deny(self, c: _Items) -> Command:
         return Access(False, _words(c))
 
-    def pause(self, c):
+    def pause(self, c: _Items) -> Command:
         return Pause()
 
-    def resume(self, c):
+    def resume(self, c: _Items) -> Command:
         return Resume()
 
-    def extend(self, c):
+    def extend(self, c: _Items) -> Command:
         return Extend(str(c[0]).strip())
 
-    def eject(self, c):
+    def eject(self, c: _Items) -> Command:
         return Eject(str(c[0]))
 
-    def replace(self, c):
+    def replace(self, c: _Items) -> Command:
         return Replace(str(c[0]), _opt(c, 1))
 
-    def rollback(self, c):
+    def rollback(self, c: _Items) -> Command:
         return Rollback(_opt(c, 0))
 
-    def preview(self, c):
+    def preview(self, c: _Items) -> Command:
         return Preview(_opt(c, 0))
 
-    def exchange(self, c):
+    def exchange(self, c: _Items) -> Command:
         return _exchange(list(_words(c)))
 
 
@@ -538,7 +543,8 @@ class CommandReader:
 
     def parse(self, line: str) -> Command | CommandError:
         try:
-            return self._lark.parse(line.strip())
+            # the Transformer given to Lark makes the tree a Command
+            return cast(Command, self._lark.parse(line.strip()))
         except UnexpectedInput as e:
             first = line.split()[0].lower() if line.split() else ""
             usage = USAGE.get(first, "")

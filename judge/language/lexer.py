@@ -10,7 +10,8 @@ of a COAST a `Coast`; of a POWER the power id.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 from lark import Token
 from lark.lexer import Lexer
@@ -84,7 +85,7 @@ class Lexed:
         self.notes: list[str] = []
         self.problems: list[Resolved] = []
         self.board = False
-        self.cuts: list[int] | tuple = ()
+        self.cuts: Sequence[int] = ()
 
 
 # Words that end an abbreviated name ("Eng C A Lon" is no "English C..."): order words and unit kinds.
@@ -136,9 +137,9 @@ def lex(text: str, names: NameIndex) -> Lexed:
                 i += used
                 continue
         if low in names.power_phrase_starts and i + 2 < n and words[i + 1].low == "-":
-            pid = names.powers.get(low + " " + words[i + 2].low)  # "Austro-Hungarian A Ser"
-            if pid is not None:
-                out.append(Token("POWER", pid))
+            power = names.powers.get(low + " " + words[i + 2].low)  # "Austro-Hungarian A Ser"
+            if power is not None:
+                out.append(Token("POWER", power))
                 i += 3
                 continue
         if low in ("via", "by") and nxt in ("convoy", "c", "sea", "convoys"):
@@ -162,7 +163,10 @@ def lex(text: str, names: NameIndex) -> Lexed:
             if exact is not None:  # an exact province name: most words left by now
                 also = names.also.get(low)
                 if also is None:
-                    out.append(Token("PLACE", Resolved(w.text, exact)))
+                    token = names.place_tokens.get(w.text)
+                    if token is None:
+                        token = _place_token(names, w.text, exact)
+                    out.append(token)
                 else:  # "Tyr": Tyrolia, or the start of Tyrrhenian Sea
                     out.append(Token("PLACE", Resolved(w.text, exact, candidates=also)))
                     lexed.board = True
@@ -173,6 +177,19 @@ def lex(text: str, names: NameIndex) -> Lexed:
                 _word(w, names, lexed)
         i += 1
     return lexed
+
+
+# How many exactly named provinces, as written, a name index keeps the token of
+_MAX_PLACE_TOKENS = 20000
+
+
+def _place_token(names: NameIndex, text: str, province: str) -> Token:
+    """A province named exactly, as written ("Par", "PAR"): its token, made once for the name index
+    (tokens are never changed once made, and a Lark Token costs a Python call to build)."""
+    if len(names.place_tokens) >= _MAX_PLACE_TOKENS:
+        names.place_tokens.clear()
+    token = names.place_tokens[text] = Token("PLACE", Resolved(text, province))
+    return token
 
 
 def _abbreviated(words: list[Word], i: int, names: NameIndex, lexed: Lexed) -> int:
@@ -212,7 +229,7 @@ def _punctuation(words: list[Word], i: int, prev: str | None, out: list[Token]) 
     if low == "(":
         close = next((j for j in range(i + 1, min(n, i + 4)) if words[j].low == ")"), None)
         coast = _coast(words[i + 1:close], prev) if close else None
-        if coast is not None:
+        if close is not None and coast is not None:
             out.append(_COAST_TOKENS[coast])
             return close + 1
         return i + 1  # stray brackets carry no meaning in an order
@@ -298,8 +315,8 @@ class TokenListLexer(Lexer):
     # Lark's current custom-lexer interface: `lex(lexer_state, parser_state)`, called without a wrapper.
     __future_interface__ = 2
 
-    def __init__(self, lexer_conf) -> None:  # noqa: D107 - Lark's constructor signature
+    def __init__(self, lexer_conf: Any) -> None:  # noqa: D107 - Lark's constructor signature
         pass
 
-    def lex(self, lexer_state, parser_state):  # the state's text is the parse input: our tokens
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:  # the state's text: our tokens
         return iter(lexer_state.text)

@@ -66,13 +66,19 @@ def _is_attachment(part: email.message.Message) -> bool:
             or part.get_content_type() == "message/rfc822")
 
 
+def _param(part: email.message.Message, name: str) -> str:
+    """A Content-Type parameter in lower case ("" when absent, or given in RFC 2231's parts)."""
+    value = part.get_param(name)
+    return value.lower() if isinstance(value, str) else ""
+
+
 def part_text(part: email.message.Message) -> str:
     """A single text part decoded (and unflowed when it says format=flowed)."""
-    payload = part.get_payload(decode=True) or b""
-    text = decode_bytes(payload, part.get_content_charset())
+    payload = part.get_payload(decode=True)
+    text = decode_bytes(payload if isinstance(payload, bytes) else b"", part.get_content_charset())
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if part.get_content_type() == "text/plain" and (part.get_param("format") or "").lower() == "flowed":
-        text = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
+    if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
+        text = unflow(text, _param(part, "delsp") == "yes")
     if part.get_content_type() == "text/html":
         text = html_to_text(text)
     return text
@@ -156,7 +162,7 @@ class _HtmlText(HTMLParser):
     def _quoted(self) -> bool:
         return any(q for _, q, _ in self.stack)
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         marks = {w.lower() for k, v in attrs if k in ("class", "id") and v for w in v.split()}
         quotes = tag == "blockquote" or bool(marks & self.QUOTE_MARKS)
         if tag in self.BREAKS:
@@ -166,11 +172,11 @@ class _HtmlText(HTMLParser):
         if tag not in self.VOID:
             self.stack.append((tag, quotes, tag in self.SKIP))
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.BREAKS:
             self.parts.append("\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if any(t == tag for t, _, _ in self.stack):
             while self.stack and self.stack.pop()[0] != tag:
                 pass
@@ -179,7 +185,7 @@ class _HtmlText(HTMLParser):
         elif tag in self.CELLS:
             self.parts.append(" ")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if any(s for _, _, s in self.stack):
             return
         if any(t == "pre" for t, _, _ in self.stack):

@@ -67,8 +67,8 @@ class Message:
         return [i.command for i in self.items if isinstance(i, CommandItem)]
 
     @property
-    def errors(self) -> list:
-        out: list = [i for i in self.items if isinstance(i, OrderError)]
+    def errors(self) -> list[OrderError]:
+        out: list[OrderError] = [i for i in self.items if isinstance(i, OrderError)]
         for block in self.items:
             if isinstance(block, OrderBlock):
                 out.extend(block.parse.errors)
@@ -103,7 +103,7 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
     """Read a cleaned body (see `clean_text`) into a `Message`. Never raises on bad input."""
     commands = commands or CommandReader()
     lines = normalise_chars(text).split("\n")
-    items: list = []
+    items: list[CommandItem | OrderBlock | OrderError] = []
     ignored: list[IgnoredLine] = []
     signon: SignOn | Join | None = None
     block: list[int] = []  # line numbers of order lines waiting to be read
@@ -114,7 +114,7 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         ctx = context(signon) if context is not None else None
         reader, kind = (ctx.reader, ctx.phase_kind) if ctx is not None else (None, None)
         text = {n: lines[n - 1] for n in block}
-        if reader is not None:
+        if reader is not None and kind is not None:
             _rejoin_wrapped(text, reader, kind)
         read = []
         for n in block:

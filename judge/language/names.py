@@ -12,7 +12,10 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
+
+from lark import Token
 
 from ..engine import Variant
 
@@ -85,6 +88,8 @@ class NameIndex:
                     if other != pid:
                         raise ValueError(f"variant {variant.id}: name {spelling!r} means both {other} and {pid}")
         self.exact = exact
+        # a province named exactly as written -> its token (judge.language.lexer fills it)
+        self.place_tokens: dict[str, Token] = {}
         self.prefix_keys = sorted(exact)
         # Other provinces an exact name is also the start of ("tyr": Tyrolia, Tyrrhenian Sea): made
         # once here, so reading an exact name costs one lookup.
@@ -223,6 +228,6 @@ class NameIndex:
         return (typo.pop(), True) if len(typo) == 1 else (None, False)
 
 
-def or_list(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def or_list(names: Iterable[str]) -> str:
+    shown = list(names)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -13,8 +13,10 @@ import dataclasses
 import difflib
 import itertools
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
@@ -24,7 +26,7 @@ from ..engine import (Build, Convoy, Disband, Disembark, Embark, Hold, Location,
                       SupportHold, SupportMove, UnitKind, UnitRef, Variant, Waive)
 from ..engine.board import Board
 from ..engine.calendar import PhaseKind
-from ..engine.geography import Terrain
+from ..engine.geography import Coast, Terrain
 from ..engine.notation import order_text
 from .clean import normalise_chars
 from .board_reading import BoardView
@@ -79,6 +81,17 @@ class OrderParse:
         return not self.errors
 
 
+# One order read: (the order, notes on how it was read), or why it could not be.
+Reading = tuple[Order, tuple[str, ...]] | OrderError
+# A line read without the board: its reading, or for a line holding several orders each
+# (text, what it reads as, whether the board could change that)
+LineReading = Reading | list[tuple[str, Reading, bool]]
+# What a grammar rule hands its Transformer method: tokens, and what inner rules built
+_Items = list[Any]
+# What the grammar's start rule builds: (which words built it, the order or its parts)
+_Built = tuple[str, Any]
+
+
 # What each grammar terminal means to a player, for "expected ..." in error replies.
 EXPECTED_WORDS = {
     "KIND": "A or F", "PLACE": "a province", "COAST": "a coast", "DASH": "'-' and where to",
@@ -102,7 +115,7 @@ _NOT_IN_PHASE = {
 }
 
 
-class _Build(Transformer):
+class _Build(Transformer[Token, _Built]):
     """Grammar trees to (tag, order): tag says which words built it, for the phase check.
 
     Each method gets the list of its rule's children. Lark calls these methods as the LALR
@@ -113,7 +126,7 @@ class _Build(Transformer):
         super().__init__()
         self.board = board
 
-    def unit(self, parts):
+    def unit(self, parts: _Items) -> UnitRef:
         if len(parts) == 2:
             return UnitRef(parts[1], parts[0].value)
         if isinstance(parts[0], Location):
@@ -122,18 +135,18 @@ class _Build(Transformer):
 
     placed = unit
 
-    def place(self, parts):
+    def place(self, parts: _Items) -> Location:
         if len(parts) == 2:
             return Location(parts[0].value.province, parts[1].value)
         return self.board.location(parts[0].value.province)
 
-    def other(self, parts):
-        unit = parts[-1]
+    def other(self, parts: _Items) -> UnitRef:
+        unit: UnitRef = parts[-1]
         if len(parts) == 2:
             return UnitRef(unit.location, unit.kind, parts[0].value)
         return unit
 
-    def move(self, parts):
+    def move(self, parts: _Items) -> _Built:
         unit, *rest = parts
         via = bool(rest) and getattr(rest[-1], "type", None) == "VIACONVOY"
         places = [p for p in rest if isinstance(p, Location)]
@@ -142,53 +155,54 @@ class _Build(Transformer):
         tag = "move" if getattr(rest[0], "type", None) == "DASH" else "dashless"
         return tag, Move(unit, places[-1], via or bool(route), route)
 
-    def hold(self, parts):
+    def hold(self, parts: _Items) -> _Built:
         return "hold", Hold(parts[0])
 
-    def support(self, parts):
+    def support(self, parts: _Items) -> _Built:
         unit, _s, other, *rest = parts
         to = next((p for p in rest if isinstance(p, Location)), None)
         if to is None or to.province == other.location.province:
             return "support", SupportHold(unit, other)  # "S A yor -> yor": support to hold
         return "support", SupportMove(unit, other, to)
 
-    def convoy(self, parts):
+    def convoy(self, parts: _Items) -> _Built:
         unit, _c, army, _dash, to = parts
         return "convoy", Convoy(unit, army, to)
 
-    def retreat(self, parts):
+    def retreat(self, parts: _Items) -> _Built:
         return "retreat", Retreat(parts[0], parts[-1])
 
-    def disband(self, parts):
+    def disband(self, parts: _Items) -> _Built:
         a, b = parts
         return "disband", Disband(a if isinstance(a, UnitRef) else b)
 
-    def remove(self, parts):
+    def remove(self, parts: _Items) -> _Built:
         a, b = parts
         return "remove", Disband(a if isinstance(a, UnitRef) else b)
 
-    def build(self, parts):
+    def build(self, parts: _Items) -> _Built:
         kind = next((p.value for p in parts if getattr(p, "type", None) == "KIND"), None)
         where = next(p for p in parts if isinstance(p, Location))
         return "build", (kind, where)
 
-    def waive(self, _parts):
+    def waive(self, _parts: _Items) -> _Built:
         return "waive", Waive()
 
-    def embark(self, parts):
+    def embark(self, parts: _Items) -> _Built:
         return "embark", Embark(parts[0], parts[-1])
 
-    def disembark(self, parts):
+    def disembark(self, parts: _Items) -> _Built:
         unit, _d, *rest = parts
         army = next(p for p in rest if isinstance(p, UnitRef))
         to = next((p for p in rest if isinstance(p, Location)), army.location)
         return "disembark", Disembark(unit, to)
 
-    def bare(self, parts):
+    def bare(self, parts: _Items) -> _Built:
         return "bare", parts[0]
 
-    def start(self, parts):
-        return parts[0]
+    def start(self, parts: _Items) -> _Built:
+        built: _Built = parts[0]  # (no `cast` call: this runs for every order read)
+        return built
 
 
 # Where a unit named by its kind alone stands until the board says which unit it is.
@@ -218,7 +232,7 @@ class OrderReader:
         self._lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer=TokenListLexer,
                           transformer=_Build(variant.board), maybe_placeholders=False)
         self._run = _LalrLoop.of(self._lark)
-        self._memo: dict[tuple[str, PhaseKind, str | None], object] = {}
+        self._memo: dict[tuple[str, PhaseKind, str | None], tuple[LineReading, bool]] = {}
 
     # -- whole texts -------------------------------------------------------------------------
     def parse(self, text: str, phase_kind: PhaseKind, *, power: str | None = None,
@@ -255,10 +269,10 @@ class OrderReader:
                 piece = piece.strip()
                 if not piece:
                     continue
-                result, board = self.read_one(piece, phase_kind, adjust)
+                read, board = self.read_one(piece, phase_kind, adjust)
                 # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
-                for part, result, board in result if result.__class__ is list else ((piece, result, board),):
-                    if board and view is not None:
+                for part, result, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                    if on_board and view is not None:
                         result = self._board_read(part, phase_kind, adjust, view, whose, result)
                     if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:
                         result = self._within_reach(part, result, view)
@@ -277,7 +291,7 @@ class OrderReader:
         if not m:
             named = _NAMED.match(line) if line[:1].isalpha() and " " in line else None
             power = self.names.power(named.group(1)) if named else None
-            return (line[named.end():], power, None, ()) if power else (line, None, None, ())
+            return (line[named.end():], power, None, ()) if named and power else (line, None, None, ())
         power, typo = self.names.power_prefix(m.group(1))
         if power is None:
             return line, None, m.group(1), ()
@@ -293,7 +307,8 @@ class OrderReader:
             return OrderError(0, text, "several orders in one", "one order", tuple(t for t, _r, _b in result))
         return result
 
-    def read_one(self, text: str, phase_kind: PhaseKind, adjusting: str | None = None):
+    def read_one(self, text: str, phase_kind: PhaseKind,
+                 adjusting: str | None = None) -> tuple[LineReading, bool]:
         """(result, board): the reading without a board, and whether the board could change it.
         The result is (order, notes), an OrderError, or for a line holding several orders a list
         of (text, result, board), one per order.
@@ -311,15 +326,19 @@ class OrderReader:
             self._memo[key] = hit
         return hit
 
-    def _read_one(self, text: str, phase_kind: PhaseKind, adjusting: str | None):
+    def _read_one(self, text: str, phase_kind: PhaseKind, adjusting: str | None) -> tuple[LineReading, bool]:
         lexed = lex(text, self.names)
         if lexed.cuts:
             pieces = _cut(text, lexed.tokens, lexed.cuts)
             if pieces:
-                return [(p, *self._read_one(p, phase_kind, adjusting)) for p in pieces], False
+                read: list[tuple[str, Reading, bool]] = []
+                for p in pieces:
+                    sub, board = self._read_one(p, phase_kind, adjusting)
+                    read.extend(sub if isinstance(sub, list) else [(p, sub, board)])
+                return read, False
         return self._parse_lexed(text, lexed, phase_kind, adjusting), lexed.board
 
-    def _parse_lexed(self, text: str, lexed: Lexed, phase_kind: PhaseKind, adjusting: str | None):
+    def _parse_lexed(self, text: str, lexed: Lexed, phase_kind: PhaseKind, adjusting: str | None) -> Reading:
         if lexed.problems:
             return self._name_error(text, lexed)
         if not lexed.tokens:
@@ -340,7 +359,7 @@ class OrderReader:
                 return unsure
         return self._for_phase(text, tag, built, phase_kind, tuple(lexed.notes), adjusting)
 
-    def _unsure(self, text: str, lexed: Lexed, built) -> OrderError | None:
+    def _unsure(self, text: str, lexed: Lexed, built: Any) -> OrderError | None:
         """Without a board, a unit letter that is no unit kind, or a unit named by its kind alone,
         has no one meaning."""
         words = text.split()
@@ -357,7 +376,7 @@ class OrderReader:
 
     # -- with the board ---------------------------------------------------------------------------
     def _board_read(self, text: str, phase_kind: PhaseKind, adjusting: str | None, view: BoardView,
-                    power: str | None, base):
+                    power: str | None, base: Reading) -> Reading:
         """The one reading of `text` the board allows (with a note saying how it was read), else
         `base` (the reading without the board); several readings the board allows are an error
         that names them."""
@@ -372,7 +391,7 @@ class OrderReader:
             else:
                 choices.append([token])
         readings: dict[Order, tuple[str, ...]] = {}
-        chosen: dict[Order, tuple] = {}  # the tokens each reading was made from
+        chosen: dict[Order, tuple[Token, ...]] = {}  # the tokens each reading was made from
         for n, tokens in enumerate(itertools.product(*choices)):
             if n >= MAX_READINGS:
                 return base
@@ -398,11 +417,12 @@ class OrderReader:
             return base
         order = allowed[0]
         why = [w for o in readings if o != order and (w := view.problem(o, power)) is not None][:2]
-        unit = view.units.get(order.unit.location.province) if hasattr(order, "unit") else None
+        ref = getattr(order, "unit", None)
+        unit = view.units.get(ref.location.province) if ref is not None else None
         if unit is not None and lexed.tokens[0] is UNKNOWN_KIND:
             why = [f"'{text.split()[0]}' is no unit type, and the unit in {self.names.name(unit.location.province)}"
                    f" is {'an army' if unit.kind is UnitKind.ARMY else 'a ' + unit.kind.full_name}"]
-        elif unit is not None and not any(o.unit.location == order.unit.location for o in readings if o != order) \
+        elif unit is not None and not any(_unit_at(o) == _unit_at(order) for o in readings if o != order) \
                 and _kind_alone(lexed.tokens):
             why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
                    f"{self.names.name(unit.location.province)}"]
@@ -422,7 +442,7 @@ class OrderReader:
             return [order]
         if power is None or unit.kind is None:
             return []
-        return [dataclasses.replace(order, unit=UnitRef(u.location, unit.kind))
+        return [dataclasses.replace(cast(Any, order), unit=UnitRef(u.location, unit.kind))
                 for u in view.units_of(power, unit.kind)]
 
     def _within_reach(self, text: str, error: OrderError, view: BoardView) -> OrderError:
@@ -476,8 +496,8 @@ class OrderReader:
             problem = f"'{_shown(token)}' was not expected there"
         return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind])
 
-    def _for_phase(self, text: str, tag: str, built, phase: PhaseKind, notes: tuple[str, ...],
-                   adjusting: str | None = None):
+    def _for_phase(self, text: str, tag: str, built: Any, phase: PhaseKind, notes: tuple[str, ...],
+                   adjusting: str | None = None) -> Reading:
         if tag == "bare":
             return self._bare(text, built, phase, notes, adjusting)
         if tag == "dashless":
@@ -523,7 +543,8 @@ class OrderReader:
         return (move.unit.kind is UnitKind.ARMY_FLEET and not move.via_convoy and not move.route
                 and not self.variant.board.provinces[move.to.province].is_sea)
 
-    def _bare(self, text: str, unit: UnitRef, phase: PhaseKind, notes: tuple[str, ...], adjusting: str | None):
+    def _bare(self, text: str, unit: UnitRef, phase: PhaseKind, notes: tuple[str, ...],
+              adjusting: str | None) -> Reading:
         """A unit with no order word. The rulebook writes builds so ("F Edi"); it means a
         build only when the power has builds to make (the caller says so with `adjusting`)."""
         if phase is PhaseKind.ADJUSTMENT and adjusting == "build" and unit.kind is not None:
@@ -573,13 +594,13 @@ def _wrong(text: str, phase: PhaseKind, what: str) -> OrderError:
                       f"{article} {name} order, for example " + " or ".join(EXAMPLES[phase]), ())
 
 
-def _shown(token) -> str:
+def _shown(token: Token) -> str:
     value = token.value
-    if hasattr(value, "text"):
+    if isinstance(value, Resolved):
         return value.text
     if isinstance(value, UnitKind):
         return value.value
-    if hasattr(value, "full_name"):
+    if isinstance(value, Coast):
         return value.full_name
     return str(value)
 
@@ -608,12 +629,18 @@ def parse_order(reader: OrderReader, text: str, phase_kind: PhaseKind) -> Order:
 _KIND_TOKEN = {k: Token("KIND", k) for k in UnitKind}
 
 
-def _kind_alone(tokens: list) -> bool:
+def _unit_at(order: Order) -> Location | None:
+    """Where the unit an order names stands (a build or a waiver names none)."""
+    ref = getattr(order, "unit", None)
+    return ref.location if isinstance(ref, UnitRef) else None
+
+
+def _kind_alone(tokens: Sequence[Token]) -> bool:
     """A unit named by its kind alone: "F Stands", "F S A Bul-Rum"."""
     return tokens[0].type == "KIND" and (len(tokens) == 1 or tokens[1].type != "PLACE")
 
 
-def _cut(text: str, tokens: list, cuts: list[int]) -> list[str] | None:
+def _cut(text: str, tokens: list[Token], cuts: Sequence[int]) -> list[str] | None:
     """`text` cut before the unit-kind words that start orders (`cuts`: their token indices). The
     n-th unit kind token is the n-th unit kind word; when they do not pair off so, None (read whole)."""
     words = raw_words(text)
@@ -634,6 +661,8 @@ def _cut(text: str, tokens: list, cuts: list[int]) -> list[str] | None:
 
 
 _END = Token("$END", "")
+# Shapes of order the parser keeps its steps for (a few hundred are ever seen)
+_MAX_PROGRAMS = 4096
 
 
 class _LalrLoop:
@@ -644,10 +673,21 @@ class _LalrLoop:
     Transformer callbacks and the errors raised (UnexpectedToken, with what was expected) are
     Lark's. `of` falls back to `Lark.parse` if Lark's insides are not as this expects."""
 
-    __slots__ = ("states", "start", "end", "reduce")
+    __slots__ = ("end", "programs", "start", "states")
+    # state -> terminal or rule name -> (Shift, the next state) or (Reduce, (the rule's length, its
+    # name, its callback)): the rule is looked up once here, not at each reduction (a Rule's hash
+    # is a Python function)
+    states: dict[Any, dict[str, tuple[Any, Any]]]
+    start: Any
+    end: Any
+    # The parser's steps depend only on the kinds of the tokens, not on their values: for each
+    # sequence of token types read before, its steps (None: take the next token; else a reduction:
+    # (how many values, the callback)), so the same shape of order ("A x - y") is replayed without
+    # the tables. Bounded: emptied when full.
+    programs: dict[tuple[str, ...], list[tuple[int, Callable[[_Items], Any]] | None]]
 
     @classmethod
-    def of(cls, lark: Lark):
+    def of(cls, lark: Lark) -> Callable[[list[Token]], Any]:
         try:
             inner = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
             table, callbacks = inner.parse_table, inner.callbacks
@@ -656,30 +696,56 @@ class _LalrLoop:
             loop = cls()
             # plain str keys: Lark's symbol names are Tokens, whose Python __eq__ every dict probe
             # would call (a tenth of the reading time)
-            loop.states = {state: {str(k): v for k, v in row.items()} for state, row in table.states.items()}
+            rules = {rule: (len(rule.expansion), str(rule.origin.name), callbacks[rule]) for rule in callbacks}
+            loop.states = {state: {str(k): (action, arg if action is Shift else rules[arg])
+                                   for k, (action, arg) in row.items()}
+                           for state, row in table.states.items()}
             (loop.start,), (loop.end,) = table.start_states.values(), table.end_states.values()
-            loop.reduce = {rule: (len(rule.expansion), str(rule.origin.name), callbacks[rule])
-                           for rule in callbacks}
+            loop.programs = {}
             return loop
         except (AttributeError, KeyError, ValueError, TypeError):
             return lark.parse
 
-    def __call__(self, tokens: list):
-        states, reduce, end = self.states, self.reduce, self.end
+    def __call__(self, tokens: list[Token]) -> Any:
+        shape = tuple([t.type for t in tokens])
+        program = self.programs.get(shape)
+        if program is None:
+            return self._parse(tokens, shape)
+        values: _Items = []
+        taken = iter(tokens)
+        for step in program:
+            if step is None:
+                values.append(next(taken))
+                continue
+            size, callback = step
+            if size:
+                args = values[-size:]
+                del values[-size:]
+            else:
+                args = []
+            values.append(callback(args))
+        return values[-1]
+
+    def _parse(self, tokens: list[Token], shape: tuple[str, ...]) -> Any:
+        """Parse by the tables, writing down the steps for `shape` if it parses."""
+        states, end = self.states, self.end
         state_stack = [self.start]
-        values: list = []
+        values: _Items = []
+        program: list[tuple[int, Callable[[_Items], Any]] | None] = []
         for token in (*tokens, _END):
             while True:
                 row = states[state_stack[-1]]
                 try:
                     action, arg = row[token.type]
                 except KeyError:
-                    raise UnexpectedToken(token, {t for t in row if t.isupper()}) from None
+                    raise _unexpected(token, {t for t in row if t.isupper()}) from None
                 if action is Shift:
                     state_stack.append(arg)
                     values.append(token)
+                    program.append(None)
                     break
-                size, origin, callback = reduce[arg]
+                size, origin, callback = arg
+                program.append((size, callback))
                 if size:
                     args = values[-size:]
                     del state_stack[-size:]
@@ -689,5 +755,12 @@ class _LalrLoop:
                 state_stack.append(states[state_stack[-1]][origin][1])
                 values.append(callback(args))
                 if token is _END and state_stack[-1] == end:
+                    if len(self.programs) >= _MAX_PROGRAMS:
+                        self.programs.clear()
+                    self.programs[shape] = program
                     return values[-1]
-        raise UnexpectedToken(_END, set())  # (the tables always end on $END; this is not reached)
+        raise _unexpected(_END, set())  # (the tables always end on $END; this is not reached)
+
+
+def _unexpected(token: Token, expected: set[str]) -> UnexpectedToken:
+    return UnexpectedToken(token, expected)  # type: ignore[no-untyped-call]  # Lark's is untyped

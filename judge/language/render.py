@@ -23,8 +23,12 @@ def unit_name(unit: UnitRef, variant: Variant) -> str:
 
 def describe(order: Order, variant: Variant) -> str:
     """`order` in full names, e.g. "Fleet Mid-Atlantic Ocean -> Spain (north coast)"."""
-    u = lambda ref: unit_name(ref, variant)  # noqa: E731
-    p = lambda loc: place_name(loc, variant)  # noqa: E731
+    def u(ref: UnitRef) -> str:
+        return unit_name(ref, variant)
+
+    def p(loc: Location) -> str:
+        return place_name(loc, variant)
+
     if isinstance(order, Hold):
         return f"{u(order.unit)} holds"
     if isinstance(order, Move):

@@ -20,6 +20,7 @@ from ..language import ParsedOrder, describe
 from ..language.parse import OrderError
 from ..language.render import place_name
 from .notices import duration
+from .reason_words import detail_words
 
 
 def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
@@ -98,7 +99,7 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
         "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
                    for o in confirmed["orders"]],
-        "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": p["detail"]}
+        "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
                      for p in confirmed["problems"]],
         "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
         "adjustment": confirmed.get("adjustment"),

@@ -1,8 +1,8 @@
 """What happened to an order, in words a player understands.
 
-The games layer stores each outcome as JSON (`reason`, `detail`, `involving` provinces,
-`dislodged_from`); the engine's own detail names provinces only. Here the units behind those
-provinces are named too ("bounced with the German army from Munich"), from the other orders
+The games layer stores each outcome as JSON (`reason`, the code `why` with its `args`, `involving`
+provinces, `dislodged_from`; a result stored before the codes has a sentence in `detail`). The
+code's words are in `reason_words`; here the units behind the provinces are named too ("bounced with the German army from Munich"), from the other orders
 of the same phase: in a movement phase every unit has an order, the judge's holds included.
 """
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.geography import Location, UnitKind
-from ..engine.outcomes import Reason
+from ..engine.outcomes import Reason, Why
 from ..engine.variant import Variant
 from ..games.ordercodec import order_from_json
 from ..language.render import describe, place_name
+from .reason_words import REASONS, because, detail_words
 
 # Outcomes whose own reason says it all when the order succeeded.
 _DONE = {
@@ -24,6 +25,12 @@ _DONE = {
 
 # Failures whose detail is a whole sentence that already names the failure.
 _SAYS_IT_ALL = {Reason.SUPPORT_UNMATCHED, Reason.CONVOY_UNMATCHED, Reason.CONVOY_DISRUPTED}
+
+# The failures the engine gives no particulars for, in words.
+_FAILED = {
+    Reason.SUPPORT_UNMATCHED: "the supported unit was not ordered to do what this support says",
+    Reason.CONVOY_UNMATCHED: "the army was not ordered to move along this convoy",
+}
 
 
 def place(variant: Variant, text: str) -> str:
@@ -75,11 +82,14 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
     by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
+    detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
-    if reason is Reason.BOUNCED and involving and outcome["detail"] != "a power cannot dislodge its own unit":
+    if reason is Reason.BOUNCED and involving and detail != because(variant, Why.OWN_UNIT):
         target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
         parts = [f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving]
         text = "bounced with " + " and ".join(parts)
+        if outcome.get("why") == Why.STAYS_ABOARD.value:  # a ferried army that could not land
+            text += f", and {detail}"
     elif reason is Reason.SUPPORT_CUT:
         if attacker:
             return f"support cut: {dislodged}"
@@ -87,19 +97,19 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     elif reason is Reason.DISLODGED:
         return dislodged if attacker else "dislodged"
     elif reason is Reason.ILLEGAL:
-        text = f"illegal order: {outcome['detail']}" if outcome["detail"] else "illegal order"
+        text = f"illegal order: {detail}" if detail else "illegal order"
     elif outcome["succeeded"] and reason in _DONE:
         text = _DONE[reason]
         if outcome.get("by_judge") and reason is Reason.HELD:
             text = "no order given: held"
-        if outcome["detail"]:
-            text += f" ({outcome['detail']})"
-    elif reason in _SAYS_IT_ALL and outcome["detail"]:
-        text = outcome["detail"]
+        if detail:
+            text += f" ({detail})"
+    elif reason in _SAYS_IT_ALL and detail:
+        text = detail
     else:
-        text = reason.value
-        if outcome["detail"] and outcome["detail"] != reason.value:
-            text += f": {outcome['detail']}"
+        text = REASONS[reason]
+        if detail and detail != text:
+            text += f": {detail}"
     if attacker and reason is not Reason.DISLODGED:
         text += f"; {dislodged}"
     return text
