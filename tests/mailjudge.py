@@ -15,6 +15,7 @@ from judge.daemon import Processor
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 from judge.mail.dispatch import Dispatch
+from judge.mail.hooks import KEEP_OPEN
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 _ids = itertools.count(1)
@@ -61,7 +62,8 @@ class MailJudge:
         self.config = load_config(None, env={}, overrides={
             "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
         self.clock = ManualClock(start)
-        self.service = GameService(self.config.data_dir, clock=self.clock)
+        self.service = GameService(self.config.data_dir, clock=self.clock, judge_synchronous="NORMAL",
+                                   keep_open=KEEP_OPEN)    # as judge serve makes it (judge.mail.hooks)
         self.dispatch = Dispatch(self.service, self.config, courier=courier)
         self.processor = Processor(self.config, self.dispatch, on_bounce=self.dispatch.bounced)
 

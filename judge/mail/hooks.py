@@ -11,6 +11,8 @@ from ..storage.db import open_db
 from .courier import Courier
 from .dispatch import Dispatch
 
+KEEP_OPEN = 256      # game files the processing worker keeps open (file descriptors: 3 each)
+
 
 class Tick:
     """Every tick: play what is due in every game, then queue the notices that produced."""
@@ -33,7 +35,8 @@ class Tick:
 
 
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
-    service = service or GameService(config.data_dir)
-    service.sync_index()
+    # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
+    service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
+    service.sync_index(quick=True)        # after `judge serve`'s upgrade: only what changed since (nothing)
     courier = Courier(service, config)
     return Dispatch(service, config, courier=courier), Tick(service, courier, config)
