@@ -33,6 +33,11 @@ class Tick:
             db = self._local.db = open_db(self.config.db_path)
         self.courier.run(db)
 
+    def due(self, now: float) -> bool:
+        """Is some game due by `now`, e.g. its last orders just came in? Then the daemon ticks at once
+        instead of at its next turn, so a phase that need not wait is played within the second."""
+        return bool(self.service.due_games(datetime.fromtimestamp(int(now), timezone.utc), limit=1))
+
 
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
     # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
