@@ -6,9 +6,9 @@ clock runs from smtplib's return (the 250) to the reply's file appearing. Issue 
 confirmation in the outbox within 50 ms median. The outbox's poll interval (1 s) is printed
 beside it: before processing woke the outbox, a reply waited for that poll.
 
-Then the phase: in each of several started games (no one waiting), the seven players send their
-orders by mail, and the clock runs from the last one's 250 to the phase being played (the game's
-phase in the index moves on). Issue 15's goal: within a second, where the daemon's tick (30 s)
+Then the phase: in each of several started games (no one waiting), six players answer the judge's
+mail (their secret reply address) with their orders; once those are read the seventh does, and the
+clock runs from its 250 to the phase being played (the game's phase in the index moves on). Issue 15's goal: within a second, where the daemon's tick (30 s)
 used to set the pace.
 
     .venv/bin/python bench/reply_latency.py [--mails 60] [--games 6]
@@ -49,40 +49,52 @@ def start(data: Path) -> tuple[subprocess.Popen, int]:
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
-def started_games(data: Path, count: int) -> list[str]:
-    """`count` standard games, each with seven players signed up (so started), made before serve runs."""
+def started_games(data: Path, count: int) -> dict[str, dict[str, str]]:
+    """`count` standard games, each with seven players signed up (so started), made before serve runs;
+    for each game each power's secret reply address (judge.mail.tokens), as the judge's mail gives it."""
     from judge.games.service import GameService
+    from judge.mail.tokens import ReplyTokens
     service = GameService(data)
     for p in POWERS:
         service.create_account(p.lower(), f"{p.lower()}@players.test", f"{p.lower()}-pw")
-    names = [f"game{n}" for n in range(count)]
-    for name in names:
+    tokens = ReplyTokens(service.judge, "judge@localhost")
+    games = {}
+    for name in (f"game{n}" for n in range(count)):
         service.create_game(name)
         for p in POWERS:
             service.join(name, p.lower(), [p])
+        games[name] = {p: tokens.address_for(p.lower(), name) for p in POWERS}
     service.judge.conn.close()
-    return names
+    return games
 
 
-def phase_played_after(data: Path, port: int, game: str) -> float:
-    """Every power's orders (hold everything) by mail; seconds from the last 250 to the phase played."""
-    index = sqlite3.connect(f"{(data / 'judge.sqlite').as_uri()}?mode=ro", uri=True)
+def phase_played_after(data: Path, port: int, game: str, secret: dict[str, str]) -> float:
+    """Six powers' orders (hold everything) by mail, each to its secret reply address; once they are
+    read, the seventh's. Seconds from the seventh's 250 to the phase played."""
+    judge = sqlite3.connect(f"{(data / 'judge.sqlite').as_uri()}?mode=ro", uri=True)
     try:
         with smtplib.SMTP("127.0.0.1", port) as smtp:
             for p in POWERS:
+                if p == POWERS[-1]:
+                    wait_for(judge, "SELECT count(*) = 0 FROM inbound WHERE state IN ('new', 'claimed')")
                 m = EmailMessage()
-                m["From"], m["To"], m["Subject"] = f"{p.lower()}@players.test", "judge@localhost", "orders"
+                m["From"], m["To"], m["Subject"] = f"{p.lower()}@players.test", secret[p], "orders"
                 m["Message-ID"] = f"<{game}.{p}.{time.time_ns()}@players.test>"
-                m.set_content(f"signon {p[0]}{game} {p.lower()}-pw\n" + "\n".join(f"{u} H" for u in UNITS[p]))
+                m.set_content("\n".join(f"{u} H" for u in UNITS[p]))
                 smtp.send_message(m)
             acked = time.perf_counter()
-        while index.execute("SELECT phase FROM game_index WHERE name = ?", [game]).fetchone()[0] == "S1901M":
-            time.sleep(0.005)
-            if time.perf_counter() - acked > 120:
-                raise SystemExit(f"{game}: no phase played in 120 s")
+        wait_for(judge, "SELECT phase != 'S1901M' FROM game_index WHERE name = ?", game)
         return time.perf_counter() - acked
     finally:
-        index.close()
+        judge.close()
+
+
+def wait_for(db: sqlite3.Connection, sql: str, *args: str) -> None:
+    start = time.perf_counter()
+    while not db.execute(sql, args).fetchone()[0]:
+        time.sleep(0.005)
+        if time.perf_counter() - start > 120:
+            raise SystemExit(f"waited 120 s for: {sql}")
 
 
 UNITS = {"AUSTRIA": ["A Vie", "A Bud", "F Tri"], "ENGLAND": ["F Lon", "F Edi", "A Lvp"],
@@ -118,7 +130,7 @@ def main() -> int:
                             raise SystemExit("no reply in 30 s")
                     if n >= 5:                      # the first few warm the judge up
                         times.append(time.perf_counter() - acked)
-            played = [phase_played_after(data, port, game) for game in games]
+            played = [phase_played_after(data, port, game, secret) for game, secret in games.items()]
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=60)

@@ -153,8 +153,9 @@ def test_lmtp_mode_answers_once_per_recipient(tmp_path):
 
 
 def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowledged_after_it(tmp_path):
-    """Group commit: while the archive's thread is busy, DATA from four more clients waits; they are then
-    committed in one transaction (one received_at), and no client hears 250 before that commit."""
+    """Group commit: while the archive's thread is busy, DATA from five clients waits; the messages are then
+    committed in at most two transactions (the one already handed to the thread, and one for the rest:
+    one received_at each), and no client hears 250 before the commit that holds its message."""
     import threading
     from servers.net import wait_until
     db = tmp_path / "judge.sqlite"
@@ -176,14 +177,14 @@ def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowle
         clients = [threading.Thread(target=client, args=(n,)) for n in range(5)]
         for t in clients:
             t.start()
-        # the first message's commit is queued behind the busy thread; the other four wait for the next
-        wait_until(lambda: len(server.handler._store._pending) == 4, what="four messages waiting to be stored")
+        # the first commit is queued behind the busy thread; the messages after it wait for the next
+        wait_until(lambda: server.handler._store.waiting() == 5, what="five messages waiting to be stored")
         assert acked == [] and rows(db) == []
         gate.set()
         for t in clients:
             t.join(60)
     assert len(acked) == 5
     with sqlite3.connect(db) as conn:
-        groups = sorted(n for (n,) in conn.execute("SELECT count(*) FROM inbound GROUP BY received_at"))
-    assert groups == [1, 4]
+        groups = [n for (n,) in conn.execute("SELECT count(*) FROM inbound GROUP BY received_at")]
+    assert sum(groups) == 5 and len(groups) <= 2
 

@@ -84,7 +84,12 @@ class GroupCommit:
         # The archive connection is opened inside the worker thread that will use it.
         self.archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
+        self._in_flight = 0
         self._draining = False
+
+    def waiting(self) -> int:
+        """Messages received and not yet committed (being stored, or queued for the next commit)."""
+        return len(self._pending) + self._in_flight
 
     def close(self) -> None:
         self._executor.submit(self.archive.close).result()
@@ -104,6 +109,7 @@ class GroupCommit:
         try:
             while self._pending:
                 batch, self._pending = self._pending[:self.BATCH], self._pending[self.BATCH:]
+                self._in_flight = len(batch)
                 try:
                     stored = await loop.run_in_executor(self._executor, self.archive.store_many, [a for a, _ in batch])
                 except Exception:   # noqa: BLE001 - one message's fault must not fail the others: each alone
@@ -113,6 +119,7 @@ class GroupCommit:
                     if not done.done():
                         done.set_result(message)
         finally:
+            self._in_flight = 0
             self._draining = False
 
     async def _one_by_one(self, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
