@@ -143,12 +143,14 @@ def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
 
 def test_the_quick_start_up_sweep_reindexes_only_the_game_files_changed_behind_the_index(tmp_path):
     """A crash between a game's commit and its index row leaves the file changed and the row old: the
-    start-up sweep (quick) finds it by its fingerprint and rebuilds that row, and leaves the rest."""
+    start-up sweep (quick) finds it by its fingerprint and rebuilds that row, and leaves the rest.
+    The service keeps its files open as the daemon's does, and closes them as the daemon stops."""
     import sqlite3
     from judge.games.service import GameService
-    svc, clock = service(tmp_path)
+    svc, clock = service(tmp_path, keep_open=8)
     seven_player_game(svc, "alpha")
     seven_player_game(svc, "beta")
+    svc.close_games()
     svc.judge.conn.close()
     written = dict(sqlite3.connect(tmp_path / "var" / "judge.sqlite").execute(
         "SELECT name, updated_at FROM game_index"))

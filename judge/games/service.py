@@ -136,12 +136,12 @@ class GameService:
     @contextmanager
     def _game(self, name: str) -> Iterator[sqlite_utils.Database]:
         pool = self._pool()
-        if pool is None:
+        if pool is None:    # (its fingerprint then changes on closing: the start-up sweep looks at it again)
             db = open_game(self.data, name)
             try:
                 yield db
             finally:
-                self._close_game(game_path(self.data, name), db)
+                db.close()
             return
         key = game_path(self.data, name)
         db = pool.pop(key, None) or open_game(self.data, name)

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..storage.db import forget_checked
+
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -176,6 +178,7 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
     _fsync_dir(data_dir / "games")
     _fsync_dir(data_dir)
     from .upgrade import upgrade       # imports the games layer; backup itself does not need it
+    forget_checked()                   # files put in place of others: every schema is checked again
     upgrade(data_dir)
     return files
 

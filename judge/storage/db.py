@@ -22,8 +22,8 @@ import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
 
-# (device, inode, component, steps) of every file whose schema this process has brought up to date
-_checked: set[tuple[int, int, str, int]] = set()
+# (path, device, inode, component, steps) of every file whose schema this process has brought up to date
+_checked: set[tuple[str, int, int, str, int]] = set()
 _checked_lock = threading.Lock()
 
 
@@ -81,22 +81,20 @@ def schema_version(db: sqlite_utils.Database, component: str) -> int:
     return row[0] if row else 0
 
 
-def _identity(db: sqlite_utils.Database) -> tuple[int, int] | None:
-    """The file behind the connection (device, inode), or None for an in-memory database."""
-    row = db.execute("PRAGMA database_list").fetchone()
-    if not row or not row[2]:
-        return None
+def _identity(path: str | Path) -> tuple[str, int, int] | None:
+    """The file at `path` (its path, device and inode: a file put in its place is another file)."""
     try:
-        st = os.stat(row[2])
+        st = os.stat(path)
     except OSError:
         return None
-    return st.st_dev, st.st_ino
+    return str(path), st.st_dev, st.st_ino
 
 
 def migrate(db: sqlite_utils.Database, component: str, steps: Sequence[Migration]) -> int:
     """Apply the steps this file has not seen yet, each in its own transaction. Returns the version.
     Once a file is up to date, this process does not look again."""
-    identity = _identity(db)
+    row = db.execute("PRAGMA database_list").fetchone()
+    identity = _identity(os.path.abspath(row[2])) if row and row[2] else None    # None: in memory
     key = (*identity, component, len(steps)) if identity else None
     if key is not None and key in _checked:
         return len(steps)
@@ -118,12 +116,10 @@ def migrate(db: sqlite_utils.Database, component: str, steps: Sequence[Migration
 
 def mark_checked(path: str | Path, component: str, steps: Sequence[Migration]) -> None:
     """A file known to be up to date by other means (judge.games.store.stale_game_files)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return
-    with _checked_lock:
-        _checked.add((st.st_dev, st.st_ino, component, len(steps)))
+    identity = _identity(os.path.abspath(path))
+    if identity is not None:
+        with _checked_lock:
+            _checked.add((*identity, component, len(steps)))
 
 
 def forget_checked() -> None:
