@@ -11,7 +11,7 @@ from ..storage.db import open_db
 from .courier import Courier
 from .dispatch import Dispatch
 
-KEEP_OPEN = 256      # game files the processing worker keeps open (file descriptors: 3 each)
+KEEP_OPEN = 64       # game files the processing worker keeps open (3 file descriptors each: well under 1024)
 
 
 class Tick:

@@ -59,7 +59,9 @@ class Upgraded:
 
 
 def upgrade(data_dir: Path) -> list[Upgraded]:
-    """Migrate every component of judge.sqlite and every game file; rebuild the games index.
+    """Migrate every component of judge.sqlite and every game file; rebuild the games index. A game
+    file unchanged since its index row was written at this judge's schema is current already: it is
+    neither read nor opened (judge.games.store.stale_game_files).
 
     Returns the files whose schema changed. A fresh directory gets its judge.sqlite here.
     """
