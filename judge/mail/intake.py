@@ -78,6 +78,8 @@ class GroupCommit:
     Used from the event loop's thread only (no lock needed for the queue)."""
 
     BATCH = 256
+    LINGER = 0.002      # how long a commit may wait for messages already on their way
+    RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL"):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
@@ -86,6 +88,11 @@ class GroupCommit:
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0
         self._draining = False
+        self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA
+
+    def expect(self, session: object) -> None:
+        """A client has begun a message (MAIL FROM): its DATA is worth a moment's wait."""
+        self._expected[id(session)] = time.monotonic()
 
     def waiting(self) -> int:
         """Messages received and not yet committed (being stored, or queued for the next commit)."""
@@ -95,8 +102,9 @@ class GroupCommit:
         self._executor.submit(self.archive.close).result()
         self._executor.shutdown(wait=True)
 
-    async def store(self, arrival: Arrival) -> StoredMessage:
+    async def store(self, arrival: Arrival, session: object = None) -> StoredMessage:
         loop = asyncio.get_running_loop()
+        self._expected.pop(id(session), None)
         done: asyncio.Future = loop.create_future()
         self._pending.append((arrival, done))
         if not self._draining:
@@ -108,6 +116,7 @@ class GroupCommit:
         loop = asyncio.get_running_loop()
         try:
             while self._pending:
+                await self._gather()
                 batch, self._pending = self._pending[:self.BATCH], self._pending[self.BATCH:]
                 self._in_flight = len(batch)
                 try:
@@ -121,6 +130,19 @@ class GroupCommit:
         finally:
             self._in_flight = 0
             self._draining = False
+
+    async def _gather(self) -> None:
+        """Clients that are sending a message right now (MAIL FROM given, DATA not ended) are about to
+        join the queue: wait for them a moment (LINGER at most), so that they share this commit
+        rather than wait for the next. A lone client is never kept waiting."""
+        give_up = time.monotonic() + self.LINGER
+        while len(self._pending) < self.BATCH:
+            now = time.monotonic()
+            for key in [k for k, t in self._expected.items() if now - t > self.RECENT]:
+                del self._expected[key]
+            if not self._expected or now >= give_up:
+                return
+            await asyncio.sleep(0.0002)
 
     async def _one_by_one(self, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
         loop = asyncio.get_running_loop()
@@ -161,6 +183,7 @@ class IntakeHandler:
                     f"in {self.rate.window:.0f} seconds; try again later")
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
+        self._store.expect(session)
         return "250 2.1.0 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
@@ -175,7 +198,7 @@ class IntakeHandler:
             return self._answer(envelope, f"554 5.6.0 Refused: {absurd}")
         try:
             stored = await self._store.store(Arrival(bytes(raw), envelope.mail_from or "",
-                                                     tuple(envelope.rcpt_tos), via, peer))
+                                                     tuple(envelope.rcpt_tos), via, peer), session)
         except (sqlite3.Error, OSError, MemoryError):
             log.exception("intake: could not store a message from %s; answered 451", envelope.mail_from)
             return self._answer(envelope, "451 4.3.0 Could not store the message; please try again later")
