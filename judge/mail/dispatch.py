@@ -48,7 +48,7 @@ from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Reports
 from .secrets_mask import mask_line, mask_words, scrub_raw
-from ..storage.db import transaction
+from ..storage.db import synchronous, transaction
 from .tokens import ReplyTokens, envelope_recipients
 
 log = logging.getLogger("judge.dispatch")
@@ -127,7 +127,9 @@ class Dispatch:
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
         if self.courier is not None:
             try:
-                self.courier.run(context.db)
+                # FULL: a notice is marked queued in its game file only once its mail is on disk
+                with synchronous(context.db, "FULL"):
+                    self.courier.run(context.db)
             except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
                 log.exception("courier after message #%d failed; the next tick tries again", message.id)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))

@@ -61,17 +61,24 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
 
 
 @contextmanager
+def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.Database]:
+    """The connection's sync level for the block (e.g. FULL for commits that must be on disk before
+    something else happens), then back to what it was."""
+    before = db.conn.execute("PRAGMA synchronous").fetchone()[0]
+    db.conn.execute(f"PRAGMA synchronous={level}")
+    try:
+        yield db
+    finally:
+        db.conn.execute(f"PRAGMA synchronous={before}")
+
+
+@contextmanager
 def durable(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A transaction committed with FULL sync on a connection that otherwise runs NORMAL: in WAL
     mode its one fsync also makes every earlier commit in the file durable (the log is written
     in order), so a run of cheap commits ends with one durable point."""
-    before = db.conn.execute("PRAGMA synchronous").fetchone()[0]
-    db.conn.execute("PRAGMA synchronous=FULL")
-    try:
-        with transaction(db):
-            yield db
-    finally:
-        db.conn.execute(f"PRAGMA synchronous={before}")
+    with synchronous(db, "FULL"), transaction(db):
+        yield db
 
 
 def schema_version(db: sqlite_utils.Database, component: str) -> int:
