@@ -57,14 +57,15 @@ def make_games(data: Path, count: int) -> None:
 def ready_after(data: Path) -> float:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
     env.update(JUDGE_SMTP_PORT="0", JUDGE_DATA_DIR=str(data))
+    errors = data.parent / "serve.err"
     start = time.perf_counter()
     process = subprocess.Popen([str(JUDGE), "serve"], env=env, cwd=data, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
+                               stderr=errors.open("w"), text=True)
     try:
         for line in process.stdout:
             if line.startswith("Stop with"):
                 return time.perf_counter() - start
-        raise SystemExit(f"judge serve exited: {process.wait()}")
+        raise SystemExit(f"judge serve exited: {process.wait()}\n{errors.read_text()[-2000:]}")
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)
