@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from mailjudge import POWERS, MailJudge, mail  # noqa: E402
+from mailjudge import POWERS, MailJudge, mail
 
 ORDERS = {"AUSTRIA": "A Vie - Gal\nA Bud - Ser\nF Tri - Alb", "ENGLAND": "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor",
           "FRANCE": "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Mid", "GERMANY": "A Ber - Kie\nF Kie - Den\nA Mun - Ruh",
@@ -35,19 +35,25 @@ def timed(judge: MailJudge, frm: str, body: str, to: str) -> float:
     return time.perf_counter() - start
 
 
+def signed_on(tmp: Path) -> tuple[MailJudge, dict[str, str]]:
+    """A started game whose seven players have signed on once: each power's secret reply address."""
+    judge = MailJudge(tmp)
+    judge.seven_players()
+    secret = {}
+    for p in POWERS:
+        first = judge.outbox()
+        timed(judge, f"{p.lower()}@dip.test", f"signon {p[0]}alpha {p.lower()}-pw", "judge@dip.test")
+        reply = next(s for s in judge.outbox() if s.message_id not in {f.message_id for f in first})
+        secret[p] = str(reply.mail["Reply-To"])
+    return judge, secret
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        judge = MailJudge(Path(tmp))
-        judge.seven_players()
-        secret = {}
-        for p in POWERS:
-            first = judge.outbox()
-            timed(judge, f"{p.lower()}@dip.test", f"signon {p[0]}alpha {p.lower()}-pw", "judge@dip.test")
-            reply = [s for s in judge.outbox() if s.message_id not in {f.message_id for f in first}][0]
-            secret[p] = str(reply.mail["Reply-To"])
+        judge, secret = signed_on(Path(tmp))
         with_password, with_address = [], []
         for i in range(args.messages):
             p = POWERS[i % len(POWERS)]

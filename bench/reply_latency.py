@@ -6,7 +6,12 @@ clock runs from smtplib's return (the 250) to the reply's file appearing. Issue 
 confirmation in the outbox within 50 ms median. The outbox's poll interval (1 s) is printed
 beside it: before processing woke the outbox, a reply waited for that poll.
 
-    .venv/bin/python bench/reply_latency.py [--mails 60]
+Then the phase: in each of several started games (no one waiting), six players answer the judge's
+mail (their secret reply address) with their orders; once those are read the seventh does, and the
+clock runs from its 250 to the phase being played (the game's phase in the index moves on). Issue 15's goal: within a second, where the daemon's tick (30 s)
+used to set the pace.
+
+    .venv/bin/python bench/reply_latency.py [--mails 60] [--games 6]
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import os
 import re
 import signal
 import smtplib
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -40,12 +46,71 @@ def start(data: Path) -> tuple[subprocess.Popen, int]:
     return process, int(re.search(r"SMTP\s+127\.0\.0\.1:(\d+)", "".join(lines)).group(1))
 
 
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def started_games(data: Path, count: int) -> dict[str, dict[str, str]]:
+    """`count` standard games, each with seven players signed up (so started), made before serve runs;
+    for each game each power's secret reply address (judge.mail.tokens), as the judge's mail gives it."""
+    from judge.games.service import GameService
+    from judge.mail.tokens import ReplyTokens
+    service = GameService(data)
+    for p in POWERS:
+        service.create_account(p.lower(), f"{p.lower()}@players.test", f"{p.lower()}-pw")
+    tokens = ReplyTokens(service.judge, "judge@localhost")
+    games = {}
+    for name in (f"game{n}" for n in range(count)):
+        service.create_game(name)
+        for p in POWERS:
+            service.join(name, p.lower(), [p])
+        games[name] = {p: tokens.address_for(p.lower(), name) for p in POWERS}
+    service.judge.conn.close()
+    return games
+
+
+def phase_played_after(data: Path, port: int, game: str, secret: dict[str, str]) -> float:
+    """Six powers' orders (hold everything) by mail, each to its secret reply address; once they are
+    read, the seventh's. Seconds from the seventh's 250 to the phase played."""
+    judge = sqlite3.connect(f"{(data / 'judge.sqlite').as_uri()}?mode=ro", uri=True)
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as smtp:
+            for p in POWERS:
+                if p == POWERS[-1]:
+                    wait_for(judge, "SELECT count(*) = 0 FROM inbound WHERE state IN ('new', 'claimed')")
+                m = EmailMessage()
+                m["From"], m["To"], m["Subject"] = f"{p.lower()}@players.test", secret[p], "orders"
+                m["Message-ID"] = f"<{game}.{p}.{time.time_ns()}@players.test>"
+                m.set_content("\n".join(f"{u} H" for u in UNITS[p]))
+                smtp.send_message(m)
+            acked = time.perf_counter()
+        wait_for(judge, "SELECT phase != 'S1901M' FROM game_index WHERE name = ?", game)
+        return time.perf_counter() - acked
+    finally:
+        judge.close()
+
+
+def wait_for(db: sqlite3.Connection, sql: str, *args: str) -> None:
+    start = time.perf_counter()
+    while not db.execute(sql, args).fetchone()[0]:
+        time.sleep(0.005)
+        if time.perf_counter() - start > 120:
+            raise SystemExit(f"waited 120 s for: {sql}")
+
+
+UNITS = {"AUSTRIA": ["A Vie", "A Bud", "F Tri"], "ENGLAND": ["F Lon", "F Edi", "A Lvp"],
+         "FRANCE": ["A Par", "A Mar", "F Bre"], "GERMANY": ["A Ber", "F Kie", "A Mun"],
+         "ITALY": ["A Ven", "A Rom", "F Nap"], "RUSSIA": ["A War", "A Mos", "F Sev", "F StP/sc"],
+         "TURKEY": ["F Ank", "A Con", "A Smy"]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mails", type=int, default=60)
+    parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
+        games = started_games(data, args.games)
         process, port = start(data)
         outbox = data / "outbox"
         try:
@@ -65,6 +130,7 @@ def main() -> int:
                             raise SystemExit("no reply in 30 s")
                     if n >= 5:                      # the first few warm the judge up
                         times.append(time.perf_counter() - acked)
+            played = [phase_played_after(data, port, game, secret) for game, secret in games.items()]
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=60)
@@ -72,6 +138,10 @@ def main() -> int:
     print(f"{len(times)} HELP mails, one at a time: reply out {median:.1f} ms median after the 250, p95 {p95:.1f} ms")
     print(f"the outbox's poll: 1000 ms; ratio {1000 / median:.1f}x; goal 50 ms median: "
           f"{'met' if median <= 50 else 'NOT met'}")
+    phase = statistics.median(played) * 1e3
+    print(f"{len(played)} games, the last power's orders in: phase played {phase:.0f} ms median after the 250, "
+          f"max {max(played) * 1e3:.0f} ms; the tick: 30000 ms (ratio {30000 / phase:.0f}x); goal within 1000 ms: "
+          f"{'met' if phase <= 1000 else 'NOT met'}")
     return 0
 
 

@@ -17,6 +17,7 @@ from judge.games.service import GameService
 from judge.language.commands import CommandReader
 from judge.mail.dispatch import Dispatch
 from judge.mail.reports import Reports
+from judge.mail.hooks import KEEP_OPEN
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 _ids = itertools.count(1)
@@ -85,7 +86,8 @@ class MailJudge:
         self.config = load_config(None, env={}, overrides={
             "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
         self.clock = ManualClock(start)
-        self.service = GameService(self.config.data_dir, clock=self.clock)
+        self.service = GameService(self.config.data_dir, clock=self.clock, judge_synchronous="NORMAL",
+                                   keep_open=KEEP_OPEN)    # as judge serve makes it (judge.mail.hooks)
         self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier)
         self.dispatch.commands = _shared_commands()
         self.dispatch._readers = _ORDER_READERS

@@ -140,3 +140,31 @@ def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
     assert svc.sync_index() == 0 and svc.list_games() == []
     svc.create_game("half")
     assert [g["name"] for g in svc.list_games()] == ["half"]
+
+
+def test_the_quick_start_up_sweep_reindexes_only_the_game_files_changed_behind_the_index(tmp_path):
+    """A crash between a game's commit and its index row leaves the file changed and the row old: the
+    start-up sweep (quick) finds it by its fingerprint and rebuilds that row, and leaves the rest.
+    The service keeps its files open as the daemon's does, and closes them as the daemon stops."""
+    import sqlite3
+    from judge.games.service import GameService
+    svc, clock = service(tmp_path, keep_open=8)
+    seven_player_game(svc, "alpha")
+    seven_player_game(svc, "beta")
+    svc.close_games()
+    svc.judge.conn.close()
+    written = dict(sqlite3.connect(tmp_path / "var" / "judge.sqlite").execute(
+        "SELECT name, updated_at FROM game_index"))
+    with sqlite3.connect(tmp_path / "var" / "games" / "beta.sqlite") as conn:      # committed, never indexed
+        conn.execute("UPDATE game SET next_event_at = '2026-03-02T12:30:00Z' WHERE id = 1")
+    clock.advance(hours=1)
+    again = GameService(tmp_path / "var", clock=clock)
+    assert again.sync_index(quick=True) == 2
+    rows = {r[0]: r[1:] for r in again.judge.execute("SELECT name, updated_at, next_event_at FROM game_index")}
+    assert rows["alpha"][0] == written["alpha"]                   # unchanged: not opened, not rewritten
+    assert rows["beta"] == (clock().strftime("%Y-%m-%dT%H:%M:%SZ"), "2026-03-02T12:30:00Z")
+    assert again.due_games(clock()) == ["beta"]
+    clock.advance(hours=1)
+    assert again.sync_index(quick=True) == 2                        # and now nothing is stale
+    assert {r[0]: r[1] for r in again.judge.execute("SELECT name, updated_at FROM game_index")}["beta"] \
+        == rows["beta"][0]

@@ -56,3 +56,41 @@ def test_a_killed_judge_loses_nothing_and_does_nothing_twice(tmp_path):
     assert len(sources) == len(set(sources)) == sent
     assert press == [(f"round {r}", len(POWERS)) for r in range(3)]
     assert all(json.loads(r[0])[0].endswith("@dip.test") for r in replies)
+
+
+def test_every_mail_acknowledged_by_group_commit_survives_a_kill(tmp_path):
+    """Eight clients at once, so that their messages share commits; the judge is killed (SIGKILL) while
+    they send. Every message that got its 250 is in the archive after the kill, each once."""
+    import threading
+    from email.message import EmailMessage
+    process, port = start_judge(tmp_path)
+    db = tmp_path / "var" / "judge.sqlite"
+    acked: list[str] = []
+    lock = threading.Lock()
+
+    def client(n: int) -> None:
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+                for k in range(40):
+                    m = EmailMessage()
+                    m["From"], m["To"], m["Subject"] = f"p{n}@players.test", "judge@dip.test", "help"
+                    m["Message-ID"] = f"<kill-{n}-{k}@players.test>"
+                    m.set_content("help")
+                    smtp.send_message(m)
+                    with lock:
+                        acked.append(f"kill-{n}-{k}@players.test")
+        except (OSError, smtplib.SMTPException):
+            pass        # the judge was killed under this client: what it acknowledged is what counts
+
+    clients = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+    try:
+        for t in clients:
+            t.start()
+        wait_until(lambda: len(acked) >= 40, what="forty messages acknowledged")
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    for t in clients:
+        t.join(60)
+    stored = [r[0] for r in rows(db, "SELECT message_id FROM inbound")]
+    assert set(acked) <= set(stored) and len(stored) == len(set(stored))

@@ -33,7 +33,7 @@ def play_demo(judge: Path, cwd: Path, env: dict | None = None) -> str:
     assert "Traceback" not in err, err
     out = demo.stdout
     assert "signed on as France" in out and "Army Paris -> Burgundy" in out
-    assert re.search(r"PROCESS W1901A\s+demo\w+ W1901A: processed", out)
+    assert "W1901A: played, now S1902M" in out      # the last orders in, the phase is played at once
     for title in ("has started", "Spring 1901 Movement results", "Fall 1901 Movement results",
                   "Winter 1901 Adjustment results"):
         assert title in out, title

@@ -150,3 +150,41 @@ def test_lmtp_mode_answers_once_per_recipient(tmp_path):
     assert [a[:3] for a in answers] == [b"250", b"250"]
     [(_, via, _, rcpts, raw, _, _)] = rows(db)
     assert via == "lmtp" and rcpts == '["judge@localhost", "gm@localhost"]' and raw == ORDERS
+
+
+def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowledged_after_it(tmp_path):
+    """Group commit: while the archive's thread is busy, DATA from five clients waits; the messages are then
+    committed in at most two transactions (the one already handed to the thread, and one for the rest:
+    one received_at each), and no client hears 250 before the commit that holds its message."""
+    import threading
+    from servers.net import wait_until
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server:
+        gate = threading.Event()
+        server.handler._executor.submit(gate.wait, 60)       # the archive's one thread, held busy
+        acked: list[bytes] = []
+
+        def client(n: int) -> None:
+            with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+                raw = ORDERS.replace(b"eng-1@", f"eng-group-{n}@".encode())
+                smtp.ehlo()
+                smtp.mail("england@example.org")
+                smtp.rcpt("judge@localhost")
+                code, text = smtp.data(raw)
+                assert code == 250
+                acked.append(text)
+
+        clients = [threading.Thread(target=client, args=(n,)) for n in range(5)]
+        for t in clients:
+            t.start()
+        # the first commit is queued behind the busy thread; the messages after it wait for the next
+        wait_until(lambda: server.handler._store.waiting() == 5, what="five messages waiting to be stored")
+        assert acked == [] and rows(db) == []
+        gate.set()
+        for t in clients:
+            t.join(60)
+    assert len(acked) == 5
+    with sqlite3.connect(db) as conn:
+        groups = [n for (n,) in conn.execute("SELECT count(*) FROM inbound GROUP BY received_at")]
+    assert sum(groups) == 5 and len(groups) <= 2
+

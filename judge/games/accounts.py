@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from .clock import iso
-from .store import transaction
+from ..storage.db import transaction
 
 # scrypt cost: 16 MiB of memory per guess; stored with each hash so it can be raised later.
 _N, _R, _P = 2 ** 14, 8, 1

@@ -8,7 +8,7 @@ import sqlite_utils
 
 from .clock import iso
 from .gamefile import GameFile
-from .store import transaction
+from ..storage.db import transaction
 
 
 def observe(judge: sqlite_utils.Database, game: str, account: str, now: datetime) -> bool:

@@ -83,7 +83,7 @@ def register(subparsers) -> None:
 
 def _service(args) -> GameService:
     svc = GameService(Path(args.data or _data_default()))
-    svc.sync_index()
+    svc.sync_index(quick=True)
     return svc
 
 

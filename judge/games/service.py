@@ -17,6 +17,7 @@ import json
 import logging
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,7 +36,9 @@ from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
-from .store import check_game_name, game_exists, open_game, open_judge, transaction
+from ..storage.db import transaction
+from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_path, open_game,
+                    open_judge, stale_game_files)
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
                           store_orders, too_late)
 
@@ -54,8 +57,14 @@ class Notice:
 
 class GameService:
     def __init__(self, data: Path | str, *, clock: Callable[[], datetime] | None = None,
-                 checkpoint: Checkpoint | None = None) -> None:
+                 checkpoint: Checkpoint | None = None, judge_synchronous: str = "FULL", keep_open: int = 0) -> None:
+        """`judge_synchronous`: NORMAL for a caller that makes judge.sqlite durable itself, once per
+        piece of work (the daemon, after each mail: judge.storage.db.durable). Game files stay FULL.
+        `keep_open`: game files each thread keeps open between operations (the daemon: the games in
+        play). Closing a file's last connection checkpoints its log, which costs three fsyncs."""
         self.data = Path(data)
+        self.keep_open = keep_open
+        self.judge_synchronous = judge_synchronous
         self.clock = clock or SystemClock()
         self.checkpoint = checkpoint or (lambda name: None)
         self._local = threading.local()
@@ -68,7 +77,7 @@ class GameService:
         """judge.sqlite, one connection per thread (the daemon dispatches from a thread pool)."""
         db = getattr(self._local, "judge", None)
         if db is None:
-            db = self._local.judge = open_judge(self.data)
+            db = self._local.judge = open_judge(self.data, synchronous=self.judge_synchronous)
         return db
 
     @property
@@ -84,17 +93,72 @@ class GameService:
         return GameFile(db, self.variant, self.accounts.zone_of)
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within the block, each game file this thread uses is opened once and kept open for all the
+        operations (one connection per file per mail). Nested blocks share the outer one. At its end
+        the files are closed, but for the `keep_open` used last (see __init__)."""
+        if getattr(self._local, "batch", False):
+            yield
+            return
+        self._local.batch = True
+        try:
+            yield
+        finally:
+            self._local.batch = False
+            self._trim(self.keep_open)
+
+    def _pool(self) -> OrderedDict[Path, sqlite_utils.Database] | None:
+        """This thread's open game files, most recently used last; None when files are not kept."""
+        if not self.keep_open and not getattr(self._local, "batch", False):
+            return None
+        pool = getattr(self._local, "games", None)
+        if pool is None:
+            pool = self._local.games = OrderedDict()
+        return pool
+
+    def _trim(self, keep: int) -> None:
+        """Close all but the `keep` files used last."""
+        pool = getattr(self._local, "games", None) or {}
+        while len(pool) > keep:
+            self._close_game(*pool.popitem(last=False))
+
+    def _close_game(self, path: Path, db: sqlite_utils.Database) -> None:
+        """Closing a file's last connection checkpoints its log (and removes it): the index row's
+        fingerprint follows, unless the file changed since the row was written."""
+        before = fingerprint(path)
+        db.close()
+        after = fingerprint(path)
+        if after != before:
+            with transaction(self.judge):
+                self.judge.execute("UPDATE game_index SET fingerprint = ? WHERE name = ? AND fingerprint = ?",
+                                   [after, path.stem, before])
+
+    @contextmanager
+    def _game(self, name: str) -> Iterator[sqlite_utils.Database]:
+        pool = self._pool()
+        if pool is None:    # (its fingerprint then changes on closing: the start-up sweep looks at it again)
+            db = open_game(self.data, name)
+            try:
+                yield db
+            finally:
+                db.close()
+            return
+        key = game_path(self.data, name)
+        db = pool.pop(key, None) or open_game(self.data, name)
+        pool[key] = db
+        yield db
+        if not getattr(self._local, "batch", False):
+            self._trim(self.keep_open)
+
+    @contextmanager
     def _write(self, name: str) -> Iterator[GameFile]:
         """One transaction in the game file, then the index row."""
-        db = open_game(self.data, name)
-        try:
+        with self._game(name) as db:
             with transaction(db):
                 gf = self._file(db)
                 yield gf
             self.checkpoint("committed")
             self._reindex(db)
-        finally:
-            db.close()
 
     @contextmanager
     def _write_once(self, name: str, source: str | None) -> Iterator[GameFile | None]:
@@ -110,28 +174,24 @@ class GameService:
 
     @contextmanager
     def _read(self, name: str) -> Iterator[GameFile]:
-        db = open_game(self.data, name)
-        try:
+        with self._game(name) as db:
             yield self._file(db)
-        finally:
-            db.close()
 
     def _reindex(self, db) -> None:
         # The game file is read while the index is locked: of two processes updating one game's row,
         # the later one reads the later state, so a slow writer cannot put an old state back.
+        path = db.execute("PRAGMA database_list").fetchone()[2]
         with transaction(self.judge):
+            seen = fingerprint(Path(path))      # before reading: a later change makes it differ
             gf = self._file(db)
             row = gf.row()
             cur = gf.current()
             pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
-            self.judge.execute(
-                "INSERT INTO game_index (name, variant, status, phase, master, next_event_at, pending_notices, updated_at,"
-                " listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET variant = excluded.variant,"
-                " status = excluded.status, phase = excluded.phase, master = excluded.master,"
-                " next_event_at = excluded.next_event_at, pending_notices = excluded.pending_notices,"
-                " updated_at = excluded.updated_at, listed = excluded.listed",
-                [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
-                 row["next_event_at"], pending, iso(self.clock()), int(not gf.settings.unlisted)])
+            self.judge["game_index"].upsert({
+                "name": row["name"], "variant": row["variant"], "status": row["status"],
+                "phase": cur.phase if cur else None, "master": row["master"], "next_event_at": row["next_event_at"],
+                "pending_notices": pending, "updated_at": iso(self.clock()), "listed": int(not gf.settings.unlisted),
+                "fingerprint": seen, "schema": len(GAME_MIGRATIONS)}, pk="name")
             self.judge.execute("DELETE FROM player_records WHERE name = ?", [row["name"]])
             self.judge.conn.executemany(
                 "INSERT INTO player_records (name, account, on_time, late, missed, civil_disorder, abandoned,"
@@ -142,16 +202,32 @@ class GameService:
                 "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
                 [(row["name"], p.power, p.account, p.status.value) for p in gf.powers().values()])
 
-    def sync_index(self) -> int:
-        """Start-up sweep: rebuild every index row from its game file (repairs a crash between the two)."""
-        count = 0
-        for path in sorted((self.data / "games").glob("*.sqlite")):
-            if not game_exists(self.data, path.stem):
-                continue  # left by a crash while the game was being created; never announced
-            with self._read(path.stem) as gf:
-                self._reindex(gf.db)
-            count += 1
+    def sync_index(self, *, quick: bool = False) -> int:
+        """Start-up sweep: rebuild the index rows from the game files (repairs a crash between the
+        two). Returns how many games there are. `quick`: only the files changed since their row was
+        written (judge.games.store.fingerprint); the others are neither opened nor checked again.
+        Each file is opened once (its schema checked then, for the rest of the process), and the
+        whole index is written in one transaction: one fsync, however many games."""
+        paths = sorted((self.data / "games").glob("*.sqlite"))
+        stale = stale_game_files(self.data, self.judge) if quick else paths
+        for path in set(paths) - set(stale):
+            game_checked(path)
+        count = len(paths) - len(stale)
+        with transaction(self.judge):
+            for path in stale:
+                db = open_game(self.data, path.stem)
+                try:
+                    if db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
+                        continue  # left by a crash while the game was being created; never announced
+                    self._reindex(db)
+                finally:
+                    self._close_game(path, db)
+                count += 1
         return count
+
+    def close_games(self) -> None:
+        """Close the game files this thread keeps open (the daemon, when it stops)."""
+        self._trim(0)
 
     # -- accounts ------------------------------------------------------------------------------
     def create_account(self, name: str, address: str, password: str | None = None, *,

@@ -11,14 +11,13 @@ The index row in judge.sqlite is a cache of the game file, repaired by `GameInde
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import sqlite_utils
 
-from ..storage.db import migrate, open_db
+from ..storage.db import mark_checked, migrate, open_db
 
 GAME_COMPONENT = "game"
 JUDGE_COMPONENT = "games"
@@ -31,18 +30,6 @@ def check_game_name(name: str) -> str:
     if not _NAME.fullmatch(key):
         raise ValueError(f"a game name is 1-32 letters, digits, '-' or '_', starting with a letter or digit: {name!r}")
     return key
-
-
-@contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
-    """BEGIN IMMEDIATE ... COMMIT: the write lock is taken at once, so two processes never interleave."""
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    db.conn.execute("COMMIT")
 
 
 # -- the game file ---------------------------------------------------------------------------------
@@ -327,10 +314,47 @@ def _judge_v5(db: sqlite_utils.Database) -> None:
         )""")
 
 
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5]
+def _judge_v6(db: sqlite_utils.Database) -> None:
+    """What each game file looked like when its row was written (`fingerprint`) and its schema then:
+    at start-up a file that has not changed since needs neither opening nor checking."""
+    db["game_index"].add_column("fingerprint", str)
+    db["game_index"].add_column("schema", int)
 
 
-def open_judge(data: Path) -> sqlite_utils.Database:
-    db = open_db(Path(data) / "judge.sqlite")
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6]
+
+
+def fingerprint(path: Path) -> str | None:
+    """Size and modification time of a game file and of its write-ahead log. A commit changes the
+    log (or, once checkpointed, the file): an unchanged fingerprint means unchanged content."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    try:
+        wal = os.stat(f"{path}-wal")
+        log = f"{wal.st_size}:{wal.st_mtime_ns}"
+    except FileNotFoundError:
+        log = "-"
+    return f"{st.st_size}:{st.st_mtime_ns}:{log}"
+
+
+def stale_game_files(data: Path, judge: sqlite_utils.Database | None) -> list[Path]:
+    """The game files whose index row may not match them (changed since it was written, or written by
+    a judge with an older schema), or every game file when the index cannot tell."""
+    paths = sorted((Path(data) / "games").glob("*.sqlite"))
+    known: dict[str, tuple[str, int]] = {}
+    if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
+        known = {r[0]: (r[1], r[2]) for r in judge.execute("SELECT name, fingerprint, schema FROM game_index")}
+    return [p for p in paths if known.get(p.stem) != (fingerprint(p), len(GAME_MIGRATIONS))]
+
+
+def game_checked(path: Path) -> None:
+    """An unchanged game file whose schema the index vouches for: this process need not check it."""
+    mark_checked(path, GAME_COMPONENT, GAME_MIGRATIONS)
+
+
+def open_judge(data: Path, *, synchronous: str = "FULL") -> sqlite_utils.Database:
+    db = open_db(Path(data) / "judge.sqlite", synchronous=synchronous)
     migrate(db, JUDGE_COMPONENT, JUDGE_MIGRATIONS)
     return db

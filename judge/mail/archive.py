@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
+from email.parser import BytesHeaderParser
 from pathlib import Path
 
 import sqlite_utils
 
-from ..storage.db import migrate, open_db
+from ..storage.db import durable, migrate, open_db, transaction
 
 COMPONENT = "mail"
 
@@ -75,6 +76,16 @@ MIGRATIONS = [_create_inbound, _create_address_status, _add_retries]
 
 
 @dataclass(frozen=True)
+class Arrival:
+    """A message as intake received it, before it is stored."""
+    raw: bytes
+    mail_from: str | None
+    rcpt_tos: tuple[str, ...]
+    via: str
+    peer: str | None = None
+
+
+@dataclass(frozen=True)
 class StoredMessage:
     id: int
     raw: bytes
@@ -96,7 +107,12 @@ class StoredMessage:
 
 
 def message_id_of(raw: bytes) -> str | None:
-    msg = message_from_bytes(raw, policy=policy.compat32)
+    """The Message-ID header, read from the header block alone (the body, pictures included, is not parsed)."""
+    end = raw.find(b"\r\n\r\n")
+    if end < 0:
+        end = raw.find(b"\n\n")
+    head = raw if end < 0 else raw[:end + 2]
+    msg = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
     value = msg.get("Message-ID")
     if value is None:
         return None
@@ -143,56 +159,56 @@ class Archive:
     def store(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...],
               via: str, peer: str | None = None) -> StoredMessage:
         """Commit the raw message; when this returns, the message may be acknowledged."""
-        mid = message_id_of(raw)
-        digest = content_hash(raw)
+        return self.store_many([Arrival(raw, mail_from, tuple(rcpt_tos), via, peer)])[0]
+
+    def store_many(self, arrivals: list[Arrival]) -> list[StoredMessage]:
+        """Commit several messages in one transaction (one fsync: intake's group commit); when this
+        returns, every one of them may be acknowledged. Later ones may be redeliveries of earlier ones."""
         now = self.clock()
-        conn = self.db.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            row = conn.execute(
-                "SELECT id, raw FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
-                "AND duplicate_of IS NULL", [mid or "", digest]).fetchone()
-            first = row[0] if row else None
-            cursor = conn.execute(
-                "INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
-                " raw, state, duplicate_of, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                # a redelivery keeps the first copy's bytes (they differ in trace headers only): once
-                # those are scrubbed of passwords (replace_raw), the redelivery holds none either
-                [now, via, peer, mail_from, json.dumps(list(rcpt_tos)), mid, digest, row[1] if row else raw,
-                 "duplicate" if first else "new", first,
-                 f"redelivery of #{first}; not processed again" if first else None])
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return StoredMessage(cursor.lastrowid, raw, mail_from, tuple(rcpt_tos), via, peer, mid, digest, now,
-                             first)
+        stored = []
+        with transaction(self.db):
+            for a in arrivals:
+                stored.append(self._insert(a, now))
+        return stored
+
+    def _insert(self, a: Arrival, now: float) -> StoredMessage:
+        mid = message_id_of(a.raw)
+        digest = content_hash(a.raw)
+        row = self.db.conn.execute(
+            "SELECT id, raw FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
+            "AND duplicate_of IS NULL", [mid or "", digest]).fetchone()
+        first = row[0] if row else None
+        cursor = self.db.conn.execute(
+            "INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
+            " raw, state, duplicate_of, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            # a redelivery keeps the first copy's bytes (they differ in trace headers only): once
+            # those are scrubbed of passwords (replace_raw), the redelivery holds none either
+            [now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)), mid, digest, row[1] if row else a.raw,
+             "duplicate" if first else "new", first,
+             f"redelivery of #{first}; not processed again" if first else None])
+        return StoredMessage(cursor.lastrowid, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, mid, digest, now, first)
 
     def release_claims(self) -> int:
         """At start-up: messages claimed by a judge that stopped before finishing them are pending again."""
-        with self.db.conn:
+        with transaction(self.db):
             return self.db.conn.execute(
                 "UPDATE inbound SET state = 'new', claimed_at = NULL WHERE state = 'claimed'").rowcount
 
     def claim_next(self) -> StoredMessage | None:
         """The oldest unprocessed message, marked claimed so no second worker takes it."""
         conn = self.db.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.db):
             row = conn.execute(
                 "SELECT id FROM inbound WHERE state = 'new' AND (retry_at IS NULL OR retry_at <= ?)"
                 " ORDER BY id LIMIT 1", [self.clock()]).fetchone()
             if row is not None:
                 conn.execute("UPDATE inbound SET state = 'claimed', claimed_at = ? WHERE id = ?",
                              [self.clock(), row[0]])
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return self.get(row[0]) if row else None
 
     def mark_processed(self, message_id: int, outcome: str) -> None:
-        with self.db.conn:
+        """With FULL sync whatever the connection's setting: what handling the message wrote is on disk."""
+        with durable(self.db):
             updated = self.db.conn.execute(
                 "UPDATE inbound SET state = 'processed', processed_at = ?, outcome = ? "
                 "WHERE id = ? AND state = 'claimed'", [self.clock(), outcome, message_id]).rowcount
@@ -201,7 +217,7 @@ class Archive:
 
     def retry_later(self, message_id: int, error: str, delay: float) -> int:
         """Processing raised: pending again after `delay` seconds. Returns the attempts made so far."""
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE inbound SET state = 'new', claimed_at = NULL, attempts = attempts + 1, retry_at = ?,"
                 " outcome = ? WHERE id = ? AND state = 'claimed'", [self.clock() + delay, error, message_id])
@@ -215,7 +231,7 @@ class Archive:
 
     def mark_failed(self, message_id: int, error: str) -> None:
         """Processing kept failing: set aside with the error for the judge's keeper, not retried in a loop."""
-        with self.db.conn:
+        with durable(self.db):
             self.db.conn.execute(
                 "UPDATE inbound SET state = 'failed', processed_at = ?, outcome = ?, attempts = attempts + 1"
                 " WHERE id = ? AND state = 'claimed'", [self.clock(), error, message_id])
@@ -240,7 +256,7 @@ class Archive:
 
     def record_bounce(self, address: str, diagnostic: str | None, inbound_id: int) -> None:
         """Mark an address failing: the judge's mail to it came back. The same bounce counts once."""
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute(
                 "INSERT INTO address_status (address, failing, bounces, last_bounce_at, last_diagnostic,"
                 " last_inbound_id) VALUES (?, 1, 1, ?, ?, ?) ON CONFLICT(address) DO UPDATE SET failing = 1,"
@@ -272,5 +288,5 @@ def replace_raw(db: sqlite_utils.Database, message_id: int, raw: bytes) -> None:
 
 def clear_failing(db: sqlite_utils.Database, address: str) -> None:
     """The address worked again (for example its owner wrote to the judge from it)."""
-    with db.conn:
+    with transaction(db):
         db.conn.execute("UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])

@@ -3,8 +3,8 @@ SMTP against a running `judge serve`, and the demo shows where the judge's mail 
 
 It reads the same configuration as `judge serve` (so it finds the port and the data directory),
 sends each mail, waits until the judge has processed it (the archive in judge.sqlite says so),
-and prints the judge's answer. The master plays each phase with PROCESS <phase> as soon as the
-orders are in, so the demo does not wait for deadlines.
+and prints the judge's answer. Once every power's orders are in, the judge plays the phase at
+once (it does not wait for the deadline), and the demo waits for that.
 """
 from __future__ import annotations
 
@@ -71,6 +71,16 @@ class Player:
             smtp.sendmail(sender, [self.judge], mail.as_bytes(policy=policy.SMTP))
         return self.answer(mail["Message-ID"].strip("<>"))
 
+    def phase_after(self, game: str, phase: str, limit: float = 120.0) -> str:
+        """Wait until the game's phase is no longer `phase`; the phase it is now."""
+        give_up = time.monotonic() + limit
+        while time.monotonic() < give_up:
+            row = _query(self.db_path, "SELECT phase, status FROM game_index WHERE name = ?", [game])
+            if row and (row[0][0] != phase or row[0][1] == "finished"):
+                return row[0][0] or row[0][1]
+            time.sleep(0.1)
+        raise TimeoutError(f"the judge did not play {phase} of {game} within {limit:.0f} s: is `judge serve` running?")
+
     def answer(self, message_id: str, limit: float = 120.0) -> str:
         give_up = time.monotonic() + limit
         while time.monotonic() < give_up:
@@ -133,7 +143,8 @@ def play(config, say=print) -> str:
         for letter, lines in orders.items():
             body = f"SIGNON {letter}{game} {password[letter]}\n" + "\n".join(lines)
             show(address[letter], mailbox.send(address[letter], body, subject=f"{phase} orders"))
-        show(master, mailbox.send(master, f"SIGNON M{game} {master_pw}\nPROCESS {phase}"))
+        say(f"--- every power's orders are in: the judge plays {phase} at once ---")
+        say(f"{phase}: played, now {mailbox.phase_after(game, phase)}\n")
     mailbox.send(master, f"SIGNON M{game} {master_pw}\nSUMMARY {game}")
     return reports_note(config, game, [*address.values(), master])
 

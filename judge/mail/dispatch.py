@@ -49,6 +49,7 @@ from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Rendered, Reports
 from .secrets_mask import mask_line, mask_words, scrub_raw
+from ..storage.db import synchronous, transaction
 from .tokens import ReplyTokens, envelope_recipients
 
 log = logging.getLogger("judge.dispatch")
@@ -84,7 +85,15 @@ class Dispatch:
     def __repr__(self) -> str:
         return "Dispatch: commands, orders and confirmation replies"
 
+    def close(self) -> None:
+        """The daemon stops: the game files kept open on this thread are closed."""
+        self.service.close_games()
+
     def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
+        with self.service.batch():      # each game file opened once for the whole message
+            return self._dispatch(message, verdict, context)
+
+    def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
         done = finished(context.db, message.id)
         if done is not None:
             return done     # handled (and scrubbed) before a crash kept the daemon from recording it
@@ -121,7 +130,9 @@ class Dispatch:
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
         if self.courier is not None:
             try:
-                self.courier.run(context.db)
+                # FULL: a notice is marked queued in its game file only once its mail is on disk
+                with synchronous(context.db, "FULL"):
+                    self.courier.run(context.db)
             except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
                 log.exception("courier after message #%d failed; the next tick tries again", message.id)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
@@ -137,8 +148,7 @@ class Dispatch:
     def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
         """The raw copy loses its passwords, in the transaction that records the message finished."""
         raw = scrub_raw(message.raw, passwords)
-        with db.conn:
-            db.conn.execute("BEGIN IMMEDIATE")
+        with transaction(db):
             if raw != message.raw:
                 replace_raw(db, message.id, raw)
             mark_finished(db, message.id, outcome)

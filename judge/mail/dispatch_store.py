@@ -21,7 +21,7 @@ import time
 
 import sqlite_utils
 
-from ..storage.db import migrate
+from ..storage.db import migrate, transaction
 
 COMPONENT = "dispatch"
 
@@ -106,7 +106,7 @@ class StepLog:
         return json.loads(row[0]) if row else None
 
     def record(self, inbound_id: int, item: int, answer: list[str]) -> None:
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute("INSERT OR IGNORE INTO dispatch_steps (inbound_id, item, answer, done_at) "
                                  "VALUES (?, ?, ?, ?)", [inbound_id, item, json.dumps(answer), time.time()])
 

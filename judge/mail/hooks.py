@@ -11,6 +11,8 @@ from ..storage.db import open_db
 from .courier import Courier
 from .dispatch import Dispatch
 
+KEEP_OPEN = 64       # game files the processing worker keeps open (3 file descriptors each: well under 1024)
+
 
 class Tick:
     """Every tick: play what is due in every game, then queue the notices that produced."""
@@ -31,9 +33,15 @@ class Tick:
             db = self._local.db = open_db(self.config.db_path)
         self.courier.run(db)
 
+    def due(self, now: float) -> bool:
+        """Is some game due by `now`, e.g. its last orders just came in? Then the daemon ticks at once
+        instead of at its next turn, so a phase that need not wait is played within the second."""
+        return bool(self.service.due_games(datetime.fromtimestamp(int(now), timezone.utc), limit=1))
+
 
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
-    service = service or GameService(config.data_dir)
-    service.sync_index()
+    # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
+    service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
+    service.sync_index(quick=True)        # after `judge serve`'s upgrade: only what changed since (nothing)
     courier = Courier(service, config)
     return Dispatch(service, config, courier=courier), Tick(service, courier, config)

@@ -8,6 +8,10 @@ MAIL FROM is answered 450 so a well-behaved client retries later. A mail of absu
 nested too deep, too many parts or lines) is refused for good with 554, never stored, so a sender's
 server gives up and tells its user instead of retrying for ever; so is a mail the archive cannot
 read (a fault in its content, not in the disk): only a storage failure is answered 451.
+
+Group commit: messages whose DATA ends while a commit is under way wait for it, then are stored
+together in the next transaction (one fsync for all of them); each client hears its 250 only after
+the commit that holds its message (`GroupCommit`).
 """
 from __future__ import annotations
 
@@ -18,14 +22,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from ..config import LimitsConfig
-from .archive import Archive, StoredMessage
+from .archive import Archive, Arrival, StoredMessage
 from .shape import refusal
 
 log = logging.getLogger("judge.intake")
@@ -69,8 +72,93 @@ def sender_key(mail_from: str, peer) -> str:
     return f"<> from {host}"
 
 
+class GroupCommit:
+    """Stores intake's messages on one worker thread. Those that arrive while a commit runs are
+    stored together in the next one; each caller's `store` returns once its own message is committed.
+    Used from the event loop's thread only (no lock needed for the queue)."""
+
+    BATCH = 256
+    LINGER = 0.002      # how long a commit may wait for messages already on their way
+    RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
+
+    def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL"):
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
+        # The archive connection is opened inside the worker thread that will use it.
+        self.archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
+        self._pending: list[tuple[Arrival, asyncio.Future]] = []
+        self._in_flight = 0
+        self._draining = False
+        self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA
+
+    def expect(self, session: object) -> None:
+        """A client has begun a message (MAIL FROM): its DATA is worth a moment's wait."""
+        self._expected[id(session)] = time.monotonic()
+
+    def waiting(self) -> int:
+        """Messages received and not yet committed (being stored, or queued for the next commit)."""
+        return len(self._pending) + self._in_flight
+
+    def close(self) -> None:
+        self._executor.submit(self.archive.close).result()
+        self._executor.shutdown(wait=True)
+
+    async def store(self, arrival: Arrival, session: object = None) -> StoredMessage:
+        loop = asyncio.get_running_loop()
+        self._expected.pop(id(session), None)
+        done: asyncio.Future = loop.create_future()
+        self._pending.append((arrival, done))
+        if not self._draining:
+            self._draining = True
+            loop.create_task(self._drain())
+        return await done
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._pending:
+                await self._gather()
+                batch, self._pending = self._pending[:self.BATCH], self._pending[self.BATCH:]
+                self._in_flight = len(batch)
+                try:
+                    stored = await loop.run_in_executor(self._executor, self.archive.store_many, [a for a, _ in batch])
+                except Exception:   # noqa: BLE001 - one message's fault must not fail the others: each alone
+                    await self._one_by_one(batch)
+                    continue
+                for (_, done), message in zip(batch, stored):
+                    if not done.done():
+                        done.set_result(message)
+        finally:
+            self._in_flight = 0
+            self._draining = False
+
+    async def _gather(self) -> None:
+        """Clients that are sending a message right now (MAIL FROM given, DATA not ended) are about to
+        join the queue: wait for them a moment (LINGER at most), so that they share this commit
+        rather than wait for the next. A lone client is never kept waiting."""
+        give_up = time.monotonic() + self.LINGER
+        while len(self._pending) < self.BATCH:
+            now = time.monotonic()
+            for key in [k for k, t in self._expected.items() if now - t > self.RECENT]:
+                del self._expected[key]
+            if not self._expected or now >= give_up:
+                return
+            await asyncio.sleep(0.0002)
+
+    async def _one_by_one(self, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
+        loop = asyncio.get_running_loop()
+        for arrival, done in batch:
+            try:
+                message = (await loop.run_in_executor(self._executor, self.archive.store_many, [arrival]))[0]
+            except Exception as e:   # noqa: BLE001 - handed to the caller, which answers 451 or 554
+                if not done.done():
+                    done.set_exception(e)
+            else:
+                if not done.done():
+                    done.set_result(message)
+
+
 class IntakeHandler:
-    """The aiosmtpd handler. The archive is used from one worker thread only, one store at a time."""
+    """The aiosmtpd handler. The archive is used from one worker thread only, through `GroupCommit`."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
                  on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL",
@@ -79,13 +167,12 @@ class IntakeHandler:
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
         self.on_stored = on_stored
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
-        # The archive connection is opened inside the worker thread that will use it.
-        self._archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
+        self._store = GroupCommit(archive_path, synchronous=synchronous)
+        self._archive: Archive = self._store.archive
+        self._executor = self._store._executor      # the archive's thread, for whoever must use it there
 
     def close(self) -> None:
-        self._executor.submit(self._archive.close).result()
-        self._executor.shutdown(wait=True)
+        self._store.close()
 
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           mail_options: list[str]) -> str:
@@ -96,6 +183,7 @@ class IntakeHandler:
                     f"in {self.rate.window:.0f} seconds; try again later")
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
+        self._store.expect(session)
         return "250 2.1.0 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
@@ -104,15 +192,13 @@ class IntakeHandler:
             raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
         via = "lmtp" if self.lmtp else "smtp"
         peer = f"{session.peer[0]}:{session.peer[1]}" if isinstance(session.peer, tuple) else str(session.peer)
-        loop = asyncio.get_running_loop()
         absurd = refusal(bytes(raw), self.limits)
         if absurd is not None:
             log.warning("intake: refused a message from %s for good (554): %s", envelope.mail_from, absurd)
             return self._answer(envelope, f"554 5.6.0 Refused: {absurd}")
         try:
-            stored = await loop.run_in_executor(self._executor, partial(
-                self._archive.store, bytes(raw), mail_from=envelope.mail_from or "",
-                rcpt_tos=list(envelope.rcpt_tos), via=via, peer=peer))
+            stored = await self._store.store(Arrival(bytes(raw), envelope.mail_from or "",
+                                                     tuple(envelope.rcpt_tos), via, peer), session)
         except (sqlite3.Error, OSError, MemoryError):
             log.exception("intake: could not store a message from %s; answered 451", envelope.mail_from)
             return self._answer(envelope, "451 4.3.0 Could not store the message; please try again later")

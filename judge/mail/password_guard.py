@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..storage.db import transaction
 from .dispatch_store import prepare
 
 FREE = {"account": 5, "peer": 3, "envelope": 3, "from": 3}
@@ -97,7 +98,7 @@ class PasswordGuard:
         """Record a wrong password; returns how many the account had within the window."""
         now = self.clock()
         subjects = [f"account:{account.lower()}", *source.subjects()]
-        with self.db.conn:
+        with transaction(self.db):     # the two statements commit together
             self.db.conn.execute("DELETE FROM guard_failures WHERE at <= ?", [now - WINDOW])
             self.db.conn.executemany("INSERT INTO guard_failures (subject, at) VALUES (?, ?)",
                                      [(s, now) for s in subjects])
@@ -106,7 +107,7 @@ class PasswordGuard:
     def should_tell_owner(self, account: str) -> bool:
         """True (and remembered) when the owner was not told of wrong passwords within the last hour."""
         now = self.clock()
-        with self.db.conn:
+        with transaction(self.db):
             told = self.db.conn.execute(
                 "INSERT INTO guard_told (account, at) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET "
                 "at = excluded.at WHERE guard_told.at <= ?", [account.lower(), now, now - TELL_EVERY]).rowcount

@@ -24,6 +24,7 @@ from email.message import Message
 
 import sqlite_utils
 
+from ..storage.db import transaction
 from .dispatch_store import prepare
 
 _SPACE = re.compile(r"\s+")
@@ -63,8 +64,7 @@ def first_copy(db: sqlite_utils.Database, inbound_id: int, mail: Message, sender
     prepare(db)
     mid_key, body_key = keys_of(mail, sender, recipients)
     look = [mid_key] if mid_key else [body_key]
-    with db.conn:
-        db.conn.execute("BEGIN IMMEDIATE")
+    with transaction(db):
         for key in look:
             row = db.conn.execute("SELECT inbound_id FROM applied_messages WHERE key = ?", [key]).fetchone()
             if row and row[0] != inbound_id:

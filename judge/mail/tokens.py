@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..storage.db import transaction
 from .dispatch_store import prepare
 
 _TOKEN = re.compile(r"[a-z0-9]{20}")
@@ -47,11 +48,8 @@ class ReplyTokens:
         token = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20))
         sql = ("INSERT INTO reply_tokens (token, account, game, created_at) VALUES (?, ?, ?, ?) "
                "ON CONFLICT(account, game) DO NOTHING")
-        if self.db.conn.in_transaction:
+        with transaction(self.db):       # or a savepoint in the caller's transaction
             self.db.conn.execute(sql, [token, account, key, time.time()])
-        else:
-            with self.db.conn:
-                self.db.conn.execute(sql, [token, account, key, time.time()])
         return self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?",
                                [account, key]).fetchone()[0]
 
@@ -87,7 +85,7 @@ def revoke(db: sqlite_utils.Database, account: str, game: str | None = None) -> 
     sql, args = "DELETE FROM reply_tokens WHERE account = ?", [account]
     if game is not None:
         sql, args = sql + " AND game = ?", [account, game]
-    with db.conn:
+    with transaction(db):
         return db.conn.execute(sql, args).rowcount
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .datafiles import data_files, schema_versions
+from ..storage.db import forget_checked
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -162,6 +163,7 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
     _fsync_dir(data_dir / "games")
     _fsync_dir(data_dir)
     from .upgrade import upgrade       # imports the games and mail layers; backup itself does not need them
+    forget_checked()                   # files put in place of others: every schema is checked again
     upgrade(data_dir)
     return files
 

@@ -55,21 +55,33 @@ class Upgraded:
 
 
 def upgrade(data_dir: Path) -> list[Upgraded]:
-    """Migrate every component of judge.sqlite and every game file; rebuild the games index.
+    """Migrate every component of judge.sqlite and every game file; rebuild the games index. A game
+    file unchanged since its index row was written at this judge's schema is current already: it is
+    neither read nor opened (judge.games.store.stale_game_files).
 
     Returns the files whose schema changed. A fresh directory gets its judge.sqlite here.
     """
-    from ..games.service import GameService        # the games layer migrates its own files
+    from ..games.service import GameService  # the games layer migrates its own files
+    from ..games.store import stale_game_files
 
     data_dir = Path(data_dir)
-    before = {name: schema_versions(data_dir / name) for name in data_files(data_dir)} \
-        if (data_dir / "judge.sqlite").exists() else {}
+    judge_file = data_dir / "judge.sqlite"
+    before = {"judge.sqlite": schema_versions(judge_file)} if judge_file.exists() else {}
+    if before:
+        # Game files unchanged since the index saw them at this judge's schema are neither read nor
+        # opened (the index vouches for them); every other one is read before anything is migrated.
+        db = open_db(judge_file)
+        try:
+            stale = stale_game_files(data_dir, db)
+        finally:
+            db.conn.close()
+        before.update({path.relative_to(data_dir).as_posix(): schema_versions(path) for path in stale})
     # Nothing is migrated if any file is from a newer judge: a downgrade must not half-run.
     newer = [f"{name}: {problem}" for name, versions in before.items() for problem in newer_than_known(versions)]
     if newer:
         raise UpgradeError("; ".join(newer) + ". This judge is older than the one that wrote these files:"
                            " install the newer judge again, or restore a backup this judge made")
-    db = open_db(data_dir / "judge.sqlite")
+    db = open_db(judge_file)
     try:
         for name, steps in JUDGE_FILE_COMPONENTS.items():
             migrate(db, name, steps)
@@ -77,12 +89,14 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
         db.conn.close()
     service = GameService(data_dir)
     try:
-        service.sync_index()      # opens (and so migrates) every game file; fills new index tables
+        service.sync_index(quick=True)      # opens (and so migrates) every changed game file
     finally:
         service.judge.conn.close()
+    known = known_versions()
     changed = []
-    for name in data_files(data_dir):
-        after = schema_versions(data_dir / name)
-        if name in before and before[name] != after:
-            changed.append(Upgraded(name, before[name], after))
+    for name, versions in before.items():
+        if name == "judge.sqlite" or versions.get("game") != known["game"]:     # a current game file stays so
+            after = schema_versions(data_dir / name)
+            if after != versions:
+                changed.append(Upgraded(name, versions, after))
     return changed
