@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from mailjudge import POWERS, MailJudge, mail
+from mailjudge import POWERS, MailJudge, mail  # noqa: E402 - imported once sys.path names the repository
 
 ORDERS = {"AUSTRIA": "A Vie - Gal\nA Bud - Ser\nF Tri - Alb", "ENGLAND": "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor",
           "FRANCE": "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Mid", "GERMANY": "A Ber - Kie\nF Kie - Den\nA Mun - Ruh",

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from dispatch import signed_on
-from mailjudge import POWERS, mail
+from dispatch import signed_on  # noqa: E402 - imported once sys.path names the repository
+from mailjudge import POWERS, mail  # noqa: E402 - imported once sys.path names the repository
 
 ORDERS = {"AUSTRIA": ["A Vie H", "A Bud H", "F Tri H"], "ENGLAND": ["F Lon H", "F Edi H", "A Lvp H"],
           "FRANCE": ["A Par H", "A Mar H", "F Bre H"], "GERMANY": ["A Ber H", "F Kie H", "A Mun H"],

@@ -156,7 +156,9 @@ def main() -> int:
           f"(per game median {statistics.median(per_game):.1f} ms, p95 {pct(per_game, 0.95):.1f} ms)")
     pictures = ("without pictures" if args.no_pictures else
                 f"{drawn['count']} pictures painted on the courier's painting thread, {drawn['seconds']:.1f} s of it")
-    mails, parts = db.conn.execute("SELECT (SELECT count(*) FROM outbox), (SELECT count(*) FROM outbox_parts)").fetchone()
+    mails, parts = db.conn.execute(
+        "SELECT (SELECT count(*) FROM outbox), (SELECT count(*) FROM outbox_parts)"
+    ).fetchone()
     print(f"the courier queued {queued} reports ({pictures}) in {couriered:.1f} s; outbox {mails} mails and"
           f" {parts} pictures, {outbox.stored_bytes(db) / 2**20:.0f} MiB")
     print(f"deadlines processed and every report queued: {total:.1f} s (goal < 120 s)")

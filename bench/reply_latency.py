@@ -8,7 +8,8 @@ beside it: before processing woke the outbox, a reply waited for that poll.
 
 Then the phase: in each of several started games (no one waiting), six players answer the judge's
 mail (their secret reply address) with their orders; once those are read the seventh does, and the
-clock runs from its 250 to the phase being played (the game's phase in the index moves on). Issue 15's goal: within a second, where the daemon's tick (30 s)
+clock runs from its 250 to the phase being played (the game's phase in the index moves on).
+Issue 15's goal: within a second, where the daemon's tick (30 s)
 used to set the pace.
 
     .venv/bin/python bench/reply_latency.py [--mails 60] [--games 6]

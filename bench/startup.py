@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_games_helpers import POWERS, service, seven_player_game, submit, whole
+from test_games_helpers import POWERS, service, seven_player_game, submit, whole  # noqa: E402 - imported once sys.path names the repository
 
 JUDGE = Path(sys.executable).with_name("judge")
 HOLDS = {"AUSTRIA": "A VIE H", "ENGLAND": "F LON H", "FRANCE": "A PAR H", "GERMANY": "A BER H"}

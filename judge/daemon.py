@@ -7,7 +7,8 @@ Two hooks connect the mail edge to the games layer:
   crash before its outcome was recorded), so it must be idempotent by `message.id`. Without one,
   `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
-  tick has a `due(now)` that says a game is due (the mail's orders were the last it needed). Without one, no tick runs and the
+  tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
+  Without one, no tick runs and the
   banner says the scheduler is not configured. It runs on the processing worker, after every stored
   mail that came in before `now` has been read (`Processor.tick`): an order acknowledged before a
   phase is played is in it, whatever the backlog or a restart. `now` is a whole second, as game
@@ -186,9 +187,11 @@ def banner(config: Config, listening: Listening, *, dispatch: DispatchHook, tick
         f"  {protocol:<9} {listening.host}:{listening.port}  (mail to {c.address}; at most {c.smtp.size_limit} bytes;"
         f" {c.smtp.rate_limit} messages per sender per {c.smtp.rate_window:.0f} s)",
         f"  data      {c.data_dir.resolve()}  (archive and outbox in {c.db_path.name})",
-        f"  IMAP      {f'{c.imap.user}@{c.imap.host}:{c.imap.port} {c.imap.folder}' if c.imap.enabled else 'not configured'}",
+        "  IMAP      " + (f"{c.imap.user}@{c.imap.host}:{c.imap.port} {c.imap.folder}" if c.imap.enabled
+                             else "not configured"),
         f"  outbound  {outbound}",
-        f"  dispatch  {'not configured: mail is archived and recorded only' if dispatch is record_without_dispatcher else getattr(dispatch, '__qualname__', repr(dispatch))}",
+        "  dispatch  " + ("not configured: mail is archived and recorded only" if dispatch is record_without_dispatcher
+                          else getattr(dispatch, "__qualname__", repr(dispatch))),
         f"  scheduler {'not configured' if tick is None else getattr(tick, '__qualname__', repr(tick))}",
         f"Try: swaks --server {listening.host}:{listening.port}{' --protocol LMTP' if c.smtp.lmtp else ''}"
         f" --from you@example.org --to {c.address}"

@@ -56,5 +56,7 @@ def run(args: argparse.Namespace) -> int:
         position = turn.next
     print(f"== next: {variant.calendar.name(position.phase)}")
     for power in variant.powers:
-        print(f"  {power.name:8} {len(position.centres_of(power.id))} centres, {len(position.units_of(power.id))} units")
+        print(
+            f"  {power.name:8} {len(position.centres_of(power.id))} centres, {len(position.units_of(power.id))} units"
+        )
     return 0

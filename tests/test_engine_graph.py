@@ -29,7 +29,11 @@ def test_convoy_routes_on_the_compiled_map_match_the_province_graph(name):
             answers.add(("route", route))
             for fleet in rng.sample(sorted(fleets), min(3, len(fleets))):
                 on_route = graph.on_minimal_route(origin, dest, fleet, bits)
-                assert on_route == _minimal_route_by_provinces(board, origin, dest, fleet, fleets), (origin, dest, fleet)
+                assert on_route == _minimal_route_by_provinces(board, origin, dest, fleet, fleets), (
+                    origin,
+                    dest,
+                    fleet,
+                )
                 answers.add(("on route", on_route))
     if seas:  # both answers were met, so the comparison tested something
         assert answers == {("route", True), ("route", False), ("on route", True), ("on route", False)}

@@ -67,7 +67,9 @@ def test_the_dislodgement_as_each_side_saw_it(played):
     italy = report(svc, notices, "F1901M", "p-italy")
     assert "The Italian army in Venice was dislodged by the attack from Tyrolia and may retreat to" in italy
     austria = report(svc, notices, "F1901M", "p-austria")
-    assert "Fleet Trieste supports Army Tyrolia -> Venice" in austria and "Italian army in Venice was dislodged" in austria
+    assert (
+        "Fleet Trieste supports Army Tyrolia -> Venice" in austria and "Italian army in Venice was dislodged" in austria
+    )
     germany = report(svc, notices, "F1901M", "p-germany")
     assert "Venice" not in germany and "dislodged" not in germany
     master = report(svc, notices, "F1901M", "gm")

@@ -146,14 +146,18 @@ def test_a_results_notice_stored_before_carries_its_results_itself_and_reads_the
     j.service.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "F BRE - MAO"), account="france")
     j.service.process("alpha")
     reports = Reports()
-    new = {n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha") if n.kind == "results"}
+    new = {
+        n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha") if n.kind == "results"
+    }
     with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
         for nid, payload in game.execute("SELECT id, payload FROM notices WHERE kind = 'results'").fetchall():
             old = json.loads(payload)
             seq = old.pop("results_of")
-            old["results"] = json.loads(game.execute("SELECT result FROM phases WHERE seq = ?",
-                                                     [seq]).fetchone()[0])["results"]
+            old["results"] = json.loads(game.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])[
+                "results"
+            ]
             game.execute("UPDATE notices SET payload = ? WHERE id = ?", [json.dumps(old), nid])
-    old = {n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha") if n.kind == "results"}
+    old = {n.id: render_notice(reports, j.service, n) for n in j.service.pending_notices("alpha")
+           if n.kind == "results"}
     assert len(new) == 9 and old == new
     assert all("Army Paris -> Burgundy" in r.body for r in old.values())

@@ -60,9 +60,18 @@ def reply(tmp_path, message_id: str) -> str:
 def notice_mail(tmp_path, address: str, subject: str):
     """The one mail with this subject queued for this address."""
     def found():
-        return [m for m in (message_from_bytes(r[0], policy=policy.default) for r in rows(
-            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox_mail WHERE recipients LIKE ?", [f'%"{address}"%']))
-            if str(m["Subject"]) == subject]
+        return [
+            m
+            for m in (
+                message_from_bytes(r[0], policy=policy.default)
+                for r in rows(
+                    tmp_path / "var" / "judge.sqlite",
+                    "SELECT raw FROM outbox_mail WHERE recipients LIKE ?",
+                    [f'%"{address}"%'],
+                )
+            )
+            if str(m["Subject"]) == subject
+        ]
     got = wait_until(found, what=f"{subject!r} for {address}")
     assert len(got) == 1
     return got[0]
@@ -204,7 +213,8 @@ def test_history_list_and_summary_are_cut_until_the_end(game):
     # the end: the whole record for everyone
     send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nterminate")
     wait_until(lambda: service.status(GAME)["status"] == "finished", what="the game to end")
-    end = " ".join(text_of(notice_mail(tmp_path, "france@dip.test", f"{GAME} is over: ended by the game master")).split())
+    end_mail = notice_mail(tmp_path, "france@dip.test", f"{GAME} is over: ended by the game master")
+    end = " ".join(text_of(end_mail).split())
     assert f"The fog of war is lifted: HISTORY {GAME} now shows every order" in end
     after = reply(tmp_path, send(port, "france@dip.test", f"signon F{GAME} france-pw\nhistory {GAME}"))
     assert "A VEN - TYR" in after and "A TYR - MUN" in after

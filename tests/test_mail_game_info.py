@@ -201,7 +201,9 @@ def test_the_record_on_list_and_the_masters_minimum_to_join_by_mail(played):
     game = said(played.reply_to("ann@dip.test", "LIST alpha"))
     assert f"Austria austria {record.reliability:.0f}% of {record.phases}" in game
     played.reply_to("gm@dip.test", "CREATE beta gm-secret RELIABILITY 101")
-    assert "a percentage is from 0 to 100" in said(played.reply_to("gm@dip.test", "CREATE beta gm-secret RELIABILITY 101"))
+    assert "a percentage is from 0 to 100" in said(
+        played.reply_to("gm@dip.test", "CREATE beta gm-secret RELIABILITY 101")
+    )
     played.reply_to("gm@dip.test", "CREATE beta gm-secret RELIABILITY 99.5")
     worst = min(POWERS, key=lambda p: played.service.record(p.lower()).reliability or 100).lower()
     refused = said(played.reply_to(f"{worst}@dip.test", f"JOIN beta {worst}-pw"))

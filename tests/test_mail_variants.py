@@ -125,7 +125,9 @@ def test_list_variants_names_every_variant_and_help_variant_reads_ids_and_names(
         assert "5 players: Carthage, Egypt, Greece, Persia and Rome" in answer and "18 of the 34" in answer
         assert "Map: Imported from DPjudge ancmed.map" in answer and "Picture: drawn from the board itself" in answer
     answer = " ".join(j.reply_to("ann@dip.test", "HELP VARIANT France vs Austria").body.split())
-    assert "Off the board (their units gone, their centres neutral): England, Germany, Italy, Russia and Turkey" in answer
+    assert (
+        "Off the board (their units gone, their centres neutral): England, Germany, Italy, Russia and Turkey" in answer
+    )
     assert "Picture: the Standard map's picture" in answer
     wrong = j.reply_to("ann@dip.test", "HELP VARIANT Atlantis").body
     assert "there is no variant 'Atlantis'" in wrong and "LIST VARIANTS" in wrong

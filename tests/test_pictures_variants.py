@@ -132,7 +132,9 @@ def test_plane_cells_show_only_borders_the_board_has(plane):
     met = set()
     for a, b in ((grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])):
         touching = (a != b) & ~np.isin(a, (UNPLAYABLE_LAND, OPEN_WATER)) & ~np.isin(b, (UNPLAYABLE_LAND, OPEN_WATER))
-        met |= {tuple(sorted((order[x - 1], order[y - 1]))) for x, y in set(zip(a[touching].tolist(), b[touching].tolist()))}
+        met |= {
+            tuple(sorted((order[x - 1], order[y - 1]))) for x, y in set(zip(a[touching].tolist(), b[touching].tolist()))
+        }
     false = [pair for pair in sorted(met) if pair[1] not in variant.board.neighbours(pair[0])]
     assert not false, f"borders the board does not have: {false}"
 

@@ -95,8 +95,15 @@ def _as_embark(variant: Variant, position: Position, power: str, order: Order) -
     if not (enabled(variant) and isinstance(order, Move)) or order.to.province not in variant.board.provinces:
         return None
     army, fleet = position.unit_in(order.unit.location.province), position.unit_in(order.to.province)
-    if army is not None and army.kind is UnitKind.ARMY and army.power == power and fleet is not None \
-            and fleet.kind is UnitKind.FLEET and fleet.power == power and variant.board.province(order.to.province).is_sea:
+    if (
+        army is not None
+        and army.kind is UnitKind.ARMY
+        and army.power == power
+        and fleet is not None
+        and fleet.kind is UnitKind.FLEET
+        and fleet.power == power
+        and variant.board.province(order.to.province).is_sea
+    ):
         return Embark(UnitRef(army.location, UnitKind.ARMY), UnitRef(fleet.location, UnitKind.FLEET))
     return None
 

@@ -354,7 +354,9 @@ def _choose_routes(variant: Variant, position: Position, entries: dict[str, Entr
         if not by_land:
             if not chain and not _could_be_convoyed(variant, origin, dest, fleets_at_sea):
                 if board.coastal_for_convoy(origin) and board.coastal_for_convoy(dest):
-                    rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NO_CONVOYING_FLEETS))
+                    rejected.append(
+                        Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NO_CONVOYING_FLEETS)
+                    )
                 else:
                     rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, Why.NOT_ADJACENT,
                                             (dest, origin)))
@@ -436,7 +438,8 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
             if dest in board.army_neighbours(target.location.province):
                 continue
             if board.coastal_for_convoy(target.location.province) and board.coastal_for_convoy(dest) \
-                    and _sea_route(variant, target.location.province, dest, fleets_at_sea() & ~board.graph.bits((province,))):
+                    and _sea_route(variant, target.location.province, dest,
+                                   fleets_at_sea() & ~board.graph.bits((province,))):
                 continue
             why, about = Why.SUPPORTED_NEEDS_CONVOY, (target.location.province, dest)
         elif target.kind is UnitKind.ARMY_FLEET and not board.province(dest).is_sea:

@@ -189,9 +189,14 @@ def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
     for p, ds in data.get("dislodged", {}).items():
         for d in ds:
             unit = _read_unit(variant, power_id(p), d["unit"])
-            dislodged.append(DislodgedUnit(unit, parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
-                                           tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
-                                           bool(d.get("civil_disorder", False))))
+            dislodged.append(
+                DislodgedUnit(
+                    unit,
+                    parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
+                    tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
+                    bool(d.get("civil_disorder", False)),
+                )
+            )
     try:
         return Position(phase, tuple(units), owners, tuple(dislodged))
     except ValueError as e:

@@ -24,7 +24,9 @@ from .gamefile import GameFile
 
 def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
     variant, rules = gf.variant, gf.rules
-    rows = gf.db.execute("SELECT seq, phase, position, result FROM phases WHERE rolled_back = 0 ORDER BY seq").fetchall()
+    rows = gf.db.execute(
+        "SELECT seq, phase, position, result FROM phases WHERE rolled_back = 0 ORDER BY seq"
+    ).fetchall()
     doc: dict[str, Any] = {"game": name, "variant": variant.id, "rules": rules.name, "exported_at": iso(now)}
     if not rows:
         return {**doc, "phases": [], "replayable": {"ok": False, "why": "the game has not started"}}
@@ -58,7 +60,8 @@ def _same(variant, a: Position | None, b: Position) -> bool:
     return a is not None and notation.position_to_json(variant, a) == notation.position_to_json(variant, b)
 
 
-def _catch_up(gf: GameFile, replay: Position | None, stored: Position) -> tuple[Position | None, list[dict], str | None]:
+def _catch_up(gf: GameFile, replay: Position | None,
+              stored: Position) -> tuple[Position | None, list[dict], str | None]:
     """Replay with no orders the phases the game settled by itself before `stored` (at most a
     few: processing settles no more than eight in a row). Returns the replay (None where it
     parted from the game), those phases, and why it parted."""

@@ -109,7 +109,9 @@ def _names(variant: Variant, provinces: Iterable[str]) -> re.Pattern[str] | None
         words |= {p.upper(), variant.board.province(p).name}
     if not words:
         return None
-    return re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w])")
+    return re.compile(
+        r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w])"
+    )
 
 
 def _arg_provinces(variant: Variant, args: Iterable[Any]) -> set[str]:

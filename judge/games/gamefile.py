@@ -172,8 +172,10 @@ class GameFile:
         nid = f"{self.name}:{key}:{kind}:{recipient or '*'}"
         body = {"game": self.name, "kind": kind, "recipient": recipient,
                 "powers": list(self.powers_of(recipient)) if recipient else [], **payload}
-        self.db.execute("INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
-                        [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)])
+        self.db.execute(
+            "INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
+            [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)],
+        )
 
     def read_notice_payload(self, text: str, results: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         """A stored notice's payload as the mail layer reads it: a results notice names the phase whose

@@ -524,12 +524,25 @@ class CommandError:
 
 
 USAGE = {
-    "signon": "SIGNON Fgame password", "sign": "SIGNON Fgame password", "create": "CREATE game password [variant] [setting value ...]",
-    "join": "JOIN game password [power] [PRIVATE join-password]", "map": "MAP game [phase]", "export": "EXPORT game", "observe": "OBSERVE game", "history": "HISTORY game [phases]",
-    "summary": "SUMMARY game", "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
-    "ADDRESS new | TIMEZONE zone | DEADLINE when | a game setting (HELP SETTINGS)", "eject": "EJECT power", "replace": "REPLACE power [address]",
-    "extend": "EXTEND hours", "become": "BECOME MASTER, or (a master) BECOME power",
-    "promote": "PROMOTE account", "demote": "DEMOTE account", "concede": "CONCEDE power", "press": "PRESS TO powers ... ENDPRESS",
+    "signon": "SIGNON Fgame password",
+    "sign": "SIGNON Fgame password",
+    "create": "CREATE game password [variant] [setting value ...]",
+    "join": "JOIN game password [power] [PRIVATE join-password]",
+    "map": "MAP game [phase]",
+    "export": "EXPORT game",
+    "observe": "OBSERVE game",
+    "history": "HISTORY game [phases]",
+    "summary": "SUMMARY game",
+    "set": "SET WAIT | NOWAIT | DRAW | NODRAW | ABSENCE dates | PASSWORD new | "
+    "ADDRESS new | TIMEZONE zone | DEADLINE when | a game setting (HELP SETTINGS)",
+    "eject": "EJECT power",
+    "replace": "REPLACE power [address]",
+    "extend": "EXTEND hours",
+    "become": "BECOME MASTER, or (a master) BECOME power",
+    "promote": "PROMOTE account",
+    "demote": "DEMOTE account",
+    "concede": "CONCEDE power",
+    "press": "PRESS TO powers ... ENDPRESS",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
 }
 

@@ -509,7 +509,9 @@ class OrderReader:
             if tag == "move" and self._lands(built):
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
             if tag == "move" and built.unit.kind is UnitKind.ARMY and built.to.coast is not None:
-                notes = notes + (f"an army takes no coast: it moves to {self.variant.board.province(built.to.province).name}",)
+                notes = notes + (
+                    f"an army takes no coast: it moves to {self.variant.board.province(built.to.province).name}",
+                )
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
             return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",

@@ -260,9 +260,11 @@ class Archive:
             self.db.conn.execute(
                 "INSERT INTO address_status (address, failing, bounces, last_bounce_at, last_diagnostic,"
                 " last_inbound_id) VALUES (?, 1, 1, ?, ?, ?) ON CONFLICT(address) DO UPDATE SET failing = 1,"
-                " bounces = bounces + (last_inbound_id IS NOT excluded.last_inbound_id), last_bounce_at = excluded.last_bounce_at,"
+                " bounces = bounces + (last_inbound_id IS NOT excluded.last_inbound_id),"
+                " last_bounce_at = excluded.last_bounce_at,"
                 " last_diagnostic = excluded.last_diagnostic, last_inbound_id = excluded.last_inbound_id",
-                [address.lower(), self.clock(), diagnostic, inbound_id])
+                [address.lower(), self.clock(), diagnostic, inbound_id],
+            )
 
     def is_failing(self, address: str) -> bool:
         row = self.db.conn.execute("SELECT failing FROM address_status WHERE address = ?",

@@ -291,5 +291,19 @@ def require_master(service: GameService, session: Session, what: str) -> str:
     return session.game
 
 
-__all__ = ["Alert", "Refused", "Session", "authenticate", "check_password", "game_name", "known_game", "power_by_letter", "power_name",
-           "require_master", "require_player", "resolve_power", "signon", "start_session"]
+__all__ = [
+    "Alert",
+    "Refused",
+    "Session",
+    "authenticate",
+    "check_password",
+    "game_name",
+    "known_game",
+    "power_by_letter",
+    "power_name",
+    "require_master",
+    "require_player",
+    "resolve_power",
+    "signon",
+    "start_session",
+]

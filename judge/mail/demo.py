@@ -25,20 +25,42 @@ from .loops import stable_message_id
 POWERS = {"A": "austria", "E": "england", "F": "france", "G": "germany", "I": "italy", "R": "russia", "T": "turkey"}
 
 SCRIPT = [
-    ("S1901M", {
-        "A": ["A Bud - Ser", "A Vie - Gal", "F Tri H"], "E": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
-        "F": ["A Par - Bur", "A Mar - Spa", "F Bre - Mid"], "G": ["A Mun - Ruh", "A Ber - Kie", "F Kie - Den"],
-        "I": ["A Ven H", "A Rom - Apu", "F Nap - Ion"], "R": ["F StP/sc - Bot", "A War - Ukr", "A Mos H", "F Sev - Bla"],
-        "T": ["A Con - Bul", "A Smy - Arm", "F Ank H"]}),
-    ("F1901M", {
-        "A": ["A Ser H", "A Gal H", "F Tri H"], "E": ["F Nwg - Nwy", "F Nth H", "A Yor H"],
-        "F": ["F Mid - Por", "A Spa H", "A Bur H"], "G": ["A Kie - Hol", "F Den H", "A Ruh H"],
-        "I": ["F Ion - Tun", "A Ven H", "A Apu H"], "R": ["F Bot - Swe", "F Bla - Rum", "A Ukr H", "A Mos H"],
-        "T": ["A Bul H", "A Arm H", "F Ank H"]}),
-    ("W1901A", {
-        "A": ["build A Vie"], "E": ["build F Lon"], "F": ["build A Par", "build F Bre"],
-        "G": ["build A Ber", "build F Kie"], "I": ["build A Rom"], "R": ["build A War", "build F Sev"],
-        "T": ["build A Con"]}),
+    (
+        "S1901M",
+        {
+            "A": ["A Bud - Ser", "A Vie - Gal", "F Tri H"],
+            "E": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+            "F": ["A Par - Bur", "A Mar - Spa", "F Bre - Mid"],
+            "G": ["A Mun - Ruh", "A Ber - Kie", "F Kie - Den"],
+            "I": ["A Ven H", "A Rom - Apu", "F Nap - Ion"],
+            "R": ["F StP/sc - Bot", "A War - Ukr", "A Mos H", "F Sev - Bla"],
+            "T": ["A Con - Bul", "A Smy - Arm", "F Ank H"],
+        },
+    ),
+    (
+        "F1901M",
+        {
+            "A": ["A Ser H", "A Gal H", "F Tri H"],
+            "E": ["F Nwg - Nwy", "F Nth H", "A Yor H"],
+            "F": ["F Mid - Por", "A Spa H", "A Bur H"],
+            "G": ["A Kie - Hol", "F Den H", "A Ruh H"],
+            "I": ["F Ion - Tun", "A Ven H", "A Apu H"],
+            "R": ["F Bot - Swe", "F Bla - Rum", "A Ukr H", "A Mos H"],
+            "T": ["A Bul H", "A Arm H", "F Ank H"],
+        },
+    ),
+    (
+        "W1901A",
+        {
+            "A": ["build A Vie"],
+            "E": ["build F Lon"],
+            "F": ["build A Par", "build F Bre"],
+            "G": ["build A Ber", "build F Kie"],
+            "I": ["build A Rom"],
+            "R": ["build A War", "build F Sev"],
+            "T": ["build A Con"],
+        },
+    ),
 ]
 
 

@@ -299,9 +299,17 @@ class Dispatch:
                 continue
             except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
-                errors.extend({"line": p.line, "text": p.text, "problem": "the judge failed on this order (a fault"
-                               " of its own, logged for its keeper); it was not taken", "expected": "send it again later",
-                               "suggestions": []} for p in orders)
+                errors.extend(
+                    {
+                        "line": p.line,
+                        "text": p.text,
+                        "problem": "the judge failed on this order (a fault"
+                        " of its own, logged for its keeper); it was not taken",
+                        "expected": "send it again later",
+                        "suggestions": [],
+                    }
+                    for p in orders
+                )
                 continue
             refused = result.get("refused", {})
             errors.extend({"line": orders[i].line, "text": orders[i].text, "problem": why,

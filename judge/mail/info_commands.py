@@ -159,8 +159,11 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         info = s["powers"].get(power)
         if info is None:
             continue
-        stints = [(e["account"], e["phase"] or "-", (e["at"] or "")[:10]) for e in seats
-                  if e["power"] == power and (e["event"] in ("assigned", "replaced") or e["event"].startswith("joined"))]
+        stints = [
+            (e["account"], e["phase"] or "-", (e["at"] or "")[:10])
+            for e in seats
+            if e["power"] == power and (e["event"] in ("assigned", "replaced") or e["event"].startswith("joined"))
+        ]
         stints = [st for i, st in enumerate(stints) if not i or st[0] != stints[i - 1][0]]
         for i, (account, phase, day) in enumerate(stints or [(info["account"], "-", "")]):
             player = "nobody" if account is None else "(anonymous)" if anonymous else account

@@ -45,8 +45,15 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
     if sees is not None:             # fog of war: the board as the reader's powers saw it, as its results mail
         record, hidden = fogged_record(env.service, name, record, sees)
     variant, position, outcomes, dislodged = phase_board(env.service, record)
-    png = render_png(variant, position, outcomes or None, dislodged=dislodged, title=game_title(name, variant, position),
-                     hidden=hidden, counted=sees)
+    png = render_png(
+        variant,
+        position,
+        outcomes or None,
+        dislodged=dislodged,
+        title=game_title(name, variant, position),
+        hidden=hidden,
+        counted=sees,
+    )
     filename = f"{name}-{record['phase']}.png"
     env.files.append(Attachment(filename, "image", "png", png))
     what = "with its orders and what became of them" if outcomes else "as it stands, before its orders"

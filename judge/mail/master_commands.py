@@ -186,7 +186,9 @@ def _auto_clock(env: Env, game: str) -> list[str]:
     players, from their registered zones; the reply says whom it suits and whom not."""
     chosen = env.service.auto_clock(game)
     if not chosen.suits and not chosen.not_suited:
-        raise Refused(f"{game} has no players yet to choose a clock for", "SET CLOCK 20:00, or AUTO once players have joined")
+        raise Refused(
+            f"{game} has no players yet to choose a clock for", "SET CLOCK 20:00, or AUTO once players have joined"
+        )
     clock = chosen.clock.strftime("%H:%M")
     env.service.set_settings(game, deadline_clock=clock)
     zone = env.service.status(game)["settings"]["time_zone"]

@@ -141,12 +141,17 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
     start = starting_position(variant)  # the same whenever the mail is rendered
     seat = p.get("seat", ())
     return {
-        "reconstruction": (variant.extra.get("x_reconstruction_notice") or
-                           f"The {variant.name} map was reconstructed and may differ from the printed map.")
-        if variant.reconstructed else None,
+        "reconstruction": (
+            variant.extra.get("x_reconstruction_notice")
+            or f"The {variant.name} map was reconstructed and may differ from the printed map."
+        )
+        if variant.reconstructed
+        else None,
         "seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids],
-        "units": [(variant.power(x).name, [unit_words(variant, unit_text(u.kind, u.location)) for u in start.units_of(x)])
-                  for x in seat],
+        "units": [
+            (variant.power(x).name, [unit_words(variant, unit_text(u.kind, u.location)) for u in start.units_of(x)])
+            for x in seat
+        ],
         "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
         "example": example_moves(variant, [u for x in seat[:1] for u in start.units_of(x)]),
         "rules": game_rules(variant, status["settings"]),

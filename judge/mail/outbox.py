@@ -373,19 +373,22 @@ class Sender:
                     if not smtp.has_extn("smtputf8"):
                         international = [a for a in (envelope_from, *recipients) if not a.isascii()]
                         raise PermanentFailure(
-                            f"the relay does not offer SMTPUTF8, needed for {', '.join(international) or 'its UTF-8 headers'}")
+                            "the relay does not offer SMTPUTF8, needed for "
+                            + (", ".join(international) or "its UTF-8 headers")
+                        )
                     options = ["SMTPUTF8", *(["BODY=8BITMIME"] if smtp.has_extn("8bitmime") else [])]
                 refused = smtp.sendmail(envelope_from, recipients, raw, mail_options=options)
         except smtplib.SMTPRecipientsRefused as e:
             raise _failure(e.recipients.values(), "every recipient refused") from e
-        except smtplib.SMTPResponseException as e:   # MAIL FROM or DATA refused, or auth failed
-            text = f"{e.smtp_code} {e.smtp_error.decode('utf-8', 'replace') if isinstance(e.smtp_error, bytes) else e.smtp_error}"
+        except smtplib.SMTPResponseException as e:  # MAIL FROM or DATA refused, or auth failed
+            said = e.smtp_error.decode("utf-8", "replace") if isinstance(e.smtp_error, bytes) else e.smtp_error
+            text = f"{e.smtp_code} {said}"
             if 500 <= e.smtp_code < 600:
                 raise PermanentFailure(text) from e
             raise TemporaryFailure(text) from e
         except (smtplib.SMTPException, OSError, socket.timeout) as e:
             raise TemporaryFailure(f"relay {relay.host}:{relay.port}: {e!r}") from e
-        except UnicodeError as e:     # an address or header SMTP cannot carry: the same every time
+        except UnicodeError as e:  # an address or header SMTP cannot carry: the same every time
             raise PermanentFailure(f"cannot be sent as it is: {e}") from e
         return f"relay {relay.host}:{relay.port}", refused
 

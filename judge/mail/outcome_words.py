@@ -2,7 +2,8 @@
 
 The games layer stores each outcome as JSON (`reason`, the code `why` with its `args`, `involving`
 provinces, `dislodged_from`; a result stored before the codes has a sentence in `detail`). The
-code's words are in `reason_words`; here the units behind the provinces are named too ("bounced with the German army from Munich"), from the other orders
+code's words are in `reason_words`; here the units behind the provinces are named too ("bounced with
+the German army from Munich"), from the other orders
 of the same phase: in a movement phase every unit has an order, the judge's holds included.
 """
 from __future__ import annotations

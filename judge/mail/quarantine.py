@@ -40,9 +40,16 @@ def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: 
     sender, why_not = answerable_sender(message)
     reports = Reports()
     if sender is not None:
-        outgoing.send(db, config, reports.render("reply_set_aside.j2", subject=subject, reply_subject=reply_subject(subject),
-                                                   attempts=attempts),
-                      key=f"set-aside:{message.id}:{message.content_hash}", to=[sender], in_reply_to=headers)
+        outgoing.send(
+            db,
+            config,
+            reports.render(
+                "reply_set_aside.j2", subject=subject, reply_subject=reply_subject(subject), attempts=attempts
+            ),
+            key=f"set-aside:{message.id}:{message.content_hash}",
+            to=[sender],
+            in_reply_to=headers,
+        )
         said.append(f"{sender} told")
     else:
         said.append(f"sender not told ({why_not})")

@@ -42,7 +42,9 @@ class ReplyTokens:
     def token_for(self, account: str, game: str | None) -> str:
         """The player's token for this game, made on first use."""
         key = game or ""
-        row = self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?", [account, key]).fetchone()
+        row = self.db.execute(
+            "SELECT token FROM reply_tokens WHERE account = ? AND game = ?", [account, key]
+        ).fetchone()
         if row:
             return row[0]
         token = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20))

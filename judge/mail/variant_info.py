@@ -41,7 +41,8 @@ def _picture_source(variant_id: str) -> str:
         return f"the {load_variant(home).name} map's picture (the same board)"
     layout = load_layout(variant_id)
     if is_plane(layout):
-        return f"drawn from the board itself, each province placed as in {layout['projection'].get('source', 'its layout')}"
+        source = layout["projection"].get("source", "its layout")
+        return f"drawn from the board itself, each province placed as in {source}"
     return "drawn over real geography (each province's latitude and longitude over a land mask)"
 
 
@@ -83,4 +84,6 @@ def help_variant(env: Env, words: str) -> list[str]:
     found = find_variant(words)
     if found is None:
         raise Refused(f"there is no variant {words.strip()!r}", "LIST VARIANTS names them all")
-    return env.reports.render("reply_variants.j2", variants=[], chosen=variant_facts(found)).body.rstrip("\n").split("\n")
+    return (
+        env.reports.render("reply_variants.j2", variants=[], chosen=variant_facts(found)).body.rstrip("\n").split("\n")
+    )

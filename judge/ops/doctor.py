@@ -233,7 +233,9 @@ def check_imap(imap: ImapConfig) -> Check:
                 pass
     except (IMAPClientError, OSError, socket.timeout) as e:
         return Check(FAIL, "imap", f"the mailbox {where} cannot be read: {e}")
-    return Check(OK, "imap", f"the mailbox {where} folder {imap.folder} opens ({folder.get(b'EXISTS', '?')} message(s))")
+    return Check(
+        OK, "imap", f"the mailbox {where} folder {imap.folder} opens ({folder.get(b'EXISTS', '?')} message(s))"
+    )
 
 
 def _open_ro(path: Path) -> sqlite3.Connection:

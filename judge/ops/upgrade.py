@@ -12,7 +12,7 @@ from pathlib import Path
 from ..games import store as games_store
 from ..mail import archive, dispatch_store, outbox
 from ..storage.db import migrate, open_db
-from .datafiles import data_files, schema_versions
+from .datafiles import schema_versions
 
 # Every component of judge.sqlite, in the order they are migrated, and its migration steps. A
 # component added to the judge gets its line here, so that start-up migrates it and `judge doctor`

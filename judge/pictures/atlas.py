@@ -87,8 +87,12 @@ def power_colours(variant: Variant, layout: Mapping | None = None) -> Mapping[st
 def fingerprint(variant: Variant, layout: Mapping) -> str:
     """Everything a cell grid depends on: the layout, and each province's kind of ground and neighbours."""
     board = variant.board
-    data = {"layout": {k: layout[k] for k in ("projection", "positions")}, "width": CELLS_WIDTH, "version": CELLS_VERSION,
-            "board": {p: [prov.terrain.value, sorted(board.neighbours(p))] for p, prov in sorted(board.provinces.items())}}
+    data = {
+        "layout": {k: layout[k] for k in ("projection", "positions")},
+        "width": CELLS_WIDTH,
+        "version": CELLS_VERSION,
+        "board": {p: [prov.terrain.value, sorted(board.neighbours(p))] for p, prov in sorted(board.provinces.items())},
+    }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 

@@ -15,8 +15,9 @@ from ..games.service import GameService
 from .atlas import Atlas, has_layout
 from .chart import centre_chart_png
 
-log = logging.getLogger("judge.pictures")
 from .render import render_png, render_svg, title_of
+
+log = logging.getLogger("judge.pictures")
 
 
 def phase_board(service: GameService, record: dict[str, Any]):

@@ -39,8 +39,12 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         colour = colours[power.id]
         shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
-        counts = f"{_count(len(position.centres_of(power.id)), 'centre')}, {_count(len(position.units_of(power.id)), 'unit')}" \
-            if counted is None or power.id in counted else "unseen"
+        counts = (
+            f"{_count(len(position.centres_of(power.id)), 'centre')}, "
+            f"{_count(len(position.units_of(power.id)), 'unit')}"
+            if counted is None or power.id in counted
+            else "unseen"
+        )
         shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
     y = top + (86 + (rows - 1) * ROW) * k
     x = 14 * k

@@ -38,7 +38,9 @@ def paint_svg(scene: Scene, title: str = "") -> str:
     for shape in scene.shapes:
         if isinstance(shape, Circle):
             (x, y), r = shape.centre, shape.radius
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {_paint(shape.fill, shape.outline, shape.width)}/>')
+            parts.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {_paint(shape.fill, shape.outline, shape.width)}/>'
+            )
         elif isinstance(shape, Polygon):
             parts.append(f'<polygon points="{_pts(shape.points)}" {_paint(shape.fill, shape.outline, shape.width)}/>')
         elif isinstance(shape, Line):

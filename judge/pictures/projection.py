@@ -113,7 +113,9 @@ class Frame:
             return cls(Plane(), min(xs) - margin, max(ys) + margin, max(xs) - min(xs) + 2 * margin,
                        max(ys) - min(ys) + 2 * margin)
         if spec.get("type") != "lambert_conformal_conic":
-            raise ValueError(f"unknown projection {spec.get('type')!r}; only lambert_conformal_conic and plane are drawn")
+            raise ValueError(
+                f"unknown projection {spec.get('type')!r}; only lambert_conformal_conic and plane are drawn"
+            )
         proj = LambertConic(tuple(spec["standard_parallels"]), spec["central_meridian"], spec["latitude_of_origin"])
         box = spec["bounds"]
         # The box's edges are curves once projected: sample them to find the rectangle around them.

@@ -299,8 +299,9 @@ class _Reader:
         if not m:
             raise MapError(f"not a power line: {line!r}")
         raw, own, centres = m.group(1), m.group(2), m.group(3).split()
-        if not re.fullmatch(r"[-_+A-Za-z0-9.]+", raw) or any(not re.fullmatch(r"[-&+*@~]*[A-Za-z0-9/]+(\([A-Za-z,]*\))?", c)
-                                                          for c in centres):
+        if not re.fullmatch(r"[-_+A-Za-z0-9.]+", raw) or any(
+            not re.fullmatch(r"[-&+*@~]*[A-Za-z0-9/]+(\([A-Za-z,]*\))?", c) for c in centres
+        ):
             raise MapError(f"not a directive the importer knows, nor a power line: {line!r}")
         pid = _power_id(raw)
         if old and old in d.powers:
