@@ -67,6 +67,14 @@ def test_create_with_a_variant_and_settings_in_any_case_and_commas(judge):
     assert settings["reminder_hours"] == [12.0, 2.0] and settings["unlisted"] is True
 
 
+@pytest.mark.parametrize("written, variant_id", [("ANCMED", "ancmed"), ("France-vs-Austria", "france-austria"),
+                                                 ("FLEET-ROME", "fleetrome"), ("Standard", "standard")])
+def test_create_takes_a_variant_by_its_id_or_its_name_as_help_variant_does(judge, written, variant_id):
+    r = said(judge.reply_to("gm@dip.test", f"create delta gm-pw {written}"))
+    assert "created delta" in r, r
+    assert judge.service.status("delta")["variant"] == variant_id
+
+
 @pytest.mark.parametrize("words, why", [
     ("PRESS purple MOVEMENT -3", ["SET PRESS: 'purple' is not one of WHITE, GREY, BROADCAST, NONE",
                                   "SET MOVEMENT: hours must be more than 0"]),

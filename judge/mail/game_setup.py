@@ -15,6 +15,7 @@ from ..language import commands as c
 from .auth import Refused, authenticate, game_name, require_master
 from .command_env import Env
 from .game_settings import BY_WORD, read_setting, shown
+from .variant_info import find_variant
 
 USAGE = "CREATE game password [variant] [setting value ...] [PRIVATE join-password]"
 
@@ -91,7 +92,8 @@ def create(env: Env, cmd: c.Create) -> list[str]:
         env.session.game, env.session.powers, env.session.as_master = name, (), True
         return [f"{name} was created by you already"]
     try:
-        env.service.create_game(name, variant=(variant or "standard").lower(), master=account,
+        chosen = (find_variant(variant) or variant.lower()) if variant else "standard"   # its id or name, as HELP VARIANT
+        env.service.create_game(name, variant=chosen, master=account,
                                 settings=Settings().with_(**changes))
     except GameError as e:
         raise Refused(f"nothing was created: {e}", USAGE) from None
