@@ -176,8 +176,8 @@ def _count_pictures(courier: Courier) -> dict:
     drawn = {"count": 0, "seconds": 0.0}
     painter = courier._painter
 
-    def counted(game, notice, service):
-        paint = painter(game, notice, service)
+    def counted(game, notice, service, powers=None):
+        paint = painter(game, notice, service, powers)
         if paint is None:
             return None
 
