@@ -92,7 +92,8 @@ def create(env: Env, cmd: c.Create) -> list[str]:
         env.session.game, env.session.powers, env.session.as_master = name, (), True
         return [f"{name} was created by you already"]
     try:
-        chosen = (find_variant(variant) or variant.lower()) if variant else "standard"   # its id or name, as HELP VARIANT
+        # a variant by its id or its name, as HELP VARIANT takes it
+        chosen = (find_variant(variant) or variant.lower()) if variant else "standard"
         env.service.create_game(name, variant=chosen, master=account,
                                 settings=Settings().with_(**changes))
     except GameError as e:
