@@ -4,12 +4,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from .quick_init import quick_init
 from types import MappingProxyType
 
 from .calendar import Phase
 from .geography import Location, UnitKind
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
@@ -20,6 +23,7 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     unit: Unit
