@@ -70,6 +70,22 @@ class MovementRules:
         # Two moves along one border in opposite directions: p -> the province of the other unit.
         self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
 
+    def settle_unopposed(self, r: Resolver[str]) -> None:
+        """Settle at once the decisions nothing else can change: a move by land into an empty province
+        nobody else moves to (it moves), a unit nobody moves against (it holds, or its support is given
+        if it matches). Most of a phase's orders are such; the resolver then never asks about them.
+        Only on the everyday board: a variant's A/Fs and frozen spaces leave every decision to it."""
+        if self.with_af:
+            return
+        entries, dest, moves_to, matching = self.entries, self.dest, self.moves_to, self.matching_supports
+        for p, e in entries.items():
+            if p in dest:
+                to = dest[p]
+                if e.route is Route.LAND and to not in entries and len(moves_to[to]) == 1:
+                    r.settle(p, True)
+            elif p not in moves_to:
+                r.settle(p, p in matching if p in self.target_of else True)
+
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
         """The decision a support is for: a unit's, or (a move to a coast) the army aboard an A/F."""
@@ -292,6 +308,7 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     normalised = normalise(variant, position, orders, rules)
     game = MovementRules(variant, position, normalised, rules)
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
+    game.settle_unopposed(r)
     for p in game.entries:
         r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")

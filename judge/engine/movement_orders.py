@@ -47,13 +47,17 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     with_af = army_fleet.enabled(variant)
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     plain = not with_af and variant.frozen is None
+    by_province = position._by_province  # (the unit in each province: read for every order)
+    # the provinces of the units given a move, a support of a move or a convoy: the checks below
+    # look only at theirs
+    kinds: dict[type, list[str]] = {Move: [], SupportMove: [], Convoy: []}
     for power, power_orders in orders.items():
         for given in power_orders:
             landing = as_disembark(variant, position, power, given) if with_af else None
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
-            read = _as_written(board, position, power, given) if plain else None
+            read = _as_written(board, by_province, power, given) if plain else None
             if read is not None:
                 unit, normal = read
             else:
@@ -63,10 +67,14 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                     rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why, r.about))
                     continue
             province = unit.location.province
-            before = entries.get(province)
-            if before is not None:
+            if province in entries:
+                before = entries[province]
                 repeated.setdefault(province, [(before.power, before.unit, before.order, before.given or before.order)])
                 repeated[province].append((power, unit, normal, given))
+            else:
+                kind = type(normal)
+                if kind is Move or kind is SupportMove or kind is Convoy:
+                    kinds[kind].append(province)
             entries[province] = Entry(power, unit, normal, given)
 
     for province, candidates in repeated.items():
@@ -86,10 +94,11 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                                           if u.kind is UnitKind.FLEET and u.location.province in board.seas))
         return known[0]
 
-    # the provinces of the units given each kind of order: the checks below look only at theirs
-    kinds: dict[type, list[str]] = {}
-    for province, e in entries.items():
-        kinds.setdefault(type(e.order), []).append(province)
+    if repeated:  # some unit's first order was replaced, or it has none now: list them again
+        kinds = {Move: [], SupportMove: [], Convoy: []}
+        for province, e in entries.items():
+            if type(e.order) in kinds:
+                kinds[type(e.order)].append(province)
 
     convoys = kinds.get(Convoy, [])
     entries = _check_convoys(variant, entries, convoys, rejected, fleets_at_sea)
@@ -106,6 +115,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         owner = position.unit_in(ref.location.province) if ref is not None else None
         if owner is not None and owner.power == outcome.power:
             why_rejected.setdefault(owner.location.province, outcome.why)
+    if plain and len(entries) == len(position.units):
+        return MovementOrders(entries, tuple(rejected))  # every unit has its order (keys are its provinces)
     for unit in position.units:
         if unit.location.province not in entries:
             hold = Hold(UnitRef(unit.location, unit.kind))
@@ -114,21 +125,22 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     return MovementOrders(entries, tuple(rejected))
 
 
-def _as_written(board: Board, position: Position, power: str, order: Order) -> tuple[Unit, Order] | None:
+def _as_written(board: Board, by_province: Mapping[str, Unit], power: str,
+                order: Order) -> tuple[Unit, Order] | None:
     """(the power's unit, the order as `_read` would make it) when `order` is a hold, a move or a
-    support that is plainly legal, else None.
+    support that is plainly legal, else None. `by_province`: the position's unit in each province.
 
     Most orders are; for them this answers what `_read` would with the fewest steps (a hold or a move
     is taken as written). Anything less plain (a coast to infer, a convoy, a unit named wrongly)
     goes to `_read`."""
-    if type(order) is Hold or type(order) is Move or type(order) is SupportHold or type(order) is SupportMove:
-        ref = order.unit
-    else:
+    kind = type(order)
+    if kind is not Hold and kind is not Move and kind is not SupportHold and kind is not SupportMove:
         return None
-    unit = position.unit_in(ref.location.province)
+    ref = order.unit  # type: ignore[union-attr]  # one of the four kinds above
     at = ref.location  # (province and coast compared apart: a Location's == is a Python call)
+    unit = by_province.get(at.province)
     if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
-            or at.province != unit.location.province or at.coast is not unit.location.coast:
+            or at.coast is not unit.location.coast:
         return None
     if type(order) is Hold:
         return unit, order
@@ -144,7 +156,7 @@ def _as_written(board: Board, position: Position, power: str, order: Order) -> t
     # a support: of a unit that is there, into a province this unit could enter (no coast named)
     if not isinstance(order, (SupportHold, SupportMove)):
         return None
-    target = position.unit_in(order.supported.location.province)
+    target = by_province.get(order.supported.location.province)
     if target is None or target is unit:
         return None
     supported = UnitRef(target.location, target.kind, target.power)
