@@ -69,8 +69,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             province = unit.location.province
             if province in entries:
                 before = entries[province]
-                repeated.setdefault(province, [(before.power, before.unit, before.order, before.given or before.order)])
-                repeated[province].append((power, unit, normal, given))
+                repeated.setdefault(province, [(before.power, before.unit, _in_full(before.order, by_province),
+                                                before.given or before.order)])
+                repeated[province].append((power, unit, _in_full(normal, by_province), given))
             else:
                 kind = type(normal)
                 if kind is Move or kind is SupportMove or kind is Convoy:
@@ -156,21 +157,35 @@ def _as_written(board: Board, by_province: Mapping[str, Unit], power: str,
     # a support: of a unit that is there, into a province this unit could enter (no coast named)
     if not isinstance(order, (SupportHold, SupportMove)):
         return None
+    # Taken as written too: the supported unit is read by its province alone from here on (`_in_full`
+    # gives the form `_read` makes, where two orders for one unit are compared).
     target = by_province.get(order.supported.location.province)
     if target is None or target is unit:
         return None
-    supported = UnitRef(target.location, target.kind, target.power)
     if type(order) is SupportHold:
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
             return None
-        return unit, SupportHold(ref, supported)
+        return unit, order
     if not isinstance(order, SupportMove):
         return None
     to = order.to
     if to.coast is not None or to.province == unit.location.province or to.province == target.location.province \
             or not board.can_reach_province(unit.kind, unit.location, to.province):
         return None
-    return unit, SupportMove(ref, supported, to)
+    return unit, order
+
+
+def _in_full(order: Order, by_province: Mapping[str, Unit]) -> Order:
+    """A support naming the supported unit as it is (place, kind, power), as `_read` writes it: the
+    form in which two orders for one unit are the same order or not (DATC 4.D.3)."""
+    if isinstance(order, (SupportHold, SupportMove)):
+        target = by_province.get(order.supported.location.province)
+        if target is not None:
+            full = UnitRef(target.location, target.kind, target.power)
+            if isinstance(order, SupportHold):
+                return SupportHold(order.unit, full)
+            return SupportMove(order.unit, full, order.to)
+    return order
 
 
 def _read(variant: Variant, position: Position, power: str, order: Order,

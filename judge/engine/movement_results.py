@@ -35,7 +35,8 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     board = variant.board
     entries = game.entries
     with_af = game.with_af
-    moved = {p for p in game.dest if r.resolve(p)}
+    answer = r.answers
+    moved = {p for p in game.dest if answer[p]}
     dislodged_by: dict[str, str] = {}
     for p in moved:
         dest = game.dest[p]
@@ -70,11 +71,15 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     if stranded:
         ferries = {af.location.province: af for af in stranded.values()}
         staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, cast(Move, e.order).to) for p in moved for e in (entries[p],)]
+    if with_af:
+        arrived = [Unit(e.power, unit_after(p, e).kind, cast(Move, e.order).to) for p in moved for e in (entries[p],)]
+    else:
+        arrived = [Unit(e.power, e.unit.kind, cast(Move, e.order).to) for e in map(entries.__getitem__, moved)]
     occupied = {u.location.province for u in staying}
-    occupied.update(game.dest[p] for p in moved)
+    occupied.update(map(game.dest.__getitem__, moved))
+    has_path, head_to_head = game.has_path, game.head_to_head
     contested = {dest for p, dest in game.dest.items()
-                 if p not in moved and game.has_path(p, r) and game.head_to_head(p, r) is None}
+                 if p not in moved and has_path(p, r) and head_to_head(p, r) is None}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
 

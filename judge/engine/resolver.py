@@ -78,6 +78,12 @@ class Resolver(Generic[Key]):
         self._guessing.pop(key, None)
         self._known[key] = answer
 
+    @property
+    def answers(self) -> dict[Key, bool]:
+        """Every decision settled so far and its answer (read-only for the caller: settle with
+        `settle`). Read directly where a decision is asked very often and most are settled."""
+        return self._known
+
     def is_settled(self, key: Key) -> bool:
         return key in self._known
 
