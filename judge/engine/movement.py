@@ -7,6 +7,7 @@ follow the DATC's section 5: attack, hold, prevent and defend strength.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from . import army_fleet
 from .convoy_routes import route_exists
@@ -45,17 +46,23 @@ class MovementRules:
         self.dest: dict[str, str] = {}  # a moving unit's key -> the province it moves to
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
         convoys: list[tuple[Entry, Convoy]] = []
+        dest, moves_to, target_of, with_af = self.dest, self.moves_to, self.target_of, self.with_af
         for p, e in self.entries.items():
             o = e.order
-            if isinstance(o, Move):
-                self.dest[p] = o.to.province
-                self.moves_to.setdefault(o.to.province, []).append(p)
+            kind = type(o)  # (exact kinds: a normalised order is one of five classes, none subclassed)
+            if kind is Move:
+                to = o.to.province  # type: ignore[union-attr]
+                dest[p] = to
+                if to in moves_to:
+                    moves_to[to].append(p)
+                else:
+                    moves_to[to] = [p]
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
-            elif isinstance(o, (SupportHold, SupportMove)):
-                self.target_of[p] = self._supported_key(e) if self.with_af else o.supported.location.province
-            elif isinstance(o, Convoy):
-                convoys.append((e, o))
+            elif kind is SupportHold or kind is SupportMove:
+                target_of[p] = self._supported_key(e) if with_af else o.supported.location.province  # type: ignore[union-attr]
+            elif kind is Convoy:
+                convoys.append((e, cast(Convoy, o)))
         for e, o in convoys:
             if self.convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(e.province)
@@ -78,13 +85,15 @@ class MovementRules:
         if self.with_af:
             return
         entries, dest, moves_to, matching = self.entries, self.dest, self.moves_to, self.matching_supports
+        answers: dict[str, bool] = {}
         for p, e in entries.items():
             if p in dest:
                 to = dest[p]
                 if e.route is Route.LAND and to not in entries and len(moves_to[to]) == 1:
-                    r.settle(p, True)
+                    answers[p] = True
             elif p not in moves_to:
-                r.settle(p, p in matching if p in self.target_of else True)
+                answers[p] = p in matching if p in self.target_of else True
+        r.settle_unasked(answers)
 
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
@@ -164,9 +173,18 @@ class MovementRules:
 
     # -- strengths --------------------------------------------------------------------
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
+        supporters = self.supports_of.get(p)
+        if not supporters:
+            return 0
+        known = r.answers  # most supports are settled: read them without a call
         n = 0
-        for s in self.supports_of.get(p, ()):
-            if (exclude_power is None or self.entries[s].power != exclude_power) and r.resolve(s):
+        for s in supporters:
+            if exclude_power is not None and self.entries[s].power == exclude_power:
+                continue
+            given = known.get(s)
+            if given is None:
+                given = r.resolve(s)
+            if given:
                 n += 1
         return n
 
@@ -184,12 +202,15 @@ class MovementRules:
             return False
         return any(self.entries[s].power == e.power for s in self.convoys_for.get(p, ()) if r.resolve(s))
 
+    # (`has_path` and `head_to_head` are asked only of a move not by land, or in a head-to-head at all:
+    # most are neither, and these are the resolver's busiest lines)
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
-        if not self.has_path(p, r):
+        if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
         dest = self.dest[p]
         occupant = self.entries.get(dest)
-        if occupant is None or (dest in self.dest and self.head_to_head(p, r) is None and r.resolve(dest)):
+        if occupant is None or (dest in self.dest and (p not in self.opposite or self.head_to_head(p, r) is None)
+                                and r.resolve(dest)):
             return 1 + self._supports(p, r)
         if occupant.power == self.entries[p].power:
             return 0  # a power cannot dislodge its own unit
@@ -201,9 +222,9 @@ class MovementRules:
         return 1 + self._supports(p, r)
 
     def prevent_strength(self, p: str, r: Resolver[str]) -> int:
-        if not self.has_path(p, r):
+        if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
-        h2h = self.head_to_head(p, r)
+        h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None and r.resolve(h2h):
             return 0
         return 1 + self._supports(p, r)
@@ -224,7 +245,7 @@ class MovementRules:
         attack = self.attack_strength(p, r)
         if attack == 0:
             return False
-        h2h = self.head_to_head(p, r)
+        h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None:
             if attack <= self.defend_strength(h2h, r):
                 return False
@@ -309,8 +330,10 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     game = MovementRules(variant, position, normalised, rules)
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
     game.settle_unopposed(r)
+    known = r.answers
     for p in game.entries:
-        r.resolve(p)
+        if p not in known:
+            r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
     disorder = frozenset(p for p in {u.power for u in position.units} if not orders.get(p)) \
         if rules.civil_disorder_disbands_dislodged else frozenset()

@@ -12,7 +12,7 @@ See the DATC document, section 5.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
@@ -83,6 +83,11 @@ class Resolver(Generic[Key]):
         """Every decision settled so far and its answer (read-only for the caller: settle with
         `settle`). Read directly where a decision is asked very often and most are settled."""
         return self._known
+
+    def settle_unasked(self, answers: Mapping[Key, bool]) -> None:
+        """Fix the answers of decisions that depend on no other, before any is asked."""
+        assert not self._guessing, "only before resolving"
+        self._known.update(answers)
 
     def is_settled(self, key: Key) -> bool:
         return key in self._known
