@@ -57,9 +57,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             if landing is not None:
                 landings.append((power, landing, given))
                 continue
-            read = _as_written(board, by_province, power, given) if plain else None
-            if read is not None:
-                unit, normal = read
+            plain_unit = _as_written(board, by_province, power, given) if plain else None
+            if plain_unit is not None:
+                unit, normal = plain_unit, given
             else:
                 try:
                     unit, normal = _read(variant, position, power, given, rules)
@@ -126,14 +126,14 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     return MovementOrders(entries, tuple(rejected))
 
 
-def _as_written(board: Board, by_province: Mapping[str, Unit], power: str,
-                order: Order) -> tuple[Unit, Order] | None:
-    """(the power's unit, the order as `_read` would make it) when `order` is a hold, a move or a
-    support that is plainly legal, else None. `by_province`: the position's unit in each province.
+def _as_written(board: Board, by_province: Mapping[str, Unit], power: str, order: Order) -> Unit | None:
+    """The power's unit when `order` is a hold, a move or a support that is plainly legal (to be
+    carried out as written), else None. `by_province`: the position's unit in each province.
 
-    Most orders are; for them this answers what `_read` would with the fewest steps (a hold or a move
-    is taken as written). Anything less plain (a coast to infer, a convoy, a unit named wrongly)
-    goes to `_read`."""
+    Most orders are; for them this answers what `_read` would with the fewest steps. Anything less
+    plain (a coast to infer, a convoy, a unit named wrongly) goes to `_read`. A support is taken as
+    written too: the supported unit is read by its province alone from here on (`_in_full` gives
+    the form `_read` makes, where two orders for one unit are compared)."""
     kind = type(order)
     if kind is not Hold and kind is not Move and kind is not SupportHold and kind is not SupportMove:
         return None
@@ -143,36 +143,32 @@ def _as_written(board: Board, by_province: Mapping[str, Unit], power: str,
     if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
             or at.coast is not unit.location.coast:
         return None
-    if type(order) is Hold:
-        return unit, order
+    if kind is Hold:
+        return unit
     if type(order) is Move:
         to = order.to
         if unit.kind is UnitKind.ARMY:
-            plain = to.coast is None and to.province in board.army_steps(unit.location.province)
+            plain = to.coast is None and to.province in board.army_steps(at.province)
         else:
             reach = board.fleet_can_reach_province(unit.location, to.province)
             # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
             plain = not order.via_convoy and not order.route and len(reach) == 1 and reach[0].coast is to.coast
-        return (unit, order) if plain else None
+        return unit if plain else None
     # a support: of a unit that is there, into a province this unit could enter (no coast named)
     if not isinstance(order, (SupportHold, SupportMove)):
         return None
-    # Taken as written too: the supported unit is read by its province alone from here on (`_in_full`
-    # gives the form `_read` makes, where two orders for one unit are compared).
     target = by_province.get(order.supported.location.province)
     if target is None or target is unit:
         return None
     if type(order) is SupportHold:
-        if not board.can_reach_province(unit.kind, unit.location, target.location.province):
-            return None
-        return unit, order
+        return unit if board.can_reach_province(unit.kind, unit.location, target.location.province) else None
     if not isinstance(order, SupportMove):
         return None
     to = order.to
-    if to.coast is not None or to.province == unit.location.province or to.province == target.location.province \
+    if to.coast is not None or to.province == at.province or to.province == target.location.province \
             or not board.can_reach_province(unit.kind, unit.location, to.province):
         return None
-    return unit, order
+    return unit
 
 
 def _in_full(order: Order, by_province: Mapping[str, Unit]) -> Order:

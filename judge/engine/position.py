@@ -33,8 +33,9 @@ class DislodgedUnit:
     civil_disorder: bool = False
 
 
-# units in order of power, then province: (power, province), got in C for every unit of every position
-_UNIT_ORDER = operator.attrgetter("power", "location.province")
+# units in order of power, then province: the fields got in C for every unit of every position
+_POWER = operator.attrgetter("power")
+_PROVINCE = operator.attrgetter("location.province")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +48,13 @@ class Position:
 
     def __post_init__(self) -> None:
         # one unit a province, so the province decides between units of one power
-        units = tuple(sorted(self.units, key=_UNIT_ORDER))
-        by_province: dict[str, Unit] = {}
-        for u in units:
-            if u.location.province in by_province:
-                raise ValueError(f"two units in {u.location.province}")
-            by_province[u.location.province] = u
+        # by province, then (a stable sort) by power: two sorts on one field each, no key tuples made
+        units = tuple(sorted(sorted(self.units, key=_PROVINCE), key=_POWER))
+        by_province = {u.location.province: u for u in units}
+        if len(by_province) != len(units):
+            provinces = [u.location.province for u in units]
+            twice = next(p for p in provinces if provinces.count(p) > 1)
+            raise ValueError(f"two units in {twice}")
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
         object.__setattr__(self, "dislodged", tuple(self.dislodged))
