@@ -70,10 +70,14 @@ class MovementRules:
         self.convoying_seas: frozenset[str] = frozenset(
             s for seas in self.convoys_for.values() for s in seas
         ) if rules.convoy_paradox is ConvoyParadox.CONVOYING_SEA_SUPPORT_NOT_CUT else frozenset()
-        for p in self.target_of:
-            if self.support_matches(self.entries[p]):
+        supports_of = self.supports_of
+        for p, target in target_of.items():
+            if self.support_matches(p):
                 self.matching_supports.add(p)
-                self.supports_of.setdefault(self.target_of[p], []).append(p)
+                if target in supports_of:
+                    supports_of[target].append(p)
+                else:
+                    supports_of[target] = [p]
         # Two moves along one border in opposite directions: p -> the province of the other unit.
         self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
 
@@ -114,17 +118,18 @@ class MovementRules:
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
                 and army.order.to.province == o.to.province)
 
-    def support_matches(self, supporter: Entry) -> bool:
-        o = supporter.order
-        target = self.entries.get(self.target_of[supporter.province])
-        if target is None or not isinstance(o, (SupportHold, SupportMove)):
+    def support_matches(self, p: str) -> bool:
+        """Does the support ordered for the unit in p match what the supported unit does?"""
+        o = self.entries[p].order
+        target = self.entries.get(self.target_of[p])
+        if target is None:
             return False
-        if isinstance(o, SupportHold):
+        if type(o) is SupportHold:
             if isinstance(target.order, Move):
                 return False
             return self.rules.impossible_order_can_be_supported or target.rejected_reason is None
         move = target.order
-        if not isinstance(move, Move) or move.to.province != o.to.province:
+        if not isinstance(o, SupportMove) or not isinstance(move, Move) or move.to.province != o.to.province:
             return False
         move_coast = move.to.coast
         if self.rules.support_coast is SupportCoast.MUST_NAME and move_coast is not None:

@@ -53,10 +53,11 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     kinds: dict[type, list[str]] = {Move: [], SupportMove: [], Convoy: []}
     for power, power_orders in orders.items():
         for given in power_orders:
-            landing = as_disembark(variant, position, power, given) if with_af else None
-            if landing is not None:
-                landings.append((power, landing, given))
-                continue
+            if with_af:
+                landing = as_disembark(variant, position, power, given)
+                if landing is not None:
+                    landings.append((power, landing, given))
+                    continue
             plain_unit = _as_written(board, by_province, power, given) if plain else None
             if plain_unit is not None:
                 unit, normal = plain_unit, given

@@ -77,9 +77,10 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         arrived = [Unit(e.power, e.unit.kind, cast(Move, e.order).to) for e in map(entries.__getitem__, moved)]
     occupied = {u.location.province for u in staying}
     occupied.update(map(game.dest.__getitem__, moved))
-    has_path, head_to_head = game.has_path, game.head_to_head
+    has_path, head_to_head, opposite = game.has_path, game.head_to_head, game.opposite
     contested = {dest for p, dest in game.dest.items()
-                 if p not in moved and has_path(p, r) and head_to_head(p, r) is None}
+                 if p not in moved and (entries[p].route is Route.LAND or has_path(p, r))
+                 and (p not in opposite or head_to_head(p, r) is None)}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
 
