@@ -7,6 +7,7 @@ follow the DATC's section 5: attack, hold, prevent and defend strength.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import cast
 
 from . import army_fleet
@@ -19,6 +20,8 @@ from .position import Position
 from .resolver import Resolver
 from .rules import ConvoyParadox, Rules, SupportCoast
 from .variant import Variant
+
+_POWER = attrgetter("power")
 
 
 class MovementRules:
@@ -340,6 +343,6 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
         if p not in known:
             r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
-    disorder = frozenset(p for p in {u.power for u in position.units} if not orders.get(p)) \
+    disorder = frozenset(p for p in set(map(_POWER, position.units)) if not orders.get(p)) \
         if rules.civil_disorder_disbands_dislodged else frozenset()
     return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)

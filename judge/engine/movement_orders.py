@@ -51,6 +51,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
     # look only at theirs
     kinds: dict[type, list[str]] = {Move: [], SupportMove: [], Convoy: []}
+    all_plain = plain  # every order read by `_as_written`
     for power, power_orders in orders.items():
         for given in power_orders:
             if with_af:
@@ -62,6 +63,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
             if plain_unit is not None:
                 unit, normal = plain_unit, given
             else:
+                all_plain = False
                 try:
                     unit, normal = _read(variant, position, power, given, rules)
                 except _Reject as r:
@@ -104,8 +106,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
 
     convoys = kinds.get(Convoy, [])
     entries = _check_convoys(variant, entries, convoys, rejected, fleets_at_sea)
-    entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
-                             fleets_at_sea)
+    if not (all_plain and not convoys):  # (else every move is an army's by land, or a fleet's)
+        entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
+                                 fleets_at_sea)
     if landings:
         entries = disembarkations(variant, position, entries, landings, rejected)
     entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
@@ -148,8 +151,8 @@ def _as_written(board: Board, by_province: Mapping[str, Unit], power: str, order
         return unit
     if type(order) is Move:
         to = order.to
-        if unit.kind is UnitKind.ARMY:
-            plain = to.coast is None and to.province in board.army_steps(at.province)
+        if unit.kind is UnitKind.ARMY:  # (by land: "via convoy" is `_read`'s and `_choose_routes`')
+            plain = to.coast is None and not order.via_convoy and to.province in board.army_steps(at.province)
         else:
             reach = board.fleet_can_reach_province(unit.location, to.province)
             # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
