@@ -328,6 +328,8 @@ def _check_convoys(variant: Variant, entries: dict[str, Entry], convoys: list[st
                    fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19).
     `convoys`: the provinces of the fleets ordered to convoy."""
+    if not convoys:
+        return entries
     out = dict(entries)
     for province in convoys:
         e = entries[province]
@@ -453,7 +455,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
     """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32).
     `supports`: the provinces of the units ordered to support a move."""
     board = variant.board
-    out = dict(entries)
+    illegal: list[str] = []
     for province in supports:
         e = entries[province]
         if not isinstance(e.order, SupportMove):
@@ -478,5 +480,10 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
                 continue
             why, about = Why.SUPPORTED_CANNOT_REACH, (str(target), dest)
         rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, why, about))
+        illegal.append(province)
+    if not illegal:
+        return entries  # (the usual case: no copy made)
+    out = dict(entries)
+    for province in illegal:
         del out[province]
     return out

@@ -103,7 +103,7 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
-    after = Position(next_phase, tuple(staying + arrived), position.owners, tuple(dislodged))
+    after = Position.following(position, next_phase, staying + arrived, tuple(dislodged))
     return PhaseResult(position.phase, explain, after, tuple(dislodged), standoffs)
 
 
