@@ -267,8 +267,12 @@ class MovementRules:
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
         if p in self.dest and r.resolve(p):
             return False
+        known = r.answers
         for q in self.moves_to.get(p, ()):
-            if r.resolve(q):
+            moves = known.get(q)
+            if moves is None:
+                moves = r.resolve(q)
+            if moves:
                 return True
         return False
 

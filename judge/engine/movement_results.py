@@ -47,10 +47,16 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     def explain() -> tuple[Outcome, ...]:
         """Every order's outcome and why, read from the settled decisions when first asked."""
         outcomes: list[Outcome] = list(rejected)
+        decided = game.dest.keys() | game.target_of.keys()  # the orders `_verdict` must look into
         for p, e in entries.items():
             attacker = dislodged_by.get(p)
             dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
-            ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+            if p in moved and e.route is not Route.DISEMBARK:
+                ok, reason, why, about, involving = _MOVED
+            elif dislodged_from is None and p not in decided and type(e.order) is not Convoy:
+                ok, reason, why, about, involving = _HELD
+            else:
+                ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
             given = e.given
             outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
                                     involving, dislodged_from, given is None))

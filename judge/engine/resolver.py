@@ -29,6 +29,9 @@ class Resolver(Generic[Key]):
         # A decision is unresolved, being guessed (in `_guessing`, with the guess) or resolved
         # (in `_known`, with its answer); never both.
         self._known: dict[Key, bool] = {}
+        # Every decision settled so far and its answer (the same dict; read-only for the caller, who
+        # settles with `settle`): read directly where a decision is asked often and most are settled.
+        self.answers = self._known
         self._guessing: dict[Key, bool] = {}
         self._cycle: list[Key] = []  # decisions found to depend on a guess
 
@@ -77,12 +80,6 @@ class Resolver(Generic[Key]):
         """Fix a decision's answer (used by the backup rule, and internally)."""
         self._guessing.pop(key, None)
         self._known[key] = answer
-
-    @property
-    def answers(self) -> dict[Key, bool]:
-        """Every decision settled so far and its answer (read-only for the caller: settle with
-        `settle`). Read directly where a decision is asked very often and most are settled."""
-        return self._known
 
     def settle_unasked(self, answers: Mapping[Key, bool]) -> None:
         """Fix the answers of decisions that depend on no other, before any is asked."""
