@@ -91,15 +91,15 @@ class MovementRules:
         Only on the everyday board: a variant's A/Fs and frozen spaces leave every decision to it."""
         if self.with_af:
             return
-        entries, dest, moves_to, matching = self.entries, self.dest, self.moves_to, self.matching_supports
-        answers: dict[str, bool] = {}
-        for p, e in entries.items():
-            if p in dest:
-                to = dest[p]
-                if e.route is Route.LAND and to not in entries and len(moves_to[to]) == 1:
-                    answers[p] = True
-            elif p not in moves_to:
-                answers[p] = p in matching if p in self.target_of else True
+        entries, moves_to = self.entries, self.moves_to
+        # the units that stay, nobody moving against them (set operations, in C): they hold, and
+        # their supports are given, if they match
+        unattacked = entries.keys() - self.dest.keys() - moves_to.keys()
+        answers = dict.fromkeys(unattacked, True)
+        answers.update(dict.fromkeys(unattacked & self.target_of.keys() - self.matching_supports, False))
+        for p, to in self.dest.items():
+            if to not in entries and len(moves_to[to]) == 1 and entries[p].route is Route.LAND:
+                answers[p] = True
         r.settle_unasked(answers)
 
     # -- matching (static) ------------------------------------------------------------
