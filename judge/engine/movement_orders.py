@@ -111,7 +111,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                                  fleets_at_sea)
     if landings:
         entries = disembarkations(variant, position, entries, landings, rejected)
-    entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
+    if not all_plain:  # (else every support of a move is of one the supported unit can make)
+        entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
     why_rejected: dict[str, Why | None] = {}
@@ -172,7 +173,11 @@ def _as_written(board: Board, by_province: Mapping[str, Unit], power: str, order
     if to.coast is not None or to.province == at.province or to.province == target.location.province \
             or not board.can_reach_province(unit.kind, unit.location, to.province):
         return None
-    return unit
+    # ... and the supported unit could make the move itself (a move only a convoy could make is
+    # `_check_supports`' to judge)
+    if target.kind is UnitKind.ARMY:
+        return unit if to.province in board.army_neighbours(target.location.province) else None
+    return unit if board.can_reach_province(target.kind, target.location, to.province) else None
 
 
 def _in_full(order: Order, by_province: Mapping[str, Unit]) -> Order:
