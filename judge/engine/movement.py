@@ -87,8 +87,9 @@ class MovementRules:
     def settle_unopposed(self, r: Resolver[str]) -> None:
         """Settle at once the decisions nothing else can change: a move by land into an empty province
         nobody else moves to (it moves), a unit nobody moves against (it holds, or its support is given
-        if it matches). Most of a phase's orders are such; the resolver then never asks about them.
-        Only on the everyday board: a variant's A/Fs and frozen spaces leave every decision to it."""
+        if it matches), and a move by land with no support that cannot beat what it meets whatever
+        else happens (it fails). Most of a phase's orders are such; the resolver never asks about them.
+        Only on the everyday board: a variant's A/Fs leave every decision to the resolver."""
         if self.with_af:
             return
         entries, moves_to = self.entries, self.moves_to
@@ -97,9 +98,20 @@ class MovementRules:
         unattacked = entries.keys() - self.dest.keys() - moves_to.keys()
         answers = dict.fromkeys(unattacked, True)
         answers.update(dict.fromkeys(unattacked & self.target_of.keys() - self.matching_supports, False))
+        supported = self.supports_of
         for p, to in self.dest.items():
-            if to not in entries and len(moves_to[to]) == 1 and entries[p].route is Route.LAND:
-                answers[p] = True
+            if entries[p].route is not Route.LAND:
+                continue
+            rivals = moves_to[to]
+            if to not in entries:
+                if len(rivals) == 1:
+                    answers[p] = True
+                elif p not in supported and all(entries[q].route is Route.LAND for q in rivals):
+                    # strength 1 against rivals by land into an empty province: each prevents with 1 or more
+                    answers[p] = False
+            elif to not in self.dest and p not in supported:
+                # strength 1 (or 0) against a unit that stays: it holds with 1 or more
+                answers[p] = False
         r.settle_unasked(answers)
 
     # -- matching (static) ------------------------------------------------------------
