@@ -4,7 +4,8 @@ Reads the decisions `MovementRules` and the resolver have settled; decides nothi
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from . import army_fleet
@@ -44,29 +45,11 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             dislodged_by[dest] = p
     stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
 
-    def explain() -> tuple[Outcome, ...]:
-        """Every order's outcome and why, read from the settled decisions when first asked."""
-        outcomes: list[Outcome] = list(rejected)
-        decided = game.dest.keys() | game.target_of.keys()  # the orders `_verdict` must look into
-        for p, e in entries.items():
-            attacker = dislodged_by.get(p)
-            dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
-            if p in moved and e.route is not Route.DISEMBARK:
-                ok, reason, why, about, involving = _MOVED
-            elif dislodged_from is None and p not in decided and type(e.order) is not Convoy:
-                ok, reason, why, about, involving = _HELD
-            else:
-                ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
-            given = e.given
-            outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
-                                    involving, dislodged_from, given is None))
-        return tuple(outcomes)
-
     # A/Fs whose army has landed: fleets again
     landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
 
-    def unit_after(p: str, e: Entry) -> Unit:
-        return army_fleet.without_army(e.unit) if p in landed else e.unit
+    # (plain functions, not closures: a closure would make every name it reads a cell, slower to read here)
+    unit_after = partial(_unit_after, landed)
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
     gone = moved.union(dislodged_by, stranded)
@@ -110,7 +93,34 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
     after = Position.following(position, next_phase, staying + arrived, tuple(dislodged))
+    explain = partial(_explain, game, r, rejected, moved, dislodged_by, stranded)
     return PhaseResult(position.phase, explain, after, tuple(dislodged), standoffs)
+
+
+def _unit_after(landed: Collection[str], p: str, e: Entry) -> Unit:
+    """The unit of entry e after movement: an A/F whose army has landed is a fleet again."""
+    return army_fleet.without_army(e.unit) if p in landed else e.unit
+
+
+def _explain(game: MovementRules, r: Resolver[str], rejected: tuple[Outcome, ...], moved: set[str],
+             dislodged_by: dict[str, str], stranded: Mapping[str, Unit]) -> tuple[Outcome, ...]:
+    """Every order's outcome and why, read from the settled decisions when first asked."""
+    entries = game.entries
+    outcomes: list[Outcome] = list(rejected)
+    decided = game.dest.keys() | game.target_of.keys()  # the orders `_verdict` must look into
+    for p, e in entries.items():
+        attacker = dislodged_by.get(p)
+        dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
+        if p in moved and e.route is not Route.DISEMBARK:
+            ok, reason, why, about, involving = _MOVED
+        elif dislodged_from is None and p not in decided and type(e.order) is not Convoy:
+            ok, reason, why, about, involving = _HELD
+        else:
+            ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+        given = e.given
+        outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
+                                involving, dislodged_from, given is None))
+    return tuple(outcomes)
 
 
 def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],
