@@ -8,6 +8,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .quick_init import quick_init
+
 
 class Terrain(enum.Enum):
     # Members are singletons compared by identity, so identity is a valid hash, and it is
@@ -52,6 +54,7 @@ class UnitKind(enum.Enum):
         return self is not UnitKind.ARMY
 
 
+@quick_init
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
     province: str

@@ -7,6 +7,8 @@ follow the DATC's section 5: attack, hold, prevent and defend strength.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
+from typing import cast
 
 from . import army_fleet
 from .convoy_routes import route_exists
@@ -18,6 +20,8 @@ from .position import Position
 from .resolver import Resolver
 from .rules import ConvoyParadox, Rules, SupportCoast
 from .variant import Variant
+
+_POWER = attrgetter("power")
 
 
 class MovementRules:
@@ -45,17 +49,23 @@ class MovementRules:
         self.dest: dict[str, str] = {}  # a moving unit's key -> the province it moves to
         self.target_of: dict[str, str] = {}  # supporter -> the decision it supports
         convoys: list[tuple[Entry, Convoy]] = []
+        dest, moves_to, target_of, with_af = self.dest, self.moves_to, self.target_of, self.with_af
         for p, e in self.entries.items():
             o = e.order
-            if isinstance(o, Move):
-                self.dest[p] = o.to.province
-                self.moves_to.setdefault(o.to.province, []).append(p)
+            kind = type(o)  # (exact kinds: a normalised order is one of five classes, none subclassed)
+            if kind is Move:
+                to = o.to.province  # type: ignore[union-attr]
+                dest[p] = to
+                if to in moves_to:
+                    moves_to[to].append(p)
+                else:
+                    moves_to[to] = [p]
                 if e.route is Route.DISEMBARK and e.carrier is None:
                     self.army_of[e.unit.location.province] = p
-            elif isinstance(o, (SupportHold, SupportMove)):
-                self.target_of[p] = self._supported_key(e) if self.with_af else o.supported.location.province
-            elif isinstance(o, Convoy):
-                convoys.append((e, o))
+            elif kind is SupportHold or kind is SupportMove:
+                target_of[p] = self._supported_key(e) if with_af else o.supported.location.province  # type: ignore[union-attr]
+            elif kind is Convoy:
+                convoys.append((e, cast(Convoy, o)))
         for e, o in convoys:
             if self.convoy_matches(e):
                 self.convoys_for.setdefault(o.army.location.province, set()).add(e.province)
@@ -63,12 +73,46 @@ class MovementRules:
         self.convoying_seas: frozenset[str] = frozenset(
             s for seas in self.convoys_for.values() for s in seas
         ) if rules.convoy_paradox is ConvoyParadox.CONVOYING_SEA_SUPPORT_NOT_CUT else frozenset()
-        for p in self.target_of:
-            if self.support_matches(self.entries[p]):
+        supports_of = self.supports_of
+        for p, target in target_of.items():
+            if self.support_matches(p):
                 self.matching_supports.add(p)
-                self.supports_of.setdefault(self.target_of[p], []).append(p)
+                if target in supports_of:
+                    supports_of[target].append(p)
+                else:
+                    supports_of[target] = [p]
         # Two moves along one border in opposite directions: p -> the province of the other unit.
         self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
+
+    def settle_unopposed(self, r: Resolver[str]) -> None:
+        """Settle at once the decisions nothing else can change: a move by land into an empty province
+        nobody else moves to (it moves), a unit nobody moves against (it holds, or its support is given
+        if it matches), and a move by land with no support that cannot beat what it meets whatever
+        else happens (it fails). Most of a phase's orders are such; the resolver never asks about them.
+        Only on the everyday board: a variant's A/Fs leave every decision to the resolver."""
+        if self.with_af:
+            return
+        entries, moves_to = self.entries, self.moves_to
+        # the units that stay, nobody moving against them (set operations, in C): they hold, and
+        # their supports are given, if they match
+        unattacked = entries.keys() - self.dest.keys() - moves_to.keys()
+        answers = dict.fromkeys(unattacked, True)
+        answers.update(dict.fromkeys(unattacked & self.target_of.keys() - self.matching_supports, False))
+        supported = self.supports_of
+        for p, to in self.dest.items():
+            if entries[p].route is not Route.LAND:
+                continue
+            rivals = moves_to[to]
+            if to not in entries:
+                if len(rivals) == 1:
+                    answers[p] = True
+                elif p not in supported and all(entries[q].route is Route.LAND for q in rivals):
+                    # strength 1 against rivals by land into an empty province: each prevents with 1 or more
+                    answers[p] = False
+            elif to not in self.dest and p not in supported:
+                # strength 1 (or 0) against a unit that stays: it holds with 1 or more
+                answers[p] = False
+        r.settle_unasked(answers)
 
     # -- matching (static) ------------------------------------------------------------
     def _supported_key(self, supporter: Entry) -> str:
@@ -89,17 +133,18 @@ class MovementRules:
         return (army is not None and isinstance(army.order, Move) and army.route is not Route.LAND
                 and army.order.to.province == o.to.province)
 
-    def support_matches(self, supporter: Entry) -> bool:
-        o = supporter.order
-        target = self.entries.get(self.target_of[supporter.province])
-        if target is None or not isinstance(o, (SupportHold, SupportMove)):
+    def support_matches(self, p: str) -> bool:
+        """Does the support ordered for the unit in p match what the supported unit does?"""
+        o = self.entries[p].order
+        target = self.entries.get(self.target_of[p])
+        if target is None:
             return False
-        if isinstance(o, SupportHold):
+        if type(o) is SupportHold:
             if isinstance(target.order, Move):
                 return False
             return self.rules.impossible_order_can_be_supported or target.rejected_reason is None
         move = target.order
-        if not isinstance(move, Move) or move.to.province != o.to.province:
+        if not isinstance(o, SupportMove) or not isinstance(move, Move) or move.to.province != o.to.province:
             return False
         move_coast = move.to.coast
         if self.rules.support_coast is SupportCoast.MUST_NAME and move_coast is not None:
@@ -148,9 +193,18 @@ class MovementRules:
 
     # -- strengths --------------------------------------------------------------------
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
+        supporters = self.supports_of.get(p)
+        if not supporters:
+            return 0
+        known = r.answers  # most supports are settled: read them without a call
         n = 0
-        for s in self.supports_of.get(p, ()):
-            if (exclude_power is None or self.entries[s].power != exclude_power) and r.resolve(s):
+        for s in supporters:
+            if exclude_power is not None and self.entries[s].power == exclude_power:
+                continue
+            given = known.get(s)
+            if given is None:
+                given = r.resolve(s)
+            if given:
                 n += 1
         return n
 
@@ -168,12 +222,15 @@ class MovementRules:
             return False
         return any(self.entries[s].power == e.power for s in self.convoys_for.get(p, ()) if r.resolve(s))
 
+    # (`has_path` and `head_to_head` are asked only of a move not by land, or in a head-to-head at all:
+    # most are neither, and these are the resolver's busiest lines)
     def attack_strength(self, p: str, r: Resolver[str]) -> int:
-        if not self.has_path(p, r):
+        if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
         dest = self.dest[p]
         occupant = self.entries.get(dest)
-        if occupant is None or (dest in self.dest and self.head_to_head(p, r) is None and r.resolve(dest)):
+        if occupant is None or (dest in self.dest and (p not in self.opposite or self.head_to_head(p, r) is None)
+                                and r.resolve(dest)):
             return 1 + self._supports(p, r)
         if occupant.power == self.entries[p].power:
             return 0  # a power cannot dislodge its own unit
@@ -185,9 +242,9 @@ class MovementRules:
         return 1 + self._supports(p, r)
 
     def prevent_strength(self, p: str, r: Resolver[str]) -> int:
-        if not self.has_path(p, r):
+        if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
-        h2h = self.head_to_head(p, r)
+        h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None and r.resolve(h2h):
             return 0
         return 1 + self._supports(p, r)
@@ -208,7 +265,7 @@ class MovementRules:
         attack = self.attack_strength(p, r)
         if attack == 0:
             return False
-        h2h = self.head_to_head(p, r)
+        h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None:
             if attack <= self.defend_strength(h2h, r):
                 return False
@@ -222,8 +279,12 @@ class MovementRules:
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
         if p in self.dest and r.resolve(p):
             return False
+        known = r.answers
         for q in self.moves_to.get(p, ()):
-            if r.resolve(q):
+            moves = known.get(q)
+            if moves is None:
+                moves = r.resolve(q)
+            if moves:
                 return True
         return False
 
@@ -292,9 +353,12 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
     normalised = normalise(variant, position, orders, rules)
     game = MovementRules(variant, position, normalised, rules)
     r: Resolver[str] = Resolver(game.adjudicate, game.backup)
+    game.settle_unopposed(r)
+    known = r.answers
     for p in game.entries:
-        r.resolve(p)
+        if p not in known:
+            r.resolve(p)
     # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
-    disorder = frozenset(p for p in {u.power for u in position.units} if not orders.get(p)) \
+    disorder = frozenset(p for p in set(map(_POWER, position.units)) if not orders.get(p)) \
         if rules.civil_disorder_disbands_dislodged else frozenset()
     return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)

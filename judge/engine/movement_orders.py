@@ -47,26 +47,38 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     with_af = army_fleet.enabled(variant)
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     plain = not with_af and variant.frozen is None
+    by_province = position._by_province  # (the unit in each province: read for every order)
+    # the provinces of the units given a move, a support of a move or a convoy: the checks below
+    # look only at theirs
+    kinds: dict[type, list[str]] = {Move: [], SupportMove: [], Convoy: []}
+    all_plain = plain  # every order read by `_as_written`
     for power, power_orders in orders.items():
         for given in power_orders:
-            landing = as_disembark(variant, position, power, given) if with_af else None
-            if landing is not None:
-                landings.append((power, landing, given))
-                continue
-            read = _as_written(board, position, power, given) if plain else None
-            if read is not None:
-                unit, normal = read
+            if with_af:
+                landing = as_disembark(variant, position, power, given)
+                if landing is not None:
+                    landings.append((power, landing, given))
+                    continue
+            plain_unit = _as_written(board, by_province, power, given) if plain else None
+            if plain_unit is not None:
+                unit, normal = plain_unit, given
             else:
+                all_plain = False
                 try:
                     unit, normal = _read(variant, position, power, given, rules)
                 except _Reject as r:
                     rejected.append(Outcome(power, given, False, Reason.ILLEGAL, r.why, r.about))
                     continue
             province = unit.location.province
-            before = entries.get(province)
-            if before is not None:
-                repeated.setdefault(province, [(before.power, before.unit, before.order, before.given or before.order)])
-                repeated[province].append((power, unit, normal, given))
+            if province in entries:
+                before = entries[province]
+                repeated.setdefault(province, [(before.power, before.unit, _in_full(before.order, by_province),
+                                                before.given or before.order)])
+                repeated[province].append((power, unit, _in_full(normal, by_province), given))
+            else:
+                kind = type(normal)
+                if kind is Move or kind is SupportMove or kind is Convoy:
+                    kinds[kind].append(province)
             entries[province] = Entry(power, unit, normal, given)
 
     for province, candidates in repeated.items():
@@ -86,18 +98,21 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
                                           if u.kind is UnitKind.FLEET and u.location.province in board.seas))
         return known[0]
 
-    # the provinces of the units given each kind of order: the checks below look only at theirs
-    kinds: dict[type, list[str]] = {}
-    for province, e in entries.items():
-        kinds.setdefault(type(e.order), []).append(province)
+    if repeated:  # some unit's first order was replaced, or it has none now: list them again
+        kinds = {Move: [], SupportMove: [], Convoy: []}
+        for province, e in entries.items():
+            if type(e.order) in kinds:
+                kinds[type(e.order)].append(province)
 
     convoys = kinds.get(Convoy, [])
     entries = _check_convoys(variant, entries, convoys, rejected, fleets_at_sea)
-    entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
-                             fleets_at_sea)
+    if not (all_plain and not convoys):  # (else every move is an army's by land, or a fleet's)
+        entries = _choose_routes(variant, position, entries, kinds.get(Move, []), convoys, rejected, rules,
+                                 fleets_at_sea)
     if landings:
         entries = disembarkations(variant, position, entries, landings, rejected)
-    entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
+    if not all_plain:  # (else every support of a move is of one the supported unit can make)
+        entries = _check_supports(variant, position, entries, kinds.get(SupportMove, []), rejected, fleets_at_sea)
 
     # A unit whose order was rejected holds; remember why, since some rules treat it apart.
     why_rejected: dict[str, Why | None] = {}
@@ -106,6 +121,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         owner = position.unit_in(ref.location.province) if ref is not None else None
         if owner is not None and owner.power == outcome.power:
             why_rejected.setdefault(owner.location.province, outcome.why)
+    if plain and len(entries) == len(position.units):
+        return MovementOrders(entries, tuple(rejected))  # every unit has its order (keys are its provinces)
     for unit in position.units:
         if unit.location.province not in entries:
             hold = Hold(UnitRef(unit.location, unit.kind))
@@ -114,51 +131,66 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     return MovementOrders(entries, tuple(rejected))
 
 
-def _as_written(board: Board, position: Position, power: str, order: Order) -> tuple[Unit, Order] | None:
-    """(the power's unit, the order as `_read` would make it) when `order` is a hold, a move or a
-    support that is plainly legal, else None.
+def _as_written(board: Board, by_province: Mapping[str, Unit], power: str, order: Order) -> Unit | None:
+    """The power's unit when `order` is a hold, a move or a support that is plainly legal (to be
+    carried out as written), else None. `by_province`: the position's unit in each province.
 
-    Most orders are; for them this answers what `_read` would with the fewest steps (a hold or a move
-    is taken as written). Anything less plain (a coast to infer, a convoy, a unit named wrongly)
-    goes to `_read`."""
-    if type(order) is Hold or type(order) is Move or type(order) is SupportHold or type(order) is SupportMove:
-        ref = order.unit
-    else:
+    Most orders are; for them this answers what `_read` would with the fewest steps. Anything less
+    plain (a coast to infer, a convoy, a unit named wrongly) goes to `_read`. A support is taken as
+    written too: the supported unit is read by its province alone from here on (`_in_full` gives
+    the form `_read` makes, where two orders for one unit are compared)."""
+    kind = type(order)
+    if kind is not Hold and kind is not Move and kind is not SupportHold and kind is not SupportMove:
         return None
-    unit = position.unit_in(ref.location.province)
+    ref = order.unit  # type: ignore[union-attr]  # one of the four kinds above
     at = ref.location  # (province and coast compared apart: a Location's == is a Python call)
+    unit = by_province.get(at.province)
     if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
-            or at.province != unit.location.province or at.coast is not unit.location.coast:
+            or at.coast is not unit.location.coast:
         return None
-    if type(order) is Hold:
-        return unit, order
+    if kind is Hold:
+        return unit
     if type(order) is Move:
         to = order.to
-        if unit.kind is UnitKind.ARMY:
-            plain = to.coast is None and to.province in board.army_steps(unit.location.province)
+        if unit.kind is UnitKind.ARMY:  # (by land: "via convoy" is `_read`'s and `_choose_routes`')
+            plain = to.coast is None and not order.via_convoy and to.province in board.army_steps(at.province)
         else:
             reach = board.fleet_can_reach_province(unit.location, to.province)
             # one way in, and the order names it (a coast to choose or to infer is `_read`'s)
             plain = not order.via_convoy and not order.route and len(reach) == 1 and reach[0].coast is to.coast
-        return (unit, order) if plain else None
+        return unit if plain else None
     # a support: of a unit that is there, into a province this unit could enter (no coast named)
     if not isinstance(order, (SupportHold, SupportMove)):
         return None
-    target = position.unit_in(order.supported.location.province)
+    target = by_province.get(order.supported.location.province)
     if target is None or target is unit:
         return None
-    supported = UnitRef(target.location, target.kind, target.power)
     if type(order) is SupportHold:
-        if not board.can_reach_province(unit.kind, unit.location, target.location.province):
-            return None
-        return unit, SupportHold(ref, supported)
+        return unit if board.can_reach_province(unit.kind, unit.location, target.location.province) else None
     if not isinstance(order, SupportMove):
         return None
     to = order.to
-    if to.coast is not None or to.province == unit.location.province or to.province == target.location.province \
+    if to.coast is not None or to.province == at.province or to.province == target.location.province \
             or not board.can_reach_province(unit.kind, unit.location, to.province):
         return None
-    return unit, SupportMove(ref, supported, to)
+    # ... and the supported unit could make the move itself (a move only a convoy could make is
+    # `_check_supports`' to judge)
+    if target.kind is UnitKind.ARMY:
+        return unit if to.province in board.army_neighbours(target.location.province) else None
+    return unit if board.can_reach_province(target.kind, target.location, to.province) else None
+
+
+def _in_full(order: Order, by_province: Mapping[str, Unit]) -> Order:
+    """A support naming the supported unit as it is (place, kind, power), as `_read` writes it: the
+    form in which two orders for one unit are the same order or not (DATC 4.D.3)."""
+    if isinstance(order, (SupportHold, SupportMove)):
+        target = by_province.get(order.supported.location.province)
+        if target is not None:
+            full = UnitRef(target.location, target.kind, target.power)
+            if isinstance(order, SupportHold):
+                return SupportHold(order.unit, full)
+            return SupportMove(order.unit, full, order.to)
+    return order
 
 
 def _read(variant: Variant, position: Position, power: str, order: Order,
@@ -301,6 +333,8 @@ def _check_convoys(variant: Variant, entries: dict[str, Entry], convoys: list[st
                    fleets_at_sea: Callable[[], int]) -> dict[str, Entry]:
     """A convoy by a fleet that no convoy route could need is illegal (DATC 4.E.1, 6.G.19).
     `convoys`: the provinces of the fleets ordered to convoy."""
+    if not convoys:
+        return entries
     out = dict(entries)
     for province in convoys:
         e = entries[province]
@@ -426,7 +460,7 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
     """A support of a move that could only be made by a convoy nobody can give is illegal (6.D.31-32).
     `supports`: the provinces of the units ordered to support a move."""
     board = variant.board
-    out = dict(entries)
+    illegal: list[str] = []
     for province in supports:
         e = entries[province]
         if not isinstance(e.order, SupportMove):
@@ -451,5 +485,10 @@ def _check_supports(variant: Variant, position: Position, entries: dict[str, Ent
                 continue
             why, about = Why.SUPPORTED_CANNOT_REACH, (str(target), dest)
         rejected.append(Outcome(e.power, e.given or e.order, False, Reason.ILLEGAL, why, about))
+        illegal.append(province)
+    if not illegal:
+        return entries  # (the usual case: no copy made)
+    out = dict(entries)
+    for province in illegal:
         del out[province]
     return out

@@ -4,7 +4,8 @@ Reads the decisions `MovementRules` and the resolver have settled; decides nothi
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from . import army_fleet
@@ -35,7 +36,8 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     board = variant.board
     entries = game.entries
     with_af = game.with_af
-    moved = {p for p in game.dest if r.resolve(p)}
+    answer = r.answers
+    moved = {p for p in game.dest if answer[p]}
     dislodged_by: dict[str, str] = {}
     for p in moved:
         dest = game.dest[p]
@@ -43,23 +45,11 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             dislodged_by[dest] = p
     stranded = _stranded_by_ferry(game, r, moved, dislodged_by) if with_af else {}
 
-    def explain() -> tuple[Outcome, ...]:
-        """Every order's outcome and why, read from the settled decisions when first asked."""
-        outcomes: list[Outcome] = list(rejected)
-        for p, e in entries.items():
-            attacker = dislodged_by.get(p)
-            dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
-            ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
-            given = e.given
-            outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
-                                    involving, dislodged_from, given is None))
-        return tuple(outcomes)
-
     # A/Fs whose army has landed: fleets again
     landed = {p for p in entries if army_fleet.army_key(p) in moved} if with_af else ()
 
-    def unit_after(p: str, e: Entry) -> Unit:
-        return army_fleet.without_army(e.unit) if p in landed else e.unit
+    # (plain functions, not closures: a closure would make every name it reads a cell, slower to read here)
+    unit_after = partial(_unit_after, landed)
 
     # the board after movement (a disembarking army was part of its A/F until it landed)
     gone = moved.union(dislodged_by, stranded)
@@ -70,11 +60,16 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     if stranded:
         ferries = {af.location.province: af for af in stranded.values()}
         staying = [ferries.get(u.location.province, u) for u in staying]  # ferries with their army aboard
-    arrived = [Unit(e.power, unit_after(p, e).kind, cast(Move, e.order).to) for p in moved for e in (entries[p],)]
+    if with_af:
+        arrived = [Unit(e.power, unit_after(p, e).kind, cast(Move, e.order).to) for p in moved for e in (entries[p],)]
+    else:
+        arrived = [Unit(e.power, e.unit.kind, cast(Move, e.order).to) for e in map(entries.__getitem__, moved)]
     occupied = {u.location.province for u in staying}
-    occupied.update(game.dest[p] for p in moved)
+    occupied.update(map(game.dest.__getitem__, moved))
+    has_path, head_to_head, opposite = game.has_path, game.head_to_head, game.opposite
     contested = {dest for p, dest in game.dest.items()
-                 if p not in moved and game.has_path(p, r) and game.head_to_head(p, r) is None}
+                 if p not in moved and (entries[p].route is Route.LAND or has_path(p, r))
+                 and (p not in opposite or head_to_head(p, r) is None)}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
 
@@ -97,8 +92,35 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
             steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)
         dislodged.append(DislodgedUnit(unit, came_from, tuple(sorted(set(steps), key=str))))
 
-    after = Position(next_phase, tuple(staying + arrived), position.owners, tuple(dislodged))
+    after = Position.following(position, next_phase, staying + arrived, tuple(dislodged))
+    explain = partial(_explain, game, r, rejected, moved, dislodged_by, stranded)
     return PhaseResult(position.phase, explain, after, tuple(dislodged), standoffs)
+
+
+def _unit_after(landed: Collection[str], p: str, e: Entry) -> Unit:
+    """The unit of entry e after movement: an A/F whose army has landed is a fleet again."""
+    return army_fleet.without_army(e.unit) if p in landed else e.unit
+
+
+def _explain(game: MovementRules, r: Resolver[str], rejected: tuple[Outcome, ...], moved: set[str],
+             dislodged_by: dict[str, str], stranded: Mapping[str, Unit]) -> tuple[Outcome, ...]:
+    """Every order's outcome and why, read from the settled decisions when first asked."""
+    entries = game.entries
+    outcomes: list[Outcome] = list(rejected)
+    decided = game.dest.keys() | game.target_of.keys()  # the orders `_verdict` must look into
+    for p, e in entries.items():
+        attacker = dislodged_by.get(p)
+        dislodged_from = entries[attacker].province if attacker is not None and p not in stranded else None
+        if p in moved and e.route is not Route.DISEMBARK:
+            ok, reason, why, about, involving = _MOVED
+        elif dislodged_from is None and p not in decided and type(e.order) is not Convoy:
+            ok, reason, why, about, involving = _HELD
+        else:
+            ok, reason, why, about, involving = _verdict(game, r, p, e, moved, dislodged_from, stranded)
+        given = e.given
+        outcomes.append(Outcome(e.power, e.order if given is None else given, ok, reason, why, about,
+                                involving, dislodged_from, given is None))
+    return tuple(outcomes)
 
 
 def _stranded_by_ferry(game: MovementRules, r: Resolver[str], moved: set[str],

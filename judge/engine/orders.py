@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .quick_init import quick_init
+
 from .geography import Location, UnitKind
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class UnitRef:
     location: Location
@@ -18,11 +21,13 @@ class UnitRef:
     power: str | None = None  # a foreign unit named in a support, e.g. "S RUSSIAN A War"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Hold:
     unit: UnitRef
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Move:
     unit: UnitRef
@@ -32,12 +37,14 @@ class Move:
     route: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportHold:
     unit: UnitRef
     supported: UnitRef
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportMove:
     unit: UnitRef
@@ -45,6 +52,7 @@ class SupportMove:
     to: Location
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Convoy:
     unit: UnitRef
@@ -52,6 +60,7 @@ class Convoy:
     to: Location
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Embark:
     """An army boards an adjacent fleet at sea before movement (Abstraction II): `A Lon embarks F Eng`."""
@@ -59,6 +68,7 @@ class Embark:
     fleet: UnitRef
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Disembark:
     """The army aboard an A/F lands on a coast next to `unit`'s sea: `A/F Mao disembarks A Por`.
@@ -69,18 +79,21 @@ class Disembark:
     to: Location
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Retreat:
     unit: UnitRef
     to: Location
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Disband:
     """Disband in a retreat phase, or remove in an adjustment phase."""
     unit: UnitRef
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Build:
     kind: UnitKind

@@ -5,6 +5,8 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .quick_init import quick_init
+
 from .calendar import Phase
 from .orders import Order
 from .position import DislodgedUnit, Position
@@ -158,6 +160,7 @@ class Rejected(Exception):
         self.about = about
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Outcome:
     power: str

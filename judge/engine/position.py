@@ -4,12 +4,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from .quick_init import quick_init
 from types import MappingProxyType
 
 from .calendar import Phase
 from .geography import Location, UnitKind
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
@@ -20,6 +23,7 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     unit: Unit
@@ -29,8 +33,9 @@ class DislodgedUnit:
     civil_disorder: bool = False
 
 
-# units in order of power, then province: (power, province), got in C for every unit of every position
-_UNIT_ORDER = operator.attrgetter("power", "location.province")
+# units in order of power, then province: the fields got in C for every unit of every position
+_POWER = operator.attrgetter("power")
+_PROVINCE = operator.attrgetter("location.province")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,18 +47,35 @@ class Position:
     _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # one unit a province, so the province decides between units of one power
-        units = tuple(sorted(self.units, key=_UNIT_ORDER))
-        by_province: dict[str, Unit] = {}
-        for u in units:
-            if u.location.province in by_province:
-                raise ValueError(f"two units in {u.location.province}")
-            by_province[u.location.province] = u
-        object.__setattr__(self, "units", units)
+        self._place_units(self.units)
         object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
         object.__setattr__(self, "dislodged", tuple(self.dislodged))
+
+    def _place_units(self, given: Iterable[Unit]) -> None:
+        # one unit a province, so the province decides between units of one power
+        # by province, then (a stable sort) by power: two sorts on one field each, no key tuples made
+        units = tuple(sorted(sorted(given, key=_PROVINCE), key=_POWER))
+        by_province = {u.location.province: u for u in units}
+        if len(by_province) != len(units):
+            provinces = [u.location.province for u in units]
+            twice = next(p for p in provinces if provinces.count(p) > 1)
+            raise ValueError(f"two units in {twice}")
+        object.__setattr__(self, "units", units)
         # a plain dict (private, never changed): every order looks its unit up here
         object.__setattr__(self, "_by_province", by_province)
+
+    @classmethod
+    def following(cls, before: Position, phase: Phase, units: Iterable[Unit],
+                  dislodged: tuple[DislodgedUnit, ...] = ()) -> Position:
+        """The position after a phase of `before` in which no centre changed hands (a movement): the
+        same as `Position(phase, units, before.owners, dislodged)`, but `before`'s owners, read-only
+        and in order already, are shared rather than copied and sorted again."""
+        after: Position = object.__new__(cls)
+        after._place_units(units)
+        object.__setattr__(after, "phase", phase)
+        object.__setattr__(after, "owners", before.owners)
+        object.__setattr__(after, "dislodged", dislodged)
+        return after
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)

@@ -12,7 +12,7 @@ See the DATC document, section 5.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
@@ -29,6 +29,9 @@ class Resolver(Generic[Key]):
         # A decision is unresolved, being guessed (in `_guessing`, with the guess) or resolved
         # (in `_known`, with its answer); never both.
         self._known: dict[Key, bool] = {}
+        # Every decision settled so far and its answer (the same dict; read-only for the caller, who
+        # settles with `settle`): read directly where a decision is asked often and most are settled.
+        self.answers = self._known
         self._guessing: dict[Key, bool] = {}
         self._cycle: list[Key] = []  # decisions found to depend on a guess
 
@@ -77,6 +80,11 @@ class Resolver(Generic[Key]):
         """Fix a decision's answer (used by the backup rule, and internally)."""
         self._guessing.pop(key, None)
         self._known[key] = answer
+
+    def settle_unasked(self, answers: Mapping[Key, bool]) -> None:
+        """Fix the answers of decisions that depend on no other, before any is asked."""
+        assert not self._guessing, "only before resolving"
+        self._known.update(answers)
 
     def is_settled(self, key: Key) -> bool:
         return key in self._known
