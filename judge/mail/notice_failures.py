@@ -11,6 +11,7 @@ import logging
 import time
 
 from ..config import Config
+from ..storage.db import transaction
 from . import outgoing
 from .reports import Reports
 
@@ -36,7 +37,7 @@ class NoticeFailures:
                                    [game, notice.id]).fetchone()
         attempts = (row[0] if row else 0) + 1
         give_up = attempts >= NOTICE_ATTEMPTS
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute(
                 "INSERT INTO notice_failures (game, notice_id, attempts, retry_at, last_error, set_aside_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(game, notice_id) DO UPDATE SET attempts = excluded.attempts,"

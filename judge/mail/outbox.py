@@ -36,7 +36,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..config import OutboxConfig, RelayConfig
-from ..storage.db import migrate, open_db
+from ..storage.db import migrate, open_db, transaction
 from .shared_part import SharedPart
 
 log = logging.getLogger("judge.outbox")
@@ -336,14 +336,14 @@ class Sender:
         if retry and attempts < self.config.max_attempts:
             # Accepted for some recipients, deferred for others: only those are tried again.
             delay = retry_delay(attempts, self.config)
-            with self.db.conn:
+            with transaction(self.db):
                 self.db.conn.execute(
                     "UPDATE outbox SET recipients = ?, attempts = ?, next_attempt_at = ?, delivered_via = ?,"
                     " last_error = ? WHERE message_id = ?",
                     [json.dumps(retry), attempts, self.clock() + delay, via, detail, message_id])
             log.warning("outbox: <%s> deferred for %s; next in %.0f s", message_id, ", ".join(retry), delay)
             return Attempt(message_id, "queued", detail)
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE outbox SET state = 'sent', attempts = ?, sent_at = ?, delivered_via = ?, last_error = ?"
                 " WHERE message_id = ?", [attempts, self.clock(), via, detail, message_id])
@@ -351,7 +351,7 @@ class Sender:
         return Attempt(message_id, "sent", detail or via)
 
     def _update(self, message_id: str, state: str, attempts: int, next_at: float | None, error: str) -> None:
-        with self.db.conn:
+        with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
                 " last_error = ? WHERE message_id = ?", [state, attempts, next_at, error, message_id])
@@ -394,7 +394,7 @@ class Sender:
 
     def _remember(self, smtputf8: bool) -> None:
         try:
-            with self.db.conn:
+            with transaction(self.db):
                 self.db.conn.execute(
                     "INSERT INTO relay_facts (relay, smtputf8, seen_at) VALUES (?, ?, ?) ON CONFLICT(relay)"
                     " DO UPDATE SET smtputf8 = excluded.smtputf8, seen_at = excluded.seen_at",
