@@ -11,8 +11,9 @@ from judge.engine.notation import order_text, position_from_json
 from test_games_helpers import POWERS, STANDARD, france_plays_on_alone, greedy_orders, seven_player_game, service
 
 
-def play(svc, game: str, phases: int, rng: random.Random) -> None:
-    """Greedy orders from most powers; each phase one or two say nothing (civil disorder)."""
+def play(svc, game: str, phases: int, rng: random.Random, account=lambda power: f"p-{power.lower()}") -> None:
+    """Greedy orders from most powers; each phase one or two say nothing (civil disorder).
+    `account`: the account that plays a power."""
     for _ in range(phases):
         status = svc.status(game)
         position = position_from_json(STANDARD, status["position"])
@@ -20,7 +21,7 @@ def play(svc, game: str, phases: int, rng: random.Random) -> None:
         for power in POWERS:
             mine = greedy_orders(STANDARD, position, power)
             if power not in silent and status["powers"][power]["owes"] and mine:
-                svc.submit_orders(game, power, [(order_text(o), o) for o in mine], account=f"p-{power.lower()}")
+                svc.submit_orders(game, power, [(order_text(o), o) for o in mine], account=account(power))
         svc.process(game)
 
 

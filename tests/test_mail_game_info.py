@@ -8,14 +8,15 @@ import random
 
 import pytest
 
-from judge.engine.notation import order_text, parse_order, position_from_json
+from judge.engine.notation import parse_order
 from judge.mail.game_settings import HELP_SETTINGS
 from judge.mail.info_commands import hidden
 from judge.mail.notices import render_notice
 from judge.mail.reports import Reports
 from mailjudge import POWERS, MailJudge
 from test_games_export import outcomes, replay, replayed_outcomes
-from test_games_helpers import STANDARD, greedy_orders
+from test_games_export import play as play_by_service
+from test_games_helpers import STANDARD
 
 
 @pytest.fixture
@@ -33,16 +34,7 @@ def said(reply) -> str:
 
 def play(judge: MailJudge, game: str, phases: int, rng: random.Random) -> None:
     """Greedy orders from most powers, one or two silent each phase; processed by the service."""
-    svc = judge.service
-    for _ in range(phases):
-        status = svc.status(game)
-        position = position_from_json(STANDARD, status["position"])
-        silent = set(rng.sample(POWERS, rng.choice([0, 1, 2])))
-        for power in POWERS:
-            mine = greedy_orders(STANDARD, position, power)
-            if power not in silent and status["powers"][power]["owes"] and mine:
-                svc.submit_orders(game, power, [(order_text(o), o) for o in mine], account=power.lower())
-        svc.process(game)
+    play_by_service(judge.service, game, phases, rng, account=str.lower)
 
 
 # -- CREATE with settings -----------------------------------------------------------------------------
