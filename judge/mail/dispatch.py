@@ -126,7 +126,7 @@ class Dispatch:
         elsewhere = shards.game_elsewhere(self.config, self.service, parsed.items, delivered,
                                           forwarded=shard is not None)
         if elsewhere is not None:
-            return self._finish(context.db, message, set(),
+            return self._finish(context.db, message, shards.passwords_in(parsed.items),
                                 shards.forward(context.db, self.config, message, sender, elsewhere))
         items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
         items, unreachable = refuse_unreachable(items, context.db, self.config.relay)

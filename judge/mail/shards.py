@@ -36,10 +36,11 @@ from ..games.model import GameError
 from ..games.service import GameService
 from ..games.store import check_game_name
 from ..language import CommandItem
-from ..language.commands import Create
+from ..language.commands import Create, Register
 from . import outbox
 from .archive import StoredMessage, content_hash, message_id_of
 from .loops import stable_message_id
+from ..storage.db import transaction
 
 log = logging.getLogger("judge.shards")
 
@@ -164,6 +165,18 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
     return None
 
 
+def passwords_in(items) -> set[str]:
+    """The passwords a forwarded mail holds: its copy in this host's archive loses them, as a mail
+    handled here does (judge.mail.secrets_mask)."""
+    found = set()
+    for item in items:
+        command = getattr(item, "command", None) if isinstance(item, CommandItem) else None
+        if isinstance(command, Register) and len(command.details) >= 2:
+            found.add(command.details[1])
+        found.update(v for v in (getattr(command, "password", None), getattr(command, "join_password", None)) if v)
+    return found
+
+
 def forward(db: sqlite_utils.Database, config: Config, message: StoredMessage, sender: str, game: str) -> str:
     """Queue the whole mail, signed, to the game's address, which the mail server routes to its host.
     The envelope sender stays the player's: the receiving host's intake limits count it as theirs."""
@@ -173,5 +186,9 @@ def forward(db: sqlite_utils.Database, config: Config, message: StoredMessage, s
             "via": message.via, "peer": message.peer, "received_at": message.received_at,
             "game": game, "from_host": config.shard.name}
     mail = wrap(config, "forward", meta, message.raw, key=f"shard-forward:{message.id}:{message.content_hash}", to=to)
-    outbox.queue(db, mail, [to], envelope_from=message.mail_from or config.address)
+    with transaction(db):
+        outbox.queue(db, mail, [to], envelope_from=message.mail_from or config.address)
+        # Not applied here: should the mail server bring it back (no route for the game), it is
+        # answered here, not taken for a copy of itself (judge.mail.replays).
+        db.conn.execute("DELETE FROM applied_messages WHERE inbound_id = ?", [message.id])
     return f"forwarded to {to}: {game} is not on this host"
