@@ -27,7 +27,8 @@ pytestmark = [pytest.mark.skipif(why_not() is not None, reason=why_not() or ""),
               pytest.mark.xdist_group("shard_postfix")]
 
 SECRET = "a-secret-the-two-hosts-share"
-GAME = "spring26"
+GAME = "spring26"          # the game deploy/postfix/shards.regexp sends to host B
+SHIPPED = Path(__file__).resolve().parent.parent / "deploy" / "postfix" / "shards.regexp"
 
 
 def host_config(path: Path, *, name: str, port: int, relay: int, peers: str) -> Path:
@@ -107,8 +108,10 @@ class Shards:
 @pytest.fixture
 def shards(tmp_path):
     port_a, port_b = free_port(), free_port()
-    routes = (f"/^judge\\+{GAME}([.]|@)/  judge:inet:127.0.0.1:{port_b}\n"
-              f"/^judge\\+_b@/  judge:inet:127.0.0.1:{port_b}\n")
+    # The shipped table, host B's lines pointed at this test's host B, host C's left out.
+    routes = "\n".join(line for line in SHIPPED.read_text().replace("10.0.0.12:2525", f"127.0.0.1:{port_b}")
+                       .splitlines() if "10.0.0.13" not in line) + "\n"
+    assert routes.count(f"127.0.0.1:{port_b}") == 2
     with Sink() as sink:
         postfix = start_postfix(judge_lmtp=f"127.0.0.1:{port_a}",
                                 outbound_transport={"players.test": f"smtp:[127.0.0.1]:{sink.port}"},
