@@ -24,6 +24,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable
+from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
@@ -115,7 +116,7 @@ def apply(service: GameService, shard: ShardMail) -> str:
         state, stamp, origin = shard.meta["account"], int(shard.meta["stamp"]), str(shard.meta["origin"])
         name = check_name(str(state["name"]))
         addresses = [normal_address(check_address(str(a))) for a in state["addresses"]]
-        password, zone = state["password"], str(state["time_zone"])
+        password, zone = state["password"], str(ZoneInfo(str(state["time_zone"])))
         if password is not None and not str(password).startswith("scrypt$"):
             raise ValueError("the password is not an scrypt hash")
     except (KeyError, TypeError, ValueError) as e:
