@@ -113,6 +113,8 @@ def _untrusted(mail: Message, kind: str, config: Config) -> ShardMail | str:
         return "its attachments cannot be read"
     if not isinstance(meta, bytes) or not isinstance(original, bytes):
         return "no description attached"
+    if kind == "forward" and not original:
+        return "no original attached"
     given = str(mail.get(SIGNATURE, "") or "").strip()
     if not hmac.compare_digest(given.encode("ascii", "replace"),
                                signature(config.shard.secret, kind, meta, original).encode("ascii")):
