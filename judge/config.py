@@ -1,7 +1,7 @@
 """The judge's configuration: embedded defaults, then one TOML file, then JUDGE_* variables, then flags.
 
 Every setting has a default, so `judge serve` runs with no configuration at all. The TOML file
-has top-level keys and the sections [smtp], [imap], [relay], [outbox] and [limits]; an environment variable
+has top-level keys and the sections [smtp], [imap], [relay], [outbox], [limits] and [shard]; an environment variable
 is named after its place, e.g. JUDGE_SMTP_PORT or JUDGE_DATA_DIR. Unknown keys are errors: a
 misspelt setting must not be silently ignored.
 """
@@ -88,6 +88,24 @@ class LimitsConfig:
 
 
 @dataclass(frozen=True)
+class ShardConfig:
+    """Several judges behind one mail server, each owning some games (judge.mail.shards,
+    deploy/README.md "Past one machine"). With no secret the judge is alone: it forwards nothing,
+    sends no account changes, and trusts no mail that says it was forwarded."""
+    secret: str = ""                 # shared by all the hosts: signs forwarded mail and account changes
+    name: str = ""                   # this host's name, unique among them (orders account changes made at once)
+    peers: str = ""                  # the other hosts' addresses, comma-separated: account changes go there
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.secret)
+
+    @property
+    def peer_addresses(self) -> list[str]:
+        return [p.strip() for p in self.peers.split(",") if p.strip()]
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path = Path("var")
     address: str = "judge@localhost"          # the judge's own address: From of its mail
@@ -98,6 +116,7 @@ class Config:
     relay: RelayConfig = field(default_factory=RelayConfig)
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    shard: ShardConfig = field(default_factory=ShardConfig)
 
     @property
     def db_path(self) -> Path:
@@ -113,7 +132,7 @@ class Config:
 
 
 SECTIONS = {"smtp": SmtpConfig, "imap": ImapConfig, "relay": RelayConfig, "outbox": OutboxConfig,
-            "limits": LimitsConfig}
+            "limits": LimitsConfig, "shard": ShardConfig}
 
 
 def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None = None,
@@ -227,6 +246,11 @@ def _check(config: Config) -> None:
     bad = [f"limits.{f.name}" for f in dataclasses.fields(LimitsConfig) if getattr(config.limits, f.name) <= 0]
     if bad:
         raise ConfigError(f"{', '.join(bad)} must be positive")
+    shard = config.shard
+    if shard.enabled and (len(shard.secret) < 16 or not shard.name):
+        raise ConfigError("shard.secret must be at least 16 characters, and shard.name set with it")
+    if shard.peers and not shard.enabled:
+        raise ConfigError("shard.peers needs shard.secret: account changes are sent signed")
 
 
 def parse_host_port(text: str, default_port: int) -> tuple[str, int]:

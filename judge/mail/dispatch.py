@@ -35,7 +35,7 @@ from ..language import (BoardView, CommandItem, CommandReader, OrderBlock, Order
 from ..language.commands import BecomePower, Join, SignOn
 from ..language.parse import OrderError
 from ..language.mailbody import attachments
-from . import outgoing
+from . import account_sync, outgoing, shards
 from .addresses import refuse_unreachable, reply_address
 from .archive import StoredMessage, clear_failing, replace_raw
 from .budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
@@ -44,7 +44,7 @@ from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
 from .dispatch_store import StepLog, finished, mark_finished
-from .loops import Classification, reply_subject
+from .loops import Classification, classify, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
 from .reports import Rendered, Reports
@@ -97,6 +97,12 @@ class Dispatch:
         done = finished(context.db, message.id)
         if done is not None:
             return done     # handled (and scrubbed) before a crash kept the daemon from recording it
+        shard = shards.read(message.parsed(), self.config) if shards.KIND.encode() in message.raw else None
+        if shard is not None and shard.kind == "accounts":
+            return self._finish(context.db, message, set(), account_sync.apply(self.service, shard))
+        if shard is not None:    # forwarded by another host of this judge: the original, from its sender
+            message = shards.forwarded_message(message, shard)
+            verdict = classify(message.raw, message.mail_from)
         if not verdict.reply_allowed:
             return self._finish(context.db, message, set(), f"not read and not answered: {verdict.reason}")
         mail = message.parsed()
@@ -117,6 +123,11 @@ class Dispatch:
         text = clean_body(mail).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
         text, lines_unread = first_lines(text, limits.lines_read)
         parsed = parse_message(text, self._order_context(session), commands=self.commands)
+        elsewhere = shards.game_elsewhere(self.config, self.service, parsed.items, delivered,
+                                          forwarded=shard is not None)
+        if elsewhere is not None:
+            return self._finish(context.db, message, shards.passwords_in(parsed.items),
+                                shards.forward(context.db, self.config, message, sender, elsewhere))
         items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
         items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
         outcome = self.handle(message.id, items, session, StepLog(context.db),
@@ -128,6 +139,7 @@ class Dispatch:
         outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
+        self._share_accounts(context.db, session)
         if self.courier is not None:
             try:
                 # FULL: a notice is marked queued in its game file only once its mail is on disk
@@ -144,6 +156,17 @@ class Dispatch:
         return self._finish(context.db, message, session.passwords,
                             f"answered {', '.join(session.recipients())}: {done} item(s) done, {errors} error(s)"
                             + ("" if queued else " (reply already queued)"))
+
+    def _share_accounts(self, db, session: Session) -> None:
+        """Accounts this mail may have changed go to the judge's other hosts (judge.mail.account_sync)."""
+        if not self.config.shard.peer_addresses:
+            return
+        try:
+            registered = self.service.accounts.by_address(session.sender)
+            account_sync.share_changes(db, self.config, self.service, [
+                session.account, session.sender_account, registered.name if registered else None])
+        except Exception:   # noqa: BLE001 - the mail was handled; the account goes with its next change
+            log.exception("account changes of %s not sent to the other hosts", session.sender)
 
     def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
         """The raw copy loses its passwords, in the transaction that records the message finished."""

@@ -1,4 +1,4 @@
-"""Secret reply addresses: `judge+<token>@domain`, one per player and game.
+"""Secret reply addresses: `judge+<game>.<token>@domain`, one per player and game.
 
 Every mail the judge sends a player carries the player's reply address as Reply-To. Mail that
 comes back to it is from that player for that game, so orders in it need no password: the
@@ -6,6 +6,13 @@ token is the secret. Tokens live in judge.sqlite (judge.mail.dispatch_store); th
 never derived from anything a stranger could know, and one (account, game) keeps one token
 until it is revoked: SET PASSWORD, SET ADDRESS and SET NEWREPLY revoke all the account's,
 EJECT and REPLACE the ousted player's for that game; the next mail carries a new one.
+
+The address names the game before the token (`judge+spring26.k3v...@`; '.' cannot be in a game
+name, store.check_game_name) so that the mail server in front of several judges can route a reply
+to the host that owns the game (deploy/README.md, "Past one machine"). Only the token is secret, and
+a token whose game part is not the game it was issued for is refused like an unknown one. A token
+for no game in particular keeps the old form, `judge+<token>@`, as do addresses issued before the
+game was put in them: both still count on the host that issued them.
 
 A token counts only as an envelope recipient (`envelope_recipients`): the address the mail was
 delivered to, never one merely written in To or Cc (an ally's reply-all names it there).
@@ -24,6 +31,7 @@ from ..storage.db import transaction
 from .dispatch_store import prepare
 
 _TOKEN = re.compile(r"[a-z0-9]{20}")
+GAME_SEPARATOR = "."     # between the game and the token: no game name holds it
 
 
 @dataclass(frozen=True)
@@ -56,23 +64,28 @@ class ReplyTokens:
                                [account, key]).fetchone()[0]
 
     def address_for(self, account: str, game: str | None) -> str:
-        return f"{self.local}+{self.token_for(account, game)}@{self.domain}"
+        token = self.token_for(account, game)
+        return f"{self.local}+{game}{GAME_SEPARATOR}{token}@{self.domain}" if game else \
+            f"{self.local}+{token}@{self.domain}"
 
-    def _tokens_in(self, addresses: Iterable[str]) -> list[str]:
+    def _tokens_in(self, addresses: Iterable[str]) -> list[tuple[str | None, str]]:
+        """(the game the address names or None, the token) of each address in the judge's form."""
         found = []
         for address in addresses:
             local, _, domain = str(address).strip().strip("<>").rpartition("@")
-            base, plus, token = local.partition("+")
+            base, plus, extension = local.partition("+")
+            game, dot, token = extension.lower().rpartition(GAME_SEPARATOR)
             if plus and base.lower() == self.local.lower() and domain.lower() == self.domain.lower() \
-                    and _TOKEN.fullmatch(token.lower()):
-                found.append(token.lower())
+                    and _TOKEN.fullmatch(token) and (game or not dot):
+                found.append((game or None, token))
         return found
 
     def find(self, addresses: Iterable[str]) -> ReplyToken | None:
-        """The token in the first of these addresses that is one of the judge's reply addresses."""
-        for token in self._tokens_in(addresses):
+        """The token in the first of these addresses that is one of the judge's reply addresses (and,
+        when the address names a game, the game the token was issued for)."""
+        for game, token in self._tokens_in(addresses):
             row = self.db.execute("SELECT account, game FROM reply_tokens WHERE token = ?", [token]).fetchone()
-            if row:
+            if row and (game is None or game == row[1]):
                 return ReplyToken(token, row[0], row[1] or None)
         return None
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import store as games_store
-from ..mail import archive, dispatch_store, outbox
+from ..mail import account_sync, archive, dispatch_store, outbox
 from ..storage.db import migrate, open_db
 from .datafiles import schema_versions
 
@@ -22,6 +22,7 @@ JUDGE_FILE_COMPONENTS = {
     "outbox": outbox.MIGRATIONS,
     "games": games_store.JUDGE_MIGRATIONS,
     "dispatch": dispatch_store.MIGRATIONS,
+    "shard": account_sync.MIGRATIONS,
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
 GAME_FILE_COMPONENTS = {"game": games_store.GAME_MIGRATIONS}

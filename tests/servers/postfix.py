@@ -123,9 +123,12 @@ def _alive(pid: int) -> bool:
 
 
 def start_postfix(*, judge_lmtp: str, outbound_transport: dict[str, str],
-                  replace: dict[str, str] | None = None) -> Postfix:
+                  replace: dict[str, str] | None = None, extra_maps: dict[str, str] | None = None,
+                  settings: tuple[str, ...] = ()) -> Postfix:
     """A Postfix from deploy/postfix/, handing the judge's mail to `judge_lmtp` (host:port) and sending
-    mail for the domains in `outbound_transport` (domain -> nexthop) there instead of to their MX."""
+    mail for the domains in `outbound_transport` (domain -> nexthop) there instead of to their MX.
+    `extra_maps`: more files for etc/judge/ (name -> text); `settings`: more main.cf lines, where
+    "{maps}" stands for that directory."""
     directory = Path(tempfile.mkdtemp(prefix="judge-postfix-"))
     directory.chmod(0o755)
     etc, maps = directory / "etc", directory / "etc" / "judge"
@@ -146,13 +149,15 @@ def start_postfix(*, judge_lmtp: str, outbound_transport: dict[str, str],
         if name == "transport":
             text += "".join(f"{domain} {nexthop}\n" for domain, nexthop in outbound_transport.items())
         (maps / name).write_text(text)
+    for name, text in (extra_maps or {}).items():
+        (maps / name).write_text(text)
     server.postconf(f"config_directory = {etc}", f"queue_directory = {directory / 'queue'}",
                     f"data_directory = {directory / 'data'}", "inet_interfaces = 127.0.0.1",
                     "inet_protocols = ipv4", f"maillog_file = {directory / 'maillog'}",
                     "maillog_file_prefixes = /var, /dev/stdout, /tmp", "alias_maps =", "alias_database =",
                     "smtp_dns_support_level = disabled",
                     # Only the judge (127.0.0.1) may relay; "players" connect from 127.0.0.2, outside.
-                    "mynetworks = 127.0.0.1/32")
+                    "mynetworks = 127.0.0.1/32", *(s.replace("{maps}", str(maps)) for s in settings))
     server.postmap()
     started = server.command("start")
     if started.returncode != 0:
