@@ -23,6 +23,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import Message
+from pathlib import Path
+
+import sqlite_utils
 
 from ..config import Config
 from ..games import fog
@@ -89,9 +92,28 @@ class Dispatch:
         """The daemon stops: the game files kept open on this thread are closed."""
         self.service.close_games()
 
+    def judge_connection(self, path) -> sqlite_utils.Database | None:
+        """The games service's connection to the judge file on this thread, for the daemon to handle
+        each mail on (one connection, one transaction per mail); None if `path` is another file."""
+        if Path(path).resolve() != (self.service.data / "judge.sqlite").resolve():
+            return None
+        return self.service.judge
+
     def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
         with self.service.batch():      # each game file opened once for the whole message
             return self._dispatch(message, verdict, context)
+
+    def after_commit(self, context) -> None:
+        """After the mail's transaction committed: the notices its orders or commands released
+        (press, a game started or played) are queued by the courier now, in transactions of their
+        own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
+        if self.courier is None:
+            return
+        try:
+            with self.service.batch(), synchronous(context.db, "FULL"):
+                self.courier.run(context.db)
+        except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+            log.exception("courier after a message failed; the next tick tries again")
 
     def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
         done = finished(context.db, message.id)
@@ -128,13 +150,6 @@ class Dispatch:
         outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
-        if self.courier is not None:
-            try:
-                # FULL: a notice is marked queued in its game file only once its mail is on disk
-                with synchronous(context.db, "FULL"):
-                    self.courier.run(context.db)
-            except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
-                log.exception("courier after message #%d failed; the next tick tries again", message.id)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")

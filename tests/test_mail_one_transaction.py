@@ -1,0 +1,119 @@
+"""One mail, one transaction per file (issue 15): every statement the real Dispatch and the daemon's
+Processor run on judge.sqlite and the game files is traced (sqlite3's trace callback on every
+connection opened), and each mail of tests/data/mail/one_transaction.json must commit judge.sqlite
+exactly once, the game file at most as often as the case says, and the outbox rows of its reply
+only in a commit made with FULL sync (so the outbox's sender, reading its own connection, can
+never send a reply whose record a power cut could still undo)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from mailjudge import MailJudge, mail
+
+CASES = json.loads((Path(__file__).parent / "data" / "mail" / "one_transaction.json").read_text())["cases"]
+
+
+@dataclass
+class Traced:
+    """What one file's connections did: COMMITs, and the sync level each commit with outbox rows had."""
+    commits: int = 0
+    outbox_commit_levels: list[str] = field(default_factory=list)
+    level: str = "FULL"            # SQLite's default until a PRAGMA sets another
+    outbox_pending: bool = False
+
+
+class Tracer:
+    """Wraps sqlite3.connect so that every connection opened from now on reports its statements."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.files: dict[str, Traced] = {}
+        self.on = False
+        connect = sqlite3.connect
+
+        def traced_connect(database, *args, **kwargs):
+            conn = connect(database, *args, **kwargs)
+            name = Path(str(database)).name
+            conn.set_trace_callback(lambda statement: self.seen(name, statement))
+            return conn
+        monkeypatch.setattr(sqlite3, "connect", traced_connect)
+
+    def seen(self, name: str, statement: str) -> None:
+        words = " ".join(statement.split()).upper()
+        per_file = self.files.setdefault(name, Traced())
+        if words.startswith("PRAGMA SYNCHRONOUS="):
+            per_file.level = words.split("=", 1)[1].strip()
+        if not self.on:
+            return
+        if words.startswith("INSERT INTO OUTBOX "):
+            per_file.outbox_pending = True
+        elif words.startswith("COMMIT"):
+            per_file.commits += 1
+            if per_file.outbox_pending:
+                per_file.outbox_commit_levels.append(per_file.level)
+            per_file.outbox_pending = False
+        elif words.startswith("ROLLBACK") and not words.startswith("ROLLBACK TO"):
+            per_file.outbox_pending = False
+
+    def start(self) -> None:
+        for traced in self.files.values():
+            traced.commits, traced.outbox_commit_levels, traced.outbox_pending = 0, [], False
+        self.on = True
+
+
+@pytest.fixture(scope="module")
+def cases_run(tmp_path_factory):
+    """Every case on one judge, in order (a module-scoped monkeypatch: the tracer wraps the judge's
+    connections from its first one on)."""
+    monkeypatch = pytest.MonkeyPatch()
+    tracer = Tracer(monkeypatch)
+    judge = MailJudge(tmp_path_factory.mktemp("one-transaction"))
+    try:
+        judge.seven_players()
+        secret = {}
+        for case in CASES:
+            if case["to"] == "secret" and case["power"] not in secret:
+                p = case["power"]
+                reply = judge.reply_to(f"{p.lower()}@dip.test", f"signon {p[0]}alpha {p.lower()}-pw")
+                secret[p] = str(reply.mail["Reply-To"])
+        results = {}
+        for case in CASES:
+            p = case["power"]
+            frm = f"{p.lower()}@dip.test"
+            to = secret[p] if case["to"] == "secret" else "judge@dip.test"
+            failures_before, outbox_before = guard_failures(judge), judge.last_outbox_row()
+            judge.processor.archive.store(mail(frm, case["body"].format(pw=f"{p.lower()}-pw"), to=to),
+                                          mail_from=frm, rcpt_tos=[to], via="smtp")   # intake's own commit
+            tracer.start()
+            judge.last = judge.processor.process_next()
+            tracer.on = False
+            [reply] = [s for s in judge.outbox(after=outbox_before) if frm in s.to]
+            results[case["name"]] = (reply, {k: Traced(**vars(v)) for k, v in tracer.files.items()},
+                                     judge.processor.archive.state_of(judge.last.id),
+                                     guard_failures(judge) - failures_before)
+        yield results
+    finally:
+        judge.close()
+        monkeypatch.undo()
+
+
+def guard_failures(judge: MailJudge) -> int:
+    return judge.processor.archive.db.execute("SELECT count(*) FROM guard_failures").fetchone()[0]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_each_mail_is_one_transaction_of_the_judge_file(cases_run, case):
+    reply, files, (state, outcome), guarded = cases_run[case["name"]]
+    assert state == "processed", outcome
+    assert bool(guarded) == case.get("guard", False), f"{guarded} wrong password(s) counted"
+    assert case["reply"] in reply.body, reply.body
+    judge_file = files["judge.sqlite"]
+    assert judge_file.commits == 1, f"judge.sqlite committed {judge_file.commits} times for one mail"
+    # the reply's outbox row committed once, and with FULL sync: durable before the sender sees it
+    assert judge_file.outbox_commit_levels == ["FULL"]
+    game_commits = files.get("alpha.sqlite", Traced()).commits
+    assert game_commits <= case["game_commits"], f"alpha.sqlite committed {game_commits} times"
