@@ -4,8 +4,13 @@ processing of archived mail, the outbox sender and the periodic tick.
 Two hooks connect the mail edge to the games layer:
 - `dispatch(message, verdict, context) -> str` turns one archived message into commands, orders
   and replies, and returns what it did in words. It runs at least once per message (again after a
-  crash before its outcome was recorded), so it must be idempotent by `message.id`. Without one,
-  `record_without_dispatcher` records each message as processed and says so in the log.
+  crash before its outcome was recorded), so it must be idempotent by `message.id`. It runs inside
+  the mail's one transaction of the judge file (`context.db`, begun with the claim, committed with
+  FULL sync together with the mark that the message is processed): what it writes there, its reply
+  in the outbox included, is durable, and visible to the outbox's sender, only then. A dispatcher
+  may offer `judge_connection(path)` (the connection to handle mail on, so its own writes to the
+  judge file join that transaction) and `after_commit(context)` (work for after the commit). Without
+  one, `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
   tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
   Without one, no tick runs and the

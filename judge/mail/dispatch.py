@@ -16,6 +16,14 @@ envelope recipient (judge.mail.tokens.envelope_recipients). A copy of a message 
 whatever headers it gained, is not applied again (judge.mail.replays). Once the message is
 handled, its raw copy in the archive is rewritten with its passwords masked, in the same
 transaction that records it finished: a dispatch after that only repeats the outcome.
+
+Transactions: the daemon handles the mail on the games service's own connection to judge.sqlite
+(`judge_connection`), in one transaction from the claim to the mark that it is processed: reply
+tokens, the password guard's counts, the steps done, the reply in the outbox all commit at once,
+with FULL sync, after the game files' own commits (`GameService.batch`: one per game file). A crash
+between the two leaves the game's writes marked with this message as their source: handled again,
+the orders read as "read before" and exactly one reply goes out. The courier, whose notices must be
+on disk before their game marks them queued, runs after that commit (`after_commit`).
 """
 from __future__ import annotations
 
