@@ -117,3 +117,21 @@ def test_each_mail_is_one_transaction_of_the_judge_file(cases_run, case):
     assert judge_file.outbox_commit_levels == ["FULL"]
     game_commits = files.get("alpha.sqlite", Traced()).commits
     assert game_commits <= case["game_commits"], f"alpha.sqlite committed {game_commits} times"
+
+
+def test_a_mail_queued_on_its_own_commits_with_full_sync(tmp_path, monkeypatch):
+    """outbox.enqueue outside any transaction, on a connection that runs NORMAL (as the daemon's
+    does): its own commit is FULL, so the sender cannot see the mail before it is on disk."""
+    from judge.mail import outbox
+    from judge.storage.db import open_db
+
+    tracer = Tracer(monkeypatch)
+    db = open_db(tmp_path / "judge.sqlite", synchronous="NORMAL")
+    outbox.prepare(db)
+    tracer.start()
+    raw = b"Message-ID: <one@judge.test>\r\nSubject: hi\r\n\r\nhello\r\n"
+    assert outbox.enqueue(db, "one@judge.test", ["ann@example.org"], raw, envelope_from="judge@judge.test")
+    traced = tracer.files["judge.sqlite"]
+    assert traced.commits == 1 and traced.outbox_commit_levels == ["FULL"]
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1      # the connection is NORMAL again after
+    db.conn.close()
