@@ -131,7 +131,12 @@ def main() -> None:
     assert states.get("processed", 0) >= n, states
     game_opens = sum(1 for o in opens if "games" in o)
     print(f"one order mail to the secret reply address, {n} mails, dispatched one at a time:")
-    print(f"  fsync+fdatasync per mail   {syscalls.total / n:6.1f}   (goal: at most 2; issue 15 measured 10)")
+    # a WAL checkpoint (SQLite's, once the log passes 1000 pages) syncs the log, then the file itself,
+    # and the first commit after it the restarted log's header: three syncs, one of them the file's
+    checkpoints = 3 * sum(count for name, count in syscalls.files.items() if name.endswith(".sqlite"))
+    print(f"  fsync+fdatasync per mail   {syscalls.total / n:6.2f}   (goal: at most 2; issue 15 measured 10)")
+    print(f"    the mail's own commits   {(syscalls.total - checkpoints) / n:6.2f};"
+          f" WAL checkpoints, spread over the mails {checkpoints / n:.2f}")
     print(f"  SQLite opens per mail      {len(opens) / n:6.1f}   (issue 15 measured 17)")
     print(f"  game file opens per mail   {game_opens / n:6.1f}   (goal 1; issue 15 measured 5)")
     commits = {k: v - commits_before.get(k, 0) for k, v in commits_after.items() if v > commits_before.get(k, 0)}
