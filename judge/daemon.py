@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 
@@ -86,8 +87,11 @@ class Processor:
         # worker's thread) when it has one, so every write a mail makes joins the mail's transaction.
         # NORMAL: only that transaction's FULL commit (process_next) costs an fsync.
         shared = getattr(dispatch, "judge_connection", None)
-        self.archive = Archive(config.db_path, synchronous="NORMAL",
-                               db=shared(config.db_path) if shared is not None else None)
+        db = shared(config.db_path) if shared is not None else None
+        self.archive = Archive(config.db_path, synchronous="NORMAL", db=db)
+        # A dispatcher that writes the judge file on a connection of its own (it has one, but not
+        # for this file) would wait for the mail's transaction to end: it gets the short ones instead.
+        self.one_transaction = shared is None or db is not None
         outbox.prepare(self.archive.db)
         self.context = MailContext(config, self.archive.db)
 
@@ -106,7 +110,7 @@ class Processor:
         again; what it wrote in game files (committed first) is recognised then by its source."""
         message = None
         try:
-            with durable(self.archive.db):
+            with durable(self.archive.db) if self.one_transaction else nullcontext():
                 message = self.archive.claim_next()
                 if message is None:
                     return None

@@ -135,3 +135,38 @@ def test_a_mail_queued_on_its_own_commits_with_full_sync(tmp_path, monkeypatch):
     assert traced.commits == 1 and traced.outbox_commit_levels == ["FULL"]
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 1      # the connection is NORMAL again after
     db.conn.close()
+
+
+def test_a_dispatcher_writing_on_its_own_connection_gets_short_transactions(tmp_path):
+    """A dispatcher that says it has no connection to this judge file, and writes it on one of its
+    own, is not made to wait for a mail transaction it cannot join: the daemon falls back to the
+    claim, the dispatch and the mark as separate commits."""
+    from judge.config import load_config
+    from judge.daemon import Processor
+    from judge.storage.db import open_db, transaction
+
+    config = load_config(None, env={}, overrides={"data_dir": str(tmp_path / "var"), "address": "judge@dip.test"})
+    config.data_dir.mkdir(parents=True)
+    own = open_db(config.db_path)
+    own.conn.execute("PRAGMA busy_timeout=2000")      # a wait on the mail's lock fails the mail at once
+
+    class OwnConnection:
+        def judge_connection(self, path):
+            return None
+
+        def __call__(self, message, verdict, context):
+            with transaction(own):
+                own.execute("CREATE TABLE IF NOT EXISTS notes (inbound INTEGER)")
+                own.execute("INSERT INTO notes VALUES (?)", [message.id])
+            return "noted"
+
+    processor = Processor(config, OwnConnection())
+    try:
+        stored = processor.archive.store(mail("ann@dip.test", "help"), mail_from="ann@dip.test",
+                                         rcpt_tos=["judge@dip.test"], via="smtp")
+        processor.process_next()
+        assert processor.archive.state_of(stored.id) == ("processed", "noted")
+        assert own.execute("SELECT inbound FROM notes").fetchall() == [(stored.id,)]
+    finally:
+        processor.close()
+        own.conn.close()
