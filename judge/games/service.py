@@ -128,9 +128,10 @@ class GameService:
                 continue
             try:
                 db.conn.execute("COMMIT")
-            except BaseException:
-                if db.conn.in_transaction:
-                    db.conn.execute("ROLLBACK")
+            except BaseException:       # none left open (a kept file would carry it into the next batch)
+                for other, _ in written.values():
+                    if other.conn.in_transaction:
+                        other.conn.execute("ROLLBACK")
                 raise
             self.checkpoint("committed")
             if seen is None:
