@@ -170,3 +170,39 @@ def test_a_dispatcher_writing_on_its_own_connection_gets_short_transactions(tmp_
     finally:
         processor.close()
         own.conn.close()
+
+
+def test_a_mail_whose_handling_fails_leaves_no_trace_in_either_file(tmp_path, monkeypatch):
+    """A fault after the orders were stored (here: building the reply raises) rolls back the mail's
+    game transaction and its judge.sqlite transaction alike: no orders, no reply, the mail pending
+    for its retry, which then stores the orders once and sends one reply."""
+    import time
+
+    from judge.mail.dispatch import Dispatch
+
+    judge = MailJudge(tmp_path)
+    try:
+        judge.seven_players()
+        answer = Dispatch.answer
+
+        def broken(self, *args, **kwargs):
+            raise RuntimeError("the reply could not be built")
+        monkeypatch.setattr(Dispatch, "answer", broken)
+        before = judge.last_outbox_row()
+        stored = judge.processor.archive.store(mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur"),
+                                               mail_from="france@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
+        judge.processor.process_next()
+        state, outcome = judge.processor.archive.state_of(stored.id)
+        assert state == "new" and "could not be built" in outcome
+        assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+        assert judge.outbox(after=before) == []
+
+        monkeypatch.setattr(Dispatch, "answer", answer)
+        judge.processor.archive.clock = lambda: time.time() + 3600      # the retry is due
+        judge.processor.process_next()
+        assert judge.processor.archive.state_of(stored.id)[0] == "processed"
+        assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+        [reply] = judge.outbox(after=before)
+        assert "read before" not in reply.text and "Army Paris -> Burgundy" in reply.body
+    finally:
+        judge.close()

@@ -54,7 +54,7 @@ from .auth import Refused, Session, power_by_letter, resolve_power, start_sessio
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
-from .dispatch_store import StepLog, finished, mark_finished
+from .dispatch_store import StepLog, finished, mark_finished, prepare
 from .loops import Classification, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
@@ -105,7 +105,9 @@ class Dispatch:
         each mail on (one connection, one transaction per mail); None if `path` is another file."""
         if Path(path).resolve() != (self.service.data / "judge.sqlite").resolve():
             return None
-        return self.service.judge
+        db = self.service.judge
+        prepare(db)     # the dispatcher's tables now, not inside a mail's transaction that may roll back
+        return db
 
     def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
         with self.service.batch():      # each game file opened once for the whole message

@@ -129,7 +129,9 @@ def migrate(db: sqlite_utils.Database, component: str, steps: Sequence[Migration
         with transaction(db):  # one transaction per step
             steps[number](db)
             db["schema_versions"].upsert({"component": component, "version": number + 1}, pk="component")
-    if key is not None:
+    # Inside a caller's transaction the steps are savepoints of it, undone if it rolls back (a mail's
+    # that failed): the file counts as checked only once they are committed for good.
+    if key is not None and not db.conn.in_transaction:
         with _checked_lock:
             _checked.add(key)
     return len(steps)
