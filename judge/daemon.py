@@ -4,8 +4,13 @@ processing of archived mail, the outbox sender and the periodic tick.
 Two hooks connect the mail edge to the games layer:
 - `dispatch(message, verdict, context) -> str` turns one archived message into commands, orders
   and replies, and returns what it did in words. It runs at least once per message (again after a
-  crash before its outcome was recorded), so it must be idempotent by `message.id`. Without one,
-  `record_without_dispatcher` records each message as processed and says so in the log.
+  crash before its outcome was recorded), so it must be idempotent by `message.id`. It runs inside
+  the mail's one transaction of the judge file (`context.db`, begun with the claim, committed with
+  FULL sync together with the mark that the message is processed): what it writes there, its reply
+  in the outbox included, is durable, and visible to the outbox's sender, only then. A dispatcher
+  may offer `judge_connection(path)` (the connection to handle mail on, so its own writes to the
+  judge file join that transaction) and `after_commit(context)` (work for after the commit). Without
+  one, `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
   tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
   Without one, no tick runs and the
@@ -27,6 +32,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 
@@ -40,6 +46,7 @@ from .mail.intake import IntakeHandler, RateLimiter, start_server
 from .mail.loops import Bounce, Classification, classify
 from .mail.reports import Reports
 from .storage.datalock import hold
+from .storage.db import durable, transaction
 
 log = logging.getLogger("judge.daemon")
 
@@ -76,9 +83,15 @@ class Processor:
         self.dispatch = dispatch
         self.on_bounce = on_bounce
         self.on_enqueued = on_enqueued
-        # NORMAL: the commits made while a mail is handled cost no fsync; the one that records it
-        # handled (Archive.mark_processed, durable) makes them all durable at once (see storage.db.durable)
-        self.archive = Archive(config.db_path, synchronous="NORMAL")
+        # One connection to the judge file per mail: the dispatcher's (its games service's, on this
+        # worker's thread) when it has one, so every write a mail makes joins the mail's transaction.
+        # NORMAL: only that transaction's FULL commit (process_next) costs an fsync.
+        shared = getattr(dispatch, "judge_connection", None)
+        db = shared(config.db_path) if shared is not None else None
+        self.archive = Archive(config.db_path, synchronous="NORMAL", db=db)
+        # A dispatcher that writes the judge file on a connection of its own (it has one, but not
+        # for this file) would wait for the mail's transaction to end: it gets the short ones instead.
+        self.one_transaction = shared is None or db is not None
         outbox.prepare(self.archive.db)
         self.context = MailContext(config, self.archive.db)
 
@@ -89,21 +102,35 @@ class Processor:
         self.archive.close()
 
     def process_next(self) -> StoredMessage | None:
-        message = self.archive.claim_next()
-        if message is None:
-            return None
+        """One mail, one transaction of the judge file: the claim, everything dispatching it writes
+        there (tokens, password counts, what it did, its reply in the outbox) and the mark that it is
+        processed commit together, with FULL sync. The outbox's sender reads its own connection, so
+        it sees the reply only once that commit is on disk: nothing leaves before what records it is
+        durable. A crash before the commit leaves the mail unclaimed and unrecorded, to be handled
+        again; what it wrote in game files (committed first) is recognised then by its source."""
+        message = None
         try:
-            outcome = self.process(message)
+            with durable(self.archive.db) if self.one_transaction else nullcontext():
+                message = self.archive.claim_next()
+                if message is None:
+                    return None
+                outcome = self.process(message)
+                self.archive.mark_processed(message.id, outcome)
         except Exception as e:   # noqa: BLE001 - any fault: this message's, retried, then set aside
+            if message is None:
+                raise            # not a message's fault: the judge file itself (the loop's supervisor retries)
             self.failed(message, e)
-        else:
-            self.archive.mark_processed(message.id, outcome)
-            self.on_enqueued()   # its reply goes out now, not at the outbox's next poll
+            return message
+        after = getattr(self.dispatch, "after_commit", None)
+        if after is not None:
+            after(self.context)  # what is not the mail's own (notices its orders released) goes out now
+        self.on_enqueued()       # its reply goes out now, not at the outbox's next poll
         return message
 
     def failed(self, message: StoredMessage, error: Exception) -> None:
-        """Called while handling `error`. A passing fault (a locked database) is tried again with a
-        growing pause; a message that keeps failing is set aside, its sender told, the keeper alerted."""
+        """Called while handling `error`, after the mail's transaction was rolled back. A passing
+        fault (a locked database) is tried again with a growing pause; a message that keeps failing
+        is set aside, its sender told, the keeper alerted (in one durable transaction)."""
         limits = self.config.limits
         attempts = self.archive.attempts_of(message.id) + 1
         text = f"{type(error).__name__}: {error}"[:500]
@@ -114,13 +141,15 @@ class Processor:
             self.archive.retry_later(message.id, f"attempt {attempts} failed: {text}", delay)
             return
         log.exception("processing message #%d failed %d times; set aside", message.id, attempts)
-        try:
-            said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
-            self.on_enqueued()
-        except Exception:   # noqa: BLE001 - setting it aside matters more than the notes about it
-            log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
-            said = "nobody could be told (see the log)"
-        self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
+        with durable(self.archive.db):
+            try:
+                with transaction(self.archive.db):      # a savepoint: the notes, or none of them
+                    said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
+            except Exception:   # noqa: BLE001 - setting it aside matters more than the notes about it
+                log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
+                said = "nobody could be told (see the log)"
+            self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
+        self.on_enqueued()
 
     def tick(self, tick: TickHook, now: float) -> bool:
         """Read the mail that came in before `now`, then run the tick at `now`. False: some of that
@@ -153,8 +182,6 @@ class Processor:
             log.warning("bounce #%d names no failed address", message.id)
         told = self.tell_master(message, bounce.failed, bounce.diagnostic, bounce.original_message_id)
         games = self.on_bounce(message, bounce, self.context) if self.on_bounce is not None else ""
-        if games:
-            self.on_enqueued()
         return (f"bounce: marked failing {', '.join(bounce.failed) or '(no address found)'}; "
                 + ("the master was told" if told else "no master_address configured to tell")
                 + (f"; {games}" if games else ""))
@@ -165,10 +192,8 @@ class Processor:
             return False
         rendered = Reports().render("keeper_bounce.j2", failed=list(failed), diagnostic=diagnostic,
                                     original_id=original_id, inbound_id=message.id)
-        queued = outgoing.send(self.archive.db, self.config, rendered, key=f"bounce-notice:{message.content_hash}",
-                               to=[self.config.master_address])
-        if queued:
-            self.on_enqueued()
+        outgoing.send(self.archive.db, self.config, rendered, key=f"bounce-notice:{message.content_hash}",
+                      to=[self.config.master_address])      # sent once the mail's transaction commits
         return True
 
 

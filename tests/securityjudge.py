@@ -92,13 +92,16 @@ class ServedJudge:
 
     def send(self, raw: bytes, *, mail_from: str, rcpt: list[str] | None = None, peer: str = "127.0.0.1") -> list[Out]:
         """Send one mail by SMTP (from the loopback address `peer`), wait until the judge has handled
-        it, and return what it queued meanwhile."""
+        it and queued the notices it released (the courier runs after the mail's own commit, so a
+        game started or a player ejected is announced just after the mail is marked processed), and
+        return what it queued meanwhile."""
         before = set(self.outbox())
         stored = self.rows("SELECT count(*) FROM inbound")[0][0]
         with smtplib.SMTP("127.0.0.1", self.port, source_address=(peer, 0)) as smtp:
             smtp.sendmail(mail_from, rcpt or ["judge@dip.test"], raw)
         wait_until(lambda: self.rows("SELECT count(*) FROM inbound")[0][0] > stored
-                   and not self.rows("SELECT 1 FROM inbound WHERE state IN ('new', 'claimed')"),
+                   and not self.rows("SELECT 1 FROM inbound WHERE state IN ('new', 'claimed')")
+                   and not self.rows("SELECT 1 FROM game_index WHERE pending_notices > 0"),
                    what="the judge to handle the mail")
         return [o for mid, o in self.outbox().items() if mid not in before]
 

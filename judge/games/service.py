@@ -96,16 +96,50 @@ class GameService:
     def batch(self) -> Iterator[None]:
         """Within the block, each game file this thread uses is opened once and kept open for all the
         operations (one connection per file per mail). Nested blocks share the outer one. At its end
-        the files are closed, but for the `keep_open` used last (see __init__)."""
+        the files are closed, but for the `keep_open` used last (see __init__).
+        Each game file written in the block is written in ONE transaction, committed (FULL) when
+        the block ends without an exception and rolled back when one escapes it: a mail's writes
+        to a game commit together, before the judge file's (the daemon commits that after), so a
+        crash between the two leaves the game's writes marked with their source, for the mail's
+        second handling to recognise."""
         if getattr(self._local, "batch", False):
             yield
             return
         self._local.batch = True
+        self._local.written = {}     # path -> (connection, the fingerprint its index row was written with)
         try:
             yield
+        except BaseException:
+            self._end_batch(commit=False)
+            raise
+        else:
+            self._end_batch(commit=True)
         finally:
             self._local.batch = False
             self._trim(self.keep_open)
+
+    def _end_batch(self, *, commit: bool) -> None:
+        written, self._local.written = self._local.written, {}
+        for path, (db, seen) in written.items():
+            if not db.conn.in_transaction:
+                continue
+            if not commit:
+                db.conn.execute("ROLLBACK")
+                continue
+            try:
+                db.conn.execute("COMMIT")
+            except BaseException:       # none left open (a kept file would carry it into the next batch)
+                for other, _ in written.values():
+                    if other.conn.in_transaction:
+                        other.conn.execute("ROLLBACK")
+                raise
+            self.checkpoint("committed")
+            if seen is None:
+                continue        # nothing written there survived (its operations failed)
+            # the index row was written before the commit: its fingerprint follows the file now
+            with transaction(self.judge):
+                self.judge.execute("UPDATE game_index SET fingerprint = ? WHERE name = ? AND fingerprint = ?",
+                                   [fingerprint(path), path.stem, seen])
 
     def _pool(self) -> OrderedDict[Path, sqlite_utils.Database] | None:
         """This thread's open game files, most recently used last; None when files are not kept."""
@@ -154,11 +188,19 @@ class GameService:
     def _write(self, name: str) -> Iterator[GameFile]:
         """One transaction in the game file, then the index row."""
         with self._game(name) as db:
-            with transaction(db):
+            written = getattr(self._local, "written", None) if getattr(self._local, "batch", False) else None
+            if written is not None and not db.conn.in_transaction:
+                db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
+                written[game_path(self.data, name)] = (db, None)   # ended with the batch, whatever happens
+            with transaction(db):                        # (in a batch: a savepoint within it)
                 gf = self._file(db)
                 yield gf
-            self.checkpoint("committed")
-            self._reindex(db)
+            if written is None:
+                self.checkpoint("committed")
+                self._reindex(db)
+            else:
+                path = game_path(self.data, name)
+                written[path] = (db, self._reindex(db))
 
     @contextmanager
     def _write_once(self, name: str, source: str | None) -> Iterator[GameFile | None]:
@@ -177,7 +219,7 @@ class GameService:
         with self._game(name) as db:
             yield self._file(db)
 
-    def _reindex(self, db) -> None:
+    def _reindex(self, db) -> str | None:
         # The game file is read while the index is locked: of two processes updating one game's row,
         # the later one reads the later state, so a slow writer cannot put an old state back.
         path = db.execute("PRAGMA database_list").fetchone()[2]
@@ -201,6 +243,7 @@ class GameService:
             self.judge.conn.executemany(
                 "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
                 [(row["name"], p.power, p.account, p.status.value) for p in gf.powers().values()])
+        return seen
 
     def sync_index(self, *, quick: bool = False) -> int:
         """Start-up sweep: rebuild the index rows from the game files (repairs a crash between the
@@ -569,9 +612,9 @@ class GameService:
 
     def preview(self, name: str) -> dict:
         """What PROCESS would do now, played in a transaction that is then rolled back."""
-        db = open_game(self.data, name)
-        try:
-            db.conn.execute("BEGIN IMMEDIATE")
+        with self._game(name) as db:    # in a batch, the batch's connection (its transaction may be open)
+            nested = db.conn.in_transaction
+            db.conn.execute("SAVEPOINT preview" if nested else "BEGIN IMMEDIATE")
             try:
                 gf = self._file(db)
                 if gf.status is not GameStatus.ACTIVE:
@@ -580,9 +623,9 @@ class GameService:
                 processing.process(gf, self.clock())
                 return json.loads(db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
             finally:
-                db.conn.execute("ROLLBACK")
-        finally:
-            db.close()
+                db.conn.execute("ROLLBACK TO preview" if nested else "ROLLBACK")
+                if nested:
+                    db.conn.execute("RELEASE preview")
 
     def auto_clock(self, name: str) -> deadlines.AutoClock:
         """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its

@@ -147,14 +147,19 @@ def content_hash(raw: bytes) -> str:
 class Archive:
     """One connection to the judge file. Not shared between threads at the same time."""
 
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time):
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time,
+                 db: sqlite_utils.Database | None = None):
+        """`db`: a connection to this file that another part owns and closes (the daemon's worker
+        shares its games service's, so a mail is handled on one connection in one transaction)."""
         self.path = Path(path)
-        self.db = open_db(self.path, synchronous=synchronous)
+        self._owned = db is None
+        self.db = open_db(self.path, synchronous=synchronous) if db is None else db
         migrate(self.db, COMPONENT, MIGRATIONS)
         self.clock = clock
 
     def close(self) -> None:
-        self.db.conn.close()
+        if self._owned:
+            self.db.conn.close()
 
     def store(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...],
               via: str, peer: str | None = None) -> StoredMessage:
@@ -207,7 +212,8 @@ class Archive:
         return self.get(row[0]) if row else None
 
     def mark_processed(self, message_id: int, outcome: str) -> None:
-        """With FULL sync whatever the connection's setting: what handling the message wrote is on disk."""
+        """With FULL sync whatever the connection's setting: what handling the message wrote is on disk.
+        Inside the caller's transaction (the daemon's, from the claim on), it commits with that."""
         with durable(self.db):
             updated = self.db.conn.execute(
                 "UPDATE inbound SET state = 'processed', processed_at = ?, outcome = ? "
@@ -220,7 +226,8 @@ class Archive:
         with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE inbound SET state = 'new', claimed_at = NULL, attempts = attempts + 1, retry_at = ?,"
-                " outcome = ? WHERE id = ? AND state = 'claimed'", [self.clock() + delay, error, message_id])
+                " outcome = ? WHERE id = ? AND state IN ('new', 'claimed')",     # (new: its claim rolled back)
+                [self.clock() + delay, error, message_id])
         return self.attempts_of(message_id)
 
     def attempts_of(self, message_id: int) -> int:
@@ -234,7 +241,7 @@ class Archive:
         with durable(self.db):
             self.db.conn.execute(
                 "UPDATE inbound SET state = 'failed', processed_at = ?, outcome = ?, attempts = attempts + 1"
-                " WHERE id = ? AND state = 'claimed'", [self.clock(), error, message_id])
+                " WHERE id = ? AND state IN ('new', 'claimed')", [self.clock(), error, message_id])
 
     def get(self, message_id: int) -> StoredMessage:
         row = self.db.conn.execute(

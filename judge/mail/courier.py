@@ -36,6 +36,7 @@ from .notice_failures import NoticeFailures
 from .reports import Rendered, Reports
 from .shared_part import SharedPicture
 from .tokens import ReplyTokens
+from ..storage.db import synchronous
 
 log = logging.getLogger("judge.courier")
 
@@ -122,10 +123,14 @@ class Courier:
     def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
         """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
         one per mail), each notice under a savepoint so that one failing leaves the others queued."""
+        if not ready:
+            return [], 0
+        with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbox)
+            return self._queue_ready(db, tokens, game, ready, failed)
+
+    def _queue_ready(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
         done: list[str] = []
         queued = 0
-        if not ready:
-            return done, 0
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             for notice, rendered, picture in ready:

@@ -16,6 +16,14 @@ envelope recipient (judge.mail.tokens.envelope_recipients). A copy of a message 
 whatever headers it gained, is not applied again (judge.mail.replays). Once the message is
 handled, its raw copy in the archive is rewritten with its passwords masked, in the same
 transaction that records it finished: a dispatch after that only repeats the outcome.
+
+Transactions: the daemon handles the mail on the games service's own connection to judge.sqlite
+(`judge_connection`), in one transaction from the claim to the mark that it is processed: reply
+tokens, the password guard's counts, the steps done, the reply in the outbox all commit at once,
+with FULL sync, after the game files' own commits (`GameService.batch`: one per game file). A crash
+between the two leaves the game's writes marked with this message as their source: handled again,
+the orders read as "read before" and exactly one reply goes out. The courier, whose notices must be
+on disk before their game marks them queued, runs after that commit (`after_commit`).
 """
 from __future__ import annotations
 
@@ -23,6 +31,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import Message
+from pathlib import Path
+
+import sqlite_utils
 
 from ..config import Config
 from ..games import fog
@@ -43,7 +54,7 @@ from .auth import Refused, Session, power_by_letter, resolve_power, start_sessio
 from .commands import HANDLERS, Env
 from .confirm import error_line, order_lines, power_summary
 from .courier import Courier
-from .dispatch_store import StepLog, finished, mark_finished
+from .dispatch_store import StepLog, finished, mark_finished, prepare
 from .loops import Classification, classify, reply_subject
 from .password_guard import Source
 from .replays import first_copy, inbound_of
@@ -89,9 +100,30 @@ class Dispatch:
         """The daemon stops: the game files kept open on this thread are closed."""
         self.service.close_games()
 
+    def judge_connection(self, path) -> sqlite_utils.Database | None:
+        """The games service's connection to the judge file on this thread, for the daemon to handle
+        each mail on (one connection, one transaction per mail); None if `path` is another file."""
+        if Path(path).resolve() != (self.service.data / "judge.sqlite").resolve():
+            return None
+        db = self.service.judge
+        prepare(db)     # the dispatcher's tables now, not inside a mail's transaction that may roll back
+        return db
+
     def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
         with self.service.batch():      # each game file opened once for the whole message
             return self._dispatch(message, verdict, context)
+
+    def after_commit(self, context) -> None:
+        """After the mail's transaction committed: the notices its orders or commands released
+        (press, a game started or played) are queued by the courier now, in transactions of their
+        own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
+        if self.courier is None:
+            return
+        try:
+            with self.service.batch(), synchronous(context.db, "FULL"):
+                self.courier.run(context.db)
+        except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+            log.exception("courier after a message failed; the next tick tries again")
 
     def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
         done = finished(context.db, message.id)
@@ -140,13 +172,6 @@ class Dispatch:
         outcome.attachments = attachments(mail)
         queued = self.answer(message, mail, session, outcome, tokens, context.db)
         self._share_accounts(context.db, session)
-        if self.courier is not None:
-            try:
-                # FULL: a notice is marked queued in its game file only once its mail is on disk
-                with synchronous(context.db, "FULL"):
-                    self.courier.run(context.db)
-            except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
-                log.exception("courier after message #%d failed; the next tick tries again", message.id)
         done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
         errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
             len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")

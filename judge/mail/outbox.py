@@ -6,7 +6,11 @@ once. A part many mails share (a phase's picture) is stored once in `outbox_part
 `outbox_mail` shows each mail whole. Sent mail's text and picture are dropped after the keeper's
 `keep_sent_days` (`forget_sent`); the row of who got what and when stays. Queueing joins the
 caller's transaction when one is open, so a report is queued exactly when the results it reports
-are stored. The sender marks a message sent only after the relay accepted it
+are stored; that transaction must commit with FULL sync (the daemon's per mail does, as does the
+courier's per game), and a queueing on its own commits so itself: the sender, on its own
+connection, sees a row only once it is on disk (WAL makes a commit visible after its sync), so
+nothing leaves the machine that a power cut could make the judge forget it sent. The sender marks
+a message sent only after the relay accepted it
 (at-least-once: a crash between the relay's 250 and our commit sends it again, with the same
 Message-ID so the duplicate can be seen). With no relay, each message becomes <data>/outbox/<id>.eml.
 
@@ -36,7 +40,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..config import OutboxConfig, RelayConfig
-from ..storage.db import migrate, open_db, transaction
+from ..storage.db import durable, migrate, open_db, transaction
 from .shared_part import SharedPart
 
 log = logging.getLogger("judge.outbox")
@@ -158,16 +162,12 @@ def _insert(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: 
         statements.append((_INSERT_PART, [shared.id, shared.part, now]))
     statements.append((_INSERT_MAIL, [message_id, envelope_from, json.dumps(list(to)), raw,
                                       shared.id if shared else None, now, now]))
-    if db.conn.in_transaction:        # part of the caller's unit of work
+    if db.conn.in_transaction:        # part of the caller's unit of work (which commits it durably)
         return [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        inserted = [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
-        db.conn.execute("COMMIT")
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    return inserted
+    # FULL whatever the connection's level: the sender (another connection) sees the row only once
+    # its commit is on disk, so no mail leaves before the record of it would survive a power cut
+    with durable(db):
+        return [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
 
 
 def forget_sent(db: sqlite_utils.Database, before: float) -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
+_LEVELS = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
 
 # (path, device, inode, component, steps) of every file whose schema this process has brought up to date
 _checked: set[tuple[str, int, int, str, int]] = set()
@@ -57,7 +58,12 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
+    try:
+        conn.execute("COMMIT")
+    except BaseException:       # (a full disk, an I/O error): not left open for the next writer to join
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 @contextmanager
@@ -65,6 +71,13 @@ def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.
     """The connection's sync level for the block (e.g. FULL for commits that must be on disk before
     something else happens), then back to what it was."""
     before = db.conn.execute("PRAGMA synchronous").fetchone()[0]
+    if db.conn.in_transaction:
+        # SQLite fixes the level for a transaction once it began: inside one (a mail's, begun
+        # durable) the block commits with that transaction, which must already be as safe
+        if before < _LEVELS[level.upper()]:
+            raise RuntimeError(f"synchronous={level} asked inside a transaction begun at a lower level")
+        yield db
+        return
     db.conn.execute(f"PRAGMA synchronous={level}")
     try:
         yield db
@@ -76,7 +89,8 @@ def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.
 def durable(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A transaction committed with FULL sync on a connection that otherwise runs NORMAL: in WAL
     mode its one fsync also makes every earlier commit in the file durable (the log is written
-    in order), so a run of cheap commits ends with one durable point."""
+    in order), so a run of cheap commits ends with one durable point. Inside a transaction begun
+    durable, a savepoint that commits with it."""
     with synchronous(db, "FULL"), transaction(db):
         yield db
 
@@ -115,7 +129,9 @@ def migrate(db: sqlite_utils.Database, component: str, steps: Sequence[Migration
         with transaction(db):  # one transaction per step
             steps[number](db)
             db["schema_versions"].upsert({"component": component, "version": number + 1}, pk="component")
-    if key is not None:
+    # Inside a caller's transaction the steps are savepoints of it, undone if it rolls back (a mail's
+    # that failed): the file counts as checked only once they are committed for good.
+    if key is not None and not db.conn.in_transaction:
         with _checked_lock:
             _checked.add(key)
     return len(steps)
