@@ -21,7 +21,7 @@ import time
 
 import sqlite_utils
 
-from ..storage.db import migrate, transaction
+from ..storage.db import Schema, create_table, migrate, transaction
 
 COMPONENT = "dispatch"
 
@@ -87,12 +87,27 @@ def _create_applied_messages(db: sqlite_utils.Database) -> None:
         )""")
 
 
+def _current(db: sqlite_utils.Database) -> None:
+    """The dispatcher's tables in a new judge file, as the steps above leave them."""
+    _create_reply_tokens(db)      # raw SQL: the table API writes no UNIQUE constraint
+    create_table(db, "dispatch_steps", {"inbound_id": int, "item": int, "answer": str, "done_at": float},
+                 pk=("inbound_id", "item"))
+    create_table(db, "password_failures", {"account": str, "at": float, "sender": str}, pk=None)
+    db["password_failures"].create_index(["account", "at"], index_name="password_failures_recent")
+    create_table(db, "guard_failures", {"subject": str, "at": float}, pk=None)
+    db["guard_failures"].create_index(["subject", "at"], index_name="guard_failures_recent")
+    create_table(db, "guard_told", {"account": str, "at": float}, pk="account")
+    create_table(db, "applied_messages", {"key": str, "inbound_id": int, "at": float}, pk="key")
+    create_table(db, "dispatched", {"inbound_id": int, "outcome": str, "scrubbed_at": float}, pk="inbound_id")
+
+
 MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps, _create_password_failures, _create_guard_failures,
               _create_applied_messages]
+SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_current)
 
 
 def prepare(db: sqlite_utils.Database) -> None:
-    migrate(db, COMPONENT, MIGRATIONS)
+    migrate(db, SCHEMA)
 
 
 class StepLog:
