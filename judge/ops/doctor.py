@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
 from ..mail import outbox
-from .upgrade import JUDGE_FILE_COMPONENTS, known_versions
+from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -92,6 +92,10 @@ def _versions(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 def _compare(where: str, component: str, have: int | None, want: int) -> Check | None:
+    floor = {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}[component].floor
+    if have is not None and 0 < have < floor:
+        return Check(FAIL, "schema", f"{where}: {component} schema {have} is older than the oldest this judge"
+                                     f" upgrades ({floor}); open the directory with a judge of that time first")
     if have is None or have < want:
         return Check(WARN, "schema", f"{where}: {component} schema {have or 0} is older than this judge's {want};"
                                      " `judge serve` migrates it when it starts (restart it after an upgrade)")
