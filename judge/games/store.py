@@ -280,7 +280,7 @@ def game_exists(data: Path, name: str) -> bool:
         return False
     db = open_game(data, name)
     try:
-        return db.execute("SELECT count(*) FROM game").fetchone()[0] == 1
+        return db["game"].count == 1
     finally:
         db.close()
 
@@ -442,7 +442,8 @@ def stale_game_files(data: Path, judge: sqlite_utils.Database | None) -> list[Pa
     paths = sorted((Path(data) / "games").glob("*.sqlite"))
     known: dict[str, tuple[str, int]] = {}
     if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
-        known = {r[0]: (r[1], r[2]) for r in judge.execute("SELECT name, fingerprint, schema FROM game_index")}
+        known = {r["name"]: (r["fingerprint"], r["schema"])
+                 for r in judge["game_index"].rows_where(select="name, fingerprint, schema")}
     return [p for p in paths if known.get(p.stem) != (fingerprint(p), len(GAME_MIGRATIONS))]
 
 
