@@ -19,7 +19,7 @@ from .records import Record
 def set_password(gf: GameFile, password: str | None) -> None:
     gf.db["access"].delete_where("kind = 'password'")
     if password:
-        gf.db["access"].insert({"kind": "password", "value": hash_password(password)})
+        _add(gf, "password", hash_password(password))
 
 
 def allow(gf: GameFile, accounts: Iterable[str]) -> None:
@@ -34,7 +34,11 @@ def _list(gf: GameFile, kind: str, other: str, accounts: Iterable[str]) -> None:
     """Put the accounts on one list (once each) and off the other."""
     for account in accounts:
         gf.db["access"].delete_where("kind = ? AND value = ?", [other, account])
-        gf.db["access"].insert({"kind": kind, "value": account}, ignore=True)
+        _add(gf, kind, account)
+
+
+def _add(gf: GameFile, kind: str, value: str) -> None:
+    gf.db["access"].insert({"kind": kind, "value": value}, ignore=True)      # once: (kind, value) is the key
 
 
 def _on(gf: GameFile, kind: str, account: str) -> bool:

@@ -59,6 +59,9 @@ class GameFile:
         self.zone_of = zone_of
 
     # -- reading -----------------------------------------------------------------------------
+    # row, powers, masters, phase_row and the orders are read many times for every mail: one plain
+    # SELECT each, where sqlite-utils' rows_where would first look the schema up three times
+    # (bench/dispatch_io.py counts the statements).
     def row(self) -> dict[str, Any]:
         cur = self.db.execute("SELECT * FROM game WHERE id = 1")
         names = [d[0] for d in cur.description]
@@ -112,11 +115,11 @@ class GameFile:
         if not wanted:
             return []
         marks = ",".join("?" * len(wanted))
-        return [Absence(parse_time(s), parse_time(e)) for s, e in self.db.execute(
-            f"SELECT starts, ends FROM absences WHERE account IN ({marks})", wanted)]
+        return [Absence(parse_time(r["starts"]), parse_time(r["ends"])) for r in self.db["absences"].rows_where(
+            f"account IN ({marks})", wanted, select="starts, ends")]
 
     def votes(self, kind: str) -> dict[str, str]:
-        return dict(self.db.execute("SELECT power, value FROM votes WHERE kind = ?", [kind]).fetchall())
+        return {r["power"]: r["value"] for r in self.db["votes"].rows_where("kind = ?", [kind], select="power, value")}
 
     def phase_code(self, position: Position) -> str:
         return self.variant.calendar.code(position.phase)

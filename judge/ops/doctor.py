@@ -184,7 +184,7 @@ def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list
         return [Check(WARN, "inbound", "no inbound archive yet: `judge serve` has not run with this judge")]
     pending, oldest = judge.execute(
         "SELECT count(*), min(received_at) FROM inbound WHERE state IN ('new', 'claimed')").fetchone()
-    failed = judge.execute("SELECT count(*) FROM inbound WHERE state = 'failed'").fetchone()[0]
+    failed = sqlite_utils.Database(judge)["inbound"].count_where("state = 'failed'")
     last = judge.execute("SELECT max(received_at) FROM inbound").fetchone()[0]
     checks = []
     if pending and now - oldest > max_age:
