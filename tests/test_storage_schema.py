@@ -117,3 +117,16 @@ def test_a_file_at_the_floor_or_above_is_upgraded_step_by_step_and_a_new_one_mad
     new = open_db(tmp_path / "new.sqlite")
     assert migrate(new, schema) == 8 and made == [5, 6, 7]       # no step ran: the current schema at once
     assert schema_version(new, "sample") == 8 and shape(new) == shape(old)
+
+
+def test_a_new_file_gets_its_current_schema_and_version_in_one_transaction(tmp_path):
+    def current(db):
+        db["first"].create({"x": int})
+        raise OSError("the disk filled up half-way")
+    schema = Schema("sample", [lambda db: db["first"].create({"x": int})], current=current)
+    db = open_db(tmp_path / "sample.sqlite")
+    with pytest.raises(OSError):
+        migrate(db, schema)
+    assert "first" not in db.table_names() and schema_version(db, "sample") == 0
+    assert migrate(db, Schema("sample", schema.steps, current=schema.steps[0])) == 1
+    assert "first" in db.table_names() and schema_version(db, "sample") == 1
