@@ -189,23 +189,14 @@ def _game_v5(db: sqlite_utils.Database) -> None:
 
 def _game_v6(db: sqlite_utils.Database) -> None:
     """Facts for the players' records across games (judge.games.records)."""
-    db.execute("""
-        CREATE TABLE records (
-            seq INTEGER NOT NULL REFERENCES phases(seq),   -- the phase it is about
-            power TEXT NOT NULL,
-            account TEXT NOT NULL,
-            kind TEXT NOT NULL,                      -- records.KINDS
-            PRIMARY KEY (seq, power, kind)
-        )""")
+    # seq: the phase it is about; kind: one of records.KINDS
+    create_table(db, "records", {"seq": int, "power": str, "account": str, "kind": str},
+                 pk=("seq", "power", "kind"), foreign_keys=[("seq", "phases", "seq")])
 
 
 def _game_v7(db: sqlite_utils.Database) -> None:
     """Co-masters (PROMOTE): accounts with the master's rights beside the one in `game.master`."""
-    db.execute("""
-        CREATE TABLE comasters (
-            account TEXT PRIMARY KEY,
-            since TEXT NOT NULL
-        )""")
+    create_table(db, "comasters", {"account": str, "since": str}, pk="account")
 
 
 def _game_current(db: sqlite_utils.Database) -> None:
@@ -258,9 +249,8 @@ def _game_current(db: sqlite_utils.Database) -> None:
             PRIMARY KEY (kind, value)
         );
     """)
-    create_table(db, "records", {"seq": int, "power": str, "account": str, "kind": str},
-                 pk=("seq", "power", "kind"), foreign_keys=[("seq", "phases", "seq")])
-    create_table(db, "comasters", {"account": str, "since": str}, pk="account")
+    _game_v6(db)        # records
+    _game_v7(db)        # comasters
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
@@ -329,28 +319,15 @@ def _judge_v1(db: sqlite_utils.Database) -> None:
 
 def _judge_v2(db: sqlite_utils.Database) -> None:
     """Who plays what, so mail from an address can be routed to its games without opening them all."""
-    db.executescript("""
-        CREATE TABLE game_powers (
-            name TEXT NOT NULL,                      -- a game in game_index (a cache, like it)
-            power TEXT NOT NULL,
-            account TEXT,
-            status TEXT NOT NULL,
-            PRIMARY KEY (name, power)
-        );
-        CREATE INDEX game_powers_account ON game_powers(account);
-    """)
+    # name: a game in game_index (a cache, like it)
+    create_table(db, "game_powers", {"name": str, "power": str, "account": str, "status": str},
+                 pk=("name", "power"), nullable={"account"})
+    db["game_powers"].create_index(["account"], index_name="game_powers_account")
 
 
 def _judge_v3(db: sqlite_utils.Database) -> None:
     """Observers: accounts that get a game's public announcements without playing."""
-    db.executescript("""
-        CREATE TABLE observers (
-            name TEXT NOT NULL,                      -- the game
-            account TEXT NOT NULL,
-            since TEXT NOT NULL,
-            PRIMARY KEY (name, account)
-        );
-    """)
+    create_table(db, "observers", {"name": str, "account": str, "since": str}, pk=("name", "account"))
 
 
 def _judge_v4(db: sqlite_utils.Database) -> None:
@@ -360,14 +337,9 @@ def _judge_v4(db: sqlite_utils.Database) -> None:
 
 def _judge_v5(db: sqlite_utils.Database) -> None:
     """Each game's share of its players' records (a cache of the game files, like game_index)."""
-    db.execute("""
-        CREATE TABLE player_records (
-            name TEXT NOT NULL,                      -- the game
-            account TEXT NOT NULL,
-            on_time INTEGER NOT NULL, late INTEGER NOT NULL, missed INTEGER NOT NULL,
-            civil_disorder INTEGER NOT NULL, abandoned INTEGER NOT NULL, finished INTEGER NOT NULL,
-            PRIMARY KEY (account, name)
-        )""")
+    create_table(db, "player_records", {"name": str, "account": str, "on_time": int, "late": int, "missed": int,
+                                        "civil_disorder": int, "abandoned": int, "finished": int},
+                 pk=("account", "name"))
 
 
 def _judge_v6(db: sqlite_utils.Database) -> None:
@@ -407,13 +379,9 @@ def _judge_current(db: sqlite_utils.Database) -> None:
         CREATE INDEX game_index_due ON game_index(next_event_at) WHERE next_event_at IS NOT NULL;
         CREATE INDEX game_index_notices ON game_index(pending_notices) WHERE pending_notices > 0;
     """)
-    create_table(db, "game_powers", {"name": str, "power": str, "account": str, "status": str},
-                 pk=("name", "power"), nullable={"account"})
-    db["game_powers"].create_index(["account"], index_name="game_powers_account")
-    create_table(db, "observers", {"name": str, "account": str, "since": str}, pk=("name", "account"))
-    create_table(db, "player_records", {"name": str, "account": str, "on_time": int, "late": int, "missed": int,
-                                        "civil_disorder": int, "abandoned": int, "finished": int},
-                 pk=("account", "name"))
+    _judge_v2(db)       # game_powers
+    _judge_v3(db)       # observers
+    _judge_v5(db)       # player_records
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.

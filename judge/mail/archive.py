@@ -55,15 +55,11 @@ def _create_inbound(db: sqlite_utils.Database) -> None:
 
 
 def _create_address_status(db: sqlite_utils.Database) -> None:
-    db.execute("""
-        CREATE TABLE address_status (
-            address TEXT PRIMARY KEY,           -- lower-cased for lookup only
-            failing INTEGER NOT NULL,
-            bounces INTEGER NOT NULL,
-            last_bounce_at REAL,
-            last_diagnostic TEXT,
-            last_inbound_id INTEGER REFERENCES inbound(id)
-        )""")
+    # address: lower-cased for lookup only
+    create_table(db, "address_status", {"address": str, "failing": int, "bounces": int, "last_bounce_at": float,
+                                        "last_diagnostic": str, "last_inbound_id": int}, pk="address",
+                 nullable={"last_bounce_at", "last_diagnostic", "last_inbound_id"},
+                 foreign_keys=[("last_inbound_id", "inbound", "id")])
 
 
 def _add_retries(db: sqlite_utils.Database) -> None:
@@ -87,10 +83,7 @@ def _current(db: sqlite_utils.Database) -> None:
             WHERE duplicate_of IS NULL;
         CREATE INDEX inbound_pending ON inbound(state, id) WHERE state IN ('new', 'claimed');
     """)
-    create_table(db, "address_status", {"address": str, "failing": int, "bounces": int, "last_bounce_at": float,
-                                        "last_diagnostic": str, "last_inbound_id": int}, pk="address",
-                 nullable={"last_bounce_at", "last_diagnostic", "last_inbound_id"},
-                 foreign_keys=[("last_inbound_id", "inbound", "id")])
+    _create_address_status(db)
 
 
 MIGRATIONS = [_create_inbound, _create_address_status, _add_retries]

@@ -68,21 +68,14 @@ def _index_created(db: sqlite_utils.Database) -> None:
 
 def _create_relay_facts(db: sqlite_utils.Database) -> None:
     """What the sender last learnt of the relay, for checks made before any mail is sent."""
-    db.execute("CREATE TABLE relay_facts (relay TEXT PRIMARY KEY, smtputf8 INTEGER NOT NULL, seen_at REAL NOT NULL)")
+    create_table(db, "relay_facts", {"relay": str, "smtputf8": int, "seen_at": float}, pk="relay")
 
 
 def _create_notice_failures(db: sqlite_utils.Database) -> None:
     """Notices the courier could not turn into mail (judge.mail.courier): tried again, then set aside."""
-    db.execute("""
-        CREATE TABLE notice_failures (
-            game TEXT NOT NULL,
-            notice_id TEXT NOT NULL,
-            attempts INTEGER NOT NULL,
-            retry_at REAL NOT NULL,
-            last_error TEXT NOT NULL,
-            set_aside_at REAL,
-            PRIMARY KEY (game, notice_id)
-        )""")
+    create_table(db, "notice_failures", {"game": str, "notice_id": str, "attempts": int, "retry_at": float,
+                                         "last_error": str, "set_aside_at": float}, pk=("game", "notice_id"),
+                 nullable={"set_aside_at"})
 
 
 def _create_shared_parts(db: sqlite_utils.Database) -> None:
@@ -122,10 +115,8 @@ def _current(db: sqlite_utils.Database) -> None:
         CREATE INDEX outbox_sent ON outbox(sent_at) WHERE state = 'sent' AND length(raw) > 0;
     """)
     _index_created(db)
-    create_table(db, "relay_facts", {"relay": str, "smtputf8": int, "seen_at": float}, pk="relay")
-    create_table(db, "notice_failures", {"game": str, "notice_id": str, "attempts": int, "retry_at": float,
-                                         "last_error": str, "set_aside_at": float}, pk=("game", "notice_id"),
-                 nullable={"set_aside_at"})
+    _create_relay_facts(db)
+    _create_notice_failures(db)
     create_table(db, "outbox_parts", {"part_id": str, "part": bytes, "created_at": float}, pk="part_id")
     _view_whole_mail(db)
 
