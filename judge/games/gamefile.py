@@ -136,7 +136,10 @@ class GameFile:
 
     def set_power(self, power: str, **values: Any) -> None:
         values = {k: (v.value if isinstance(v, PowerStatus) else v) for k, v in values.items()}
-        self.db["powers"].update(power, values)
+        # Raw SQL: for each power in every phase played; sqlite-utils' update() reads the row and the
+        # table's columns first (eleven statements for this one).
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
 
     def power_event(self, power: str, account: str | None, event: str, now: datetime, phase: str | None) -> None:
         self.db["power_history"].insert({"power": power, "account": account, "at": iso(now), "phase": phase,
