@@ -147,14 +147,14 @@ def migrate(db: sqlite_utils.Database, schema: Schema) -> int:
     key = (*identity, schema.component, schema.version) if identity else None
     if key is not None and key in _checked:
         return schema.version
-    db["schema_versions"].create({"component": str, "version": int}, pk="component", not_null={"version"},
-                                 if_not_exists=True)
     found = schema_version(db, schema.component)
     refusal = schema.refusal(found)         # the floor is checked on the version the file comes with
     if refusal:
         raise RuntimeError(refusal)
     while found < schema.version:
         with transaction(db):       # one transaction per step; the version read again under the write lock
+            db["schema_versions"].create({"component": str, "version": int}, pk="component", not_null={"version"},
+                                         if_not_exists=True)
             found = schema_version(db, schema.component)
             if found >= schema.version:
                 continue            # another process migrated it meanwhile
