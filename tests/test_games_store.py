@@ -99,10 +99,10 @@ def test_order_codec_round_trips_every_kind_of_order():
 
 
 def test_an_older_judge_file_is_migrated_at_start_up(tmp_path):
-    from judge.games.store import JUDGE_MIGRATIONS
+    from judge.games.store import JUDGE_MIGRATIONS, JUDGE_SCHEMA
     from judge.storage.db import migrate, open_db
     old = open_db(tmp_path / "var" / "judge.sqlite")
-    migrate(old, "games", JUDGE_MIGRATIONS[:1])  # as the first release left it
+    migrate(old, JUDGE_SCHEMA.as_of(1))  # as the first release left it
     old.execute("INSERT INTO game_index (name, variant, status, updated_at) VALUES ('x', 'standard', 'forming', '')")
     old.close()
     svc, clock = service(tmp_path)

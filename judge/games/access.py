@@ -17,44 +17,55 @@ from .records import Record
 
 
 def set_password(gf: GameFile, password: str | None) -> None:
-    gf.db.execute("DELETE FROM access WHERE kind = 'password'")
+    gf.db["access"].delete_where("kind = 'password'")
     if password:
-        gf.db.execute("INSERT INTO access (kind, value) VALUES ('password', ?)", [hash_password(password)])
+        _add(gf, "password", hash_password(password))
 
 
 def allow(gf: GameFile, accounts: Iterable[str]) -> None:
-    for account in accounts:
-        gf.db.execute("DELETE FROM access WHERE kind = 'deny' AND value = ?", [account])
-        gf.db.execute("INSERT OR IGNORE INTO access (kind, value) VALUES ('allow', ?)", [account])
+    _list(gf, "allow", "deny", accounts)
 
 
 def deny(gf: GameFile, accounts: Iterable[str]) -> None:
+    _list(gf, "deny", "allow", accounts)
+
+
+def _list(gf: GameFile, kind: str, other: str, accounts: Iterable[str]) -> None:
+    """Put the accounts on one list (once each) and off the other."""
     for account in accounts:
-        gf.db.execute("DELETE FROM access WHERE kind = 'allow' AND value = ?", [account])
-        gf.db.execute("INSERT OR IGNORE INTO access (kind, value) VALUES ('deny', ?)", [account])
+        gf.db["access"].delete_where("kind = ? AND value = ?", [other, account])
+        _add(gf, kind, account)
+
+
+def _add(gf: GameFile, kind: str, value: str) -> None:
+    gf.db["access"].insert({"kind": kind, "value": value}, ignore=True)      # once: (kind, value) is the key
+
+
+def _on(gf: GameFile, kind: str, account: str) -> bool:
+    return gf.db["access"].count_where("kind = ? AND value = ?", [kind, account]) > 0
 
 
 def rules(gf: GameFile) -> dict:
     """What SUMMARY may show: whether a password is set, and the two lists."""
-    rows = gf.db.execute("SELECT kind, value FROM access ORDER BY kind, value").fetchall()
+    rows = [(r["kind"], r["value"]) for r in gf.db["access"].rows_where(order_by="kind, value")]
     return {"password": any(k == "password" for k, _ in rows),
             "allow": [v for k, v in rows if k == "allow"], "deny": [v for k, v in rows if k == "deny"]}
 
 
 def private(gf: GameFile) -> bool:
-    return gf.db.execute("SELECT 1 FROM access WHERE kind IN ('password', 'allow') LIMIT 1").fetchone() is not None
+    return gf.db["access"].count_where("kind IN ('password', 'allow')") > 0
 
 
 def check_may_join(gf: GameFile, account: str, join_password: str | None) -> None:
     """Raises GameError, with what to do, unless `account` may join (or take over a power in) the game."""
-    if gf.db.execute("SELECT 1 FROM access WHERE kind = 'deny' AND value = ?", [account]).fetchone():
+    if _on(gf, "deny", account):
         raise GameError(f"the game master of {gf.name} has not allowed you to join it")
     if not private(gf):
         return
-    if gf.db.execute("SELECT 1 FROM access WHERE kind = 'allow' AND value = ?", [account]).fetchone():
+    if _on(gf, "allow", account):
         return
-    stored = gf.db.execute("SELECT value FROM access WHERE kind = 'password'").fetchone()
-    if stored is not None and join_password and verify_password(join_password, stored[0]):
+    stored = next(gf.db["access"].rows_where("kind = 'password'", select="value"), None)
+    if stored is not None and join_password and verify_password(join_password, stored["value"]):
         return
     if stored is None:
         raise GameError(f"{gf.name} is private: only players its game master invites may join")

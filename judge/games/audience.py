@@ -13,25 +13,26 @@ from ..storage.db import transaction
 
 def observe(judge: sqlite_utils.Database, game: str, account: str, now: datetime) -> bool:
     """True if the account was added now, False if it already observed the game."""
-    with transaction(judge):
+    with transaction(judge):      # raw SQL: the statement's row count says whether it was added
         return judge.execute("INSERT INTO observers (name, account, since) VALUES (?, ?, ?) "
                              "ON CONFLICT(name, account) DO NOTHING", [game, account, iso(now)]).rowcount == 1
 
 
 def stop_observing(judge: sqlite_utils.Database, game: str, account: str) -> bool:
-    with transaction(judge):
+    with transaction(judge):      # raw SQL: the statement's row count says whether one was removed
         return judge.execute("DELETE FROM observers WHERE name = ? AND account = ?", [game, account]).rowcount == 1
 
 
 def observers(judge: sqlite_utils.Database, game: str) -> list[str]:
-    return [r[0] for r in judge.execute("SELECT account FROM observers WHERE name = ? ORDER BY account", [game])]
+    return [r["account"] for r in judge["observers"].rows_where("name = ?", [game], order_by="account",
+                                                                select="account")]
 
 
 def public_audience(gf: GameFile, notice_id: str, watching: list[str]) -> list[str]:
     """The accounts a public notice (recipient None) goes to: every player, the master and every
     observer, less those who got their own copy of the same news (`game:key:kind:<account>`)."""
     prefix = notice_id.rpartition(":")[0] + ":"
-    personal = {r[0] for r in gf.db.execute(
+    personal = {r[0] for r in gf.db.execute(      # a match on an expression of two columns: SQL
         "SELECT recipient FROM notices WHERE recipient IS NOT NULL AND id = ? || recipient", [prefix])}
     everyone = [r for r in gf.recipients() if r] + watching
     seen: set[str] = set()

@@ -18,7 +18,6 @@ from ..engine.calendar import PhaseKind
 from ..engine.position import Position
 from ..engine.variant import Variant
 from ..language.names import NameIndex, name_key, or_list
-from .clock import iso
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, PowerStatus
 
@@ -56,11 +55,9 @@ def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: 
     read = {"partner": other, "give": sorted(give_ids), "receive": sorted(receive_ids)}
     written = f"EXCHANGE WITH {partner} GIVE {' '.join(give)} FOR {' '.join(receive)}" if give_ids else \
         f"EXCHANGE WITH {partner} CANCEL"
-    cur = gf.db.execute("INSERT INTO submissions (phase_seq, power, at, source, action, written, read) "
-                        "VALUES (?, ?, ?, ?, 'exchange', ?, ?)",
-                        [row.seq, power, iso(now), source, written, json.dumps(read)])
+    sid = gf.submission(row.seq, power, now, source, "exchange", written, read)
     result = standing(gf, power, other)
-    _tell_partner(gf, cur.lastrowid, result, now)
+    _tell_partner(gf, sid, result, now)
     return result
 
 
@@ -74,8 +71,8 @@ def _tell_partner(gf: GameFile, submission: int, result: dict, now: datetime) ->
 
 def repeated(gf: GameFile, power: str, partner: str, source: str) -> dict:
     """A message handled before (dispatched again after a crash): where its exchange stands now."""
-    row = gf.db.execute("SELECT read FROM submissions WHERE source = ? AND action = 'exchange'", [source]).fetchone()
-    other = json.loads(row[0])["partner"] if row else NameIndex(gf.variant).power(partner) or partner.upper()
+    row = next(gf.db["submissions"].rows_where("source = ? AND action = 'exchange'", [source], select="read"), None)
+    other = json.loads(row["read"])["partner"] if row else NameIndex(gf.variant).power(partner) or partner.upper()
     return {**standing(gf, power, other), "repeated": True}
 
 
@@ -98,10 +95,9 @@ def standing(gf: GameFile, power: str, partner: str) -> dict:
 def current_offers(gf: GameFile, row: PhaseRow) -> dict[tuple[str, str], Offer]:
     """(power, partner) -> the latest standing offer of the phase (withdrawn ones left out)."""
     latest: dict[tuple[str, str], Offer] = {}
-    for sid, power, read in gf.db.execute(
-            "SELECT id, power, read FROM submissions WHERE phase_seq = ? AND action = 'exchange' ORDER BY id",
-            [row.seq]):
-        data = json.loads(read)
+    for r in gf.db["submissions"].rows_where("phase_seq = ? AND action = 'exchange'", [row.seq], order_by="id",
+                                             select="id, power, read"):
+        sid, power, data = r["id"], r["power"], json.loads(r["read"])
         latest[(power, data["partner"])] = Offer(power, data["partner"], frozenset(data["give"]),
                                                  frozenset(data["receive"]), sid)
     return {k: o for k, o in latest.items() if o.give}

@@ -24,9 +24,8 @@ from .gamefile import GameFile
 
 def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
     variant, rules = gf.variant, gf.rules
-    rows = gf.db.execute(
-        "SELECT seq, phase, position, result FROM phases WHERE rolled_back = 0 ORDER BY seq"
-    ).fetchall()
+    rows = [(r["seq"], r["phase"], r["position"], r["result"]) for r in gf.db["phases"].rows_where(
+        "rolled_back = 0", order_by="seq", select="seq, phase, position, result")]
     doc: dict[str, Any] = {"game": name, "variant": variant.id, "rules": rules.name, "exported_at": iso(now)}
     if not rows:
         return {**doc, "phases": [], "replayable": {"ok": False, "why": "the game has not started"}}

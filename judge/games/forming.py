@@ -23,6 +23,8 @@ def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetim
         seats = [seat_name(parse_seat(gf.setup, p)) for p in preferences]
     except ValueError as e:
         raise GameError(str(e)) from None
+    # Raw SQL: a player changing preferences keeps their place in the queue (joined_at), which
+    # sqlite-utils' upsert would overwrite.
     gf.db.execute("INSERT INTO signups (account, preferences, joined_at) VALUES (?, ?, ?) "
                   "ON CONFLICT(account) DO UPDATE SET preferences = excluded.preferences",
                   [account, json.dumps(seats), iso(now)])
@@ -33,11 +35,11 @@ def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetim
 def leave(gf: GameFile, account: str) -> None:
     if gf.status is not GameStatus.FORMING:
         raise GameError("the game has started: resign instead")
-    gf.db.execute("DELETE FROM signups WHERE account = ?", [account])
+    gf.db["signups"].delete_where("account = ?", [account])
 
 
 def signups(gf: GameFile) -> int:
-    return gf.db.execute("SELECT count(*) FROM signups").fetchone()[0]
+    return gf.db["signups"].count
 
 
 def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
@@ -50,7 +52,7 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
         raise GameError(f"{gf.name} has {signups(gf)} player{'s' if signups(gf) != 1 else ''}: a game needs two")
     if signups(gf) != gf.setup.players and not force:
         raise GameError(f"{gf.name} needs {gf.setup.players} players and has {signups(gf)}")
-    rows = gf.db.execute("SELECT account, preferences FROM signups ORDER BY joined_at, account").fetchall()
+    rows = [(r["account"], r["preferences"]) for r in gf.db["signups"].rows_where(order_by="joined_at, account")]
     players = [a for a, _ in rows]
     seed = gf.row()["seed"]
     if gf.settings.assignment is Assignment.RANDOM:
@@ -60,15 +62,13 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
         seats = assign_by_preference(players, gf.setup.seats, prefs, seed)
     for account, seat in seats.items():
         for power in seat:
-            gf.db.execute("INSERT INTO powers (power, account, status) VALUES (?, ?, ?)",
-                          [power, account, PowerStatus.ACTIVE.value])
+            gf.db["powers"].insert({"power": power, "account": account, "status": PowerStatus.ACTIVE.value})
             gf.power_event(power, account, "assigned", now, None)
     taken = {p for seat in seats.values() for p in seat}
     empty = [p for seat in gf.setup.seats for p in seat if p not in taken]
     neutral = [*gf.setup.neutral, *empty]
     for power in neutral:
-        gf.db.execute("INSERT INTO powers (power, account, status, neutral) VALUES (?, NULL, ?, 1)",
-                      [power, PowerStatus.NEUTRAL.value])
+        gf.db["powers"].insert({"power": power, "account": None, "status": PowerStatus.NEUTRAL.value, "neutral": 1})
     position = starting_position(gf.variant)
     if gf.setup.start_year:
         position = position.with_(phase=Phase(gf.setup.start_year, position.phase.season, PhaseKind.MOVEMENT))

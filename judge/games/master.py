@@ -19,8 +19,7 @@ def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
 
 def set_deadline(gf: GameFile, seq: int, deadline: datetime) -> None:
     """A new deadline brings its own reminders and late notice; nobody is late any more."""
-    gf.db.execute("UPDATE phases SET deadline = ?, reminded = '[]', late_noticed = 0 WHERE seq = ?",
-                  [iso(deadline), seq])
+    gf.db["phases"].update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
     for p, pr in gf.powers().items():
         if pr.status is PowerStatus.LATE:
             gf.set_power(p, status=PowerStatus.ACTIVE)
@@ -55,13 +54,14 @@ def resume(gf: GameFile, now: datetime) -> None:
 
 def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     """Play again from an earlier phase: later phases are kept, marked rolled back, never deleted."""
-    target = gf.db.execute("SELECT seq FROM phases WHERE phase = ? AND rolled_back = 0 ORDER BY seq DESC",
-                           [phase.strip().upper()]).fetchone()
+    target = next(gf.db["phases"].rows_where("phase = ? AND rolled_back = 0", [phase.strip().upper()],
+                                             order_by="seq DESC", select="seq", limit=1), None)
     if target is None:
         raise GameError(f"{gf.name} has no phase {phase}")
-    old = gf.phase_row(target[0])
+    old = gf.phase_row(target["seq"])
+    # Raw SQL: an update of many rows by a condition, which the table API (update by key) has not.
     gf.db.execute("UPDATE phases SET rolled_back = 1 WHERE seq >= ?", [old.seq])
-    gf.db.execute("DELETE FROM votes")
+    gf.db["votes"].delete_where()
     gf.update_game(status=GameStatus.ACTIVE.value, finished_at=None, result=None, paused_at=None)
     _restore_powers(gf, old)
     deadline = processing.phase_deadline(gf, old.position, now)
@@ -77,8 +77,8 @@ def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
     """Each power's status and phases missed as they were when `old` began: what the rolled-back
     phases did to them (civil disorder, abandonment, elimination) is undone. A power that has a new
     player since keeps that player, active with nothing missed."""
-    row = gf.db.execute("SELECT powers FROM phases WHERE seq = ?", [old.seq]).fetchone()
-    then = json.loads(row[0]) if row and row[0] else None
+    powers = gf.db["phases"].get(old.seq)["powers"]
+    then = json.loads(powers) if powers else None
     for p, pr in gf.powers().items():
         if pr.neutral:
             continue
@@ -145,11 +145,11 @@ def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
     if account == gf.row()["master"]:
         raise GameError(f"{account} is the master of {gf.name} already" if not remove
                         else f"{account} is the master of {gf.name}, not a co-master")
-    if remove:
-        changed = gf.db.execute("DELETE FROM comasters WHERE account = ?", [account]).rowcount == 1
-    else:
-        changed = gf.db.execute("INSERT OR IGNORE INTO comasters (account, since) VALUES (?, ?)",
-                                [account, iso(now)]).rowcount == 1
+    changed = gf.db["comasters"].count_where("account = ?", [account]) == (1 if remove else 0)
+    if changed and remove:
+        gf.db["comasters"].delete(account)
+    elif changed:
+        gf.db["comasters"].insert({"account": account, "since": iso(now)})
     if changed:
         gf.event("demoted" if remove else "promoted", now, account=account)
     return changed
@@ -174,7 +174,7 @@ def terminate(gf: GameFile, now: datetime) -> None:
         gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                        next_event_at=None)
         gf.event("finished", now, **result)
-        joined = sorted(a for (a,) in gf.db.execute("SELECT account FROM signups"))
+        joined = sorted(r["account"] for r in gf.db["signups"].rows_where(select="account"))
         gf.announce("terminated:end", "game_end", {"result": result}, now,
                     recipients=[*joined, *(m for m in gf.masters() if m not in joined), None])
         return

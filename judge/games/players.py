@@ -78,8 +78,8 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
                             " ask the game master for more")
         if not gf.powers_of(account):
             raise GameError(f"{account} plays no power in {gf.name}")
-    gf.db.execute("INSERT INTO absences (account, starts, ends, set_by, at) VALUES (?, ?, ?, ?, ?)",
-                  [account, iso(starts), iso(ends), "master" if by_master else "player", iso(now)])
+    gf.db["absences"].insert({"account": account, "starts": iso(starts), "ends": iso(ends),
+                              "set_by": "master" if by_master else "player", "at": iso(now)})
     out = {"starts": iso(starts), "ends": iso(ends), "deadline_moved": False}
     row = gf.current()
     if gf.status is GameStatus.ACTIVE and row and row.deadline:

@@ -25,9 +25,9 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
             raise GameError(f"no power {t} in {gf.name}")
     shown = "anonymous" if anonymous else sender
     row = gf.current()
-    press_id = gf.db.execute(
-        "INSERT INTO press (phase_seq, at, sender, recipients, shown_as, body, source) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [row.seq if row else None, iso(now), sender, json.dumps(targets), shown, body, source]).lastrowid
+    press_id = gf.db["press"].insert({
+        "phase_seq": row.seq if row else None, "at": iso(now), "sender": sender, "recipients": json.dumps(targets),
+        "shown_as": shown, "body": body, "source": source}).last_pk
     masters = gf.masters()
     accounts = {powers[t].account for t in targets if t != "MASTER" and powers[t].account}
     # a copy of everything to the masters, as HELP PRESS tells players; a master's own press to the others

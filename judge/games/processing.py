@@ -137,7 +137,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     if now >= row.deadline and not row.late_noticed and late:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
-        gf.db.execute("UPDATE phases SET late_noticed = 1 WHERE seq = ?", [row.seq])
+        gf.db["phases"].update(row.seq, {"late_noticed": 1})
         _tell_owing(gf, row, late, "late", f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
         done = "late"
@@ -149,7 +149,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db.execute("UPDATE phases SET reminded = ? WHERE seq = ?", [json.dumps(sorted(row.reminded + due)), row.seq])
+        gf.db["phases"].update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 
@@ -203,9 +203,9 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         nxt = more.next
 
     encoded = _results_json(gf, results, row.seq)
-    gf.db.execute("UPDATE phases SET processed_at = ?, result = ? WHERE seq = ?",
-                  [iso(now), json.dumps({"results": encoded, "civil_disorder": missed, "rulings": rulings}),
-                   row.seq])
+    gf.db["phases"].update(row.seq, {
+        "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
+                                                        "rulings": rulings})})
     checkpoint("results stored")
     news += _eliminations(gf, nxt, now)
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
@@ -302,10 +302,10 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
 
 def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
     """The power's player abandoned or resigned it (and did not come back) before it was eliminated."""
-    last = gf.db.execute("SELECT event FROM power_history WHERE power = ? AND account IS ? AND event IN"
-                         " ('assigned', 'replaced', 'returned', 'abandoned', 'resigned') ORDER BY id DESC LIMIT 1",
-                         [power, account]).fetchone()
-    return last is not None and last[0] in ("abandoned", "resigned")
+    last = next(gf.db["power_history"].rows_where(
+        "power = ? AND account IS ? AND event IN ('assigned', 'replaced', 'returned', 'abandoned', 'resigned')",
+        [power, account], order_by="id DESC", limit=1, select="event"), None)
+    return last is not None and last["event"] in ("abandoned", "resigned")
 
 
 def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict]:

@@ -1,8 +1,9 @@
 """Where games live on disk: one SQLite file per game, and the "games" part of judge.sqlite.
 
 Every file is opened and migrated through `judge.storage.db`. The schema only grows by
-appending migration steps here; a file written by an older judge is brought up to date when
-it is opened. Nothing is edited by hand.
+appending migration steps here, and the current schema (`_game_current`, `_judge_current`) that a
+new file gets at once changes with them; a file written by an older judge is brought up to date
+when it is opened. Nothing is edited by hand.
 
 SQLite transactions do not span files, so everything about one game (its position, orders,
 results and the notices that announce them) is written in the game file in one transaction.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from ..storage.db import mark_checked, migrate, open_db
+from ..storage.db import Schema, create_table, mark_checked, migrate, open_db
 
 GAME_COMPONENT = "game"
 JUDGE_COMPONENT = "games"
@@ -161,21 +162,19 @@ def _game_v2(db: sqlite_utils.Database) -> None:
 def _game_v3(db: sqlite_utils.Database) -> None:
     """Settings from before the draw rule had a name. The old `draw_unanimous` was never read: every
     draw needed all survivors, which is draw_rule "all survivors"."""
-    row = db.execute("SELECT settings FROM game WHERE id = 1").fetchone()
-    if row is None:
-        return
-    settings = json.loads(row[0])
-    if "draw_unanimous" in settings:
-        del settings["draw_unanimous"]
-        settings.setdefault("draw_rule", "all survivors")
-        db.execute("UPDATE game SET settings = ? WHERE id = 1", [json.dumps(settings)])
+    for row in db["game"].rows_where("id = 1", select="settings"):
+        settings = json.loads(row["settings"])
+        if "draw_unanimous" in settings:
+            del settings["draw_unanimous"]
+            settings.setdefault("draw_rule", "all survivors")
+            db["game"].update(1, {"settings": json.dumps(settings)})
 
 
 def _game_v4(db: sqlite_utils.Database) -> None:
     """Each phase keeps the powers as they were when it began, so a rollback to it can put back each
     power's status and phases missed (JSON {power: {"account", "status", "missed"}}; NULL in rows
     from before, for which a rollback does what it did then)."""
-    db.execute("ALTER TABLE phases ADD COLUMN powers TEXT")
+    db["phases"].add_column("powers", str)
 
 
 def _game_v5(db: sqlite_utils.Database) -> None:
@@ -190,26 +189,73 @@ def _game_v5(db: sqlite_utils.Database) -> None:
 
 def _game_v6(db: sqlite_utils.Database) -> None:
     """Facts for the players' records across games (judge.games.records)."""
-    db.execute("""
-        CREATE TABLE records (
-            seq INTEGER NOT NULL REFERENCES phases(seq),   -- the phase it is about
-            power TEXT NOT NULL,
-            account TEXT NOT NULL,
-            kind TEXT NOT NULL,                      -- records.KINDS
-            PRIMARY KEY (seq, power, kind)
-        )""")
+    # seq: the phase it is about; kind: one of records.KINDS
+    create_table(db, "records", {"seq": int, "power": str, "account": str, "kind": str},
+                 pk=("seq", "power", "kind"), foreign_keys=[("seq", "phases", "seq")])
 
 
 def _game_v7(db: sqlite_utils.Database) -> None:
     """Co-masters (PROMOTE): accounts with the master's rights beside the one in `game.master`."""
+    create_table(db, "comasters", {"account": str, "since": str}, pk="account")
+
+
+def _game_current(db: sqlite_utils.Database) -> None:
+    """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
+    # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
     db.execute("""
-        CREATE TABLE comasters (
-            account TEXT PRIMARY KEY,
-            since TEXT NOT NULL
+        CREATE TABLE game (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            name TEXT NOT NULL, variant TEXT NOT NULL, edition TEXT NOT NULL, settings TEXT NOT NULL,
+            status TEXT NOT NULL, master TEXT, seed INTEGER NOT NULL, created_at TEXT NOT NULL, started_at TEXT,
+            finished_at TEXT, paused_at TEXT, result TEXT, phase_seq INTEGER, next_event_at TEXT
         )""")
+    create_table(db, "signups", {"account": str, "preferences": str, "joined_at": str}, pk="account",
+                 defaults={"preferences": "[]"})
+    create_table(db, "powers", {"power": str, "account": str, "status": str, "missed": int, "waiting": int,
+                                "neutral": int}, pk="power", nullable={"account"},
+                 defaults={"missed": 0, "waiting": 0, "neutral": 0})
+    create_table(db, "power_history", {"id": int, "power": str, "account": str, "at": str, "phase": str,
+                                       "event": str}, pk="id", nullable={"account", "phase"})
+    create_table(db, "phases", {"seq": int, "phase": str, "position": str, "started_at": str, "deadline": str,
+                                "late_noticed": int, "reminded": str, "processed_at": str, "result": str,
+                                "rolled_back": int, "powers": str}, pk="seq",
+                 nullable={"deadline", "processed_at", "result", "powers"},
+                 defaults={"late_noticed": 0, "reminded": "[]", "rolled_back": 0})
+    create_table(db, "submissions", {"id": int, "phase_seq": int, "power": str, "at": str, "source": str,
+                                     "action": str, "written": str, "read": str}, pk="id", nullable={"source"},
+                 foreign_keys=[("phase_seq", "phases", "seq")])
+    db["submissions"].create_index(["phase_seq", "power"], index_name="submissions_phase")
+    create_table(db, "orders", {"phase_seq": int, "power": str, "slot": str, "position": int, "written": str,
+                                "read": str, "submission_id": int}, pk=("phase_seq", "power", "slot"),
+                 foreign_keys=[("phase_seq", "phases", "seq"), ("submission_id", "submissions", "id")])
+    create_table(db, "press", {"id": int, "phase_seq": int, "at": str, "sender": str, "recipients": str,
+                               "shown_as": str, "body": str, "source": str}, pk="id",
+                 nullable={"phase_seq", "source"})
+    create_table(db, "votes", {"power": str, "kind": str, "value": str, "at": str}, pk=("power", "kind"))
+    create_table(db, "absences", {"id": int, "account": str, "starts": str, "ends": str, "set_by": str,
+                                  "at": str}, pk="id")
+    create_table(db, "notices", {"id": str, "created_at": str, "kind": str, "recipient": str, "payload": str,
+                                 "queued_at": str}, pk="id", nullable={"recipient", "queued_at"})
+    create_table(db, "events", {"id": int, "at": str, "kind": str, "detail": str}, pk="id",
+                 defaults={"detail": "{}"})
+    # Raw SQL: the table API makes no partial index (WHERE), nor a CHECK.
+    db.executescript("""
+        CREATE INDEX notices_pending ON notices(queued_at) WHERE queued_at IS NULL;
+        CREATE INDEX submissions_source ON submissions(source) WHERE source IS NOT NULL;
+        CREATE INDEX press_source ON press(source) WHERE source IS NOT NULL;
+        CREATE TABLE access (
+            kind TEXT NOT NULL CHECK (kind IN ('password', 'allow', 'deny')),
+            value TEXT NOT NULL,
+            PRIMARY KEY (kind, value)
+        );
+    """)
+    _game_v6(db)        # records
+    _game_v7(db)        # comasters
 
 
+# Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7]
+GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 
 def game_path(data: Path, name: str) -> Path:
@@ -224,7 +270,7 @@ def game_exists(data: Path, name: str) -> bool:
         return False
     db = open_game(data, name)
     try:
-        return db.execute("SELECT count(*) FROM game").fetchone()[0] == 1
+        return db["game"].count == 1
     finally:
         db.close()
 
@@ -234,7 +280,7 @@ def open_game(data: Path, name: str, *, create: bool = False) -> sqlite_utils.Da
     if not create and not path.exists():
         raise KeyError(f"no game called {name!r}")
     db = open_db(path)
-    migrate(db, GAME_COMPONENT, GAME_MIGRATIONS)
+    migrate(db, GAME_SCHEMA)
     return db
 
 
@@ -273,45 +319,27 @@ def _judge_v1(db: sqlite_utils.Database) -> None:
 
 def _judge_v2(db: sqlite_utils.Database) -> None:
     """Who plays what, so mail from an address can be routed to its games without opening them all."""
-    db.executescript("""
-        CREATE TABLE game_powers (
-            name TEXT NOT NULL,                      -- a game in game_index (a cache, like it)
-            power TEXT NOT NULL,
-            account TEXT,
-            status TEXT NOT NULL,
-            PRIMARY KEY (name, power)
-        );
-        CREATE INDEX game_powers_account ON game_powers(account);
-    """)
+    # name: a game in game_index (a cache, like it)
+    create_table(db, "game_powers", {"name": str, "power": str, "account": str, "status": str},
+                 pk=("name", "power"), nullable={"account"})
+    db["game_powers"].create_index(["account"], index_name="game_powers_account")
 
 
 def _judge_v3(db: sqlite_utils.Database) -> None:
     """Observers: accounts that get a game's public announcements without playing."""
-    db.executescript("""
-        CREATE TABLE observers (
-            name TEXT NOT NULL,                      -- the game
-            account TEXT NOT NULL,
-            since TEXT NOT NULL,
-            PRIMARY KEY (name, account)
-        );
-    """)
+    create_table(db, "observers", {"name": str, "account": str, "since": str}, pk=("name", "account"))
 
 
 def _judge_v4(db: sqlite_utils.Database) -> None:
     """Unlisted games: LIST leaves them out for everyone but their master and players."""
-    db.execute("ALTER TABLE game_index ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
+    db["game_index"].add_column("listed", int, not_null_default=1)
 
 
 def _judge_v5(db: sqlite_utils.Database) -> None:
     """Each game's share of its players' records (a cache of the game files, like game_index)."""
-    db.execute("""
-        CREATE TABLE player_records (
-            name TEXT NOT NULL,                      -- the game
-            account TEXT NOT NULL,
-            on_time INTEGER NOT NULL, late INTEGER NOT NULL, missed INTEGER NOT NULL,
-            civil_disorder INTEGER NOT NULL, abandoned INTEGER NOT NULL, finished INTEGER NOT NULL,
-            PRIMARY KEY (account, name)
-        )""")
+    create_table(db, "player_records", {"name": str, "account": str, "on_time": int, "late": int, "missed": int,
+                                        "civil_disorder": int, "abandoned": int, "finished": int},
+                 pk=("account", "name"))
 
 
 def _judge_v6(db: sqlite_utils.Database) -> None:
@@ -321,7 +349,44 @@ def _judge_v6(db: sqlite_utils.Database) -> None:
     db["game_index"].add_column("schema", int)
 
 
+def _judge_current(db: sqlite_utils.Database) -> None:
+    """The games part of a new judge.sqlite, as the steps above leave it."""
+    # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
+    # constraint.
+    db.executescript("""
+        CREATE TABLE accounts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password TEXT,
+            time_zone TEXT NOT NULL DEFAULT 'UTC',
+            keeper INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE addresses (
+            address TEXT PRIMARY KEY COLLATE NOCASE,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            added_at TEXT NOT NULL
+        );
+    """)
+    db["addresses"].create_index(["account_id"], index_name="addresses_account")
+    create_table(db, "game_index", {"name": str, "variant": str, "status": str, "phase": str, "master": str,
+                                    "next_event_at": str, "pending_notices": int, "updated_at": str,
+                                    "listed": int, "fingerprint": str, "schema": int}, pk="name",
+                 nullable={"phase", "master", "next_event_at", "fingerprint", "schema"},
+                 defaults={"pending_notices": 0, "listed": 1})
+    # Raw SQL: partial indexes.
+    db.executescript("""
+        CREATE INDEX game_index_due ON game_index(next_event_at) WHERE next_event_at IS NOT NULL;
+        CREATE INDEX game_index_notices ON game_index(pending_notices) WHERE pending_notices > 0;
+    """)
+    _judge_v2(db)       # game_powers
+    _judge_v3(db)       # observers
+    _judge_v5(db)       # player_records
+
+
+# Every step since the first release stays: a judge file from any judge since then opens.
 JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6]
+JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
 
 
 def fingerprint(path: Path) -> str | None:
@@ -345,16 +410,17 @@ def stale_game_files(data: Path, judge: sqlite_utils.Database | None) -> list[Pa
     paths = sorted((Path(data) / "games").glob("*.sqlite"))
     known: dict[str, tuple[str, int]] = {}
     if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
-        known = {r[0]: (r[1], r[2]) for r in judge.execute("SELECT name, fingerprint, schema FROM game_index")}
+        known = {r["name"]: (r["fingerprint"], r["schema"])
+                 for r in judge["game_index"].rows_where(select="name, fingerprint, schema")}
     return [p for p in paths if known.get(p.stem) != (fingerprint(p), len(GAME_MIGRATIONS))]
 
 
 def game_checked(path: Path) -> None:
     """An unchanged game file whose schema the index vouches for: this process need not check it."""
-    mark_checked(path, GAME_COMPONENT, GAME_MIGRATIONS)
+    mark_checked(path, GAME_SCHEMA)
 
 
 def open_judge(data: Path, *, synchronous: str = "FULL") -> sqlite_utils.Database:
     db = open_db(Path(data) / "judge.sqlite", synchronous=synchronous)
-    migrate(db, JUDGE_COMPONENT, JUDGE_MIGRATIONS)
+    migrate(db, JUDGE_SCHEMA)
     return db

@@ -77,8 +77,7 @@ def not_dislodged(gf: GameFile, row: PhaseRow, order: Order) -> str | None:
     province = ref.location.province
     if any(d.unit.location.province == province for d in row.position.dislodged):
         return None
-    previous = gf.db.execute("SELECT phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0 "
-                             "AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [row.seq]).fetchone()
+    previous = _last_played(gf, "seq < ?", [row.seq])
     place = gf.variant.board.province(province).name
     if previous is None:
         return f"no unit was dislodged in {place}: in a retreat phase only dislodged units are ordered"
@@ -98,11 +97,17 @@ def too_late(gf: GameFile, row: PhaseRow, received: datetime) -> None:
     happens only to mail that came in after the play it missed (or in the moment of the play)."""
     if received >= row.started_at:
         return
-    then = gf.db.execute("SELECT phase, processed_at FROM phases WHERE rolled_back = 0 AND started_at <= ? "
-                         "AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [iso(received)]).fetchone()
+    then = _last_played(gf, "started_at <= ?", [iso(received)])
     if then is None:
         return   # it came before the game started: the first phase is the one it meant
     raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+
+
+def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] | None:
+    """The last phase played (not rolled back) that also meets `where`: its code and when it was played."""
+    row = next(gf.db["phases"].rows_where(f"{where} AND rolled_back = 0 AND processed_at IS NOT NULL", args,
+                                          order_by="seq DESC", limit=1, select="phase, processed_at"), None)
+    return (row["phase"], row["processed_at"]) if row else None
 
 
 def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
@@ -119,10 +124,10 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
     read = [{"text": t, "line": line, "order": notation.order_text(o), "json": order_to_json(o)}
             for t, o, line in parsed]
     text = written if written is not None else "\n".join(t for t, _, _ in parsed)
-    sid = gf.db.execute(
-        "INSERT INTO submissions (phase_seq, power, at, source, action, written, read) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [row.seq, power, iso(now), source, "orders", text, json.dumps(read)]).lastrowid
+    sid = gf.submission(row.seq, power, now, source, "orders", text, read)
     adjustment = row.position.phase.kind is PhaseKind.ADJUSTMENT
+    # Raw SQL from here: on every order mail (the orders upserted one by one, the last line for a unit
+    # standing); sqlite-utils' table API would look the schema up again for each statement.
     if adjustment:
         gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
     start = gf.db.execute("SELECT coalesce(max(position), 0) FROM orders WHERE phase_seq = ? AND power = ?",
@@ -141,17 +146,15 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
 
 
 def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
-    sid = gf.db.execute(
-        "INSERT INTO submissions (phase_seq, power, at, source, action, written, read) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [row.seq, power, iso(now), source, "clear", "", "[]"]).lastrowid
-    gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
+    sid = gf.submission(row.seq, power, now, source, "clear", "", [])
+    gf.db["orders"].delete_where("phase_seq = ? AND power = ?", [row.seq, power])
     return sid
 
 
 def already_handled(gf: GameFile, source: str | None) -> bool:
     """This message was handled before (the mail layer retries after a crash): do nothing twice.
     Without this, orders read again after the phase was played would land in the next phase."""
-    return source is not None and gf.db.execute(
+    return source is not None and gf.db.execute(      # three tables in one statement: SQL
         "SELECT 1 FROM submissions WHERE source = ? UNION ALL SELECT 1 FROM press WHERE source = ? "
         "UNION ALL SELECT 1 FROM events WHERE kind = 'handled' AND json_extract(detail, '$.source') = ?",
         [source, source, source]).fetchone() is not None

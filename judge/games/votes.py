@@ -29,8 +29,7 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
     elif value and powers[value].account == account:
         raise GameError("a concession is to another player's power, not to one of your own")
     for p in mine:
-        gf.db.execute("INSERT INTO votes (power, kind, value, at) VALUES (?, ?, ?, ?) ON CONFLICT(power, kind)"
-                      " DO UPDATE SET value = excluded.value, at = excluded.at", [p, kind, value, iso(now)])
+        gf.db["votes"].upsert({"power": p, "kind": kind, "value": value, "at": iso(now)}, pk=("power", "kind"))
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
     ending = None
     if kind == "draw":

@@ -51,10 +51,10 @@ def retreats_outside_italy(position: Position) -> Position:
 
 
 def _toss(gf: GameFile) -> tuple[str, ...] | None:
-    row = gf.db.execute("SELECT detail FROM events WHERE kind = 'coin toss'").fetchone()
+    row = next(gf.db["events"].rows_where("kind = 'coin toss'", select="detail", limit=1), None)
     if not row:
         return None
-    return tuple(json.loads(row[0])["winner"])
+    return tuple(json.loads(row["detail"])["winner"])
 
 
 def world_war_events(gf: GameFile, position: Position, now: datetime) -> tuple[Position, list[dict]]:

@@ -32,7 +32,7 @@ from ..config import Config
 from ..games.accounts import check_address, check_name, normal_address
 from ..games.clock import iso
 from ..games.service import GameService
-from ..storage.db import migrate, transaction
+from ..storage.db import Schema, migrate, transaction
 from . import outbox
 from .shards import ShardMail, wrap
 from .tokens import revoke
@@ -53,10 +53,11 @@ def _create_account_versions(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS = [_create_account_versions]
+SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_create_account_versions)   # (one step: today's table)
 
 
 def prepare(db: sqlite_utils.Database) -> None:
-    migrate(db, COMPONENT, MIGRATIONS)
+    migrate(db, SCHEMA)
 
 
 def state_of(db: sqlite_utils.Database, name: str) -> dict | None:

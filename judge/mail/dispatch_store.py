@@ -21,12 +21,13 @@ import time
 
 import sqlite_utils
 
-from ..storage.db import migrate, transaction
+from ..storage.db import Schema, create_table, migrate, transaction
 
 COMPONENT = "dispatch"
 
 
 def _create_reply_tokens(db: sqlite_utils.Database) -> None:
+    # Raw SQL: the table API writes no UNIQUE constraint.
     db.execute("""
         CREATE TABLE reply_tokens (
             token TEXT PRIMARY KEY,             -- the secret in judge+<token>@domain
@@ -38,61 +39,45 @@ def _create_reply_tokens(db: sqlite_utils.Database) -> None:
 
 
 def _create_dispatch_steps(db: sqlite_utils.Database) -> None:
-    db.execute("""
-        CREATE TABLE dispatch_steps (
-            inbound_id INTEGER NOT NULL,        -- the archived message
-            item INTEGER NOT NULL,              -- the command's place in the message
-            answer TEXT NOT NULL,               -- JSON list of lines told to the player
-            done_at REAL NOT NULL,
-            PRIMARY KEY (inbound_id, item)
-        )""")
+    # inbound_id: the archived message; item: the command's place in it; answer: JSON list of lines told
+    create_table(db, "dispatch_steps", {"inbound_id": int, "item": int, "answer": str, "done_at": float},
+                 pk=("inbound_id", "item"))
 
 
 def _create_password_failures(db: sqlite_utils.Database) -> None:
-    db.execute("""
-        CREATE TABLE password_failures (
-            account TEXT NOT NULL,
-            at REAL NOT NULL,                   -- unix time of the wrong password
-            sender TEXT NOT NULL                -- the address it came from
-        )""")
-    db.execute("CREATE INDEX password_failures_recent ON password_failures(account, at)")
+    # at: unix time of the wrong password; sender: the address it came from
+    create_table(db, "password_failures", {"account": str, "at": float, "sender": str}, pk=None)
+    db["password_failures"].create_index(["account", "at"], index_name="password_failures_recent")
 
 
 def _create_guard_failures(db: sqlite_utils.Database) -> None:
-    db.execute("""
-        CREATE TABLE guard_failures (
-            subject TEXT NOT NULL,              -- 'account:<name>', 'peer:<ip>', 'envelope:<addr>', 'from:<addr>'
-            at REAL NOT NULL                    -- unix time of the wrong password
-        )""")
-    db.execute("CREATE INDEX guard_failures_recent ON guard_failures(subject, at)")
-    db.execute("""
-        CREATE TABLE guard_told (
-            account TEXT PRIMARY KEY,
-            at REAL NOT NULL                    -- when its owner was last told of wrong passwords
-        )""")
+    # subject: 'account:<name>', 'peer:<ip>', 'envelope:<addr>' or 'from:<addr>'; at: unix time of the wrong password
+    create_table(db, "guard_failures", {"subject": str, "at": float}, pk=None)
+    db["guard_failures"].create_index(["subject", "at"], index_name="guard_failures_recent")
+    # at: when the account's owner was last told of wrong passwords
+    create_table(db, "guard_told", {"account": str, "at": float}, pk="account")
 
 
 def _create_applied_messages(db: sqlite_utils.Database) -> None:
-    db.execute("""
-        CREATE TABLE applied_messages (
-            key TEXT PRIMARY KEY,               -- 'mid:<message-id>' or 'body:<sha256>'
-            inbound_id INTEGER NOT NULL,        -- the first message that had it
-            at REAL NOT NULL
-        )""")
-    db.execute("""
-        CREATE TABLE dispatched (
-            inbound_id INTEGER PRIMARY KEY,
-            outcome TEXT NOT NULL,              -- what the dispatcher answered the daemon
-            scrubbed_at REAL NOT NULL           -- when the raw copy lost its passwords
-        )""")
+    # key: 'mid:<message-id>' or 'body:<sha256>'; inbound_id: the first message that had it
+    create_table(db, "applied_messages", {"key": str, "inbound_id": int, "at": float}, pk="key")
+    # outcome: what the dispatcher answered the daemon; scrubbed_at: when the raw copy lost its passwords
+    create_table(db, "dispatched", {"inbound_id": int, "outcome": str, "scrubbed_at": float}, pk="inbound_id")
+
+
+def _current(db: sqlite_utils.Database) -> None:
+    """The dispatcher's tables in a new judge file, as the steps above leave them."""
+    for step in MIGRATIONS:       # no table has changed since its step made it
+        step(db)
 
 
 MIGRATIONS = [_create_reply_tokens, _create_dispatch_steps, _create_password_failures, _create_guard_failures,
               _create_applied_messages]
+SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_current)
 
 
 def prepare(db: sqlite_utils.Database) -> None:
-    migrate(db, COMPONENT, MIGRATIONS)
+    migrate(db, SCHEMA)
 
 
 class StepLog:

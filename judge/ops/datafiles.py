@@ -8,6 +8,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import sqlite_utils
+
 
 def data_files(data_dir: Path) -> list[str]:
     """The files a backup holds, relative to the data directory; judge.sqlite first."""
@@ -19,7 +21,12 @@ def schema_versions(path: Path) -> dict[str, int]:
     """Component -> migration steps applied, read without changing the file."""
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     try:
-        has = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_versions'").fetchone()
-        return dict(conn.execute("SELECT component, version FROM schema_versions").fetchall()) if has else {}
+        return versions_in(conn)
     finally:
         conn.close()
+
+
+def versions_in(conn: sqlite3.Connection) -> dict[str, int]:
+    """Component -> migration steps applied, on a connection opened read-only (so nothing is created)."""
+    table = sqlite_utils.Database(conn)["schema_versions"]
+    return {r["component"]: r["version"] for r in table.rows} if table.exists() else {}

@@ -15,9 +15,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlite_utils
+
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
 from ..mail import outbox
-from .upgrade import JUDGE_FILE_COMPONENTS, known_versions
+from .datafiles import versions_in
+from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -85,13 +88,15 @@ def check_data_dir(data_dir: Path) -> list[Check]:
     return [Check(OK, "data", f"{data_dir.resolve()} is writable and judge.sqlite passes quick_check"), disk]
 
 
-def _versions(conn: sqlite3.Connection) -> dict[str, int]:
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_versions'").fetchone():
-        return {}
-    return dict(conn.execute("SELECT component, version FROM schema_versions").fetchall())
+def _has(conn: sqlite3.Connection, table: str) -> bool:
+    return sqlite_utils.Database(conn)[table].exists()
 
 
 def _compare(where: str, component: str, have: int | None, want: int) -> Check | None:
+    floor = {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}[component].floor
+    if have is not None and 0 < have < floor:
+        return Check(FAIL, "schema", f"{where}: {component} schema {have} is older than the oldest this judge"
+                                     f" upgrades ({floor}); open the directory with a judge of that time first")
     if have is None or have < want:
         return Check(WARN, "schema", f"{where}: {component} schema {have or 0} is older than this judge's {want};"
                                      " `judge serve` migrates it when it starts (restart it after an upgrade)")
@@ -103,7 +108,7 @@ def _compare(where: str, component: str, have: int | None, want: int) -> Check |
 
 def check_schemas(judge: sqlite3.Connection, data_dir: Path) -> list[Check]:
     want = known_versions()
-    found = _versions(judge)
+    found = versions_in(judge)
     problems = [c for comp in JUDGE_FILE_COMPONENTS
                 if (c := _compare("judge.sqlite", comp, found.get(comp), want[comp]))]
     problems += [Check(WARN, "schema", f"judge.sqlite: component {comp} (schema {found[comp]}) is not one this"
@@ -114,7 +119,7 @@ def check_schemas(judge: sqlite3.Connection, data_dir: Path) -> list[Check]:
         try:
             conn = _open_ro(path)
             try:
-                check = _compare(f"games/{path.name}", "game", _versions(conn).get("game"), want["game"])
+                check = _compare(f"games/{path.name}", "game", versions_in(conn).get("game"), want["game"])
             finally:
                 conn.close()
         except sqlite3.DatabaseError as e:
@@ -136,7 +141,7 @@ def _age(seconds: float) -> str:
 
 
 def check_outbox(judge: sqlite3.Connection, now: float, max_age: float) -> list[Check]:
-    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").fetchone():
+    if not _has(judge, "outbox"):
         return [Check(WARN, "outbox", "no outbox table yet: `judge serve` has not run with this judge")]
     checks = []
     last = judge.execute("SELECT message_id, state, sent_at, delivered_via, last_error, created_at FROM outbox"
@@ -164,7 +169,7 @@ def check_outbox(judge: sqlite3.Connection, now: float, max_age: float) -> list[
 
 def check_outbox_size(judge: sqlite3.Connection, config: OutboxConfig) -> Check:
     """Sent mail is kept (bodies and pictures) for outbox.keep_sent_days: warn before it fills the disk."""
-    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").fetchone():
+    if not _has(judge, "outbox"):
         return Check(OK, "outbox", "no outbound mail stored yet")
     mib = outbox.stored_bytes(judge) / 2**20
     keep = f"kept {config.keep_sent_days:g} days" if config.keep_sent_days else "kept for ever (keep_sent_days = 0)"
@@ -175,11 +180,11 @@ def check_outbox_size(judge: sqlite3.Connection, config: OutboxConfig) -> Check:
 
 
 def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list[Check]:
-    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'inbound'").fetchone():
+    if not _has(judge, "inbound"):
         return [Check(WARN, "inbound", "no inbound archive yet: `judge serve` has not run with this judge")]
     pending, oldest = judge.execute(
         "SELECT count(*), min(received_at) FROM inbound WHERE state IN ('new', 'claimed')").fetchone()
-    failed = judge.execute("SELECT count(*) FROM inbound WHERE state = 'failed'").fetchone()[0]
+    failed = sqlite_utils.Database(judge)["inbound"].count_where("state = 'failed'")
     last = judge.execute("SELECT max(received_at) FROM inbound").fetchone()[0]
     checks = []
     if pending and now - oldest > max_age:

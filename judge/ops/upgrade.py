@@ -11,21 +11,21 @@ from pathlib import Path
 
 from ..games import store as games_store
 from ..mail import account_sync, archive, dispatch_store, outbox
-from ..storage.db import migrate, open_db
+from ..storage.db import Schema, migrate, open_db
 from .datafiles import schema_versions
 
-# Every component of judge.sqlite, in the order they are migrated, and its migration steps. A
+# Every component of judge.sqlite, in the order they are migrated, and its schema. A
 # component added to the judge gets its line here, so that start-up migrates it and `judge doctor`
 # checks it. Plain imports, not "module:attribute" strings, so the layering test sees ops -> mail.
-JUDGE_FILE_COMPONENTS = {
-    "mail": archive.MIGRATIONS,
-    "outbox": outbox.MIGRATIONS,
-    "games": games_store.JUDGE_MIGRATIONS,
-    "dispatch": dispatch_store.MIGRATIONS,
-    "shard": account_sync.MIGRATIONS,
+JUDGE_FILE_COMPONENTS: dict[str, Schema] = {
+    "mail": archive.SCHEMA,
+    "outbox": outbox.SCHEMA,
+    "games": games_store.JUDGE_SCHEMA,
+    "dispatch": dispatch_store.SCHEMA,
+    "shard": account_sync.SCHEMA,
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
-GAME_FILE_COMPONENTS = {"game": games_store.GAME_MIGRATIONS}
+GAME_FILE_COMPONENTS: dict[str, Schema] = {"game": games_store.GAME_SCHEMA}
 
 
 class UpgradeError(Exception):
@@ -34,13 +34,22 @@ class UpgradeError(Exception):
 
 def known_versions() -> dict[str, int]:
     """Component -> the number of migration steps this judge has: the schema a current file carries."""
-    return {name: len(steps) for name, steps in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
+    return {name: schema.version for name, schema in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
 
 
-def newer_than_known(versions: dict[str, int]) -> list[str]:
-    known = known_versions()
-    return [f"{c} schema {v} is newer than this judge knows ({known[c]})"
-            for c, v in sorted(versions.items()) if c in known and v > known[c]]
+def outside_known(versions: dict[str, int]) -> list[str]:
+    """What this judge cannot open among a file's component versions: newer than it knows, or older
+    than the floor it still upgrades."""
+    schemas = {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}
+    problems = []
+    for component, version in sorted(versions.items()):
+        schema = schemas.get(component)
+        if schema is not None and version > schema.version:
+            problems.append(f"{component} schema {version} is newer than this judge knows ({schema.version})")
+        elif schema is not None and 0 < version < schema.floor:
+            problems.append(f"{component} schema {version} is older than the oldest this judge upgrades"
+                            f" ({schema.floor})")
+    return problems
 
 
 @dataclass(frozen=True)
@@ -77,15 +86,17 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
         finally:
             db.conn.close()
         before.update({path.relative_to(data_dir).as_posix(): schema_versions(path) for path in stale})
-    # Nothing is migrated if any file is from a newer judge: a downgrade must not half-run.
-    newer = [f"{name}: {problem}" for name, versions in before.items() for problem in newer_than_known(versions)]
-    if newer:
-        raise UpgradeError("; ".join(newer) + ". This judge is older than the one that wrote these files:"
-                           " install the newer judge again, or restore a backup this judge made")
+    # Nothing is migrated if any file is from a newer judge, or older than the floor: a downgrade, or an
+    # upgrade this judge cannot finish, must not half-run.
+    refused = [f"{name}: {problem}" for name, versions in before.items() for problem in outside_known(versions)]
+    if refused:
+        raise UpgradeError("; ".join(refused) + ". This judge cannot open these files: for a newer schema install"
+                           " the newer judge again, or restore a backup this judge made; for an older one, open"
+                           " the directory with a judge of that time first")
     db = open_db(judge_file)
     try:
-        for name, steps in JUDGE_FILE_COMPONENTS.items():
-            migrate(db, name, steps)
+        for schema in JUDGE_FILE_COMPONENTS.values():
+            migrate(db, schema)
     finally:
         db.conn.close()
     service = GameService(data_dir)

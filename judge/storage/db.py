@@ -1,8 +1,10 @@
 """Open SQLite files the one way the judge wants them, run versioned migrations, and hold transactions.
 
-Each component (games, mail archive, outbox, ...) owns an ordered list of migration
-steps. `migrate` records per component how many steps a file has seen, so a file
-written by an older judge is brought up to date at start-up and never edited by hand.
+Each component (games, mail archive, outbox, ...) owns a `Schema`: its current tables, made
+directly in a new file, and the ordered migration steps that bring an older file up to date.
+`migrate` records per component how many steps a file has seen, so a file written by an older
+judge is brought up to date at start-up and never edited by hand; a file from before the
+component's floor, or from a newer judge, is refused with both versions named.
 A process checks each file's schema once (at start-up, or when it first opens the file):
 later opens of the same file skip the check, so a mail does not pay for it again and again.
 
@@ -14,8 +16,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
@@ -38,6 +41,9 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
     conn.execute(f"PRAGMA synchronous={synchronous}")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
+    # sqlite-utils learns whether SQLite has upsert (3.24+) by creating and dropping a table in the file,
+    # once per connection, inside the caller's transaction; the judge's SQLite has it.
+    db._supports_on_conflict = sqlite3.sqlite_version_info >= (3, 24, 0)
     return db
 
 
@@ -95,11 +101,46 @@ def durable(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         yield db
 
 
+@dataclass(frozen=True)
+class Schema:
+    """One component's tables and how they came to be.
+
+    `steps[n]` takes a file from version n to n + 1; every step stays, so a file written by any judge
+    since the floor still opens. A file without the component gets `current`, today's schema made
+    directly, and is stamped at `version` in the same transaction: a new file does not replay history.
+    (`current` None: a new file replays the steps, as `as_of` does for tests and fixtures.)
+    `floor`: the oldest version this judge still upgrades; a file below it, or above `version`, is refused.
+    """
+    component: str
+    steps: Sequence[Migration]
+    current: Migration | None = None
+    floor: int = 1
+
+    @property
+    def version(self) -> int:
+        return len(self.steps)
+
+    def as_of(self, version: int) -> Schema:
+        """The schema as the judge with `version` steps made it: built by replaying those steps (the
+        floor of that judge is not this one's)."""
+        return Schema(self.component, self.steps[:version], None, floor=1)
+
+    def refusal(self, found: int) -> str | None:
+        """Why a file at version `found` cannot be opened by this judge, or None if it can."""
+        if found > self.version:
+            return f"{self.component} schema version {found} is newer than this judge knows ({self.version}); " \
+                   "upgrade the judge"
+        if 0 < found < self.floor:
+            return f"{self.component} schema version {found} is older than the oldest this judge upgrades " \
+                   f"({self.floor}); open it with an older judge first, which brings it to {self.floor} or later"
+        return None
+
+
 def schema_version(db: sqlite_utils.Database, component: str) -> int:
     if not db["schema_versions"].exists():
         return 0
-    row = db.execute("SELECT version FROM schema_versions WHERE component = ?", [component]).fetchone()
-    return row[0] if row else 0
+    rows = list(db["schema_versions"].rows_where("component = ?", [component], select="version"))
+    return rows[0]["version"] if rows else 0
 
 
 def _identity(path: str | Path) -> tuple[str, int, int] | None:
@@ -111,41 +152,64 @@ def _identity(path: str | Path) -> tuple[str, int, int] | None:
     return str(path), st.st_dev, st.st_ino
 
 
-def migrate(db: sqlite_utils.Database, component: str, steps: Sequence[Migration]) -> int:
-    """Apply the steps this file has not seen yet, each in its own transaction. Returns the version.
-    Once a file is up to date, this process does not look again."""
+def migrate(db: sqlite_utils.Database, schema: Schema) -> int:
+    """Bring the file to `schema.version`: a new file gets the current schema at once, an older one
+    each step it has not seen, each in its own transaction. Returns the version. Once a file is up
+    to date, this process does not look again."""
     row = db.execute("PRAGMA database_list").fetchone()
     identity = _identity(os.path.abspath(row[2])) if row and row[2] else None    # None: in memory
-    key = (*identity, component, len(steps)) if identity else None
+    key = (*identity, schema.component, schema.version) if identity else None
     if key is not None and key in _checked:
-        return len(steps)
-    db["schema_versions"].create({"component": str, "version": int}, pk="component", not_null={"version"},
-                                 if_not_exists=True)
-    current = schema_version(db, component)
-    if current > len(steps):
-        raise RuntimeError(
-            f"{component} schema version {current} is newer than this judge knows ({len(steps)}); upgrade the judge")
-    for number in range(current, len(steps)):
-        with transaction(db):  # one transaction per step
-            steps[number](db)
-            db["schema_versions"].upsert({"component": component, "version": number + 1}, pk="component")
+        return schema.version
+    found = schema_version(db, schema.component)
+    refusal = schema.refusal(found)         # the floor is checked on the version the file comes with
+    if refusal:
+        raise RuntimeError(refusal)
+    while found < schema.version:
+        with transaction(db):       # one transaction per step; the version read again under the write lock
+            db["schema_versions"].create({"component": str, "version": int}, pk="component", not_null={"version"},
+                                         if_not_exists=True)
+            found = schema_version(db, schema.component)
+            if found >= schema.version:
+                continue            # another process migrated it meanwhile
+            if found == 0 and schema.current is not None:
+                schema.current(db)
+                found = schema.version
+            else:
+                schema.steps[found](db)
+                found += 1
+            db["schema_versions"].upsert({"component": schema.component, "version": found}, pk="component")
+    if found > schema.version:              # a newer judge migrated it meanwhile
+        raise RuntimeError(schema.refusal(found))
     # Inside a caller's transaction the steps are savepoints of it, undone if it rolls back (a mail's
     # that failed): the file counts as checked only once they are committed for good.
     if key is not None and not db.conn.in_transaction:
         with _checked_lock:
             _checked.add(key)
-    return len(steps)
+    return schema.version
 
 
-def mark_checked(path: str | Path, component: str, steps: Sequence[Migration]) -> None:
+def mark_checked(path: str | Path, schema: Schema) -> None:
     """A file known to be up to date by other means (judge.games.store.stale_game_files)."""
     identity = _identity(os.path.abspath(path))
     if identity is not None:
         with _checked_lock:
-            _checked.add((*identity, component, len(steps)))
+            _checked.add((*identity, schema.component, schema.version))
 
 
 def forget_checked() -> None:
     """For a restore that replaces files under a running process: check every schema again."""
     with _checked_lock:
         _checked.clear()
+
+
+def create_table(db: sqlite_utils.Database, name: str, columns: dict[str, type], *,
+                 pk: str | tuple[str, ...] | None,
+                 nullable: Iterable[str] = (), defaults: dict[str, object] | None = None,
+                 foreign_keys: Sequence[tuple[str, str, str]] = ()) -> None:
+    """A table by sqlite-utils' table API, every column NOT NULL but the `nullable` ones (and a
+    one-column primary key, which the judge never writes NULL to). `pk` None: a rowid table.
+    For a `Schema.current`."""
+    single = {pk} if isinstance(pk, str) else set()
+    db[name].create(columns, pk=pk, not_null=set(columns) - set(nullable) - single, defaults=defaults or {},
+                    foreign_keys=list(foreign_keys))
