@@ -138,6 +138,23 @@ class Commits:
         return count, max(commits, 1)
 
 
+def fdatasync_ms(directory: Path, times: int = 100) -> float:
+    """The disk's median time to sync a 4 KiB write where the archive lives: what each commit waits for."""
+    path = directory / "fsync-probe"
+    took = []
+    fd = os.open(path, os.O_RDWR | os.O_CREAT)
+    try:
+        for n in range(times):
+            os.pwrite(fd, b"x" * 4096, (n % 16) * 4096)
+            start = time.perf_counter()
+            os.fdatasync(fd)
+            took.append(time.perf_counter() - start)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return statistics.median(took) * 1000
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -166,6 +183,7 @@ def main() -> None:
         path = Path(tmp) / "judge.sqlite"
         servers = {"nothing stored": Server("nothing", path), "durable archive": Server("durable", path)}
         commits = Commits(path)
+        sync_before = fdatasync_ms(Path(tmp))
         for connections in CONNECTIONS:                  # warm-up: not counted
             for name in names:
                 run(servers[name].port, 200, connections, args.size)
@@ -191,6 +209,7 @@ def main() -> None:
                         shared[connections][0] += stored
                         shared[connections][1] += made
                 ratios[connections].append(rate["durable archive"] / rate["nothing stored"])
+        sync_after = fdatasync_ms(Path(tmp))
         for server in servers.values():
             server.close()
         with sqlite3.connect(path) as conn:
@@ -199,7 +218,8 @@ def main() -> None:
 
     print(f"SMTP intake over loopback, ~{args.size} B messages, {args.messages} per measurement, "
           f"{args.rounds} rounds (archive: WAL, synchronous=FULL)")
-    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; fdatasync of 4 KiB there: "
+          f"median {sync_before:.2f} ms before, {sync_after:.2f} ms after")
     print(f"{'handler':<16} {'conns':>5} {'msgs/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU us/msg':>30}")
     for (name, connections), per_round in rates.items():
         lat = latencies[(name, connections)]

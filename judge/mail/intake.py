@@ -101,7 +101,14 @@ class GroupCommit:
 
     def expect(self, session: object) -> None:
         """A client has begun a message (MAIL FROM): its DATA may be worth a moment's wait."""
-        self._expected[id(session)] = time.monotonic()
+        now = time.monotonic()
+        self._expected[id(session)] = now
+        if len(self._expected) > 1000:      # many clients that never finish their messages: forget the old
+            self._forget_older_than(now - self.RECENT)
+
+    def _forget_older_than(self, moment: float) -> None:
+        for key in [k for k, t in self._expected.items() if t < moment]:
+            del self._expected[key]
 
     def waiting(self) -> int:
         """Messages received and not yet committed (being stored, or queued for the next commit)."""
@@ -122,9 +129,7 @@ class GroupCommit:
     def _commit_now_or_soon(self) -> None:
         """The thread is free and messages wait: hand them over, unless clients are sending more."""
         if self._expected and len(self._pending) < self.BATCH:
-            now = time.monotonic()
-            for key in [k for k, t in self._expected.items() if now - t > self.RECENT]:
-                del self._expected[key]     # (a client that gave up after MAIL FROM, or went away)
+            self._forget_older_than(time.monotonic() - self.RECENT)     # (clients that gave up or went away)
             if self._expected:
                 if self._wait is None:
                     self._wait = asyncio.get_running_loop().call_later(
@@ -149,22 +154,26 @@ class GroupCommit:
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
         """On the archive's thread: store the batch, then hand the outcomes back to the loop in one call."""
-        arrivals = [a for a, _ in batch]
         try:
-            outcomes: list[StoredMessage | BaseException] = list(self.archive.store_many(arrivals))
+            outcomes = self._store_all_or_each([a for a, _ in batch])
+        except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
+            outcomes = [OSError(f"the archive's thread was interrupted: {e!r}") for _ in batch]
+        try:
+            loop.call_soon_threadsafe(self._committed, batch, outcomes)
+        except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
+            pass
+
+    def _store_all_or_each(self, arrivals: list[Arrival]) -> list[StoredMessage | Exception]:
+        try:
+            return list(self.archive.store_many(arrivals))
         except Exception:   # noqa: BLE001 - one message's fault must not fail the others: each alone
-            outcomes = []
+            outcomes: list[StoredMessage | Exception] = []
             for arrival in arrivals:
                 try:
                     outcomes.append(self.archive.store_many([arrival])[0])
                 except Exception as e:   # noqa: BLE001 - handed to the caller, which answers 451 or 554
                     outcomes.append(e)
-        except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
-            outcomes = [OSError(f"the archive's thread was interrupted: {e!r}")] * len(batch)
-        try:
-            loop.call_soon_threadsafe(self._committed, batch, outcomes)
-        except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
-            pass
+            return outcomes
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
                    outcomes: list[StoredMessage | BaseException]) -> None:
