@@ -102,6 +102,18 @@ def test_one_commit_of_several_messages_finds_the_redeliveries_in_it_and_before_
     assert archive.counts() == {"new": 4, "duplicate": 3}
 
 
+def test_a_big_commit_keeps_every_message_in_order(tmp_path):
+    archive = Archive(tmp_path / "judge.sqlite")
+    earlier = archive.store(MESSAGE, mail_from="france@example.org", rcpt_tos=["judge@localhost"], via="smtp")
+    raws = [MESSAGE.replace(b"orders-1@", f"big-{n}@".encode()) for n in range(300)]     # more than intake's BATCH
+    raws[100] = relayed_again(MESSAGE)
+    stored = archive.store_many([Arrival(raw, "f@example.org", ("judge@localhost",), "smtp") for raw in raws])
+    assert [s.id for s in stored] == list(range(earlier.id + 1, earlier.id + 1 + len(raws)))
+    assert [s.id for s in stored if s.is_duplicate] == [earlier.id + 101] and stored[100].duplicate_of == earlier.id
+    in_file = archive.db.conn.execute("SELECT raw FROM inbound WHERE id > ? ORDER BY id", [earlier.id]).fetchall()
+    assert [raw for (raw,) in in_file] == raws[:100] + [MESSAGE] + raws[101:]
+
+
 def test_content_hash_ignores_trace_headers_only():
     assert content_hash(MESSAGE) == content_hash(relayed_again(MESSAGE))
     assert content_hash(MESSAGE) == content_hash(MESSAGE.replace(b"\r\n", b"\n"))
