@@ -210,8 +210,8 @@ class Archive:
         rows = [(now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)), message_id_of(a.raw),
                  content_hash(a.raw), a.raw) for a in arrivals]
         if len({(row[5] or "", row[6]) for row in rows}) == len(rows):
-            # One statement is its own transaction, committed (with the connection's sync) as it ends:
-            # one call into SQLite for the whole commit.
+            # One statement for the whole batch, its own transaction: committed (with the connection's
+            # sync, FULL for intake) as its last row is read, before this returns.
             made = self._insert(rows)
         else:       # a redelivery within the batch must find its first copy: one statement per row
             with transaction(self.db):
