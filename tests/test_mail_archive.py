@@ -3,7 +3,7 @@ import sqlite3
 
 import pytest
 
-from judge.mail.archive import Archive, content_hash, message_id_of
+from judge.mail.archive import Archive, Arrival, content_hash, message_id_of
 
 MESSAGE = (b"Received: from a.example by b.example; Mon, 1 Jan 2029 10:00:00 +0000\r\n"
            b"From: France <france@example.org>\r\nTo: judge@localhost\r\nSubject: orders\r\n"
@@ -72,6 +72,46 @@ def test_message_without_message_id_dedups_by_content(tmp_path):
     a = archive.store(raw, mail_from="a@example.org", rcpt_tos=["j"], via="smtp")
     b = archive.store(relayed_again(raw), mail_from="a@example.org", rcpt_tos=["j"], via="smtp")
     assert a.message_id is None and b.duplicate_of == a.id
+
+
+def test_one_commit_of_several_messages_finds_the_redeliveries_in_it_and_before_it(tmp_path):
+    """Intake's group commit stores a batch at once: each message's id in order, and a redelivery known
+    whether its first copy came in an earlier commit or earlier in the same one."""
+    archive = Archive(tmp_path / "judge.sqlite")
+    earlier = archive.store(MESSAGE, mail_from="france@example.org", rcpt_tos=["judge@localhost"], via="smtp")
+    second, third = (MESSAGE.replace(b"orders-1@", f"orders-{n}@".encode()) for n in (2, 3))
+
+    def arrivals(*raws):
+        return [Arrival(raw, "france@example.org", ("judge@localhost",), "smtp", "127.0.0.1:1") for raw in raws]
+
+    apart = archive.store_many(arrivals(second, relayed_again(MESSAGE), third))     # no two alike
+    assert [s.id for s in apart] == [earlier.id + 1, earlier.id + 2, earlier.id + 3]
+    assert [s.duplicate_of for s in apart] == [None, earlier.id, None]
+    fourth = MESSAGE.replace(b"orders-1@", b"orders-4@")
+    alike = archive.store_many(arrivals(fourth, relayed_again(fourth), relayed_again(third)))
+    assert [s.id for s in alike] == [earlier.id + 4, earlier.id + 5, earlier.id + 6]
+    assert [s.duplicate_of for s in alike] == [None, alike[0].id, apart[2].id]
+    assert [s.raw for s in alike] == [fourth, relayed_again(fourth), relayed_again(third)]
+    rows = archive.db.conn.execute("SELECT id, state, raw, message_id, outcome FROM inbound ORDER BY id").fetchall()
+    assert [(state, raw, mid) for _, state, raw, mid, _ in rows] == [
+        ("new", MESSAGE, "orders-1@example.org"), ("new", second, "orders-2@example.org"),
+        ("duplicate", MESSAGE, "orders-1@example.org"),            # the first copy's bytes are kept
+        ("new", third, "orders-3@example.org"), ("new", fourth, "orders-4@example.org"),
+        ("duplicate", fourth, "orders-4@example.org"), ("duplicate", third, "orders-3@example.org")]
+    assert rows[2][4] == f"redelivery of #{earlier.id}; not processed again"
+    assert archive.counts() == {"new": 4, "duplicate": 3}
+
+
+def test_a_big_commit_keeps_every_message_in_order(tmp_path):
+    archive = Archive(tmp_path / "judge.sqlite")
+    earlier = archive.store(MESSAGE, mail_from="france@example.org", rcpt_tos=["judge@localhost"], via="smtp")
+    raws = [MESSAGE.replace(b"orders-1@", f"big-{n}@".encode()) for n in range(300)]     # more than intake's BATCH
+    raws[100] = relayed_again(MESSAGE)
+    stored = archive.store_many([Arrival(raw, "f@example.org", ("judge@localhost",), "smtp") for raw in raws])
+    assert [s.id for s in stored] == list(range(earlier.id + 1, earlier.id + 1 + len(raws)))
+    assert [s.id for s in stored if s.is_duplicate] == [earlier.id + 101] and stored[100].duplicate_of == earlier.id
+    in_file = archive.db.conn.execute("SELECT raw FROM inbound WHERE id > ? ORDER BY id", [earlier.id]).fetchall()
+    assert [raw for (raw,) in in_file] == raws[:100] + [MESSAGE] + raws[101:]
 
 
 def test_content_hash_ignores_trace_headers_only():

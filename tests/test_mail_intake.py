@@ -188,3 +188,18 @@ def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowle
         groups = [n for (n,) in conn.execute("SELECT count(*) FROM inbound GROUP BY received_at")]
     assert sum(groups) == 5 and len(groups) <= 2
 
+
+
+def test_a_client_stalled_in_the_middle_of_a_message_does_not_hold_up_the_others(tmp_path):
+    """Group commit waits a moment for clients that are sending (MAIL FROM given, DATA not ended), so
+    they share the commit; one that stops there must not keep the others from their 250."""
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as stalled, \
+            smtplib.SMTP("127.0.0.1", server.port) as other:
+        stalled.ehlo()
+        stalled.mail("slow@example.org")
+        stalled.rcpt("judge@localhost")                 # ... and never sends DATA
+        for n in range(3):
+            raw = ORDERS.replace(b"eng-1@", f"eng-busy-{n}@".encode())
+            assert other.sendmail("england@example.org", ["judge@localhost"], raw) == {}
+        assert [r[2] for r in rows(db)] == ["england@example.org"] * 3

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass
 from email import message_from_bytes, policy
@@ -28,6 +29,7 @@ TRACE_HEADERS = frozenset({
     "arc-seal", "arc-message-signature", "arc-authentication-results", "received-spf", "x-spam-status",
     "x-spam-score", "x-spam-checker-version", "x-spam-level", "x-virus-scanned",
 })
+_TRACE_NAMES = frozenset(name.encode("ascii") for name in TRACE_HEADERS)     # compared as bytes: no decoding
 
 
 def _create_inbound(db: sqlite_utils.Database) -> None:
@@ -121,12 +123,33 @@ class StoredMessage:
         return message_from_bytes(self.raw, policy=policy.default)
 
 
+# A header block that Python's email parser reads line for line as written: ASCII, only header lines
+# ("Name: value", the name without spaces) and their folded continuations, each line ended by LF or
+# CRLF, and an optional empty line at the end. For such a block the first Message-ID line (with its
+# continuations) is what the parser would return; anything else goes to the parser itself.
+_PLAIN_HEAD = re.compile(rb"(?:[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n)(?:[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n|"
+                         rb"[ \t][^\r\n]*\r?\n)*\r?\n?")
+_MESSAGE_ID_LINE = re.compile(rb"^message-id:([^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)", re.IGNORECASE | re.MULTILINE)
+
+
 def message_id_of(raw: bytes) -> str | None:
-    """The Message-ID header, read from the header block alone (the body, pictures included, is not parsed)."""
+    """The Message-ID header, read from the header block alone (the body, pictures included, is not parsed).
+    A plain header block is read with two regular expressions; any other goes to Python's email parser."""
     end = raw.find(b"\r\n\r\n")
     if end < 0:
         end = raw.find(b"\n\n")
     head = raw if end < 0 else raw[:end + 2]
+    if not (head.isascii() and head.count(b"\r") == head.count(b"\r\n") and _PLAIN_HEAD.fullmatch(head)):
+        return message_id_by_parser(head)
+    found = _MESSAGE_ID_LINE.search(head)
+    if found is None:
+        return None
+    value = found.group(1).lstrip(b" \t").rstrip(b"\r\n").decode("ascii").strip()
+    return value.strip("<>").strip() or None
+
+
+def message_id_by_parser(head: bytes) -> str | None:
+    """The Message-ID as Python's email parser reads it from a header block (whatever its shape)."""
     msg = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
     value = msg.get("Message-ID")
     if value is None:
@@ -148,8 +171,7 @@ def content_hash(raw: bytes) -> str:
             if keep:
                 kept.append(line)
             continue
-        name = line.split(b":", 1)[0].strip().lower().decode("ascii", "replace")
-        keep = name not in TRACE_HEADERS
+        keep = line.split(b":", 1)[0].strip().lower() not in _TRACE_NAMES
         if keep:
             kept.append(line)
     digest = hashlib.sha256()
@@ -157,6 +179,26 @@ def content_hash(raw: bytes) -> str:
     digest.update(b"\n\n")
     digest.update(body)
     return digest.hexdigest()
+
+
+def _insert_sql(count: int) -> str:
+    """One INSERT for `count` messages, each row read from its 8 parameters (received_at, via, peer,
+    mail_from, rcpt_tos, message_id, content_hash, raw). A redelivery (the same Message-ID and content
+    as a first copy already stored) points at that first copy and keeps its bytes: once those are
+    scrubbed of passwords (replace_raw), the redelivery holds none either. The rows come back with
+    their ids (in no set order: matched by Message-ID and content, unique within one statement)."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * count)
+    return f"""
+        WITH arriving(received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw) AS (VALUES {values})
+        INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, state,
+                             duplicate_of, outcome)
+        SELECT a.received_at, a.via, a.peer, a.mail_from, a.rcpt_tos, a.message_id, a.content_hash,
+               ifnull(first.raw, a.raw), CASE WHEN first.id IS NULL THEN 'new' ELSE 'duplicate' END, first.id,
+               'redelivery of #' || first.id || '; not processed again'
+        FROM arriving AS a LEFT JOIN inbound AS first
+             ON ifnull(first.message_id, '') = ifnull(a.message_id, '') AND first.content_hash = a.content_hash
+                AND first.duplicate_of IS NULL
+        RETURNING id, message_id, content_hash, duplicate_of"""
 
 
 class Archive:
@@ -182,31 +224,26 @@ class Archive:
         return self.store_many([Arrival(raw, mail_from, tuple(rcpt_tos), via, peer)])[0]
 
     def store_many(self, arrivals: list[Arrival]) -> list[StoredMessage]:
-        """Commit several messages in one transaction (one fsync: intake's group commit); when this
-        returns, every one of them may be acknowledged. Later ones may be redeliveries of earlier ones."""
+        """Commit several messages at once (one fsync: intake's group commit); when this returns, every
+        one of them may be acknowledged. Later ones may be redeliveries of earlier ones."""
         now = self.clock()
-        stored = []
-        with transaction(self.db):
-            for a in arrivals:
-                stored.append(self._insert(a, now))
-        return stored
+        rows = [(now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)), message_id_of(a.raw),
+                 content_hash(a.raw), a.raw) for a in arrivals]
+        if len({(row[5] or "", row[6]) for row in rows}) == len(rows):
+            # One statement for the whole batch, its own transaction: committed (with the connection's
+            # sync, FULL for intake) as its last row is read, before this returns.
+            made = self._insert(rows)
+        else:       # a redelivery within the batch must find its first copy: one statement per row
+            with transaction(self.db):
+                made = [id_and_first for row in rows for id_and_first in self._insert([row])]
+        return [StoredMessage(id_, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, row[5], row[6], now, first)
+                for a, row, (id_, first) in zip(arrivals, rows, made)]
 
-    def _insert(self, a: Arrival, now: float) -> StoredMessage:
-        mid = message_id_of(a.raw)
-        digest = content_hash(a.raw)
-        row = self.db.conn.execute(
-            "SELECT id, raw FROM inbound WHERE ifnull(message_id, '') = ? AND content_hash = ? "
-            "AND duplicate_of IS NULL", [mid or "", digest]).fetchone()
-        first = row[0] if row else None
-        cursor = self.db.conn.execute(
-            "INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
-            " raw, state, duplicate_of, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            # a redelivery keeps the first copy's bytes (they differ in trace headers only): once
-            # those are scrubbed of passwords (replace_raw), the redelivery holds none either
-            [now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)), mid, digest, row[1] if row else a.raw,
-             "duplicate" if first else "new", first,
-             f"redelivery of #{first}; not processed again" if first else None])
-        return StoredMessage(cursor.lastrowid, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, mid, digest, now, first)
+    def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
+        """Insert rows whose (Message-ID, content) differ; their (id, first copy's id) in their order."""
+        returned = self.db.conn.execute(_insert_sql(len(rows)), [p for row in rows for p in row]).fetchall()
+        made = {(mid or "", digest): (id_, first) for id_, mid, digest, first in returned}
+        return [made[(row[5] or "", row[6])] for row in rows]
 
     def release_claims(self) -> int:
         """At start-up: messages claimed by a judge that stopped before finishing them are pending again."""

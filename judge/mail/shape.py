@@ -27,6 +27,11 @@ class Shape:
 
 def measure(raw: bytes) -> Shape:
     lines = raw.count(b"\n") + 1
+    # Most mails are one plain text part: two quick searches of a lower-cased copy (which runs at
+    # memory speed, unlike a case-blind pattern) show that neither pattern can match.
+    lower = raw.lower()
+    if b"boundary" not in lower and b"message/" not in lower:
+        return Shape(lines, 0, 0, 0)
     declared = {m.group(1) or m.group(2) for m in _BOUNDARY.finditer(raw)}
     open_: list[bytes] = []
     parts = depth = 0
