@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 
+from judge.games.answers import NoSuchGame
 from judge.engine import load_variant
 from judge.engine.geography import Coast, Location, UnitKind
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
@@ -28,8 +29,9 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())
     assert (tmp_path / "var" / "games" / "alpha.sqlite").exists()
-    with pytest.raises(KeyError):
+    with pytest.raises(NoSuchGame, match="no game called 'nosuchgame'"):
         open_game(tmp_path / "var", "nosuchgame")
+    assert not issubclass(NoSuchGame, KeyError)     # a stray KeyError is never taken for a missing game
 
 
 def test_game_names_are_safe_file_names():

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from judge.games.answers import NoSuchGame
 from judge.engine.notation import parse_order
 from judge.mail.game_settings import HELP_SETTINGS
 from judge.mail.info_commands import hidden
@@ -82,7 +83,7 @@ def test_a_create_with_a_wrong_setting_creates_nothing_and_says_why_of_each(judg
     r = said(judge.reply_to("gm@dip.test", f"CREATE beta gm-pw {words}"))
     for reason in why:
         assert reason in r, r
-    with pytest.raises(KeyError):
+    with pytest.raises(NoSuchGame):
         judge.service.status("beta")
 
 

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .answers import NoSuchGame
 from .service import GameError, GameService
 
 
@@ -96,7 +97,7 @@ def _guard(func):
     def run(args) -> int:
         try:
             return func(args)
-        except (GameError, KeyError, ValueError) as e:
+        except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
             print(f"judge {args.command}: {e.args[0] if e.args else e}")
             return 1
     return run

@@ -18,6 +18,7 @@ from ..engine.calendar import PhaseKind
 from ..engine.position import Position
 from ..engine.variant import Variant
 from ..language.names import NameIndex, name_key, or_list
+from .answers import NoticeKind
 from .clock import iso
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, PowerStatus
@@ -68,7 +69,7 @@ def _tell_partner(gf: GameFile, submission: int, result: dict, now: datetime) ->
     """The partner hears of each offer (or its withdrawal) at once: an exchange needs both sides' orders."""
     account = gf.powers()[result["partner"]].account
     if account:
-        gf.notice(f"exchange:{submission}", "exchange_offer", account,
+        gf.notice(f"exchange:{submission}", NoticeKind.EXCHANGE_OFFER, account,
                   {key: result[key] for key in ("phase", "power", "partner", "give", "receive", "status")}, now)
 
 

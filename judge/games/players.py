@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from . import processing
+from .answers import NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
 from .master import moved_past_absences, reschedule, set_deadline
@@ -39,7 +40,7 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     if deadline is not None and full > deadline:
         set_deadline(gf, row.seq, full)
         deadline = full
-    gf.announce(f"{row.seq}:{power}:{iso(now)}", "replacement",
+    gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
                 {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
     reschedule(gf, now)
 
@@ -49,7 +50,7 @@ def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None
     pr = gf.powers()[power]
     gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
     gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
-    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "resigned",
+    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
                 {"power": power, "open_for_takeover": True, "by_master": account is None}, now)
     reschedule(gf, now)
 
@@ -60,7 +61,7 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
         gf.power_event(power, pr.account, "returned", now, gf.current().phase)
-        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "returned", {"power": power}, now)
+        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 
 
 def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
@@ -87,7 +88,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
         waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
         if moved != row.deadline and account in waited_for:
             set_deadline(gf, row.seq, moved)
-            gf.announce(f"{row.seq}:{iso(moved)}", "deadline_moved",
+            gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
             out.update(deadline_moved=True, deadline=iso(moved))
         reschedule(gf, now)

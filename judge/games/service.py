@@ -20,7 +20,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
+from .answers import NoSuchGame, Notice, NoticeKind
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -44,15 +44,6 @@ from .submissions import (already_handled, clear_orders, confirmation, foreign_u
 
 Checkpoint = Callable[[str], None]
 log = logging.getLogger("judge.games")
-
-
-@dataclass(frozen=True)
-class Notice:
-    id: str
-    kind: str
-    recipient: str | None
-    payload: dict[str, Any]
-    created_at: str
 
 
 class GameService:
@@ -545,7 +536,7 @@ class GameService:
             row, player = gf.current(), gf.powers()[power].account
             gf.event("master acts", self.clock(), power=power, account=account)
             if player and player != account:
-                gf.notice(f"{row.seq}:acted:{power}:{account}", "master_acted", player,
+                gf.notice(f"{row.seq}:acted:{power}:{account}", NoticeKind.MASTER_ACTED, player,
                           {"power": power, "phase": row.phase, "master": account}, self.clock())
 
     def eject(self, name: str, power: str, *, source: str | None = None) -> None:
@@ -601,9 +592,9 @@ class GameService:
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
             results: dict[int, list[dict]] = {}
-            return [Notice(r[0], r[1], r[2], gf.read_notice_payload(r[3], results), r[4]) for r in gf.db.execute(
-                "SELECT id, kind, recipient, payload, created_at FROM notices WHERE queued_at IS NULL "
-                "ORDER BY created_at, rowid")]
+            return [Notice(r[0], NoticeKind(r[1]), r[2], gf.read_notice_payload(r[3], results), r[4])
+                    for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
+                                           " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
 
     def mark_notices_queued(self, name: str, ids: Sequence[str]) -> None:
         with self._write(name) as gf:
@@ -772,4 +763,4 @@ class GameService:
             return exchange.offer(gf, power, partner, give, receive, self.clock(), source)
 
 
-__all__ = ["GameService", "GameError", "Notice"]
+__all__ = ["GameService", "GameError", "NoSuchGame", "Notice", "NoticeKind"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.variant import Variant
+from ..games.answers import NoSuchGame
 from ..games.service import GameService
 from ..games.store import check_game_name
 from .password_guard import FREE, PasswordGuard, Source
@@ -102,7 +103,7 @@ def start_session(service: GameService, sender: str, token: ReplyToken | None, s
 def _enter_game(service: GameService, session: Session, account: str, game: str) -> None:
     try:
         status = service.status(game)
-    except KeyError:
+    except NoSuchGame:
         return
     session.game = status["name"]
     session.powers = tuple(p for p, info in status["powers"].items() if info["account"] == account)
@@ -151,7 +152,7 @@ def known_game(service: GameService, word: str) -> str:
     name = game_name(word)
     try:
         service.status(name)
-    except KeyError:
+    except NoSuchGame:
         raise Refused(f"there is no game called {name}", "LIST shows the games on this judge") from None
     return name
 
@@ -161,7 +162,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     game = game_name(game)
     try:
         status = service.status(game)
-    except KeyError:
+    except NoSuchGame:
         raise Refused(f"there is no game called {game}", "LIST shows the games") from None
     variant = service.variant(status["variant"])
     power = power_by_letter(variant, letter)

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from ..config import Config
-from ..games.service import GameService, Notice
+from ..games.answers import Notice, NoticeKind
+from ..games.service import GameService
 from ..pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
 from . import outbox, outgoing
@@ -187,11 +188,11 @@ class Courier:
                       painter: Executor | None = None) -> tuple | None:
         """Read what the notice's picture shows and start painting it (on `painter`, else now).
         Returns the picture's key in `drawn`, None for a notice without a picture."""
-        if notice.kind not in ("results", "game_end"):
+        if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
             return None
         service = service or self.service
         # fog of war: a results picture per view (the master's and the board's whole one is shared)
-        powers = picture_powers(service, game, notice) if notice.kind == "results" else None
+        powers = picture_powers(service, game, notice) if notice.kind is NoticeKind.RESULTS else None
         key = (game, notice.kind, notice.payload.get("phase"), powers)
         if key not in drawn:
             try:
@@ -208,7 +209,7 @@ class Courier:
         status = service.status(game)
         if not status["settings"].get("pictures", True):
             return None
-        if notice.kind == "game_end":
+        if notice.kind is NoticeKind.GAME_END:
             chart = end_of_game_painter(service, game)
             return lambda: SharedPicture(f"{game}-centres.png", chart())
         variant = service.variant(status["variant"])

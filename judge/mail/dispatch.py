@@ -27,6 +27,7 @@ from email.message import Message
 from ..config import Config
 from ..games import fog
 from ..games.model import GameError
+from ..games.answers import NoSuchGame
 from ..games.service import GameService
 from ..engine.notation import position_from_json
 from ..games.submissions import TooLate
@@ -197,7 +198,7 @@ class Dispatch:
             if record["settings"].get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
             return BoardView(variant, position_from_json(variant, position))
-        except (GameError, KeyError, ValueError):
+        except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
 
     # -- doing -------------------------------------------------------------------------------------
@@ -231,7 +232,7 @@ class Dispatch:
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": e.problem,
                                     "expected": e.fix, "suggestions": []})
                 return
-            except (GameError, KeyError, ValueError) as e:
+            except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
                 problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
                                     "expected": "", "suggestions": []})
@@ -291,7 +292,7 @@ class Dispatch:
             try:
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
-            except (GameError, KeyError, ValueError) as e:
+            except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
                 errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
                               for p in orders)
                 if isinstance(e, TooLate):
@@ -334,7 +335,7 @@ class Dispatch:
                 if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
                     continue   # the sender just left it, or it is out: its orders are no longer theirs to see
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
-            except (GameError, KeyError):
+            except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # noqa: BLE001 - the reply still goes out, without this part
                 log.exception("message #%d: no summary for %s in %s", message.id, power, game)

@@ -12,7 +12,8 @@ import dataclasses
 from typing import Any
 
 from ..games import fog
-from ..games.service import GameService, Notice
+from ..games.answers import Notice, NoticeKind
+from ..games.service import GameService
 
 
 def reader_powers(service: GameService, game: str, account: str | None,
@@ -25,7 +26,7 @@ def notice_as_seen(service: GameService, notice: Notice, status: dict[str, Any])
     """The notice its recipient may read: a results notice cut to the recipient's view in a game
     with fog; every other notice as it is (they tell the recipient of its own powers only, or of
     players, never of the board)."""
-    if notice.kind != "results":
+    if notice.kind is not NoticeKind.RESULTS:
         return notice
     powers = notice_powers(service, notice, status)
     if powers is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..games.answers import NoSuchGame
 from ..games.model import GameError, Settings
 from ..language import commands as c
 from .auth import Refused, authenticate, game_name, require_master
@@ -115,7 +116,7 @@ def _master_of(env: Env, name: str) -> str | None | bool:
     """The game's master; False for a game with none; None when there is no such game."""
     try:
         return env.service.status(name)["master"] or False
-    except KeyError:
+    except NoSuchGame:
         return None
 
 

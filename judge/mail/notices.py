@@ -35,7 +35,8 @@ from ..engine import starting_position
 from ..engine.notation import unit_text
 from ..engine.variant import Variant
 from ..games.clock import parse_time, shown
-from ..games.service import GameService, Notice
+from ..games.answers import Notice, NoticeKind
+from ..games.service import GameService
 from ..games.small import setup
 from .anonymity import hidden_accounts, masked_payload, masked_status
 from .fog_mail import notice_as_seen
@@ -58,7 +59,7 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
     try:
         reports.env.get_template(name)
     except jinja2.TemplateNotFound:
-        raise UnknownNotice(f"no template {name} for notices of kind {notice.kind!r}") from None
+        raise UnknownNotice(f"no template {name} for notices of kind '{notice.kind}'") from None
     return reports.render(name, **notice_context(service, notice))
 
 
@@ -268,7 +269,8 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: di
     return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
 
 
-_EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
-    "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
-    "exchange_offer": _exchange_offer, "rollback": _rollback, "revealed": _revealed,
+_EXTRA: dict[NoticeKind, Callable[..., dict[str, Any]]] = {
+    NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
+    NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
+    NoticeKind.REVEALED: _revealed,
 }
