@@ -34,7 +34,7 @@ def test_a_private_game_takes_the_invited_and_those_with_its_join_password(svc):
         svc.join("secret", "bob", join_password="guess")
     svc.join("secret", "ann")                                   # invited: no password needed
     svc.join("secret", "bob", join_password="letmein")
-    assert svc.status("secret")["status"] == "active"           # two players: it started
+    assert svc.status("secret").status == "active"           # two players: it started
 
 
 def test_deny_wins_over_the_password_and_moves_a_name_off_the_allow_list(svc):

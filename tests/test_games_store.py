@@ -133,7 +133,7 @@ def test_threads_share_a_service_and_two_services_share_the_files(tmp_path):
     with ThreadPoolExecutor(max_workers=4) as pool:
         done = list(pool.map(lambda s: s.run_due(), [svc, other, svc, other]))
     assert sorted(v for d in done for v in d.values()).count("processed") == 1
-    assert svc.status("busy")["phase"] == "F1901M"
+    assert svc.status("busy").phase == "F1901M"
 
 
 def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):

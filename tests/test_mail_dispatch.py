@@ -83,7 +83,7 @@ def test_quoted_replies_are_not_read_again(judge):
 
 def test_dispatching_a_message_twice_does_nothing_twice(judge):
     judge.reply_to("gm@dip.test", "signon Malpha gm-secret\nextend 24")
-    deadline = judge.service.status("alpha")["deadline"]["utc"]
+    deadline = judge.service.status("alpha").deadline["utc"]
     stored = judge.processor.archive.store(
         mail("austria@dip.test", "signon Aalpha austria-pw\nA Vie - Gal\npress to england\nhi\nendpress"),
         mail_from="austria@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
@@ -94,10 +94,10 @@ def test_dispatching_a_message_twice_does_nothing_twice(judge):
         judge.dispatch(stored, verdicts[0], judge.processor.context)
         judge.dispatch(gm, verdicts[1], judge.processor.context)
     assert len(judge.service.history("alpha")) == 1
-    assert judge.service.status("alpha")["deadline"]["utc"] > deadline
-    extended_once = judge.service.status("alpha")["deadline"]["utc"]
+    assert judge.service.status("alpha").deadline["utc"] > deadline
+    extended_once = judge.service.status("alpha").deadline["utc"]
     judge.dispatch(gm, verdicts[1], judge.processor.context)
-    assert judge.service.status("alpha")["deadline"]["utc"] == extended_once
+    assert judge.service.status("alpha").deadline["utc"] == extended_once
     replies = [s for s in judge.outbox() if "austria@dip.test" in s.to]
     assert len(replies) == 1
     press = [n for n in judge.service.pending_notices("alpha") if n.kind == "press"]
@@ -161,8 +161,8 @@ def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_tw
         judge.processor.context.db.conn.execute("DELETE FROM dispatch_steps")
     judge.dispatch(gm, verdict, judge.processor.context)
     again = judge.service.status("alpha")
-    assert again["phase"] == after["phase"] == "F1901M" and again["status"] == "paused"
-    assert again["deadline"] == after["deadline"]
+    assert again.phase == after.phase == "F1901M" and again.status == "paused"
+    assert again.deadline == after.deadline
     assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1
 
 

@@ -110,10 +110,10 @@ def test_a_concession_is_put_to_the_others_and_ends_the_game_when_all_agree(play
     r = answer(playing, "austria@dip.test", "SIGNON Aalpha austria-pw\nCONCEDE NONE")
     assert "you no longer concede alpha" in r
     playing.send("turkey@dip.test", "SIGNON Talpha turkey-pw\nCONCEDE France")
-    assert playing.service.status("alpha")["status"] == "active"      # Austria took its concession back
+    assert playing.service.status("alpha").status == "active"      # Austria took its concession back
     sent = playing.send("austria@dip.test", "SIGNON Aalpha austria-pw\nCONCEDE France")
     assert "every other survivor has, so France wins and the game is over" in said(to(sent, "austria@dip.test")[0])
-    assert playing.service.status("alpha")["result"]["how"] == "concession"
+    assert playing.service.status("alpha").result["how"] == "concession"
     assert any("is over" in s.subject for s in to(sent, "france@dip.test"))
 
 
@@ -147,8 +147,8 @@ def test_join_takes_a_powers_initial_as_signon_does(tmp_path):
             j.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
         for p in POWERS:     # each asks for its own power by its initial
             answer(j, f"{p.lower()}@dip.test", f"JOIN beta {p.lower()}-pw {p[0]}")
-        powers = j.service.status("beta")["powers"]
-        assert {p: info["account"] for p, info in powers.items()} == {p: p.lower() for p in POWERS}
+        powers = j.service.status("beta").powers
+        assert {p: info.account for p, info in powers.items()} == {p: p.lower() for p in POWERS}
     finally:
         j.close()
 
@@ -179,7 +179,7 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         assert "ANONYMOUS of alpha: on (was off)" in said(mails[-1])
         for power, name in NAMES.items():
             mails += j.send(f"{name}@dip.test", f"REGISTER {name} {name}-pw\nJOIN alpha {name}-pw {power[0]}")
-        assert j.service.status("alpha")["status"] == "active"
+        assert j.service.status("alpha").status == "active"
         started = [s for s in mails if "has started" in s.subject]
         assert len(started) == 8          # seven players and the master
         master_start = said(to(started, "gm@dip.test")[0])

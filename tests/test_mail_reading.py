@@ -38,5 +38,5 @@ def test_a_unit_written_alone_is_a_build_or_a_removal_as_the_power_stands(playin
     body = words(j.reply_to("france@dip.test", "signon Falpha france-pw\nA Par").body)
     assert "ERROR on line 2: A Par" in body and "nothing to build or remove" in body  # France has neither
     j.service.process("alpha")
-    units = j.service.status("alpha")["position"]["units"]
+    units = j.service.status("alpha").position["units"]
     assert "A UKR" not in units["RUSSIA"] and "A BER" in units["GERMANY"]

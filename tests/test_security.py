@@ -55,7 +55,7 @@ def test_every_command_that_takes_a_password_is_guarded(judge, command):
         judge.mail("france@dip.test", command.format(pw=f"guess{n}"), mail_from=f"b{n}@evil.test")
     outs = judge.mail("france@dip.test", command.format(pw="france-pw"), mail_from="b99@evil.test")
     assert "too many wrong passwords" in to(outs, "france@dip.test")[0].text
-    assert judge.service.status("alpha")["master"] == "gm"
+    assert judge.service.status("alpha").master == "gm"
     assert "beta" not in [g["name"] for g in judge.service.list_games()]
 
 

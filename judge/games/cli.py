@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .answers import NoSuchGame
+from .answers import GameState, NoSuchGame
 from .service import GameError, GameService
 
 
@@ -110,14 +110,14 @@ def _create(args) -> int:
     settings.setdefault("time_zone", args.time_zone)
     status = _service(args).create_game(args.name, variant=args.variant, rules=args.rules, master=args.master,
                                         settings=settings)
-    return _out(args, status, f"created {status['name']} ({status['variant']}, {status['rules']} rules); "
+    return _out(args, status.to_json(), f"created {status.name} ({status.variant}, {status.rules} rules); "
                               f"it starts when {len(_seats(status))} players have joined")
 
 
-def _seats(status: dict) -> list:
+def _seats(status: GameState) -> list:
     from ..engine import load_variant
     from .small import setup
-    return list(setup(status["settings"]["players"], load_variant(status["variant"])).seats)
+    return list(setup(status.settings["players"], load_variant(status.variant)).seats)
 
 
 @_guard
@@ -145,17 +145,17 @@ def _list(args) -> int:
 @_guard
 def _status(args) -> int:
     s = _service(args).status(args.game)
-    lines = [f"{s['name']}: {s['status']}, {s['phase_name'] or 'not started'} ({s['variant']}, {s['rules']} rules)"]
-    if s["deadline"]:
-        lines.append("deadline " + " / ".join(s["deadline"]["shown"].values()))
-    for p, v in s["powers"].items():
-        owes = " owes orders" if v["owes"] else ""
-        lines.append(f"  {p:<8} {v['account'] or '-':<16} {v['status']:<15} {v['centres']:>2} centres{owes}")
-    if s["signups"] and s["status"] == "forming":
-        lines.append("joined: " + ", ".join(s["signups"]))
-    if s["result"]:
-        lines.append(f"result: {s['result']['how']}, " + ", ".join(s["result"]["winners"]))
-    return _out(args, s, "\n".join(lines))
+    lines = [f"{s.name}: {s.status}, {s.phase_name or 'not started'} ({s.variant}, {s.rules} rules)"]
+    if s.deadline:
+        lines.append("deadline " + " / ".join(s.deadline["shown"].values()))
+    for p, v in s.powers.items():
+        owes = " owes orders" if v.owes else ""
+        lines.append(f"  {p:<8} {v.account or '-':<16} {v.status:<15} {v.centres:>2} centres{owes}")
+    if s.signups and s.status == "forming":
+        lines.append("joined: " + ", ".join(s.signups))
+    if s.result:
+        lines.append(f"result: {s.result['how']}, " + ", ".join(s.result["winners"]))
+    return _out(args, s.to_json(), "\n".join(lines))
 
 
 @_guard
@@ -163,7 +163,7 @@ def _process(args) -> int:
     svc = _service(args)
     done = svc.process(args.game)
     s = svc.status(args.game)
-    return _out(args, {"done": done, "phase": s["phase"]}, f"{args.game}: {done}; now {s['phase']}")
+    return _out(args, {"done": done, "phase": s.phase}, f"{args.game}: {done}; now {s.phase}")
 
 
 @_guard
@@ -186,7 +186,7 @@ def _history(args) -> int:
 @_guard
 def _rollback(args) -> int:
     s = _service(args).rollback(args.game, args.phase)
-    return _out(args, s, f"{args.game} is back at {s['phase_name']}")
+    return _out(args, s.to_json(), f"{args.game} is back at {s.phase_name}")
 
 
 @_guard

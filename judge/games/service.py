@@ -31,7 +31,7 @@ from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
-from .answers import NoSuchGame, Notice, NoticeKind
+from .answers import GameState, NoSuchGame, Notice, NoticeKind, PowerState
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -234,7 +234,7 @@ class GameService:
     # -- forming -------------------------------------------------------------------------------
     def create_game(self, name: str, *, variant: str = "standard", rules: str = "5th",
                     settings: Settings | dict | None = None, master: str | None = None,
-                    seed: int | None = None) -> dict:
+                    seed: int | None = None) -> GameState:
         name = check_game_name(name)
         if game_exists(self.data, name):
             raise GameError(f"there is already a game called {name}")
@@ -270,7 +270,7 @@ class GameService:
         return self.status(name)
 
     def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
-             join_password: str | None = None) -> dict:
+             join_password: str | None = None) -> GameState:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
         self.accounts.get(account)
@@ -297,7 +297,7 @@ class GameService:
         with self._write(name) as gf:
             forming.leave(gf, account)
 
-    def start(self, name: str, *, force: bool = False, source: str | None = None) -> dict:
+    def start(self, name: str, *, force: bool = False, source: str | None = None) -> GameState:
         """Start a game that has all its players; `force`: with those there are (FORCE START), the
         empty seats neutral."""
         with self._write_once(name, source) as gf:
@@ -305,7 +305,7 @@ class GameService:
                 forming.start(gf, self.clock(), force=force)
         return self.status(name)
 
-    def terminate(self, name: str, *, source: str | None = None) -> dict:
+    def terminate(self, name: str, *, source: str | None = None) -> GameState:
         """The master's TERMINATE: the game ends now, with no winner."""
         with self._write_once(name, source) as gf:
             if gf is not None:
@@ -427,7 +427,7 @@ class GameService:
             return players.add_absence(gf, account, s, e, by_master, self.clock())
 
     # -- players coming and going ----------------------------------------------------------------
-    def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> dict:
+    def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> GameState:
         self.accounts.get(account)
         record = self.record(account)
         with self._write(name) as gf:
@@ -480,14 +480,14 @@ class GameService:
             return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
 
     # -- the master's tools ------------------------------------------------------------------------
-    def rollback(self, name: str, phase: str, *, source: str | None = None) -> dict:
+    def rollback(self, name: str, phase: str, *, source: str | None = None) -> GameState:
         with self._write_once(name, source) as gf:
             if gf is not None:
                 master.rollback(gf, phase, self.clock())
         return self.status(name)
 
     def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
-                      source: str | None = None) -> dict:
+                      source: str | None = None) -> GameState:
         """SET DEADLINE: a time without an offset is read in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
@@ -496,7 +496,7 @@ class GameService:
             master.move_deadline(gf, when, self.clock(), reason)
         return self.status(name)
 
-    def extend(self, name: str, hours: float, *, source: str | None = None) -> dict:
+    def extend(self, name: str, hours: float, *, source: str | None = None) -> GameState:
         """EXTEND: the current deadline moves `hours` later."""
         with self._write_once(name, source) as gf:
             if gf is None:
@@ -545,7 +545,7 @@ class GameService:
             if gf is not None:
                 players.resign(gf, power.upper(), None, self.clock())
 
-    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> dict:
+    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> GameState:
         """The master gives a power to another player (its player is ejected first if still playing)."""
         self.accounts.get(account)
         power = power.upper()
@@ -579,11 +579,11 @@ class GameService:
         """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its
         players, from their registered zones (those signed up, while it forms)."""
         status = self.status(name)
-        players = {info["account"] for info in status["powers"].values() if info["account"]} or set(status["signups"])
+        players = {info.account for info in status.powers.values() if info.account} or set(status.signups)
         zones = {a: self.accounts.zone_of(a) or "UTC" for a in sorted(players)}
-        return deadlines.auto_clock(status["settings"]["time_zone"], zones, self.clock().date())
+        return deadlines.auto_clock(status.settings["time_zone"], zones, self.clock().date())
 
-    def set_settings(self, name: str, **changes: Any) -> dict:
+    def set_settings(self, name: str, **changes: Any) -> GameState:
         with self._write(name) as gf:
             master.change_settings(gf, self.clock(), **changes)
         return self.status(name)
@@ -661,28 +661,29 @@ class GameService:
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r)) for r in cur]
 
-    def status(self, name: str, *, viewer: str | None = None) -> dict:
+    def status(self, name: str, *, viewer: str | None = None) -> GameState:
+        """The game as it stands; the deadline shown in the game's zone and `viewer`'s."""
         with self._read(name) as gf:
             row = gf.row()
             cur = gf.current()
             powers = gf.powers()
             orders = gf.orders(cur.seq) if cur else {}
             need = processing.needs(gf, cur.position) if cur else {}
-            return {
-                "name": row["name"], "variant": row["variant"], "rules": row["edition"], "status": row["status"],
-                "master": row["master"], "masters": gf.masters(), "phase": cur.phase if cur else None,
-                "phase_name": gf.phase_name(cur.position) if cur else None,
-                "deadline": gf.times(cur.deadline, viewer) if cur else None,
-                "position": notation.position_to_json(gf.variant, cur.position) if cur else None,
-                "next_event_at": row["next_event_at"], "settings": gf.settings.to_json(),
-                "result": json.loads(row["result"]) if row["result"] else None,
-                "signups": [r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")],
-                "players_needed": gf.setup.players,
-                "powers": {p: {"account": pr.account, "status": pr.status.value, "missed": pr.missed,
-                               "waiting": pr.waiting, "owes": p in need and not orders.get(p) and not pr.neutral,
-                               "centres": len(cur.position.centres_of(p)) if cur else 0}
-                           for p, pr in powers.items()},
-            }
+            return GameState(
+                name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
+                master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
+                phase_name=gf.phase_name(cur.position) if cur else None,
+                deadline=gf.times(cur.deadline, viewer) if cur else None,
+                position=notation.position_to_json(gf.variant, cur.position) if cur else None,
+                next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
+                result=json.loads(row["result"]) if row["result"] else None,
+                signups=tuple(r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")),
+                players_needed=gf.setup.players,
+                powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
+                                      waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
+                                      centres=len(cur.position.centres_of(p)) if cur else 0)
+                        for p, pr in powers.items()},
+            )
 
     def history(self, name: str) -> list[dict]:
         with self._read(name) as gf:

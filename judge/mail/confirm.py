@@ -92,11 +92,11 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
     scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
     status = service.status(game)
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     confirmed = service.confirmation(game, power)
     deadline = confirmed["deadline"]
     return {
-        "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
+        "game": game, "power": variant.power(power).name, "phase": status.phase_name,
         "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
                    for o in confirmed["orders"]],
         "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
@@ -107,7 +107,7 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
         "time_left": (time_left(deadline["utc"], service.clock(), confirmed["plays"]) if deadline
                       else "no deadline (the game is paused)"),
-        "waiting": bool(status["powers"][power]["waiting"]),
+        "waiting": bool(status.powers[power].waiting),
         "in": confirmed["in"],
         "plays": _plays(confirmed["plays"], tick_seconds),
     }

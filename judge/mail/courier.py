@@ -27,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from ..config import Config
-from ..games.answers import Notice, NoticeKind
+from ..games.answers import GameState, Notice, NoticeKind
 from ..games.service import GameService
 from ..pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
@@ -207,12 +207,12 @@ class Courier:
                  powers: frozenset[str] | None = None) -> Callable[[], Picture | None] | None:
         """What the picture shows, read now; the returned call paints it and reads nothing."""
         status = service.status(game)
-        if not status["settings"].get("pictures", True):
+        if not status.settings.get("pictures", True):
             return None
         if notice.kind is NoticeKind.GAME_END:
             chart = end_of_game_painter(service, game)
             return lambda: SharedPicture(f"{game}-centres.png", chart())
-        variant = service.variant(status["variant"])
+        variant = service.variant(status.variant)
         if variant.id not in self._atlases and not has_layout(variant.id):
             log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
             return None
@@ -238,7 +238,7 @@ class OneRead:
     def __getattr__(self, name: str):
         return getattr(self._service, name)
 
-    def status(self, name: str, *, viewer: str | None = None) -> dict:
+    def status(self, name: str, *, viewer: str | None = None) -> GameState:
         return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
 
     def phase_record(self, name: str, phase: str | None = None) -> dict:

@@ -332,7 +332,7 @@ class Dispatch:
         summaries = []
         for game, power in outcome.touched:
             try:
-                if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
+                if self.service.status(game).powers[power].status in ("resigned", "eliminated"):
                     continue   # the sender just left it, or it is out: its orders are no longer theirs to see
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
             except (GameError, NoSuchGame, KeyError):
@@ -400,7 +400,7 @@ class Dispatch:
             if account is None:
                 continue
             for game, power in self.service.games_of(account.name):
-                master = self.service.status(game)["master"]
+                master = self.service.status(game).master
                 to = list(self.service.accounts.get(master).addresses[:1]) if master else []
                 if not to:
                     continue
@@ -416,7 +416,7 @@ class Dispatch:
         if alert.account:       # for the account's owner, at the account's own addresses
             to = list(self.service.accounts.get(alert.account).addresses)
         elif alert.game:
-            master = self.service.status(alert.game)["master"]
+            master = self.service.status(alert.game).master
             if master:
                 to = list(self.service.accounts.get(master).addresses[:1])
         if not to and self.config.master_address:

@@ -12,17 +12,17 @@ import dataclasses
 from typing import Any
 
 from ..games import fog
-from ..games.answers import Notice, NoticeKind
+from ..games.answers import GameState, Notice, NoticeKind
 from ..games.service import GameService
 
 
 def reader_powers(service: GameService, game: str, account: str | None,
-                  status: dict[str, Any] | None = None) -> frozenset[str] | None:
+                  status: GameState | None = None) -> frozenset[str] | None:
     """The powers whose sight `account` reads `game` with, or None: it sees everything."""
     return fog.view_for(status or service.status(game), account)
 
 
-def notice_as_seen(service: GameService, notice: Notice, status: dict[str, Any]) -> Notice:
+def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> Notice:
     """The notice its recipient may read: a results notice cut to the recipient's view in a game
     with fog; every other notice as it is (they tell the recipient of its own powers only, or of
     players, never of the board)."""
@@ -31,7 +31,7 @@ def notice_as_seen(service: GameService, notice: Notice, status: dict[str, Any])
     powers = notice_powers(service, notice, status)
     if powers is None:
         return notice
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     before = service.phase_record(notice.payload["game"], notice.payload["phase"])["position"]
     return dataclasses.replace(notice, payload=fog.cut_results(variant, notice.payload, before, powers))
 
@@ -44,7 +44,7 @@ def history_as_seen(service: GameService, game: str, account: str | None) -> lis
     powers = reader_powers(service, game, account, status)
     if powers is None:
         return rows
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     out = []
     for i, row in enumerate(rows):
         later = [r for r in rows[i + 1:] if not r["rolled_back"]] if not row["rolled_back"] else []
@@ -54,7 +54,7 @@ def history_as_seen(service: GameService, game: str, account: str | None) -> lis
     return out
 
 
-def notice_powers(service: GameService, notice: Notice, status: dict[str, Any] | None = None) -> frozenset[str] | None:
+def notice_powers(service: GameService, notice: Notice, status: GameState | None = None) -> frozenset[str] | None:
     """The powers whose sight a notice is read with (None: the whole board). A player's notice keeps
     the powers it was written for (`payload["powers"]`), should the player have left them since."""
     powers = reader_powers(service, notice.payload["game"], notice.recipient, status)

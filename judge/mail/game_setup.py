@@ -115,7 +115,7 @@ def create(env: Env, cmd: c.Create) -> list[str]:
 def _master_of(env: Env, name: str) -> str | None | bool:
     """The game's master; False for a game with none; None when there is no such game."""
     try:
-        return env.service.status(name)["master"] or False
+        return env.service.status(name).master or False
     except NoSuchGame:
         return None
 

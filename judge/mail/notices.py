@@ -35,7 +35,7 @@ from ..engine import starting_position
 from ..engine.notation import unit_text
 from ..engine.variant import Variant
 from ..games.clock import parse_time, shown
-from ..games.answers import Notice, NoticeKind
+from ..games.answers import GameState, Notice, NoticeKind
 from ..games.service import GameService
 from ..games.small import setup
 from .anonymity import hidden_accounts, masked_payload, masked_status
@@ -71,9 +71,9 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     p = masked_payload(notice.payload, hidden)
     if hidden:
         notice = Notice(notice.id, notice.kind, notice.recipient, p, notice.created_at)
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     players = _players(status)
-    game_zone = status["settings"]["time_zone"]
+    game_zone = status.settings["time_zone"]
     created = parse_time(notice.created_at)
 
     reader_zone = service.accounts.zone_of(notice.recipient)
@@ -100,9 +100,9 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         "phase_name": lambda code: variant.calendar.name(variant.calendar.parse(code)),
         "player": lambda x: players.get(x.upper()) or "nobody",
         "names": lambda ids: [variant.power(x.upper()).name for x in ids],
-        "units_of": lambda x: [unit_words(variant, u) for u in (status["position"] or {}).get("units", {}).get(x, ())],
-        "in_play": [variant.power(x).name for x, info in status["powers"].items()
-                    if info["status"] not in ("eliminated", "neutral")],
+        "units_of": lambda x: [unit_words(variant, u) for u in (status.position or {}).get("units", {}).get(x, ())],
+        "in_play": [variant.power(x).name for x, info in status.powers.items()
+                    if info.status not in ("eliminated", "neutral")],
         "when": when, "left": left, "fail": _fail,
     }
     extra = _EXTRA.get(notice.kind)
@@ -128,15 +128,15 @@ def duration(seconds: float) -> str:
 
 # -- what some kinds need beyond the payload --------------------------------------------------------
 
-def _players(status: dict[str, Any]) -> dict[str, str | None]:
-    return {power: info["account"] for power, info in status["powers"].items()}
+def _players(status: GameState) -> dict[str, str | None]:
+    return {power: info.account for power, info in status.powers.items()}
 
 
-def _results(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _results(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     return {"report": results_report(variant, notice.payload, _players(status))}
 
 
-def _game_start(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _game_start(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     p = notice.payload
     players = p.get("players") or _players(status)  # the seats as given out, in the players' copies
     start = starting_position(variant)  # the same whenever the mail is rendered
@@ -155,7 +155,7 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
         ],
         "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
         "example": example_moves(variant, [u for x in seat[:1] for u in start.units_of(x)]),
-        "rules": game_rules(variant, status["settings"]),
+        "rules": game_rules(variant, status.settings),
     }
 
 
@@ -207,7 +207,7 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
     return rows
 
 
-def _game_end(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _game_end(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     counts = notice.payload["result"]["counts"]
     players = _players(status)
     return {
@@ -217,7 +217,7 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: di
     }
 
 
-def _press(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
@@ -243,12 +243,12 @@ def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
     return out
 
 
-def _exchange_offer(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _exchange_offer(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     p = notice.payload
     return {"gives": [place(variant, c) for c in p["give"]], "receives": [place(variant, c) for c in p["receive"]]}
 
 
-def _rollback(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _rollback(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     """What each of the reader's powers must decide in the phase played again, in words."""
     needs = notice.payload.get("needs") or {}
     decide = []
@@ -264,7 +264,7 @@ def _rollback(service: GameService, notice: Notice, variant: Variant, status: di
     return {"decide": decide}
 
 
-def _revealed(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _revealed(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     players = _players(status)
     return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
 

@@ -81,7 +81,7 @@ def game_title(game: str, variant: Variant, position: Position) -> str:
 def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str, int]]:
     """Each power's supply centres at the end of each year played (the last phase recorded in it:
     ownership changes after the year's last movement phase, so that phase's successors hold it)."""
-    variant = service.variant(service.status(game)["variant"])
+    variant = service.variant(service.status(game).variant)
     counts: dict[int, dict[str, int]] = {}
     for row in service.history(game):
         if row["rolled_back"]:
@@ -98,7 +98,7 @@ def end_of_game_chart(service: GameService, game: str) -> bytes:
 
 def end_of_game_painter(service: GameService, game: str) -> Callable[[], bytes]:
     """`end_of_game_chart` in two steps, as `phase_painter`."""
-    variant = service.variant(service.status(game)["variant"])
+    variant = service.variant(service.status(game).variant)
     counts = centre_counts_by_year(service, game)
     return lambda: centre_chart_png(variant, counts)
 
