@@ -125,7 +125,7 @@ def test_a_support_of_a_unit_out_of_sight_tells_nothing_of_it(tmp_path, fogged):
     svc, _ = service(tmp_path)
     seven_player_game(svc, "tus", settings=Settings(fog=fogged))
     submit(svc, "tus", "FRANCE", "A MAR S A TUS - PIE", "A PAR H", "F BRE H")
-    problems = " ".join(detail_words(STANDARD, p) for p in svc.confirmation("tus", "FRANCE")["problems"])
+    problems = " ".join(detail_words(STANDARD, p) for p in svc.confirmation("tus", "FRANCE").problems)
     assert ("Tuscany" in problems) is not fogged
     svc.process("tus")
     notice = next(n for n in svc.pending_notices("tus") if n.kind == "results" and n.recipient == "p-france")

@@ -279,12 +279,12 @@ def test_clearing_orders_and_replacing_orders_unit_by_unit(tmp_path):
     seven_player_game(svc, "eta")
     submit(svc, "eta", "FRANCE", "A PAR - BUR", "A MAR - SPA")
     conf = submit(svc, "eta", "FRANCE", "A PAR - PIC", "F BRE - MAO")
-    assert [o["written"] for o in conf["orders"]] == ["A MAR - SPA", "A PAR - PIC", "F BRE - MAO"]
-    assert conf["units_without_orders"] == []
+    assert [o["written"] for o in conf.orders] == ["A MAR - SPA", "A PAR - PIC", "F BRE - MAO"]
+    assert conf.units_without_orders == ()
     conf = svc.clear_orders("eta", "FRANCE", account="p-france")
-    assert conf["orders"] == [] and sorted(conf["units_without_orders"]) == ["A MAR", "A PAR", "F BRE"]
+    assert conf.orders == () and sorted(conf.units_without_orders) == ["A MAR", "A PAR", "F BRE"]
     conf = submit(svc, "eta", "FRANCE", "A PAR - MUN")
-    assert conf["problems"] and conf["problems"][0]["reason"] == "illegal order"
+    assert conf.problems and conf.problems[0]["reason"] == "illegal order"
     with pytest.raises(GameError):
         svc.submit_orders("eta", "FRANCE", [], account="p-germany")
     # every submission is kept with its time and source
@@ -351,7 +351,7 @@ def test_a_message_dispatched_twice_is_applied_once(tmp_path):
                           source=f"inbound:{p}")
     assert svc.run_due() == {"dup": "processed"}
     again = svc.submit_orders("dup", "FRANCE", orders("A PAR H"), account="p-france", source="inbound:FRANCE")
-    assert again["repeated"] and again["phase"] == "F1901M" and again["orders"] == []
+    assert again.repeated and again.phase == "F1901M" and again.orders == ()
     first = svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99")
     assert svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99") == first
     assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 8   # seven powers and the master
@@ -427,8 +427,8 @@ def test_a_retreat_to_a_coast_the_fleet_cannot_reach_is_refused_as_the_move_woul
         past_grace(svc, clock, "coast")
     assert svc.status("coast").phase == "F1902R"
     conf = submit(svc, "coast", "RUSSIA", "F NWY R STP/SC")
-    assert [(p["order"], p["reason"]) for p in conf["problems"]] == [("F NWY R STP/SC", "illegal order")]
-    assert (conf["problems"][0]["why"], conf["problems"][0]["args"]) == ("cannot_reach_coast", ["F nwy", "sc", "stp"])
+    assert [(p["order"], p["reason"]) for p in conf.problems] == [("F NWY R STP/SC", "illegal order")]
+    assert (conf.problems[0]["why"], conf.problems[0]["args"]) == ("cannot_reach_coast", ["F nwy", "sc", "stp"])
     past_grace(svc, clock, "coast")
     units = svc.status("coast").position["units"]["RUSSIA"]
     assert not [u for u in units if u.startswith("F STP")]  # not moved to the north coast: disbanded

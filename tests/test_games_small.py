@@ -88,7 +88,7 @@ def test_four_players_one_person_two_countries_counted_separately(tmp_path):
     assert len(start) == 1 and start[0].payload["seat"] == ["AUSTRIA", "FRANCE"]
     past_grace(svc, clock, "four")
     submit_all = svc.submit_orders("four", "FRANCE", orders("A SPA H"), account=af)
-    assert submit_all["power"] == "FRANCE"
+    assert submit_all.power == "FRANCE"
     past_grace(svc, clock, "four")
     status = svc.status("four")
     assert status.powers["FRANCE"].centres == 4 and status.powers["AUSTRIA"].centres == 3

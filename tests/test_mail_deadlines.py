@@ -227,6 +227,6 @@ def test_orders_received_before_a_play_but_read_after_it_are_too_late_and_kept_n
     [answer] = [s for s in judge.outbox() if "france@dip.test" in s.to]
     assert "A Par - Bur too late for Spring 1901 Movement (played Mon 02 Mar 2026 14:00 UTC), not used" in answer.text
     assert "=== France in alpha, Fall 1901 Movement ===" in answer.body   # what the phase now needs
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     judge.close()
     archive.close()

@@ -122,7 +122,7 @@ def test_a_game_year_by_mail(tmp_path):
             forged = table.send("russia@dip.test", "A War - Gal\nF Sev - Bla",
                                 headers={"Sender": "mallory@evil.test"})
             assert "sign on first" in text(forged)
-            assert service.confirmation("alpha", "RUSSIA")["orders"] == []
+            assert service.confirmation("alpha", "RUSSIA").orders == ()
             table.send("russia@dip.test",
                        f"signon Ralpha {PASSWORDS['RUSSIA']}\nF StP/sc - Bot\nA War H\nA Mos H\nF Sev H")
             r = table.send("england@dip.test", f"signon Ealpha {PASSWORDS['ENGLAND']}\nF Lon - Nth\nF Edi - Nwg\n"

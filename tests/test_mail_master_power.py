@@ -53,7 +53,7 @@ def test_become_enters_orders_and_an_absence_for_a_power_and_its_player_is_told(
     assert "which power" not in reply and "problem" not in reply
     told = [s for s in to(sent, "france@dip.test") if "acts for France" in s.subject]
     assert told and "the game master (gm) is sending orders or an absence for France" in said(told[0])
-    orders = playing.service.confirmation("alpha", "FRANCE")["orders"]
+    orders = playing.service.confirmation("alpha", "FRANCE").orders
     assert {o["written"].upper() for o in orders} >= {"A PAR - BUR", "A MAR H"}
     assert any(e["kind"] == "master acts" and e["power"] == "FRANCE" for e in playing.service.events("alpha"))
     # 27 days away: more than a player may set (14), so set as the master's, for France's player
@@ -63,7 +63,7 @@ def test_become_enters_orders_and_an_absence_for_a_power_and_its_player_is_told(
 def test_become_is_the_masters_only(playing):
     r = answer(playing, "italy@dip.test", "SIGNON Ialpha italy-pw\nBECOME France\nA Par - Bur")
     assert "BECOME France is for the master of alpha" in r
-    assert not playing.service.confirmation("alpha", "FRANCE")["orders"]
+    assert not playing.service.confirmation("alpha", "FRANCE").orders
 
 
 def test_a_co_master_has_the_masters_rights_and_mail_until_demoted(playing):
@@ -87,11 +87,11 @@ def test_clear_takes_back_a_players_own_orders_and_the_master_clears_any_power(p
     answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nA Par - Bur\nA Mar - Spa")
     r = answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nCLEAR")
     assert "the orders of France in alpha are cleared; 3 units without orders" in r
-    assert not playing.service.confirmation("alpha", "FRANCE")["orders"]
+    assert not playing.service.confirmation("alpha", "FRANCE").orders
     answer(playing, "germany@dip.test", "SIGNON Galpha germany-pw\nA Mun - Ruh")
     r = answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nCLEAR G")
     assert "the orders of Germany in alpha are cleared" in r
-    assert not playing.service.confirmation("alpha", "GERMANY")["orders"]
+    assert not playing.service.confirmation("alpha", "GERMANY").orders
     r = answer(playing, "italy@dip.test", "SIGNON Ialpha italy-pw\nCLEAR Germany")
     assert "CLEAR Germany is for the master of alpha" in r
 

@@ -19,7 +19,7 @@ def test_names_are_read_as_the_board_allows_and_the_reply_says_how(playing):
     assert ("read 'E Edi-Nth' as Fleet Edinburgh -> North Sea: 'E' is no unit type, and the unit in Edinburgh is a "
             "fleet") in body
     assert "ERROR on line 4: F Stands" in body and "Fleet Edinburgh holds or Fleet London holds" in body
-    orders = {o["written"] for o in j.service.confirmation("alpha", "ENGLAND")["orders"]}
+    orders = {o["written"] for o in j.service.confirmation("alpha", "ENGLAND").orders}
     assert orders == {"A Liv-Yor", "E Edi-Nth"}
 
 

@@ -68,7 +68,7 @@ def test_judge_serve_migrates_an_older_data_directory_and_the_games_play_on(tmp_
     svc, clock = service(tmp_path, start=iso(datetime.now(UTC)))
     assert svc.games_of("p-france") == [("alpha", "FRANCE")]      # game_powers, new in games schema 2
     again = svc.submit_orders("alpha", "FRANCE", orders("A PAR - PIC"), account="p-france", source="inbound:1")
-    assert again.get("repeated")                          # the old message's orders are not applied twice
+    assert again.repeated                          # the old message's orders are not applied twice
     if svc.status("alpha").phase == "S1901M":
         # A judge serve without a scheduler left the long-past deadline alone: the master plays it.
         svc.process("alpha")

@@ -93,7 +93,7 @@ def test_a_variant_plays_through_the_games_layer(tmp_path, play):
             if about.owes:
                 mine = random_orders(variant, position, power, rng)
                 reply = svc.submit_orders("g", power, [(order_text(o), o) for o in mine], account=names[power])
-                assert not reply["refused"] and not reply["problems"], reply
+                assert not reply.refused and not reply.problems, reply
         svc.process("g")
         status = svc.status("g")
         assert status.phase != phases[-1] or status.status == "finished"

@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
-from .answers import GameState, NoSuchGame, Notice, NoticeKind, PowerState
+from .answers import Confirmation, GameState, NoSuchGame, Notice, NoticeKind, PowerState
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -315,7 +316,7 @@ class GameService:
     # -- orders ----------------------------------------------------------------------------------
     def submit_orders(self, name: str, power: str, items: Sequence[Any], *, account: str | None = None,
                       source: str | None = None, written: str | None = None,
-                      received: datetime | None = None) -> dict:
+                      received: datetime | None = None) -> Confirmation:
         """Store a message's orders. `items`: parsed orders (with .order and .text) or (text, Order) pairs.
 
         Movement and retreats: the message replaces the orders for the units it names. Adjustments:
@@ -330,7 +331,7 @@ class GameService:
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return {**confirmation(gf, power), "repeated": True}
+                return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
             row = gf.current()
             if received is not None:
@@ -343,20 +344,21 @@ class GameService:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
                 players.returned(gf, power, self.clock())
                 master.reschedule(gf, self.clock())
-            return {**confirmation(gf, power), "refused": refused}
+            return replace(confirmation(gf, power), refused=refused)
 
-    def confirmation(self, name: str, power: str) -> dict:
+    def confirmation(self, name: str, power: str) -> Confirmation:
         """The power's standing orders, their problems, units still without orders and the deadline."""
         with self._read(name) as gf:
             if gf.current() is None:
                 raise GameError(f"{name} has not started")
             return confirmation(gf, power.upper())
 
-    def clear_orders(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> dict:
+    def clear_orders(self, name: str, power: str, *, account: str | None = None,
+                     source: str | None = None) -> Confirmation:
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return {**confirmation(gf, power), "repeated": True}
+                return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
             clear_orders(gf, gf.current(), power, self.clock(), source)
             master.reschedule(gf, self.clock())

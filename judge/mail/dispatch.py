@@ -312,7 +312,7 @@ class Dispatch:
                     for p in orders
                 )
                 continue
-            refused = result.get("refused", {})
+            refused = result.refused
             errors.extend({"line": orders[i].line, "text": orders[i].text, "problem": why,
                            "expected": "", "suggestions": []} for i, why in refused.items())
             kept = [p for i, p in enumerate(orders) if i not in refused]
@@ -321,7 +321,7 @@ class Dispatch:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
                                 "orders": order_lines(kept, variant), "errors": [],
-                                "repeated": bool(result.get("repeated"))})
+                                "repeated": result.repeated})
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})

@@ -252,7 +252,7 @@ def clear(env: Env, cmd: c.ClearOrders) -> list[str]:
     else:
         game, power = require_player(session, "CLEAR")
     result = env.service.clear_orders(game, power, account=session.account, source=env.source)
-    missing = len(result.get("units_without_orders", ()))
+    missing = len(result.units_without_orders)
     return [f"the orders of {power_name(env.service, game, power)} in {game} are cleared"
             + (f"; {missing} unit{'s' * (missing != 1)} without orders" if missing else "")]
 
