@@ -134,7 +134,7 @@ def test_an_a_f_army_lands_while_its_fleet_sails_on_sent_in_one_message(tmp_path
     svc.process(game)
     assert "A/F ANG" in svc.status(game).position["units"]["ENGLAND"]
     confirmed = send(svc, game, "ENGLAND", "A/F ANG DISEMBARK IRE", "A/F ANG - MAO")
-    assert len(confirmed["orders"]) == 2 and not confirmed["problems"]
+    assert len(confirmed.orders) == 2 and not confirmed.problems
     svc.process(game)
     units = svc.status(game).position["units"]["ENGLAND"]
     assert "A IRE" in units and "F MAO" in units
@@ -239,8 +239,8 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
             assert agreed["status"] == "agreed"
         svc.process(game)
         played.append(phase)
-        done = next(h for h in reversed(svc.history(game)) if h["phase"] == phase and h["processed_at"])
-        for outcome in done["results"][0]["outcomes"]:
+        done = next(h for h in reversed(svc.history(game)) if h.phase == phase and h.processed_at)
+        for outcome in done.results[0]["outcomes"]:
             seen["embarked"] += outcome["reason"] == "embarked"
             seen["landed"] += outcome["json"]["type"] == "Disembark" and outcome["succeeded"]
             seen["frozen"] += (outcome["why"] or "").startswith("frozen")
@@ -252,7 +252,7 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
             units = svc.status(game).position["units"]["ENGLAND"]
             assert "A IRE" in units and "F ANG" in units and "F BAR" in units
         if phase == "JAN1915M":
-            jan = done["results"][0]["outcomes"]
+            jan = done.results[0]["outcomes"]
             bar = [o for o in jan if o["order"].startswith("F BAR") and o["power"] == "ENGLAND"]
             assert not bar or bar[0]["reason"] in ("held", "illegal order", "dislodged")
         assert len(played) < 400

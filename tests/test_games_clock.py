@@ -73,7 +73,7 @@ def test_grace_period_then_civil_disorder_or_waiting(tmp_path):
     clock.advance(days=20)
     assert "wait" not in svc.run_due() and svc.status("wait").phase == "S1901M"
     assert svc.process("wait") == "processed"  # the master forces it
-    assert svc.history("wait")[0]["civil_disorder"] != []
+    assert svc.history("wait")[0].civil_disorder != ()
 
 
 def test_a_late_power_that_orders_in_the_grace_period_is_not_in_civil_disorder(tmp_path):
@@ -85,7 +85,7 @@ def test_a_late_power_that_orders_in_the_grace_period_is_not_in_civil_disorder(t
     submit(svc, "late", "ITALY", "A ROM H")
     clock.advance(hours=12)
     svc.run_due()
-    assert "ITALY" not in svc.history("late")[0]["civil_disorder"]
+    assert "ITALY" not in svc.history("late")[0].civil_disorder
     assert svc.status("late").powers["ITALY"].status == "active"
 
 
@@ -123,7 +123,7 @@ def test_waiting_holds_back_early_processing(tmp_path):
     assert svc.run_due() == {}  # everybody ordered, so nobody is late
     clock.advance(hours=12)
     assert svc.run_due() == {"hold": "processed"}  # waiting does not stop the deadline
-    assert svc.history("hold")[0]["civil_disorder"] == []
+    assert svc.history("hold")[0].civil_disorder == ()
     assert svc.status("hold").powers["TURKEY"].waiting is False
 
 

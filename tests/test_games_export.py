@@ -54,13 +54,13 @@ def test_an_exported_game_replays_to_the_results_the_game_mailed_and_the_positio
     play(svc, "alpha", 4, random.Random(4))
     record = svc.export("alpha")
     assert record["replayable"] == {"ok": True} and record["rules"] == "2000" and record["phase"] == "S1901M"
-    played = [h for h in svc.history("alpha") if not h["rolled_back"] and h["processed_at"]]
-    assert [p["phase"] for p in record["phases"] if "results" in p] == [h["phase"] for h in played]
+    played = [h for h in svc.history("alpha") if not h.rolled_back and h.processed_at]
+    assert [p["phase"] for p in record["phases"] if "results" in p] == [h.phase for h in played]
 
     response = replay(tmp_path, record)
     assert [p["phase"] for p in response["phases"]] == [p["phase"] for p in record["phases"]]
     assert set().union(*map(replayed_outcomes, response["phases"])) == outcomes(
-        [r for h in played for r in h["results"]])
+        [r for h in played for r in h.results])
     now = svc.status("alpha").position
     keys = ("phase", "units", "centres")
     assert {k: response["next"][k] for k in keys} == {k: now[k] for k in keys}

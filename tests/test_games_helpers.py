@@ -14,7 +14,7 @@ from judge.engine.geography import Location, UnitKind
 from judge.engine.notation import parse_order
 from judge.engine.orders import Build, Hold, Move, SupportMove, UnitRef
 from judge.engine.position import Position
-from judge.games.answers import GameState, PowerState
+from judge.games.answers import Confirmation, GameState, PowerState
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 
@@ -60,7 +60,7 @@ def orders(*texts: str, variant=STANDARD) -> list[tuple[str, object]]:
 _messages = itertools.count(1)
 
 
-def submit(svc: GameService, game: str, power: str, *texts: str) -> dict:
+def submit(svc: GameService, game: str, power: str, *texts: str) -> Confirmation:
     """Orders from the power's player, as if in a new mail message each time."""
     return svc.submit_orders(game, power, orders(*texts), account=f"p-{power.lower()}",
                              source=f"test:{next(_messages)}")

@@ -116,10 +116,10 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     due_at = deadline(svc, "alpha")
     assert svc.run_due() == {"alpha": "processed"}
     history = svc.history("alpha")
-    spring = next(h for h in history if h["phase"] == "S1902M")
-    assert parse_time(spring["processed_at"]) < due_at
+    spring = next(h for h in history if h.phase == "S1902M")
+    assert parse_time(spring.processed_at) < due_at
     # the abandoned powers' units stay in civil disorder; they are not announced again
-    assert spring["civil_disorder"] == ["AUSTRIA", "ITALY", "RUSSIA", "TURKEY"]
+    assert spring.civil_disorder == ("AUSTRIA", "ITALY", "RUSSIA", "TURKEY")
     assert not [n for n in svc.pending_notices("alpha") if n.kind == "abandoned" and n.id.startswith("alpha:4:")]
     assert powers(svc, "alpha")["ENGLAND"] == ("active", 0)
 
@@ -160,8 +160,8 @@ def test_a_standard_game_to_eighteen_centres_against_civil_disorder(tmp_path):
     assert all(state[p][0] in ("abandoned", "eliminated") for p in POWERS if p != "FRANCE")
     # retreats of abandoned powers were settled without waiting for anybody
     history = svc.history("long")
-    assert not [h for h in history if h["phase"].endswith("R")]
-    settled = [r for h in history for r in h["results"] if r["phase"].endswith("R")]
+    assert not [h for h in history if h.phase.endswith("R")]
+    settled = [r for h in history for r in h.results if r["phase"].endswith("R")]
     assert settled and all(o["by_judge"] for r in settled for o in r["outcomes"])
 
 
@@ -258,9 +258,9 @@ def test_civil_disorder_raises_no_units(tmp_path):
     past_grace(svc, clock, "mu")
     assert svc.status("mu").phase == "W1901A"
     past_grace(svc, clock, "mu")  # France sends nothing for its build
-    winter = next(h for h in svc.history("mu") if h["phase"] == "W1901A")
-    assert winter["civil_disorder"] == ["FRANCE"]
-    french = [o for o in winter["results"][0]["outcomes"] if o["power"] == "FRANCE"]
+    winter = next(h for h in svc.history("mu") if h.phase == "W1901A")
+    assert winter.civil_disorder == ("FRANCE",)
+    french = [o for o in winter.results[0]["outcomes"] if o["power"] == "FRANCE"]
     assert [(o["reason"], o["by_judge"]) for o in french] == [("build waived", True)]
     assert svc.status("mu").phase == "S1902M"
 
@@ -289,7 +289,7 @@ def test_clearing_orders_and_replacing_orders_unit_by_unit(tmp_path):
         svc.submit_orders("eta", "FRANCE", [], account="p-germany")
     # every submission is kept with its time and source
     db_rows = svc.history("eta")
-    assert db_rows[0]["phase"] == "S1901M"
+    assert db_rows[0].phase == "S1901M"
     from judge.games.store import open_game
     db = open_game(tmp_path / "var", "eta")
     kept = db.execute("SELECT action, source, written FROM submissions WHERE power = 'FRANCE' ORDER BY id").fetchall()
@@ -308,7 +308,7 @@ def test_rollback_replays_from_an_earlier_phase_and_keeps_history(tmp_path):
     status = svc.status("theta")
     assert status.phase == "S1901M" and status.status == "active"
     history = svc.history("theta")
-    assert [(h["phase"], h["rolled_back"]) for h in history] == [
+    assert [(h.phase, h.rolled_back) for h in history] == [
         ("S1901M", True), ("F1901M", True), ("S1901M", False)]
     with pytest.raises(GameError):
         svc.rollback("theta", "F1905M")
@@ -378,7 +378,7 @@ def test_resignation_opens_the_power_and_forming_rules(tmp_path):
     with pytest.raises(GameError):
         submit(svc, "pi", "ITALY", "A ROM H")
     past_grace(svc, clock, "pi")
-    assert "ITALY" in svc.history("pi")[0]["civil_disorder"]
+    assert "ITALY" in svc.history("pi")[0].civil_disorder
     assert svc.status("pi").powers["ITALY"].status == "resigned"
     svc.take_over("pi", "italy", "late-comer")
     italy = svc.status("pi").powers["ITALY"]
@@ -405,8 +405,8 @@ def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path)
     # the army dislodged from Munich had Kiel, Berlin, Ruhr, Silesia and Tyrolia open, but nobody
     # was waited for: it was disbanded and the game went on to the adjustments
     assert status.phase == "W1901A"
-    fall = next(h for h in svc.history("cd") if h["phase"] == "F1901M")
-    retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    fall = next(h for h in svc.history("cd") if h.phase == "F1901M")
+    retreat = next(r for r in fall.results if r["phase"] == "F1901R")
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("GERMANY", "A MUN D", "civil disorder", True)]
 

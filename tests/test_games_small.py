@@ -56,9 +56,9 @@ def test_six_players_italy_neutral_holds_and_is_disbanded_when_dislodged(tmp_pat
     # the Italian retreat had nobody to decide it: the unit was disbanded and play went on
     assert status.phase == "W1901A"
     history = svc.history("six")
-    fall = next(h for h in history if h["phase"] == "F1901M")
-    assert "ITALY" not in fall["civil_disorder"]
-    retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    fall = next(h for h in history if h.phase == "F1901M")
+    assert "ITALY" not in fall.civil_disorder
+    retreat = next(r for r in fall.results if r["phase"] == "F1901R")
     # a neutral power never orders: like a power in civil disorder, its dislodged units are disbanded
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("ITALY", "A VEN D", "civil disorder", True)]
@@ -73,7 +73,7 @@ def test_five_players_italy_and_germany_neutral(tmp_path):
     assert {p for p, v in status.powers.items() if v.status == "neutral"} == {"GERMANY", "ITALY"}
     past_grace(svc, clock, "five")
     fall = svc.history("five")[0]
-    assert sorted(fall["civil_disorder"]) == ["AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"]
+    assert sorted(fall.civil_disorder) == ["AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"]
 
 
 def test_four_players_one_person_two_countries_counted_separately(tmp_path):
@@ -117,7 +117,7 @@ def test_two_players_world_war_one(tmp_path):
     svc.submit_orders("ww", "FRANCE", orders("A MAR - PIE", "A PAR - BUR"), account=allies)
     past_grace(svc, clock, "ww")
     spring = svc.history("ww")[0]
-    assert spring["phase"] == "S1914M"
+    assert spring.phase == "S1914M"
     from judge.games.store import open_game
     import json
     db = open_game(tmp_path / "var", "ww")

@@ -141,7 +141,7 @@ def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
     open_game(tmp_path / "var", "half", create=True).close()  # the file, but the creation never committed
     assert svc.sync_index() == 0 and svc.list_games() == []
     svc.create_game("half")
-    assert [g["name"] for g in svc.list_games()] == ["half"]
+    assert [g.name for g in svc.list_games()] == ["half"]
 
 
 def test_the_quick_start_up_sweep_reindexes_only_the_game_files_changed_behind_the_index(tmp_path):

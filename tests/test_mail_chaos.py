@@ -59,7 +59,7 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
     lost = [m for m, what in sent.items() if what not in standing or not by_mail.get(inbound[m])]
     twice = [m for m in sent if len(by_mail.get(inbound[m], [])) > 1]
     wrong = [m for m, (phase, _, _) in sent.items() if any(p != phase for p in by_mail.get(inbound[m], []))]
-    disorder = [h["phase"] for h in service.history("alpha") if h["civil_disorder"]]
+    disorder = [h.phase for h in service.history("alpha") if h.civil_disorder]
     print(f"chaos: {ROUNDS} rounds, {kills} kills, {len(sent)} orders; lost {len(lost)}, twice {len(twice)}, "
           f"wrong phase {len(wrong)}, phases with civil disorder {len(disorder)}")
     assert (lost, twice, wrong, disorder) == ([], [], [], [])

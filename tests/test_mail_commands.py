@@ -98,7 +98,7 @@ def test_master_commands(playing):
     assert "what PROCESS would do now" in r.body and "A PAR - BUR" in r.body
     assert "is paused" in r.body and "resumed" in r.body and "extended to Thu 05 Mar 2026 00:00 UTC (UTC)" in r.body
     assert "set to Fri 06 Mar 2026 18:00 UTC (UTC)" in r.body
-    assert j.service.history("alpha")[0]["processed_at"] is None        # preview changed nothing
+    assert j.service.history("alpha")[0].processed_at is None        # preview changed nothing
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
     assert "alpha S1901M: processed" in r.body
     assert j.service.status("alpha").phase == "F1901M"

@@ -88,11 +88,11 @@ def phase_orders(tmp_path, phase: str) -> dict[str, list[str]]:
 
 
 def assert_every_order_counted(service: GameService, tmp_path) -> None:
-    spring = next(h for h in service.history("alpha") if h["phase"] == "S1901M")
-    assert spring["civil_disorder"] == []
+    spring = next(h for h in service.history("alpha") if h.phase == "S1901M")
+    assert spring.civil_disorder == ()
     assert phase_orders(tmp_path, "S1901M") == {p: [o] for p, o in ORDERS.items()}
     assert phase_orders(tmp_path, "F1901M") == {}          # nothing stored for the next phase
-    played = {(o["power"], o["written"]) for o in spring["results"][0]["outcomes"] if not o["by_judge"]}
+    played = {(o["power"], o["written"]) for o in spring.results[0]["outcomes"] if not o["by_judge"]}
     assert played == set(ORDERS.items())
 
 

@@ -163,7 +163,7 @@ def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_tw
     again = judge.service.status("alpha")
     assert again.phase == after.phase == "F1901M" and again.status == "paused"
     assert again.deadline == after.deadline
-    assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1
+    assert len([h for h in judge.service.history("alpha") if h.processed_at]) == 1
 
 
 def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):

@@ -152,12 +152,12 @@ def test_export_by_mail_is_the_record_judge_adjudicate_replays_to_the_games_resu
     play(played, "alpha", 2, random.Random(8))
     reply = played.reply_to("bob@dip.test", "REGISTER bob bob-pw\nEXPORT alpha")
     record = json.loads(attachments(reply)["alpha.json"])
-    history = [h for h in played.service.history("alpha") if h["processed_at"] and not h["rolled_back"]]
+    history = [h for h in played.service.history("alpha") if h.processed_at and not h.rolled_back]
     assert f"the record of alpha: {len(history)} phases played, attached as alpha.json;" in said(reply)
     assert "`judge adjudicate alpha.json` replays it" in said(reply) and record["replayable"] == {"ok": True}
     response = replay(tmp_path, record)
     assert set().union(*map(replayed_outcomes, response["phases"])) == outcomes(
-        [r for h in history for r in h["results"]])
+        [r for h in history for r in h.results])
     now = played.service.status("alpha").position
     assert {k: response["next"][k] for k in ("phase", "units", "centres")} == {
         k: now[k] for k in ("phase", "units", "centres")}

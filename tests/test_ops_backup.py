@@ -99,7 +99,7 @@ def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_
     status = again.status("alpha")
     assert status.phase == "S1901M" and status.status == "active"
     assert not status.powers["FRANCE"].owes
-    assert [g["name"] for g in again.list_games()] == ["alpha"]
+    assert [g.name for g in again.list_games()] == ["alpha"]
     clock2.set(parse_time(status.deadline["utc"]) - timedelta(hours=1))
     again.process("alpha")             # the master's `process`: the others are in civil disorder
     after = again.status("alpha")

@@ -56,7 +56,7 @@ def test_every_command_that_takes_a_password_is_guarded(judge, command):
     outs = judge.mail("france@dip.test", command.format(pw="france-pw"), mail_from="b99@evil.test")
     assert "too many wrong passwords" in to(outs, "france@dip.test")[0].text
     assert judge.service.status("alpha").master == "gm"
-    assert "beta" not in [g["name"] for g in judge.service.list_games()]
+    assert "beta" not in [g.name for g in judge.service.list_games()]
 
 
 def test_rotating_mail_from_from_and_computer_does_not_reset_the_account_count(judge):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .accounts import hash_password, verify_password
+from .answers import AccessRules
 from .gamefile import GameFile
 from .model import GameError
 from .records import Record
@@ -34,11 +35,11 @@ def deny(gf: GameFile, accounts: Iterable[str]) -> None:
         gf.db.execute("INSERT OR IGNORE INTO access (kind, value) VALUES ('deny', ?)", [account])
 
 
-def rules(gf: GameFile) -> dict:
+def rules(gf: GameFile) -> AccessRules:
     """What SUMMARY may show: whether a password is set, and the two lists."""
     rows = gf.db.execute("SELECT kind, value FROM access ORDER BY kind, value").fetchall()
-    return {"password": any(k == "password" for k, _ in rows),
-            "allow": [v for k, v in rows if k == "allow"], "deny": [v for k, v in rows if k == "deny"]}
+    return AccessRules(password=any(k == "password" for k, _ in rows),
+                       allow=tuple(v for k, v in rows if k == "allow"), deny=tuple(v for k, v in rows if k == "deny"))
 
 
 def private(gf: GameFile) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +89,15 @@ def _service(args) -> GameService:
     return svc
 
 
+def _json(value: Any) -> Any:
+    """GameService's answers (frozen dataclasses) as JSON objects."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def _out(args, value: Any, text: str) -> int:
-    print(json.dumps(value, indent=2, sort_keys=True) if args.json else text)
+    print(json.dumps(value, indent=2, sort_keys=True, default=_json) if args.json else text)
     return 0
 
 
@@ -110,7 +118,7 @@ def _create(args) -> int:
     settings.setdefault("time_zone", args.time_zone)
     status = _service(args).create_game(args.name, variant=args.variant, rules=args.rules, master=args.master,
                                         settings=settings)
-    return _out(args, status.to_json(), f"created {status.name} ({status.variant}, {status.rules} rules); "
+    return _out(args, status, f"created {status.name} ({status.variant}, {status.rules} rules); "
                               f"it starts when {len(_seats(status))} players have joined")
 
 
@@ -137,7 +145,7 @@ def _export(args) -> int:
 @_guard
 def _list(args) -> int:
     games = _service(args).list_games(all_games=True)
-    lines = [f"{g['name']:<20} {g['status']:<9} {g['phase'] or '-':<8} next {g['next_event_at'] or '-'}"
+    lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))
 
@@ -155,7 +163,7 @@ def _status(args) -> int:
         lines.append("joined: " + ", ".join(s.signups))
     if s.result:
         lines.append(f"result: {s.result['how']}, " + ", ".join(s.result["winners"]))
-    return _out(args, s.to_json(), "\n".join(lines))
+    return _out(args, s, "\n".join(lines))
 
 
 @_guard
@@ -171,12 +179,12 @@ def _history(args) -> int:
     h = _service(args).history(args.game)
     lines = []
     for row in h:
-        mark = " (rolled back)" if row["rolled_back"] else ""
-        lines.append(f"{row['seq']:>3} {row['phase']} started {row['started_at']} "
-                     f"processed {row['processed_at'] or '-'}{mark}")
-        if row["civil_disorder"]:
-            lines.append("      civil disorder: " + ", ".join(row["civil_disorder"]))
-        for r in row["results"]:
+        mark = " (rolled back)" if row.rolled_back else ""
+        lines.append(f"{row.seq:>3} {row.phase} started {row.started_at} "
+                     f"processed {row.processed_at or '-'}{mark}")
+        if row.civil_disorder:
+            lines.append("      civil disorder: " + ", ".join(row.civil_disorder))
+        for r in row.results:
             for o in r["outcomes"]:
                 judge = " (by the judge)" if o["by_judge"] else ""
                 lines.append(f"      {r['phase']} {o['power']:<8} {o['order']:<24} {o['reason']}{judge}")
@@ -186,7 +194,7 @@ def _history(args) -> int:
 @_guard
 def _rollback(args) -> int:
     s = _service(args).rollback(args.game, args.phase)
-    return _out(args, s.to_json(), f"{args.game} is back at {s.phase_name}")
+    return _out(args, s, f"{args.game} is back at {s.phase_name}")
 
 
 @_guard

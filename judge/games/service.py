@@ -32,7 +32,8 @@ from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
-from .answers import Confirmation, GameState, NoSuchGame, Notice, NoticeKind, PowerState
+from .answers import (AccessRules, CentreCount, Confirmation, GameState, ListedGame, NoSuchGame, Notice, NoticeKind,
+                      PhaseRecord, PlayedPhase, PowerState, SeatChange)
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -283,7 +284,7 @@ class GameService:
         return self.status(name)
 
     def set_access(self, name: str, *, password: str | None = None, clear_password: bool = False,
-                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> dict:
+                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> AccessRules:
         """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now."""
         for account in (*allow, *deny):
             self.accounts.get(account)
@@ -653,15 +654,14 @@ class GameService:
                 "WHERE o.phase_seq = ? AND o.power = ? AND s.source IS NOT NULL", [row.seq, power.upper()])]
 
     # -- looking -------------------------------------------------------------------------------------
-    def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[dict]:
+    def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[ListedGame]:
         """The games `viewer` (an account, or None for a stranger) may see listed: unlisted games only
         where it is the master or plays. `all_games`: every game, for the keeper."""
         cur = self.judge.execute(
             "SELECT name, variant, status, phase, master, next_event_at FROM game_index g WHERE ? OR listed"
             " OR master = ? OR EXISTS (SELECT 1 FROM game_powers p WHERE p.name = g.name AND p.account = ?)"
             " ORDER BY name", [int(all_games), viewer, viewer])
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur]
+        return [ListedGame(*r) for r in cur]
 
     def status(self, name: str, *, viewer: str | None = None) -> GameState:
         """The game as it stands; the deadline shown in the game's zone and `viewer`'s."""
@@ -687,31 +687,29 @@ class GameService:
                         for p, pr in powers.items()},
             )
 
-    def history(self, name: str) -> list[dict]:
+    def history(self, name: str) -> list[PlayedPhase]:
         with self._read(name) as gf:
             out = []
             for seq, phase, started, deadline, processed, result, rolled, position in gf.db.execute(
                     "SELECT seq, phase, started_at, deadline, processed_at, result, rolled_back, position"
                     " FROM phases ORDER BY seq"):
                 res = json.loads(result) if result else None
-                out.append({"seq": seq, "phase": phase, "started_at": started, "deadline": deadline,
-                            "processed_at": processed, "rolled_back": bool(rolled),
-                            "position": json.loads(position),   # before the phase (fog of war cuts by it)
-                            "civil_disorder": res["civil_disorder"] if res else [],
-                            "results": res["results"] if res else []})
+                out.append(PlayedPhase(
+                    seq=seq, phase=phase, started_at=started, deadline=deadline, processed_at=processed,
+                    rolled_back=bool(rolled), position=json.loads(position),  # before the phase (fog cuts by it)
+                    civil_disorder=tuple(res["civil_disorder"]) if res else (),
+                    results=tuple(res["results"]) if res else ()))
             return out
 
-    def seat_history(self, name: str) -> list[dict]:
-        """Each power's players over the game, oldest first, for SUMMARY: [{"power", "account",
-        "at", "phase", "event"}] with event "assigned" (at the start), "replaced" (a takeover or the
-        master's REPLACE), "resigned", "abandoned", "returned", "eliminated", ..."""
+    def seat_history(self, name: str) -> list[SeatChange]:
+        """Each power's players over the game, oldest first, for SUMMARY."""
         with self._read(name) as gf:
             first = gf.db.execute("SELECT phase FROM phases WHERE rolled_back = 0 ORDER BY seq LIMIT 1").fetchone()
-            return [{"power": p, "account": a, "at": at, "phase": phase or (first[0] if first else None), "event": e}
+            return [SeatChange(power=p, account=a, at=at, phase=phase or (first[0] if first else None), event=e)
                     for p, a, at, phase, e in gf.db.execute(
                         "SELECT power, account, at, phase, event FROM power_history ORDER BY rowid")]
 
-    def centre_history(self, name: str) -> list[dict]:
+    def centre_history(self, name: str) -> list[CentreCount]:
         """Supply centres per power at the start of each phase played (rolled-back ones left out),
         oldest first; the last row is the game's position now (its final one once it has ended)."""
         with self._read(name) as gf:
@@ -719,11 +717,11 @@ class GameService:
             for phase, position in gf.db.execute(
                     "SELECT phase, position FROM phases WHERE rolled_back = 0 ORDER BY seq"):
                 centres = json.loads(position)["centres"]
-                out.append({"phase": phase, "year": gf.variant.calendar.parse(phase).year,
-                            "centres": {p: len(centres.get(p, ())) for p in gf.variant.power_ids}})
+                out.append(CentreCount(phase=phase, year=gf.variant.calendar.parse(phase).year,
+                                       centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
 
-    def phase_record(self, name: str, phase: str | None = None) -> dict:
+    def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         """One phase as played: its position before the orders (JSON, as in `status`) and, once
         processed, its results (as in `history`). `phase` is a code like S1901M (any case; the
         latest play of it if a rollback replayed it); None is the current phase."""
@@ -738,9 +736,9 @@ class GameService:
                 raise GameError(f"{name} has no phase {phase}" if phase else f"{name} has not started")
             row = gf.phase_row(seq)
             result = gf.db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0]
-            return {"seq": seq, "phase": row.phase, "variant": gf.variant.id, "settings": gf.settings.to_json(),
-                    "position": notation.position_to_json(gf.variant, row.position),
-                    "results": json.loads(result)["results"] if result else []}
+            return PhaseRecord(seq=seq, phase=row.phase, variant=gf.variant.id, settings=gf.settings.to_json(),
+                               position=notation.position_to_json(gf.variant, row.position),
+                               results=tuple(json.loads(result)["results"]) if result else ())
 
     def export(self, name: str) -> dict:
         """The game's record as a whole-game `judge adjudicate` request (judge.games.export)."""

@@ -194,8 +194,8 @@ class Dispatch:
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
         try:
             record = self.service.phase_record(game)
-            position = record["position"]
-            if record["settings"].get("fog"):
+            position = record.position
+            if record.settings.get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
             return BoardView(variant, position_from_json(variant, position))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
@@ -376,7 +376,7 @@ class Dispatch:
         owner = session.account or session.sender_account
         if session.game is not None or owner is None:
             return session.game is not None
-        return bool(self.service.games_of(owner)) or any(g["master"] == owner for g in self.service.list_games(owner))
+        return bool(self.service.games_of(owner)) or any(g.master == owner for g in self.service.list_games(owner))
 
     @staticmethod
     def _unproven(session: Session, outcome: Handled) -> str:

@@ -9,10 +9,9 @@ shows every order of every phase, the full record.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from ..games import fog
-from ..games.answers import GameState, Notice, NoticeKind
+from ..games.answers import GameState, Notice, NoticeKind, PlayedPhase
 from ..games.service import GameService
 
 
@@ -32,11 +31,11 @@ def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> N
     if powers is None:
         return notice
     variant = service.variant(status.variant)
-    before = service.phase_record(notice.payload["game"], notice.payload["phase"])["position"]
+    before = service.phase_record(notice.payload["game"], notice.payload["phase"]).position
     return dataclasses.replace(notice, payload=fog.cut_results(variant, notice.payload, before, powers))
 
 
-def history_as_seen(service: GameService, game: str, account: str | None) -> list[dict[str, Any]]:
+def history_as_seen(service: GameService, game: str, account: str | None) -> list[PlayedPhase]:
     """`GameService.history` as `account` may read it: each phase played cut to what its powers saw
     from the position before the phase to the one after it."""
     rows = service.history(game)
@@ -47,10 +46,11 @@ def history_as_seen(service: GameService, game: str, account: str | None) -> lis
     variant = service.variant(status.variant)
     out = []
     for i, row in enumerate(rows):
-        later = [r for r in rows[i + 1:] if not r["rolled_back"]] if not row["rolled_back"] else []
-        after = later[0]["position"] if later else None
-        out.append({**row, "results": fog.cut_history_phase(variant, row["results"], row["position"], after, powers),
-                    "civil_disorder": [p for p in row["civil_disorder"] if p in powers]})
+        later = [r for r in rows[i + 1:] if not r.rolled_back] if not row.rolled_back else []
+        after = later[0].position if later else None
+        out.append(dataclasses.replace(
+            row, results=tuple(fog.cut_history_phase(variant, row.results, row.position, after, powers)),
+            civil_disorder=tuple(p for p in row.civil_disorder if p in powers)))
     return out
 
 

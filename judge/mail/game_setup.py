@@ -128,5 +128,5 @@ def set_join_password(env: Env, cmd: c.SetJoinPassword) -> list[str]:
     if cmd.password:
         return [(f"{game} is private: joining needs its join password (not repeated here): players write"
                  f" JOIN {game} their-password PRIVATE the-join-password")]
-    open_ = "open to anyone" if not rules["allow"] else "private: only those invited (ALLOW) may join"
+    open_ = "open to anyone" if not rules.allow else "private: only those invited (ALLOW) may join"
     return [f"{game} has no join password now; it is {open_}"]

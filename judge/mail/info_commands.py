@@ -32,7 +32,7 @@ def list_games(env: Env, cmd: c.ListGames) -> list[str]:
     games = env.service.list_games(env.session.account)   # signed on: its unlisted games too
     if not games:
         return ["no games yet: CREATE game password starts one"]
-    rows = [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+    rows = [f"{g.name:<16} {g.variant:<12} {g.status:<9} {g.phase or '-'}" for g in games]
     mine = viewer(env)
     return [f"{'game':<16} {'variant':<12} {'status':<9} phase", *rows,
             "LIST game shows one game's players and deadline; JOIN game password plays in a forming one",
@@ -125,21 +125,21 @@ def wanted_phases(words: tuple[str, ...], played: list[str]) -> tuple[list[str],
 def history(env: Env, cmd: c.History) -> list[str]:
     name = known_game(env.service, cmd.game)
     phases = history_as_seen(env.service, name, env.session.account)   # fog of war: as the reader saw it
-    played = [h["phase"] for h in phases if h["processed_at"] and not h["rolled_back"]]
+    played = [h.phase for h in phases if h.processed_at and not h.rolled_back]
     wanted, how = wanted_phases(cmd.phases, played)
     variant = env.service.variant(env.service.status(name).variant)
     lines = [f"{name}, {how}:" if cmd.phases else f"{name}: {how}"]
     for phase in phases:
-        if phase["phase"] not in wanted or phase["processed_at"] is None:
+        if phase.phase not in wanted or phase.processed_at is None:
             continue
-        if phase["rolled_back"] and cmd.phases:
+        if phase.rolled_back and cmd.phases:
             continue
-        lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
-        for result in phase["results"]:
+        lines.append(f"{phase.phase}" + (" (rolled back)" if phase.rolled_back else "") + ":")
+        for result in phase.results:
             lines.extend(outcome_line(variant, o) for o in result["outcomes"])
     if cmd.phases and len(lines) == 1:
         return [f"{name} has no phases played in {how}"]
-    current = [p["phase"] for p in phases if p["processed_at"] is None and not p["rolled_back"]]
+    current = [p.phase for p in phases if p.processed_at is None and not p.rolled_back]
     return lines + ([f"{current[-1]}: not played yet"] if current and not cmd.phases else [])
 
 
@@ -161,9 +161,9 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         if info is None:
             continue
         stints = [
-            (e["account"], e["phase"] or "-", (e["at"] or "")[:10])
+            (e.account, e.phase or "-", (e.at or "")[:10])
             for e in seats
-            if e["power"] == power and (e["event"] in ("assigned", "replaced") or e["event"].startswith("joined"))
+            if e.power == power and (e.event in ("assigned", "replaced") or e.event.startswith("joined"))
         ]
         stints = [st for i, st in enumerate(stints) if not i or st[0] != stints[i - 1][0]]
         for i, (account, phase, day) in enumerate(stints or [(info.account, "-", "")]):
@@ -183,7 +183,7 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         lines.extend(table([[variant.power(p).name, *(counts[y].get(p, 0) for y in years)]
                             for p in variant.power_ids if p in s.powers and (sees is None or p in sees)],
                            ["power", *map(str, years)]).split("\n"))
-    played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
+    played = [h.phase for h in env.service.history(name) if h.processed_at and not h.rolled_back]
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
     settings = s.settings
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "

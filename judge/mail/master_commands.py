@@ -117,7 +117,7 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
     game = require_master(env.service, env.session, "ROLLBACK")
     phase = cmd.phase
     if phase is None:
-        played = [h["phase"] for h in env.service.history(game) if h["processed_at"] and not h["rolled_back"]]
+        played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
         phase = played[-1]
@@ -177,9 +177,9 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     except KeyError as e:
         raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
                       f"{word} name (the names players REGISTERed with)") from None
-    invited = ", ".join(rules["allow"]) or "nobody"
-    kept_out = ", ".join(rules["deny"]) or "nobody"
-    private = "private: only those invited may join" if rules["allow"] or rules["password"] else "open to anyone"
+    invited = ", ".join(rules.allow) or "nobody"
+    kept_out = ", ".join(rules.deny) or "nobody"
+    private = "private: only those invited may join" if rules.allow or rules.password else "open to anyone"
     return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
 
 

@@ -26,7 +26,7 @@ Under fog of war a results notice's payload is first cut to what its recipient s
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -35,7 +35,7 @@ from ..engine import starting_position
 from ..engine.notation import unit_text
 from ..engine.variant import Variant
 from ..games.clock import parse_time, shown
-from ..games.answers import GameState, Notice, NoticeKind
+from ..games.answers import CentreCount, GameState, Notice, NoticeKind
 from ..games.service import GameService
 from ..games.small import setup
 from .anonymity import hidden_accounts, masked_payload, masked_status
@@ -223,15 +223,15 @@ def _press(service: GameService, notice: Notice, variant: Variant, status: GameS
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
 
 
-def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
+def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
     """Supply centres per power at the start and at the end of each year, as aligned tables
     (split into several tables where one would not fit a mail window)."""
     if not history:
         return []
-    columns: list[tuple[str, dict[str, int]]] = [("Start", history[0]["centres"])]
-    for year in sorted({row["year"] for row in history}):
-        later = [row for row in history if row["year"] > year]
-        columns.append((str(year), (later[0] if later else history[-1])["centres"]))
+    columns: list[tuple[str, Mapping[str, int]]] = [("Start", history[0].centres)]
+    for year in sorted({row.year for row in history}):
+        later = [row for row in history if row.year > year]
+        columns.append((str(year), (later[0] if later else history[-1]).centres))
     # each column takes its label's width and a gap of two; the power names take the first
     names = max(len("Power"), *(len(p.name) for p in variant.powers))
     per_table = max(1, (WIDTH - 2 - names) // (2 + max(len(label) for label, _ in columns)))
