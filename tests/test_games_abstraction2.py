@@ -60,12 +60,12 @@ def test_an_exchange_takes_effect_at_the_end_of_the_move_when_both_sides_agree(t
     first = svc.offer_exchange(game, "ENGLAND", partner="France", give=["Plymouth"], receive=["bre"],
                                account="p-england", source="mail:1")
     # England still sits in Plymouth: the offer stands, with a warning about it
-    assert first["status"] == "offered" and "Plymouth" in first["warning"]
+    assert first.status == "offered" and "Plymouth" in first.warning
     again = svc.offer_exchange(game, "ENGLAND", partner="France", give=["Plymouth"], receive=["bre"],
                                account="p-england", source="mail:1")
-    assert again["repeated"] and again["status"] == "offered"
+    assert again.repeated and again.status == "offered"
     agreed = svc.offer_exchange(game, "FRANCE", partner="ENG", give=["Brest"], receive=["Ply"], account="p-france")
-    assert agreed["status"] == "agreed" and agreed["partner_offer"] == {"give": ["ply"], "receive": ["bre"]}
+    assert agreed.status == "agreed" and agreed.partner_offer == {"give": ["ply"], "receive": ["bre"]}
     svc.process(game)
     owned = centres(svc, game)
     assert "BRE" in owned["ENGLAND"] and "PLY" in owned["FRANCE"]
@@ -91,8 +91,8 @@ def test_offers_that_do_not_match_or_are_withdrawn_do_nothing(tmp_path):
     game = new_game(svc)
     svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=["lvp"], receive=["bre"])
     mismatch = svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lon"])
-    assert mismatch["status"] == "offered"
-    assert svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=[], receive=[])["status"] == "withdrawn"
+    assert mismatch.status == "offered"
+    assert svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=[], receive=[]).status == "withdrawn"
     svc.process(game)
     assert results_notice(svc, game, "JUL1914M")["exchanges"] == []
 
@@ -111,7 +111,7 @@ def test_bad_offers_get_a_clear_answer(tmp_path, give, receive, partner, problem
     svc, _ = service(tmp_path)
     game = new_game(svc)
     if problem is None:
-        assert svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive)["give"] == ["lvp"]
+        assert svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive).give == ("lvp",)
         return
     with pytest.raises(GameError, match=problem):
         svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive)
@@ -236,7 +236,7 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
         if phase == EXCHANGE_MONTH:
             svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=["Liverpool"], receive=["Brest"])
             agreed = svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lvp"])
-            assert agreed["status"] == "agreed"
+            assert agreed.status == "agreed"
         svc.process(game)
         played.append(phase)
         done = next(h for h in reversed(svc.history(game)) if h.phase == phase and h.processed_at)

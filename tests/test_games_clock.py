@@ -99,7 +99,7 @@ def test_absences_move_the_deadline_within_limits(tmp_path):
     with pytest.raises(GameError):
         svc.add_absence("abs", "p-italy", end, start)
     out = svc.add_absence("abs", "p-italy", start, end)
-    assert out["deadline_moved"] and deadline(svc, "abs") == end + timedelta(hours=24) > before
+    assert out.deadline_moved and deadline(svc, "abs") == end + timedelta(hours=24) > before
     moved = [n for n in svc.pending_notices("abs") if n.kind == "deadline_moved"]
     assert {n.recipient for n in moved} >= {"p-italy", "p-france", "gm", None}
     # the master may set a longer one, and the next phase's deadline avoids it too

@@ -193,3 +193,31 @@ class AccessRules:
     password: bool
     allow: tuple[str, ...]
     deny: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AbsenceSet:
+    """SET ABSENCE done: its span (ISO times, UTC) and, if the current deadline fell in it, the
+    deadline it moved to. `repeated`: the same message set it before (then nothing else is said)."""
+    starts: str | None
+    ends: str | None
+    deadline_moved: bool = False
+    deadline: str | None = None
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class ExchangeState:
+    """Where a power's offer to exchange centres with `partner` stands in the current phase:
+    `status` "offered", "agreed" (the partner's offer matches) or "withdrawn"; `partner_offer` the
+    partner's standing offer ({"give", "receive"}); `warning` a centre the power still occupies."""
+    status: str
+    game: str
+    phase: str
+    power: str
+    partner: str
+    give: tuple[str, ...]
+    receive: tuple[str, ...]
+    partner_offer: Mapping[str, list[str]] | None
+    warning: str | None = None
+    repeated: bool = False

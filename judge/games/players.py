@@ -1,10 +1,11 @@
 """Players coming and going: who may act for a power, replacements, resignations, absences."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from . import processing
-from .answers import NoticeKind
+from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
 from .master import moved_past_absences, reschedule, set_deadline
@@ -65,7 +66,7 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
 
 
 def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
-                now: datetime) -> dict:
+                now: datetime) -> AbsenceSet:
     """An absence moves a deadline falling in it to `after_absence_hours` after its end. A player may
     set one of at most `max_absence_days`; the master may set any."""
     if ends <= starts or ends <= now:
@@ -81,7 +82,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
             raise GameError(f"{account} plays no power in {gf.name}")
     gf.db.execute("INSERT INTO absences (account, starts, ends, set_by, at) VALUES (?, ?, ?, ?, ?)",
                   [account, iso(starts), iso(ends), "master" if by_master else "player", iso(now)])
-    out = {"starts": iso(starts), "ends": iso(ends), "deadline_moved": False}
+    out = AbsenceSet(starts=iso(starts), ends=iso(ends))
     row = gf.current()
     if gf.status is GameStatus.ACTIVE and row and row.deadline:
         moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
@@ -90,6 +91,6 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
             set_deadline(gf, row.seq, moved)
             gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
-            out.update(deadline_moved=True, deadline=iso(moved))
+            out = replace(out, deadline_moved=True, deadline=iso(moved))
         reschedule(gf, now)
     return out

@@ -32,8 +32,8 @@ from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Accounts
-from .answers import (AccessRules, CentreCount, Confirmation, GameState, ListedGame, NoSuchGame, Notice, NoticeKind,
-                      PhaseRecord, PlayedPhase, PowerState, SeatChange)
+from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
+                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange)
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -419,11 +419,11 @@ class GameService:
                 master.resume(gf, self.clock())
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
-                    by_master: bool = False, source: str | None = None) -> dict:
+                    by_master: bool = False, source: str | None = None) -> AbsenceSet:
         """Times without an offset are read in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
-                return {"repeated": True}
+                return AbsenceSet(starts=None, ends=None, repeated=True)
             zone = gf.settings.time_zone
             s = parse_time(starts, zone) if isinstance(starts, str) else starts
             e = parse_time(ends, zone) if isinstance(ends, str) else ends
@@ -752,10 +752,10 @@ class GameService:
 
     # -- variant rules -------------------------------------------------------------------------------
     def offer_exchange(self, name: str, power: str, *, partner: str, give: Sequence[str], receive: Sequence[str],
-                       account: str | None = None, source: str | None = None) -> dict:
+                       account: str | None = None, source: str | None = None) -> ExchangeState:
         """`power` offers `partner` its centres `give` for `receive` (names as written; both empty
         withdraws). Abstraction II's exchange of centres: it takes effect at the end of the move once
-        both sides' offers match. Returns {"status": "offered" | "agreed" | "withdrawn", ...}."""
+        both sides' offers match."""
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):

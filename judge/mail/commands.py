@@ -216,12 +216,12 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
                                       source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
-    if out.get("repeated"):
+    if out.repeated:
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
-    lines = [*_times("away from", out["starts"], zones), *_times("       to", out["ends"], zones)]
-    if out.get("deadline_moved"):
-        lines.extend(_times("the deadline moved to", out["deadline"], zones))
+    lines = [*_times("away from", out.starts, zones), *_times("       to", out.ends, zones)]
+    if out.deadline_moved and out.deadline:
+        lines.extend(_times("the deadline moved to", out.deadline, zones))
     return lines
 
 
@@ -306,15 +306,15 @@ def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
     game, power = require_player(env.session, "EXCHANGE")
     done = env.service.offer_exchange(game, power, partner=cmd.partner, give=cmd.give, receive=cmd.receive,
                                       account=env.session.account, source=env.source)
-    partner = env.service.variant(env.service.status(game).variant).power(done["partner"]).name
-    if done["status"] == "withdrawn":
+    partner = env.service.variant(env.service.status(game).variant).power(done.partner).name
+    if done.status == "withdrawn":
         return [f"your offer to exchange centres with {partner} is withdrawn"]
-    offer = f"{' '.join(done['give']).upper()} for {' '.join(done['receive']).upper()}"
+    offer = f"{' '.join(done.give).upper()} for {' '.join(done.receive).upper()}"
     lines = [f"offered {partner} {offer}; it takes effect at the end of this move if {partner} sends the"
-             " matching EXCHANGE" if done["status"] == "offered" else
+             " matching EXCHANGE" if done.status == "offered" else
              f"agreed with {partner}: {offer}, at the end of this move"]
-    if done.get("warning"):
-        lines.append(done["warning"])
+    if done.warning:
+        lines.append(done.warning)
     return lines
 
 
