@@ -31,11 +31,11 @@ from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
-from .accounts import Accounts
+from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
                       NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange)
 from .clock import SystemClock, iso, parse_time
-from .gamefile import GameFile
+from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction
@@ -45,6 +45,14 @@ from .submissions import (already_handled, clear_orders, confirmation, foreign_u
                           store_orders, too_late)
 
 Checkpoint = Callable[[str], None]
+
+
+def _current(gf: GameFile) -> PhaseRow:
+    """The phase being played; a game still forming has none."""
+    row = gf.current()
+    if row is None:
+        raise GameError(f"{gf.name} has not started")
+    return row
 log = logging.getLogger("judge.games")
 
 
@@ -82,7 +90,7 @@ class GameService:
             self._variants[name] = load_variant(name)
         return self._variants[name]
 
-    def _file(self, db) -> GameFile:
+    def _file(self, db: sqlite_utils.Database) -> GameFile:
         return GameFile(db, self.variant, self.accounts.zone_of)
 
     @contextmanager
@@ -111,7 +119,7 @@ class GameService:
 
     def _trim(self, keep: int) -> None:
         """Close all but the `keep` files used last."""
-        pool = getattr(self._local, "games", None) or {}
+        pool: OrderedDict[Path, sqlite_utils.Database] = getattr(self._local, "games", None) or OrderedDict()
         while len(pool) > keep:
             self._close_game(*pool.popitem(last=False))
 
@@ -137,7 +145,7 @@ class GameService:
                 db.close()
             return
         key = game_path(self.data, name)
-        db = pool.pop(key, None) or open_game(self.data, name)
+        db = pool.pop(key) if key in pool else open_game(self.data, name)
         pool[key] = db
         yield db
         if not getattr(self._local, "batch", False):
@@ -170,7 +178,7 @@ class GameService:
         with self._game(name) as db:
             yield self._file(db)
 
-    def _reindex(self, db) -> None:
+    def _reindex(self, db: sqlite_utils.Database) -> None:
         # The game file is read while the index is locked: of two processes updating one game's row,
         # the later one reads the later state, so a slow writer cannot put an old state back.
         path = db.execute("PRAGMA database_list").fetchone()[2]
@@ -180,7 +188,7 @@ class GameService:
             row = gf.row()
             cur = gf.current()
             pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
-            self.judge["game_index"].upsert({
+            self.judge.table("game_index").upsert({
                 "name": row["name"], "variant": row["variant"], "status": row["status"],
                 "phase": cur.phase if cur else None, "master": row["master"], "next_event_at": row["next_event_at"],
                 "pending_notices": pending, "updated_at": iso(self.clock()), "listed": int(not gf.settings.unlisted),
@@ -224,7 +232,7 @@ class GameService:
 
     # -- accounts ------------------------------------------------------------------------------
     def create_account(self, name: str, address: str, password: str | None = None, *,
-                       time_zone: str = "UTC", keeper: bool = False):
+                       time_zone: str = "UTC", keeper: bool = False) -> Account:
         return self.accounts.create(name, address, password, self.clock(), time_zone=time_zone, keeper=keeper)
 
     def record(self, account: str) -> records.Record:
@@ -235,7 +243,7 @@ class GameService:
 
     # -- forming -------------------------------------------------------------------------------
     def create_game(self, name: str, *, variant: str = "standard", rules: str = "5th",
-                    settings: Settings | dict | None = None, master: str | None = None,
+                    settings: Settings | dict[str, Any] | None = None, master: str | None = None,
                     seed: int | None = None) -> GameState:
         name = check_game_name(name)
         if game_exists(self.data, name):
@@ -334,7 +342,7 @@ class GameService:
             if already_handled(gf, source):
                 return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
-            row = gf.current()
+            row = _current(gf)
             if received is not None:
                 too_late(gf, row, received)
             refused = {i: why for i, item in enumerate(items)
@@ -361,7 +369,7 @@ class GameService:
             if already_handled(gf, source):
                 return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
-            clear_orders(gf, gf.current(), power, self.clock(), source)
+            clear_orders(gf, _current(gf), power, self.clock(), source)
             master.reschedule(gf, self.clock())
             return confirmation(gf, power)
 
@@ -479,7 +487,7 @@ class GameService:
         """Press from a power (or 'MASTER') to powers (None: everyone). Returns the press id."""
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0]
+                return int(gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0])
             return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
 
     # -- the master's tools ------------------------------------------------------------------------
@@ -536,7 +544,7 @@ class GameService:
             if account not in gf.masters():
                 raise GameError(f"{account} is not a master of {name}")
             players.check_playing(gf, power, account)
-            row, player = gf.current(), gf.powers()[power].account
+            row, player = _current(gf), gf.powers()[power].account
             gf.event("master acts", self.clock(), power=power, account=account)
             if player and player != account:
                 gf.notice(f"{row.seq}:acted:{power}:{account}", NoticeKind.MASTER_ACTED, player,
@@ -561,8 +569,9 @@ class GameService:
             players.take_over(gf, power, account, self.clock())
         return self.status(name)
 
-    def preview(self, name: str) -> dict:
-        """What PROCESS would do now, played in a transaction that is then rolled back."""
+    def preview(self, name: str) -> dict[str, Any]:
+        """What PROCESS would do now, played in a transaction that is then rolled back: the phase's
+        result as it would be stored (JSON: judge.games.resultcodec)."""
         db = open_game(self.data, name)
         try:
             db.conn.execute("BEGIN IMMEDIATE")
@@ -570,9 +579,11 @@ class GameService:
                 gf = self._file(db)
                 if gf.status is not GameStatus.ACTIVE:
                     raise GameError(f"{name} is {gf.status.value}")
-                seq = gf.current().seq
+                seq = _current(gf).seq
                 processing.process(gf, self.clock())
-                return json.loads(db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+                result: dict[str, Any] = json.loads(
+                    db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+                return result
             finally:
                 db.conn.execute("ROLLBACK")
         finally:
@@ -594,7 +605,7 @@ class GameService:
     # -- notices for the mail layer ----------------------------------------------------------------
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
-            results: dict[int, list[dict]] = {}
+            results: dict[int, list[dict[str, Any]]] = {}
             return [Notice(r[0], NoticeKind(r[1]), r[2], gf.read_notice_payload(r[3], results), r[4])
                     for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
                                            " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
@@ -740,12 +751,13 @@ class GameService:
                                position=notation.position_to_json(gf.variant, row.position),
                                results=tuple(json.loads(result)["results"]) if result else ())
 
-    def export(self, name: str) -> dict:
-        """The game's record as a whole-game `judge adjudicate` request (judge.games.export)."""
+    def export(self, name: str) -> dict[str, Any]:
+        """The game's record as a whole-game `judge adjudicate` request (judge.games.export): JSON."""
         with self._read(name) as gf:
             return export.export(gf, name, self.clock())
 
-    def events(self, name: str) -> list[dict]:
+    def events(self, name: str) -> list[dict[str, Any]]:
+        """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""
         with self._read(name) as gf:
             return [{"at": a, "kind": k, **json.loads(d)} for a, k, d in gf.db.execute(
                 "SELECT at, kind, detail FROM events ORDER BY id")]
@@ -758,7 +770,7 @@ class GameService:
         both sides' offers match."""
         power = power.upper()
         with self._write(name) as gf:
-            if already_handled(gf, source):
+            if source is not None and already_handled(gf, source):
                 return exchange.repeated(gf, power, partner, source)
             players.check_playing(gf, power, account)
             return exchange.offer(gf, power, partner, give, receive, self.clock(), source)

@@ -43,7 +43,7 @@ def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
     return out
 
 
-def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str | None:
+def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order | None) -> str | None:
     """Why an order for another power's unit is refused when it is sent, or None.
 
     Stored, it would only fail at the deadline, and its failure would be printed in every
@@ -66,7 +66,7 @@ def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str |
             f"you can order only {variant.power(power).name}'s units")
 
 
-def not_dislodged(gf: GameFile, row: PhaseRow, order: Order) -> str | None:
+def not_dislodged(gf: GameFile, row: PhaseRow, order: Order | None) -> str | None:
     """In a retreat phase, why an order for a unit that was not dislodged is refused, or None.
 
     Such a line is a movement order come too late (or a slip): stored, it would count as the
