@@ -10,7 +10,7 @@ the news as it was when it happened; the service fills in what it lacks (full na
 players, the centre table by year). Every template gets the context `notice_context` builds:
 
     kind, game, p (the payload), recipient (account or None: the public copy), your_powers
-    (names of the recipient's powers), variant (the Variant), status (GameService.status),
+    (names of the recipient's powers), variant (the Variant), status (GameService.status, a GameState),
     game_zone, and the functions power(id) -> "France", adjective(id) -> "French", names(ids),
     place("STP/SC") -> "St Petersburg (south coast)", phase_name("F1901M"), player(power),
     units_of(power) (its units now, in words), in_play (names of the powers still playing),
