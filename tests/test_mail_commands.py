@@ -78,14 +78,16 @@ def test_information_commands(playing):
 
 def test_a_game_that_is_not_there_is_answered_as_no_such_game(judge):
     """GameService raises NoSuchGame (a LookupError, not a KeyError); the player reads the reply
-    the judge has always given: from SIGNON's check, and from JOIN's call into the games layer."""
+    the judge has always given: from SIGNON's check, and from JOIN's and OBSERVE's calls into the games layer."""
     judge.reply_to("ann@dip.test", "register ann ann-pw")
-    r = judge.reply_to("ann@dip.test", "signon Fnosuch ann-pw\njoin nosuch ann-pw France")
+    r = judge.reply_to("ann@dip.test", "signon Fnosuch ann-pw\njoin nosuch ann-pw France\nobserve nosuch ann-pw")
     lines = [line.strip() for line in r.body.splitlines()]
     signon = lines.index("ERROR on line 1: signon Fnosuch ********")
     assert lines[signon + 1:signon + 3] == ["there is no game called nosuch", "how to fix it: LIST shows the games"]
     join = lines.index("ERROR on line 2: join nosuch ******** France")
     assert lines[join + 1] == "no game called 'nosuch'"
+    observe = lines.index("ERROR on line 3: observe nosuch ********")
+    assert lines[observe + 1] == "there is no game called nosuch"
     assert "failed on this line" not in r.body      # not taken for a fault of the judge's
 
 

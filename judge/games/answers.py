@@ -24,10 +24,11 @@ Json = Mapping[str, Any]
 
 
 class NoSuchGame(LookupError):
-    """There is no game of that name. str(e) is the sentence the player is told."""
+    """There is no game of that name. str(e) is the sentence the player is told (`sentence`, where
+    a caller has always said it its own way)."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(f"no game called {name!r}")
+    def __init__(self, name: str, sentence: str | None = None) -> None:
+        super().__init__(sentence or f"no game called {name!r}")
         self.name = name
 
 

@@ -626,7 +626,7 @@ class GameService:
         self.accounts.get(account)
         name = check_game_name(name)
         if not game_exists(self.data, name):
-            raise GameError(f"there is no game called {name}")
+            raise NoSuchGame(name, f"there is no game called {name}")
         return audience.observe(self.judge, name, account, self.clock())
 
     def stop_observing(self, name: str, account: str) -> bool:
@@ -651,7 +651,7 @@ class GameService:
         row = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
                                  [check_game_name(name)]).fetchone()
         if row is None:
-            raise GameError(f"there is no game called {name}")
+            raise NoSuchGame(name, f"there is no game called {name}")
         return row[0], row[1], row[2]
 
     def order_sources(self, name: str, power: str) -> list[str]:

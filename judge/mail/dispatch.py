@@ -176,7 +176,7 @@ class Dispatch:
                 return None
             try:
                 variant, phase, status = self.service.phase_of(game)
-            except (GameError, ValueError):
+            except (GameError, NoSuchGame, ValueError):
                 return None
             if phase is None or status not in ("active", "paused"):
                 return None
