@@ -25,9 +25,10 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TypeVar, cast
 
 from ..config import Config
-from ..games.answers import GameState, Notice, NoticeKind
+from ..games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ..games.service import GameService
 from ..pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
@@ -42,6 +43,7 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+Answer = TypeVar("Answer")
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -233,7 +235,7 @@ class OneRead:
 
     def __init__(self, service: GameService) -> None:
         self._service = service
-        self._memo: dict[tuple, object] = {}
+        self._memo: dict[tuple, object] = {}     # the answers are frozen: sharing them is safe
 
     def __getattr__(self, name: str):
         return getattr(self._service, name)
@@ -241,10 +243,10 @@ class OneRead:
     def status(self, name: str, *, viewer: str | None = None) -> GameState:
         return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
 
-    def phase_record(self, name: str, phase: str | None = None) -> dict:
+    def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
 
-    def _once(self, key: tuple, read: Callable[[], dict]) -> dict:
+    def _once(self, key: tuple, read: Callable[[], Answer]) -> Answer:
         if key not in self._memo:
             self._memo[key] = read()
-        return self._memo[key]
+        return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer
