@@ -58,12 +58,23 @@ class NoticeKind(enum.StrEnum):
     ROLLBACK = "rollback"
 
 
+def notice_kind(stored: str) -> NoticeKind | str:
+    """A notice's stored kind. One this judge does not know (a file a later version wrote) stays
+    text: the courier then sets that notice aside (it has no template) instead of every notice of
+    its game failing to be read."""
+    try:
+        return NoticeKind(stored)
+    except ValueError:
+        return stored
+
+
 @dataclass(frozen=True)
 class Notice:
     """A notice waiting for the mail layer. `payload` is the stored JSON (its results filled in
-    from the phase it names, `results_of`); `recipient` None is public news."""
+    from the phase it names, `results_of`); `recipient` None is public news; `kind` text only for a
+    kind this judge does not know (`notice_kind`)."""
     id: str
-    kind: NoticeKind
+    kind: NoticeKind | str
     recipient: str | None
     payload: Json
     created_at: str

@@ -33,7 +33,8 @@ from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
-                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange)
+                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange,
+                      notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
@@ -606,7 +607,7 @@ class GameService:
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
             results: dict[int, list[dict[str, Any]]] = {}
-            return [Notice(r[0], NoticeKind(r[1]), r[2], gf.read_notice_payload(r[3], results), r[4])
+            return [Notice(r[0], notice_kind(r[1]), r[2], gf.read_notice_payload(r[3], results), r[4])
                     for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
                                            " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
 
