@@ -112,7 +112,7 @@ def main() -> int:
     size = sum(p.stat().st_size for p in (data / "games").glob("*.sqlite"))
     print(f"disk: {size / indexed / 1024:.0f} KiB per game file")
 
-    deadline = parse_time(svc.status("due")["deadline"]["utc"]) + timedelta(hours=12)  # after grace
+    deadline = parse_time(svc.status("due").deadline["utc"]) + timedelta(hours=12)  # after grace
     clock.set(deadline)
     # finding due games: the scheduler's query, timed as it runs
     for label, now, limit in (("none due yet", parse_time(START), 1000),
@@ -164,7 +164,7 @@ def main() -> int:
     print(f"deadlines processed and every report queued: {total:.1f} s (goal < 120 s)")
     left = svc.due_games(deadline)
     print(f"due after the run: {len(left)}; next deadline of a processed game: "
-          f"{svc.status(names[0])['deadline']['utc']} (now {iso(clock())})")
+          f"{svc.status(names[0]).deadline['utc']} (now {iso(clock())})")
     if not args.dir:
         shutil.rmtree(base)
     return 0

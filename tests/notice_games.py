@@ -61,11 +61,11 @@ class Courier:
 
 
 def deadline(svc: GameService, game: str):
-    return parse_time(svc.status(game)["deadline"]["utc"])
+    return parse_time(svc.status(game).deadline["utc"])
 
 
 def past_grace(svc: GameService, clock, game: str) -> None:
-    clock.set(deadline(svc, game) + timedelta(hours=svc.status(game)["settings"]["grace_hours"]))
+    clock.set(deadline(svc, game) + timedelta(hours=svc.status(game).settings["grace_hours"]))
     svc.run_due()
 
 
@@ -143,11 +143,11 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     svc.add_absence("alpha", "p-germany", due - timedelta(hours=2), due + timedelta(hours=10))
     courier()
     status = svc.status("alpha")
-    for power, info in status["powers"].items():
-        if info["owes"]:
-            position = position_from_json(STANDARD, status["position"])
+    for power, info in status.powers.items():
+        if info.owes:
+            position = position_from_json(STANDARD, status.position)
             mine = greedy_orders(STANDARD, position, power)
-            svc.submit_orders("alpha", power, [(order_text(o), o) for o in mine], account=info["account"])
+            svc.submit_orders("alpha", power, [(order_text(o), o) for o in mine], account=info.account)
     svc.run_due()          # Spring 1902, played early: everyone is in; Italy is back
     courier()
     svc.rollback("alpha", "S1902M")
@@ -185,13 +185,13 @@ def long_game(svc: GameService, clock, courier: Courier) -> None:
     """France plays on alone against civil disorder to 18 centres: eliminations, and a win."""
     seven_player_game(svc, "long")
     france_plays_on_alone(svc, "long", lambda: past_grace(svc, clock, "long"), courier)
-    assert svc.status("long")["status"] == "finished"
+    assert svc.status("long").status == "finished"
 
 
 def other_endings(svc: GameService, clock, courier: Courier) -> None:
     """A game that reaches its last year, and one that ends by concession."""
     seven_player_game(svc, "short", settings=Settings(last_year=1901))
-    while svc.status("short")["status"] != "finished":
+    while svc.status("short").status != "finished":
         past_grace(svc, clock, "short")
     courier()
     seven_player_game(svc, "gift")

@@ -110,7 +110,7 @@ class ServedJudge:
         return self.send(compose(frm, body, to=to, **kw), mail_from=mail_from or frm, rcpt=rcpt or [to], peer=peer)
 
     def orders(self, power: str) -> list[str]:
-        return [o["written"] for o in self.service.confirmation("alpha", power)["orders"]]
+        return [o["written"] for o in self.service.confirmation("alpha", power).orders]
 
     def secret_of(self, player: str) -> str:
         """The player's secret reply address for alpha, as the judge's reply to a sign-on carries it."""

@@ -36,7 +36,7 @@ def send(svc, game, power, *texts):
 
 
 def centres(svc, game):
-    return {p: set(cs) for p, cs in svc.status(game)["position"]["centres"].items()}
+    return {p: set(cs) for p, cs in svc.status(game).position["centres"].items()}
 
 
 def results_notice(svc, game, phase):
@@ -49,7 +49,7 @@ def test_players_are_told_the_map_is_reconstructed(tmp_path):
     game = new_game(svc)
     starts = [n for n in svc.pending_notices(game) if n.kind == "game_start"]
     assert starts and all("reconstructed" in n.payload["variant_notice"] for n in starts)
-    assert svc.status(game)["phase"] == "JUL1914M"
+    assert svc.status(game).phase == "JUL1914M"
 
 
 def test_an_exchange_takes_effect_at_the_end_of_the_move_when_both_sides_agree(tmp_path):
@@ -60,12 +60,12 @@ def test_an_exchange_takes_effect_at_the_end_of_the_move_when_both_sides_agree(t
     first = svc.offer_exchange(game, "ENGLAND", partner="France", give=["Plymouth"], receive=["bre"],
                                account="p-england", source="mail:1")
     # England still sits in Plymouth: the offer stands, with a warning about it
-    assert first["status"] == "offered" and "Plymouth" in first["warning"]
+    assert first.status == "offered" and "Plymouth" in first.warning
     again = svc.offer_exchange(game, "ENGLAND", partner="France", give=["Plymouth"], receive=["bre"],
                                account="p-england", source="mail:1")
-    assert again["repeated"] and again["status"] == "offered"
+    assert again.repeated and again.status == "offered"
     agreed = svc.offer_exchange(game, "FRANCE", partner="ENG", give=["Brest"], receive=["Ply"], account="p-france")
-    assert agreed["status"] == "agreed" and agreed["partner_offer"] == {"give": ["ply"], "receive": ["bre"]}
+    assert agreed.status == "agreed" and agreed.partner_offer == {"give": ["ply"], "receive": ["bre"]}
     svc.process(game)
     owned = centres(svc, game)
     assert "BRE" in owned["ENGLAND"] and "PLY" in owned["FRANCE"]
@@ -91,8 +91,8 @@ def test_offers_that_do_not_match_or_are_withdrawn_do_nothing(tmp_path):
     game = new_game(svc)
     svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=["lvp"], receive=["bre"])
     mismatch = svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lon"])
-    assert mismatch["status"] == "offered"
-    assert svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=[], receive=[])["status"] == "withdrawn"
+    assert mismatch.status == "offered"
+    assert svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=[], receive=[]).status == "withdrawn"
     svc.process(game)
     assert results_notice(svc, game, "JUL1914M")["exchanges"] == []
 
@@ -111,7 +111,7 @@ def test_bad_offers_get_a_clear_answer(tmp_path, give, receive, partner, problem
     svc, _ = service(tmp_path)
     game = new_game(svc)
     if problem is None:
-        assert svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive)["give"] == ["lvp"]
+        assert svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive).give == ("lvp",)
         return
     with pytest.raises(GameError, match=problem):
         svc.offer_exchange(game, "ENGLAND", partner=partner, give=give, receive=receive)
@@ -132,11 +132,11 @@ def test_an_a_f_army_lands_while_its_fleet_sails_on_sent_in_one_message(tmp_path
     svc.process(game)
     send(svc, game, "ENGLAND", "A WAL EMBARK F ANG")
     svc.process(game)
-    assert "A/F ANG" in svc.status(game)["position"]["units"]["ENGLAND"]
+    assert "A/F ANG" in svc.status(game).position["units"]["ENGLAND"]
     confirmed = send(svc, game, "ENGLAND", "A/F ANG DISEMBARK IRE", "A/F ANG - MAO")
-    assert len(confirmed["orders"]) == 2 and not confirmed["problems"]
+    assert len(confirmed.orders) == 2 and not confirmed.problems
     svc.process(game)
-    units = svc.status(game)["position"]["units"]["ENGLAND"]
+    units = svc.status(game).position["units"]["ENGLAND"]
     assert "A IRE" in units and "F MAO" in units
 
 
@@ -222,12 +222,12 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
     rng = random.Random(1914)
     seen = {"embarked": 0, "landed": 0, "frozen": 0, "ferried": 0}
     played = []
-    while svc.status(game)["status"] == "active":
+    while svc.status(game).status == "active":
         status = svc.status(game)
-        phase = status["phase"]
-        position = notation.position_from_json(VARIANT, status["position"])
+        phase = status.phase
+        position = notation.position_from_json(VARIANT, status.position)
         for power in POWERS:
-            if not status["powers"][power]["owes"]:
+            if not status.powers[power].owes:
                 continue
             scripted = SCRIPT.get(phase, {}).get(power)
             orders = [notation.parse_order(VARIANT, t) for t in scripted] if scripted else \
@@ -236,11 +236,11 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
         if phase == EXCHANGE_MONTH:
             svc.offer_exchange(game, "ENGLAND", partner="FRANCE", give=["Liverpool"], receive=["Brest"])
             agreed = svc.offer_exchange(game, "FRANCE", partner="ENGLAND", give=["bre"], receive=["lvp"])
-            assert agreed["status"] == "agreed"
+            assert agreed.status == "agreed"
         svc.process(game)
         played.append(phase)
-        done = next(h for h in reversed(svc.history(game)) if h["phase"] == phase and h["processed_at"])
-        for outcome in done["results"][0]["outcomes"]:
+        done = next(h for h in reversed(svc.history(game)) if h.phase == phase and h.processed_at)
+        for outcome in done.results[0]["outcomes"]:
             seen["embarked"] += outcome["reason"] == "embarked"
             seen["landed"] += outcome["json"]["type"] == "Disembark" and outcome["succeeded"]
             seen["frozen"] += (outcome["why"] or "").startswith("frozen")
@@ -249,16 +249,16 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
             assert results_notice(svc, game, phase)["exchanges"][0]["done"]
             owned = centres(svc, game)
             assert "BRE" in owned["ENGLAND"] and "LVP" in owned["FRANCE"]
-            units = svc.status(game)["position"]["units"]["ENGLAND"]
+            units = svc.status(game).position["units"]["ENGLAND"]
             assert "A IRE" in units and "F ANG" in units and "F BAR" in units
         if phase == "JAN1915M":
-            jan = done["results"][0]["outcomes"]
+            jan = done.results[0]["outcomes"]
             bar = [o for o in jan if o["order"].startswith("F BAR") and o["power"] == "ENGLAND"]
             assert not bar or bar[0]["reason"] in ("held", "illegal order", "dislodged")
         assert len(played) < 400
     final = svc.status(game)
-    result = final["result"]
-    assert final["status"] == "finished"
+    result = final.result
+    assert final.status == "finished"
     assert played[0] == "JUL1914M"
     assert seen["embarked"] and seen["landed"] and seen["frozen"]
     if result["how"] == "last phase":

@@ -12,7 +12,7 @@ from test_games_helpers import seven_player_game, service, submit, whole
 
 
 def deadline(svc, game):
-    return parse_time(svc.status(game)["deadline"]["utc"])
+    return parse_time(svc.status(game).deadline["utc"])
 
 
 def test_times_are_shown_in_each_zone_with_summer_time():
@@ -71,9 +71,9 @@ def test_grace_period_then_civil_disorder_or_waiting(tmp_path):
     clock.advance(minutes=1)
     assert svc.run_due() == {"cd": "processed"}
     clock.advance(days=20)
-    assert "wait" not in svc.run_due() and svc.status("wait")["phase"] == "S1901M"
+    assert "wait" not in svc.run_due() and svc.status("wait").phase == "S1901M"
     assert svc.process("wait") == "processed"  # the master forces it
-    assert svc.history("wait")[0]["civil_disorder"] != []
+    assert svc.history("wait")[0].civil_disorder != ()
 
 
 def test_a_late_power_that_orders_in_the_grace_period_is_not_in_civil_disorder(tmp_path):
@@ -81,12 +81,12 @@ def test_a_late_power_that_orders_in_the_grace_period_is_not_in_civil_disorder(t
     seven_player_game(svc, "late")
     clock.set(deadline(svc, "late"))
     svc.run_due()
-    assert svc.status("late")["powers"]["ITALY"]["status"] == "late"
+    assert svc.status("late").powers["ITALY"].status == "late"
     submit(svc, "late", "ITALY", "A ROM H")
     clock.advance(hours=12)
     svc.run_due()
-    assert "ITALY" not in svc.history("late")[0]["civil_disorder"]
-    assert svc.status("late")["powers"]["ITALY"]["status"] == "active"
+    assert "ITALY" not in svc.history("late")[0].civil_disorder
+    assert svc.status("late").powers["ITALY"].status == "active"
 
 
 def test_absences_move_the_deadline_within_limits(tmp_path):
@@ -99,7 +99,7 @@ def test_absences_move_the_deadline_within_limits(tmp_path):
     with pytest.raises(GameError):
         svc.add_absence("abs", "p-italy", end, start)
     out = svc.add_absence("abs", "p-italy", start, end)
-    assert out["deadline_moved"] and deadline(svc, "abs") == end + timedelta(hours=24) > before
+    assert out.deadline_moved and deadline(svc, "abs") == end + timedelta(hours=24) > before
     moved = [n for n in svc.pending_notices("abs") if n.kind == "deadline_moved"]
     assert {n.recipient for n in moved} >= {"p-italy", "p-france", "gm", None}
     # the master may set a longer one, and the next phase's deadline avoids it too
@@ -123,8 +123,8 @@ def test_waiting_holds_back_early_processing(tmp_path):
     assert svc.run_due() == {}  # everybody ordered, so nobody is late
     clock.advance(hours=12)
     assert svc.run_due() == {"hold": "processed"}  # waiting does not stop the deadline
-    assert svc.history("hold")[0]["civil_disorder"] == []
-    assert svc.status("hold")["powers"]["TURKEY"]["waiting"] is False
+    assert svc.history("hold")[0].civil_disorder == ()
+    assert svc.status("hold").powers["TURKEY"].waiting is False
 
 
 def test_manual_clock_moves_only_when_told():

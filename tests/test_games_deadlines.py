@@ -63,7 +63,7 @@ def test_a_game_on_a_grid_keeps_its_deadlines_at_the_clock_through_early_and_lat
     seen = []
     for _ in range(6):
         status = svc.status("alpha")
-        seen.append((status["phase"], parse_time(status["deadline"]["utc"])))
+        seen.append((status.phase, parse_time(status.deadline["utc"])))
         clock.advance(hours=7)            # played at an odd hour, long before the deadline
         svc.process("alpha")
     assert len({phase for phase, _ in seen}) == 6

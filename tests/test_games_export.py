@@ -16,11 +16,11 @@ def play(svc, game: str, phases: int, rng: random.Random, account=lambda power: 
     `account`: the account that plays a power."""
     for _ in range(phases):
         status = svc.status(game)
-        position = position_from_json(STANDARD, status["position"])
+        position = position_from_json(STANDARD, status.position)
         silent = set(rng.sample(POWERS, rng.choice([0, 1, 2])))
         for power in POWERS:
             mine = greedy_orders(STANDARD, position, power)
-            if power not in silent and status["powers"][power]["owes"] and mine:
+            if power not in silent and status.powers[power].owes and mine:
                 svc.submit_orders(game, power, [(order_text(o), o) for o in mine], account=account(power))
         svc.process(game)
 
@@ -54,14 +54,14 @@ def test_an_exported_game_replays_to_the_results_the_game_mailed_and_the_positio
     play(svc, "alpha", 4, random.Random(4))
     record = svc.export("alpha")
     assert record["replayable"] == {"ok": True} and record["rules"] == "2000" and record["phase"] == "S1901M"
-    played = [h for h in svc.history("alpha") if not h["rolled_back"] and h["processed_at"]]
-    assert [p["phase"] for p in record["phases"] if "results" in p] == [h["phase"] for h in played]
+    played = [h for h in svc.history("alpha") if not h.rolled_back and h.processed_at]
+    assert [p["phase"] for p in record["phases"] if "results" in p] == [h.phase for h in played]
 
     response = replay(tmp_path, record)
     assert [p["phase"] for p in response["phases"]] == [p["phase"] for p in record["phases"]]
     assert set().union(*map(replayed_outcomes, response["phases"])) == outcomes(
-        [r for h in played for r in h["results"]])
-    now = svc.status("alpha")["position"]
+        [r for h in played for r in h.results])
+    now = svc.status("alpha").position
     keys = ("phase", "units", "centres")
     assert {k: response["next"][k] for k in keys} == {k: now[k] for k in keys}
 
@@ -70,7 +70,7 @@ def test_a_finished_game_exports_whole_and_an_unstarted_one_says_it_has_nothing(
     svc, clock = service(tmp_path)
     seven_player_game(svc)
     france_plays_on_alone(svc, "alpha", lambda: clock.advance(hours=200))
-    assert svc.status("alpha")["status"] == "finished"
+    assert svc.status("alpha").status == "finished"
     record = svc.export("alpha")
     assert record["replayable"] == {"ok": True}
     response = replay(tmp_path, record)

@@ -2,6 +2,7 @@
 each power's results notice rendered as its mail says it, and the rule's own pieces (what a unit
 and a centre see, who reads what). The mail test (test_mail_fog.py) plays through `judge serve`."""
 import random
+from dataclasses import replace
 from xml.etree import ElementTree
 
 import pytest
@@ -16,7 +17,7 @@ from judge.mail.reports import Reports
 from judge.pictures import picture_of_phase
 
 from fogsight import STANDARD, mentions, unseen
-from test_games_helpers import POWERS, accounts, seven_player_game, service, submit
+from test_games_helpers import POWERS, a_game_state, accounts, seven_player_game, service, submit
 from test_variants_play import random_orders
 
 # Austria takes Venice in the fall; Italy retreats to Piedmont (next to French Marseilles) and
@@ -37,11 +38,11 @@ def played(tmp_path_factory):
     seven_player_game(svc, "fog", settings=Settings(fog=True))
     positions = {"S1901M": starting_position(STANDARD)}
     for phase, orders in PLAY:
-        assert svc.status("fog")["phase"] == phase
+        assert svc.status("fog").phase == phase
         for power, lines in orders.items():
             submit(svc, "fog", power, *lines)
         svc.process("fog")
-        positions[svc.status("fog")["phase"]] = position_from_json(STANDARD, svc.status("fog")["position"])
+        positions[svc.status("fog").phase] = position_from_json(STANDARD, svc.status("fog").position)
     notices = [n for n in svc.pending_notices("fog") if n.kind == "results"]
     return svc, positions, notices
 
@@ -108,14 +109,13 @@ def test_a_unit_sees_next_door_and_a_centre_its_own_province():
 
 
 def test_who_reads_what():
-    status = {"settings": {"fog": True}, "status": "active", "master": "gm",
-              "powers": {"FRANCE": {"account": "ann"}, "ITALY": {"account": "ann"}, "GERMANY": {"account": "bob"}}}
+    status = a_game_state({"FRANCE": "ann", "ITALY": "ann", "GERMANY": "bob"}, settings={"fog": True})
     assert fog.view_for(status, "ann") == {"FRANCE", "ITALY"}
     assert fog.view_for(status, "gm") is None                 # the master sees all
     assert fog.view_for(status, "watcher") == frozenset()    # observers and strangers: no board
     assert fog.view_for(status, None) == frozenset()         # the public copy
-    assert fog.view_for({**status, "status": "finished"}, "watcher") is None     # revealed at the end
-    assert fog.view_for({**status, "settings": {"fog": False}}, "watcher") is None
+    assert fog.view_for(replace(status, status="finished"), "watcher") is None     # revealed at the end
+    assert fog.view_for(replace(status, settings={"fog": False}), "watcher") is None
 
 
 @pytest.mark.parametrize("fogged", [True, False])
@@ -125,7 +125,7 @@ def test_a_support_of_a_unit_out_of_sight_tells_nothing_of_it(tmp_path, fogged):
     svc, _ = service(tmp_path)
     seven_player_game(svc, "tus", settings=Settings(fog=fogged))
     submit(svc, "tus", "FRANCE", "A MAR S A TUS - PIE", "A PAR H", "F BRE H")
-    problems = " ".join(detail_words(STANDARD, p) for p in svc.confirmation("tus", "FRANCE")["problems"])
+    problems = " ".join(detail_words(STANDARD, p) for p in svc.confirmation("tus", "FRANCE").problems)
     assert ("Tuscany" in problems) is not fogged
     svc.process("tus")
     notice = next(n for n in svc.pending_notices("tus") if n.kind == "results" and n.recipient == "p-france")
@@ -151,20 +151,20 @@ def test_fog_in_other_variants(tmp_path, variant_id):
     checked = 0
     for _ in range(4):
         status = svc.status("g")
-        if status["status"] != "active":
+        if status.status != "active":
             break
-        before = position_from_json(variant, status["position"])
+        before = position_from_json(variant, status.position)
         for p in variant.power_ids:
             orders = random_orders(variant, before, p, rng)
-            if orders and status["powers"].get(p, {}).get("account"):
+            if orders and p in status.powers and status.powers[p].account:
                 svc.submit_orders("g", p, [(str(o), o) for o in orders], account=f"p-{p.lower()}", source=None)
         svc.process("g")
-        after = position_from_json(variant, svc.status("g")["position"])
+        after = position_from_json(variant, svc.status("g").position)
         for n in svc.pending_notices("g"):
-            if n.kind == "results" and n.payload["phase"] == status["phase"] and n.payload.get("powers"):
+            if n.kind == "results" and n.payload["phase"] == status.phase and n.payload.get("powers"):
                 hidden = unseen(before, after, set(n.payload["powers"]), variant)
                 body = render_notice(Reports(), svc, n).body
                 assert mentions(body, hidden, variant) == [], (n.recipient, body)
                 checked += 1
-    seated = sum(1 for info in svc.status("g")["powers"].values() if info["account"])
+    seated = sum(1 for info in svc.status("g").powers.values() if info.account)
     assert checked >= 2 * seated, checked         # two phases at least, every player's results read

@@ -14,6 +14,7 @@ from judge.engine.geography import Location, UnitKind
 from judge.engine.notation import parse_order
 from judge.engine.orders import Build, Hold, Move, SupportMove, UnitRef
 from judge.engine.position import Position
+from judge.games.answers import Confirmation, GameState, PowerState
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 
@@ -59,7 +60,7 @@ def orders(*texts: str, variant=STANDARD) -> list[tuple[str, object]]:
 _messages = itertools.count(1)
 
 
-def submit(svc: GameService, game: str, power: str, *texts: str) -> dict:
+def submit(svc: GameService, game: str, power: str, *texts: str) -> Confirmation:
     """Orders from the power's player, as if in a new mail message each time."""
     return svc.submit_orders(game, power, orders(*texts), account=f"p-{power.lower()}",
                              source=f"test:{next(_messages)}")
@@ -69,7 +70,7 @@ def whole(svc: GameService, game: str, power: str, *texts: str) -> list[str]:
     """The given orders, and a hold for each of the power's other units: a power is "in" (so the
     phase may be played before its deadline) only when every unit has an order."""
     named = {" ".join(t.split()[:2]).upper() for t in texts}
-    units = svc.status(game)["position"]["units"][power]
+    units = svc.status(game).position["units"][power]
     return [*texts, *(f"{u} H" for u in units if u.upper() not in named)]
 
 
@@ -191,10 +192,10 @@ def france_plays_on_alone(svc: GameService, game: str, past_grace, after_phase=l
     early = 0
     for _ in range(150):
         status = svc.status(game)
-        if status["status"] == "finished":
+        if status.status == "finished":
             break
-        mine = greedy_orders(STANDARD, position_from_json(STANDARD, status["position"]), "FRANCE")
-        if status["powers"]["FRANCE"]["owes"] and mine:
+        mine = greedy_orders(STANDARD, position_from_json(STANDARD, status.position), "FRANCE")
+        if status.powers["FRANCE"].owes and mine:
             svc.submit_orders(game, "FRANCE", [(order_text(o), o) for o in mine], account="p-france")
         if svc.run_due().get(game) in ("processed", "finished"):
             early += 1
@@ -202,3 +203,14 @@ def france_plays_on_alone(svc: GameService, game: str, past_grace, after_phase=l
             past_grace()
         after_phase()
     return early
+
+
+def a_game_state(seats: dict[str, str | None] | None = None, **fields) -> GameState:
+    """A GameState made by hand, for a test of what reads one (who sees the board, whose names are
+    hidden): `seats` power -> account; any other field as given, the rest a plain active game."""
+    seat = PowerState(account=None, status="active", missed=0, waiting=False, owes=False, centres=3)
+    values = dict(name="g", variant="standard", rules="5th", status="active", master="gm", masters=("gm",),
+                  phase="S1901M", phase_name="Spring 1901 Movement", deadline=None, position=None,
+                  next_event_at=None, settings={}, result=None, signups=(), players_needed=7,
+                  powers={p: PowerState(**{**seat.__dict__, "account": a}) for p, a in (seats or {}).items()})
+    return GameState(**{**values, **fields})

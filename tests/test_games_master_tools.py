@@ -27,19 +27,19 @@ def test_force_start_plays_the_empty_seats_as_neutral_powers(tmp_path):
     svc.join("alpha", "bob", ["GERMANY"])
     svc.join("alpha", "cy", ["ENGLAND"])
     status = svc.start("alpha", force=True, source="mail:1:0")
-    assert status["status"] == "active"
-    seats = {p: (v["account"], v["status"]) for p, v in status["powers"].items()}
+    assert status.status == "active"
+    seats = {p: (v.account, v.status) for p, v in status.powers.items()}
     assert seats["FRANCE"] == ("ann", "active") and seats["GERMANY"] == ("bob", "active")
     assert seats["ENGLAND"] == ("cy", "active")
     neutral = {p for p, (a, s) in seats.items() if s == "neutral" and a is None}
     assert neutral == {"AUSTRIA", "ITALY", "RUSSIA", "TURKEY"}
-    assert svc.start("alpha", force=True, source="mail:1:0")["status"] == "active"    # the same mail again: nothing
+    assert svc.start("alpha", force=True, source="mail:1:0").status == "active"    # the same mail again: nothing
     start = mails(svc, "alpha", "game_start")["ann"]
     assert "Italy" in start and "(neutral)" in start
     # the game plays on: the neutral powers have no orders to give
     svc.submit_orders("alpha", "FRANCE", orders("A PAR - BUR", "A MAR H", "F BRE H"), account="ann")
     svc.process("alpha")
-    assert svc.status("alpha")["phase"] == "F1901M"
+    assert svc.status("alpha").phase == "F1901M"
 
 
 def test_terminate_ends_a_game_with_no_winner_and_says_so(tmp_path):
@@ -50,8 +50,8 @@ def test_terminate_ends_a_game_with_no_winner_and_says_so(tmp_path):
     svc.join("two", "bob")
     svc.terminate("two")
     status = svc.status("two")
-    assert status["status"] == "finished" and status["result"]["how"] == "terminated"
-    assert status["result"]["winners"] == []
+    assert status.status == "finished" and status.result["how"] == "terminated"
+    assert status.result["winners"] == []
     end = mails(svc, "two", "game_end")
     assert set(end) >= {"ann", "bob", "gm"}
     assert "is over: the game master ended it, with no winner and no draw." in end["ann"]

@@ -15,11 +15,11 @@ from test_games_helpers import POWERS, Outbox, accounts, seven_player_game, serv
 
 def holds(svc, power, game="alpha"):
     """A hold for every unit the power has now: partial orders are not "in"."""
-    return [(f"{u} H", _o(f"{u} H")) for u in svc.status(game)["position"]["units"][power]]
+    return [(f"{u} H", _o(f"{u} H")) for u in svc.status(game).position["units"][power]]
 
 
 def deadline(svc, game):
-    return parse_time(svc.status(game)["deadline"]["utc"])
+    return parse_time(svc.status(game).deadline["utc"])
 
 
 def to_deadline(svc, clock, game):
@@ -28,12 +28,12 @@ def to_deadline(svc, clock, game):
 
 
 def past_grace(svc, clock, game):
-    clock.set(deadline(svc, game) + timedelta(hours=svc.status(game)["settings"]["grace_hours"]))
+    clock.set(deadline(svc, game) + timedelta(hours=svc.status(game).settings["grace_hours"]))
     return svc.run_due()
 
 
 def powers(svc, game):
-    return {p: (v["status"], v["missed"]) for p, v in svc.status(game)["powers"].items()}
+    return {p: (v.status, v.missed) for p, v in svc.status(game).powers.items()}
 
 
 def kinds(notices, kind):
@@ -45,8 +45,8 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     outbox = Outbox(tmp_path / "outbox.sqlite")
     settings = Settings(victory_centres=7, abandon_after=2)
     status = seven_player_game(svc, settings=settings)
-    assert status["status"] == "active" and status["phase"] == "S1901M"
-    assert {p: v["account"] for p, v in status["powers"].items()}["FRANCE"] == "p-france"
+    assert status.status == "active" and status.phase == "S1901M"
+    assert {p: v.account for p, v in status.powers.items()}["FRANCE"] == "p-france"
     start_notices = kinds(svc.pending_notices("alpha"), "game_start")
     # every player hears the deadline in the game's zone (UTC) and in their own (Berlin)
     france = next(n for n in start_notices if n.recipient == "p-france")
@@ -70,7 +70,7 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     held = [o for o in result["results"][0]["outcomes"] if o["power"] == "ENGLAND"]
     assert held and all(o["by_judge"] and o["reason"] == "held" for o in held)
     assert powers(svc, "alpha")["ENGLAND"] == ("civil disorder", 1)
-    assert svc.status("alpha")["phase"] == "F1901M"
+    assert svc.status("alpha").phase == "F1901M"
     outbox.drain(svc)
 
     # Fall 1901: Germany's player is back; England misses again and is abandoned.
@@ -84,7 +84,7 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     assert [n.recipient for n in kinds(notices, "returned")] == ["gm", "p-germany"]
     public = [n for n in kinds(notices, "abandoned") if n.recipient is None and n.payload["power"] == "ENGLAND"]
     assert len(public) == 1 and public[0].payload["open_for_takeover"]
-    assert svc.status("alpha")["phase"] == "W1901A"  # F1901R had nothing to decide
+    assert svc.status("alpha").phase == "W1901A"  # F1901R had nothing to decide
     outbox.drain(svc)
 
     # Winter 1901: a replacement takes England and gets a full phase.
@@ -99,8 +99,8 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
         svc.take_over("alpha", "ENGLAND", "newbie")  # no longer open
     submit(svc, "alpha", "FRANCE", "BUILD A PAR", "BUILD A MAR", "BUILD F BRE")
     assert svc.run_due() == {"alpha": "processed"}  # France was the only one with something to decide
-    assert svc.status("alpha")["phase"] == "S1902M"
-    assert svc.status("alpha")["powers"]["FRANCE"]["centres"] == 6
+    assert svc.status("alpha").phase == "S1902M"
+    assert svc.status("alpha").powers["FRANCE"].centres == 6
 
     # Spring 1902: everyone who plays has ordered, but France asked to wait; then it lets go.
     submit(svc, "alpha", "FRANCE", "A BEL - HOL", "A PAR - BUR", "A MAR - PIE", "F POR H", "A SPA H", "F BRE H")
@@ -116,10 +116,10 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     due_at = deadline(svc, "alpha")
     assert svc.run_due() == {"alpha": "processed"}
     history = svc.history("alpha")
-    spring = next(h for h in history if h["phase"] == "S1902M")
-    assert parse_time(spring["processed_at"]) < due_at
+    spring = next(h for h in history if h.phase == "S1902M")
+    assert parse_time(spring.processed_at) < due_at
     # the abandoned powers' units stay in civil disorder; they are not announced again
-    assert spring["civil_disorder"] == ["AUSTRIA", "ITALY", "RUSSIA", "TURKEY"]
+    assert spring.civil_disorder == ("AUSTRIA", "ITALY", "RUSSIA", "TURKEY")
     assert not [n for n in svc.pending_notices("alpha") if n.kind == "abandoned" and n.id.startswith("alpha:4:")]
     assert powers(svc, "alpha")["ENGLAND"] == ("active", 0)
 
@@ -129,9 +129,9 @@ def test_a_game_to_a_win_with_nmrs_civil_disorder_abandonment_and_replacement(tm
     svc.submit_orders("alpha", "GERMANY", holds(svc, "GERMANY"))
     assert svc.run_due() == {"alpha": "finished"}
     status = svc.status("alpha")
-    assert status["status"] == "finished"
-    assert status["result"]["how"] == "win" and status["result"]["winners"] == ["FRANCE"]
-    assert status["result"]["players"] == ["p-france"]
+    assert status.status == "finished"
+    assert status.result["how"] == "win" and status.result["winners"] == ["FRANCE"]
+    assert status.result["players"] == ["p-france"]
     assert svc.due_games(clock() + timedelta(days=365)) == []
     with pytest.raises(GameError):
         submit(svc, "alpha", "FRANCE", "A HOL H")
@@ -152,7 +152,7 @@ def test_a_standard_game_to_eighteen_centres_against_civil_disorder(tmp_path):
     svc, clock = service(tmp_path)
     seven_player_game(svc, "long")
     early = france_plays_on_alone(svc, "long", lambda: past_grace(svc, clock, "long"))
-    result = svc.status("long")["result"]
+    result = svc.status("long").result
     assert result["how"] == "win" and result["winners"] == ["FRANCE"]
     assert result["counts"]["FRANCE"] >= 18
     assert early > 10  # once the others were abandoned, France's orders alone played each phase
@@ -160,8 +160,8 @@ def test_a_standard_game_to_eighteen_centres_against_civil_disorder(tmp_path):
     assert all(state[p][0] in ("abandoned", "eliminated") for p in POWERS if p != "FRANCE")
     # retreats of abandoned powers were settled without waiting for anybody
     history = svc.history("long")
-    assert not [h for h in history if h["phase"].endswith("R")]
-    settled = [r for h in history for r in h["results"] if r["phase"].endswith("R")]
+    assert not [h for h in history if h.phase.endswith("R")]
+    settled = [r for h in history for r in h.results if r["phase"].endswith("R")]
     assert settled and all(o["by_judge"] for r in settled for o in r["outcomes"])
 
 
@@ -184,14 +184,14 @@ def test_a_game_to_a_draw_of_all_survivors(tmp_path):
     for p in POWERS:
         submit(svc, "beta", p, *whole(svc, "beta", p))
     assert svc.run_due() == {"beta": "processed"}  # everyone in: no need to wait for the deadline
-    assert svc.status("beta")["phase"] == "F1901M"
+    assert svc.status("beta").phase == "F1901M"
     assert svc.vote_draw("beta", "p-austria", False) is False
     for p in POWERS[1:]:
         assert svc.vote_draw("beta", f"p-{p.lower()}") is False
     assert svc.vote_draw("beta", "p-austria", True) is True
     status = svc.status("beta")
-    assert status["status"] == "finished"
-    assert status["result"]["how"] == "draw" and sorted(status["result"]["winners"]) == POWERS
+    assert status.status == "finished"
+    assert status.result["how"] == "draw" and sorted(status.result["winners"]) == POWERS
 
 
 def test_named_draws_when_the_game_allows_them(tmp_path):
@@ -206,7 +206,7 @@ def test_named_draws_when_the_game_allows_them(tmp_path):
         assert svc.vote_draw("nu", f"p-{p.lower()}", powers=pair) is False
     assert svc.vote_draw("nu", "p-turkey", powers=["FRANCE", "ENGLAND", "TURKEY"]) is False
     assert svc.vote_draw("nu", "p-turkey", powers=pair) is True
-    result = svc.status("nu")["result"]
+    result = svc.status("nu").result
     assert result["how"] == "draw" and result["winners"] == ["ENGLAND", "FRANCE"]
     seven_player_game(svc, "xi")
     with pytest.raises(GameError):
@@ -219,8 +219,8 @@ def test_concession_needs_every_other_survivor(tmp_path):
     for p in POWERS[1:-1]:
         assert svc.concede("gamma", f"p-{p.lower()}", "AUSTRIA") is False
     assert svc.concede("gamma", "p-turkey", "austria") is True
-    assert svc.status("gamma")["result"]["winners"] == ["AUSTRIA"]
-    assert svc.status("gamma")["result"]["how"] == "concession"
+    assert svc.status("gamma").result["winners"] == ["AUSTRIA"]
+    assert svc.status("gamma").result["how"] == "concession"
 
 
 def test_turn_limit_most_centres_win_and_ties_share(tmp_path):
@@ -228,7 +228,7 @@ def test_turn_limit_most_centres_win_and_ties_share(tmp_path):
     seven_player_game(svc, "delta", settings=Settings(last_year=1901))
     past_grace(svc, clock, "delta")  # S1901: everyone in civil disorder
     past_grace(svc, clock, "delta")  # F1901: the limit is reached after 1901
-    result = svc.status("delta")["result"]
+    result = svc.status("delta").result
     assert result["how"] == "turn limit"
     assert result["winners"] == ["RUSSIA"] and result["measure"] == "centres"
 
@@ -240,10 +240,10 @@ def test_1982_short_game_counts_pieces_and_ties_share(tmp_path):
     past_grace(svc, clock, "eps")
     submit(svc, "eps", "FRANCE", "F MAO - POR", "A SPA H")
     past_grace(svc, clock, "eps")
-    assert svc.status("eps")["phase"] == "W1901A"
+    assert svc.status("eps").phase == "W1901A"
     submit(svc, "eps", "FRANCE", "BUILD A MAR")  # one of two builds
     past_grace(svc, clock, "eps")
-    result = svc.status("eps")["result"]
+    result = svc.status("eps").result
     # France has 5 centres but 4 pieces, as many as Russia: they share the win
     assert result["measure"] == "units"
     assert result["winners"] == ["FRANCE", "RUSSIA"]
@@ -256,20 +256,20 @@ def test_civil_disorder_raises_no_units(tmp_path):
     past_grace(svc, clock, "mu")
     submit(svc, "mu", "FRANCE", "A SPA H")
     past_grace(svc, clock, "mu")
-    assert svc.status("mu")["phase"] == "W1901A"
+    assert svc.status("mu").phase == "W1901A"
     past_grace(svc, clock, "mu")  # France sends nothing for its build
-    winter = next(h for h in svc.history("mu") if h["phase"] == "W1901A")
-    assert winter["civil_disorder"] == ["FRANCE"]
-    french = [o for o in winter["results"][0]["outcomes"] if o["power"] == "FRANCE"]
+    winter = next(h for h in svc.history("mu") if h.phase == "W1901A")
+    assert winter.civil_disorder == ("FRANCE",)
+    french = [o for o in winter.results[0]["outcomes"] if o["power"] == "FRANCE"]
     assert [(o["reason"], o["by_judge"]) for o in french] == [("build waived", True)]
-    assert svc.status("mu")["phase"] == "S1902M"
+    assert svc.status("mu").phase == "S1902M"
 
 
 def test_time_limit_ends_with_the_first_phase_processed_after_it(tmp_path):
     svc, clock = service(tmp_path)
     seven_player_game(svc, "zeta", settings=Settings(ends_at="2026-03-03T00:00:00Z"))
     past_grace(svc, clock, "zeta")
-    result = svc.status("zeta")["result"]
+    result = svc.status("zeta").result
     assert result["how"] == "time limit"
     assert sorted(result["winners"]) == ["RUSSIA"]
 
@@ -279,17 +279,17 @@ def test_clearing_orders_and_replacing_orders_unit_by_unit(tmp_path):
     seven_player_game(svc, "eta")
     submit(svc, "eta", "FRANCE", "A PAR - BUR", "A MAR - SPA")
     conf = submit(svc, "eta", "FRANCE", "A PAR - PIC", "F BRE - MAO")
-    assert [o["written"] for o in conf["orders"]] == ["A MAR - SPA", "A PAR - PIC", "F BRE - MAO"]
-    assert conf["units_without_orders"] == []
+    assert [o["written"] for o in conf.orders] == ["A MAR - SPA", "A PAR - PIC", "F BRE - MAO"]
+    assert conf.units_without_orders == ()
     conf = svc.clear_orders("eta", "FRANCE", account="p-france")
-    assert conf["orders"] == [] and sorted(conf["units_without_orders"]) == ["A MAR", "A PAR", "F BRE"]
+    assert conf.orders == () and sorted(conf.units_without_orders) == ["A MAR", "A PAR", "F BRE"]
     conf = submit(svc, "eta", "FRANCE", "A PAR - MUN")
-    assert conf["problems"] and conf["problems"][0]["reason"] == "illegal order"
+    assert conf.problems and conf.problems[0]["reason"] == "illegal order"
     with pytest.raises(GameError):
         svc.submit_orders("eta", "FRANCE", [], account="p-germany")
     # every submission is kept with its time and source
     db_rows = svc.history("eta")
-    assert db_rows[0]["phase"] == "S1901M"
+    assert db_rows[0].phase == "S1901M"
     from judge.games.store import open_game
     db = open_game(tmp_path / "var", "eta")
     kept = db.execute("SELECT action, source, written FROM submissions WHERE power = 'FRANCE' ORDER BY id").fetchall()
@@ -303,12 +303,12 @@ def test_rollback_replays_from_an_earlier_phase_and_keeps_history(tmp_path):
     seven_player_game(svc, "theta")
     submit(svc, "theta", "FRANCE", "A PAR - BUR")
     past_grace(svc, clock, "theta")
-    assert svc.status("theta")["phase"] == "F1901M"
+    assert svc.status("theta").phase == "F1901M"
     svc.rollback("theta", "s1901m")
     status = svc.status("theta")
-    assert status["phase"] == "S1901M" and status["status"] == "active"
+    assert status.phase == "S1901M" and status.status == "active"
     history = svc.history("theta")
-    assert [(h["phase"], h["rolled_back"]) for h in history] == [
+    assert [(h.phase, h.rolled_back) for h in history] == [
         ("S1901M", True), ("F1901M", True), ("S1901M", False)]
     with pytest.raises(GameError):
         svc.rollback("theta", "F1905M")
@@ -351,7 +351,7 @@ def test_a_message_dispatched_twice_is_applied_once(tmp_path):
                           source=f"inbound:{p}")
     assert svc.run_due() == {"dup": "processed"}
     again = svc.submit_orders("dup", "FRANCE", orders("A PAR H"), account="p-france", source="inbound:FRANCE")
-    assert again["repeated"] and again["phase"] == "F1901M" and again["orders"] == []
+    assert again.repeated and again.phase == "F1901M" and again.orders == ()
     first = svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99")
     assert svc.send_press("dup", "FRANCE", None, "Hello all", account="p-france", source="inbound:99") == first
     assert len([n for n in svc.pending_notices("dup") if n.kind == "press"]) == 8   # seven powers and the master
@@ -367,22 +367,22 @@ def test_resignation_opens_the_power_and_forming_rules(tmp_path):
     with pytest.raises(GameError):
         svc.join("omi", "early", ["ATLANTIS"])
     svc.leave("omi", "early")
-    assert svc.status("omi")["signups"] == []
+    assert svc.status("omi").signups == ()
     seven_player_game(svc, "pi")
     with pytest.raises(GameError):
         svc.join("pi", "late-comer")
     svc.resign("pi", "ITALY", account="p-italy")
-    assert svc.status("pi")["powers"]["ITALY"]["status"] == "resigned"
+    assert svc.status("pi").powers["ITALY"].status == "resigned"
     public = [n for n in svc.pending_notices("pi") if n.kind == "resigned" and n.recipient is None]
     assert public and public[0].payload["open_for_takeover"]
     with pytest.raises(GameError):
         submit(svc, "pi", "ITALY", "A ROM H")
     past_grace(svc, clock, "pi")
-    assert "ITALY" in svc.history("pi")[0]["civil_disorder"]
-    assert svc.status("pi")["powers"]["ITALY"]["status"] == "resigned"
+    assert "ITALY" in svc.history("pi")[0].civil_disorder
+    assert svc.status("pi").powers["ITALY"].status == "resigned"
     svc.take_over("pi", "italy", "late-comer")
-    assert svc.status("pi")["powers"]["ITALY"] == {**svc.status("pi")["powers"]["ITALY"],
-                                                   "account": "late-comer", "status": "active", "missed": 0}
+    italy = svc.status("pi").powers["ITALY"]
+    assert (italy.account, italy.status, italy.missed) == ("late-comer", "active", 0)
     svc.submit_orders("pi", "ITALY", [("A ROM H", _o("A ROM H"))], account="late-comer")
     assert svc.games_of("late-comer") == [("pi", "ITALY")]
 
@@ -396,17 +396,17 @@ def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path)
     submit(svc, "cd", "FRANCE", "A PAR - BUR")
     submit(svc, "cd", "GERMANY", "A MUN H")
     past_grace(svc, clock, "cd")
-    assert svc.status("cd")["phase"] == "F1901M"
+    assert svc.status("cd").phase == "F1901M"
     submit(svc, "cd", "AUSTRIA", "A BOH - MUN")
     submit(svc, "cd", "FRANCE", "A BUR S A BOH - MUN")
     past_grace(svc, clock, "cd")  # Germany sends nothing this fall
     status = svc.status("cd")
-    assert status["powers"]["GERMANY"]["status"] == "civil disorder"
+    assert status.powers["GERMANY"].status == "civil disorder"
     # the army dislodged from Munich had Kiel, Berlin, Ruhr, Silesia and Tyrolia open, but nobody
     # was waited for: it was disbanded and the game went on to the adjustments
-    assert status["phase"] == "W1901A"
-    fall = next(h for h in svc.history("cd") if h["phase"] == "F1901M")
-    retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    assert status.phase == "W1901A"
+    fall = next(h for h in svc.history("cd") if h.phase == "F1901M")
+    retreat = next(r for r in fall.results if r["phase"] == "F1901R")
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("GERMANY", "A MUN D", "civil disorder", True)]
 
@@ -420,15 +420,15 @@ def test_a_retreat_to_a_coast_the_fleet_cannot_reach_is_refused_as_the_move_woul
             ("F1901M", ["F BOT - SWE"], ["F NWG H", "F NTH H"]),
             ("S1902M", ["F SWE - NWY"], ["F NWG H", "F NTH H"]),
             ("F1902M", ["F NWY H"], ["F NWG - NWY", "F NTH S F NWG - NWY"])):
-        while svc.status("coast")["phase"] != phase:  # a winter with builds nobody orders: waived
+        while svc.status("coast").phase != phase:  # a winter with builds nobody orders: waived
             past_grace(svc, clock, "coast")
         submit(svc, "coast", "RUSSIA", *russia)
         submit(svc, "coast", "ENGLAND", *england)
         past_grace(svc, clock, "coast")
-    assert svc.status("coast")["phase"] == "F1902R"
+    assert svc.status("coast").phase == "F1902R"
     conf = submit(svc, "coast", "RUSSIA", "F NWY R STP/SC")
-    assert [(p["order"], p["reason"]) for p in conf["problems"]] == [("F NWY R STP/SC", "illegal order")]
-    assert (conf["problems"][0]["why"], conf["problems"][0]["args"]) == ("cannot_reach_coast", ["F nwy", "sc", "stp"])
+    assert [(p["order"], p["reason"]) for p in conf.problems] == [("F NWY R STP/SC", "illegal order")]
+    assert (conf.problems[0]["why"], conf.problems[0]["args"]) == ("cannot_reach_coast", ["F nwy", "sc", "stp"])
     past_grace(svc, clock, "coast")
-    units = svc.status("coast")["position"]["units"]["RUSSIA"]
+    units = svc.status("coast").position["units"]["RUSSIA"]
     assert not [u for u in units if u.startswith("F STP")]  # not moved to the north coast: disbanded

@@ -60,7 +60,7 @@ def test_face_to_face_press_only_in_movement_phases_but_the_master_can_always_be
     submit(svc, "alpha", "FRANCE", "A BUR H", "A PIC H", "F BRE H")
     submit(svc, "alpha", "GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
     svc.process("alpha")
-    assert svc.status("alpha")["phase"] == "F1901R"
+    assert svc.status("alpha").phase == "F1901R"
     with pytest.raises(GameError, match="press only in movement phases"):
         svc.send_press("alpha", "FRANCE", ["ENGLAND"], "Retreat talk", account="p-france")
     svc.send_press("alpha", "FRANCE", ["MASTER"], "Is my army really gone?", account="p-france")

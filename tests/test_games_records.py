@@ -17,7 +17,7 @@ def test_a_record_counts_each_phase_once_across_games_and_a_restart(tmp_path):
     for game in ("one", "two"):
         submit(svc, game, "FRANCE", "A PAR H", "A MAR H", "F BRE H")     # on time
         svc.process(game)                                             # everyone else: missed, civil disorder
-    clock.set(svc.status("one")["deadline"]["utc"])
+    clock.set(svc.status("one").deadline["utc"])
     svc.run_due()                                                     # the deadline passes: France late
     submit(svc, "one", "FRANCE", "A PAR H", "A MAR H", "F BRE H")
     svc.process("one")
@@ -44,7 +44,7 @@ def test_the_players_still_in_a_game_at_its_end_finished_it(tmp_path):
     svc, clock = service(tmp_path)
     seven_player_game(svc)
     france_plays_on_alone(svc, "alpha", lambda: clock.advance(hours=200))
-    assert svc.status("alpha")["status"] == "finished"
+    assert svc.status("alpha").status == "finished"
     assert svc.record("p-france").finished == 1 and svc.record("p-france").missed == 0
     assert svc.record("p-germany").finished == 0 and svc.record("p-germany").abandoned == 1
 
@@ -60,4 +60,4 @@ def test_a_master_may_ask_for_a_record_to_join_and_newcomers_may_always_join(tmp
         svc.join("strict", "p-germany")
     svc.join("strict", "p-france")
     svc.join("strict", "new")
-    assert svc.status("strict")["status"] == "active"
+    assert svc.status("strict").status == "active"

@@ -33,14 +33,14 @@ def test_rollback_undoes_civil_disorder_and_abandonment_and_lists_the_dislodged_
     submit(svc, "alpha", "FRANCE", "A BUR H", "A PIC H", "F BRE H")
     submit(svc, "alpha", "GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
     svc.process("alpha")
-    assert svc.status("alpha")["phase"] == "F1901R"
+    assert svc.status("alpha").phase == "F1901R"
     assert powers(tmp_path, "alpha")["AUSTRIA"] == ("abandoned", 2)
     at_retreat = powers(tmp_path, "alpha")
     svc.process("alpha")                 # France sends no retreat: civil disorder, the army disbanded
     assert powers(tmp_path, "alpha")["FRANCE"] == ("civil disorder", 1)
 
     svc.rollback("alpha", "F1901R")
-    assert svc.status("alpha")["phase"] == "F1901R"
+    assert svc.status("alpha").phase == "F1901R"
     assert powers(tmp_path, "alpha") == at_retreat          # France active again, nothing missed
     mail = rollback_mail(svc, "alpha", "p-france")
     assert "What you must decide again:" in mail

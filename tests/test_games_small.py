@@ -7,6 +7,7 @@ import pytest
 
 from judge.engine import starting_position
 from judge.engine.rules import FIFTH, SECOND_1982
+from judge.games.answers import PowerState
 from judge.games.assignment import assign_by_preference, assign_random
 from judge.games.clock import parse_time
 from judge.games.ending import check_win
@@ -17,7 +18,7 @@ from test_games_helpers import STANDARD, accounts, orders, service
 
 def past_grace(svc, clock, game):
     status = svc.status(game)
-    clock.set(parse_time(status["deadline"]["utc"]) + timedelta(hours=status["settings"]["grace_hours"]))
+    clock.set(parse_time(status.deadline["utc"]) + timedelta(hours=status.settings["grace_hours"]))
     return svc.run_due()
 
 
@@ -44,53 +45,53 @@ def test_six_players_italy_neutral_holds_and_is_disbanded_when_dislodged(tmp_pat
     svc, clock = service(tmp_path)
     seats = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"]
     status, who = small_game(svc, "six", "six", seats)
-    assert status["status"] == "active"
-    assert status["powers"]["ITALY"] == {"account": None, "status": "neutral", "missed": 0, "waiting": False,
-                                         "owes": False, "centres": 3}
+    assert status.status == "active"
+    assert status.powers["ITALY"] == PowerState(account=None, status="neutral", missed=0, waiting=False,
+                                                owes=False, centres=3)
     svc.submit_orders("six", "AUSTRIA", orders("A VIE - TYR"), account=who["AUSTRIA"])
     past_grace(svc, clock, "six")
     svc.submit_orders("six", "AUSTRIA", orders("A TYR - VEN", "F TRI S A TYR - VEN"), account=who["AUSTRIA"])
     past_grace(svc, clock, "six")
     status = svc.status("six")
     # the Italian retreat had nobody to decide it: the unit was disbanded and play went on
-    assert status["phase"] == "W1901A"
+    assert status.phase == "W1901A"
     history = svc.history("six")
-    fall = next(h for h in history if h["phase"] == "F1901M")
-    assert "ITALY" not in fall["civil_disorder"]
-    retreat = next(r for r in fall["results"] if r["phase"] == "F1901R")
+    fall = next(h for h in history if h.phase == "F1901M")
+    assert "ITALY" not in fall.civil_disorder
+    retreat = next(r for r in fall.results if r["phase"] == "F1901R")
     # a neutral power never orders: like a power in civil disorder, its dislodged units are disbanded
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("ITALY", "A VEN D", "civil disorder", True)]
-    assert status["powers"]["ITALY"]["status"] == "neutral"
-    assert status["powers"]["AUSTRIA"]["centres"] == 4
+    assert status.powers["ITALY"].status == "neutral"
+    assert status.powers["AUSTRIA"].centres == 4
     assert not [n for n in svc.pending_notices("six") if "ITALY" in n.payload.get("powers", [])]
 
 
 def test_five_players_italy_and_germany_neutral(tmp_path):
     svc, clock = service(tmp_path)
     status, _ = small_game(svc, "five", "five", ["AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"])
-    assert {p for p, v in status["powers"].items() if v["status"] == "neutral"} == {"GERMANY", "ITALY"}
+    assert {p for p, v in status.powers.items() if v.status == "neutral"} == {"GERMANY", "ITALY"}
     past_grace(svc, clock, "five")
     fall = svc.history("five")[0]
-    assert sorted(fall["civil_disorder"]) == ["AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"]
+    assert sorted(fall.civil_disorder) == ["AUSTRIA", "ENGLAND", "FRANCE", "RUSSIA", "TURKEY"]
 
 
 def test_four_players_one_person_two_countries_counted_separately(tmp_path):
     svc, clock = service(tmp_path)
     status, who = small_game(svc, "four", "four", ["ENGLAND", "AUSTRIA/FRANCE", "GERMANY/TURKEY", "ITALY/RUSSIA"])
     af = who["AUSTRIA/FRANCE"]
-    assert status["powers"]["AUSTRIA"]["account"] == status["powers"]["FRANCE"]["account"] == af
-    assert status["powers"]["ENGLAND"]["account"] == who["ENGLAND"]
+    assert status.powers["AUSTRIA"].account == status.powers["FRANCE"].account == af
+    assert status.powers["ENGLAND"].account == who["ENGLAND"]
     svc.submit_orders("four", "FRANCE", orders("A MAR - SPA"), account=af)
     svc.submit_orders("four", "AUSTRIA", orders("A VIE H"), account=af)
     start = [n for n in svc.pending_notices("four") if n.kind == "game_start" and n.recipient == af]
     assert len(start) == 1 and start[0].payload["seat"] == ["AUSTRIA", "FRANCE"]
     past_grace(svc, clock, "four")
     submit_all = svc.submit_orders("four", "FRANCE", orders("A SPA H"), account=af)
-    assert submit_all["power"] == "FRANCE"
+    assert submit_all.power == "FRANCE"
     past_grace(svc, clock, "four")
     status = svc.status("four")
-    assert status["powers"]["FRANCE"]["centres"] == 4 and status["powers"]["AUSTRIA"]["centres"] == 3
+    assert status.powers["FRANCE"].centres == 4 and status.powers["AUSTRIA"].centres == 3
     # one vote from a person counts for every country they play
     for seat in ["ENGLAND", "GERMANY/TURKEY", "ITALY/RUSSIA"]:
         assert not svc.vote_draw("four", who[seat])
@@ -100,23 +101,23 @@ def test_four_players_one_person_two_countries_counted_separately(tmp_path):
 def test_three_players_both_1982_alternatives(tmp_path):
     svc, clock = service(tmp_path)
     status, who = small_game(svc, "three", "three", ["ENGLAND/GERMANY/AUSTRIA", "RUSSIA/ITALY", "FRANCE/TURKEY"])
-    assert {p: v["account"] for p, v in status["powers"].items()}["AUSTRIA"] == who["ENGLAND/GERMANY/AUSTRIA"]
+    assert {p: v.account for p, v in status.powers.items()}["AUSTRIA"] == who["ENGLAND/GERMANY/AUSTRIA"]
     status, who = small_game(svc, "three-old", "three-1982", ["RUSSIA", "ENGLAND/FRANCE/GERMANY",
                                                                "AUSTRIA/ITALY/TURKEY"])
-    assert status["powers"]["ITALY"]["account"] == who["AUSTRIA/ITALY/TURKEY"]
+    assert status.powers["ITALY"].account == who["AUSTRIA/ITALY/TURKEY"]
 
 
 def test_two_players_world_war_one(tmp_path):
     svc, clock = service(tmp_path)
     status, who = small_game(svc, "ww", "two", ["ENGLAND/FRANCE/RUSSIA", "AUSTRIA/GERMANY/TURKEY"])
-    assert status["phase"] == "S1914M"
-    assert status["powers"]["ITALY"]["status"] == "neutral"
+    assert status.phase == "S1914M"
+    assert status.powers["ITALY"].status == "neutral"
     allies = who["ENGLAND/FRANCE/RUSSIA"]
     # Italian territory cannot be entered: the order is void and the unit holds
     svc.submit_orders("ww", "FRANCE", orders("A MAR - PIE", "A PAR - BUR"), account=allies)
     past_grace(svc, clock, "ww")
     spring = svc.history("ww")[0]
-    assert spring["phase"] == "S1914M"
+    assert spring.phase == "S1914M"
     from judge.games.store import open_game
     import json
     db = open_game(tmp_path / "var", "ww")
@@ -131,9 +132,9 @@ def test_two_players_world_war_one(tmp_path):
     assert len(toss) == 1
     winner = tuple(toss[0]["winner"])
     status = svc.status("ww")
-    assert status["phase"] == "S1915M"
-    assert status["powers"]["ITALY"]["account"] == who["/".join(winner)]
-    assert status["powers"]["ITALY"]["status"] == "active"
+    assert status.phase == "S1915M"
+    assert status.powers["ITALY"].account == who["/".join(winner)]
+    assert status.powers["ITALY"].status == "active"
     kinds = {n.kind for n in svc.pending_notices("ww")}
     assert {"coin_toss", "italy_joins"} <= kinds
     # Italy can be ordered now, by the winner of the toss

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 
+from judge.games.answers import NoSuchGame
 from judge.engine import load_variant
 from judge.engine.geography import Coast, Location, UnitKind
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
@@ -28,8 +29,9 @@ def test_files_are_wal_and_migrated_once(tmp_path):
     assert {"game", "powers", "phases", "submissions", "orders", "press", "votes", "absences", "notices",
             "events", "signups", "power_history"} <= set(game.table_names())
     assert (tmp_path / "var" / "games" / "alpha.sqlite").exists()
-    with pytest.raises(KeyError):
+    with pytest.raises(NoSuchGame, match="no game called 'nosuchgame'"):
         open_game(tmp_path / "var", "nosuchgame")
+    assert not issubclass(NoSuchGame, KeyError)     # a stray KeyError is never taken for a missing game
 
 
 def test_game_names_are_safe_file_names():
@@ -131,7 +133,7 @@ def test_threads_share_a_service_and_two_services_share_the_files(tmp_path):
     with ThreadPoolExecutor(max_workers=4) as pool:
         done = list(pool.map(lambda s: s.run_due(), [svc, other, svc, other]))
     assert sorted(v for d in done for v in d.values()).count("processed") == 1
-    assert svc.status("busy")["phase"] == "F1901M"
+    assert svc.status("busy").phase == "F1901M"
 
 
 def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
@@ -139,7 +141,7 @@ def test_a_crash_while_creating_a_game_leaves_nothing_in_the_way(tmp_path):
     open_game(tmp_path / "var", "half", create=True).close()  # the file, but the creation never committed
     assert svc.sync_index() == 0 and svc.list_games() == []
     svc.create_game("half")
-    assert [g["name"] for g in svc.list_games()] == ["half"]
+    assert [g.name for g in svc.list_games()] == ["half"]
 
 
 def test_the_quick_start_up_sweep_reindexes_only_the_game_files_changed_behind_the_index(tmp_path):

@@ -35,11 +35,11 @@ def test_an_abstraction_ii_game_by_mail_from_july_1914_to_the_end(tmp_path):
     embark = orders("G", "germany", "A Ber embarks F Bal")
     assert "Army Berlin embarks on Fleet Baltic Sea" in embark, embark
     process("AUG1914M")
-    assert "A/F BAL" in j.service.status("a2")["position"]["units"]["GERMANY"]
+    assert "A/F BAL" in j.service.status("a2").position["units"]["GERMANY"]
     land = orders("G", "germany", "A/F Bal disembarks A Swe")
     assert "Sweden" in land and "ERROR" not in land
     process("SEP1914M")
-    units = j.service.status("a2")["position"]["units"]["GERMANY"]
+    units = j.service.status("a2").position["units"]["GERMANY"]
     assert "A SWE" in units and "F BAL" in units
     results = [s for s in j.outbox() if s.to == ["germany@dip.test"] and "September 1914 Movement results" in s.subject]
     assert results and results[-1].mail.get_content_type() == "multipart/mixed"   # with the board picture
@@ -49,15 +49,15 @@ def test_an_abstraction_ii_game_by_mail_from_july_1914_to_the_end(tmp_path):
     before_end = j.last_outbox_row()
     for _ in range(200):                       # the master plays every phase left, by mail
         status = j.service.status("a2")
-        if status["status"] == "finished":
+        if status.status == "finished":
             break
-        process(status["phase"])
+        process(status.phase)
     status = j.service.status("a2")
     # The calendar ends the game with December 1918 (rule 2: its adjustments, none due here); nobody has
     # 23 centres, so the most units win (rule 7): Russia, the only power that began with five, as all held.
-    assert status["status"] == "finished"
-    assert played[-1] == "DEC1918M" and status["phase"] == "JAN1919M"
-    result = status["result"]
+    assert status.status == "finished"
+    assert played[-1] == "DEC1918M" and status.phase == "JAN1919M"
+    result = status.result
     assert (result["how"], result["measure"], result["winners"]) == ("last phase", "units", ["RUSSIA"])
     assert result["counts"]["RUSSIA"] == 5 and all(n == 4 for p, n in result["counts"].items() if p != "RUSSIA")
     ends = [s.subject for s in j.outbox(after=before_end) if s.to == ["germany@dip.test"] and " is over" in s.subject]

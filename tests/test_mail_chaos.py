@@ -27,8 +27,8 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
     process, port = start_judge(tmp_path, **TICK)
     try:
         for _ in range(ROUNDS):
-            phase = service.status("alpha")["phase"]
-            units = service.status("alpha")["position"]["units"]
+            phase = service.status("alpha").phase
+            units = service.status("alpha").position["units"]
             deadline = deadline_in(service, 3)
             for power in POWERS:          # one unit each: nobody is in, so the deadline decides
                 order = f"{rng.choice(units[power])} H"
@@ -39,7 +39,7 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
                 kills += 1
                 time.sleep(rng.uniform(0.0, 1.0))         # down for a while: the deadline may pass meanwhile
                 process, port = start_judge(tmp_path, **TICK)
-            wait_until(lambda: service.status("alpha")["phase"] != phase, what=f"{phase} to be played")
+            wait_until(lambda: service.status("alpha").phase != phase, what=f"{phase} to be played")
             assert datetime.now(timezone.utc) >= deadline      # played at its deadline, not before
         wait_until(lambda: not rows(db, "SELECT 1 FROM inbound WHERE state IN ('new', 'claimed')"),
                    what="every mail to be handled")
@@ -59,7 +59,7 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
     lost = [m for m, what in sent.items() if what not in standing or not by_mail.get(inbound[m])]
     twice = [m for m in sent if len(by_mail.get(inbound[m], [])) > 1]
     wrong = [m for m, (phase, _, _) in sent.items() if any(p != phase for p in by_mail.get(inbound[m], []))]
-    disorder = [h["phase"] for h in service.history("alpha") if h["civil_disorder"]]
+    disorder = [h.phase for h in service.history("alpha") if h.civil_disorder]
     print(f"chaos: {ROUNDS} rounds, {kills} kills, {len(sent)} orders; lost {len(lost)}, twice {len(twice)}, "
           f"wrong phase {len(wrong)}, phases with civil disorder {len(disorder)}")
     assert (lost, twice, wrong, disorder) == ([], [], [], [])

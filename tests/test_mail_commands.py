@@ -15,8 +15,8 @@ def test_register_create_and_join_by_mail_start_a_game(judge):
         assert "joined beta" in r.body, r.body
         assert f"pw-{p.lower()}" not in str(r.mail)
     status = judge.service.status("beta")
-    assert status["status"] == "active" and status["master"] == "gm"
-    assert {p: i["account"] for p, i in status["powers"].items()} == {p: p.lower() for p in POWERS}
+    assert status.status == "active" and status.master == "gm"
+    assert {p: i.account for p, i in status.powers.items()} == {p: p.lower() for p in POWERS}
 
 
 def test_register_twice_and_join_without_registering_say_how_to_fix_it(judge):
@@ -36,7 +36,7 @@ def test_settings_wait_draw_timezone_password_address(playing):
     assert "Turkey asks the game to wait" in r.body and "you vote for a draw" in r.body
     assert "Europe/Istanbul" in r.body and "You asked the game to wait" in r.body
     assert "new-secret" not in str(r.mail) and "turkey-pw" not in str(r.mail)
-    assert j.service.status("alpha")["powers"]["TURKEY"]["waiting"]
+    assert j.service.status("alpha").powers["TURKEY"].waiting
     assert "password is not right" in j.reply_to("turkey@dip.test", "signon Talpha turkey-pw").body
     r = j.reply_to("turkey@dip.test", "signon Talpha new-secret\nset nowait\nset nodraw\nset address t2@dip.test")
     assert "no longer asks" in r.body and "against a draw" in r.body and r.to == ["turkey@dip.test", "t2@dip.test"]
@@ -76,6 +76,21 @@ def test_information_commands(playing):
     assert "LIST shows the games" in r.body
 
 
+def test_a_game_that_is_not_there_is_answered_as_no_such_game(judge):
+    """GameService raises NoSuchGame (a LookupError, not a KeyError); the player reads the reply
+    the judge has always given: from SIGNON's check, and from JOIN's and OBSERVE's calls into the games layer."""
+    judge.reply_to("ann@dip.test", "register ann ann-pw")
+    r = judge.reply_to("ann@dip.test", "signon Fnosuch ann-pw\njoin nosuch ann-pw France\nobserve nosuch ann-pw")
+    lines = [line.strip() for line in r.body.splitlines()]
+    signon = lines.index("ERROR on line 1: signon Fnosuch ********")
+    assert lines[signon + 1:signon + 3] == ["there is no game called nosuch", "how to fix it: LIST shows the games"]
+    join = lines.index("ERROR on line 2: join nosuch ******** France")
+    assert lines[join + 1] == "no game called 'nosuch'"
+    observe = lines.index("ERROR on line 3: observe nosuch ********")
+    assert lines[observe + 1] == "there is no game called nosuch"
+    assert "failed on this line" not in r.body      # not taken for a fault of the judge's
+
+
 def test_master_commands(playing):
     j = playing
     assert "for the master of alpha" in j.reply_to("france@dip.test", "signon Falpha france-pw\npause").body
@@ -85,10 +100,10 @@ def test_master_commands(playing):
     assert "what PROCESS would do now" in r.body and "A PAR - BUR" in r.body
     assert "is paused" in r.body and "resumed" in r.body and "extended to Thu 05 Mar 2026 00:00 UTC (UTC)" in r.body
     assert "set to Fri 06 Mar 2026 18:00 UTC (UTC)" in r.body
-    assert j.service.history("alpha")[0]["processed_at"] is None        # preview changed nothing
+    assert j.service.history("alpha")[0].processed_at is None        # preview changed nothing
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
     assert "alpha S1901M: processed" in r.body
-    assert j.service.status("alpha")["phase"] == "F1901M"
+    assert j.service.status("alpha").phase == "F1901M"
     r = j.reply_to("gm@dip.test", "signon Malpha gm-secret\nrollback")
     assert "rolled back to S1901M" in r.body
     j.service.create_account("newbie", "newbie@dip.test", "nb")
@@ -96,7 +111,7 @@ def test_master_commands(playing):
                                   "replace Turkey nobody@dip.test")
     assert "Austria was taken from its player" in r.body and "now played by newbie" in r.body
     assert "nobody@dip.test is not registered" in r.body
-    assert j.service.status("alpha")["powers"]["AUSTRIA"]["account"] == "newbie"
+    assert j.service.status("alpha").powers["AUSTRIA"].account == "newbie"
 
 
 def test_become_master_of_a_game_without_one(judge):
@@ -104,7 +119,7 @@ def test_become_master_of_a_game_without_one(judge):
     judge.service.create_game("gamma")
     r = judge.reply_to("ann@dip.test", "join gamma pw-ann\nbecome master")
     assert "you are the master of gamma" in r.body
-    assert judge.service.status("gamma")["master"] == "ann"
+    assert judge.service.status("gamma").master == "ann"
     assert "signed on as the master in gamma" in judge.reply_to("ann@dip.test", "signon Mgamma pw-ann").body
     judge.service.create_account("bob", "bob@dip.test", "pw-bob")
     r = judge.reply_to("bob@dip.test", "join gamma pw-bob\nbecome master")
@@ -122,7 +137,7 @@ def test_resign_and_observe(playing):
     assert j.service.observers("alpha") == ["watcher"]
     r = j.reply_to("austria@dip.test", "signon Aalpha austria-pw\nresign")
     assert "you resigned Austria" in r.body
-    assert j.service.status("alpha")["powers"]["AUSTRIA"]["status"] == "resigned"
+    assert j.service.status("alpha").powers["AUSTRIA"].status == "resigned"
 
 
 def test_a_message_may_mix_commands_and_orders_for_two_sign_ons(playing):
@@ -134,7 +149,7 @@ def test_a_message_may_mix_commands_and_orders_for_two_sign_ons(playing):
     [r] = [s for s in sent if s.to == ["germany@dip.test"]]
     assert "Army Paris -> Burgundy" in r.body and "Army Berlin -> Kiel" in r.body
     assert "=== France in alpha" in r.body and "=== Germany in alpha" in r.body
-    assert j.service.status("alpha")["powers"]["FRANCE"]["waiting"]
+    assert j.service.status("alpha").powers["FRANCE"].waiting
 
 
 def test_help_and_help_on_a_topic(judge):
@@ -171,7 +186,7 @@ def test_join_a_game_under_way_takes_over_an_open_power(playing):
     r = j.reply_to("sub@dip.test", "join alpha sub-pw Italy\nA Ven - Tyr\nset wait")
     assert "you now play Italy in alpha" in r.body and "Italy asks the game to wait" in r.body
     assert "Army Venice -> Tyrolia" in r.body
-    assert j.service.status("alpha")["powers"]["ITALY"]["account"] == "sub"
+    assert j.service.status("alpha").powers["ITALY"].account == "sub"
 
 
 def test_exchange_of_centres_by_mail_in_abstraction_ii(judge):
@@ -193,7 +208,7 @@ def test_exchange_of_centres_by_mail_in_abstraction_ii(judge):
     bad = judge.reply_to("italy@dip.test", "SIGNON Ia2 italy-pw\nEXCHANGE WITH France GIVE Nap Rom FOR Mar")
     assert "equal number of centres" in bad.body
     svc.process("a2")
-    assert svc.status("a2")["position"]["centres"]["AUSTRIA"].count("WAR") == 1
+    assert svc.status("a2").position["centres"]["AUSTRIA"].count("WAR") == 1
 
 
 def test_exchange_in_a_standard_game_is_refused_plainly(playing):

@@ -161,3 +161,25 @@ def test_a_results_notice_stored_before_carries_its_results_itself_and_reads_the
            if n.kind == "results"}
     assert len(new) == 9 and old == new
     assert all("Army Paris -> Burgundy" in r.body for r in old.values())
+
+
+def test_a_notice_of_a_kind_this_judge_does_not_know_does_not_stop_the_others(tmp_path):
+    """A kind stored by a later version is read as its text (NoticeKind knows it not); its notice
+    has no template and fails alone, while every other notice of the game goes out."""
+    import sqlite3
+
+    from judge.games.answers import NoticeKind
+
+    j = MailJudge(tmp_path)
+    j.seven_players()
+    with sqlite3.connect(tmp_path / "var" / "games" / "alpha.sqlite") as game:
+        odd = game.execute("SELECT id FROM notices WHERE recipient = 'france'").fetchone()[0]
+        game.execute("UPDATE notices SET kind = 'from_the_future' WHERE id = ?", [odd])
+    kinds = {n.id: n.kind for n in j.service.pending_notices("alpha")}
+    assert kinds[odd] == "from_the_future" and not isinstance(kinds[odd], NoticeKind)
+    assert all(isinstance(k, NoticeKind) for i, k in kinds.items() if i != odd)
+    courier = Courier(j.service, j.config)
+    queued = courier.run(open_db(j.config.db_path))
+    to = {s.to[0] for s in j.outbox()}
+    assert queued == len(to) and to == {f"{p.lower()}@dip.test" for p in POWERS if p != "FRANCE"} | {"gm@dip.test"}
+    assert [n.id for n in j.service.pending_notices("alpha")] == [odd]     # tried again later, then set aside

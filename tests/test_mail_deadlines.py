@@ -88,11 +88,11 @@ def phase_orders(tmp_path, phase: str) -> dict[str, list[str]]:
 
 
 def assert_every_order_counted(service: GameService, tmp_path) -> None:
-    spring = next(h for h in service.history("alpha") if h["phase"] == "S1901M")
-    assert spring["civil_disorder"] == []
+    spring = next(h for h in service.history("alpha") if h.phase == "S1901M")
+    assert spring.civil_disorder == ()
     assert phase_orders(tmp_path, "S1901M") == {p: [o] for p, o in ORDERS.items()}
     assert phase_orders(tmp_path, "F1901M") == {}          # nothing stored for the next phase
-    played = {(o["power"], o["written"]) for o in spring["results"][0]["outcomes"] if not o["by_judge"]}
+    played = {(o["power"], o["written"]) for o in spring.results[0]["outcomes"] if not o["by_judge"]}
     assert played == set(ORDERS.items())
 
 
@@ -104,7 +104,7 @@ def test_orders_taken_before_the_deadline_count_though_the_judge_is_behind(tmp_p
         with game_locked(tmp_path):
             sent = [send(port, p, o) for p, o in ORDERS.items()]
             sleep_past(deadline)                          # the deadline passes with all seven waiting
-        wait_until(lambda: service.status("alpha")["phase"] == "F1901M", what="the spring to be played")
+        wait_until(lambda: service.status("alpha").phase == "F1901M", what="the spring to be played")
         for mid in sent:
             assert "too late" not in reply(tmp_path, mid)
     finally:
@@ -123,7 +123,7 @@ def test_orders_taken_before_a_crash_count_after_a_restart_past_the_deadline(tmp
             kill(process)                                 # stored and acknowledged, not yet read
         sleep_past(deadline)
         process, port = start_judge(tmp_path, **TICK)
-        wait_until(lambda: service.status("alpha")["phase"] == "F1901M", what="the spring to be played")
+        wait_until(lambda: service.status("alpha").phase == "F1901M", what="the spring to be played")
     finally:
         stop(process)
     assert_every_order_counted(service, tmp_path)
@@ -138,14 +138,14 @@ def test_one_unit_of_four_ordered_is_not_in_and_the_reply_says_when_the_phase_is
     try:
         text = reply(tmp_path, send(port, "RUSSIA", "A Mos H"))
         assert "Russia is not in yet" in text
-        deadline = service.status("alpha", viewer="russia")["deadline"]["shown"]["UTC"]
+        deadline = service.status("alpha", viewer="russia").deadline["shown"]["UTC"]
         assert f"The phase will be played at {deadline} (UTC)" in text
         assert "Every power is in" not in text
         time.sleep(1.5)                                   # several ticks: nothing may be played early
-        assert service.status("alpha")["phase"] == "S1901M"
+        assert service.status("alpha").phase == "S1901M"
         text = reply(tmp_path, send(port, "RUSSIA", "F Sev H\nF StP/sc H\nA War H"))
         assert "Russia is in" in text and "Every power is in: the phase will be played" in text
-        wait_until(lambda: service.status("alpha")["phase"] == "F1901M", what="the early play the reply promised")
+        wait_until(lambda: service.status("alpha").phase == "F1901M", what="the early play the reply promised")
     finally:
         stop(process)
 
@@ -159,7 +159,7 @@ def italy_dislodged_in_trieste(tmp_path) -> GameService:
         for p in POWERS:
             service.submit_orders("alpha", p, orders(*whole(service, "alpha", p, *moves.get(p, []))))
         service.process("alpha")
-    assert service.status("alpha")["phase"] == "F1901R"
+    assert service.status("alpha").phase == "F1901R"
     return service
 
 
@@ -175,11 +175,11 @@ def test_stray_and_late_lines_in_a_retreat_phase_are_refused_to_their_sender_onl
         text = reply(tmp_path, send(port, "AUSTRIA", "A Vie - Gal\nF Alb - Gre"))
         assert text.count("too late for Fall 1901 Movement (played") == 2
         time.sleep(1.5)                                   # several ticks: the retreat is not played early
-        assert service.status("alpha")["phase"] == "F1901R"
+        assert service.status("alpha").phase == "F1901R"
         assert phase_orders(tmp_path, "F1901R") == {}
         text = reply(tmp_path, send(port, "ITALY", "A Tri - Tyr"))
         assert "Italy is in" in text
-        wait_until(lambda: service.status("alpha")["phase"] != "F1901R", what="the retreat to be played")
+        wait_until(lambda: service.status("alpha").phase != "F1901R", what="the retreat to be played")
     finally:
         stop(process)
     assert phase_orders(tmp_path, "F1901R") == {"ITALY": ["A Tri - Tyr"]}
@@ -227,6 +227,6 @@ def test_orders_received_before_a_play_but_read_after_it_are_too_late_and_kept_n
     [answer] = [s for s in judge.outbox() if "france@dip.test" in s.to]
     assert "A Par - Bur too late for Spring 1901 Movement (played Mon 02 Mar 2026 14:00 UTC), not used" in answer.text
     assert "=== France in alpha, Fall 1901 Movement ===" in answer.body   # what the phase now needs
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     judge.close()
     archive.close()

@@ -28,7 +28,7 @@ def test_signon_and_orders_get_a_full_confirmation(judge):
     m = reply.mail
     assert m["Auto-Submitted"] == "auto-replied" and m["In-Reply-To"] and m["References"]
     assert m["Reply-To"].startswith("judge+") and m["Reply-To"].endswith("@dip.test")
-    orders = judge.service.confirmation("alpha", "FRANCE")["orders"]
+    orders = judge.service.confirmation("alpha", "FRANCE").orders
     assert [o["written"] for o in orders] == ["A Par-Bur", "F Bre - Mid"]
 
 
@@ -37,7 +37,7 @@ def test_a_wrong_password_takes_no_orders_and_is_never_echoed(judge):
     assert "the password is not right" in reply.body and "did not succeed" in reply.body
     assert "SIGNON Falpha password" in reply.body   # how to fix it
     assert "guess-me" not in str(reply.mail)
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     assert "set wait needs a game" in reply.body.lower()
 
 
@@ -45,7 +45,7 @@ def test_a_spoofed_sender_without_the_password_gets_nothing_done(judge):
     sent = judge.send("france@dip.test", "A Par - Pic\nF Bre - Eng", headers={"Sender": "mallory@evil.test"})
     assert [s.to for s in sent] == [["france@dip.test"]]
     assert "orders need a game: sign on first" in sent[0].body
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
 
 
 def test_signon_from_an_unregistered_address_answers_the_owner_only_and_alerts_the_master(judge):
@@ -66,7 +66,7 @@ def test_the_secret_reply_address_takes_orders_without_a_password(judge):
     reply = judge.reply_to("italy@dip.test", html, to=secret, html=True, subject="Re: orders")
     assert "Army Venice -> Trieste" in reply.body and "Fleet Naples -> Ionian Sea" in reply.body
     assert "Rome" not in reply.body.split("===")[0]
-    standing = judge.service.confirmation("alpha", "ITALY")["orders"]
+    standing = judge.service.confirmation("alpha", "ITALY").orders
     assert [o["written"] for o in standing] == ["A Ven - Tri", "F Nap - Ion"]
     # a made-up token is nobody's
     wrong = judge.reply_to("italy@dip.test", "A Ven H", to="judge+aaaaaaaaaaaaaaaaaaaa@dip.test")
@@ -78,12 +78,12 @@ def test_quoted_replies_are_not_read_again(judge):
             "> ERROR on line 3\n")
     reply = judge.reply_to("germany@dip.test", body)
     assert "ERROR" not in reply.body.split("===")[0]
-    assert [o["written"] for o in judge.service.confirmation("alpha", "GERMANY")["orders"]] == ["A Ber - Kie"]
+    assert [o["written"] for o in judge.service.confirmation("alpha", "GERMANY").orders] == ["A Ber - Kie"]
 
 
 def test_dispatching_a_message_twice_does_nothing_twice(judge):
     judge.reply_to("gm@dip.test", "signon Malpha gm-secret\nextend 24")
-    deadline = judge.service.status("alpha")["deadline"]["utc"]
+    deadline = judge.service.status("alpha").deadline["utc"]
     stored = judge.processor.archive.store(
         mail("austria@dip.test", "signon Aalpha austria-pw\nA Vie - Gal\npress to england\nhi\nendpress"),
         mail_from="austria@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
@@ -94,10 +94,10 @@ def test_dispatching_a_message_twice_does_nothing_twice(judge):
         judge.dispatch(stored, verdicts[0], judge.processor.context)
         judge.dispatch(gm, verdicts[1], judge.processor.context)
     assert len(judge.service.history("alpha")) == 1
-    assert judge.service.status("alpha")["deadline"]["utc"] > deadline
-    extended_once = judge.service.status("alpha")["deadline"]["utc"]
+    assert judge.service.status("alpha").deadline["utc"] > deadline
+    extended_once = judge.service.status("alpha").deadline["utc"]
     judge.dispatch(gm, verdicts[1], judge.processor.context)
-    assert judge.service.status("alpha")["deadline"]["utc"] == extended_once
+    assert judge.service.status("alpha").deadline["utc"] == extended_once
     replies = [s for s in judge.outbox() if "austria@dip.test" in s.to]
     assert len(replies) == 1
     press = [n for n in judge.service.pending_notices("alpha") if n.kind == "press"]
@@ -108,7 +108,7 @@ def test_mail_the_loop_rules_forbid_is_neither_read_nor_answered(judge):
     sent = judge.send("france@dip.test", "signon Falpha france-pw\nA Par - Bur",
                       headers={"Auto-Submitted": "auto-replied"})
     assert sent == []
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     assert "not answered" in Archive(judge.config.db_path).state_of(judge.last.id)[1]
 
 
@@ -138,7 +138,7 @@ def test_mail_taken_by_imap_finds_the_reply_address_in_its_headers(judge):
                                                                 subject="Re: orders")
     judge.processor.archive.store(raw, mail_from=None, rcpt_tos=(), via="imap", peer="imap.test UID 7")
     judge.processor.process_next()
-    assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY")["orders"]] == ["F Ank - Bla"]
+    assert [o["written"] for o in judge.service.confirmation("alpha", "TURKEY").orders] == ["F Ank - Bla"]
 
 
 def test_the_secret_address_only_ever_goes_to_a_registered_address_or_a_proven_player(judge):
@@ -161,9 +161,9 @@ def test_a_crash_after_the_deed_but_before_its_answer_was_kept_does_not_do_it_tw
         judge.processor.context.db.conn.execute("DELETE FROM dispatch_steps")
     judge.dispatch(gm, verdict, judge.processor.context)
     again = judge.service.status("alpha")
-    assert again["phase"] == after["phase"] == "F1901M" and again["status"] == "paused"
-    assert again["deadline"] == after["deadline"]
-    assert len([h for h in judge.service.history("alpha") if h["processed_at"]]) == 1
+    assert again.phase == after.phase == "F1901M" and again.status == "paused"
+    assert again.deadline == after.deadline
+    assert len([h for h in judge.service.history("alpha") if h.processed_at]) == 1
 
 
 def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):
@@ -172,7 +172,7 @@ def test_guessing_a_password_is_soon_refused_and_the_master_told(judge):
     assert any(s.to == ["gm@dip.test"] and "wrong passwords for france" in s.body for s in sent)
     refused = judge.reply_to("mallory9@evil.test", "signon Falpha france-pw\nA Par-Pic")
     assert "too many wrong passwords" in refused.body and "reply address" in refused.body
-    assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+    assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     judge.clock.advance(minutes=16)
     ok = judge.reply_to("france@dip.test", "signon Falpha france-pw\nA Par-Pic")
     assert "Army Paris -> Picardy" in ok.body
@@ -190,7 +190,7 @@ def test_attachments_are_named_as_not_read(judge):
     judge.processor.process_next()
     [reply] = [s for s in judge.outbox() if s.to == ["france@dip.test"]]
     assert "Attachments are not read: orders.txt" in reply.body and "Army Paris -> Burgundy" in reply.body
-    assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+    assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Bur"]
 
 
 def test_a_bounce_tells_the_master_of_each_game_the_player_is_in(judge):

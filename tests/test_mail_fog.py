@@ -112,17 +112,17 @@ def game(tmp_path_factory):
         for p in POWERS:
             service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
             service.join(GAME, p.lower(), [p])
-        assert service.status(GAME)["settings"]["fog"] is True
+        assert service.status(GAME).settings["fog"] is True
         refused = reply(tmp_path, send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nset fog off"))
-        assert service.status(GAME)["settings"]["fog"] is True, refused       # fixed once the game started
+        assert service.status(GAME).settings["fog"] is True, refused       # fixed once the game started
         positions = {"S1901M": starting_position(STANDARD)}
         for code, _, orders in PHASES:
             for p, lines in orders.items():
                 send(port, f"{p.lower()}@dip.test", f"signon {p[0]}{GAME} {p.lower()}-pw\n" + "\n".join(lines))
-            wait_until(lambda code=code: service.status(GAME)["phase"] != code, what=f"{code} to be played")
-            after = position_from_json(STANDARD, service.status(GAME)["position"])
-            positions[service.status(GAME)["phase"]] = after
-        assert service.status(GAME)["phase"] == "W1901A"
+            wait_until(lambda code=code: service.status(GAME).phase != code, what=f"{code} to be played")
+            after = position_from_json(STANDARD, service.status(GAME).position)
+            positions[service.status(GAME).phase] = after
+        assert service.status(GAME).phase == "W1901A"
         yield service, port, positions, tmp_path
     finally:
         stop(process)
@@ -212,7 +212,7 @@ def test_history_list_and_summary_are_cut_until_the_end(game):
     assert attached_png(tmp_path, message_id) == picture_of_phase(service, GAME, "S1901M")
     # the end: the whole record for everyone
     send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nterminate")
-    wait_until(lambda: service.status(GAME)["status"] == "finished", what="the game to end")
+    wait_until(lambda: service.status(GAME).status == "finished", what="the game to end")
     end_mail = notice_mail(tmp_path, "france@dip.test", f"{GAME} is over: ended by the game master")
     end = " ".join(text_of(end_mail).split())
     assert f"The fog of war is lifted: HISTORY {GAME} now shows every order" in end
@@ -223,4 +223,4 @@ def test_history_list_and_summary_are_cut_until_the_end(game):
 def test_create_sets_fog_from_the_command_line(tmp_path):
     subprocess.run([str(JUDGE), "create", "blind", "--data", str(tmp_path / "var"), "--set", "fog=true"],
                    check=True, capture_output=True)
-    assert GameService(tmp_path / "var").status("blind")["settings"]["fog"] is True
+    assert GameService(tmp_path / "var").status("blind").settings["fog"] is True

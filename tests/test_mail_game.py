@@ -73,7 +73,7 @@ def running(config, service):
 
 
 def phase_is(service, phase):
-    return lambda: service.status("alpha")["phase"] == phase
+    return lambda: service.status("alpha").phase == phase
 
 
 @pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks is not installed (bin/setup installs it as root)")
@@ -100,7 +100,7 @@ def test_a_game_year_by_mail(tmp_path):
                 assert "joined alpha" in text(r)
             wait_until(lambda: len([m for m in table.mails() if "Reply-To" in m and "alpha" in str(m["Subject"])
                                     and m["In-Reply-To"] is None]) >= 8, what="game start notices")
-            assert service.status("alpha")["status"] == "active"
+            assert service.status("alpha").status == "active"
             start = [m for m in table.mails("germany@dip.test") if m["In-Reply-To"] is None][0]
             germany_secret = str(start["Reply-To"])
 
@@ -122,7 +122,7 @@ def test_a_game_year_by_mail(tmp_path):
             forged = table.send("russia@dip.test", "A War - Gal\nF Sev - Bla",
                                 headers={"Sender": "mallory@evil.test"})
             assert "sign on first" in text(forged)
-            assert service.confirmation("alpha", "RUSSIA")["orders"] == []
+            assert service.confirmation("alpha", "RUSSIA").orders == ()
             table.send("russia@dip.test",
                        f"signon Ralpha {PASSWORDS['RUSSIA']}\nF StP/sc - Bot\nA War H\nA Mos H\nF Sev H")
             r = table.send("england@dip.test", f"signon Ealpha {PASSWORDS['ENGLAND']}\nF Lon - Nth\nF Edi - Nwg\n"
@@ -145,7 +145,7 @@ def test_a_game_year_by_mail(tmp_path):
             results = wait_until(lambda: [m for m in table.mails("turkey@dip.test")
                                           if "civil disorder" in text(m).lower()], what="Turkey's notices")
             assert results
-            assert service.status("alpha")["powers"]["TURKEY"]["status"] == "civil disorder"
+            assert service.status("alpha").powers["TURKEY"].status == "civil disorder"
             autumn = {
                 "FRANCE": "F Mid - Por\nA Spa H\nA Bur H", "GERMANY": "A Kie - Hol\nF Den H\nA Ruh H",
                 "ITALY": "F Ion - Tun\nA Ven H\nA Apu H", "ENGLAND": "F Nwg - Nwy\nF Nth H\nA Yor H",
@@ -173,8 +173,8 @@ def test_a_game_year_by_mail(tmp_path):
     france_results = [m for m in everything if "france@dip.test" in str(m["To"]) and m["In-Reply-To"] is None
                       and "Reply-To" in m]
     assert len(france_results) >= 4      # start, spring, autumn and winter results at least
-    position = service.status("alpha")["position"]
-    assert service.status("alpha")["powers"]["FRANCE"]["centres"] == 5
+    position = service.status("alpha").position
+    assert service.status("alpha").powers["FRANCE"].centres == 5
     assert position is not None
 
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from judge.games.answers import NoSuchGame
 from judge.engine.notation import parse_order
 from judge.mail.game_settings import HELP_SETTINGS
 from judge.mail.info_commands import hidden
@@ -16,7 +17,7 @@ from judge.mail.reports import Reports
 from mailjudge import POWERS, MailJudge
 from test_games_export import outcomes, replay, replayed_outcomes
 from test_games_export import play as play_by_service
-from test_games_helpers import STANDARD
+from test_games_helpers import STANDARD, a_game_state
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def test_create_takes_every_setting_set_knows_and_ends_with_the_same_settings_as
     assert "created beta; you are its master" in r and "settings: MOVEMENT 72; RETREAT 24;" in r, r
     judge.service.create_game("alpha", master="gm")
     judge.reply_to("gm@dip.test", "SIGNON Malpha gm-pw\n" + "\n".join(f"SET {e}" for e in examples))
-    created, set_ = (judge.service.status(g)["settings"] for g in ("beta", "alpha"))
+    created, set_ = (judge.service.status(g).settings for g in ("beta", "alpha"))
     assert created == set_ and created["press"] == "grey" and created["deadline_days"] == ["mon", "tue", "wed",
                                                                                            "thu", "fri"]
 
@@ -54,7 +55,7 @@ def test_create_with_a_variant_and_settings_in_any_case_and_commas(judge):
     r = said(judge.reply_to("gm@dip.test", "create gamma gm-pw standard press grey, clock 18:30, "
                                            "pressphases movement, reminders 12 2 nolist"))
     assert "created gamma" in r and "PRESSPHASES on" in r and "NOLIST on" in r
-    settings = judge.service.status("gamma")["settings"]
+    settings = judge.service.status("gamma").settings
     assert (settings["press"], settings["deadline_clock"], settings["movement_press_only"]) == ("grey", "18:30", True)
     assert settings["reminder_hours"] == [12.0, 2.0] and settings["unlisted"] is True
 
@@ -64,7 +65,7 @@ def test_create_with_a_variant_and_settings_in_any_case_and_commas(judge):
 def test_create_takes_a_variant_by_its_id_or_its_name_as_help_variant_does(judge, written, variant_id):
     r = said(judge.reply_to("gm@dip.test", f"create delta gm-pw {written}"))
     assert "created delta" in r, r
-    assert judge.service.status("delta")["variant"] == variant_id
+    assert judge.service.status("delta").variant == variant_id
 
 
 @pytest.mark.parametrize("words, why", [
@@ -82,7 +83,7 @@ def test_a_create_with_a_wrong_setting_creates_nothing_and_says_why_of_each(judg
     r = said(judge.reply_to("gm@dip.test", f"CREATE beta gm-pw {words}"))
     for reason in why:
         assert reason in r, r
-    with pytest.raises(KeyError):
+    with pytest.raises(NoSuchGame):
         judge.service.status("beta")
 
 
@@ -129,7 +130,7 @@ def attachments(reply) -> dict[str, bytes]:
 
 
 def test_map_attaches_a_picture_of_the_board_now_or_of_a_phase_played(played):
-    phase = played.service.status("alpha")["phase"]
+    phase = played.service.status("alpha").phase
     forged = said(played.reply_to("ann@dip.test", "MAP alpha"))     # From alone proves nothing
     assert "MAP sends a file, and nothing in this mail proved it was you who asked" in forged
     assert not attachments(played.reply_to("ann@dip.test", "MAP alpha"))
@@ -151,13 +152,13 @@ def test_export_by_mail_is_the_record_judge_adjudicate_replays_to_the_games_resu
     play(played, "alpha", 2, random.Random(8))
     reply = played.reply_to("bob@dip.test", "REGISTER bob bob-pw\nEXPORT alpha")
     record = json.loads(attachments(reply)["alpha.json"])
-    history = [h for h in played.service.history("alpha") if h["processed_at"] and not h["rolled_back"]]
+    history = [h for h in played.service.history("alpha") if h.processed_at and not h.rolled_back]
     assert f"the record of alpha: {len(history)} phases played, attached as alpha.json;" in said(reply)
     assert "`judge adjudicate alpha.json` replays it" in said(reply) and record["replayable"] == {"ok": True}
     response = replay(tmp_path, record)
     assert set().union(*map(replayed_outcomes, response["phases"])) == outcomes(
-        [r for h in history for r in h["results"]])
-    now = played.service.status("alpha")["position"]
+        [r for h in history for r in h.results])
+    now = played.service.status("alpha").position
     assert {k: response["next"][k] for k in ("phase", "units", "centres")} == {
         k: now[k] for k in ("phase", "units", "centres")}
 
@@ -166,7 +167,7 @@ def test_summary_is_whogame_who_plays_since_when_and_centres_by_year_unlike_list
     played.service.create_account("newbie", "newbie@dip.test", "nb")
     r = said(played.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nEJECT Austria\nREPLACE Austria newbie@dip.test"))
     assert "is now played by newbie" in r, r
-    phase = played.service.status("alpha")["phase"]
+    phase = played.service.status("alpha").phase
     summary = played.reply_to("ann@dip.test", "SUMMARY alpha").body
     listed = played.reply_to("ann@dip.test", "LIST alpha").body
     assert summary != listed and "master: gm" in summary
@@ -229,14 +230,14 @@ def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged
         orders("FRANCE", "A BUR H", "A PIC H", "F BRE H")
         orders("GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
         svc.process("alpha")
-        assert svc.status("alpha")["phase"] == "F1901R"
-        at_retreat = {p: (i["status"], i["missed"]) for p, i in svc.status("alpha")["powers"].items()}
+        assert svc.status("alpha").phase == "F1901R"
+        at_retreat = {p: (i.status, i.missed) for p, i in svc.status("alpha").powers.items()}
         svc.process("alpha")                           # France sends no retreat: civil disorder
-        assert svc.status("alpha")["powers"]["FRANCE"]["missed"] == 1
+        assert svc.status("alpha").powers["FRANCE"].missed == 1
         svc.mark_notices_queued("alpha", [n.id for n in svc.pending_notices("alpha")])
         r = said(j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nROLLBACK F1901R"))
         assert "alpha rolled back to F1901R" in r
-        assert {p: (i["status"], i["missed"]) for p, i in svc.status("alpha")["powers"].items()} == at_retreat
+        assert {p: (i.status, i.missed) for p, i in svc.status("alpha").powers.items()} == at_retreat
         [notice] = [n for n in svc.pending_notices("alpha") if n.kind == "rollback" and n.recipient == "france"]
         text = " ".join(render_notice(Reports(), svc, notice).body.split())
         assert "France's dislodged army in Burgundy retreats to " in text and "or disbands." in text
@@ -253,4 +254,4 @@ def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged
     ({}, "active", None, False),                          # a judge whose games have no such setting
 ])
 def test_who_may_see_the_players_names_in_summary_and_list(settings, state, viewer, hide):
-    assert hidden({"settings": settings, "status": state, "master": "gm"}, viewer) is hide
+    assert hidden(a_game_state(settings=settings, status=state), viewer) is hide

@@ -11,7 +11,7 @@ from judge.storage.db import open_db
 
 
 def phase(judge) -> str:
-    return judge.service.status("alpha")["position"]["phase"]
+    return judge.service.status("alpha").position["phase"]
 
 
 def test_the_tick_plays_the_games_at_the_daemons_moment_not_at_the_services_clock(playing):

@@ -53,7 +53,7 @@ def test_become_enters_orders_and_an_absence_for_a_power_and_its_player_is_told(
     assert "which power" not in reply and "problem" not in reply
     told = [s for s in to(sent, "france@dip.test") if "acts for France" in s.subject]
     assert told and "the game master (gm) is sending orders or an absence for France" in said(told[0])
-    orders = playing.service.confirmation("alpha", "FRANCE")["orders"]
+    orders = playing.service.confirmation("alpha", "FRANCE").orders
     assert {o["written"].upper() for o in orders} >= {"A PAR - BUR", "A MAR H"}
     assert any(e["kind"] == "master acts" and e["power"] == "FRANCE" for e in playing.service.events("alpha"))
     # 27 days away: more than a player may set (14), so set as the master's, for France's player
@@ -63,7 +63,7 @@ def test_become_enters_orders_and_an_absence_for_a_power_and_its_player_is_told(
 def test_become_is_the_masters_only(playing):
     r = answer(playing, "italy@dip.test", "SIGNON Ialpha italy-pw\nBECOME France\nA Par - Bur")
     assert "BECOME France is for the master of alpha" in r
-    assert not playing.service.confirmation("alpha", "FRANCE")["orders"]
+    assert not playing.service.confirmation("alpha", "FRANCE").orders
 
 
 def test_a_co_master_has_the_masters_rights_and_mail_until_demoted(playing):
@@ -87,11 +87,11 @@ def test_clear_takes_back_a_players_own_orders_and_the_master_clears_any_power(p
     answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nA Par - Bur\nA Mar - Spa")
     r = answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nCLEAR")
     assert "the orders of France in alpha are cleared; 3 units without orders" in r
-    assert not playing.service.confirmation("alpha", "FRANCE")["orders"]
+    assert not playing.service.confirmation("alpha", "FRANCE").orders
     answer(playing, "germany@dip.test", "SIGNON Galpha germany-pw\nA Mun - Ruh")
     r = answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nCLEAR G")
     assert "the orders of Germany in alpha are cleared" in r
-    assert not playing.service.confirmation("alpha", "GERMANY")["orders"]
+    assert not playing.service.confirmation("alpha", "GERMANY").orders
     r = answer(playing, "italy@dip.test", "SIGNON Ialpha italy-pw\nCLEAR Germany")
     assert "CLEAR Germany is for the master of alpha" in r
 
@@ -110,10 +110,10 @@ def test_a_concession_is_put_to_the_others_and_ends_the_game_when_all_agree(play
     r = answer(playing, "austria@dip.test", "SIGNON Aalpha austria-pw\nCONCEDE NONE")
     assert "you no longer concede alpha" in r
     playing.send("turkey@dip.test", "SIGNON Talpha turkey-pw\nCONCEDE France")
-    assert playing.service.status("alpha")["status"] == "active"      # Austria took its concession back
+    assert playing.service.status("alpha").status == "active"      # Austria took its concession back
     sent = playing.send("austria@dip.test", "SIGNON Aalpha austria-pw\nCONCEDE France")
     assert "every other survivor has, so France wins and the game is over" in said(to(sent, "austria@dip.test")[0])
-    assert playing.service.status("alpha")["result"]["how"] == "concession"
+    assert playing.service.status("alpha").result["how"] == "concession"
     assert any("is over" in s.subject for s in to(sent, "france@dip.test"))
 
 
@@ -147,8 +147,8 @@ def test_join_takes_a_powers_initial_as_signon_does(tmp_path):
             j.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
         for p in POWERS:     # each asks for its own power by its initial
             answer(j, f"{p.lower()}@dip.test", f"JOIN beta {p.lower()}-pw {p[0]}")
-        powers = j.service.status("beta")["powers"]
-        assert {p: info["account"] for p, info in powers.items()} == {p: p.lower() for p in POWERS}
+        powers = j.service.status("beta").powers
+        assert {p: info.account for p, info in powers.items()} == {p: p.lower() for p in POWERS}
     finally:
         j.close()
 
@@ -179,7 +179,7 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         assert "ANONYMOUS of alpha: on (was off)" in said(mails[-1])
         for power, name in NAMES.items():
             mails += j.send(f"{name}@dip.test", f"REGISTER {name} {name}-pw\nJOIN alpha {name}-pw {power[0]}")
-        assert j.service.status("alpha")["status"] == "active"
+        assert j.service.status("alpha").status == "active"
         started = [s for s in mails if "has started" in s.subject]
         assert len(started) == 8          # seven players and the master
         master_start = said(to(started, "gm@dip.test")[0])

@@ -30,7 +30,7 @@ def test_a_private_game_by_mail_then_forced_to_start_and_terminated(judge):
     r = said(judge.reply_to("gm@dip.test", "SIGNON Malpha gm-pw\nFORCE START"))
     assert "alpha has started with the players there are; " in r and "Italy" in r and "are neutral" in r
     status = judge.service.status("alpha")
-    assert status["status"] == "active" and status["powers"]["FRANCE"]["account"] == "ann"
+    assert status.status == "active" and status.powers["FRANCE"].account == "ann"
     r = said(judge.reply_to("gm@dip.test", "SIGNON Malpha gm-pw\nTERMINATE"))
     assert "alpha is over: you ended it, with no winner" in r
-    assert judge.service.status("alpha")["result"]["how"] == "terminated"
+    assert judge.service.status("alpha").result["how"] == "terminated"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.games.service import Notice
+from judge.games.answers import Notice, NoticeKind
 from judge.mail.notices import UnknownNotice, render_notice, template_for
 from judge.mail.reports import Reports
 from notice_games import play_all
@@ -51,9 +51,11 @@ def kinds_the_games_layer_writes() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and called(node) in writers:
                 i = writers[called(node)]
-                named = len(node.args) > i and isinstance(node.args[i], ast.Constant)
-                if named and isinstance(node.args[i].value, str):
-                    kinds.add(node.args[i].value)
+                arg = node.args[i] if len(node.args) > i else None
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    kinds.add(arg.value)
+                if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "NoticeKind":
+                    kinds.add(NoticeKind[arg.attr].value)
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values):
                     if isinstance(k, ast.Constant) and k.value == "kind" and isinstance(v, ast.Constant):
@@ -82,6 +84,13 @@ def test_the_scan_finds_the_kinds_written_in_every_way():
     # written directly, through _tell_owing's parameter, and as news items
     assert {"results", "game_start", "game_end", "press", "late", "reminder", "civil_disorder", "coin_toss"} <= kinds
     assert len(kinds) >= 18
+
+
+def test_notice_kind_names_exactly_the_kinds_written():
+    """Every kind the games layer writes is a NoticeKind (its value the stored text), and every
+    NoticeKind is written somewhere: the enum neither misses a kind nor keeps a dead one."""
+    assert kinds_the_games_layer_writes() == {k.value for k in NoticeKind}
+    assert NoticeKind("results") is NoticeKind.RESULTS and f"{NoticeKind.GAME_END}" == "game_end"
 
 
 def test_every_kind_the_games_layer_writes_has_a_template():

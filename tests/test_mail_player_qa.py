@@ -60,9 +60,9 @@ def test_orders_for_another_powers_units_are_refused_at_once_and_never_made_publ
     r = playing.reply_to("france@dip.test", "signon Falpha france-pw\nF Lon - Nth\nA Par - Bur")
     assert "ERROR on line 2: F Lon - Nth" in r.body
     assert "the unit in London is English: you can order only France's units" in r.body
-    assert [o["written"] for o in playing.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+    assert [o["written"] for o in playing.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Bur"]
     playing.service.process("alpha")
-    results = playing.service.history("alpha")[0]["results"][0]["outcomes"]
+    results = playing.service.history("alpha")[0].results[0]["outcomes"]
     assert not any(o["power"] == "FRANCE" and "lon" in (o.get("args") or ()) for o in results)
 
 

@@ -19,7 +19,7 @@ def test_names_are_read_as_the_board_allows_and_the_reply_says_how(playing):
     assert ("read 'E Edi-Nth' as Fleet Edinburgh -> North Sea: 'E' is no unit type, and the unit in Edinburgh is a "
             "fleet") in body
     assert "ERROR on line 4: F Stands" in body and "Fleet Edinburgh holds or Fleet London holds" in body
-    orders = {o["written"] for o in j.service.confirmation("alpha", "ENGLAND")["orders"]}
+    orders = {o["written"] for o in j.service.confirmation("alpha", "ENGLAND").orders}
     assert orders == {"A Liv-Yor", "E Edi-Nth"}
 
 
@@ -38,5 +38,5 @@ def test_a_unit_written_alone_is_a_build_or_a_removal_as_the_power_stands(playin
     body = words(j.reply_to("france@dip.test", "signon Falpha france-pw\nA Par").body)
     assert "ERROR on line 2: A Par" in body and "nothing to build or remove" in body  # France has neither
     j.service.process("alpha")
-    units = j.service.status("alpha")["position"]["units"]
+    units = j.service.status("alpha").position["units"]
     assert "A UKR" not in units["RUSSIA"] and "A BER" in units["GERMANY"]

@@ -31,7 +31,7 @@ def test_every_help_settings_example_is_a_setting_the_master_can_set_by_mail(jud
     reply = judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\n" + "\n".join(examples))
     done = re.findall(r"^\s*(\w+) of alpha: ", reply.body, re.MULTILINE)
     assert done == [s.words[0] for s in SETTINGS], reply.body
-    settings = judge.service.status("alpha")["settings"]
+    settings = judge.service.status("alpha").settings
     assert (settings["movement_hours"], settings["press"], settings["deadline_clock"]) == (72.0, "grey", "20:00")
     assert settings["deadline_days"] == ["mon", "tue", "wed", "thu", "fri"]
     assert settings["reminder_hours"] == [24.0, 4.0]
@@ -55,7 +55,7 @@ def test_set_is_the_masters_and_each_refusal_says_why_and_how(judge):
     assert "'someday' is not a day of the week" in text
     assert "SET GRACE needs a value" in text and "SET NOABSENCE takes no value" in text
     assert "MOVEMENT of alpha: 36 (was 48)" in text
-    assert judge.service.status("alpha")["settings"]["press"] == "white"
+    assert judge.service.status("alpha").settings["press"] == "white"
 
 
 def test_once_started_only_the_clock_and_manners_change(judge):
@@ -63,7 +63,7 @@ def test_once_started_only_the_clock_and_manners_change(judge):
         judge.service.create_account(name, f"{name}@dip.test", "x")
     for name in ("ann", "bob", "cy", "dee", "eve", "fay", "gus"):
         judge.service.join("alpha", name)
-    assert judge.service.status("alpha")["status"] == "active"
+    assert judge.service.status("alpha").status == "active"
     r = judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET PLAYERS five\nSET VICTORY 20\nSET PRESS none\n"
                                       "SET CLOCK 18:30")
     text = " ".join(r.body.split())
@@ -98,6 +98,6 @@ def test_set_clock_auto_picks_the_hour_most_players_are_awake_and_says_whom_it_s
         judge.service.accounts.set_time_zone(name, zone)
         judge.service.join("alpha", name)
     r = " ".join(judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET CLOCK AUTO").body.split())
-    clock = judge.service.status("alpha")["settings"]["deadline_clock"]
+    clock = judge.service.status("alpha").settings["deadline_clock"]
     assert clock is not None and f"CLOCK of alpha: {clock} (UTC), the hour awake for " in r
     assert "of 3 players: " in r and ("ann" in r and "bob" in r and "cy" in r)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from judge.engine import load_variant
+from judge.games.answers import CentreCount
 from judge.mail.notices import centre_tables, duration
 from judge.mail.textlayout import columns, listing, table, wrap
 
@@ -42,7 +43,7 @@ def test_wrap_and_listing():
 
 def test_centre_tables_split_long_games_so_every_line_fits():
     standard = load_variant("standard")
-    history = [{"phase": f"S{y}M", "year": y, "centres": {p: (y - 1900) % 7 for p in standard.power_ids}}
+    history = [CentreCount(phase=f"S{y}M", year=y, centres={p: (y - 1900) % 7 for p in standard.power_ids})
                for y in range(1901, 1931)]
     tables = centre_tables(standard, history)
     assert len(tables) > 1

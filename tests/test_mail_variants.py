@@ -78,8 +78,8 @@ def test_a_variant_played_by_mail_to_its_end(tmp_path, game):
                 reply = table.send(address(power.id), f"REGISTER {power.id.lower()} {password(power.id)}\n"
                                                       f"JOIN {name} {password(power.id)} {power.id}")
                 assert f"joined {name}" in reply, reply
-            assert wait_until(lambda: service.status(name)["status"] == "active", what="the game to start")
-            first = service.status(name)["phase"]
+            assert wait_until(lambda: service.status(name).status == "active", what="the game to start")
+            first = service.status(name).phase
 
             for power, lines in game["orders"].items():
                 letter = variant.power(power).letter
@@ -87,7 +87,7 @@ def test_a_variant_played_by_mail_to_its_end(tmp_path, game):
                 assert "ERROR" not in reply and "not read" not in reply, reply
             reply = table.send("gm@dip.test", f"SIGNON M{name} gm-Secret9\nPROCESS")
             assert f"{name} {first}: processed" in reply, reply
-            units = service.status(name)["position"]["units"]
+            units = service.status(name).position["units"]
             for power, unit in game["after"].items():
                 assert unit in units[power], (power, units[power])
             someone = address(next(iter(game["orders"])))
@@ -95,14 +95,14 @@ def test_a_variant_played_by_mail_to_its_end(tmp_path, game):
                                  what="the first phase's results")
             assert any(part.get_content_type() == "image/png" for part in results[0].iter_attachments())
 
-            position = service.status(name)["position"]
+            position = service.status(name).position
             alive = [p for p in variant.powers if position["units"].get(p.id) or position["centres"].get(p.id)]
             assert {p.id for p in alive} >= set(game["orders"])
             for power in alive:
                 reply = table.send(address(power.id), f"SIGNON {power.letter}{name} {password(power.id)}\nSET DRAW")
                 assert "you vote for a draw" in reply, reply
             assert "every survivor agreed: the game ends in a draw" in reply
-            assert service.status(name)["status"] == "finished"
+            assert service.status(name).status == "finished"
             for power in variant.powers:
                 ends = wait_until(lambda power=power: [m for m in table.to(address(power.id))
                                            if str(m["Subject"]).strip().startswith(f"{name} is over")],

@@ -97,14 +97,14 @@ def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_
     # The restored judge plays on: the orders given before the backup are there, the phase processes.
     again, clock2 = service(tmp_path / "elsewhere", start=clock().isoformat())
     status = again.status("alpha")
-    assert status["phase"] == "S1901M" and status["status"] == "active"
-    assert not status["powers"]["FRANCE"]["owes"]
-    assert [g["name"] for g in again.list_games()] == ["alpha"]
-    clock2.set(parse_time(status["deadline"]["utc"]) - timedelta(hours=1))
+    assert status.phase == "S1901M" and status.status == "active"
+    assert not status.powers["FRANCE"].owes
+    assert [g.name for g in again.list_games()] == ["alpha"]
+    clock2.set(parse_time(status.deadline["utc"]) - timedelta(hours=1))
     again.process("alpha")             # the master's `process`: the others are in civil disorder
     after = again.status("alpha")
-    assert after["phase"] == "F1901M"
-    units = after["position"]["units"]["FRANCE"]
+    assert after.phase == "F1901M"
+    units = after.position["units"]["FRANCE"]
     assert "A BUR" in units and "F MAO" in units
 
     # And `judge serve` runs on the restored directory.

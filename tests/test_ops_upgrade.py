@@ -68,23 +68,23 @@ def test_judge_serve_migrates_an_older_data_directory_and_the_games_play_on(tmp_
     svc, clock = service(tmp_path, start=iso(datetime.now(UTC)))
     assert svc.games_of("p-france") == [("alpha", "FRANCE")]      # game_powers, new in games schema 2
     again = svc.submit_orders("alpha", "FRANCE", orders("A PAR - PIC"), account="p-france", source="inbound:1")
-    assert again.get("repeated")                          # the old message's orders are not applied twice
-    if svc.status("alpha")["phase"] == "S1901M":
+    assert again.repeated                          # the old message's orders are not applied twice
+    if svc.status("alpha").phase == "S1901M":
         # A judge serve without a scheduler left the long-past deadline alone: the master plays it.
         svc.process("alpha")
     status = svc.status("alpha")
-    assert status["phase"] == "F1901M"
-    assert {"A BUR", "A SPA", "F MAO"} <= set(status["position"]["units"]["FRANCE"])   # the pre-upgrade orders
+    assert status.phase == "F1901M"
+    assert {"A BUR", "A SPA", "F MAO"} <= set(status.position["units"]["FRANCE"])   # the pre-upgrade orders
     svc.submit_orders("alpha", "FRANCE", orders("F MAO - POR", "A SPA H", "A BUR H"), account="p-france",
                       source="upgrade-test:1")
     svc.process("alpha")
     status = svc.status("alpha")
-    assert status["phase"] == "W1901A" and "F POR" in status["position"]["units"]["FRANCE"]
+    assert status.phase == "W1901A" and "F POR" in status.position["units"]["FRANCE"]
 
     for power in POWERS:                                  # the forming game fills and starts
         if power != "ITALY":
             svc.join("beta", f"p-{power.lower()}", [power])
-    assert svc.status("beta")["status"] == "active"
+    assert svc.status("beta").status == "active"
 
 
 def test_a_file_from_a_newer_judge_is_refused_with_the_reason(tmp_path):

@@ -432,7 +432,7 @@ def test_centre_counts_by_year_of_a_game_and_its_chart(tmp_path):
     svc.process("alpha")                                         # S1901M: everyone holds
     submit(svc, "alpha", "RUSSIA", "F SEV - RUM")
     svc.process("alpha")                                         # F1901M: Russia takes Rumania
-    if svc.status("alpha")["phase"] == "W1901A":
+    if svc.status("alpha").phase == "W1901A":
         submit(svc, "alpha", "RUSSIA", "BUILD A MOS")
         svc.process("alpha")
     counts = centre_counts_by_year(svc, "alpha")

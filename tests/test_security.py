@@ -55,8 +55,8 @@ def test_every_command_that_takes_a_password_is_guarded(judge, command):
         judge.mail("france@dip.test", command.format(pw=f"guess{n}"), mail_from=f"b{n}@evil.test")
     outs = judge.mail("france@dip.test", command.format(pw="france-pw"), mail_from="b99@evil.test")
     assert "too many wrong passwords" in to(outs, "france@dip.test")[0].text
-    assert judge.service.status("alpha")["master"] == "gm"
-    assert "beta" not in [g["name"] for g in judge.service.list_games()]
+    assert judge.service.status("alpha").master == "gm"
+    assert "beta" not in [g.name for g in judge.service.list_games()]
 
 
 def test_rotating_mail_from_from_and_computer_does_not_reset_the_account_count(judge):
@@ -150,7 +150,7 @@ def test_a_token_for_one_game_does_not_sign_on_to_another(judge):
     secret = judge.secret_of("france")
     outs = judge.mail("france@dip.test", "signon Fbeta\nA Par - Bur\nset password mine\nset address x@evil.test",
                       to=secret)
-    assert [o["written"] for o in svc.confirmation("beta", "FRANCE")["orders"]] == []
+    assert [o["written"] for o in svc.confirmation("beta", "FRANCE").orders] == []
     assert svc.accounts.get("france").addresses == ("france@dip.test",)
     assert svc.accounts.check_password("france", "france-pw")
     assert "password is needed" in to(outs, "france@dip.test")[0].text
@@ -189,7 +189,7 @@ def test_a_delivered_to_header_written_by_the_sender_does_not_sign_on_by_imap(tm
     raw = b"Delivered-To: judge@dip.test\r\n" + mail("turkey@dip.test", "F Ank - Bla", headers={"Delivered-To": secret})
     j.processor.archive.store(raw, mail_from=None, rcpt_tos=["judge@dip.test"], via="imap", peer="imap.test UID 9")
     j.processor.process_next()
-    assert j.service.confirmation("alpha", "TURKEY")["orders"] == []
+    assert j.service.confirmation("alpha", "TURKEY").orders == ()
     j.close()
 
 
@@ -232,7 +232,7 @@ def test_older_mail_read_after_newer_mail_does_not_replace_its_orders(tmp_path):
                                       mail_from="france@dip.test", rcpt_tos=["judge@dip.test"], via="smtp")
     j.dispatch(newer, classify(newer.raw, newer.mail_from), j.processor.context)
     j.dispatch(older, classify(older.raw, older.mail_from), j.processor.context)
-    assert [o["written"] for o in j.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Pic"]
+    assert [o["written"] for o in j.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Pic"]
     assert any("reached the judge later" in s.text for s in j.outbox())
     j.close()
 

@@ -81,26 +81,26 @@ def test_a_variant_plays_through_the_games_layer(tmp_path, play):
     svc.create_game("g", variant=variant.id, master="gm", seed=play["seed"])
     for power, name in names.items():
         status = svc.join("g", name, [power])
-    assert status["status"] == "active"
-    assert status["phase"] == variant.calendar.code(variant.calendar.first_phase)
-    assert {p: s["account"] for p, s in status["powers"].items()} == names
+    assert status.status == "active"
+    assert status.phase == variant.calendar.code(variant.calendar.first_phase)
+    assert {p: s.account for p, s in status.powers.items()} == names
     rng = random.Random(play["seed"])
-    phases = [status["phase"]]
-    while len(phases) <= play["phases"] and status["status"] != "finished":
-        position = position_from_json(variant, status["position"])
+    phases = [status.phase]
+    while len(phases) <= play["phases"] and status.status != "finished":
+        position = position_from_json(variant, status.position)
         check_board(variant, position)
-        for power, about in status["powers"].items():
-            if about["owes"]:
+        for power, about in status.powers.items():
+            if about.owes:
                 mine = random_orders(variant, position, power, rng)
                 reply = svc.submit_orders("g", power, [(order_text(o), o) for o in mine], account=names[power])
-                assert not reply["refused"] and not reply["problems"], reply
+                assert not reply.refused and not reply.problems, reply
         svc.process("g")
         status = svc.status("g")
-        assert status["phase"] != phases[-1] or status["status"] == "finished"
-        phases.append(status["phase"])
-    check_board(variant, position_from_json(variant, status["position"]))
+        assert status.phase != phases[-1] or status.status == "finished"
+        phases.append(status.phase)
+    check_board(variant, position_from_json(variant, status.position))
     assert phases[:len(play["opening"])] == play["opening"]
-    units = sum(len(us) for us in status["position"]["units"].values())
+    units = sum(len(us) for us in status.position["units"].values())
     assert units > 0
 
 

@@ -5,6 +5,7 @@ The edges (mail dispatch, the scheduler, the CLI) call `service.GameService` onl
     store.py        schema and migrations: one SQLite file per game, the "games" part of judge.sqlite
     gamefile.py     reading and writing one game's rows, and its notices (stable ids)
     model.py        settings, game and power statuses, GameError
+    answers.py      what GameService answers (frozen values), NoticeKind, NoSuchGame
     clock.py        clocks, deadlines, reminders, absences, times shown in people's zones
     forming.py      sign-ups and the start; assignment.py gives out the seats
     submissions.py  orders over time, as written and as read; ordercodec.py is their JSON

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .accounts import hash_password, verify_password
+from .answers import AccessRules
 from .gamefile import GameFile
 from .model import GameError
 from .records import Record
@@ -45,11 +46,11 @@ def _on(gf: GameFile, kind: str, account: str) -> bool:
     return gf.db["access"].count_where("kind = ? AND value = ?", [kind, account]) > 0
 
 
-def rules(gf: GameFile) -> dict:
+def rules(gf: GameFile) -> AccessRules:
     """What SUMMARY may show: whether a password is set, and the two lists."""
     rows = [(r["kind"], r["value"]) for r in gf.db["access"].rows_where(order_by="kind, value")]
-    return {"password": any(k == "password" for k, _ in rows),
-            "allow": [v for k, v in rows if k == "allow"], "deny": [v for k, v in rows if k == "deny"]}
+    return AccessRules(password=any(k == "password" for k, _ in rows),
+                       allow=tuple(v for k, v in rows if k == "allow"), deny=tuple(v for k, v in rows if k == "deny"))
 
 
 def private(gf: GameFile) -> bool:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from .answers import GameState, NoSuchGame
 from .service import GameError, GameService
 
 
@@ -87,8 +89,15 @@ def _service(args) -> GameService:
     return svc
 
 
+def _json(value: Any) -> Any:
+    """GameService's answers (frozen dataclasses) as JSON objects."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def _out(args, value: Any, text: str) -> int:
-    print(json.dumps(value, indent=2, sort_keys=True) if args.json else text)
+    print(json.dumps(value, indent=2, sort_keys=True, default=_json) if args.json else text)
     return 0
 
 
@@ -96,7 +105,7 @@ def _guard(func):
     def run(args) -> int:
         try:
             return func(args)
-        except (GameError, KeyError, ValueError) as e:
+        except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
             print(f"judge {args.command}: {e.args[0] if e.args else e}")
             return 1
     return run
@@ -109,14 +118,14 @@ def _create(args) -> int:
     settings.setdefault("time_zone", args.time_zone)
     status = _service(args).create_game(args.name, variant=args.variant, rules=args.rules, master=args.master,
                                         settings=settings)
-    return _out(args, status, f"created {status['name']} ({status['variant']}, {status['rules']} rules); "
+    return _out(args, status, f"created {status.name} ({status.variant}, {status.rules} rules); "
                               f"it starts when {len(_seats(status))} players have joined")
 
 
-def _seats(status: dict) -> list:
+def _seats(status: GameState) -> list:
     from ..engine import load_variant
     from .small import setup
-    return list(setup(status["settings"]["players"], load_variant(status["variant"])).seats)
+    return list(setup(status.settings["players"], load_variant(status.variant)).seats)
 
 
 @_guard
@@ -136,7 +145,7 @@ def _export(args) -> int:
 @_guard
 def _list(args) -> int:
     games = _service(args).list_games(all_games=True)
-    lines = [f"{g['name']:<20} {g['status']:<9} {g['phase'] or '-':<8} next {g['next_event_at'] or '-'}"
+    lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))
 
@@ -144,16 +153,16 @@ def _list(args) -> int:
 @_guard
 def _status(args) -> int:
     s = _service(args).status(args.game)
-    lines = [f"{s['name']}: {s['status']}, {s['phase_name'] or 'not started'} ({s['variant']}, {s['rules']} rules)"]
-    if s["deadline"]:
-        lines.append("deadline " + " / ".join(s["deadline"]["shown"].values()))
-    for p, v in s["powers"].items():
-        owes = " owes orders" if v["owes"] else ""
-        lines.append(f"  {p:<8} {v['account'] or '-':<16} {v['status']:<15} {v['centres']:>2} centres{owes}")
-    if s["signups"] and s["status"] == "forming":
-        lines.append("joined: " + ", ".join(s["signups"]))
-    if s["result"]:
-        lines.append(f"result: {s['result']['how']}, " + ", ".join(s["result"]["winners"]))
+    lines = [f"{s.name}: {s.status}, {s.phase_name or 'not started'} ({s.variant}, {s.rules} rules)"]
+    if s.deadline:
+        lines.append("deadline " + " / ".join(s.deadline["shown"].values()))
+    for p, v in s.powers.items():
+        owes = " owes orders" if v.owes else ""
+        lines.append(f"  {p:<8} {v.account or '-':<16} {v.status:<15} {v.centres:>2} centres{owes}")
+    if s.signups and s.status == "forming":
+        lines.append("joined: " + ", ".join(s.signups))
+    if s.result:
+        lines.append(f"result: {s.result['how']}, " + ", ".join(s.result["winners"]))
     return _out(args, s, "\n".join(lines))
 
 
@@ -162,7 +171,7 @@ def _process(args) -> int:
     svc = _service(args)
     done = svc.process(args.game)
     s = svc.status(args.game)
-    return _out(args, {"done": done, "phase": s["phase"]}, f"{args.game}: {done}; now {s['phase']}")
+    return _out(args, {"done": done, "phase": s.phase}, f"{args.game}: {done}; now {s.phase}")
 
 
 @_guard
@@ -170,12 +179,12 @@ def _history(args) -> int:
     h = _service(args).history(args.game)
     lines = []
     for row in h:
-        mark = " (rolled back)" if row["rolled_back"] else ""
-        lines.append(f"{row['seq']:>3} {row['phase']} started {row['started_at']} "
-                     f"processed {row['processed_at'] or '-'}{mark}")
-        if row["civil_disorder"]:
-            lines.append("      civil disorder: " + ", ".join(row["civil_disorder"]))
-        for r in row["results"]:
+        mark = " (rolled back)" if row.rolled_back else ""
+        lines.append(f"{row.seq:>3} {row.phase} started {row.started_at} "
+                     f"processed {row.processed_at or '-'}{mark}")
+        if row.civil_disorder:
+            lines.append("      civil disorder: " + ", ".join(row.civil_disorder))
+        for r in row.results:
             for o in r["outcomes"]:
                 judge = " (by the judge)" if o["by_judge"] else ""
                 lines.append(f"      {r['phase']} {o['power']:<8} {o['order']:<24} {o['reason']}{judge}")
@@ -185,7 +194,7 @@ def _history(args) -> int:
 @_guard
 def _rollback(args) -> int:
     s = _service(args).rollback(args.game, args.phase)
-    return _out(args, s, f"{args.game} is back at {s['phase_name']}")
+    return _out(args, s, f"{args.game} is back at {s.phase_name}")
 
 
 @_guard

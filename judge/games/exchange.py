@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..engine.calendar import PhaseKind
 from ..engine.position import Position
 from ..engine.variant import Variant
 from ..language.names import NameIndex, name_key, or_list
+from .answers import ExchangeState, NoticeKind
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, PowerStatus
 
@@ -38,7 +39,7 @@ class Offer:
 
 
 def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: Sequence[str],
-          now: datetime, source: str | None) -> dict:
+          now: datetime, source: str | None) -> ExchangeState:
     """Record `power`'s offer to `partner` in the current phase and say where the exchange stands."""
     variant = gf.variant
     if HOOK not in variant.hooks:
@@ -61,35 +62,36 @@ def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: 
     return result
 
 
-def _tell_partner(gf: GameFile, submission: int, result: dict, now: datetime) -> None:
+def _tell_partner(gf: GameFile, submission: int, result: ExchangeState, now: datetime) -> None:
     """The partner hears of each offer (or its withdrawal) at once: an exchange needs both sides' orders."""
-    account = gf.powers()[result["partner"]].account
+    account = gf.powers()[result.partner].account
     if account:
-        gf.notice(f"exchange:{submission}", "exchange_offer", account,
-                  {key: result[key] for key in ("phase", "power", "partner", "give", "receive", "status")}, now)
+        gf.notice(f"exchange:{submission}", NoticeKind.EXCHANGE_OFFER, account,
+                  {"phase": result.phase, "power": result.power, "partner": result.partner,
+                   "give": list(result.give), "receive": list(result.receive), "status": result.status}, now)
 
 
-def repeated(gf: GameFile, power: str, partner: str, source: str) -> dict:
+def repeated(gf: GameFile, power: str, partner: str, source: str) -> ExchangeState:
     """A message handled before (dispatched again after a crash): where its exchange stands now."""
     row = next(gf.db["submissions"].rows_where("source = ? AND action = 'exchange'", [source], select="read"), None)
     other = json.loads(row["read"])["partner"] if row else NameIndex(gf.variant).power(partner) or partner.upper()
-    return {**standing(gf, power, other), "repeated": True}
+    return replace(standing(gf, power, other), repeated=True)
 
 
-def standing(gf: GameFile, power: str, partner: str) -> dict:
+def standing(gf: GameFile, power: str, partner: str) -> ExchangeState:
     """Where `power`'s exchange with `partner` stands in the current phase."""
     row = gf.current()
     offers = current_offers(gf, row)
     mine, theirs = offers.get((power, partner)), offers.get((partner, power))
     occupied = sorted(c for c in (mine.give if mine else ()) if _occupier(row.position, c) == power)
     status = "withdrawn" if mine is None else "agreed" if theirs is not None and mine.matches(theirs) else "offered"
-    out = {"status": status, "game": gf.name, "phase": row.phase, "power": power, "partner": partner,
-           "give": sorted(mine.give) if mine else [], "receive": sorted(mine.receive) if mine else [],
-           "partner_offer": {"give": sorted(theirs.give), "receive": sorted(theirs.receive)} if theirs else None}
-    if occupied:
-        out["warning"] = (f"you occupy {or_list([gf.variant.board.province(c).name for c in occupied])}: "
-                          "the exchange happens only if your unit has left by the end of the move")
-    return out
+    warning = (f"you occupy {or_list([gf.variant.board.province(c).name for c in occupied])}: "
+               "the exchange happens only if your unit has left by the end of the move") if occupied else None
+    return ExchangeState(
+        status=status, game=gf.name, phase=row.phase, power=power, partner=partner,
+        give=tuple(sorted(mine.give)) if mine else (), receive=tuple(sorted(mine.receive)) if mine else (),
+        partner_offer={"give": sorted(theirs.give), "receive": sorted(theirs.receive)} if theirs else None,
+        warning=warning)
 
 
 def current_offers(gf: GameFile, row: PhaseRow) -> dict[tuple[str, str], Offer]:

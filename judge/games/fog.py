@@ -24,6 +24,7 @@ from ..engine.notation import position_from_json
 from ..engine.outcomes import Outcome, Reason
 from ..engine.position import Position
 from ..engine.variant import Variant
+from .answers import GameState
 from .ordercodec import order_to_json
 
 
@@ -37,14 +38,14 @@ class View:
         return all(p.lower() in self.seen for p in provinces)
 
 
-def view_for(status: Mapping[str, Any], account: str | None) -> frozenset[str] | None:
+def view_for(status: GameState, account: str | None) -> frozenset[str] | None:
     """The powers whose sight `account` reads a game with (empty: none, an observer or stranger),
     or None when it sees everything: no fog, the game over, or the game's master."""
-    if not status["settings"].get("fog") or status["status"] in ("finished", "forming"):
+    if not status.settings.get("fog") or status.status in ("finished", "forming"):
         return None
-    if account is not None and account == status.get("master"):
+    if account is not None and account == status.master:
         return None
-    return frozenset(p for p, info in status["powers"].items() if account is not None and info["account"] == account)
+    return frozenset(p for p, info in status.powers.items() if account is not None and info.account == account)
 
 
 def sight(variant: Variant, position: Position, powers: Iterable[str]) -> frozenset[str]:

@@ -8,6 +8,7 @@ from datetime import datetime
 from ..engine import starting_position
 from ..engine.calendar import Phase, PhaseKind
 from . import processing
+from .answers import NoticeKind
 from .assignment import assign_by_preference, assign_random
 from .clock import iso
 from .gamefile import GameFile
@@ -80,10 +81,10 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
     about = {"variant": gf.variant.name, "variant_notice": gf.variant.extra.get("x_reconstruction_notice")
              if gf.variant.reconstructed else None}
     for account, seat in seats.items():
-        gf.notice("0", "game_start", account, {**about,
+        gf.notice("0", NoticeKind.GAME_START, account, {**about,
             "phase": gf.phase_code(position), "phase_name": gf.phase_name(position), "seat": list(seat),
             "players": {p: a for a, s in seats.items() for p in s}, "neutral": neutral,
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
-    gf.announce("0", "game_start", {**about, "phase": gf.phase_code(position), "neutral": neutral},
+    gf.announce("0", NoticeKind.GAME_START, {**about, "phase": gf.phase_code(position), "neutral": neutral},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
     gf.update_game(next_event_at=iso(processing.next_event(gf, now)))

@@ -19,6 +19,7 @@ from ..engine.orders import Order
 from ..engine.position import Position
 from ..engine.rules import Rules, edition
 from ..engine.variant import Variant
+from .answers import NoticeKind
 from .clock import Absence, iso, parse_time, shown
 from .model import GameStatus, PowerStatus, Settings
 from .ordercodec import order_from_json
@@ -181,7 +182,7 @@ class GameFile:
             zones.append(zone)
         return {"utc": iso(when), "shown": shown(when, zones)}
 
-    def notice(self, key: str, kind: str, recipient: str | None, payload: dict[str, Any], now: datetime) -> None:
+    def notice(self, key: str, kind: NoticeKind, recipient: str | None, payload: dict[str, Any], now: datetime) -> None:
         """Write a notice once: its id is game:key:kind:recipient, the same however often we retry."""
         nid = f"{self.name}:{key}:{kind}:{recipient or '*'}"
         body = {"game": self.name, "kind": kind, "recipient": recipient,
@@ -207,7 +208,7 @@ class GameFile:
             payload["results"] = results[seq]
         return payload
 
-    def announce(self, key: str, kind: str, payload: dict[str, Any], now: datetime,
+    def announce(self, key: str, kind: NoticeKind, payload: dict[str, Any], now: datetime,
                  deadline: datetime | None = None, recipients: Iterable[str | None] | None = None) -> None:
         """The same news to each recipient, with the deadline shown in the game's zone and their own."""
         for r in (self.recipients() if recipients is None else recipients):

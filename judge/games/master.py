@@ -6,6 +6,7 @@ from datetime import datetime
 
 from ..engine.notation import loc_text, unit_text
 from . import processing
+from .answers import NoticeKind
 from .clock import iso, move_past_absences, parse_time
 from .ending import Ending
 from .gamefile import GameFile, PhaseRow
@@ -35,7 +36,7 @@ def pause(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.update_game(status=GameStatus.PAUSED.value, paused_at=iso(now), next_event_at=None)
     gf.event("paused", now)
-    gf.announce(f"{gf.current().seq}:{iso(now)}", "paused", {"phase": gf.current().phase}, now)
+    gf.announce(f"{gf.current().seq}:{iso(now)}", NoticeKind.PAUSED, {"phase": gf.current().phase}, now)
 
 
 def resume(gf: GameFile, now: datetime) -> None:
@@ -48,7 +49,7 @@ def resume(gf: GameFile, now: datetime) -> None:
     set_deadline(gf, row.seq, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, paused_at=None)
     gf.event("resumed", now, deadline=iso(deadline))
-    gf.announce(f"{row.seq}:{iso(now)}", "resumed", {"phase": row.phase}, now, deadline)
+    gf.announce(f"{row.seq}:{iso(now)}", NoticeKind.RESUMED, {"phase": row.phase}, now, deadline)
     reschedule(gf, now)
 
 
@@ -68,7 +69,7 @@ def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     seq = gf.new_phase(old.position, now, deadline)
     gf.event("rolled back", now, to=old.phase, from_seq=old.seq, new_seq=seq)
     needs = {p: _need_json(old.position, n) for p, n in processing.needs(gf, old.position).items() if n}
-    gf.announce(f"{seq}", "rollback", {"phase": old.phase, "phase_name": gf.phase_name(old.position),
+    gf.announce(f"{seq}", NoticeKind.ROLLBACK, {"phase": old.phase, "phase_name": gf.phase_name(old.position),
                                        "needs": needs}, now, deadline)
     reschedule(gf, now)
 
@@ -122,7 +123,7 @@ def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) 
     row = gf.current()
     set_deadline(gf, row.seq, deadline)
     gf.event("deadline set", now, deadline=iso(deadline), reason=reason)
-    gf.announce(f"{row.seq}:{iso(deadline)}", "deadline_moved", {"phase": row.phase, "reason": reason},
+    gf.announce(f"{row.seq}:{iso(deadline)}", NoticeKind.DEADLINE_MOVED, {"phase": row.phase, "reason": reason},
                 now, deadline)
     if gf.status is GameStatus.ACTIVE:
         reschedule(gf, now)
@@ -161,7 +162,7 @@ def reveal(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is not anonymous: its players are shown already")
     gf.update_game(settings=json.dumps(gf.settings.with_(anonymous=False).to_json()))
     gf.event("revealed", now)
-    gf.announce("revealed", "revealed", {}, now)
+    gf.announce("revealed", NoticeKind.REVEALED, {}, now)
 
 
 def terminate(gf: GameFile, now: datetime) -> None:
@@ -175,7 +176,7 @@ def terminate(gf: GameFile, now: datetime) -> None:
                        next_event_at=None)
         gf.event("finished", now, **result)
         joined = sorted(r["account"] for r in gf.db["signups"].rows_where(select="account"))
-        gf.announce("terminated:end", "game_end", {"result": result}, now,
+        gf.announce("terminated:end", NoticeKind.GAME_END, {"result": result}, now,
                     recipients=[*joined, *(m for m in gf.masters() if m not in joined), None])
         return
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}

@@ -1,9 +1,11 @@
 """Players coming and going: who may act for a power, replacements, resignations, absences."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from . import processing
+from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
 from .master import moved_past_absences, reschedule, set_deadline
@@ -39,7 +41,7 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     if deadline is not None and full > deadline:
         set_deadline(gf, row.seq, full)
         deadline = full
-    gf.announce(f"{row.seq}:{power}:{iso(now)}", "replacement",
+    gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
                 {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
     reschedule(gf, now)
 
@@ -49,7 +51,7 @@ def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None
     pr = gf.powers()[power]
     gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
     gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
-    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "resigned",
+    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
                 {"power": power, "open_for_takeover": True, "by_master": account is None}, now)
     reschedule(gf, now)
 
@@ -60,11 +62,11 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
         gf.power_event(power, pr.account, "returned", now, gf.current().phase)
-        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", "returned", {"power": power}, now)
+        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 
 
 def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
-                now: datetime) -> dict:
+                now: datetime) -> AbsenceSet:
     """An absence moves a deadline falling in it to `after_absence_hours` after its end. A player may
     set one of at most `max_absence_days`; the master may set any."""
     if ends <= starts or ends <= now:
@@ -80,15 +82,15 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
             raise GameError(f"{account} plays no power in {gf.name}")
     gf.db["absences"].insert({"account": account, "starts": iso(starts), "ends": iso(ends),
                               "set_by": "master" if by_master else "player", "at": iso(now)})
-    out = {"starts": iso(starts), "ends": iso(ends), "deadline_moved": False}
+    out = AbsenceSet(starts=iso(starts), ends=iso(ends))
     row = gf.current()
     if gf.status is GameStatus.ACTIVE and row and row.deadline:
         moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
         waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
         if moved != row.deadline and account in waited_for:
             set_deadline(gf, row.seq, moved)
-            gf.announce(f"{row.seq}:{iso(moved)}", "deadline_moved",
+            gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
-            out.update(deadline_moved=True, deadline=iso(moved))
+            out = replace(out, deadline_moved=True, deadline=iso(moved))
         reschedule(gf, now)
     return out

@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
+from .answers import NoticeKind
 from .clock import iso
 from .gamefile import GameFile
 from .model import GameError, PressType
@@ -33,7 +34,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
     # a copy of everything to the masters, as HELP PRESS tells players; a master's own press to the others
     accounts.update(m for m in masters if sender != "MASTER" or m != account)
     for acc in sorted(a for a in accounts if a):
-        gf.notice(f"press:{press_id}", "press", acc, {
+        gf.notice(f"press:{press_id}", NoticeKind.PRESS, acc, {
             "from": sender if acc in masters else shown, "to": targets, "broadcast": to is None, "body": body,
             "grey": anonymous,
             "copy": acc in masters and "MASTER" not in targets and not any(

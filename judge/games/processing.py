@@ -17,6 +17,7 @@ from ..engine.outcomes import PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
 from . import records
+from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
@@ -138,14 +139,14 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
         gf.db["phases"].update(row.seq, {"late_noticed": 1})
-        _tell_owing(gf, row, late, "late", f"{row.seq}:{iso(row.deadline)}", now,
+        _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
         done = "late"
     due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
            if when <= now and h not in row.reminded]
     if due and late and now < row.deadline:
         # after a long stop only the latest reminder is worth sending
-        _tell_owing(gf, row, late, "reminder", f"{row.seq}:{iso(row.deadline)}:{min(due):g}", now,
+        _tell_owing(gf, row, late, NoticeKind.REMINDER, f"{row.seq}:{iso(row.deadline)}:{min(due):g}", now,
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
@@ -154,7 +155,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     return done
 
 
-def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: str, key: str, now: datetime,
+def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: NoticeKind, key: str, now: datetime,
                 extra: dict) -> None:
     powers = gf.powers()
     accounts = sorted({powers[p].account for p in late if powers[p].account})
@@ -221,7 +222,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
     summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report}
-    gf.announce(str(row.seq), "results", summary, now, deadline)
+    gf.announce(str(row.seq), NoticeKind.RESULTS, summary, now, deadline)
     for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
     checkpoint("notices written")
@@ -234,9 +235,10 @@ def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: dat
     power is announced publicly (recipient None) for takeover."""
     account = item.get("account") or gf.powers()[item["power"]].account
     recipients = {account, *gf.masters()} - {None}
-    if item.get("open_for_takeover") or item["kind"] in ("coin_toss", "italy_joins"):
+    kind = NoticeKind(item["kind"])
+    if item.get("open_for_takeover") or kind in (NoticeKind.COIN_TOSS, NoticeKind.ITALY_JOINS):
         recipients = set(gf.recipients())
-    gf.announce(key, item["kind"], item, now, deadline, recipients=sorted(recipients, key=lambda r: r or ""))
+    gf.announce(key, kind, item, now, deadline, recipients=sorted(recipients, key=lambda r: r or ""))
 
 
 def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
@@ -297,7 +299,7 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
     gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                    next_event_at=None)
     gf.event("finished", now, **result)
-    gf.announce(f"{key}:end", "game_end", {"result": result}, now)
+    gf.announce(f"{key}:end", NoticeKind.GAME_END, {"result": result}, now)
 
 
 def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:

@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,9 +31,12 @@ from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
-from .accounts import Accounts
+from .accounts import Account, Accounts
+from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
+                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange,
+                      notice_kind)
 from .clock import SystemClock, iso, parse_time
-from .gamefile import GameFile
+from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction
@@ -43,16 +46,15 @@ from .submissions import (already_handled, clear_orders, confirmation, foreign_u
                           store_orders, too_late)
 
 Checkpoint = Callable[[str], None]
+
+
+def _current(gf: GameFile) -> PhaseRow:
+    """The phase being played; a game still forming has none."""
+    row = gf.current()
+    if row is None:
+        raise GameError(f"{gf.name} has not started")
+    return row
 log = logging.getLogger("judge.games")
-
-
-@dataclass(frozen=True)
-class Notice:
-    id: str
-    kind: str
-    recipient: str | None
-    payload: dict[str, Any]
-    created_at: str
 
 
 class GameService:
@@ -89,7 +91,7 @@ class GameService:
             self._variants[name] = load_variant(name)
         return self._variants[name]
 
-    def _file(self, db) -> GameFile:
+    def _file(self, db: sqlite_utils.Database) -> GameFile:
         return GameFile(db, self.variant, self.accounts.zone_of)
 
     @contextmanager
@@ -152,7 +154,7 @@ class GameService:
 
     def _trim(self, keep: int) -> None:
         """Close all but the `keep` files used last."""
-        pool = getattr(self._local, "games", None) or {}
+        pool: OrderedDict[Path, sqlite_utils.Database] = getattr(self._local, "games", None) or OrderedDict()
         while len(pool) > keep:
             self._close_game(*pool.popitem(last=False))
 
@@ -178,7 +180,7 @@ class GameService:
                 db.close()
             return
         key = game_path(self.data, name)
-        db = pool.pop(key, None) or open_game(self.data, name)
+        db = pool.pop(key) if key in pool else open_game(self.data, name)
         pool[key] = db
         yield db
         if not getattr(self._local, "batch", False):
@@ -219,7 +221,7 @@ class GameService:
         with self._game(name) as db:
             yield self._file(db)
 
-    def _reindex(self, db) -> str | None:
+    def _reindex(self, db: sqlite_utils.Database) -> str | None:
         # The game file is read while the index is locked: of two processes updating one game's row,
         # the later one reads the later state, so a slow writer cannot put an old state back.
         path = db.execute("PRAGMA database_list").fetchone()[2]
@@ -229,7 +231,7 @@ class GameService:
             row = gf.row()
             cur = gf.current()
             pending = db.execute("SELECT count(*) FROM notices WHERE queued_at IS NULL").fetchone()[0]
-            self.judge["game_index"].upsert({
+            self.judge.table("game_index").upsert({
                 "name": row["name"], "variant": row["variant"], "status": row["status"],
                 "phase": cur.phase if cur else None, "master": row["master"], "next_event_at": row["next_event_at"],
                 "pending_notices": pending, "updated_at": iso(self.clock()), "listed": int(not gf.settings.unlisted),
@@ -274,7 +276,7 @@ class GameService:
 
     # -- accounts ------------------------------------------------------------------------------
     def create_account(self, name: str, address: str, password: str | None = None, *,
-                       time_zone: str = "UTC", keeper: bool = False):
+                       time_zone: str = "UTC", keeper: bool = False) -> Account:
         return self.accounts.create(name, address, password, self.clock(), time_zone=time_zone, keeper=keeper)
 
     def record(self, account: str) -> records.Record:
@@ -285,8 +287,8 @@ class GameService:
 
     # -- forming -------------------------------------------------------------------------------
     def create_game(self, name: str, *, variant: str = "standard", rules: str = "5th",
-                    settings: Settings | dict | None = None, master: str | None = None,
-                    seed: int | None = None) -> dict:
+                    settings: Settings | dict[str, Any] | None = None, master: str | None = None,
+                    seed: int | None = None) -> GameState:
         name = check_game_name(name)
         if game_exists(self.data, name):
             raise GameError(f"there is already a game called {name}")
@@ -322,7 +324,7 @@ class GameService:
         return self.status(name)
 
     def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
-             join_password: str | None = None) -> dict:
+             join_password: str | None = None) -> GameState:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
         self.accounts.get(account)
@@ -334,7 +336,7 @@ class GameService:
         return self.status(name)
 
     def set_access(self, name: str, *, password: str | None = None, clear_password: bool = False,
-                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> dict:
+                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> AccessRules:
         """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now."""
         for account in (*allow, *deny):
             self.accounts.get(account)
@@ -349,7 +351,7 @@ class GameService:
         with self._write(name) as gf:
             forming.leave(gf, account)
 
-    def start(self, name: str, *, force: bool = False, source: str | None = None) -> dict:
+    def start(self, name: str, *, force: bool = False, source: str | None = None) -> GameState:
         """Start a game that has all its players; `force`: with those there are (FORCE START), the
         empty seats neutral."""
         with self._write_once(name, source) as gf:
@@ -357,7 +359,7 @@ class GameService:
                 forming.start(gf, self.clock(), force=force)
         return self.status(name)
 
-    def terminate(self, name: str, *, source: str | None = None) -> dict:
+    def terminate(self, name: str, *, source: str | None = None) -> GameState:
         """The master's TERMINATE: the game ends now, with no winner."""
         with self._write_once(name, source) as gf:
             if gf is not None:
@@ -367,7 +369,7 @@ class GameService:
     # -- orders ----------------------------------------------------------------------------------
     def submit_orders(self, name: str, power: str, items: Sequence[Any], *, account: str | None = None,
                       source: str | None = None, written: str | None = None,
-                      received: datetime | None = None) -> dict:
+                      received: datetime | None = None) -> Confirmation:
         """Store a message's orders. `items`: parsed orders (with .order and .text) or (text, Order) pairs.
 
         Movement and retreats: the message replaces the orders for the units it names. Adjustments:
@@ -382,9 +384,9 @@ class GameService:
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return {**confirmation(gf, power), "repeated": True}
+                return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
-            row = gf.current()
+            row = _current(gf)
             if received is not None:
                 too_late(gf, row, received)
             refused = {i: why for i, item in enumerate(items)
@@ -395,22 +397,23 @@ class GameService:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
                 players.returned(gf, power, self.clock())
                 master.reschedule(gf, self.clock())
-            return {**confirmation(gf, power), "refused": refused}
+            return replace(confirmation(gf, power), refused=refused)
 
-    def confirmation(self, name: str, power: str) -> dict:
+    def confirmation(self, name: str, power: str) -> Confirmation:
         """The power's standing orders, their problems, units still without orders and the deadline."""
         with self._read(name) as gf:
             if gf.current() is None:
                 raise GameError(f"{name} has not started")
             return confirmation(gf, power.upper())
 
-    def clear_orders(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> dict:
+    def clear_orders(self, name: str, power: str, *, account: str | None = None,
+                     source: str | None = None) -> Confirmation:
         power = power.upper()
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return {**confirmation(gf, power), "repeated": True}
+                return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
-            clear_orders(gf, gf.current(), power, self.clock(), source)
+            clear_orders(gf, _current(gf), power, self.clock(), source)
             master.reschedule(gf, self.clock())
             return confirmation(gf, power)
 
@@ -468,18 +471,18 @@ class GameService:
                 master.resume(gf, self.clock())
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
-                    by_master: bool = False, source: str | None = None) -> dict:
+                    by_master: bool = False, source: str | None = None) -> AbsenceSet:
         """Times without an offset are read in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
-                return {"repeated": True}
+                return AbsenceSet(starts=None, ends=None, repeated=True)
             zone = gf.settings.time_zone
             s = parse_time(starts, zone) if isinstance(starts, str) else starts
             e = parse_time(ends, zone) if isinstance(ends, str) else ends
             return players.add_absence(gf, account, s, e, by_master, self.clock())
 
     # -- players coming and going ----------------------------------------------------------------
-    def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> dict:
+    def take_over(self, name: str, power: str, account: str, *, join_password: str | None = None) -> GameState:
         self.accounts.get(account)
         record = self.record(account)
         with self._write(name) as gf:
@@ -528,18 +531,18 @@ class GameService:
         """Press from a power (or 'MASTER') to powers (None: everyone). Returns the press id."""
         with self._write(name) as gf:
             if already_handled(gf, source):
-                return gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0]
+                return int(gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0])
             return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
 
     # -- the master's tools ------------------------------------------------------------------------
-    def rollback(self, name: str, phase: str, *, source: str | None = None) -> dict:
+    def rollback(self, name: str, phase: str, *, source: str | None = None) -> GameState:
         with self._write_once(name, source) as gf:
             if gf is not None:
                 master.rollback(gf, phase, self.clock())
         return self.status(name)
 
     def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
-                      source: str | None = None) -> dict:
+                      source: str | None = None) -> GameState:
         """SET DEADLINE: a time without an offset is read in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
@@ -548,7 +551,7 @@ class GameService:
             master.move_deadline(gf, when, self.clock(), reason)
         return self.status(name)
 
-    def extend(self, name: str, hours: float, *, source: str | None = None) -> dict:
+    def extend(self, name: str, hours: float, *, source: str | None = None) -> GameState:
         """EXTEND: the current deadline moves `hours` later."""
         with self._write_once(name, source) as gf:
             if gf is None:
@@ -585,10 +588,10 @@ class GameService:
             if account not in gf.masters():
                 raise GameError(f"{account} is not a master of {name}")
             players.check_playing(gf, power, account)
-            row, player = gf.current(), gf.powers()[power].account
+            row, player = _current(gf), gf.powers()[power].account
             gf.event("master acts", self.clock(), power=power, account=account)
             if player and player != account:
-                gf.notice(f"{row.seq}:acted:{power}:{account}", "master_acted", player,
+                gf.notice(f"{row.seq}:acted:{power}:{account}", NoticeKind.MASTER_ACTED, player,
                           {"power": power, "phase": row.phase, "master": account}, self.clock())
 
     def eject(self, name: str, power: str, *, source: str | None = None) -> None:
@@ -597,7 +600,7 @@ class GameService:
             if gf is not None:
                 players.resign(gf, power.upper(), None, self.clock())
 
-    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> dict:
+    def replace(self, name: str, power: str, account: str, *, source: str | None = None) -> GameState:
         """The master gives a power to another player (its player is ejected first if still playing)."""
         self.accounts.get(account)
         power = power.upper()
@@ -610,8 +613,9 @@ class GameService:
             players.take_over(gf, power, account, self.clock())
         return self.status(name)
 
-    def preview(self, name: str) -> dict:
-        """What PROCESS would do now, played in a transaction that is then rolled back."""
+    def preview(self, name: str) -> dict[str, Any]:
+        """What PROCESS would do now, played in a transaction that is then rolled back: the phase's
+        result as it would be stored (JSON: judge.games.resultcodec)."""
         with self._game(name) as db:    # in a batch, the batch's connection (its transaction may be open)
             nested = db.conn.in_transaction
             db.conn.execute("SAVEPOINT preview" if nested else "BEGIN IMMEDIATE")
@@ -619,9 +623,11 @@ class GameService:
                 gf = self._file(db)
                 if gf.status is not GameStatus.ACTIVE:
                     raise GameError(f"{name} is {gf.status.value}")
-                seq = gf.current().seq
+                seq = _current(gf).seq
                 processing.process(gf, self.clock())
-                return json.loads(db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+                result: dict[str, Any] = json.loads(
+                    db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0])
+                return result
             finally:
                 db.conn.execute("ROLLBACK TO preview" if nested else "ROLLBACK")
                 if nested:
@@ -631,11 +637,11 @@ class GameService:
         """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its
         players, from their registered zones (those signed up, while it forms)."""
         status = self.status(name)
-        players = {info["account"] for info in status["powers"].values() if info["account"]} or set(status["signups"])
+        players = {info.account for info in status.powers.values() if info.account} or set(status.signups)
         zones = {a: self.accounts.zone_of(a) or "UTC" for a in sorted(players)}
-        return deadlines.auto_clock(status["settings"]["time_zone"], zones, self.clock().date())
+        return deadlines.auto_clock(status.settings["time_zone"], zones, self.clock().date())
 
-    def set_settings(self, name: str, **changes: Any) -> dict:
+    def set_settings(self, name: str, **changes: Any) -> GameState:
         with self._write(name) as gf:
             master.change_settings(gf, self.clock(), **changes)
         return self.status(name)
@@ -643,10 +649,10 @@ class GameService:
     # -- notices for the mail layer ----------------------------------------------------------------
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
-            results: dict[int, list[dict]] = {}
-            return [Notice(r[0], r[1], r[2], gf.read_notice_payload(r[3], results), r[4]) for r in gf.db.execute(
-                "SELECT id, kind, recipient, payload, created_at FROM notices WHERE queued_at IS NULL "
-                "ORDER BY created_at, rowid")]
+            results: dict[int, list[dict[str, Any]]] = {}
+            return [Notice(r[0], notice_kind(r[1]), r[2], gf.read_notice_payload(r[3], results), r[4])
+                    for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
+                                           " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
 
     def mark_notices_queued(self, name: str, ids: Sequence[str]) -> None:
         with self._write(name) as gf:
@@ -664,7 +670,7 @@ class GameService:
         self.accounts.get(account)
         name = check_game_name(name)
         if not game_exists(self.data, name):
-            raise GameError(f"there is no game called {name}")
+            raise NoSuchGame(name, f"there is no game called {name}")
         return audience.observe(self.judge, name, account, self.clock())
 
     def stop_observing(self, name: str, account: str) -> bool:
@@ -689,7 +695,7 @@ class GameService:
         row = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
                                  [check_game_name(name)]).fetchone()
         if row is None:
-            raise GameError(f"there is no game called {name}")
+            raise NoSuchGame(name, f"there is no game called {name}")
         return row[0], row[1], row[2]
 
     def order_sources(self, name: str, power: str) -> list[str]:
@@ -703,64 +709,62 @@ class GameService:
                 "WHERE o.phase_seq = ? AND o.power = ? AND s.source IS NOT NULL", [row.seq, power.upper()])]
 
     # -- looking -------------------------------------------------------------------------------------
-    def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[dict]:
+    def list_games(self, viewer: str | None = None, *, all_games: bool = False) -> list[ListedGame]:
         """The games `viewer` (an account, or None for a stranger) may see listed: unlisted games only
         where it is the master or plays. `all_games`: every game, for the keeper."""
         cur = self.judge.execute(
             "SELECT name, variant, status, phase, master, next_event_at FROM game_index g WHERE ? OR listed"
             " OR master = ? OR EXISTS (SELECT 1 FROM game_powers p WHERE p.name = g.name AND p.account = ?)"
             " ORDER BY name", [int(all_games), viewer, viewer])
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur]
+        return [ListedGame(*r) for r in cur]
 
-    def status(self, name: str, *, viewer: str | None = None) -> dict:
+    def status(self, name: str, *, viewer: str | None = None) -> GameState:
+        """The game as it stands; the deadline shown in the game's zone and `viewer`'s."""
         with self._read(name) as gf:
             row = gf.row()
             cur = gf.current()
             powers = gf.powers()
             orders = gf.orders(cur.seq) if cur else {}
             need = processing.needs(gf, cur.position) if cur else {}
-            return {
-                "name": row["name"], "variant": row["variant"], "rules": row["edition"], "status": row["status"],
-                "master": row["master"], "masters": gf.masters(), "phase": cur.phase if cur else None,
-                "phase_name": gf.phase_name(cur.position) if cur else None,
-                "deadline": gf.times(cur.deadline, viewer) if cur else None,
-                "position": notation.position_to_json(gf.variant, cur.position) if cur else None,
-                "next_event_at": row["next_event_at"], "settings": gf.settings.to_json(),
-                "result": json.loads(row["result"]) if row["result"] else None,
-                "signups": [r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")],
-                "players_needed": gf.setup.players,
-                "powers": {p: {"account": pr.account, "status": pr.status.value, "missed": pr.missed,
-                               "waiting": pr.waiting, "owes": p in need and not orders.get(p) and not pr.neutral,
-                               "centres": len(cur.position.centres_of(p)) if cur else 0}
-                           for p, pr in powers.items()},
-            }
+            return GameState(
+                name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
+                master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
+                phase_name=gf.phase_name(cur.position) if cur else None,
+                deadline=gf.times(cur.deadline, viewer) if cur else None,
+                position=notation.position_to_json(gf.variant, cur.position) if cur else None,
+                next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
+                result=json.loads(row["result"]) if row["result"] else None,
+                signups=tuple(r[0] for r in gf.db.execute("SELECT account FROM signups ORDER BY joined_at")),
+                players_needed=gf.setup.players,
+                powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
+                                      waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
+                                      centres=len(cur.position.centres_of(p)) if cur else 0)
+                        for p, pr in powers.items()},
+            )
 
-    def history(self, name: str) -> list[dict]:
+    def history(self, name: str) -> list[PlayedPhase]:
         with self._read(name) as gf:
             out = []
             for seq, phase, started, deadline, processed, result, rolled, position in gf.db.execute(
                     "SELECT seq, phase, started_at, deadline, processed_at, result, rolled_back, position"
                     " FROM phases ORDER BY seq"):
                 res = json.loads(result) if result else None
-                out.append({"seq": seq, "phase": phase, "started_at": started, "deadline": deadline,
-                            "processed_at": processed, "rolled_back": bool(rolled),
-                            "position": json.loads(position),   # before the phase (fog of war cuts by it)
-                            "civil_disorder": res["civil_disorder"] if res else [],
-                            "results": res["results"] if res else []})
+                out.append(PlayedPhase(
+                    seq=seq, phase=phase, started_at=started, deadline=deadline, processed_at=processed,
+                    rolled_back=bool(rolled), position=json.loads(position),  # before the phase (fog cuts by it)
+                    civil_disorder=tuple(res["civil_disorder"]) if res else (),
+                    results=tuple(res["results"]) if res else ()))
             return out
 
-    def seat_history(self, name: str) -> list[dict]:
-        """Each power's players over the game, oldest first, for SUMMARY: [{"power", "account",
-        "at", "phase", "event"}] with event "assigned" (at the start), "replaced" (a takeover or the
-        master's REPLACE), "resigned", "abandoned", "returned", "eliminated", ..."""
+    def seat_history(self, name: str) -> list[SeatChange]:
+        """Each power's players over the game, oldest first, for SUMMARY."""
         with self._read(name) as gf:
             first = gf.db.execute("SELECT phase FROM phases WHERE rolled_back = 0 ORDER BY seq LIMIT 1").fetchone()
-            return [{"power": p, "account": a, "at": at, "phase": phase or (first[0] if first else None), "event": e}
+            return [SeatChange(power=p, account=a, at=at, phase=phase or (first[0] if first else None), event=e)
                     for p, a, at, phase, e in gf.db.execute(
                         "SELECT power, account, at, phase, event FROM power_history ORDER BY rowid")]
 
-    def centre_history(self, name: str) -> list[dict]:
+    def centre_history(self, name: str) -> list[CentreCount]:
         """Supply centres per power at the start of each phase played (rolled-back ones left out),
         oldest first; the last row is the game's position now (its final one once it has ended)."""
         with self._read(name) as gf:
@@ -768,11 +772,11 @@ class GameService:
             for phase, position in gf.db.execute(
                     "SELECT phase, position FROM phases WHERE rolled_back = 0 ORDER BY seq"):
                 centres = json.loads(position)["centres"]
-                out.append({"phase": phase, "year": gf.variant.calendar.parse(phase).year,
-                            "centres": {p: len(centres.get(p, ())) for p in gf.variant.power_ids}})
+                out.append(CentreCount(phase=phase, year=gf.variant.calendar.parse(phase).year,
+                                       centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
 
-    def phase_record(self, name: str, phase: str | None = None) -> dict:
+    def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         """One phase as played: its position before the orders (JSON, as in `status`) and, once
         processed, its results (as in `history`). `phase` is a code like S1901M (any case; the
         latest play of it if a rollback replayed it); None is the current phase."""
@@ -787,32 +791,33 @@ class GameService:
                 raise GameError(f"{name} has no phase {phase}" if phase else f"{name} has not started")
             row = gf.phase_row(seq)
             result = gf.db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0]
-            return {"seq": seq, "phase": row.phase, "variant": gf.variant.id, "settings": gf.settings.to_json(),
-                    "position": notation.position_to_json(gf.variant, row.position),
-                    "results": json.loads(result)["results"] if result else []}
+            return PhaseRecord(seq=seq, phase=row.phase, variant=gf.variant.id, settings=gf.settings.to_json(),
+                               position=notation.position_to_json(gf.variant, row.position),
+                               results=tuple(json.loads(result)["results"]) if result else ())
 
-    def export(self, name: str) -> dict:
-        """The game's record as a whole-game `judge adjudicate` request (judge.games.export)."""
+    def export(self, name: str) -> dict[str, Any]:
+        """The game's record as a whole-game `judge adjudicate` request (judge.games.export): JSON."""
         with self._read(name) as gf:
             return export.export(gf, name, self.clock())
 
-    def events(self, name: str) -> list[dict]:
+    def events(self, name: str) -> list[dict[str, Any]]:
+        """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""
         with self._read(name) as gf:
             return [{"at": a, "kind": k, **json.loads(d)} for a, k, d in gf.db.execute(
                 "SELECT at, kind, detail FROM events ORDER BY id")]
 
     # -- variant rules -------------------------------------------------------------------------------
     def offer_exchange(self, name: str, power: str, *, partner: str, give: Sequence[str], receive: Sequence[str],
-                       account: str | None = None, source: str | None = None) -> dict:
+                       account: str | None = None, source: str | None = None) -> ExchangeState:
         """`power` offers `partner` its centres `give` for `receive` (names as written; both empty
         withdraws). Abstraction II's exchange of centres: it takes effect at the end of the move once
-        both sides' offers match. Returns {"status": "offered" | "agreed" | "withdrawn", ...}."""
+        both sides' offers match."""
         power = power.upper()
         with self._write(name) as gf:
-            if already_handled(gf, source):
+            if source is not None and already_handled(gf, source):
                 return exchange.repeated(gf, power, partner, source)
             players.check_playing(gf, power, account)
             return exchange.offer(gf, power, partner, give, receive, self.clock(), source)
 
 
-__all__ = ["GameService", "GameError", "Notice"]
+__all__ = ["GameService", "GameError", "NoSuchGame", "Notice", "NoticeKind"]

@@ -19,6 +19,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..storage.db import Schema, create_table, mark_checked, migrate, open_db
+from .answers import NoSuchGame
 
 GAME_COMPONENT = "game"
 JUDGE_COMPONENT = "games"
@@ -278,7 +279,7 @@ def game_exists(data: Path, name: str) -> bool:
 def open_game(data: Path, name: str, *, create: bool = False) -> sqlite_utils.Database:
     path = game_path(data, name)
     if not create and not path.exists():
-        raise KeyError(f"no game called {name!r}")
+        raise NoSuchGame(name)
     db = open_db(path)
     migrate(db, GAME_SCHEMA)
     return db

@@ -17,6 +17,7 @@ from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
 from . import fog, processing
+from .answers import Confirmation
 from .clock import iso, processing_time
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
@@ -42,7 +43,7 @@ def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
     return out
 
 
-def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str | None:
+def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order | None) -> str | None:
     """Why an order for another power's unit is refused when it is sent, or None.
 
     Stored, it would only fail at the deadline, and its failure would be printed in every
@@ -65,7 +66,7 @@ def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order) -> str |
             f"you can order only {variant.power(power).name}'s units")
 
 
-def not_dislodged(gf: GameFile, row: PhaseRow, order: Order) -> str | None:
+def not_dislodged(gf: GameFile, row: PhaseRow, order: Order | None) -> str | None:
     """In a retreat phase, why an order for a unit that was not dislodged is refused, or None.
 
     Such a line is a movement order come too late (or a slip): stored, it would count as the
@@ -160,7 +161,7 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
         [source, source, source]).fetchone() is not None
 
 
-def confirmation(gf: GameFile, power: str) -> dict:
+def confirmation(gf: GameFile, power: str) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and the units still without orders (they will hold)."""
     row = gf.current()
@@ -174,13 +175,14 @@ def confirmation(gf: GameFile, power: str) -> dict:
                if loc.province not in ordered]
     missing += [str(d.unit).upper() for d in (need.retreats if need else ())
                 if d.unit.location.province not in ordered]
-    return {"game": gf.name, "power": power, "phase": row.phase, "orders": gf.order_rows(row.seq, power),
-            "problems": [{"order": notation.order_text(p.order), "read": order_to_json(p.order),
-                          "reason": p.reason.value, "why": p.why.value if p.why else None, "args": list(p.args)}
-                         for p in problems],
-            "units_without_orders": missing, "adjustment": _adjustment(need, mine),
-            "in": not processing.unordered(gf, row, power), "plays": _plays(gf, row, gf.powers()[power].account),
-            "deadline": gf.times(row.deadline, gf.powers()[power].account)}
+    return Confirmation(
+        game=gf.name, power=power, phase=row.phase, orders=tuple(gf.order_rows(row.seq, power)),
+        problems=tuple({"order": notation.order_text(p.order), "read": order_to_json(p.order),
+                        "reason": p.reason.value, "why": p.why.value if p.why else None, "args": list(p.args)}
+                       for p in problems),
+        units_without_orders=tuple(missing), adjustment=_adjustment(need, mine),
+        all_in=not processing.unordered(gf, row, power), plays=_plays(gf, row, gf.powers()[power].account),
+        deadline=gf.times(row.deadline, gf.powers()[power].account))
 
 
 def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from . import processing
+from .answers import NoticeKind
 from .clock import iso
 from .ending import Ending, draw_result, draw_survivors
 from .gamefile import GameFile
@@ -88,5 +89,5 @@ def ask_to_concede(gf: GameFile, to_power: str, now: datetime) -> None:
                   and powers[p].account != powers[to_power].account})
     seq = gf.current().seq
     for account in ask:
-        gf.notice(f"{seq}:concede:{to_power}:{conceded}", "concession", account,
+        gf.notice(f"{seq}:concede:{to_power}:{conceded}", NoticeKind.CONCESSION, account,
                   {"power": to_power, "phase": gf.current().phase, "conceded": conceded, "needed": needed}, now)

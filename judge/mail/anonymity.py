@@ -12,32 +12,34 @@ shows everyone. Addresses never appear in notices: each mail goes to its one rea
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from ..games.answers import GameState
 
 HIDDEN = "anonymous"                               # a player in the seats table and results
 WORDS = {"account": "a player", "previous": "another player"}   # a sentence's subject
 
 
-def hides_players(status: dict[str, Any], reader: str | None) -> bool:
+def hides_players(status: GameState, reader: str | None) -> bool:
     """Whether `reader` (an account, or None: the public copy) may not see who plays what."""
-    return (bool(status["settings"].get("anonymous")) and status["status"] != "finished"
-            and reader not in status.get("masters", [status.get("master")]))
+    return bool(status.settings.get("anonymous")) and status.status != "finished" and reader not in status.masters
 
 
-def hidden_accounts(status: dict[str, Any], reader: str | None) -> set[str]:
+def hidden_accounts(status: GameState, reader: str | None) -> set[str]:
     """The accounts to keep from `reader`: every player's and signed-up player's but its own."""
     if not hides_players(status, reader):
         return set()
-    players = {info["account"] for info in status["powers"].values() if info["account"]}
-    return (players | set(status["signups"])) - {reader} - set(status.get("masters", ()))
+    players = {info.account for info in status.powers.values() if info.account}
+    return (players | set(status.signups)) - {reader} - set(status.masters)
 
 
-def masked_status(status: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+def masked_status(status: GameState, hidden: set[str]) -> GameState:
     if not hidden:
         return status
-    powers = {p: {**info, "account": HIDDEN if info["account"] in hidden else info["account"]}
-              for p, info in status["powers"].items()}
-    return {**status, "powers": powers, "signups": [HIDDEN if a in hidden else a for a in status["signups"]]}
+    powers = {p: replace(info, account=HIDDEN if info.account in hidden else info.account)
+              for p, info in status.powers.items()}
+    return replace(status, powers=powers, signups=tuple(HIDDEN if a in hidden else a for a in status.signups))
 
 
 def masked_payload(value: Any, hidden: set[str], key: str | None = None) -> Any:

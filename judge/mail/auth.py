@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.variant import Variant
+from ..games.answers import NoSuchGame
 from ..games.service import GameService
 from ..games.store import check_game_name
 from .password_guard import FREE, PasswordGuard, Source
@@ -102,11 +103,11 @@ def start_session(service: GameService, sender: str, token: ReplyToken | None, s
 def _enter_game(service: GameService, session: Session, account: str, game: str) -> None:
     try:
         status = service.status(game)
-    except KeyError:
+    except NoSuchGame:
         return
-    session.game = status["name"]
-    session.powers = tuple(p for p, info in status["powers"].items() if info["account"] == account)
-    session.as_master = account in status["masters"]
+    session.game = status.name
+    session.powers = tuple(p for p, info in status.powers.items() if info.account == account)
+    session.as_master = account in status.masters
 
 
 def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> bool:
@@ -143,7 +144,7 @@ def game_name(word: str) -> str:
 
 def power_name(service: GameService, game: str, power: str) -> str:
     """The power's name as the variant spells it ("France"), for what the judge writes back."""
-    return service.variant(service.status(game)["variant"]).power(power).name
+    return service.variant(service.status(game).variant).power(power).name
 
 
 def known_game(service: GameService, word: str) -> str:
@@ -151,7 +152,7 @@ def known_game(service: GameService, word: str) -> str:
     name = game_name(word)
     try:
         service.status(name)
-    except KeyError:
+    except NoSuchGame:
         raise Refused(f"there is no game called {name}", "LIST shows the games on this judge") from None
     return name
 
@@ -161,13 +162,13 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     game = game_name(game)
     try:
         status = service.status(game)
-    except KeyError:
+    except NoSuchGame:
         raise Refused(f"there is no game called {game}", "LIST shows the games") from None
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     power = power_by_letter(variant, letter)
     if power is None and letter.upper() == MASTER_LETTER:
-        account, role = status["master"], "the master"
-        if session.sender_account in status["masters"][1:]:
+        account, role = status.master, "the master"
+        if session.sender_account in status.masters[1:]:
             account, role = session.sender_account, "a co-master"     # a co-master (PROMOTE) signs on as itself
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
@@ -175,11 +176,11 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         letters = ", ".join(f"{p.letter} ({p.name})" for p in variant.powers)
         raise Refused(f"{letter} is no power's initial in {game}", f"use one of {letters}, or M for the master")
     else:
-        info = status["powers"].get(power)
-        if status["status"] == "forming" or info is None:
+        info = status.powers.get(power)
+        if status.status == "forming" or info is None:
             raise Refused(f"{game} has not started: powers are given out when it does",
                           f"JOIN {game} password to play in it")
-        account, role = info["account"], variant.power(power).name
+        account, role = info.account, variant.power(power).name
         if account is None:
             raise Refused(f"nobody plays {variant.power(power).name} in {game} now",
                           "the master can give an open power to a new player (REPLACE)")
@@ -280,7 +281,7 @@ def require_player(session: Session, what: str) -> tuple[str, str]:
 def require_master(service: GameService, session: Session, what: str) -> str:
     if session.game is None or session.account is None:
         raise Refused(f"{what} is the game master's: sign on first", "SIGNON Mgame password")
-    if session.account not in service.status(session.game)["masters"]:
+    if session.account not in service.status(session.game).masters:
         try:
             keeper = service.accounts.get(session.account).keeper
         except KeyError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from ..games.answers import GameState
 from ..games.clock import shown
 from ..games.model import GameError
 from ..language import commands as c
@@ -62,31 +63,31 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     if cmd.join_password:
         env.session.passwords.add(cmd.join_password)     # masked in the reply and the archive
     current = env.service.status(name)
-    if current["status"] in ("active", "paused"):
+    if current.status in ("active", "paused"):
         return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
     preference = cmd.preference
     if preference:      # a power's initial, as SIGNON takes it, or its name
-        preference = resolve_power(env.service.variant(current["variant"]), preference) or preference
+        preference = resolve_power(env.service.variant(current.variant), preference) or preference
     status = env.service.join(name, account, [preference] if preference else [],
                               join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
-    if status["status"] == "forming":
-        have, need = len(status["signups"]), status["players_needed"]
+    if status.status == "forming":
+        have, need = len(status.signups), status.players_needed
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
                 " and the judge then mails you your power", info.record_line(env.service.record(account))]
-    mine = [p for p, info in status["powers"].items() if info["account"] == account]
+    mine = [p for p, info in status.powers.items() if info.account == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
     return [f"joined {name}, which has started: you play {names or 'no power'}"]
 
 
-def _take_over(env: Env, name: str, account: str, wanted: str | None, status: dict,
+def _take_over(env: Env, name: str, account: str, wanted: str | None, status: GameState,
                join_password: str | None = None) -> list[str]:
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
-    open_ = [p for p, info in status["powers"].items() if info["status"] in ("resigned", "abandoned")]
+    open_ = [p for p, info in status.powers.items() if info.status in ("resigned", "abandoned")]
     if not open_:
         raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
-    power = resolve_power(env.service.variant(status["variant"]), wanted) if wanted else None
+    power = resolve_power(env.service.variant(status.variant), wanted) if wanted else None
     if power not in open_:
         names = [power_name(env.service, name, p) for p in open_]
         raise Refused(f"{name} has started; the powers open for takeover are {', '.join(names)}",
@@ -209,18 +210,18 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
         raise Refused(f"cannot read the dates {cmd.when!r}", usage)
     account, by_master = env.session.account, False
     if env.session.acting:      # a master after BECOME power: the absence is its player's
-        account, by_master = env.service.status(game)["powers"][power]["account"], True
+        account, by_master = env.service.status(game).powers[power].account, True
     try:
         out = env.service.add_absence(game, account, match["start"], match["end"], by_master=by_master,
                                       source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
-    if out.get("repeated"):
+    if out.repeated:
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
-    lines = [*_times("away from", out["starts"], zones), *_times("       to", out["ends"], zones)]
-    if out.get("deadline_moved"):
-        lines.extend(_times("the deadline moved to", out["deadline"], zones))
+    lines = [*_times("away from", out.starts, zones), *_times("       to", out.ends, zones)]
+    if out.deadline_moved and out.deadline:
+        lines.extend(_times("the deadline moved to", out.deadline, zones))
     return lines
 
 
@@ -232,7 +233,7 @@ def _times(label: str, instant: str, zones: list[str]) -> list[str]:
 
 def _zones(env: Env, game: str) -> list[str]:
     """The game's time zone, then the account's own."""
-    zones = [env.service.status(game)["settings"]["time_zone"]]
+    zones = [env.service.status(game).settings["time_zone"]]
     if env.session.account:
         zones.append(env.service.accounts.get(env.session.account).time_zone)
     return zones
@@ -305,15 +306,15 @@ def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
     game, power = require_player(env.session, "EXCHANGE")
     done = env.service.offer_exchange(game, power, partner=cmd.partner, give=cmd.give, receive=cmd.receive,
                                       account=env.session.account, source=env.source)
-    partner = env.service.variant(env.service.status(game)["variant"]).power(done["partner"]).name
-    if done["status"] == "withdrawn":
+    partner = env.service.variant(env.service.status(game).variant).power(done.partner).name
+    if done.status == "withdrawn":
         return [f"your offer to exchange centres with {partner} is withdrawn"]
-    offer = f"{' '.join(done['give']).upper()} for {' '.join(done['receive']).upper()}"
+    offer = f"{' '.join(done.give).upper()} for {' '.join(done.receive).upper()}"
     lines = [f"offered {partner} {offer}; it takes effect at the end of this move if {partner} sends the"
-             " matching EXCHANGE" if done["status"] == "offered" else
+             " matching EXCHANGE" if done.status == "offered" else
              f"agreed with {partner}: {offer}, at the end of this move"]
-    if done.get("warning"):
-        lines.append(done["warning"])
+    if done.warning:
+        lines.append(done.warning)
     return lines
 
 

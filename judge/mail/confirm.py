@@ -92,24 +92,24 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
     scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
     status = service.status(game)
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     confirmed = service.confirmation(game, power)
-    deadline = confirmed["deadline"]
+    deadline = confirmed.deadline
     return {
-        "game": game, "power": variant.power(power).name, "phase": status["phase_name"],
+        "game": game, "power": variant.power(power).name, "phase": status.phase_name,
         "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
-                   for o in confirmed["orders"]],
+                   for o in confirmed.orders],
         "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
-                     for p in confirmed["problems"]],
-        "missing": [unit_full_name(variant, u) for u in confirmed["units_without_orders"]],
-        "adjustment": confirmed.get("adjustment"),
-        "retreat": variant.calendar.parse(confirmed["phase"]).kind is PhaseKind.RETREAT,
+                     for p in confirmed.problems],
+        "missing": [unit_full_name(variant, u) for u in confirmed.units_without_orders],
+        "adjustment": confirmed.adjustment,
+        "retreat": variant.calendar.parse(confirmed.phase).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
-        "time_left": (time_left(deadline["utc"], service.clock(), confirmed["plays"]) if deadline
+        "time_left": (time_left(deadline["utc"], service.clock(), confirmed.plays) if deadline
                       else "no deadline (the game is paused)"),
-        "waiting": bool(status["powers"][power]["waiting"]),
-        "in": confirmed["in"],
-        "plays": _plays(confirmed["plays"], tick_seconds),
+        "waiting": bool(status.powers[power].waiting),
+        "in": confirmed.all_in,
+        "plays": _plays(confirmed.plays, tick_seconds),
     }
 
 

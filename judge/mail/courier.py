@@ -25,9 +25,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TypeVar, cast
 
 from ..config import Config
-from ..games.service import GameService, Notice
+from ..games.answers import GameState, Notice, NoticeKind, PhaseRecord
+from ..games.service import GameService
 from ..pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ..pictures.atlas import has_layout
 from . import outbox, outgoing
@@ -42,6 +44,7 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+Answer = TypeVar("Answer")
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -192,11 +195,11 @@ class Courier:
                       painter: Executor | None = None) -> tuple | None:
         """Read what the notice's picture shows and start painting it (on `painter`, else now).
         Returns the picture's key in `drawn`, None for a notice without a picture."""
-        if notice.kind not in ("results", "game_end"):
+        if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
             return None
         service = service or self.service
         # fog of war: a results picture per view (the master's and the board's whole one is shared)
-        powers = picture_powers(service, game, notice) if notice.kind == "results" else None
+        powers = picture_powers(service, game, notice) if notice.kind is NoticeKind.RESULTS else None
         key = (game, notice.kind, notice.payload.get("phase"), powers)
         if key not in drawn:
             try:
@@ -211,12 +214,12 @@ class Courier:
                  powers: frozenset[str] | None = None) -> Callable[[], Picture | None] | None:
         """What the picture shows, read now; the returned call paints it and reads nothing."""
         status = service.status(game)
-        if not status["settings"].get("pictures", True):
+        if not status.settings.get("pictures", True):
             return None
-        if notice.kind == "game_end":
+        if notice.kind is NoticeKind.GAME_END:
             chart = end_of_game_painter(service, game)
             return lambda: SharedPicture(f"{game}-centres.png", chart())
-        variant = service.variant(status["variant"])
+        variant = service.variant(status.variant)
         if variant.id not in self._atlases and not has_layout(variant.id):
             log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
             return None
@@ -237,18 +240,18 @@ class OneRead:
 
     def __init__(self, service: GameService) -> None:
         self._service = service
-        self._memo: dict[tuple, object] = {}
+        self._memo: dict[tuple, object] = {}     # the answers are frozen: sharing them is safe
 
     def __getattr__(self, name: str):
         return getattr(self._service, name)
 
-    def status(self, name: str, *, viewer: str | None = None) -> dict:
+    def status(self, name: str, *, viewer: str | None = None) -> GameState:
         return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
 
-    def phase_record(self, name: str, phase: str | None = None) -> dict:
+    def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
 
-    def _once(self, key: tuple, read: Callable[[], dict]) -> dict:
+    def _once(self, key: tuple, read: Callable[[], Answer]) -> Answer:
         if key not in self._memo:
             self._memo[key] = read()
-        return self._memo[key]
+        return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer

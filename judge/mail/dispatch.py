@@ -38,6 +38,7 @@ import sqlite_utils
 from ..config import Config
 from ..games import fog
 from ..games.model import GameError
+from ..games.answers import NoSuchGame
 from ..games.service import GameService
 from ..engine.notation import position_from_json
 from ..games.submissions import TooLate
@@ -223,7 +224,7 @@ class Dispatch:
                 return None
             try:
                 variant, phase, status = self.service.phase_of(game)
-            except (GameError, ValueError):
+            except (GameError, NoSuchGame, ValueError):
                 return None
             if phase is None or status not in ("active", "paused"):
                 return None
@@ -241,11 +242,11 @@ class Dispatch:
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
         try:
             record = self.service.phase_record(game)
-            position = record["position"]
-            if record["settings"].get("fog"):
+            position = record.position
+            if record.settings.get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
             return BoardView(variant, position_from_json(variant, position))
-        except (GameError, KeyError, ValueError):
+        except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
 
     # -- doing -------------------------------------------------------------------------------------
@@ -279,7 +280,7 @@ class Dispatch:
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": e.problem,
                                     "expected": e.fix, "suggestions": []})
                 return
-            except (GameError, KeyError, ValueError) as e:
+            except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
                 problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
                                     "expected": "", "suggestions": []})
@@ -339,7 +340,7 @@ class Dispatch:
             try:
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
-            except (GameError, KeyError, ValueError) as e:
+            except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
                 errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
                               for p in orders)
                 if isinstance(e, TooLate):
@@ -359,7 +360,7 @@ class Dispatch:
                     for p in orders
                 )
                 continue
-            refused = result.get("refused", {})
+            refused = result.refused
             errors.extend({"line": orders[i].line, "text": orders[i].text, "problem": why,
                            "expected": "", "suggestions": []} for i, why in refused.items())
             kept = [p for i, p in enumerate(orders) if i not in refused]
@@ -368,7 +369,7 @@ class Dispatch:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
                                 "orders": order_lines(kept, variant), "errors": [],
-                                "repeated": bool(result.get("repeated"))})
+                                "repeated": result.repeated})
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
@@ -379,10 +380,10 @@ class Dispatch:
         summaries = []
         for game, power in outcome.touched:
             try:
-                if self.service.status(game)["powers"][power]["status"] in ("resigned", "eliminated"):
+                if self.service.status(game).powers[power].status in ("resigned", "eliminated"):
                     continue   # the sender just left it, or it is out: its orders are no longer theirs to see
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
-            except (GameError, KeyError):
+            except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # noqa: BLE001 - the reply still goes out, without this part
                 log.exception("message #%d: no summary for %s in %s", message.id, power, game)
@@ -423,7 +424,7 @@ class Dispatch:
         owner = session.account or session.sender_account
         if session.game is not None or owner is None:
             return session.game is not None
-        return bool(self.service.games_of(owner)) or any(g["master"] == owner for g in self.service.list_games(owner))
+        return bool(self.service.games_of(owner)) or any(g.master == owner for g in self.service.list_games(owner))
 
     @staticmethod
     def _unproven(session: Session, outcome: Handled) -> str:
@@ -447,7 +448,7 @@ class Dispatch:
             if account is None:
                 continue
             for game, power in self.service.games_of(account.name):
-                master = self.service.status(game)["master"]
+                master = self.service.status(game).master
                 to = list(self.service.accounts.get(master).addresses[:1]) if master else []
                 if not to:
                     continue
@@ -463,7 +464,7 @@ class Dispatch:
         if alert.account:       # for the account's owner, at the account's own addresses
             to = list(self.service.accounts.get(alert.account).addresses)
         elif alert.game:
-            master = self.service.status(alert.game)["master"]
+            master = self.service.status(alert.game).master
             if master:
                 to = list(self.service.accounts.get(master).addresses[:1])
         if not to and self.config.master_address:

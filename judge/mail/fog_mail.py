@@ -9,33 +9,33 @@ shows every order of every phase, the full record.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from ..games import fog
-from ..games.service import GameService, Notice
+from ..games.answers import GameState, Notice, NoticeKind, PlayedPhase
+from ..games.service import GameService
 
 
 def reader_powers(service: GameService, game: str, account: str | None,
-                  status: dict[str, Any] | None = None) -> frozenset[str] | None:
+                  status: GameState | None = None) -> frozenset[str] | None:
     """The powers whose sight `account` reads `game` with, or None: it sees everything."""
     return fog.view_for(status or service.status(game), account)
 
 
-def notice_as_seen(service: GameService, notice: Notice, status: dict[str, Any]) -> Notice:
+def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> Notice:
     """The notice its recipient may read: a results notice cut to the recipient's view in a game
     with fog; every other notice as it is (they tell the recipient of its own powers only, or of
     players, never of the board)."""
-    if notice.kind != "results":
+    if notice.kind is not NoticeKind.RESULTS:
         return notice
     powers = notice_powers(service, notice, status)
     if powers is None:
         return notice
-    variant = service.variant(status["variant"])
-    before = service.phase_record(notice.payload["game"], notice.payload["phase"])["position"]
+    variant = service.variant(status.variant)
+    before = service.phase_record(notice.payload["game"], notice.payload["phase"]).position
     return dataclasses.replace(notice, payload=fog.cut_results(variant, notice.payload, before, powers))
 
 
-def history_as_seen(service: GameService, game: str, account: str | None) -> list[dict[str, Any]]:
+def history_as_seen(service: GameService, game: str, account: str | None) -> list[PlayedPhase]:
     """`GameService.history` as `account` may read it: each phase played cut to what its powers saw
     from the position before the phase to the one after it."""
     rows = service.history(game)
@@ -43,17 +43,18 @@ def history_as_seen(service: GameService, game: str, account: str | None) -> lis
     powers = reader_powers(service, game, account, status)
     if powers is None:
         return rows
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     out = []
     for i, row in enumerate(rows):
-        later = [r for r in rows[i + 1:] if not r["rolled_back"]] if not row["rolled_back"] else []
-        after = later[0]["position"] if later else None
-        out.append({**row, "results": fog.cut_history_phase(variant, row["results"], row["position"], after, powers),
-                    "civil_disorder": [p for p in row["civil_disorder"] if p in powers]})
+        later = [r for r in rows[i + 1:] if not r.rolled_back] if not row.rolled_back else []
+        after = later[0].position if later else None
+        out.append(dataclasses.replace(
+            row, results=tuple(fog.cut_history_phase(variant, row.results, row.position, after, powers)),
+            civil_disorder=tuple(p for p in row.civil_disorder if p in powers)))
     return out
 
 
-def notice_powers(service: GameService, notice: Notice, status: dict[str, Any] | None = None) -> frozenset[str] | None:
+def notice_powers(service: GameService, notice: Notice, status: GameState | None = None) -> frozenset[str] | None:
     """The powers whose sight a notice is read with (None: the whole board). A player's notice keeps
     the powers it was written for (`payload["powers"]`), should the player have left them since."""
     powers = reader_powers(service, notice.payload["game"], notice.recipient, status)

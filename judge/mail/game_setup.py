@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..games.answers import NoSuchGame
 from ..games.model import GameError, Settings
 from ..language import commands as c
 from .auth import Refused, authenticate, game_name, require_master
@@ -114,8 +115,8 @@ def create(env: Env, cmd: c.Create) -> list[str]:
 def _master_of(env: Env, name: str) -> str | None | bool:
     """The game's master; False for a game with none; None when there is no such game."""
     try:
-        return env.service.status(name)["master"] or False
-    except KeyError:
+        return env.service.status(name).master or False
+    except NoSuchGame:
         return None
 
 
@@ -127,5 +128,5 @@ def set_join_password(env: Env, cmd: c.SetJoinPassword) -> list[str]:
     if cmd.password:
         return [(f"{game} is private: joining needs its join password (not repeated here): players write"
                  f" JOIN {game} their-password PRIVATE the-join-password")]
-    open_ = "open to anyone" if not rules["allow"] else "private: only those invited (ALLOW) may join"
+    open_ = "open to anyone" if not rules.allow else "private: only those invited (ALLOW) may join"
     return [f"{game} has no join password now; it is {open_}"]

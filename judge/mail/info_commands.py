@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..games.answers import GameState
 from ..games.records import Record
 from ..games.service import GameService
 from ..language import commands as c
@@ -31,7 +32,7 @@ def list_games(env: Env, cmd: c.ListGames) -> list[str]:
     games = env.service.list_games(env.session.account)   # signed on: its unlisted games too
     if not games:
         return ["no games yet: CREATE game password starts one"]
-    rows = [f"{g['name']:<16} {g['variant']:<12} {g['status']:<9} {g['phase'] or '-'}" for g in games]
+    rows = [f"{g.name:<16} {g.variant:<12} {g.status:<9} {g.phase or '-'}" for g in games]
     mine = viewer(env)
     return [f"{'game':<16} {'variant':<12} {'status':<9} phase", *rows,
             "LIST game shows one game's players and deadline; JOIN game password plays in a forming one",
@@ -52,7 +53,7 @@ def short_record(record: Record) -> str:
     return "new" if not record.phases else f"{record.reliability:.0f}% of {record.phases}"
 
 
-def hidden(status: dict, viewer: str | None) -> bool:
+def hidden(status: GameState, viewer: str | None) -> bool:
     """Whether players' names are kept from this viewer (judge.mail.anonymity)."""
     return hides_players(status, viewer)
 
@@ -61,24 +62,24 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     """`viewer`: whose zone times are also shown in; `reader`: the signed-on account, whose powers'
     sight cuts the centre counts in a game with fog of war (judge.mail.fog_mail)."""
     s = service.status(name, viewer=viewer)
-    variant = service.variant(s["variant"])
+    variant = service.variant(s.variant)
     sees = reader_powers(service, name, reader, s)
-    lines = [f"{s['name']}: {s['variant']} ({s['rules']} rules), {s['status']}"
-             + (f", {s['phase_name']}" if s["phase_name"] else "")]
-    if s["deadline"]:
-        lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s["deadline"]["shown"].items()))
+    lines = [f"{s.name}: {s.variant} ({s.rules} rules), {s.status}"
+             + (f", {s.phase_name}" if s.phase_name else "")]
+    if s.deadline:
+        lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s.deadline["shown"].items()))
     anonymous = hidden(s, viewer)
-    if s["status"] == "forming":
-        lines.append(f"signed up: {len(s['signups'])} of {s['players_needed']}")
+    if s.status == "forming":
+        lines.append(f"signed up: {len(s.signups)} of {s.players_needed}")
         if not anonymous:
-            lines.extend(f"  {a:<16} record {short_record(service.record(a))}" for a in s["signups"])
-    for power, info in sorted(s["powers"].items()):
-        centres = f"{info['centres']:>2}" if sees is None or power in sees else " ?"
-        who = "" if anonymous or not info["account"] else f"{info['account'][:12]:<12} " \
-            f"{short_record(service.record(info['account'])):<10}"
-        lines.append(f"  {variant.power(power).name:<10} {who:<24}{info['status']:<10} {centres} centres"
-                     + ("  owes orders" if info["owes"] else ""))
-    if s["powers"] and not anonymous:
+            lines.extend(f"  {a:<16} record {short_record(service.record(a))}" for a in s.signups)
+    for power, info in sorted(s.powers.items()):
+        centres = f"{info.centres:>2}" if sees is None or power in sees else " ?"
+        who = "" if anonymous or not info.account else f"{info.account[:12]:<12} " \
+            f"{short_record(service.record(info.account)):<10}"
+        lines.append(f"  {variant.power(power).name:<10} {who:<24}{info.status:<10} {centres} centres"
+                     + ("  owes orders" if info.owes else ""))
+    if s.powers and not anonymous:
         lines.append("(record: orders sent in that per cent of the player's phases on this judge)")
     return lines
 
@@ -124,21 +125,21 @@ def wanted_phases(words: tuple[str, ...], played: list[str]) -> tuple[list[str],
 def history(env: Env, cmd: c.History) -> list[str]:
     name = known_game(env.service, cmd.game)
     phases = history_as_seen(env.service, name, env.session.account)   # fog of war: as the reader saw it
-    played = [h["phase"] for h in phases if h["processed_at"] and not h["rolled_back"]]
+    played = [h.phase for h in phases if h.processed_at and not h.rolled_back]
     wanted, how = wanted_phases(cmd.phases, played)
-    variant = env.service.variant(env.service.status(name)["variant"])
+    variant = env.service.variant(env.service.status(name).variant)
     lines = [f"{name}, {how}:" if cmd.phases else f"{name}: {how}"]
     for phase in phases:
-        if phase["phase"] not in wanted or phase["processed_at"] is None:
+        if phase.phase not in wanted or phase.processed_at is None:
             continue
-        if phase["rolled_back"] and cmd.phases:
+        if phase.rolled_back and cmd.phases:
             continue
-        lines.append(f"{phase['phase']}" + (" (rolled back)" if phase["rolled_back"] else "") + ":")
-        for result in phase["results"]:
+        lines.append(f"{phase.phase}" + (" (rolled back)" if phase.rolled_back else "") + ":")
+        for result in phase.results:
             lines.extend(outcome_line(variant, o) for o in result["outcomes"])
     if cmd.phases and len(lines) == 1:
         return [f"{name} has no phases played in {how}"]
-    current = [p["phase"] for p in phases if p["processed_at"] is None and not p["rolled_back"]]
+    current = [p.phase for p in phases if p.processed_at is None and not p.rolled_back]
     return lines + ([f"{current[-1]}: not played yet"] if current and not cmd.phases else [])
 
 
@@ -147,28 +148,28 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     name = known_game(env.service, cmd.game)
     who = viewer(env)
     s = env.service.status(name, viewer=who)
-    variant = env.service.variant(s["variant"])
-    lines = [f"{name}: {variant.name} ({s['rules']} rules), {s['status']}"
-             + (f", {s['phase_name']}" if s["phase_name"] else ""), f"master: {s['master'] or 'none'}"]
+    variant = env.service.variant(s.variant)
+    lines = [f"{name}: {variant.name} ({s.rules} rules), {s.status}"
+             + (f", {s.phase_name}" if s.phase_name else ""), f"master: {s.master or 'none'}"]
     seats = env.service.seat_history(name)
-    if s["status"] == "forming":
-        lines.append(f"forming: {len(s['signups'])} of {s['players_needed']} players signed up")
+    if s.status == "forming":
+        lines.append(f"forming: {len(s.signups)} of {s.players_needed} players signed up")
     anonymous = hidden(s, who)
     rows = []
     for power in variant.power_ids:
-        info = s["powers"].get(power)
+        info = s.powers.get(power)
         if info is None:
             continue
         stints = [
-            (e["account"], e["phase"] or "-", (e["at"] or "")[:10])
+            (e.account, e.phase or "-", (e.at or "")[:10])
             for e in seats
-            if e["power"] == power and (e["event"] in ("assigned", "replaced") or e["event"].startswith("joined"))
+            if e.power == power and (e.event in ("assigned", "replaced") or e.event.startswith("joined"))
         ]
         stints = [st for i, st in enumerate(stints) if not i or st[0] != stints[i - 1][0]]
-        for i, (account, phase, day) in enumerate(stints or [(info["account"], "-", "")]):
+        for i, (account, phase, day) in enumerate(stints or [(info.account, "-", "")]):
             player = "nobody" if account is None else "(anonymous)" if anonymous else account
             rows.append([variant.power(power).name if i == 0 else "", player, f"{phase} {day}".strip(),
-                         info["status"] if i >= len(stints) - 1 else "replaced"])
+                         info.status if i >= len(stints) - 1 else "replaced"])
     if rows:
         lines.append("who plays each power, and since when:")
         lines.extend(table(rows, ["power", "player", "since", "now"]).split("\n"))
@@ -180,11 +181,11 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         years = sorted(counts)[-8:]             # the last eight years fit in 77 columns
         lines.append("supply centres at the end of each year:")
         lines.extend(table([[variant.power(p).name, *(counts[y].get(p, 0) for y in years)]
-                            for p in variant.power_ids if p in s["powers"] and (sees is None or p in sees)],
+                            for p in variant.power_ids if p in s.powers and (sees is None or p in sees)],
                            ["power", *map(str, years)]).split("\n"))
-    played = [h["phase"] for h in env.service.history(name) if h["processed_at"] and not h["rolled_back"]]
+    played = [h.phase for h in env.service.history(name) if h.processed_at and not h.rolled_back]
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
-    settings = s["settings"]
+    settings = s.settings
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
                       + "; ".join(f"{st.words[0]} {shown(settings[st.field])}" for st in SETTINGS
                                   if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2

@@ -35,11 +35,11 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
     try:
         record = env.service.phase_record(name, cmd.phase)
     except GameError as e:
-        played = [h["phase"] for h in env.service.history(name) if not h["rolled_back"]]
+        played = [h.phase for h in env.service.history(name) if not h.rolled_back]
         raise Refused(str(e), f"MAP {name}, or MAP {name} with one of: {' '.join(played[-6:])}" if played
                       else f"MAP {name} once it has started") from None
-    if not has_layout(record["variant"]):
-        raise Refused(f"the judge cannot draw the {record['variant']} map yet", f"SUMMARY {name} or HISTORY {name}")
+    if not has_layout(record.variant):
+        raise Refused(f"the judge cannot draw the {record.variant} map yet", f"SUMMARY {name} or HISTORY {name}")
     sees = reader_powers(env.service, name, env.session.account)
     hidden: frozenset[str] = frozenset()
     if sees is not None:             # fog of war: the board as the reader's powers saw it, as its results mail
@@ -54,10 +54,10 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
         hidden=hidden,
         counted=sees,
     )
-    filename = f"{name}-{record['phase']}.png"
+    filename = f"{name}-{record.phase}.png"
     env.files.append(Attachment(filename, "image", "png", png))
     what = "with its orders and what became of them" if outcomes else "as it stands, before its orders"
-    return [f"the board of {name} in {record['phase']}, {what}: attached as {filename}"]
+    return [f"the board of {name} in {record.phase}, {what}: attached as {filename}"]
 
 
 def export(env: Env, cmd: c.Export) -> list[str]:

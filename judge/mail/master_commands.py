@@ -24,7 +24,7 @@ def hours_in(text: str) -> float:
 
 def deadline_words(env: Env, game: str) -> str:
     """The game's deadline in its own zone and the master's, as the players' mail shows it."""
-    deadline = env.service.status(game, viewer=env.session.account)["deadline"]
+    deadline = env.service.status(game, viewer=env.session.account).deadline
     if not deadline:
         return "not set"
     return "; ".join(f"{text} ({zone})" for zone, text in deadline["shown"].items())
@@ -60,7 +60,7 @@ def process(env: Env, cmd: c.Process) -> list[str]:
     game = require_master(env.service, env.session, "PROCESS")
     phase = env.service.phase_of(game)[1]
     if cmd.phase and cmd.phase.upper() != phase:
-        name = env.service.status(game)["phase_name"]
+        name = env.service.status(game).phase_name
         raise Refused(f"{game} is in {name} ({phase}), not {cmd.phase}: nothing was processed",
                       f"PROCESS {phase}, or PROCESS alone")
     return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
@@ -88,7 +88,8 @@ def power_in(env: Env, game: str, word: str) -> str:
 def eject(env: Env, cmd: c.Eject) -> list[str]:
     game = require_master(env.service, env.session, "EJECT")
     power = power_in(env, game, cmd.power)
-    ousted = env.service.status(game)["powers"].get(power, {}).get("account")
+    seat = env.service.status(game).powers.get(power)
+    ousted = seat.account if seat else None
     if ousted:
         revoke(env.service.judge, ousted, game)     # its reply address for this game no longer signs on
     env.service.eject(game, power, source=env.source)
@@ -104,7 +105,8 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
     account = env.service.accounts.by_address(cmd.address)
     if account is None:
         raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
-    ousted = env.service.status(game)["powers"].get(power, {}).get("account")
+    seat = env.service.status(game).powers.get(power)
+    ousted = seat.account if seat else None
     if ousted and ousted != account.name:
         revoke(env.service.judge, ousted, game)     # before the deed: a crash between leaves no live token
     env.service.replace(game, power, account.name, source=env.source)
@@ -115,18 +117,18 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
     game = require_master(env.service, env.session, "ROLLBACK")
     phase = cmd.phase
     if phase is None:
-        played = [h["phase"] for h in env.service.history(game) if h["processed_at"] and not h["rolled_back"]]
+        played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
         phase = played[-1]
     status = env.service.rollback(game, phase, source=env.source)
-    return [f"{game} rolled back to {status['phase']}"]
+    return [f"{game} rolled back to {status.phase}"]
 
 
 def preview(env: Env, cmd: c.Preview) -> list[str]:
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
-    variant = env.service.variant(env.service.status(game)["variant"])
+    variant = env.service.variant(env.service.status(game).variant)
     lines = ["what PROCESS would do now (nothing was changed):"]
     for phase in result["results"]:
         if not phase["outcomes"]:
@@ -144,9 +146,9 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
         return _auto_clock(env, game)
     setting, value = read_setting(cmd.setting, cmd.value)
-    before = env.service.status(game)["settings"][setting.field]
+    before = env.service.status(game).settings[setting.field]
     try:
-        after = env.service.set_settings(game, **{setting.field: value})["settings"][setting.field]
+        after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
     except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
@@ -156,7 +158,7 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
 def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
     game = require_master(env.service, env.session, "FORCE START")
     status = env.service.start(game, force=True, source=env.source)
-    neutral = [power_name(env.service, game, p) for p, info in status["powers"].items() if info["status"] == "neutral"]
+    neutral = [power_name(env.service, game, p) for p, info in status.powers.items() if info.status == "neutral"]
     return [f"{game} has started with the players there are"
             + (f"; {', '.join(neutral)} {'is' if len(neutral) == 1 else 'are'} neutral" if neutral else "")]
 
@@ -175,9 +177,9 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     except KeyError as e:
         raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
                       f"{word} name (the names players REGISTERed with)") from None
-    invited = ", ".join(rules["allow"]) or "nobody"
-    kept_out = ", ".join(rules["deny"]) or "nobody"
-    private = "private: only those invited may join" if rules["allow"] or rules["password"] else "open to anyone"
+    invited = ", ".join(rules.allow) or "nobody"
+    kept_out = ", ".join(rules.deny) or "nobody"
+    private = "private: only those invited may join" if rules.allow or rules.password else "open to anyone"
     return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
 
 
@@ -191,7 +193,7 @@ def _auto_clock(env: Env, game: str) -> list[str]:
         )
     clock = chosen.clock.strftime("%H:%M")
     env.service.set_settings(game, deadline_clock=clock)
-    zone = env.service.status(game)["settings"]["time_zone"]
+    zone = env.service.status(game).settings["time_zone"]
     awake = ", ".join(chosen.suits) or "nobody"
     return [f"CLOCK of {game}: {clock} ({zone}), the hour awake for {len(chosen.suits)} of"
             f" {len(chosen.suits) + len(chosen.not_suited)} players: {awake}"
@@ -205,7 +207,7 @@ def become_power(env: Env, cmd: c.BecomePower) -> list[str]:
     power = power_in(env, game, cmd.power)
     env.service.act_for(game, power, env.session.account, source=env.source)
     env.session.powers, env.session.acting = (power,), True
-    player = env.service.status(game)["powers"][power]["account"]
+    player = env.service.status(game).powers[power].account
     name = power_name(env.service, game, power)
     return [f"you act for {name} in {game} until the end of this mail: orders and SET ABSENCE below are"
             f" {name}'s" + (f"; its player, {player}, is told" if player and player != env.session.account else "")]
@@ -230,7 +232,7 @@ def promote(env: Env, cmd: c.Promote) -> list[str]:
         changed = env.service.promote(game, account, remove=cmd.remove, source=env.source)
     except ValueError as e:
         raise Refused(str(e), f"{word} another account") from None
-    masters = ", ".join(env.service.status(game)["masters"])
+    masters = ", ".join(env.service.status(game).masters)
     if cmd.remove:
         done = f"{account} is no longer a master of {game}" if changed else f"{account} was not a co-master of {game}"
     else:
@@ -250,7 +252,7 @@ def clear(env: Env, cmd: c.ClearOrders) -> list[str]:
     else:
         game, power = require_player(session, "CLEAR")
     result = env.service.clear_orders(game, power, account=session.account, source=env.source)
-    missing = len(result.get("units_without_orders", ()))
+    missing = len(result.units_without_orders)
     return [f"the orders of {power_name(env.service, game, power)} in {game} are cleared"
             + (f"; {missing} unit{'s' * (missing != 1)} without orders" if missing else "")]
 

@@ -10,7 +10,7 @@ the news as it was when it happened; the service fills in what it lacks (full na
 players, the centre table by year). Every template gets the context `notice_context` builds:
 
     kind, game, p (the payload), recipient (account or None: the public copy), your_powers
-    (names of the recipient's powers), variant (the Variant), status (GameService.status),
+    (names of the recipient's powers), variant (the Variant), status (GameService.status, a GameState),
     game_zone, and the functions power(id) -> "France", adjective(id) -> "French", names(ids),
     place("STP/SC") -> "St Petersburg (south coast)", phase_name("F1901M"), player(power),
     units_of(power) (its units now, in words), in_play (names of the powers still playing),
@@ -26,7 +26,7 @@ Under fog of war a results notice's payload is first cut to what its recipient s
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -35,7 +35,8 @@ from ..engine import starting_position
 from ..engine.notation import unit_text
 from ..engine.variant import Variant
 from ..games.clock import parse_time, shown
-from ..games.service import GameService, Notice
+from ..games.answers import CentreCount, GameState, Notice, NoticeKind
+from ..games.service import GameService
 from ..games.small import setup
 from .anonymity import hidden_accounts, masked_payload, masked_status
 from .fog_mail import notice_as_seen
@@ -58,7 +59,7 @@ def render_notice(reports: Reports, service: GameService, notice: Notice) -> Ren
     try:
         reports.env.get_template(name)
     except jinja2.TemplateNotFound:
-        raise UnknownNotice(f"no template {name} for notices of kind {notice.kind!r}") from None
+        raise UnknownNotice(f"no template {name} for notices of kind '{notice.kind}'") from None
     return reports.render(name, **notice_context(service, notice))
 
 
@@ -70,9 +71,9 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     p = masked_payload(notice.payload, hidden)
     if hidden:
         notice = Notice(notice.id, notice.kind, notice.recipient, p, notice.created_at)
-    variant = service.variant(status["variant"])
+    variant = service.variant(status.variant)
     players = _players(status)
-    game_zone = status["settings"]["time_zone"]
+    game_zone = status.settings["time_zone"]
     created = parse_time(notice.created_at)
 
     reader_zone = service.accounts.zone_of(notice.recipient)
@@ -99,9 +100,9 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         "phase_name": lambda code: variant.calendar.name(variant.calendar.parse(code)),
         "player": lambda x: players.get(x.upper()) or "nobody",
         "names": lambda ids: [variant.power(x.upper()).name for x in ids],
-        "units_of": lambda x: [unit_words(variant, u) for u in (status["position"] or {}).get("units", {}).get(x, ())],
-        "in_play": [variant.power(x).name for x, info in status["powers"].items()
-                    if info["status"] not in ("eliminated", "neutral")],
+        "units_of": lambda x: [unit_words(variant, u) for u in (status.position or {}).get("units", {}).get(x, ())],
+        "in_play": [variant.power(x).name for x, info in status.powers.items()
+                    if info.status not in ("eliminated", "neutral")],
         "when": when, "left": left, "fail": _fail,
     }
     extra = _EXTRA.get(notice.kind)
@@ -127,15 +128,15 @@ def duration(seconds: float) -> str:
 
 # -- what some kinds need beyond the payload --------------------------------------------------------
 
-def _players(status: dict[str, Any]) -> dict[str, str | None]:
-    return {power: info["account"] for power, info in status["powers"].items()}
+def _players(status: GameState) -> dict[str, str | None]:
+    return {power: info.account for power, info in status.powers.items()}
 
 
-def _results(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _results(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     return {"report": results_report(variant, notice.payload, _players(status))}
 
 
-def _game_start(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _game_start(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     p = notice.payload
     players = p.get("players") or _players(status)  # the seats as given out, in the players' copies
     start = starting_position(variant)  # the same whenever the mail is rendered
@@ -154,7 +155,7 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
         ],
         "signon": [f"SIGNON {variant.power(x).letter}{p['game']} <your password>" for x in seat[:1]],
         "example": example_moves(variant, [u for x in seat[:1] for u in start.units_of(x)]),
-        "rules": game_rules(variant, status["settings"]),
+        "rules": game_rules(variant, status.settings),
     }
 
 
@@ -206,7 +207,7 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
     return rows
 
 
-def _game_end(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _game_end(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     counts = notice.payload["result"]["counts"]
     players = _players(status)
     return {
@@ -216,21 +217,21 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: di
     }
 
 
-def _press(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
 
 
-def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
+def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
     """Supply centres per power at the start and at the end of each year, as aligned tables
     (split into several tables where one would not fit a mail window)."""
     if not history:
         return []
-    columns: list[tuple[str, dict[str, int]]] = [("Start", history[0]["centres"])]
-    for year in sorted({row["year"] for row in history}):
-        later = [row for row in history if row["year"] > year]
-        columns.append((str(year), (later[0] if later else history[-1])["centres"]))
+    columns: list[tuple[str, Mapping[str, int]]] = [("Start", history[0].centres)]
+    for year in sorted({row.year for row in history}):
+        later = [row for row in history if row.year > year]
+        columns.append((str(year), (later[0] if later else history[-1]).centres))
     # each column takes its label's width and a gap of two; the power names take the first
     names = max(len("Power"), *(len(p.name) for p in variant.powers))
     per_table = max(1, (WIDTH - 2 - names) // (2 + max(len(label) for label, _ in columns)))
@@ -242,12 +243,12 @@ def centre_tables(variant: Variant, history: list[dict]) -> list[str]:
     return out
 
 
-def _exchange_offer(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _exchange_offer(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     p = notice.payload
     return {"gives": [place(variant, c) for c in p["give"]], "receives": [place(variant, c) for c in p["receive"]]}
 
 
-def _rollback(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _rollback(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     """What each of the reader's powers must decide in the phase played again, in words."""
     needs = notice.payload.get("needs") or {}
     decide = []
@@ -263,12 +264,13 @@ def _rollback(service: GameService, notice: Notice, variant: Variant, status: di
     return {"decide": decide}
 
 
-def _revealed(service: GameService, notice: Notice, variant: Variant, status: dict) -> dict[str, Any]:
+def _revealed(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     players = _players(status)
     return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
 
 
-_EXTRA: dict[str, Callable[..., dict[str, Any]]] = {
-    "results": _results, "game_start": _game_start, "game_end": _game_end, "press": _press,
-    "exchange_offer": _exchange_offer, "rollback": _rollback, "revealed": _revealed,
+_EXTRA: dict[NoticeKind, Callable[..., dict[str, Any]]] = {
+    NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
+    NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
+    NoticeKind.REVEALED: _revealed,
 }

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..engine import edition, load_variant, process_phase
 from ..engine.notation import NotationError, position_from_json
 from ..engine.rules import DEFAULT
+from ..games.answers import NoSuchGame
 from ..order_reading import read_order_lines
 from .paint_png import paint_png
 from .paint_svg import paint_svg
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("svg" if args.output and args.output.lower().endswith(".svg") else "png")
     try:
         scene, title = _from_game(args) if args.data else _from_json(args)
-    except (ValueError, KeyError, NotationError, OSError) as e:
+    except (ValueError, KeyError, NoSuchGame, NotationError, OSError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"judge map: {message}", file=sys.stderr)
         return 1

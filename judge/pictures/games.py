@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from email.message import EmailMessage
-from typing import Any
 
 from ..engine.notation import position_from_json
 from ..engine.position import Position
 from ..engine.variant import Variant
 from ..games import fog
+from ..games.answers import PhaseRecord
 from ..games.resultcodec import dislodged_from_json, outcomes_from_json, own_result
 from ..games.service import GameService
 from .atlas import Atlas, has_layout
@@ -20,11 +21,11 @@ from .render import render_png, render_svg, title_of
 log = logging.getLogger("judge.pictures")
 
 
-def phase_board(service: GameService, record: dict[str, Any]):
+def phase_board(service: GameService, record: PhaseRecord):
     """(variant, position before the phase, outcomes, dislodged) of a `GameService.phase_record`."""
-    variant = service.variant(record["variant"])
-    position: Position = position_from_json(variant, record["position"])
-    own = own_result(record["results"], record["phase"])
+    variant = service.variant(record.variant)
+    position: Position = position_from_json(variant, record.position)
+    own = own_result(record.results, record.phase)
     outcomes, dislodged = ((), ())
     if own is not None:
         outcomes = outcomes_from_json(own)
@@ -46,10 +47,10 @@ def phase_painter(service: GameService, game: str, phase: str, *, atlas: Atlas |
     """`picture_of_phase` in two steps: the game read now, and the painting it returns, which reads
     nothing (so it may run on another thread); None when the game turned pictures off."""
     record = service.phase_record(game, phase)
-    if not record["settings"].get("pictures", True):
+    if not record.settings.get("pictures", True):
         return None
-    if atlas is None and not has_layout(record["variant"]):
-        log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record["variant"])
+    if atlas is None and not has_layout(record.variant):
+        log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record.variant)
         return None
     hidden: frozenset[str] = frozenset()
     if powers is not None:
@@ -61,16 +62,16 @@ def phase_painter(service: GameService, game: str, phase: str, *, atlas: Atlas |
                         title=game_title(game, variant, position), hidden=hidden, counted=counted)
 
 
-def fogged_record(service: GameService, game: str, record: dict[str, Any],
-                  powers: frozenset[str]) -> tuple[dict[str, Any], frozenset[str]]:
+def fogged_record(service: GameService, game: str, record: PhaseRecord,
+                  powers: frozenset[str]) -> tuple[PhaseRecord, frozenset[str]]:
     """A `phase_record` cut to what `powers` saw of it, and the provinces they did not see."""
-    variant = service.variant(record["variant"])
-    rows = [r for r in service.history(game) if not r["rolled_back"] or r["seq"] == record["seq"]]
-    later = [r for r in rows if r["seq"] > record["seq"] and not r["rolled_back"]]
-    view = fog.phase_view(variant, record["position"], later[0]["position"] if later else None, powers)
+    variant = service.variant(record.variant)
+    rows = [r for r in service.history(game) if not r.rolled_back or r.seq == record.seq]
+    later = [r for r in rows if r.seq > record.seq and not r.rolled_back]
+    view = fog.phase_view(variant, record.position, later[0].position if later else None, powers)
     cut = fog.Cut(variant, view)
-    cut_record = {**record, "position": cut.position(record["position"]),
-                  "results": [cut.result(r) for r in record["results"]]}
+    cut_record = replace(record, position=cut.position(record.position),
+                         results=tuple(cut.result(r) for r in record.results))
     return cut_record, frozenset(variant.board.provinces) - view.seen
 
 
@@ -81,12 +82,12 @@ def game_title(game: str, variant: Variant, position: Position) -> str:
 def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str, int]]:
     """Each power's supply centres at the end of each year played (the last phase recorded in it:
     ownership changes after the year's last movement phase, so that phase's successors hold it)."""
-    variant = service.variant(service.status(game)["variant"])
+    variant = service.variant(service.status(game).variant)
     counts: dict[int, dict[str, int]] = {}
     for row in service.history(game):
-        if row["rolled_back"]:
+        if row.rolled_back:
             continue
-        position = position_from_json(variant, service.phase_record(game, row["phase"])["position"])
+        position = position_from_json(variant, service.phase_record(game, row.phase).position)
         counts[position.phase.year] = {p: len(position.centres_of(p)) for p in variant.power_ids}
     return counts
 
@@ -98,7 +99,7 @@ def end_of_game_chart(service: GameService, game: str) -> bytes:
 
 def end_of_game_painter(service: GameService, game: str) -> Callable[[], bytes]:
     """`end_of_game_chart` in two steps, as `phase_painter`."""
-    variant = service.variant(service.status(game)["variant"])
+    variant = service.variant(service.status(game).variant)
     counts = centre_counts_by_year(service, game)
     return lambda: centre_chart_png(variant, counts)
 
