@@ -194,14 +194,14 @@ def test_a_mail_whose_handling_fails_leaves_no_trace_in_either_file(tmp_path, mo
         judge.processor.process_next()
         state, outcome = judge.processor.archive.state_of(stored.id)
         assert state == "new" and "could not be built" in outcome
-        assert judge.service.confirmation("alpha", "FRANCE")["orders"] == []
+        assert judge.service.confirmation("alpha", "FRANCE").orders == ()
         assert judge.outbox(after=before) == []
 
         monkeypatch.setattr(Dispatch, "answer", answer)
         judge.processor.archive.clock = lambda: time.time() + 3600      # the retry is due
         judge.processor.process_next()
         assert judge.processor.archive.state_of(stored.id)[0] == "processed"
-        assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE")["orders"]] == ["A Par - Bur"]
+        assert [o["written"] for o in judge.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Bur"]
         [reply] = judge.outbox(after=before)
         assert "read before" not in reply.text and "Army Paris -> Burgundy" in reply.body
     finally:

@@ -32,7 +32,7 @@ from email.utils import formatdate
 import sqlite_utils
 
 from ..config import Config
-from ..games.model import GameError
+from ..games.answers import NoSuchGame
 from ..games.service import GameService
 from ..games.store import check_game_name
 from ..language import CommandItem
@@ -162,7 +162,7 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
             continue
         try:
             service.phase_of(name)
-        except GameError:       # (a ValueError too: asked apart)
+        except NoSuchGame:
             return name
     return None
 
