@@ -112,6 +112,17 @@ def test_a_join_password_set_by_mail_lets_in_only_those_who_know_it_and_is_never
         judge.reply_to("cy@dip.test", "SIGNON ?alpha cy-pw\nSET JOIN PASSWORD mine"))
 
 
+def test_a_private_create_handled_again_after_a_crash_still_makes_the_game_private(judge):
+    # the crash window: the game's file was committed (as create_game does first), the join
+    # password and judge.sqlite's record of the mail were not; the same CREATE is handled again
+    judge.service.create_game("alpha", master="gm")
+    r = said(judge.reply_to("gm@dip.test", "CREATE alpha gm-pw PRIVATE open-sesame"))
+    assert "alpha was created by you already; it is private" in r and "open-sesame" not in r
+    assert "alpha is private: joining needs its join password" in said(judge.reply_to("ann@dip.test",
+                                                                                      "JOIN alpha ann-pw"))
+    assert "joined alpha" in said(judge.reply_to("ann@dip.test", "JOIN alpha ann-pw PRIVATE open-sesame"))
+
+
 # -- MAP, EXPORT, SUMMARY, HISTORY ---------------------------------------------------------------------
 
 @pytest.fixture

@@ -91,6 +91,11 @@ def create(env: Env, cmd: c.Create) -> list[str]:
             raise Refused(f"there is already a game called {name}",
                           f"choose another name, or JOIN {name} password to play in it")
         env.session.game, env.session.powers, env.session.as_master = name, (), True
+        if key:
+            # the join password is set after the game's file is first committed: a crash between the
+            # two leaves a public game, and this same CREATE handled again makes it private as asked
+            env.service.set_access(name, password=key)
+            return [f"{name} was created by you already; it is private: joining needs its join password"]
         return [f"{name} was created by you already"]
     try:
         # a variant by its id or its name, as HELP VARIANT takes it
