@@ -207,3 +207,33 @@ def test_a_shared_picture_is_stored_once_sent_whole_and_dropped_after_the_retent
         assert db.execute("SELECT count(*) FROM outbox_parts").fetchone()[0] == 0
         assert outbox.stored_bytes(db) == 0
         sender.close()
+
+
+def test_a_mail_queued_to_be_forgotten_loses_its_body_once_delivered_and_the_others_keep_theirs(db, tmp_path):
+    # a player's mail forwarded to another host may hold a password: it does not outlive its delivery
+    clock = Clock()
+    secret = build_message(key="forward:1", sender="judge@localhost", to=["judge+beta@localhost"],
+                           subject="forwarded", body="SIGNON Fbeta my-password\n", domain="localhost")
+    kept_id, to, raw = report()
+    with Sink(SinkHandler()) as sink:
+        sender = sender_for(tmp_path, RelayConfig(host="127.0.0.1", port=sink.port, timeout=30), clock)
+        assert outbox.queue(db, secret, ["judge+beta@localhost"], envelope_from="p@example.org",
+                            forget_when_sent=True, now=clock.now)
+        outbox.enqueue(db, kept_id, to, raw, envelope_from="judge@localhost", now=clock.now)
+        assert sorted(a.state for a in sender.deliver_due()) == ["sent", "sent"]
+        assert any(b"my-password" in r.raw for r in sink.handler.received)
+    bodies = dict(db.execute("SELECT message_id, raw FROM outbox").fetchall())
+    assert bodies[str(secret["Message-ID"]).strip("<>")] == b""
+    assert bodies[kept_id.strip("<>")] == raw
+
+
+def test_a_mail_queued_to_be_forgotten_loses_its_body_when_it_fails_for_good(db, tmp_path):
+    clock = Clock()
+    secret = build_message(key="forward:2", sender="judge@localhost", to=["judge+beta@localhost"],
+                           subject="forwarded", body="SIGNON Fbeta my-password\n", domain="localhost")
+    with Sink(SinkHandler(refuse_next=10, refusal="554 5.7.1 Rejected")) as sink:
+        sender = sender_for(tmp_path, RelayConfig(host="127.0.0.1", port=sink.port, timeout=30), clock)
+        outbox.queue(db, secret, ["judge+beta@localhost"], envelope_from="p@example.org", forget_when_sent=True,
+                     now=clock.now)
+        assert [a.state for a in sender.deliver_due()] == ["failed"]
+    assert db.execute("SELECT raw FROM outbox").fetchone()[0] == b""

@@ -105,7 +105,8 @@ def share_changes(db: sqlite_utils.Database, config: Config, service: GameServic
             for peer in peers:
                 mail = wrap(config, "accounts", meta, b"", key=f"shard-accounts:{state['name']}:{stamp}:{peer}",
                             to=peer)
-                outbox.queue(db, mail, [peer], envelope_from=config.address)
+                outbox.queue(db, mail, [peer], envelope_from=config.address,
+                             forget_when_sent=True)     # password hashes
         sent.append(state["name"])
     return sent
 

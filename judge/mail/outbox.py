@@ -104,6 +104,12 @@ def _index_sent(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX outbox_sent ON outbox(sent_at) WHERE state = 'sent' AND length(raw) > 0")
 
 
+def _add_forget_when_sent(db: sqlite_utils.Database) -> None:
+    """Mail whose body must not outlive its delivery (a player's mail forwarded to another host, with
+    any password in it; accounts sent to a peer): emptied as soon as it is sent, whatever the retention."""
+    db["outbox"].add_column("forget_when_sent", int, not_null_default=0)
+
+
 def _current(db: sqlite_utils.Database) -> None:
     """The outbox in a new judge file, as the steps above leave it."""
     # Raw SQL: the table API writes no CHECK and no partial index.
@@ -112,7 +118,8 @@ def _current(db: sqlite_utils.Database) -> None:
             message_id TEXT PRIMARY KEY, envelope_from TEXT NOT NULL, recipients TEXT NOT NULL, raw BLOB NOT NULL,
             state TEXT NOT NULL CHECK (state IN ('queued', 'sent', 'failed')),
             attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL, created_at REAL NOT NULL,
-            sent_at REAL, delivered_via TEXT, last_error TEXT, part_id TEXT
+            sent_at REAL, delivered_via TEXT, last_error TEXT, part_id TEXT,
+            forget_when_sent INTEGER NOT NULL DEFAULT 0
         );
         CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE state = 'queued';
         CREATE INDEX outbox_part ON outbox(part_id) WHERE part_id IS NOT NULL;
@@ -126,7 +133,7 @@ def _current(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS = [_create_outbox, _index_created, _create_relay_facts, _create_notice_failures, _create_shared_parts,
-              _view_whole_mail, _index_sent]
+              _view_whole_mail, _index_sent, _add_forget_when_sent]
 SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_current)
 
 
@@ -135,19 +142,20 @@ def prepare(db: sqlite_utils.Database) -> None:
 
 
 def queue(db: sqlite_utils.Database, mail: EmailMessage, to: Sequence[str], *, envelope_from: str,
-          shared: SharedPart | None = None, now: float | None = None) -> bool:
+          shared: SharedPart | None = None, now: float | None = None, forget_when_sent: bool = False) -> bool:
     """The one way the judge's mail goes out: a built message (judge.mail.loops.build_message)
     queued under its own Message-ID, with `shared`, a part many mails carry, stored once for them
-    all. True if queued now, False if this Message-ID was queued before (a no-op)."""
+    all. True if queued now, False if this Message-ID was queued before (a no-op).
+    `forget_when_sent`: its body is emptied once delivered (it holds a secret: see the column)."""
     message_id = str(mail["Message-ID"] or "").strip().strip("<>")
     if not message_id:
         raise ValueError("a message the judge sends needs a Message-ID")
     head = shared.head(mail) if shared is not None else None
     if head is None:
         raw = bytes(shared.attach(mail) if shared is not None else mail)
-        return _insert(db, message_id, to, raw, envelope_from, now, None)
+        return _insert(db, message_id, to, raw, envelope_from, now, None, forget_when_sent)
     # the part once, the text per mail: both in one statement group, joining the caller's transaction
-    return _insert(db, message_id, to, head, envelope_from, now, shared)
+    return _insert(db, message_id, to, head, envelope_from, now, shared, forget_when_sent)
 
 
 def enqueue(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: bytes, *,
@@ -164,11 +172,12 @@ def enqueue(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: 
 
 _INSERT_PART = "INSERT INTO outbox_parts (part_id, part, created_at) VALUES (?, ?, ?) ON CONFLICT(part_id) DO NOTHING"
 _INSERT_MAIL = ("INSERT INTO outbox (message_id, envelope_from, recipients, raw, part_id, state, next_attempt_at,"
-                " created_at) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(message_id) DO NOTHING")
+                " created_at, forget_when_sent) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)"
+                " ON CONFLICT(message_id) DO NOTHING")
 
 
 def _insert(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: bytes, envelope_from: str,
-            now: float | None, shared: SharedPart | None) -> bool:
+            now: float | None, shared: SharedPart | None, forget_when_sent: bool = False) -> bool:
     if not to:
         raise ValueError("a message needs at least one recipient")
     now = time.time() if now is None else now
@@ -176,7 +185,7 @@ def _insert(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: 
     if shared is not None:
         statements.append((_INSERT_PART, [shared.id, shared.part, now]))
     statements.append((_INSERT_MAIL, [message_id, envelope_from, json.dumps(list(to)), raw,
-                                      shared.id if shared else None, now, now]))
+                                      shared.id if shared else None, now, now, int(forget_when_sent)]))
     if db.conn.in_transaction:        # part of the caller's unit of work (which commits it durably)
         return [db.conn.execute(sql, params) for sql, params in statements][-1].rowcount == 1
     # FULL whatever the connection's level: the sender (another connection) sees the row only once
@@ -360,8 +369,9 @@ class Sender:
             return Attempt(message_id, "queued", detail)
         with transaction(self.db):
             self.db.conn.execute(
-                "UPDATE outbox SET state = 'sent', attempts = ?, sent_at = ?, delivered_via = ?, last_error = ?"
-                " WHERE message_id = ?", [attempts, self.clock(), via, detail, message_id])
+                "UPDATE outbox SET state = 'sent', attempts = ?, sent_at = ?, delivered_via = ?, last_error = ?,"
+                " raw = CASE WHEN forget_when_sent THEN X'' ELSE raw END WHERE message_id = ?",
+                [attempts, self.clock(), via, detail, message_id])
         log.info("outbox: <%s> delivered to %s", message_id, via)
         return Attempt(message_id, "sent", detail or via)
 
@@ -369,7 +379,8 @@ class Sender:
         with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
-                " last_error = ? WHERE message_id = ?", [state, attempts, next_at, error, message_id])
+                " last_error = ?, raw = CASE WHEN forget_when_sent AND ? = 'failed' THEN X'' ELSE raw END"
+                " WHERE message_id = ?", [state, attempts, next_at, error, state, message_id])
 
     def _relay(self, envelope_from: str, recipients: list[str], raw: bytes) -> tuple[str, dict]:
         """Returns where it went and the recipients the relay refused while accepting the others."""

@@ -189,7 +189,8 @@ def forward(db: sqlite_utils.Database, config: Config, message: StoredMessage, s
             "game": game, "from_host": config.shard.name}
     mail = wrap(config, "forward", meta, message.raw, key=f"shard-forward:{message.id}:{message.content_hash}", to=to)
     with transaction(db):
-        outbox.queue(db, mail, [to], envelope_from=message.mail_from or config.address)
+        outbox.queue(db, mail, [to], envelope_from=message.mail_from or config.address,
+                     forget_when_sent=True)     # it may hold the player's password
         # Not applied here: should the mail server bring it back (no route for the game), it is
         # answered here, not taken for a copy of itself (judge.mail.replays).
         db.conn.execute("DELETE FROM applied_messages WHERE inbound_id = ?", [message.id])
