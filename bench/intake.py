@@ -1,7 +1,8 @@
 """SMTP intake over loopback: messages acknowledged per second with durable storage, and ack latency.
 
-Runs the judge's intake handler (raw bytes committed to a WAL SQLite file with synchronous=FULL
-before the 250; messages that arrive during a commit share the next one: group commit) and, in the
+Runs the judge's intake handler (raw bytes committed to intake's spool, a WAL SQLite file with
+synchronous=FULL, before the 250; messages that arrive during a commit share the next one: group
+commit; the spool drained into the archive, judge.sqlite, after the answers) and, in the
 same run for comparison, the same aiosmtpd protocol factory with a handler that stores nothing.
 Each server runs in a process of its own (as `judge serve` does), the two side by side; the clients
 are threads of this process. After a warm-up,
@@ -235,12 +236,14 @@ def main() -> None:
         print(f"durable / nothing, {connections:>2} connection(s): median {ratio:.2f} "
               f"(rounds {min(per_round):.2f}-{max(per_round):.2f}){goal}")
     print("the durable server's commits (from the 'hand-over' to the thread to the answers on the loop; 'in the "
-          "archive': the time in Archive.store_many, its SQLite and the fsync):")
+          "spool': the time in Spool.add_many, its SQLite and the fsync; then, after the answers, the drain into "
+          "the archive):")
     for connections in CONNECTIONS:
         done = commits[connections]
         print(f"  {connections:>2} connection(s): {done.messages / done.commits:.1f} messages a commit, "
               f"{done.committing / done.commits * 1000:.2f} ms a commit from hand-over to answers, "
-              f"{done.storing / done.commits * 1000:.2f} ms of it in the archive")
+              f"{done.storing / done.commits * 1000:.2f} ms of it in the spool; "
+              f"{done.draining / done.commits * 1000:.2f} ms draining after it")
     print(f"stored rows: {stored_rows}")
 
 

@@ -11,7 +11,10 @@ read (a fault in its content, not in the disk): only a storage failure is answer
 
 Group commit: messages whose DATA ends while a commit is under way wait for it, then are stored
 together in the next transaction (one fsync for all of them); each client hears its 250 only after
-the commit that holds its message (`GroupCommit`).
+the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
+a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
+handling: right after it, the same thread drains the spool into the archive if judge.sqlite is free
+at once, and otherwise leaves that to the processor, which drains before it claims a mail.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from ..config import LimitsConfig
 from .archive import Archive, Arrival, StoredMessage
 from .shape import refusal
+from .spool import Spool, Spooled, spool_path
 
 log = logging.getLogger("judge.intake")
 
@@ -76,11 +80,13 @@ def sender_key(mail_from: str, peer) -> str:
 @dataclass
 class CommitStats:
     """What the group commit has done (for benchmarks and the curious): seconds from hand-over to the
-    answers, and of those, seconds in the archive's store (the rest is the two threads handing over)."""
+    answers, and of those, seconds in the spool's store (the rest is the two threads handing over);
+    and seconds draining the spool into the archive after the answers."""
     commits: int = 0
     messages: int = 0
     committing: float = 0.0
     storing: float = 0.0
+    draining: float = 0.0
 
 
 class GroupCommit:
@@ -99,10 +105,17 @@ class GroupCommit:
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
 
-    def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL"):
+    def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
+                 on_drained: Callable[[list[StoredMessage]], None] | None = None):
+        """`on_drained`: called on the archive's thread after each commit with what the drain moved into
+        the archive (an empty list when judge.sqlite was busy and the drain was left to the processor)."""
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
-        # The archive connection is opened inside the worker thread that will use it.
+        # The connections are opened inside the worker thread that will use them.
         self.archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
+        self.spool: Spool = self._executor.submit(
+            Spool, spool if spool is not None else spool_path(archive_path), synchronous=synchronous).result()
+        self.on_drained = on_drained
+        self.undrained = True       # the spool may hold rows: set by the thread, read by the processor
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -127,10 +140,33 @@ class GroupCommit:
         return len(self._pending) + self._in_flight
 
     def close(self) -> None:
-        self._executor.submit(self.archive.close).result()
+        """Drain what is spooled (a clean stop leaves an empty spool), then close both files."""
+        def close_all() -> None:
+            try:
+                self.drain()
+            except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
+                log.exception("intake: could not drain the spool at close; the next start will")
+            self.spool.close()
+            self.archive.close()
+        self._executor.submit(close_all).result()
         self._executor.shutdown(wait=True)
 
-    async def store(self, arrival: Arrival, session: object = None) -> StoredMessage:
+    def drain(self, *, wait: bool = True) -> list[StoredMessage] | None:
+        """On the archive's thread only: move spooled rows into the archive (judge.mail.archive's
+        `drain_spool`). `wait` false: give up at once (None) when another writer holds judge.sqlite."""
+        start = time.monotonic()
+        try:
+            drained = self.archive.drain_spool(self.spool, wait=wait)
+        finally:
+            self.stats.draining += time.monotonic() - start
+        if drained is not None:
+            self.undrained = False
+            for message in drained:
+                if message.is_duplicate:
+                    log.info("intake: #%d is a redelivery of #%d", message.id, message.duplicate_of)
+        return drained
+
+    async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((arrival, done))
@@ -165,32 +201,35 @@ class GroupCommit:
         self._executor.submit(self._commit, asyncio.get_running_loop(), batch)
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
-        """On the archive's thread: store the batch, then hand the outcomes back to the loop in one call."""
+        """On the archive's thread: spool the batch, hand the outcomes back to the loop in one call, then
+        drain the spool into the archive if judge.sqlite is free (the answers do not wait for that)."""
         start = time.monotonic()
+        self.undrained = True       # before the commit: a processor that reads False finds nothing of it
         try:
-            outcomes = self._store_all_or_each([a for a, _ in batch])
+            outcomes = self.spool.add_many([a for a, _ in batch])
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
-            outcomes = [OSError(f"the archive's thread was interrupted: {e!r}") for _ in batch]
+            outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
+                        else OSError(f"the archive's thread was interrupted: {e!r}") for _ in batch]
         self.stats.storing += time.monotonic() - start     # (one float: safe beside the loop's reads)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
             pass
-
-    def _store_all_or_each(self, arrivals: list[Arrival]) -> list[StoredMessage | Exception]:
+        if not any(isinstance(o, Spooled) for o in outcomes):
+            return
         try:
-            return list(self.archive.store_many(arrivals))
-        except Exception:   # noqa: BLE001 - one message's fault must not fail the others: each alone
-            outcomes: list[StoredMessage | Exception] = []
-            for arrival in arrivals:
-                try:
-                    outcomes.append(self.archive.store_many([arrival])[0])
-                except Exception as e:   # noqa: BLE001 - handed to the caller, which answers 451 or 554
-                    outcomes.append(e)
-            return outcomes
+            drained = self.drain(wait=False) or []
+        except Exception:   # noqa: BLE001 - the rows stay spooled; the processor's drain tries again
+            log.exception("intake: draining the spool failed; the processor will try again")
+            drained = []
+        if self.on_drained is not None:
+            try:
+                self.on_drained(drained)
+            except Exception:   # noqa: BLE001 - (e.g. the loop closed under it): the next drain tells again
+                log.exception("intake: telling of drained mail failed")
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
-                   outcomes: list[StoredMessage | BaseException]) -> None:
+                   outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
         for (_, done), outcome in zip(batch, outcomes):
             if done.done():     # its client went away: nobody waits for the answer
@@ -213,15 +252,30 @@ class IntakeHandler:
     """The aiosmtpd handler. The archive is used from one worker thread only, through `GroupCommit`."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
-                 on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL",
-                 limits: LimitsConfig | None = None):
+                 on_stored: Callable[[list[StoredMessage]], None] | None = None, synchronous: str = "FULL",
+                 limits: LimitsConfig | None = None, spool: str | Path | None = None):
+        """`on_stored`: see GroupCommit's `on_drained` (called on the archive's thread). `spool`: the
+        spool file, by default spool.sqlite beside `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
-        self.on_stored = on_stored
-        self._store = GroupCommit(archive_path, synchronous=synchronous)
+        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored)
         self._archive: Archive = self._store.archive
         self._executor = self._store._executor      # the archive's thread, for whoever must use it there
+
+    @property
+    def undrained(self) -> bool:
+        """The spool may hold rows the archive has not got (the processor then drains before claiming)."""
+        return self._store.undrained
+
+    def drain(self) -> list[StoredMessage] | None:
+        """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the archive's
+        thread: `loop.run_in_executor(handler.executor, handler.drain)`."""
+        return self._store.drain()
+
+    @property
+    def executor(self) -> ThreadPoolExecutor:
+        return self._executor
 
     def close(self) -> None:
         self._store.close()
@@ -258,13 +312,7 @@ class IntakeHandler:
             log.exception("intake: a message from %s cannot be read; refused for good (554)", envelope.mail_from)
             return self._answer(envelope, "554 5.6.0 Refused: the judge cannot read this message's structure")
         self.rate.record(sender_key(envelope.mail_from or "", session.peer))
-        if stored.is_duplicate:
-            log.info("intake: #%d from %s is a redelivery of #%d", stored.id, envelope.mail_from,
-                     stored.duplicate_of)
-        else:
-            log.info("intake: stored #%d from %s (%d bytes)", stored.id, envelope.mail_from, len(raw))
-        if self.on_stored is not None:
-            self.on_stored(stored)
+        log.info("intake: spooled #%d from %s (%d bytes)", stored.id, envelope.mail_from, len(raw))
         return self._answer(envelope, f"250 2.0.0 OK stored as #{stored.id}")
 
     def _answer(self, envelope: Envelope, line: str) -> str:
