@@ -282,6 +282,8 @@ class Daemon:
             """Intake's spool into the archive (on intake's thread, which owns the spool): what a
             crash left spooled, and what intake could not drain while a mail held judge.sqlite.
             `always`: even when intake says it drained (a commit may be under way on its thread)."""
+            if always:      # a commit under way now holds mail received before now: waited for, then drained
+                await loop.run_in_executor(None, handler.settle)
             if always or handler.undrained:
                 await loop.run_in_executor(handler.executor, handler.drain)
 
@@ -380,8 +382,7 @@ class Daemon:
             wake.clear()
             if self.tick is not None and self.clock() >= next_tick:
                 now = last_tick = float(int(self.clock()))
-                # everything acknowledged before `now` is in the archive before the tick looks: a drain
-                # on intake's thread comes after any commit already under way there
+                # everything acknowledged before `now` is in the archive before the tick looks
                 await drain_spool(always=True)
                 try:
                     ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now)

@@ -13,8 +13,8 @@ Group commit: messages whose DATA ends while a commit is under way wait for it, 
 together in the next transaction (one fsync for all of them); each client hears its 250 only after
 the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
 a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
-handling: right after it, the same thread drains the spool into the archive if judge.sqlite is free
-at once, and otherwise leaves that to the processor, which drains before it claims a mail.
+handling. After it, a second thread (the drainer) moves the spool into the archive if judge.sqlite
+is free at once, and otherwise leaves that to the processor, which drains before it claims a mail.
 """
 from __future__ import annotations
 
@@ -104,18 +104,24 @@ class GroupCommit:
     BATCH = 256
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
+    DRAIN_DELAY = 0.01  # how long a drain waits after the commit that queued it, for more to join it
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
                  on_drained: Callable[[list[StoredMessage]], None] | None = None):
-        """`on_drained`: called on the archive's thread after each commit with what the drain moved into
-        the archive (an empty list when judge.sqlite was busy and the drain was left to the processor)."""
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
+        """`on_drained`: called on the drain's thread after each drain that follows a commit, with what it
+        moved into the archive (an empty list when judge.sqlite was busy and the drain was left to the
+        processor). Two threads: commits to the spool on one (`_executor`), drains on the other
+        (`drainer`), so a drain (judge.sqlite's commit) never holds up the next 250."""
+        spool = spool if spool is not None else spool_path(archive_path)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-intake")
+        self.drainer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
         # The connections are opened inside the worker thread that will use them.
-        self.archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
-        self.spool: Spool = self._executor.submit(
-            Spool, spool if spool is not None else spool_path(archive_path), synchronous=synchronous).result()
+        self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
+        self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
+        self._drained_spool: Spool = self.drainer.submit(Spool, spool, synchronous=synchronous).result()
         self.on_drained = on_drained
-        self.undrained = True       # the spool may hold rows: set by the thread, read by the processor
+        self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
+        self._drain_queued = False  # a drain is queued on the drainer and has not begun reading the spool
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -140,27 +146,34 @@ class GroupCommit:
         return len(self._pending) + self._in_flight
 
     def close(self) -> None:
-        """Drain what is spooled (a clean stop leaves an empty spool), then close both files."""
-        def close_all() -> None:
+        """Drain what is spooled (a clean stop leaves an empty spool), then close the files."""
+        self._executor.submit(self.spool.close).result()
+        self._executor.shutdown(wait=True)
+
+        def drain_and_close() -> None:
             try:
                 self.drain()
             except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
-            self.spool.close()
+            self._drained_spool.close()
             self.archive.close()
-        self._executor.submit(close_all).result()
-        self._executor.shutdown(wait=True)
+        self.drainer.submit(drain_and_close).result()
+        self.drainer.shutdown(wait=True)
+
+    def settle(self) -> None:
+        """Returns once every commit begun before the call has ended (any thread but the commits')."""
+        self._executor.submit(lambda: None).result()
 
     def drain(self, *, wait: bool = True) -> list[StoredMessage] | None:
-        """On the archive's thread only: move spooled rows into the archive (judge.mail.archive's
+        """On the drainer's thread only: move spooled rows into the archive (judge.mail.archive's
         `drain_spool`). `wait` false: give up at once (None) when another writer holds judge.sqlite."""
         start = time.monotonic()
         try:
-            drained = self.archive.drain_spool(self.spool, wait=wait)
+            drained = self.archive.drain_spool(self._drained_spool, wait=wait)
         finally:
             self.stats.draining += time.monotonic() - start
+        self.undrained = drained is None
         if drained is not None:
-            self.undrained = False
             for message in drained:
                 if message.is_duplicate:
                     log.info("intake: #%d is a redelivery of #%d", message.id, message.duplicate_of)
@@ -201,22 +214,31 @@ class GroupCommit:
         self._executor.submit(self._commit, asyncio.get_running_loop(), batch)
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
-        """On the archive's thread: spool the batch, hand the outcomes back to the loop in one call, then
-        drain the spool into the archive if judge.sqlite is free (the answers do not wait for that)."""
+        """On the commits' thread: spool the batch, hand the outcomes back to the loop in one call, then
+        queue a drain of the spool into the archive on the drainer (unless one is queued already)."""
         start = time.monotonic()
         self.undrained = True       # before the commit: a processor that reads False finds nothing of it
         try:
             outcomes = self.spool.add_many([a for a, _ in batch])
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
             outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
-                        else OSError(f"the archive's thread was interrupted: {e!r}") for _ in batch]
+                        else OSError(f"the intake thread was interrupted: {e!r}") for _ in batch]
         self.stats.storing += time.monotonic() - start     # (one float: safe beside the loop's reads)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
             pass
-        if not any(isinstance(o, Spooled) for o in outcomes):
-            return
+        if any(isinstance(o, Spooled) for o in outcomes) and not self._drain_queued:
+            self._drain_queued = True
+            self.drainer.submit(self._drain_after_commit)
+
+    def _drain_after_commit(self) -> None:
+        """On the drainer: drain if judge.sqlite is free at once (the processor drains otherwise), and tell.
+        It first lets DRAIN_DELAY pass: the commits meanwhile join this drain, which costs about as much
+        for one message as for twenty (judge.sqlite's commit and sync), and on a busy machine that CPU
+        is what the 250s wait for."""
+        time.sleep(self.DRAIN_DELAY)
+        self._drain_queued = False      # before reading: a commit ending from now on queues another drain
         try:
             drained = self.drain(wait=False) or []
         except Exception:   # noqa: BLE001 - the rows stay spooled; the processor's drain tries again
@@ -249,19 +271,19 @@ class GroupCommit:
 
 
 class IntakeHandler:
-    """The aiosmtpd handler. The archive is used from one worker thread only, through `GroupCommit`."""
+    """The aiosmtpd handler. The spool and the archive are used from GroupCommit's threads only."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
                  on_stored: Callable[[list[StoredMessage]], None] | None = None, synchronous: str = "FULL",
                  limits: LimitsConfig | None = None, spool: str | Path | None = None):
-        """`on_stored`: see GroupCommit's `on_drained` (called on the archive's thread). `spool`: the
+        """`on_stored`: see GroupCommit's `on_drained` (called on the drainer's thread). `spool`: the
         spool file, by default spool.sqlite beside `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
         self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored)
         self._archive: Archive = self._store.archive
-        self._executor = self._store._executor      # the archive's thread, for whoever must use it there
+        self._executor = self._store._executor      # the commits' thread (the spool's writer)
 
     @property
     def undrained(self) -> bool:
@@ -269,13 +291,19 @@ class IntakeHandler:
         return self._store.undrained
 
     def drain(self) -> list[StoredMessage] | None:
-        """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the archive's
+        """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the drainer's
         thread: `loop.run_in_executor(handler.executor, handler.drain)`."""
         return self._store.drain()
 
+    def settle(self) -> None:
+        """Returns once every commit to the spool begun before the call has ended (then a drain sees
+        every message acknowledged so far). Not on the commits' own thread."""
+        self._store.settle()
+
     @property
     def executor(self) -> ThreadPoolExecutor:
-        return self._executor
+        """The drainer's thread, where `drain` runs."""
+        return self._store.drainer
 
     def close(self) -> None:
         self._store.close()
