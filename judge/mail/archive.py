@@ -284,7 +284,7 @@ class Archive:
             finally:
                 if not wait:
                     self.db.conn.execute("PRAGMA busy_timeout=30000")
-            spool.forget([r.id for r in rows])
+            spool.forget([r.key for r in rows])
             drained += [StoredMessage(id_, r.raw, r.mail_from, tuple(json.loads(r.rcpt_tos)), r.via, r.peer,
                                       r.message_id, r.content_hash, r.received_at, first)
                         for r, (id_, first) in zip(fresh, made)]

@@ -89,6 +89,35 @@ class CommitStats:
     draining: float = 0.0
 
 
+class DrainersSpool:
+    """The spool as the drainer sees it: read on the drainer's own connection, while the deletes go to
+    the commits' thread, the spool's one writer, so that a drain's delete never makes a commit wait
+    for the spool's lock (SQLite's busy handler sleeps a millisecond or more). Rows handed over for
+    deletion (by key) are not read again meanwhile; any left by a failed delete are, and the archive
+    knows their keys. `Archive.drain_spool` uses `pending` and `forget`, as on a `Spool`."""
+
+    def __init__(self, reader: Spool, writer: Spool, writers_thread: ThreadPoolExecutor):
+        self.reader, self.writer, self.writers_thread = reader, writer, writers_thread
+        self.forgetting: set[str] = set()      # keys (a set changed by one call at a time: safe across threads)
+
+    def pending(self, limit: int = 500):
+        rows = self.reader.pending(limit + len(self.forgetting))
+        return [r for r in rows if r.key not in self.forgetting][:limit]
+
+    def forget(self, keys: list[str]) -> None:
+        self.forgetting.update(keys)
+        self.writers_thread.submit(self._delete, keys)
+
+    def _delete(self, keys: list[str]) -> None:
+        """On the commits' thread, between two commits."""
+        try:
+            self.writer.forget(keys)
+        except Exception:   # noqa: BLE001 - read again, recognised by their keys, deleted next time
+            log.exception("intake: could not delete drained rows from the spool")
+        finally:
+            self.forgetting.difference_update(keys)
+
+
 class GroupCommit:
     """Stores intake's messages on one worker thread. Those that arrive while a commit runs are
     stored together in the next one; each caller's `store` returns once its own message is committed.
@@ -104,7 +133,8 @@ class GroupCommit:
     BATCH = 256
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
-    DRAIN_DELAY = 0.01  # how long a drain waits after the commit that queued it, for more to join it
+    DRAIN_QUIET = 0.005     # a drain waits for this long a pause in the commits, for more to join it,
+    DRAIN_DELAY = 0.05      # ... or this long at most after the commit that queued it
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
                  on_drained: Callable[[list[StoredMessage]], None] | None = None):
@@ -118,10 +148,12 @@ class GroupCommit:
         # The connections are opened inside the worker thread that will use them.
         self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
         self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
-        self._drained_spool: Spool = self.drainer.submit(Spool, spool, synchronous=synchronous).result()
+        self._drained_spool = DrainersSpool(self.drainer.submit(Spool, spool, synchronous=synchronous).result(),
+                                            self.spool, self._executor)
         self.on_drained = on_drained
         self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
         self._drain_queued = False  # a drain is queued on the drainer and has not begun reading the spool
+        self._last_commit = 0.0     # when the commits' thread last ended a commit (monotonic)
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -147,18 +179,17 @@ class GroupCommit:
 
     def close(self) -> None:
         """Drain what is spooled (a clean stop leaves an empty spool), then close the files."""
-        self._executor.submit(self.spool.close).result()
-        self._executor.shutdown(wait=True)
-
         def drain_and_close() -> None:
             try:
                 self.drain()
             except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
-            self._drained_spool.close()
+            self._drained_spool.reader.close()
             self.archive.close()
         self.drainer.submit(drain_and_close).result()
         self.drainer.shutdown(wait=True)
+        self._executor.submit(self.spool.close).result()      # after the deletes the drain handed it
+        self._executor.shutdown(wait=True)
 
     def settle(self) -> None:
         """Returns once every commit begun before the call has ended (any thread but the commits')."""
@@ -223,7 +254,8 @@ class GroupCommit:
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
             outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
                         else OSError(f"the intake thread was interrupted: {e!r}") for _ in batch]
-        self.stats.storing += time.monotonic() - start     # (one float: safe beside the loop's reads)
+        self._last_commit = time.monotonic()
+        self.stats.storing += self._last_commit - start     # (one float: safe beside the loop's reads)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
@@ -234,10 +266,17 @@ class GroupCommit:
 
     def _drain_after_commit(self) -> None:
         """On the drainer: drain if judge.sqlite is free at once (the processor drains otherwise), and tell.
-        It first lets DRAIN_DELAY pass: the commits meanwhile join this drain, which costs about as much
-        for one message as for twenty (judge.sqlite's commit and sync), and on a busy machine that CPU
-        is what the 250s wait for."""
-        time.sleep(self.DRAIN_DELAY)
+        It first waits for a pause in the commits (DRAIN_QUIET without one), or DRAIN_DELAY at most: the
+        commits meanwhile join this drain, which costs about as much for one message as for fifty
+        (judge.sqlite's commit and sync), and on a busy machine that CPU is what the 250s wait for.
+        A lone mail is drained DRAIN_QUIET after its 250."""
+        start = time.monotonic()
+        while True:
+            now = time.monotonic()
+            quiet, waited = now - self._last_commit, now - start
+            if quiet >= self.DRAIN_QUIET or waited >= self.DRAIN_DELAY:
+                break
+            time.sleep(min(self.DRAIN_QUIET - quiet, self.DRAIN_DELAY - waited))
         self._drain_queued = False      # before reading: a commit ending from now on queues another drain
         try:
             drained = self.drain(wait=False) or []

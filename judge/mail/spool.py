@@ -35,7 +35,7 @@ def _create_spooled(db: sqlite_utils.Database) -> None:
     # Raw SQL: the key's UNIQUE is the only index (a repeated random key must fail, not pass).
     db.execute("""
         CREATE TABLE spooled (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,   -- never reused: the 250's numbers keep rising
             key TEXT NOT NULL UNIQUE,           -- random; the archive row records it (exactly once)
             received_at REAL NOT NULL,          -- unix time of the spool's commit (the 250)
             via TEXT NOT NULL,
@@ -103,12 +103,13 @@ class Spool:
                          mid, digest, a.raw))
         ids: list[int] = []
         if rows:
-            with transaction(self.db):
-                # (one statement per row, but one commit: executemany keeps no RETURNING rows)
-                ids = [self.db.conn.execute(
-                    "INSERT INTO spooled (key, received_at, via, peer, mail_from, rcpt_tos, message_id,"
-                    " content_hash, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", row).fetchone()[0]
-                    for row in rows]
+            # One statement, its own transaction: committed (FULL) as its last row is read. The rows come
+            # back in no set order: matched by key.
+            values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+            made = dict(self.db.conn.execute(
+                "INSERT INTO spooled (key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
+                f" raw) VALUES {values} RETURNING key, id", [p for row in rows for p in row]).fetchall())
+            ids = [made[row[0]] for row in rows]
         made = iter(zip(ids, rows))
         return [outcome if outcome is not None else _spooled(*next(made)) for outcome in outcomes]
 
@@ -117,11 +118,12 @@ class Spool:
         return [SpoolRow(*row[:9], bytes(row[9])) for row in self.db.conn.execute(
             f"SELECT {_COLUMNS} FROM spooled ORDER BY id LIMIT ?", [limit]).fetchall()]
 
-    def forget(self, ids: list[int]) -> None:
-        """Delete drained rows. NORMAL sync is enough: a delete lost in a crash only leaves rows the
-        archive already has, which the next drain deletes again without inserting them."""
+    def forget(self, keys: list[str]) -> None:
+        """Delete drained rows, by key (unique for ever, unlike a row's number). NORMAL sync is enough:
+        a delete lost in a crash only leaves rows the archive already has, which the next drain
+        deletes again without inserting them."""
         with synchronous(self.db, "NORMAL"), transaction(self.db):
-            self.db.conn.executemany("DELETE FROM spooled WHERE id = ?", [(i,) for i in ids])
+            self.db.conn.executemany("DELETE FROM spooled WHERE key = ?", [(k,) for k in keys])
 
     def count(self) -> int:
         return self.db.conn.execute("SELECT count(*) FROM spooled").fetchone()[0]
