@@ -278,14 +278,17 @@ class Daemon:
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
                                 lmtp=config.smtp.lmtp, on_stored=wake_processor, limits=config.limits)
 
-        async def drain_spool(always: bool = False) -> None:
+        async def drain_spool(always: bool = False) -> bool:
             """Intake's spool into the archive (on intake's thread, which owns the spool): what a
             crash left spooled, and what intake could not drain while a mail held judge.sqlite.
-            `always`: even when intake says it drained (a commit may be under way on its thread)."""
+            `always`: even when intake says it drained (a commit may be under way on its thread).
+            Whether it drained."""
             if always:      # a commit under way now holds mail received before now: waited for, then drained
                 await loop.run_in_executor(None, handler.settle)
             if always or handler.undrained:
                 await loop.run_in_executor(handler.executor, handler.drain)
+                return True
+            return False
 
         await drain_spool()         # before serving: mail acknowledged before a crash is handled first
         server = await start_server(handler, config.smtp.host, config.smtp.port, size_limit=config.smtp.size_limit)
@@ -372,10 +375,10 @@ class Daemon:
         return asyncio.create_task(supervise(), name=name)
 
     async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event,
-                            drain_spool: Callable[..., Awaitable[None]]) -> None:
+                            drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
-        of mail never holds a deadline back), all on the one worker: see `Processor.tick`. Before each
-        claim, intake's spool is drained if intake could not (judge.sqlite was busy)."""
+        of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
+        archive has no mail waiting, intake's spool is drained if intake could not (judge.sqlite was busy)."""
         loop = asyncio.get_running_loop()
         next_tick = last_tick = self.clock()
         while not self.stopping.is_set():
@@ -392,8 +395,11 @@ class Daemon:
                 # a tick put off (mail from before `now` not readable yet) is tried again within a second
                 next_tick = self.clock() + (self.config.tick_seconds if ticked else min(1.0, self.config.tick_seconds))
                 continue
-            await drain_spool()
             message = await loop.run_in_executor(worker, processor.process_next)
+            # intake could not drain (judge.sqlite was busy, e.g. with the mail just handled); not before
+            # every claim: under a stream of mail that would wait on the drainer each time
+            if message is None and await drain_spool():
+                message = await loop.run_in_executor(worker, processor.process_next)
             due = getattr(self.tick, "due", None)
             if message is not None and due is not None and next_tick > self.clock() \
                     and await loop.run_in_executor(worker, due, self.clock()):

@@ -263,8 +263,8 @@ class Archive:
         once: each row records its spool key, and the spool rows are deleted only after this file's
         durable commit; rows whose key is here already (a crash came between) are deleted, not inserted.
         Returns the messages it stored; None when `wait` is false and another writer held this file's
-        lock (intake's thread does not wait behind a mail's dispatch: the processor drains before it
-        claims). Runs on the thread that owns `spool`."""
+        lock (intake's thread does not wait behind a mail's dispatch: the processor drains when it
+        has no mail left). Runs on the thread that reads `spool`."""
         drained: list[StoredMessage] = []
         while rows := spool.pending():
             if not wait:

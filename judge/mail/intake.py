@@ -14,7 +14,7 @@ together in the next transaction (one fsync for all of them); each client hears 
 the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
 a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
 handling. After it, a second thread (the drainer) moves the spool into the archive if judge.sqlite
-is free at once, and otherwise leaves that to the processor, which drains before it claims a mail.
+is free at once, and otherwise leaves that to the processor, which drains when it has no mail left.
 """
 from __future__ import annotations
 
