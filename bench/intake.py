@@ -1,7 +1,8 @@
 """SMTP intake over loopback: messages acknowledged per second with durable storage, and ack latency.
 
-Runs the judge's intake handler (raw bytes committed to a WAL SQLite file with synchronous=FULL
-before the 250; messages that arrive during a commit share the next one: group commit) and, in the
+Runs the judge's intake handler (raw bytes committed to intake's spool, a WAL SQLite file with
+synchronous=FULL, before the 250; messages that arrive during a commit share the next one: group
+commit; the spool drained into the archive, judge.sqlite, after the answers) and, in the
 same run for comparison, the same aiosmtpd protocol factory with a handler that stores nothing.
 Each server runs in a process of its own (as `judge serve` does), the two side by side; the clients
 are threads of this process. After a warm-up,
@@ -12,7 +13,10 @@ DATA, as smtplib.sendmail sees it), the median of the per-round ratios with thei
 commit, each server's CPU per message (its event loop's thread, and its other threads: the archive's
 commits), and the load average. Issue 15's goal: at least 0.8 at 4 and 16 connections.
 
-    .venv/bin/python bench/intake.py [--messages 800] [--rounds 7] [--size 1100]
+`--busy`: meanwhile another connection holds judge.sqlite's write lock 30 ms of every 50, as the
+daemon's dispatch of a mail does (one transaction from claim to mark processed).
+
+    .venv/bin/python bench/intake.py [--messages 800] [--rounds 7] [--size 1100] [--busy]
 """
 from __future__ import annotations
 
@@ -152,6 +156,17 @@ def fdatasync_ms(directory: Path, times: int = 100) -> float:
     return statistics.median(took) * 1000
 
 
+def hold_lock(path: Path, stop: threading.Event) -> None:
+    """Hold judge.sqlite's write lock 30 ms of every 50 (`--busy`), as a mail's dispatch does."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=60)
+    while not stop.is_set():
+        conn.execute("BEGIN IMMEDIATE")
+        time.sleep(0.03)
+        conn.execute("ROLLBACK")
+        time.sleep(0.02)
+    conn.close()
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -165,6 +180,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the archive is made (default: the system's temporary directory); "
                              "e.g. /dev/shm to see intake without the disk's sync time")
+    parser.add_argument("--busy", action="store_true",
+                        help="hold judge.sqlite's write lock 30 ms of every 50 ms, as a mail's dispatch does")
     parser.add_argument("--serve", choices=("nothing", "durable"), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -183,6 +200,9 @@ def main() -> None:
         path = Path(tmp) / "judge.sqlite"
         servers = {"nothing stored": Server("nothing", path), "durable archive": Server("durable", path)}
         sync_before = fdatasync_ms(Path(tmp))
+        stop_busy = threading.Event()
+        if args.busy:
+            threading.Thread(target=hold_lock, args=(path, stop_busy), daemon=True).start()
         for connections in CONNECTIONS:                  # warm-up: not counted
             for name in names:
                 run(servers[name].port, 200, connections, args.size)
@@ -208,6 +228,7 @@ def main() -> None:
                         for field in dataclasses.fields(CommitStats):
                             setattr(total, field.name, getattr(total, field.name) + getattr(got, field.name))
                 ratios[connections].append(rate["durable archive"] / rate["nothing stored"])
+        stop_busy.set()
         sync_after = fdatasync_ms(Path(tmp))
         for server in servers.values():
             server.close()
@@ -235,12 +256,14 @@ def main() -> None:
         print(f"durable / nothing, {connections:>2} connection(s): median {ratio:.2f} "
               f"(rounds {min(per_round):.2f}-{max(per_round):.2f}){goal}")
     print("the durable server's commits (from the 'hand-over' to the thread to the answers on the loop; 'in the "
-          "archive': the time in Archive.store_many, its SQLite and the fsync):")
+          "spool': the time in Spool.add_many, its SQLite and the fsync; then, after the answers, the drain into "
+          "the archive):")
     for connections in CONNECTIONS:
         done = commits[connections]
         print(f"  {connections:>2} connection(s): {done.messages / done.commits:.1f} messages a commit, "
               f"{done.committing / done.commits * 1000:.2f} ms a commit from hand-over to answers, "
-              f"{done.storing / done.commits * 1000:.2f} ms of it in the archive")
+              f"{done.storing / done.commits * 1000:.2f} ms of it in the spool; "
+              f"{getattr(done, 'draining', 0.0) / done.commits * 1000:.2f} ms draining after it")
     print(f"stored rows: {stored_rows}")
 
 

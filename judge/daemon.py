@@ -277,6 +277,20 @@ class Daemon:
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
                                 lmtp=config.smtp.lmtp, on_stored=wake_processor, limits=config.limits)
+
+        async def drain_spool(always: bool = False) -> bool:
+            """Intake's spool into the archive (on intake's thread, which owns the spool): what a
+            crash left spooled, and what intake could not drain while a mail held judge.sqlite.
+            `always`: even when intake says it drained (a commit may be under way on its thread).
+            Whether it drained."""
+            if always:      # a commit under way now holds mail received before now: waited for, then drained
+                await loop.run_in_executor(None, handler.settle)
+            if always or handler.undrained:
+                await loop.run_in_executor(handler.executor, handler.drain)
+                return True
+            return False
+
+        await drain_spool()         # before serving: mail acknowledged before a crash is handled first
         server = await start_server(handler, config.smtp.host, config.smtp.port, size_limit=config.smtp.size_limit)
         host, port = server.sockets[0].getsockname()[:2]
         self.listening = Listening(host, port)
@@ -294,7 +308,8 @@ class Daemon:
             await loop.run_in_executor(worker, processor.archive.release_claims)
 
         # the tick runs inside the processing loop, between two mails (see Processor.tick)
-        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake), reclaim),
+        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake, drain_spool),
+                                  reclaim),
                  self._supervised("outbox", lambda: self._outbox_loop(sending, sender, outbound_wake))]
         on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
                         outbound=sender.destination))
@@ -359,15 +374,19 @@ class Daemon:
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
-    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event) -> None:
+    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event,
+                            drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
-        of mail never holds a deadline back), all on the one worker: see `Processor.tick`."""
+        of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
+        archive has no mail waiting, intake's spool is drained if intake could not (judge.sqlite was busy)."""
         loop = asyncio.get_running_loop()
         next_tick = last_tick = self.clock()
         while not self.stopping.is_set():
             wake.clear()
             if self.tick is not None and self.clock() >= next_tick:
                 now = last_tick = float(int(self.clock()))
+                # everything acknowledged before `now` is in the archive before the tick looks
+                await drain_spool(always=True)
                 try:
                     ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now)
                 except Exception:
@@ -377,6 +396,10 @@ class Daemon:
                 next_tick = self.clock() + (self.config.tick_seconds if ticked else min(1.0, self.config.tick_seconds))
                 continue
             message = await loop.run_in_executor(worker, processor.process_next)
+            # intake could not drain (judge.sqlite was busy, e.g. with the mail just handled); not before
+            # every claim: under a stream of mail that would wait on the drainer each time
+            if message is None and await drain_spool():
+                message = await loop.run_in_executor(worker, processor.process_next)
             due = getattr(self.tick, "due", None)
             if message is not None and due is not None and next_tick > self.clock() \
                     and await loop.run_in_executor(worker, due, self.clock()):

@@ -5,6 +5,7 @@ import smtplib
 import socket
 import sqlite3
 import subprocess
+import time
 
 import pytest
 
@@ -21,6 +22,20 @@ def rows(db_path):
                             "ORDER BY id").fetchall()
 
 
+def spooled(db_path):
+    """What intake's spool (beside the judge file) holds: (via, mail_from, rcpt_tos, raw) rows."""
+    with sqlite3.connect(db_path.with_name("spool.sqlite")) as conn:
+        return conn.execute("SELECT via, mail_from, rcpt_tos, raw FROM spooled ORDER BY id").fetchall()
+
+
+def drained(db_path, count, timeout=120.0):
+    """The archive's rows once it holds `count` (intake drains its spool right after each 250)."""
+    deadline = time.monotonic() + timeout
+    while len(found := rows(db_path)) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return found
+
+
 def test_250_only_after_the_raw_bytes_are_committed(tmp_path):
     db = tmp_path / "judge.sqlite"
     with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
@@ -29,8 +44,11 @@ def test_250_only_after_the_raw_bytes_are_committed(tmp_path):
         smtp.rcpt("judge@localhost")
         code, text = smtp.data(ORDERS)
         assert code == 250 and b"stored as #1" in text
-        # The 250 has arrived: a separate reader must already find the exact bytes on disk.
-        [(id_, via, mail_from, rcpts, raw, state, dup)] = rows(db)
+        # The 250 has arrived: a separate reader must already find the exact bytes on disk, in the
+        # spool or (drained meanwhile) the archive; a spool row is deleted only once the archive has it.
+        on_disk = spooled(db) + [(r[1], r[2], r[3], r[4]) for r in rows(db)]
+        assert on_disk == [("smtp", "england@example.org", '["judge@localhost"]', ORDERS)]
+        [(id_, via, mail_from, rcpts, raw, state, dup)] = drained(db, 1)
         assert (via, mail_from, rcpts, state, dup) == ("smtp", "england@example.org", '["judge@localhost"]',
                                                         "new", None)
         assert raw == ORDERS
@@ -93,7 +111,7 @@ def test_a_failed_store_answers_451_and_the_client_keeps_the_message(tmp_path):
     with IntakeServer(db) as server:
         # Make the archive's real SQLite connection refuse writes (as a full disk would).
         handler = server.handler
-        handler._executor.submit(lambda: handler._archive.db.execute("PRAGMA query_only=ON")).result()
+        handler._executor.submit(lambda: handler._store.spool.db.execute("PRAGMA query_only=ON")).result()
         with smtplib.SMTP("127.0.0.1", server.port) as smtp:
             with pytest.raises(smtplib.SMTPDataError) as refused:
                 smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS)
@@ -111,7 +129,7 @@ def test_swaks_an_independent_client(tmp_path):
             capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stdout + result.stderr
         assert "250 2.0.0 OK stored as #1" in result.stdout
-        [(_, via, mail_from, _, raw, state, _)] = rows(db)
+        [(_, via, mail_from, _, raw, state, _)] = drained(db, 1)
     assert mail_from == "turkey@example.org" and b"A Con-Bul" in raw and b"Subject: orders" in raw
 
 
@@ -179,7 +197,7 @@ def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowle
             t.start()
         # the first commit is queued behind the busy thread; the messages after it wait for the next
         wait_until(lambda: server.handler._store.waiting() == 5, what="five messages waiting to be stored")
-        assert acked == [] and rows(db) == []
+        assert acked == [] and rows(db) == [] and spooled(db) == []
         gate.set()
         for t in clients:
             t.join(60)
@@ -202,4 +220,4 @@ def test_a_client_stalled_in_the_middle_of_a_message_does_not_hold_up_the_others
         for n in range(3):
             raw = ORDERS.replace(b"eng-1@", f"eng-busy-{n}@".encode())
             assert other.sendmail("england@example.org", ["judge@localhost"], raw) == {}
-        assert [r[2] for r in rows(db)] == ["england@example.org"] * 3
+        assert [r[2] for r in drained(db, 3)] == ["england@example.org"] * 3

@@ -78,13 +78,14 @@ def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_
     assert judge.process.returncode == 0, judge.errors
 
     manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
-    assert [f["name"] for f in manifest["files"]] == ["judge.sqlite", "games/alpha.sqlite"]
+    assert [f["name"] for f in manifest["files"]] == ["judge.sqlite", "spool.sqlite", "games/alpha.sqlite"]
     now = known_versions()
     assert {c: manifest["files"][0]["schema"][c] for c in ("mail", "outbox", "games")} == \
         {c: now[c] for c in ("mail", "outbox", "games")}
-    assert manifest["files"][1]["schema"] == {"game": now["game"]}
+    assert manifest["files"][1]["schema"] == {"spool": now["spool"]}
+    assert manifest["files"][2]["schema"] == {"game": now["game"]}
     assert not (tmp_path / "backup.partial").exists()
-    assert {f.name for f in verify(tmp_path / "backup")} == {"judge.sqlite", "games/alpha.sqlite"}
+    assert {f.name for f in verify(tmp_path / "backup")} == {"judge.sqlite", "spool.sqlite", "games/alpha.sqlite"}
 
     # Restore into a new place: the archive holds what had arrived by the backup, and not mail 999.
     restored = tmp_path / "elsewhere" / "var"
@@ -139,3 +140,25 @@ def test_backup_and_restore_refuse_what_would_lose_data(tmp_path):
 
     not_a_backup = run_judge("restore", str(tmp_path), "--data", str(tmp_path / "fresh"))
     assert not_a_backup.returncode == 1 and "no manifest.json" in not_a_backup.stderr
+
+
+def test_mail_acknowledged_but_still_in_intakes_spool_is_in_the_backup(tmp_path):
+    """A message in spool.sqlite (its 250 given, not yet drained into judge.sqlite) is backed up with
+    the judge file and, restored, reaches the archive once when the restored judge drains."""
+    from judge.mail.archive import Archive, Arrival
+    from judge.mail.spool import Spool
+    svc, _ = service(tmp_path)
+    seven_player_game(svc)
+    data = tmp_path / "var"
+    spool = Spool(data / "spool.sqlite")
+    spool.add_many([Arrival(b"Message-ID: <spooled@example.net>\r\nSubject: orders\r\n\r\nA PAR-BUR\r\n",
+                            "france@example.net", ("judge@example.org",), "smtp")])
+    spool.close()
+    taken = run_judge("backup", "--data", str(data), str(tmp_path / "b"))
+    assert taken.returncode == 0, taken.stderr
+    assert "spool.sqlite" in [f.name for f in verify(tmp_path / "b")]
+    restored = run_judge("restore", str(tmp_path / "b"), "--data", str(tmp_path / "elsewhere"))
+    assert restored.returncode == 0, restored.stderr
+    spool, archive = Spool(tmp_path / "elsewhere" / "spool.sqlite"), Archive(tmp_path / "elsewhere" / "judge.sqlite")
+    assert [m.message_id for m in archive.drain_spool(spool)] == ["spooled@example.net"]
+    assert inbound_ids(tmp_path / "elsewhere" / "judge.sqlite").count("spooled@example.net") == 1

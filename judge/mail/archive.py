@@ -10,16 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 import time
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
 from ..storage.db import Schema, create_table, durable, migrate, open_db, transaction
+
+if TYPE_CHECKING:
+    from .spool import Spool
 
 COMPONENT = "mail"
 
@@ -70,6 +75,12 @@ def _add_retries(db: sqlite_utils.Database) -> None:
     db["inbound"].add_column("retry_at", float)
 
 
+def _add_spool_key(db: sqlite_utils.Database) -> None:
+    """A message drained from intake's spool (judge.mail.spool) records its spool key: drained once."""
+    db["inbound"].add_column("spool_key", str)
+    db.execute("CREATE UNIQUE INDEX inbound_spool_key ON inbound(spool_key) WHERE spool_key IS NOT NULL")
+
+
 def _current(db: sqlite_utils.Database) -> None:
     """The archive in a new judge file, as the steps above leave it."""
     # Raw SQL: the table API writes no CHECK, no expression index and no partial index.
@@ -79,16 +90,17 @@ def _current(db: sqlite_utils.Database) -> None:
             rcpt_tos TEXT NOT NULL, message_id TEXT, content_hash TEXT NOT NULL, raw BLOB NOT NULL,
             state TEXT NOT NULL CHECK (state IN ('new', 'claimed', 'processed', 'failed', 'duplicate')),
             duplicate_of INTEGER REFERENCES inbound(id), claimed_at REAL, processed_at REAL, outcome TEXT,
-            attempts INTEGER NOT NULL DEFAULT 0, retry_at REAL
+            attempts INTEGER NOT NULL DEFAULT 0, retry_at REAL, spool_key TEXT
         );
         CREATE UNIQUE INDEX inbound_first_copy ON inbound(ifnull(message_id, ''), content_hash)
             WHERE duplicate_of IS NULL;
         CREATE INDEX inbound_pending ON inbound(state, id) WHERE state IN ('new', 'claimed');
+        CREATE UNIQUE INDEX inbound_spool_key ON inbound(spool_key) WHERE spool_key IS NOT NULL;
     """)
     _create_address_status(db)
 
 
-MIGRATIONS = [_create_inbound, _create_address_status, _add_retries]
+MIGRATIONS = [_create_inbound, _create_address_status, _add_retries, _add_spool_key]
 SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_current)
 
 
@@ -182,23 +194,28 @@ def content_hash(raw: bytes) -> str:
 
 
 def _insert_sql(count: int) -> str:
-    """One INSERT for `count` messages, each row read from its 8 parameters (received_at, via, peer,
-    mail_from, rcpt_tos, message_id, content_hash, raw). A redelivery (the same Message-ID and content
-    as a first copy already stored) points at that first copy and keeps its bytes: once those are
-    scrubbed of passwords (replace_raw), the redelivery holds none either. The rows come back with
+    """One INSERT for `count` messages, each row read from its 9 parameters (received_at, via, peer,
+    mail_from, rcpt_tos, message_id, content_hash, raw, spool_key). A redelivery (the same Message-ID
+    and content as a first copy already stored) points at that first copy and keeps its bytes: once those
+    are scrubbed of passwords (replace_raw), the redelivery holds none either. The rows come back with
     their ids (in no set order: matched by Message-ID and content, unique within one statement)."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * count)
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * count)
     return f"""
-        WITH arriving(received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw) AS (VALUES {values})
+        WITH arriving(received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, spool_key)
+             AS (VALUES {values})
         INSERT INTO inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, state,
-                             duplicate_of, outcome)
+                             duplicate_of, outcome, spool_key)
         SELECT a.received_at, a.via, a.peer, a.mail_from, a.rcpt_tos, a.message_id, a.content_hash,
                ifnull(first.raw, a.raw), CASE WHEN first.id IS NULL THEN 'new' ELSE 'duplicate' END, first.id,
-               'redelivery of #' || first.id || '; not processed again'
+               'redelivery of #' || first.id || '; not processed again', a.spool_key
         FROM arriving AS a LEFT JOIN inbound AS first
              ON ifnull(first.message_id, '') = ifnull(a.message_id, '') AND first.content_hash = a.content_hash
                 AND first.duplicate_of IS NULL
         RETURNING id, message_id, content_hash, duplicate_of"""
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
 
 
 class Archive:
@@ -228,16 +245,50 @@ class Archive:
         one of them may be acknowledged. Later ones may be redeliveries of earlier ones."""
         now = self.clock()
         rows = [(now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)), message_id_of(a.raw),
-                 content_hash(a.raw), a.raw) for a in arrivals]
-        if len({(row[5] or "", row[6]) for row in rows}) == len(rows):
-            # One statement for the whole batch, its own transaction: committed (with the connection's
-            # sync, FULL for intake) as its last row is read, before this returns.
-            made = self._insert(rows)
-        else:       # a redelivery within the batch must find its first copy: one statement per row
-            with transaction(self.db):
-                made = [id_and_first for row in rows for id_and_first in self._insert([row])]
+                 content_hash(a.raw), a.raw, None) for a in arrivals]
+        made = self._insert_all(rows)
         return [StoredMessage(id_, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, row[5], row[6], now, first)
                 for a, row, (id_, first) in zip(arrivals, rows, made)]
+
+    def _insert_all(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
+        if len({(row[5] or "", row[6]) for row in rows}) == len(rows):
+            # One statement for the whole batch, its own transaction (or the caller's): committed (with the
+            # connection's sync, FULL for intake) as its last row is read, before this returns.
+            return self._insert(rows)
+        with transaction(self.db):      # a redelivery within the batch must find its first copy: row by row
+            return [id_and_first for row in rows for id_and_first in self._insert([row])]
+
+    def drain_spool(self, spool: Spool, *, wait: bool = True) -> list[StoredMessage] | None:
+        """Move intake's spooled messages into the archive, de-duplicated as `store_many` does, exactly
+        once: each row records its spool key, and the spool rows are deleted only after this file's
+        durable commit; rows whose key is here already (a crash came between) are deleted, not inserted.
+        Returns the messages it stored; None when `wait` is false and another writer held this file's
+        lock (intake's thread does not wait behind a mail's dispatch: the processor drains when it
+        has no mail left). Runs on the thread that reads `spool`."""
+        drained: list[StoredMessage] = []
+        while rows := spool.pending():
+            if not wait:
+                self.db.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                with durable(self.db):
+                    keys = [r.key for r in rows]
+                    known = {k for (k,) in self.db.conn.execute(
+                        f"SELECT spool_key FROM inbound WHERE spool_key IN ({', '.join('?' * len(keys))})", keys)}
+                    fresh = [r for r in rows if r.key not in known]
+                    made = self._insert_all([(r.received_at, r.via, r.peer, r.mail_from, r.rcpt_tos, r.message_id,
+                                              r.content_hash, r.raw, r.key) for r in fresh]) if fresh else []
+            except sqlite3.OperationalError as e:
+                if wait or not _is_busy(e):
+                    raise
+                return None
+            finally:
+                if not wait:
+                    self.db.conn.execute("PRAGMA busy_timeout=30000")
+            spool.forget([r.key for r in rows])
+            drained += [StoredMessage(id_, r.raw, r.mail_from, tuple(json.loads(r.rcpt_tos)), r.via, r.peer,
+                                      r.message_id, r.content_hash, r.received_at, first)
+                        for r, (id_, first) in zip(fresh, made)]
+        return drained
 
     def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
         """Insert rows whose (Message-ID, content) differ; their (id, first copy's id) in their order."""

@@ -11,7 +11,10 @@ read (a fault in its content, not in the disk): only a storage failure is answer
 
 Group commit: messages whose DATA ends while a commit is under way wait for it, then are stored
 together in the next transaction (one fsync for all of them); each client hears its 250 only after
-the commit that holds its message (`GroupCommit`).
+the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
+a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
+handling. After it, a second thread (the drainer) moves the spool into the archive if judge.sqlite
+is free at once, and otherwise leaves that to the processor, which drains when it has no mail left.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from ..config import LimitsConfig
 from .archive import Archive, Arrival, StoredMessage
 from .shape import refusal
+from .spool import Spool, Spooled, spool_path
 
 log = logging.getLogger("judge.intake")
 
@@ -76,11 +80,42 @@ def sender_key(mail_from: str, peer) -> str:
 @dataclass
 class CommitStats:
     """What the group commit has done (for benchmarks and the curious): seconds from hand-over to the
-    answers, and of those, seconds in the archive's store (the rest is the two threads handing over)."""
+    answers, and of those, seconds in the spool's store (the rest is the two threads handing over);
+    and seconds draining the spool into the archive after the answers."""
     commits: int = 0
     messages: int = 0
     committing: float = 0.0
     storing: float = 0.0
+    draining: float = 0.0
+
+
+class DrainersSpool:
+    """The spool as the drainer sees it: read on the drainer's own connection, while the deletes go to
+    the commits' thread, the spool's one writer, so that a drain's delete never makes a commit wait
+    for the spool's lock (SQLite's busy handler sleeps a millisecond or more). Rows handed over for
+    deletion (by key) are not read again meanwhile; any left by a failed delete are, and the archive
+    knows their keys. `Archive.drain_spool` uses `pending` and `forget`, as on a `Spool`."""
+
+    def __init__(self, reader: Spool, writer: Spool, writers_thread: ThreadPoolExecutor):
+        self.reader, self.writer, self.writers_thread = reader, writer, writers_thread
+        self.forgetting: set[str] = set()      # keys (a set changed by one call at a time: safe across threads)
+
+    def pending(self, limit: int = 500):
+        rows = self.reader.pending(limit + len(self.forgetting))
+        return [r for r in rows if r.key not in self.forgetting][:limit]
+
+    def forget(self, keys: list[str]) -> None:
+        self.forgetting.update(keys)
+        self.writers_thread.submit(self._delete, keys)
+
+    def _delete(self, keys: list[str]) -> None:
+        """On the commits' thread, between two commits."""
+        try:
+            self.writer.forget(keys)
+        except Exception:   # noqa: BLE001 - read again, recognised by their keys, deleted next time
+            log.exception("intake: could not delete drained rows from the spool")
+        finally:
+            self.forgetting.difference_update(keys)
 
 
 class GroupCommit:
@@ -98,11 +133,27 @@ class GroupCommit:
     BATCH = 256
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
+    DRAIN_QUIET = 0.005     # a drain waits for this long a pause in the commits, for more to join it,
+    DRAIN_DELAY = 0.05      # ... or this long at most after the commit that queued it
 
-    def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL"):
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
-        # The archive connection is opened inside the worker thread that will use it.
-        self.archive: Archive = self._executor.submit(Archive, archive_path, synchronous=synchronous).result()
+    def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
+                 on_drained: Callable[[list[StoredMessage]], None] | None = None):
+        """`on_drained`: called on the drain's thread after each drain that follows a commit, with what it
+        moved into the archive (an empty list when judge.sqlite was busy and the drain was left to the
+        processor). Two threads: commits to the spool on one (`_executor`), drains on the other
+        (`drainer`), so a drain (judge.sqlite's commit) never holds up the next 250."""
+        spool = spool if spool is not None else spool_path(archive_path)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-intake")
+        self.drainer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
+        # The connections are opened inside the worker thread that will use them.
+        self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
+        self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
+        self._drained_spool = DrainersSpool(self.drainer.submit(Spool, spool, synchronous=synchronous).result(),
+                                            self.spool, self._executor)
+        self.on_drained = on_drained
+        self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
+        self._drain_queued = False  # a drain is queued on the drainer and has not begun reading the spool
+        self._last_commit = 0.0     # when the commits' thread last ended a commit (monotonic)
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -127,10 +178,39 @@ class GroupCommit:
         return len(self._pending) + self._in_flight
 
     def close(self) -> None:
-        self._executor.submit(self.archive.close).result()
+        """Drain what is spooled (a clean stop leaves an empty spool), then close the files."""
+        def drain_and_close() -> None:
+            try:
+                self.drain()
+            except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
+                log.exception("intake: could not drain the spool at close; the next start will")
+            self._drained_spool.reader.close()
+            self.archive.close()
+        self.drainer.submit(drain_and_close).result()
+        self.drainer.shutdown(wait=True)
+        self._executor.submit(self.spool.close).result()      # after the deletes the drain handed it
         self._executor.shutdown(wait=True)
 
-    async def store(self, arrival: Arrival, session: object = None) -> StoredMessage:
+    def settle(self) -> None:
+        """Returns once every commit begun before the call has ended (any thread but the commits')."""
+        self._executor.submit(lambda: None).result()
+
+    def drain(self, *, wait: bool = True) -> list[StoredMessage] | None:
+        """On the drainer's thread only: move spooled rows into the archive (judge.mail.archive's
+        `drain_spool`). `wait` false: give up at once (None) when another writer holds judge.sqlite."""
+        start = time.monotonic()
+        try:
+            drained = self.archive.drain_spool(self._drained_spool, wait=wait)
+        finally:
+            self.stats.draining += time.monotonic() - start
+        self.undrained = drained is None
+        if drained is not None:
+            for message in drained:
+                if message.is_duplicate:
+                    log.info("intake: #%d is a redelivery of #%d", message.id, message.duplicate_of)
+        return drained
+
+    async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((arrival, done))
@@ -165,32 +245,52 @@ class GroupCommit:
         self._executor.submit(self._commit, asyncio.get_running_loop(), batch)
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
-        """On the archive's thread: store the batch, then hand the outcomes back to the loop in one call."""
+        """On the commits' thread: spool the batch, hand the outcomes back to the loop in one call, then
+        queue a drain of the spool into the archive on the drainer (unless one is queued already)."""
         start = time.monotonic()
+        self.undrained = True       # before the commit: a processor that reads False finds nothing of it
         try:
-            outcomes = self._store_all_or_each([a for a, _ in batch])
+            outcomes = self.spool.add_many([a for a, _ in batch])
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
-            outcomes = [OSError(f"the archive's thread was interrupted: {e!r}") for _ in batch]
-        self.stats.storing += time.monotonic() - start     # (one float: safe beside the loop's reads)
+            outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
+                        else OSError(f"the intake thread was interrupted: {e!r}") for _ in batch]
+        self._last_commit = time.monotonic()
+        self.stats.storing += self._last_commit - start     # (one float: safe beside the loop's reads)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
             pass
+        if any(isinstance(o, Spooled) for o in outcomes) and not self._drain_queued:
+            self._drain_queued = True
+            self.drainer.submit(self._drain_after_commit)
 
-    def _store_all_or_each(self, arrivals: list[Arrival]) -> list[StoredMessage | Exception]:
+    def _drain_after_commit(self) -> None:
+        """On the drainer: drain if judge.sqlite is free at once (the processor drains otherwise), and tell.
+        It first waits for a pause in the commits (DRAIN_QUIET without one), or DRAIN_DELAY at most: the
+        commits meanwhile join this drain, which costs about as much for one message as for fifty
+        (judge.sqlite's commit and sync), and on a busy machine that CPU is what the 250s wait for.
+        A lone mail is drained DRAIN_QUIET after its 250."""
+        start = time.monotonic()
+        while True:
+            now = time.monotonic()
+            quiet, waited = now - self._last_commit, now - start
+            if quiet >= self.DRAIN_QUIET or waited >= self.DRAIN_DELAY:
+                break
+            time.sleep(min(self.DRAIN_QUIET - quiet, self.DRAIN_DELAY - waited))
+        self._drain_queued = False      # before reading: a commit ending from now on queues another drain
         try:
-            return list(self.archive.store_many(arrivals))
-        except Exception:   # noqa: BLE001 - one message's fault must not fail the others: each alone
-            outcomes: list[StoredMessage | Exception] = []
-            for arrival in arrivals:
-                try:
-                    outcomes.append(self.archive.store_many([arrival])[0])
-                except Exception as e:   # noqa: BLE001 - handed to the caller, which answers 451 or 554
-                    outcomes.append(e)
-            return outcomes
+            drained = self.drain(wait=False) or []
+        except Exception:   # noqa: BLE001 - the rows stay spooled; the processor's drain tries again
+            log.exception("intake: draining the spool failed; the processor will try again")
+            drained = []
+        if self.on_drained is not None:
+            try:
+                self.on_drained(drained)
+            except Exception:   # noqa: BLE001 - (e.g. the loop closed under it): the next drain tells again
+                log.exception("intake: telling of drained mail failed")
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
-                   outcomes: list[StoredMessage | BaseException]) -> None:
+                   outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
         for (_, done), outcome in zip(batch, outcomes):
             if done.done():     # its client went away: nobody waits for the answer
@@ -210,18 +310,39 @@ class GroupCommit:
 
 
 class IntakeHandler:
-    """The aiosmtpd handler. The archive is used from one worker thread only, through `GroupCommit`."""
+    """The aiosmtpd handler. The spool and the archive are used from GroupCommit's threads only."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
-                 on_stored: Callable[[StoredMessage], None] | None = None, synchronous: str = "FULL",
-                 limits: LimitsConfig | None = None):
+                 on_stored: Callable[[list[StoredMessage]], None] | None = None, synchronous: str = "FULL",
+                 limits: LimitsConfig | None = None, spool: str | Path | None = None):
+        """`on_stored`: see GroupCommit's `on_drained` (called on the drainer's thread). `spool`: the
+        spool file, by default spool.sqlite beside `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
-        self.on_stored = on_stored
-        self._store = GroupCommit(archive_path, synchronous=synchronous)
+        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored)
         self._archive: Archive = self._store.archive
-        self._executor = self._store._executor      # the archive's thread, for whoever must use it there
+        self._executor = self._store._executor      # the commits' thread (the spool's writer)
+
+    @property
+    def undrained(self) -> bool:
+        """The spool may hold rows the archive has not got (the processor then drains before claiming)."""
+        return self._store.undrained
+
+    def drain(self) -> list[StoredMessage] | None:
+        """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the drainer's
+        thread: `loop.run_in_executor(handler.executor, handler.drain)`."""
+        return self._store.drain()
+
+    def settle(self) -> None:
+        """Returns once every commit to the spool begun before the call has ended (then a drain sees
+        every message acknowledged so far). Not on the commits' own thread."""
+        self._store.settle()
+
+    @property
+    def executor(self) -> ThreadPoolExecutor:
+        """The drainer's thread, where `drain` runs."""
+        return self._store.drainer
 
     def close(self) -> None:
         self._store.close()
@@ -258,13 +379,7 @@ class IntakeHandler:
             log.exception("intake: a message from %s cannot be read; refused for good (554)", envelope.mail_from)
             return self._answer(envelope, "554 5.6.0 Refused: the judge cannot read this message's structure")
         self.rate.record(sender_key(envelope.mail_from or "", session.peer))
-        if stored.is_duplicate:
-            log.info("intake: #%d from %s is a redelivery of #%d", stored.id, envelope.mail_from,
-                     stored.duplicate_of)
-        else:
-            log.info("intake: stored #%d from %s (%d bytes)", stored.id, envelope.mail_from, len(raw))
-        if self.on_stored is not None:
-            self.on_stored(stored)
+        log.info("intake: spooled #%d from %s (%d bytes)", stored.id, envelope.mail_from, len(raw))
         return self._answer(envelope, f"250 2.0.0 OK stored as #{stored.id}")
 
     def _answer(self, envelope: Envelope, line: str) -> str:

@@ -10,8 +10,12 @@ outbox) wait while the files are copied, without syncs; they retry for 30 second
 bench/backup.py measured that wait at about 0.5 s for 100 games and 2.5 s for 1,000 on a slow disk.
 Syncing, hashing and the manifest come after the freeze.
 
-A backup is a directory: judge.sqlite, games/<name>.sqlite and manifest.json (sizes, sha256 and
-schema versions). It is written under DIR.partial and renamed to DIR when complete, so a
+Intake's spool (spool.sqlite: mail acknowledged but not yet drained into judge.sqlite) is copied
+during the freeze too: a drain deletes spool rows only after its judge.sqlite commit, which the
+freeze holds off, so every acknowledged mail is in one copy or the other (in both, it is drained once).
+
+A backup is a directory: judge.sqlite, spool.sqlite, games/<name>.sqlite and manifest.json (sizes,
+sha256 and schema versions). It is written under DIR.partial and renamed to DIR when complete, so a
 directory named DIR is always a whole backup.
 """
 from __future__ import annotations
@@ -25,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .datafiles import data_files, schema_versions
+from .datafiles import SPOOL, data_files, schema_versions
 from ..storage.db import forget_checked
 
 MANIFEST = "manifest.json"
@@ -147,7 +151,7 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
     """Put a verified backup into an empty data directory, then bring every file up to this judge's schema."""
     backup_dir, data_dir = Path(backup_dir), Path(data_dir)
     files = verify(backup_dir)
-    for existing in ("judge.sqlite", "games"):
+    for existing in ("judge.sqlite", SPOOL, "games"):
         if (data_dir / existing).exists():
             raise BackupError(f"{data_dir / existing} exists: restore only into an empty data directory "
                               "(stop the judge and move the old one aside first)")

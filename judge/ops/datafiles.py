@@ -11,10 +11,16 @@ from pathlib import Path
 import sqlite_utils
 
 
+SPOOL = "spool.sqlite"      # intake's spool (judge.mail.spool): mail acknowledged, not yet in judge.sqlite
+
+
 def data_files(data_dir: Path) -> list[str]:
-    """The files a backup holds, relative to the data directory; judge.sqlite first."""
+    """The files a backup holds, relative to the data directory; judge.sqlite first, then intake's
+    spool when there is one (copied while judge.sqlite is frozen, so no drain can delete a row that
+    the judge.sqlite copy lacks: the two copies together hold every acknowledged mail)."""
     games = sorted(p.relative_to(data_dir).as_posix() for p in (data_dir / "games").glob("*.sqlite"))
-    return ["judge.sqlite", *games]
+    spool = [SPOOL] if (data_dir / SPOOL).is_file() else []
+    return ["judge.sqlite", *spool, *games]
 
 
 def schema_versions(path: Path) -> dict[str, int]:

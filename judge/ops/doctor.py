@@ -19,7 +19,7 @@ import sqlite_utils
 
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
 from ..mail import outbox
-from .datafiles import versions_in
+from .datafiles import SPOOL, versions_in
 from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -46,6 +46,7 @@ def run_checks(config: Config, *, max_age: float = 3600.0, now: float | None = N
         checks += check_inbound(judge, now, max_age)
     finally:
         judge.close()
+    checks += check_spool(config.data_dir, now)
     if network:
         checks.append(check_relay(config.relay, config.outbox_dir))
         if config.imap.enabled:
@@ -75,7 +76,8 @@ def check_data_dir(data_dir: Path) -> list[Check]:
     if result != "ok":
         return [Check(FAIL, "data", f"{judge_file} fails SQLite's quick_check: {result}; restore the last backup")]
     # A keeper who ran a command as root leaves files the judge's user cannot write.
-    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob("games/*")]
+    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob(SPOOL + "*"),
+                         *data_dir.glob("games/*")]
              if p.exists() and not os.access(p, os.W_OK)]
     if stuck:
         return [Check(FAIL, "data", f"not writable by this user (uid {os.geteuid()}): "
@@ -197,6 +199,28 @@ def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list
         checks.append(Check(WARN, "inbound", f"{failed} message(s) failed in processing; see their outcome in the"
                                              " inbound table of judge.sqlite"))
     return checks
+
+
+SPOOL_MAX_AGE = 60.0    # intake drains its spool within moments of each 250; a minute means it is not
+
+
+def check_spool(data_dir: Path, now: float) -> list[Check]:
+    """Intake's spool (mail acknowledged, not yet moved into judge.sqlite) should be all but empty."""
+    path = data_dir / SPOOL
+    if not path.is_file():
+        return []
+    conn = _open_ro(path)
+    try:
+        if not _has(conn, "spooled"):
+            return []
+        count, oldest = conn.execute("SELECT count(*), min(received_at) FROM spooled").fetchone()
+    finally:
+        conn.close()
+    if count and now - oldest > SPOOL_MAX_AGE:
+        return [Check(WARN, "spool", f"{count} acknowledged message(s) wait in {SPOOL}, the oldest for "
+                                     f"{_age(now - oldest)}, not yet in the archive: `judge serve` moves them"
+                                     " when it runs and judge.sqlite is free")]
+    return [Check(OK, "spool", f"{count} acknowledged message(s) wait in {SPOOL} to enter the archive")]
 
 
 def check_relay(relay: RelayConfig, outbox_dir: Path) -> Check:
