@@ -12,6 +12,7 @@ import json
 import re
 import sqlite3
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import sqlite_utils
 
-from ..storage.db import Schema, create_table, durable, migrate, open_db, transaction
+from ..storage.db import Schema, create_table, durable, migrate, open_db, transaction, without_waiting
 
 if TYPE_CHECKING:
     from .spool import Spool
@@ -267,10 +268,8 @@ class Archive:
         has no mail left). Runs on the thread that reads `spool`."""
         drained: list[StoredMessage] = []
         while rows := spool.pending():
-            if not wait:
-                self.db.conn.execute("PRAGMA busy_timeout=0")
             try:
-                with durable(self.db):
+                with nullcontext() if wait else without_waiting(self.db), durable(self.db):
                     keys = [r.key for r in rows]
                     known = {k for (k,) in self.db.conn.execute(
                         f"SELECT spool_key FROM inbound WHERE spool_key IN ({', '.join('?' * len(keys))})", keys)}
@@ -281,9 +280,6 @@ class Archive:
                 if wait or not _is_busy(e):
                     raise
                 return None
-            finally:
-                if not wait:
-                    self.db.conn.execute("PRAGMA busy_timeout=30000")
             spool.forget([r.key for r in rows])
             drained += [StoredMessage(id_, r.raw, r.mail_from, tuple(json.loads(r.rcpt_tos)), r.via, r.peer,
                                       r.message_id, r.content_hash, r.received_at, first)

@@ -19,6 +19,7 @@ import sqlite_utils
 
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
 from ..mail import outbox
+from ..storage.db import BUSY_TIMEOUT_MS
 from .datafiles import SPOOL, versions_in
 from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 
@@ -269,7 +270,7 @@ def check_imap(imap: ImapConfig) -> Check:
 
 def _open_ro(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    conn.execute("PRAGMA busy_timeout=30000")
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return conn
 
 

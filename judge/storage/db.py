@@ -24,6 +24,8 @@ from pathlib import Path
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
+
+BUSY_TIMEOUT_MS = 30_000    # how long a writer waits for another's lock before it gives up
 _LEVELS = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
 
 # (path, device, inode, component, steps) of every file whose schema this process has brought up to date
@@ -40,7 +42,7 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
     conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=30000")
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     # sqlite-utils learns whether SQLite has upsert (3.24+) by creating and dropping a table in the file,
     # once per connection, inside the caller's transaction; the judge's SQLite has it.
     db._supports_on_conflict = sqlite3.sqlite_version_info >= (3, 24, 0)
@@ -70,6 +72,17 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+@contextmanager
+def without_waiting(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """The block gives up at once (SQLITE_BUSY) where another connection holds the lock, instead of
+    waiting for it: for work that has somewhere else to happen when the file is busy."""
+    db.conn.execute("PRAGMA busy_timeout=0")
+    try:
+        yield db
+    finally:
+        db.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 @contextmanager
