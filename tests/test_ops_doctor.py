@@ -7,7 +7,7 @@ import os
 import pwd
 import shutil
 import sqlite3
-import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -20,7 +20,7 @@ from judge.mail.loops import build_message
 from judge.ops.upgrade import upgrade
 from judge.storage.db import open_db
 
-from servers.judge_process import JUDGE, judge_env, run_judge
+from servers.judge_process import judge_env, run_judge
 from servers.net import free_port, wait_until
 from servers.running import DaemonThread
 from servers.sink import Sink, SinkHandler
@@ -195,6 +195,37 @@ def test_a_relay_port_with_nothing_behind_it_is_named(tmp_path):
     assert status == 1 and f"127.0.0.1:{port} cannot be reached" in out
 
 
+def doctor_as(user: pwd.struct_passwd, *args: str) -> tuple[int, str]:
+    """`judge doctor` run as `user`, in a child of this process: the judge's code is already loaded,
+    so the user need not reach the source tree or its venv (a clone under a 0700 directory)."""
+    import judge.cli
+    import judge.ops.doctor  # noqa: F401 - loaded before the child drops root
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                     # the child: `user` from here on, then gone
+        status = 2
+        try:
+            os.close(read)
+            sys.stdout = sys.stderr = os.fdopen(write, "w")    # (not pytest's capture)
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+            status = judge.cli.main(["doctor", *args])
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else 2
+        except BaseException:                        # noqa: BLE001 - told to the parent, not raised in a fork
+            import traceback
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "r") as out:
+        text = out.read()
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), text
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run the doctor as another user (nobody)")
 def test_files_the_judges_user_cannot_write_fail():
     # Not pytest's 0700 tmp: the user nobody must reach this directory.
@@ -209,14 +240,12 @@ def test_files_the_judges_user_cannot_write_fail():
             os.chown(path, nobody.pw_uid, nobody.pw_gid)
         os.chown(data / "games" / "alpha.sqlite", 0, 0)       # as `judge create` run as root leaves it
         (data / "games" / "alpha.sqlite").chmod(0o644)
-        done = subprocess.run(["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups",
-                               str(JUDGE), "doctor", "--data", str(data), "--offline"],
-                              capture_output=True, text=True, timeout=120, env=judge_env(), cwd=directory)
+        status, out = doctor_as(nobody, "--data", str(data), "--offline")
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "not writable by this user" in done.stdout and "alpha.sqlite" in done.stdout
-    assert f"chown -R judge:judge {data}" in done.stdout
+    assert status == 1, out
+    assert "not writable by this user" in out and "alpha.sqlite" in out
+    assert f"chown -R judge:judge {data}" in out
 
 
 def test_a_component_the_doctor_does_not_know_is_named_but_not_a_failure(tmp_path):
