@@ -7,6 +7,7 @@ import dataclasses
 import sqlite3
 
 from judge.mail.archive import Archive, Arrival
+from judge.mail import spool_drain
 from judge.mail.spool import Spool, Spooled
 
 
@@ -90,3 +91,49 @@ def test_a_drain_that_must_not_wait_gives_way_to_a_writer_and_the_next_drain_cat
         writer.close()
     assert [s.message_id for s in archive.drain_spool(spool, wait=False)] == ["m1@players.test"]
     assert spool.count() == 0
+
+
+def test_a_drain_reads_the_spool_without_its_lock_so_intake_commits_meanwhile(tmp_path):
+    """The drain only reads the spool (attached to the archive's connection): while intake's writer holds
+    the spool's write lock, a drain that must not wait still moves what was committed, and the rows
+    committed after its snapshot stay for the next drain (the delete goes up to the drain's last number)."""
+    spool, archive = Spool(tmp_path / "spool.sqlite"), Archive(tmp_path / "judge.sqlite")
+    spool.add_many([arrival(1), arrival(2)])
+    writer = sqlite3.connect(tmp_path / "spool.sqlite", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO spooled (key, received_at, via, rcpt_tos, content_hash, raw)"
+                   " VALUES ('k-late', 0, 'smtp', '[]', 'h', x'00')")
+    try:
+        moved = spool_drain.move(archive.db, spool.path.resolve(), wait=False)
+    finally:
+        writer.execute("COMMIT")
+        writer.close()
+    assert moved is not None and moved.count == 2 and moved.through == 2
+    spool.forget_through(moved.through)
+    assert [key for (key,) in spool.db.conn.execute("SELECT key FROM spooled")] == ["k-late"]
+    assert [m for m, *_ in inbound(tmp_path / "judge.sqlite")] == ["m1@players.test", "m2@players.test"]
+
+
+def test_a_drain_repeated_before_its_delete_stores_nothing_twice(tmp_path):
+    """Intake's delete runs later, on the spool's writer: a second drain before it finds the same rows,
+    skips them (their keys are in the archive) and stores only what came since."""
+    spool, archive = Spool(tmp_path / "spool.sqlite"), Archive(tmp_path / "judge.sqlite")
+    spool.add_many([arrival(1), arrival(2)])
+    first = spool_drain.move(archive.db, spool.path.resolve())
+    spool.add_many([arrival(3)])
+    second = spool_drain.move(archive.db, spool.path.resolve())
+    assert first is not None and second is not None
+    assert (first.count, first.through, second.count, second.through) == (2, 2, 1, 3)
+    assert [archive.get(i).message_id for i in range(second.first, second.last + 1)] == ["m3@players.test"]
+    spool.forget_through(first.through)
+    spool.forget_through(second.through)
+    assert spool.count() == 0 and len(inbound(tmp_path / "judge.sqlite")) == 3
+
+
+def test_a_batch_of_arrivals_gets_distinct_keys_and_numbers_in_order(tmp_path):
+    spool = Spool(tmp_path / "spool.sqlite")
+    spooled = spool.add_many([arrival(n) for n in range(5)]) + spool.add_many([arrival(9)])
+    assert [s.id for s in spooled] == [1, 2, 3, 4, 5, 6]
+    assert len({s.key for s in spooled}) == 6
+    assert [row for row in spool.db.conn.execute("SELECT id, key FROM spooled ORDER BY id")] == \
+        [(s.id, s.key) for s in spooled]

@@ -10,9 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sqlite3
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
@@ -22,7 +20,8 @@ from typing import TYPE_CHECKING
 
 import sqlite_utils
 
-from ..storage.db import Schema, create_table, durable, migrate, open_db, transaction, without_waiting
+from ..storage.db import Schema, create_table, durable, migrate, open_db, transaction
+from . import spool_drain
 
 if TYPE_CHECKING:
     from .spool import Spool
@@ -215,10 +214,6 @@ def _insert_sql(count: int) -> str:
         RETURNING id, message_id, content_hash, duplicate_of"""
 
 
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    return "locked" in str(error) or "busy" in str(error)
-
-
 class Archive:
     """One connection to the judge file. Not shared between threads at the same time."""
 
@@ -260,31 +255,16 @@ class Archive:
             return [id_and_first for row in rows for id_and_first in self._insert([row])]
 
     def drain_spool(self, spool: Spool, *, wait: bool = True) -> list[StoredMessage] | None:
-        """Move intake's spooled messages into the archive, de-duplicated as `store_many` does, exactly
-        once: each row records its spool key, and the spool rows are deleted only after this file's
-        durable commit; rows whose key is here already (a crash came between) are deleted, not inserted.
-        Returns the messages it stored; None when `wait` is false and another writer held this file's
-        lock (intake's thread does not wait behind a mail's dispatch: the processor drains when it
-        has no mail left). Runs on the thread that reads `spool`."""
-        drained: list[StoredMessage] = []
-        while rows := spool.pending():
-            try:
-                with nullcontext() if wait else without_waiting(self.db), durable(self.db):
-                    keys = [r.key for r in rows]
-                    known = {k for (k,) in self.db.conn.execute(
-                        f"SELECT spool_key FROM inbound WHERE spool_key IN ({', '.join('?' * len(keys))})", keys)}
-                    fresh = [r for r in rows if r.key not in known]
-                    made = self._insert_all([(r.received_at, r.via, r.peer, r.mail_from, r.rcpt_tos, r.message_id,
-                                              r.content_hash, r.raw, r.key) for r in fresh]) if fresh else []
-            except sqlite3.OperationalError as e:
-                if wait or not _is_busy(e):
-                    raise
-                return None
-            spool.forget([r.key for r in rows])
-            drained += [StoredMessage(id_, r.raw, r.mail_from, tuple(json.loads(r.rcpt_tos)), r.via, r.peer,
-                                      r.message_id, r.content_hash, r.received_at, first)
-                        for r, (id_, first) in zip(fresh, made)]
-        return drained
+        """Move intake's spooled messages into the archive exactly once, de-duplicated as `store_many`
+        does (judge.mail.spool_drain), then delete them from the spool. Returns the messages it stored;
+        None when `wait` is false and another writer held this file's lock. Intake's own drain uses
+        `spool_drain.move` and leaves the delete to the spool's writer thread."""
+        moved = spool_drain.move(self.db, spool.path.resolve(), wait=wait)
+        if moved is None:
+            return None
+        if moved.through is not None:
+            spool.forget_through(moved.through)
+        return [self.get(id_) for id_ in range(moved.first, moved.last + 1)]
 
     def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
         """Insert rows whose (Message-ID, content) differ; their (id, first copy's id) in their order."""

@@ -13,8 +13,9 @@ Group commit: messages whose DATA ends while a commit is under way wait for it, 
 together in the next transaction (one fsync for all of them); each client hears its 250 only after
 the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
 a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
-handling. After it, a second thread (the drainer) moves the spool into the archive if judge.sqlite
-is free at once, and otherwise leaves that to the processor, which drains when it has no mail left.
+handling. Each commit wakes the processor (`on_committed`), which drains the spool into the archive
+when it has no mail left; a second thread (the drainer) also moves it, a moment after the commits
+pause and at most every DRAIN_GAP, if judge.sqlite is free at once (judge.mail.spool_drain).
 """
 from __future__ import annotations
 
@@ -32,9 +33,11 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from ..config import LimitsConfig
-from .archive import Archive, Arrival, StoredMessage
+from . import spool_drain
+from .archive import Archive, Arrival
 from .shape import refusal
 from .spool import Spool, Spooled, spool_path
+from .spool_drain import Moved
 
 log = logging.getLogger("judge.intake")
 
@@ -89,35 +92,6 @@ class CommitStats:
     draining: float = 0.0
 
 
-class DrainersSpool:
-    """The spool as the drainer sees it: read on the drainer's own connection, while the deletes go to
-    the commits' thread, the spool's one writer, so that a drain's delete never makes a commit wait
-    for the spool's lock (SQLite's busy handler sleeps a millisecond or more). Rows handed over for
-    deletion (by key) are not read again meanwhile; any left by a failed delete are, and the archive
-    knows their keys. `Archive.drain_spool` uses `pending` and `forget`, as on a `Spool`."""
-
-    def __init__(self, reader: Spool, writer: Spool, writers_thread: ThreadPoolExecutor):
-        self.reader, self.writer, self.writers_thread = reader, writer, writers_thread
-        self.forgetting: set[str] = set()      # keys (a set changed by one call at a time: safe across threads)
-
-    def pending(self, limit: int = 500):
-        rows = self.reader.pending(limit + len(self.forgetting))
-        return [r for r in rows if r.key not in self.forgetting][:limit]
-
-    def forget(self, keys: list[str]) -> None:
-        self.forgetting.update(keys)
-        self.writers_thread.submit(self._delete, keys)
-
-    def _delete(self, keys: list[str]) -> None:
-        """On the commits' thread, between two commits."""
-        try:
-            self.writer.forget(keys)
-        except Exception:   # noqa: BLE001 - read again, recognised by their keys, deleted next time
-            log.exception("intake: could not delete drained rows from the spool")
-        finally:
-            self.forgetting.difference_update(keys)
-
-
 class GroupCommit:
     """Stores intake's messages on one worker thread. Those that arrive while a commit runs are
     stored together in the next one; each caller's `store` returns once its own message is committed.
@@ -134,26 +108,30 @@ class GroupCommit:
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
     DRAIN_QUIET = 0.005     # a drain waits for this long a pause in the commits, for more to join it,
-    DRAIN_DELAY = 0.05      # ... or this long at most after the commit that queued it
+    DRAIN_GAP = 0.1         # and begins no sooner than this after the last drain began,
+    DRAIN_DELAY = 0.25      # ... but no later than this after the commit that queued it
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
-                 on_drained: Callable[[list[StoredMessage]], None] | None = None):
+                 on_drained: Callable[[Moved | None], None] | None = None,
+                 on_committed: Callable[[], None] | None = None):
         """`on_drained`: called on the drain's thread after each drain that follows a commit, with what it
-        moved into the archive (an empty list when judge.sqlite was busy and the drain was left to the
-        processor). Two threads: commits to the spool on one (`_executor`), drains on the other
+        moved into the archive (None when judge.sqlite was busy and the drain was left to the
+        processor). `on_committed`: called on the event loop's thread after the answers of each commit
+        that stored something. Two threads: commits to the spool on one (`_executor`), drains on the other
         (`drainer`), so a drain (judge.sqlite's commit) never holds up the next 250."""
         spool = spool if spool is not None else spool_path(archive_path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-intake")
         self.drainer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
         # The connections are opened inside the worker thread that will use them.
         self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
+        self._spool_file = Path(spool).resolve()
         self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
-        self._drained_spool = DrainersSpool(self.drainer.submit(Spool, spool, synchronous=synchronous).result(),
-                                            self.spool, self._executor)
         self.on_drained = on_drained
+        self.on_committed = on_committed
         self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
         self._drain_queued = False  # a drain is queued on the drainer and has not begun reading the spool
         self._last_commit = 0.0     # when the commits' thread last ended a commit (monotonic)
+        self._last_drain = 0.0      # when the drainer last began a drain (monotonic)
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -184,7 +162,6 @@ class GroupCommit:
                 self.drain()
             except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
-            self._drained_spool.reader.close()
             self.archive.close()
         self.drainer.submit(drain_and_close).result()
         self.drainer.shutdown(wait=True)
@@ -195,20 +172,31 @@ class GroupCommit:
         """Returns once every commit begun before the call has ended (any thread but the commits')."""
         self._executor.submit(lambda: None).result()
 
-    def drain(self, *, wait: bool = True) -> list[StoredMessage] | None:
-        """On the drainer's thread only: move spooled rows into the archive (judge.mail.archive's
-        `drain_spool`). `wait` false: give up at once (None) when another writer holds judge.sqlite."""
-        start = time.monotonic()
+    def drain(self, *, wait: bool = True) -> Moved | None:
+        """On the drainer's thread only: move spooled rows into the archive (judge.mail.spool_drain), then
+        hand their delete to the commits' thread, the spool's one writer (a delete of its own would make
+        the next commit wait for the spool's lock). `wait` false: give up at once (None) when another
+        writer holds judge.sqlite."""
+        start = self._last_drain = time.monotonic()
         try:
-            drained = self.archive.drain_spool(self._drained_spool, wait=wait)
+            moved = spool_drain.move(self.archive.db, self._spool_file, wait=wait)
         finally:
             self.stats.draining += time.monotonic() - start
-        self.undrained = drained is None
-        if drained is not None:
-            for message in drained:
-                if message.is_duplicate:
-                    log.info("intake: #%d is a redelivery of #%d", message.id, message.duplicate_of)
-        return drained
+        self.undrained = moved is None
+        if moved is not None:
+            if moved.through is not None:
+                self._executor.submit(self._forget_through, moved.through)
+            for copy, first in moved.redeliveries:
+                log.info("intake: #%d is a redelivery of #%d", copy, first)
+        return moved
+
+    def _forget_through(self, last: int) -> None:
+        """On the commits' thread, between two commits. A delete that fails leaves rows the archive has:
+        the next drain skips them and deletes them again."""
+        try:
+            self.spool.forget_through(last)
+        except Exception:   # noqa: BLE001
+            log.exception("intake: could not delete drained rows from the spool")
 
     async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
@@ -266,26 +254,27 @@ class GroupCommit:
 
     def _drain_after_commit(self) -> None:
         """On the drainer: drain if judge.sqlite is free at once (the processor drains otherwise), and tell.
-        It first waits for a pause in the commits (DRAIN_QUIET without one), or DRAIN_DELAY at most: the
-        commits meanwhile join this drain, which costs about as much for one message as for fifty
-        (judge.sqlite's commit and sync), and on a busy machine that CPU is what the 250s wait for.
-        A lone mail is drained DRAIN_QUIET after its 250."""
+        It first waits for a pause in the commits (DRAIN_QUIET without one) and for DRAIN_GAP since the
+        last drain began, or DRAIN_DELAY at most: the commits meanwhile join this drain. A drain's cost
+        is mostly judge.sqlite's commit, its sync and the index pages it rewrites, about as much for one
+        message as for fifty, and on a busy machine that CPU is what the 250s wait for. A lone mail is
+        drained DRAIN_QUIET after its 250; sooner by the processor, whom each commit wakes."""
         start = time.monotonic()
         while True:
             now = time.monotonic()
-            quiet, waited = now - self._last_commit, now - start
-            if quiet >= self.DRAIN_QUIET or waited >= self.DRAIN_DELAY:
+            ready = max(self._last_commit + self.DRAIN_QUIET, self._last_drain + self.DRAIN_GAP)
+            if now >= ready or now - start >= self.DRAIN_DELAY:
                 break
-            time.sleep(min(self.DRAIN_QUIET - quiet, self.DRAIN_DELAY - waited))
+            time.sleep(min(ready, start + self.DRAIN_DELAY) - now)
         self._drain_queued = False      # before reading: a commit ending from now on queues another drain
         try:
-            drained = self.drain(wait=False) or []
+            moved = self.drain(wait=False)
         except Exception:   # noqa: BLE001 - the rows stay spooled; the processor's drain tries again
             log.exception("intake: draining the spool failed; the processor will try again")
-            drained = []
+            moved = None
         if self.on_drained is not None:
             try:
-                self.on_drained(drained)
+                self.on_drained(moved)
             except Exception:   # noqa: BLE001 - (e.g. the loop closed under it): the next drain tells again
                 log.exception("intake: telling of drained mail failed")
 
@@ -307,20 +296,25 @@ class GroupCommit:
         self.stats.committing += took
         if self._pending:
             self._commit_now_or_soon()
+        if self.on_committed is not None and any(isinstance(o, Spooled) for o in outcomes):
+            self.on_committed()
 
 
 class IntakeHandler:
     """The aiosmtpd handler. The spool and the archive are used from GroupCommit's threads only."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
-                 on_stored: Callable[[list[StoredMessage]], None] | None = None, synchronous: str = "FULL",
-                 limits: LimitsConfig | None = None, spool: str | Path | None = None):
-        """`on_stored`: see GroupCommit's `on_drained` (called on the drainer's thread). `spool`: the
-        spool file, by default spool.sqlite beside `archive_path`."""
+                 on_stored: Callable[[Moved | None], None] | None = None, synchronous: str = "FULL",
+                 limits: LimitsConfig | None = None, spool: str | Path | None = None,
+                 on_committed: Callable[[], None] | None = None):
+        """`on_stored`, `on_committed`: see GroupCommit's `on_drained` (called on the drainer's thread) and
+        `on_committed` (on the event loop's). `spool`: the spool file, by default spool.sqlite beside
+        `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
-        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored)
+        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored,
+                                  on_committed=on_committed)
         self._archive: Archive = self._store.archive
         self._executor = self._store._executor      # the commits' thread (the spool's writer)
 
@@ -329,7 +323,7 @@ class IntakeHandler:
         """The spool may hold rows the archive has not got (the processor then drains before claiming)."""
         return self._store.undrained
 
-    def drain(self) -> list[StoredMessage] | None:
+    def drain(self) -> Moved | None:
         """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the drainer's
         thread: `loop.run_in_executor(handler.executor, handler.drain)`."""
         return self._store.drain()

@@ -59,23 +59,6 @@ class Spooled:
     received_at: float
 
 
-@dataclass(frozen=True)
-class SpoolRow:
-    id: int
-    key: str
-    received_at: float
-    via: str
-    peer: str | None
-    mail_from: str | None
-    rcpt_tos: str
-    message_id: str | None
-    content_hash: str
-    raw: bytes
-
-
-_COLUMNS = "id, key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw"
-
-
 class Spool:
     def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time):
         self.path = Path(path)
@@ -92,38 +75,40 @@ class Spool:
         now = self.clock()
         rows: list[tuple] = []
         outcomes: list[Spooled | Exception | None] = []
-        for a in arrivals:
+        # Each row's random key: the batch's 16 random bytes, then the row's place in it. (One draw from
+        # the system's randomness: each is a system call that lets go of the interpreter's lock, which
+        # the event loop then holds while this commit, and every 250 in it, waits to take it back.)
+        batch = secrets.token_hex(16)
+        for n, a in enumerate(arrivals):
             try:
                 mid, digest = message_id_of(a.raw), content_hash(a.raw)
             except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue
             outcomes.append(None)
-            rows.append((secrets.token_hex(16), now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)),
+            rows.append((f"{batch}.{n}", now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)),
                          mid, digest, a.raw))
         ids: list[int] = []
         if rows:
-            # One statement, its own transaction: committed (FULL) as its last row is read. The rows come
-            # back in no set order: matched by key.
+            # One statement, its own transaction: committed (FULL) when it returns. Not `RETURNING`: that
+            # steps once per row, and each step hands the interpreter's lock to the event loop and back.
+            # This file's one writer numbers the rows max + 1 in turn (AUTOINCREMENT): the last one's
+            # number gives them all.
             values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
-            made = dict(self.db.conn.execute(
+            last = self.db.conn.execute(
                 "INSERT INTO spooled (key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
-                f" raw) VALUES {values} RETURNING key, id", [p for row in rows for p in row]).fetchall())
-            ids = [made[row[0]] for row in rows]
+                f" raw) VALUES {values}", [p for row in rows for p in row]).lastrowid
+            assert last is not None
+            ids = list(range(last - len(rows) + 1, last + 1))
         made = iter(zip(ids, rows))
         return [outcome if outcome is not None else _spooled(*next(made)) for outcome in outcomes]
 
-    def pending(self, limit: int = 500) -> list[SpoolRow]:
-        """The oldest rows not yet drained (and deleted)."""
-        return [SpoolRow(*row[:9], bytes(row[9])) for row in self.db.conn.execute(
-            f"SELECT {_COLUMNS} FROM spooled ORDER BY id LIMIT ?", [limit]).fetchall()]
-
-    def forget(self, keys: list[str]) -> None:
-        """Delete drained rows, by key (unique for ever, unlike a row's number). NORMAL sync is enough:
-        a delete lost in a crash only leaves rows the archive already has, which the next drain
-        deletes again without inserting them."""
+    def forget_through(self, last: int) -> None:
+        """Delete the rows up to number `last`, once the archive has them (judge.mail.spool_drain). NORMAL
+        sync is enough: a delete lost in a crash only leaves rows the archive already has, which the
+        next drain skips (their keys are there) and deletes again."""
         with synchronous(self.db, "NORMAL"), transaction(self.db):
-            self.db.conn.executemany("DELETE FROM spooled WHERE key = ?", [(k,) for k in keys])
+            self.db.conn.execute("DELETE FROM spooled WHERE id <= ?", [last])
 
     def count(self) -> int:
         return self.db.conn.execute("SELECT count(*) FROM spooled").fetchone()[0]

@@ -50,16 +50,18 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def transaction(db: sqlite_utils.Database, *, deferred: bool = False) -> Iterator[sqlite_utils.Database]:
     """BEGIN IMMEDIATE ... COMMIT: the write lock is taken at once, so two writers never interleave.
     Inside a transaction already, a savepoint: the inner part rolls back alone on an error, and
-    commits with the outer transaction."""
+    commits with the outer transaction. `deferred`: a plain BEGIN, whose first write takes the lock,
+    for a connection with another file attached that it only reads (BEGIN IMMEDIATE starts a write
+    on every attached file: judge.mail.spool_drain)."""
     conn = db.conn
     if conn.in_transaction:
         with db.atomic():           # sqlite-utils' savepoint
             yield db
         return
-    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN" if deferred else "BEGIN IMMEDIATE")
     try:
         yield db
     except BaseException:
@@ -83,6 +85,11 @@ def without_waiting(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database
         yield db
     finally:
         db.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
+def is_busy(error: sqlite3.OperationalError) -> bool:
+    """Another connection held the lock (what a block `without_waiting` gives up on)."""
+    return "locked" in str(error) or "busy" in str(error)
 
 
 @contextmanager
