@@ -5,7 +5,6 @@ import smtplib
 import socket
 import sqlite3
 import subprocess
-import time
 
 import pytest
 
@@ -28,12 +27,10 @@ def spooled(db_path):
         return conn.execute("SELECT via, mail_from, rcpt_tos, raw FROM spooled ORDER BY id").fetchall()
 
 
-def drained(db_path, count, timeout=120.0):
-    """The archive's rows once it holds `count` (intake drains its spool right after each 250)."""
-    deadline = time.monotonic() + timeout
-    while len(found := rows(db_path)) < count and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return found
+def drained(server, db_path):
+    """The archive's rows once the spool has been drained into it (as the daemon's processor has it done)."""
+    server.drain()
+    return rows(db_path)
 
 
 def test_250_only_after_the_raw_bytes_are_committed(tmp_path):
@@ -48,7 +45,7 @@ def test_250_only_after_the_raw_bytes_are_committed(tmp_path):
         # spool or (drained meanwhile) the archive; a spool row is deleted only once the archive has it.
         on_disk = spooled(db) + [(r[1], r[2], r[3], r[4]) for r in rows(db)]
         assert on_disk == [("smtp", "england@example.org", '["judge@localhost"]', ORDERS)]
-        [(id_, via, mail_from, rcpts, raw, state, dup)] = drained(db, 1)
+        [(id_, via, mail_from, rcpts, raw, state, dup)] = drained(server, db)
         assert (via, mail_from, rcpts, state, dup) == ("smtp", "england@example.org", '["judge@localhost"]',
                                                         "new", None)
         assert raw == ORDERS
@@ -129,7 +126,7 @@ def test_swaks_an_independent_client(tmp_path):
             capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stdout + result.stderr
         assert "250 2.0.0 OK stored as #1" in result.stdout
-        [(_, via, mail_from, _, raw, state, _)] = drained(db, 1)
+        [(_, via, mail_from, _, raw, state, _)] = drained(server, db)
     assert mail_from == "turkey@example.org" and b"A Con-Bul" in raw and b"Subject: orders" in raw
 
 
@@ -220,4 +217,20 @@ def test_a_client_stalled_in_the_middle_of_a_message_does_not_hold_up_the_others
         for n in range(3):
             raw = ORDERS.replace(b"eng-1@", f"eng-busy-{n}@".encode())
             assert other.sendmail("england@example.org", ["judge@localhost"], raw) == {}
-        assert [r[2] for r in drained(db, 3)] == ["england@example.org"] * 3
+        assert [r[2] for r in drained(server, db)] == ["england@example.org"] * 3
+
+
+def test_each_commit_wakes_the_processor_before_its_250_and_the_spool_waits_for_its_drain(tmp_path):
+    """Intake writes the spool alone: a mail stays there until the processor (woken by each commit that
+    stored something, before that commit's 250s go out) has it drained into the archive."""
+    db = tmp_path / "judge.sqlite"
+    woken: list[int] = []
+    with IntakeServer(db, on_committed=lambda: woken.append(len(spooled(db)))) as server, \
+            smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        for n in range(2):
+            smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS.replace(b"eng-1@", f"eng-w{n}@".encode()))
+            assert woken == list(range(1, n + 2))       # woken with the mail already in the spool
+        assert rows(db) == [] and len(spooled(db)) == 2
+        assert [r[2] for r in drained(server, db)] == ["england@example.org"] * 2
+        server.handler.settle()         # the delete is the commits' thread's, handed to it by the drain
+        assert spooled(db) == []

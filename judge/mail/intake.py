@@ -13,9 +13,11 @@ Group commit: messages whose DATA ends while a commit is under way wait for it, 
 together in the next transaction (one fsync for all of them); each client hears its 250 only after
 the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
 a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
-handling. Each commit wakes the processor (`on_committed`), which drains the spool into the archive
-when it has no mail left; a second thread (the drainer) also moves it, a moment after the commits
-pause and at most every DRAIN_GAP, if judge.sqlite is free at once (judge.mail.spool_drain).
+handling. Each commit wakes the processor (`on_committed`), which moves the spool into the archive
+(`drain`, on a thread of intake's that holds a connection to judge.sqlite: judge.mail.spool_drain)
+when it has no mail left in the archive, and before each tick: as a mail queue's manager takes in
+what the SMTP server queued, when it is ready for more. So intake's threads write the spool alone,
+and a burst costs them no judge.sqlite commits.
 """
 from __future__ import annotations
 
@@ -83,13 +85,11 @@ def sender_key(mail_from: str, peer) -> str:
 @dataclass
 class CommitStats:
     """What the group commit has done (for benchmarks and the curious): seconds from hand-over to the
-    answers, and of those, seconds in the spool's store (the rest is the two threads handing over);
-    and seconds draining the spool into the archive after the answers."""
+    answers, and of those, seconds in the spool's store (the rest is the two threads handing over)."""
     commits: int = 0
     messages: int = 0
     committing: float = 0.0
     storing: float = 0.0
-    draining: float = 0.0
 
 
 class GroupCommit:
@@ -107,18 +107,13 @@ class GroupCommit:
     BATCH = 256
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
-    DRAIN_QUIET = 0.005     # a drain waits for this long a pause in the commits, for more to join it,
-    DRAIN_GAP = 0.1         # and begins no sooner than this after the last drain began,
-    DRAIN_DELAY = 0.25      # ... but no later than this after the commit that queued it
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
-                 on_drained: Callable[[Moved | None], None] | None = None,
                  on_committed: Callable[[], None] | None = None):
-        """`on_drained`: called on the drain's thread after each drain that follows a commit, with what it
-        moved into the archive (None when judge.sqlite was busy and the drain was left to the
-        processor). `on_committed`: called on the event loop's thread after the answers of each commit
-        that stored something. Two threads: commits to the spool on one (`_executor`), drains on the other
-        (`drainer`), so a drain (judge.sqlite's commit) never holds up the next 250."""
+        """`on_committed`: called on the event loop's thread after the answers of each commit that stored
+        something (the daemon wakes its processor). Two threads: commits to the spool on one
+        (`_executor`, the spool's one writer), drains into the archive on the other (`drainer`, which
+        owns the archive's connection)."""
         spool = spool if spool is not None else spool_path(archive_path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-intake")
         self.drainer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
@@ -126,12 +121,8 @@ class GroupCommit:
         self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
         self._spool_file = Path(spool).resolve()
         self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
-        self.on_drained = on_drained
         self.on_committed = on_committed
         self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
-        self._drain_queued = False  # a drain is queued on the drainer and has not begun reading the spool
-        self._last_commit = 0.0     # when the commits' thread last ended a commit (monotonic)
-        self._last_drain = 0.0      # when the drainer last began a drain (monotonic)
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
         self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
@@ -177,12 +168,14 @@ class GroupCommit:
         hand their delete to the commits' thread, the spool's one writer (a delete of its own would make
         the next commit wait for the spool's lock). `wait` false: give up at once (None) when another
         writer holds judge.sqlite."""
-        start = self._last_drain = time.monotonic()
+        self.undrained = False      # before reading the spool: a commit that ends from now on sets it again
         try:
             moved = spool_drain.move(self.archive.db, self._spool_file, wait=wait)
-        finally:
-            self.stats.draining += time.monotonic() - start
-        self.undrained = moved is None
+        except BaseException:
+            self.undrained = True
+            raise
+        if moved is None:
+            self.undrained = True
         if moved is not None:
             if moved.through is not None:
                 self._executor.submit(self._forget_through, moved.through)
@@ -233,50 +226,21 @@ class GroupCommit:
         self._executor.submit(self._commit, asyncio.get_running_loop(), batch)
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
-        """On the commits' thread: spool the batch, hand the outcomes back to the loop in one call, then
-        queue a drain of the spool into the archive on the drainer (unless one is queued already)."""
+        """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
         start = time.monotonic()
-        self.undrained = True       # before the commit: a processor that reads False finds nothing of it
         try:
             outcomes = self.spool.add_many([a for a, _ in batch])
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
             outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
                         else OSError(f"the intake thread was interrupted: {e!r}") for _ in batch]
-        self._last_commit = time.monotonic()
-        self.stats.storing += self._last_commit - start     # (one float: safe beside the loop's reads)
+        # After the commit (a drain that began before it may have missed it), and before the processor is
+        # woken (`on_committed`, called once the loop has these outcomes): it then finds the flag set.
+        self.undrained = True
+        self.stats.storing += time.monotonic() - start      # (one float: safe beside the loop's reads)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
             pass
-        if any(isinstance(o, Spooled) for o in outcomes) and not self._drain_queued:
-            self._drain_queued = True
-            self.drainer.submit(self._drain_after_commit)
-
-    def _drain_after_commit(self) -> None:
-        """On the drainer: drain if judge.sqlite is free at once (the processor drains otherwise), and tell.
-        It first waits for a pause in the commits (DRAIN_QUIET without one) and for DRAIN_GAP since the
-        last drain began, or DRAIN_DELAY at most: the commits meanwhile join this drain. A drain's cost
-        is mostly judge.sqlite's commit, its sync and the index pages it rewrites, about as much for one
-        message as for fifty, and on a busy machine that CPU is what the 250s wait for. A lone mail is
-        drained DRAIN_QUIET after its 250; sooner by the processor, whom each commit wakes."""
-        start = time.monotonic()
-        while True:
-            now = time.monotonic()
-            ready = max(self._last_commit + self.DRAIN_QUIET, self._last_drain + self.DRAIN_GAP)
-            if now >= ready or now - start >= self.DRAIN_DELAY:
-                break
-            time.sleep(min(ready, start + self.DRAIN_DELAY) - now)
-        self._drain_queued = False      # before reading: a commit ending from now on queues another drain
-        try:
-            moved = self.drain(wait=False)
-        except Exception:   # noqa: BLE001 - the rows stay spooled; the processor's drain tries again
-            log.exception("intake: draining the spool failed; the processor will try again")
-            moved = None
-        if self.on_drained is not None:
-            try:
-                self.on_drained(moved)
-            except Exception:   # noqa: BLE001 - (e.g. the loop closed under it): the next drain tells again
-                log.exception("intake: telling of drained mail failed")
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
                    outcomes: list[Spooled | BaseException]) -> None:
@@ -304,17 +268,15 @@ class IntakeHandler:
     """The aiosmtpd handler. The spool and the archive are used from GroupCommit's threads only."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
-                 on_stored: Callable[[Moved | None], None] | None = None, synchronous: str = "FULL",
+                 synchronous: str = "FULL",
                  limits: LimitsConfig | None = None, spool: str | Path | None = None,
                  on_committed: Callable[[], None] | None = None):
-        """`on_stored`, `on_committed`: see GroupCommit's `on_drained` (called on the drainer's thread) and
-        `on_committed` (on the event loop's). `spool`: the spool file, by default spool.sqlite beside
-        `archive_path`."""
+        """`on_committed`: see GroupCommit's (called on the event loop's thread). `spool`: the spool file,
+        by default spool.sqlite beside `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
-        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_drained=on_stored,
-                                  on_committed=on_committed)
+        self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_committed=on_committed)
         self._archive: Archive = self._store.archive
         self._executor = self._store._executor      # the commits' thread (the spool's writer)
 

@@ -202,7 +202,8 @@ def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list
     return checks
 
 
-SPOOL_MAX_AGE = 60.0    # intake drains its spool within moments of each 250; a minute means it is not
+SPOOL_MAX_AGE = 60.0    # the processor takes the spool in whenever it has no mail left: a minute means it is
+                        # not running, stuck, or a minute behind
 
 
 def check_spool(data_dir: Path, now: float) -> list[Check]:
@@ -219,8 +220,8 @@ def check_spool(data_dir: Path, now: float) -> list[Check]:
         conn.close()
     if count and now - oldest > SPOOL_MAX_AGE:
         return [Check(WARN, "spool", f"{count} acknowledged message(s) wait in {SPOOL}, the oldest for "
-                                     f"{_age(now - oldest)}, not yet in the archive: `judge serve` moves them"
-                                     " when it runs and judge.sqlite is free")]
+                                     f"{_age(now - oldest)}, not yet in the archive: `judge serve`'s processor moves"
+                                     " them in when it has no mail left (is it running, or far behind?)")]
     return [Check(OK, "spool", f"{count} acknowledged message(s) wait in {SPOOL} to enter the archive")]
 
 

@@ -14,9 +14,9 @@ class IntakeServer:
     """Just the SMTP/LMTP intake over an archive file: what the intake tests talk to."""
 
     def __init__(self, db_path: Path, *, size_limit: int = 1_048_576, rate_limit: int = 1000,
-                 rate_window: float = 600.0, lmtp: bool = False, clock=None):
+                 rate_window: float = 600.0, lmtp: bool = False, clock=None, on_committed=None):
         rate = RateLimiter(rate_limit, rate_window, **({"clock": clock} if clock else {}))
-        self.handler = IntakeHandler(db_path, rate=rate, lmtp=lmtp)
+        self.handler = IntakeHandler(db_path, rate=rate, lmtp=lmtp, on_committed=on_committed)
         self.size_limit = size_limit
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -29,6 +29,12 @@ class IntakeServer:
             start_server(self.handler, "127.0.0.1", 0, size_limit=self.size_limit), self.loop).result(300)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
+
+    def drain(self):
+        """Intake's spool into the archive, as `judge serve`'s processor has it done: once the commits under
+        way have ended, on intake's drainer thread. What it moved (judge.mail.spool_drain.Moved)."""
+        self.handler.settle()
+        return self.handler.executor.submit(self.handler.drain).result(120)
 
     def __exit__(self, *exc) -> None:
         async def close():
