@@ -30,9 +30,10 @@ from ..storage.db import is_busy, synchronous, transaction, without_waiting
 
 SCHEMA_NAME = "intake_spool"     # the attached spool's name on the archive's connection
 
-# (the rows not yet in the archive, each with its copy number among the same Message-ID and content)
+# (the rows not yet in the archive, each with its copy number among the same Message-ID and content; the
+# numbering sorts only these columns, not the raw bytes, which are read by row number afterwards)
 _FRESH = f"""
-    SELECT s.*, row_number() OVER (PARTITION BY ifnull(s.message_id, ''), s.content_hash ORDER BY s.id) AS copy
+    SELECT s.id, row_number() OVER (PARTITION BY ifnull(s.message_id, ''), s.content_hash ORDER BY s.id) AS copy
     FROM {SCHEMA_NAME}.spooled AS s
     WHERE NOT EXISTS (SELECT 1 FROM main.inbound AS i WHERE i.spool_key = s.key)"""
 
@@ -44,10 +45,11 @@ def _move_sql(first_copies_only: bool) -> str:
         SELECT a.received_at, a.via, a.peer, a.mail_from, a.rcpt_tos, a.message_id, a.content_hash,
                ifnull(first.raw, a.raw), CASE WHEN first.id IS NULL THEN 'new' ELSE 'duplicate' END, first.id,
                'redelivery of #' || first.id || '; not processed again', a.key
-        FROM ({_FRESH}) AS a LEFT JOIN main.inbound AS first
+        FROM ({_FRESH}) AS fresh JOIN {SCHEMA_NAME}.spooled AS a ON a.id = fresh.id
+             LEFT JOIN main.inbound AS first
              ON ifnull(first.message_id, '') = ifnull(a.message_id, '') AND first.content_hash = a.content_hash
                 AND first.duplicate_of IS NULL
-        {'WHERE a.copy = 1' if first_copies_only else ''}
+        {'WHERE fresh.copy = 1' if first_copies_only else ''}
         ORDER BY a.id"""
 
 
