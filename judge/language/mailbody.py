@@ -197,14 +197,24 @@ class _HtmlText(HTMLParser):
 
 
 def html_to_text(markup: str) -> str:
-    parser = _HtmlText()
-    parser.feed(markup)
-    parser.close()
-    lines = "".join(parser.parts).split("\n")
+    try:
+        parts = _html_parts(markup)
+    except AssertionError:
+        # html.parser gives up with a bare assert on a malformed declaration ("<![" or "<!" followed by
+        # no name, an unknown marked-section keyword): read again with every "<!" as text
+        parts = _html_parts(markup.replace("<!", "&lt;!"))
+    lines = "".join(parts).split("\n")
     text = "\n".join(_one_quote_mark(re.sub(r" {2,}", " ", line).strip()) for line in lines)
     # The break a first <p> or <div> opens with is no line the writer saw: without it the reply's
     # "line 1" is the first line on the writer's screen.
     return text.lstrip("\n")
+
+
+def _html_parts(markup: str) -> list[str]:
+    parser = _HtmlText()
+    parser.feed(markup)
+    parser.close()
+    return parser.parts
 
 
 def _one_quote_mark(line: str) -> str:
