@@ -42,7 +42,7 @@ class _HasPower(Protocol):  # an entry of the general engine, a unit here
 
 class PlainOrders:
     """A phase's orders as tables keyed by the province of the unit given each (read by `read_plain`)."""
-    __slots__ = ("dest", "given", "into", "moves_to", "supports")
+    __slots__ = ("dest", "given", "into", "moves_to", "opposite", "supports")
 
     def __init__(self) -> None:
         self.given: dict[str, Order] = {}  # every order as written, in the order given
@@ -50,6 +50,8 @@ class PlainOrders:
         self.moves_to: dict[str, list[str]] = {}  # a province -> the units moving there
         self.supports: dict[str, str] = {}  # a supporting unit -> the unit it supports
         self.into: dict[str, str] = {}  # a unit supporting a move -> where the move goes
+        # two moves along one border in opposite directions: each unit's province -> the other's
+        self.opposite: dict[str, str] = {}
 
 
 def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
@@ -72,6 +74,7 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
     at most one; else None. One loop, every check written out: this is the phase's busiest code."""
     out = PlainOrders()
     given_at, dest, moves_to, supports, into = out.given, out.dest, out.moves_to, out.supports, out.into
+    opposite = out.opposite
     army_steps, army_near, army_supports = plain.army_steps, plain.army_near, plain.army_supports
     fleet_reach, fleet_reach_coast = plain.fleet_reach, plain.fleet_reach_coast
     for power, power_orders in orders.items():
@@ -84,7 +87,7 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
             p = at.province
             unit = unit_at.get(p)
             if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
-                    or at.coast is not unit.location.coast or p in given_at:
+                    or at.coast is not unit.location.coast:
                 return None
             given_at[p] = given
             if kind is Hold:
@@ -108,6 +111,8 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                 else:
                     return None
                 dest[p] = q
+                if dest.get(q) == p:
+                    opposite[p], opposite[q] = q, p
                 rivals = moves_to.get(q)
                 if rivals is None:
                     moves_to[q] = [p]
@@ -146,6 +151,8 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                     return None
                 into[p] = q
             supports[p] = t
+    if len(given_at) != sum(map(len, orders.values())):
+        return None  # a unit given two orders (the later replaced the earlier here)
     return out
 
 
@@ -190,7 +197,7 @@ class PlainRules:
     def __init__(self, read: PlainOrders, unit_at: Mapping[str, Unit], rules: Rules) -> None:
         self.unit_at = unit_at
         self.given, self.dest, self.moves_to = read.given, read.dest, read.moves_to
-        self.supports, self.into = read.supports, read.into
+        self.supports, self.into, self.opposite = read.supports, read.into, read.opposite
         dest = self.dest
         # supported unit -> the supporters whose support matches what it does
         supports_of: dict[str, list[str]] = {}
@@ -211,8 +218,6 @@ class PlainRules:
             else:
                 supports_of[t] = [s]
         self.supports_of, self.matching = supports_of, matching
-        # two moves along one border in opposite directions: p -> the province of the other unit
-        self.opposite = {p: q for p, q in dest.items() if dest.get(q) == p}
         self.resolver: Resolver[str] = Resolver(self.adjudicate, self.backup)
 
     def resolve(self, units: Sequence[Unit]) -> dict[str, bool]:
@@ -318,11 +323,15 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
         d = dest[p]
         if d in unit_at and not (d in dest and answer[d]):
             dislodged_by[d] = p
+    # the board after the move: who stayed, and who arrived (where the unit there left or was dislodged)
     gone = dislodged_by.keys() | moved
-    staying = [u for p, u in unit_at.items() if p not in gone]
-    arrived = [Unit(u.power, u.kind, given[p].to) for p in moved for u in (unit_at[p],)]  # type: ignore[union-attr]
-    occupied = unit_at.keys() - gone
-    occupied.update(map(dest.__getitem__, moved))
+    after_at = {p: u for p, u in unit_at.items() if p not in gone}
+    for p in moved:
+        u = unit_at[p]
+        after_at[dest[p]] = Unit(u.power, u.kind, given[p].to)  # type: ignore[union-attr]
+    if len(after_at) != len(unit_at) - len(dislodged_by):  # (as `Position` checks: never two units in one place)
+        raise ValueError("two units in one province after the move")
+    occupied = after_at.keys()
     opposite = game.opposite
     contested = {q for p, q in dest.items() if not answer[p] and p not in opposite}
     standoffs = tuple(sorted(contested - occupied))
@@ -330,7 +339,7 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
     dislodged: list[DislodgedUnit] = []
     if dislodged_by:
         plain = variant.board.plain
-        blocked = occupied.union(standoffs)
+        blocked = occupied | set(standoffs)
         for p, attacker in sorted(dislodged_by.items()):
             unit = unit_at[p]
             if rules.civil_disorder_disbands_dislodged and not orders.get(unit.power):
@@ -343,7 +352,7 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
                 options = retreat_options(variant.board, unit.kind, unit.location)
             dislodged.append(DislodgedUnit(unit, attacker, tuple(
                 loc for loc in options if loc.province not in blocked and loc.province != attacker)))
-    after = Position.following(position, next_phase, staying + arrived, tuple(dislodged))
+    after = Position.following_at(position, next_phase, after_at, tuple(dislodged))
     outcomes = partial(explain, game, position.units, answer, dislodged_by)
     return PhaseResult(position.phase, outcomes, after, tuple(dislodged), standoffs)
 
