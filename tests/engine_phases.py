@@ -9,6 +9,7 @@ one order the fast path must refuse (`TWISTS`).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, Unit, UnitKind,
                           UnitRef, starting_position)
@@ -55,9 +56,10 @@ def _steps(board, unit: Unit) -> list[Location]:
 
 
 def random_orders(variant, position: Position, rng: random.Random, *, idle: float = 0.08,
-                  silent: float = 0.1) -> dict[str, list]:
+                  silent: float = 0.1, unnamed: float = 0.1) -> dict[str, list]:
     """Legal orders, each unit at most one: bench/adjudicate.py's mix, some units left without an
-    order (`idle`), some powers without any (`silent`), moves drawn to occupied provinces."""
+    order (`idle`), some powers without any (`silent`), some orders naming their unit by province
+    alone (`unnamed`: "Par - Bur"), moves drawn to occupied provinces."""
     board = variant.board
     occupied = {u.location.province for u in position.units}
     first: dict[str, object] = {}
@@ -100,6 +102,8 @@ def random_orders(variant, position: Position, rng: random.Random, *, idle: floa
                             break
             if candidates:
                 order = rng.choice(candidates)
+        if rng.random() < unnamed:
+            order = replace(order, unit=UnitRef(Location(u.location.province)))
         orders.setdefault(u.power, []).append(order)
     for power in silent_powers:
         if rng.random() < 0.5:

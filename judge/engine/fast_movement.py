@@ -2,10 +2,11 @@
 
 Most phases of a game are such (all of bench/adjudicate.py's): each unit given at most one order,
 a hold, a move to the next province or a support that `movement_orders._as_written` takes as
-written. For them this module reads the orders straight into flat tables keyed by province id
-(who moves where, who supports whom; no object per order), settles what nothing can change, asks
-the resolver about the rest, and builds the `PhaseResult` the general engine (movement.py) would,
-every outcome again worked out only when first read (`fast_outcomes`). Anything else (a convoy, a
+written (or would, but for the kind or coast of the power's own unit left out: "Par - Bur"). For
+them this module reads the orders straight into flat tables keyed by province id (who moves where,
+who supports whom; no object per order), settles what nothing can change, asks the resolver about
+the rest, and builds the `PhaseResult` the general engine (movement.py) would, every outcome again
+worked out only when first read (`fast_outcomes`). Anything else (a convoy, a
 coast to infer, an order for a unit that is not there or not the power's, two orders for one unit)
 and it answers None before deciding anything: the general engine takes the phase.
 
@@ -70,8 +71,9 @@ def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, 
 
 def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                orders: Mapping[str, Sequence[Order]]) -> PlainOrders | None:
-    """Every order into the tables, if every one is plain (as `_as_written` has it) and each unit has
-    at most one; else None. One loop, every check written out: this is the phase's busiest code."""
+    """Every order into the tables, if every one is plain (as `_as_written` has it, or as it has it
+    but for its own unit's kind or coast left out) and each unit has at most one; else None. One
+    loop, every check written out: this is the phase's busiest code."""
     out = PlainOrders()
     given_at, dest, moves_to, supports, into = out.given, out.dest, out.moves_to, out.supports, out.into
     opposite = out.opposite
@@ -86,13 +88,17 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
             at = ref.location
             p = at.province
             unit = unit_at.get(p)
-            if unit is None or unit.power != power or ref.power is not None or ref.kind is not unit.kind \
-                    or at.coast is not unit.location.coast:
+            # the power's own unit, named as it is or without its kind or coast (the general engine reads
+            # those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
+            if unit is None or unit.power != power or ref.power is not None \
+                    or (ref.kind is not unit.kind and ref.kind is not None) \
+                    or (at.coast is not unit.location.coast and at.coast is not None):
                 return None
             given_at[p] = given
             if kind is Hold:
                 continue
             ukind = unit.kind
+            coast = unit.location.coast
             if kind is Move:
                 to = given.to  # type: ignore[union-attr]
                 q = to.province
@@ -100,8 +106,8 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                     if to.coast is not None or given.via_convoy or q not in army_steps.get(p, _NONE):  # type: ignore[union-attr]
                         return None
                 elif ukind is _FLEET:
-                    reach = (fleet_reach.get(p, _NOWHERE) if at.coast is None
-                             else fleet_reach_coast.get((p, at.coast), _NOWHERE)).get(q)
+                    reach = (fleet_reach.get(p, _NOWHERE) if coast is None
+                             else fleet_reach_coast.get((p, coast), _NOWHERE)).get(q)
                     if reach is None or given.via_convoy or given.route:  # type: ignore[union-attr]
                         return None
                     # the order names the way in (a coast to choose or to infer is the general engine's)
@@ -128,8 +134,8 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
             if ukind is _ARMY:
                 reachable = army_supports.get(p, _NONE)
             elif ukind is _FLEET:
-                reachable = fleet_reach.get(p, _NOWHERE) if at.coast is None \
-                    else fleet_reach_coast.get((p, at.coast), _NOWHERE)
+                reachable = fleet_reach.get(p, _NOWHERE) if coast is None \
+                    else fleet_reach_coast.get((p, coast), _NOWHERE)
             else:
                 return None
             if kind is SupportHold:

@@ -63,8 +63,14 @@ def _bounced(game: PlainRules, answer: Mapping[str, bool], p: str, power: str, g
     """A move that did not move: who was in the way (`movement_results._move_failed`); `attacker`: where
     the unit that dislodged it came from, if one did."""
     dest = game.dest[p]
-    others = [q for q in game.moves_to[dest] if q != p]
     occupant = dest if dest in game.unit_at and not (dest in game.dest and answer[dest]) else None
-    involving = tuple(sorted(set(others + ([occupant] if occupant else []))))
-    why = Why.OWN_UNIT if occupant and game.unit_at[occupant].power == power and not others else None
+    rivals = game.moves_to[dest]
+    if len(rivals) == 1:  # (the usual case: no other move there)
+        involving: tuple[str, ...] = (occupant,) if occupant else ()
+        why = Why.OWN_UNIT if occupant and game.unit_at[occupant].power == power else None
+    else:
+        others = {q for q in rivals if q != p}
+        if occupant:
+            others.add(occupant)
+        involving, why = tuple(sorted(others)), None
     return Outcome(power, given, False, Reason.BOUNCED, why, (), involving, attacker)
