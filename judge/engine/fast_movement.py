@@ -197,7 +197,7 @@ def is_dislodged(p: str, dest: Mapping[str, str], moves_to: Mapping[str, Sequenc
 
 class PlainRules:
     """movement.py's `MovementRules` for a phase of plain orders: the same decisions, every route by land."""
-    __slots__ = ("dest", "given", "into", "matching", "moves_to", "opposite", "resolver", "supports", "supports_of",
+    __slots__ = ("dest", "given", "into", "matching", "moves_to", "opposite", "supports", "supports_of",
                  "unit_at")
 
     def __init__(self, read: PlainOrders, unit_at: Mapping[str, Unit], rules: Rules) -> None:
@@ -224,11 +224,12 @@ class PlainRules:
             else:
                 supports_of[t] = [s]
         self.supports_of, self.matching = supports_of, matching
-        self.resolver: Resolver[str] = Resolver(self.adjudicate, self.backup)
 
     def resolve(self, units: Sequence[Unit]) -> dict[str, bool]:
         """Every decision, each unit's in the order the general engine asks them (its entries')."""
-        r = self.resolver
+        # (the resolver is not kept: it holds this object's methods, and a cycle of references would
+        # leave every phase's tables to the garbage collector, which then runs far more often)
+        r: Resolver[str] = Resolver(self.adjudicate, self.backup)
         r.settle_unasked(self._unopposed())
         known = r.answers
         for p in self.given:
