@@ -22,7 +22,7 @@ from typing import Protocol
 
 from . import army_fleet
 from .fast_outcomes import explain
-from .geography import Location, UnitKind
+from .geography import UnitKind
 from .orders import Hold, Move, Order, SupportHold, SupportMove
 from .outcomes import PhaseResult
 from .plain_map import PlainMap, retreat_options
@@ -32,8 +32,6 @@ from .rules import Rules, SupportCoast
 from .variant import Variant
 
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
-_NONE: frozenset[str] = frozenset()
-_NOWHERE: Mapping[str, tuple[Location, ...]] = {}
 
 
 class _HasPower(Protocol):  # an entry of the general engine, a unit here
@@ -79,84 +77,85 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
     opposite = out.opposite
     army_steps, army_near, army_supports = plain.army_steps, plain.army_near, plain.army_supports
     fleet_reach, fleet_reach_coast = plain.fleet_reach, plain.fleet_reach_coast
-    for power, power_orders in orders.items():
-        for given in power_orders:
-            kind = type(given)
-            if kind is not Move and kind is not Hold and kind is not SupportHold and kind is not SupportMove:
-                return None
-            ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
-            at = ref.location
-            p = at.province
-            unit = unit_at.get(p)
-            # the power's own unit, named as it is or without its kind or coast (the general engine reads
-            # those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
-            if unit is None or unit.power != power or ref.power is not None \
-                    or (ref.kind is not unit.kind and ref.kind is not None) \
-                    or (at.coast is not unit.location.coast and at.coast is not None):
-                return None
-            given_at[p] = given
-            if kind is Hold:
-                continue
-            ukind = unit.kind
-            coast = unit.location.coast
-            if kind is Move:
-                to = given.to  # type: ignore[union-attr]
-                q = to.province
+    try:  # (a province a table does not hold, or no unit where one is named: not an everyday phase)
+        for power, power_orders in orders.items():
+            for given in power_orders:
+                kind = type(given)
+                if kind is not Move and kind is not Hold and kind is not SupportHold and kind is not SupportMove:
+                    return None
+                ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
+                at = ref.location
+                p = at.province
+                unit = unit_at[p]
+                # the power's own unit, named as it is or without its kind or coast (the general engine
+                # reads those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
+                if unit.power != power or ref.power is not None \
+                        or (ref.kind is not unit.kind and ref.kind is not None) \
+                        or (at.coast is not unit.location.coast and at.coast is not None):
+                    return None
+                given_at[p] = given
+                if kind is Hold:
+                    continue
+                ukind = unit.kind
+                coast = unit.location.coast
+                if kind is Move:
+                    to = given.to  # type: ignore[union-attr]
+                    q = to.province
+                    if ukind is _ARMY:
+                        if to.coast is not None or given.via_convoy or q not in army_steps[p]:  # type: ignore[union-attr]
+                            return None
+                    elif ukind is _FLEET:
+                        reach = (fleet_reach[p] if coast is None else fleet_reach_coast[(p, coast)])[q]
+                        if given.via_convoy or given.route:  # type: ignore[union-attr]
+                            return None
+                        # the order names the way in (a coast to choose or to infer is the general engine's)
+                        c = to.coast
+                        if reach[0].coast is not c and (c is None or all(loc.coast is not c for loc in reach)):
+                            return None
+                    else:
+                        return None
+                    dest[p] = q
+                    if dest.get(q) == p:
+                        opposite[p], opposite[q] = q, p
+                    rivals = moves_to.get(q)
+                    if rivals is None:
+                        moves_to[q] = [p]
+                    else:
+                        rivals.append(p)
+                    continue
+                # a support: of a unit that is there, into a province this unit could enter (no coast named)
+                t = given.supported.location.province  # type: ignore[union-attr]
+                target = unit_at[t]
+                if t == p:
+                    return None
+                reachable: Container[str]  # where this unit could move: a set, or a fleet's table by province
                 if ukind is _ARMY:
-                    if to.coast is not None or given.via_convoy or q not in army_steps.get(p, _NONE):  # type: ignore[union-attr]
-                        return None
+                    reachable = army_supports[p]
                 elif ukind is _FLEET:
-                    reach = (fleet_reach.get(p, _NOWHERE) if coast is None
-                             else fleet_reach_coast.get((p, coast), _NOWHERE)).get(q)
-                    if reach is None or given.via_convoy or given.route:  # type: ignore[union-attr]
-                        return None
-                    # the order names the way in (a coast to choose or to infer is the general engine's)
-                    c = to.coast
-                    if reach[0].coast is not c and (c is None or all(loc.coast is not c for loc in reach)):
-                        return None
+                    reachable = fleet_reach[p] if coast is None else fleet_reach_coast[(p, coast)]
                 else:
                     return None
-                dest[p] = q
-                if dest.get(q) == p:
-                    opposite[p], opposite[q] = q, p
-                rivals = moves_to.get(q)
-                if rivals is None:
-                    moves_to[q] = [p]
-                else:
-                    rivals.append(p)
-                continue
-            # a support: of a unit that is there, into a province this unit could enter (no coast named)
-            t = given.supported.location.province  # type: ignore[union-attr]
-            target = unit_at.get(t)
-            if target is None or t == p:
-                return None
-            reachable: Container[str]  # where this unit could move: a set, or a fleet's table by province
-            if ukind is _ARMY:
-                reachable = army_supports.get(p, _NONE)
-            elif ukind is _FLEET:
-                reachable = fleet_reach.get(p, _NOWHERE) if coast is None \
-                    else fleet_reach_coast.get((p, coast), _NOWHERE)
-            else:
-                return None
-            if kind is SupportHold:
-                if t not in reachable:
-                    return None
-            else:
-                to = given.to  # type: ignore[union-attr]
-                q = to.province
-                if to.coast is not None or q == p or q == t or q not in reachable:
-                    return None
-                # ... and the supported unit could make the move itself
-                tkind = target.kind
-                if tkind is _ARMY:
-                    if q not in army_near.get(t, _NONE):
+                if kind is SupportHold:
+                    if t not in reachable:
                         return None
-                elif tkind is not _FLEET or q not in (
-                        fleet_reach.get(t, _NOWHERE) if target.location.coast is None
-                        else fleet_reach_coast.get((t, target.location.coast), _NOWHERE)):
-                    return None
-                into[p] = q
-            supports[p] = t
+                else:
+                    to = given.to  # type: ignore[union-attr]
+                    q = to.province
+                    if to.coast is not None or q == p or q == t or q not in reachable:
+                        return None
+                    # ... and the supported unit could make the move itself
+                    tkind = target.kind
+                    if tkind is _ARMY:
+                        if q not in army_near[t]:
+                            return None
+                    elif tkind is not _FLEET or q not in (
+                            fleet_reach[t] if target.location.coast is None
+                            else fleet_reach_coast[(t, target.location.coast)]):
+                        return None
+                    into[p] = q
+                supports[p] = t
+    except KeyError:
+        return None
     if len(given_at) != sum(map(len, orders.values())):
         return None  # a unit given two orders (the later replaced the earlier here)
     return out
