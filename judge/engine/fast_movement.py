@@ -6,9 +6,9 @@ written (or would, but for the kind or coast of the power's own unit left out: "
 them this module reads the orders straight into flat tables keyed by province id (who moves where,
 who supports whom; no object per order), settles what nothing can change, asks the resolver about
 the rest, and builds the `PhaseResult` the general engine (movement.py) would, every outcome again
-worked out only when first read (`fast_outcomes`). Anything else (a convoy, a
-coast to infer, an order for a unit that is not there or not the power's, two orders for one unit)
-and it answers None before deciding anything: the general engine takes the phase.
+worked out only when first read (`fast_outcomes`). Anything else (a convoy, a coast to infer, an
+order for a unit that is not there or not the power's, two orders for one unit) and it answers None
+before deciding anything: the general engine takes the phase.
 
 The rules here are movement.py's with every route by land: a move always has its path, a
 head-to-head is simply two moves along one border, no support is kept by the 1982 convoy rule.
