@@ -11,6 +11,7 @@ from typing import TypeVar, cast
 
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .graph import Graph
+from .plain_map import PlainMap
 
 _NOWHERE: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
 _NONE: frozenset[str] = frozenset()
@@ -73,6 +74,8 @@ class Board:
         # in C, a Location (a dataclass) in Python, and adjudication asks this for every fleet's order
         self._fleet_reach_by = {(a.province, a.coast): {p: tuple(locs) for p, locs in by.items()}
                                 for a, by in reach.items()}
+        # the same answers as flat tables, for the everyday movement phase (judge.engine.fast_movement)
+        self.plain = PlainMap(self)
 
     # -- validation of the data ------------------------------------------------------
     def _check_province(self, pid: str) -> None:

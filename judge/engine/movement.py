@@ -12,6 +12,7 @@ from typing import cast
 
 from . import army_fleet
 from .convoy_routes import route_exists
+from .fast_movement import adjudicate_plain, is_dislodged, supports_given
 from .movement_orders import Entry, MovementOrders, Route, normalise
 from .movement_results import movement_results
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
@@ -193,20 +194,7 @@ class MovementRules:
 
     # -- strengths --------------------------------------------------------------------
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
-        supporters = self.supports_of.get(p)
-        if not supporters:
-            return 0
-        known = r.answers  # most supports are settled: read them without a call
-        n = 0
-        for s in supporters:
-            if exclude_power is not None and self.entries[s].power == exclude_power:
-                continue
-            given = known.get(s)
-            if given is None:
-                given = r.resolve(s)
-            if given:
-                n += 1
-        return n
+        return supports_given(self.supports_of.get(p), self.entries, r, exclude_power)
 
     def hold_strength(self, province: str, r: Resolver[str]) -> int:
         if province not in self.entries:
@@ -277,16 +265,7 @@ class MovementRules:
         return True
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
-        if p in self.dest and r.resolve(p):
-            return False
-        known = r.answers
-        for q in self.moves_to.get(p, ()):
-            moves = known.get(q)
-            if moves is None:
-                moves = r.resolve(q)
-            if moves:
-                return True
-        return False
+        return is_dislodged(p, self.dest, self.moves_to, r)
 
     def _support_given(self, p: str, r: Resolver[str]) -> bool:
         if p not in self.matching_supports:
@@ -347,6 +326,14 @@ class MovementRules:
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                         rules: Rules) -> PhaseResult:
+    """The everyday phase on the fast path (judge.engine.fast_movement), any other by the general engine."""
+    result = adjudicate_plain(variant, position, orders, rules)
+    return result if result is not None else adjudicate_general(variant, position, orders, rules)
+
+
+def adjudicate_general(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
+                       rules: Rules) -> PhaseResult:
+    """Any movement phase: A/Fs, ice, convoys, orders to read more closely, orders to reject."""
     boarded: list[Outcome] = []
     if army_fleet.enabled(variant):
         position, orders, boarded = army_fleet.embark(variant, position, orders)  # before movement

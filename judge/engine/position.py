@@ -77,6 +77,19 @@ class Position:
         object.__setattr__(after, "dislodged", dislodged)
         return after
 
+    @classmethod
+    def following_at(cls, before: Position, phase: Phase, at: dict[str, Unit],
+                     dislodged: tuple[DislodgedUnit, ...] = ()) -> Position:
+        """`following`, the units given as the new position's table of the unit in each province (its
+        keys the units' provinces, one unit each: the caller's to make sure), kept as it is."""
+        after: Position = object.__new__(cls)
+        object.__setattr__(after, "units", tuple(sorted(sorted(at.values(), key=_PROVINCE), key=_POWER)))
+        object.__setattr__(after, "_by_province", at)
+        object.__setattr__(after, "phase", phase)
+        object.__setattr__(after, "owners", before.owners)
+        object.__setattr__(after, "dislodged", dislodged)
+        return after
+
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
 
