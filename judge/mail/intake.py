@@ -202,16 +202,17 @@ class GroupCommit:
     def _commit_now_or_soon(self) -> None:
         """The thread is free and messages wait: hand them over, unless clients are sending more."""
         if self._expected and len(self._pending) < self.BATCH:
-            self._forget_older_than(time.monotonic() - self.RECENT)     # (clients that gave up or went away)
-            if self._expected:
-                if self._wait is None:
-                    self._wait = asyncio.get_running_loop().call_later(
-                        min(self.LINGER, self._commit_time), self._waited)
-                return
+            if self._wait is None:
+                self._wait = asyncio.get_running_loop().call_later(
+                    min(self.LINGER, self._commit_time), self._waited)
+            return
         self._hand_over()
 
     def _waited(self) -> None:
+        """The wait is over: commit what has come. Clients that began a message long ago and never ended
+        it (gone, or stalled) are forgotten here, where they cost a wait, not at each message."""
         self._wait = None
+        self._forget_older_than(time.monotonic() - self.RECENT)
         if self._pending and not self._in_flight:
             self._hand_over()
 
