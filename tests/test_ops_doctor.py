@@ -200,6 +200,7 @@ def doctor_as(user: pwd.struct_passwd, *args: str) -> tuple[int, str]:
     so the user need not reach the source tree or its venv (a clone under a 0700 directory)."""
     import judge.cli
     import judge.ops.doctor  # noqa: F401 - loaded before the child drops root
+    judge.cli.build_parser()    # (and every subcommand's module, which `main` imports by name)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:                                     # the child: `user` from here on, then gone
