@@ -137,3 +137,18 @@ def test_a_batch_of_arrivals_gets_distinct_keys_and_numbers_in_order(tmp_path):
     assert len({s.key for s in spooled}) == 6
     assert [row for row in spool.db.conn.execute("SELECT id, key FROM spooled ORDER BY id")] == \
         [(s.id, s.key) for s in spooled]
+
+
+def test_a_drain_holding_a_redelivery_of_its_own_message_keeps_the_order_of_arrival(tmp_path):
+    """The archive's numbers are the processing order: a redelivery that arrived between two messages
+    gets the number between theirs, and points at the first copy drained with it."""
+    spool, archive = Spool(tmp_path / "spool.sqlite"), Archive(tmp_path / "judge.sqlite")
+    first = arrival(1)
+    spool.add_many([first])
+    spool.add_many([dataclasses.replace(first, raw=b"Received: from relay.example\r\n" + first.raw)])
+    spool.add_many([arrival(3), arrival(4, message_id="m3@players.test", body="other")])
+    moved = spool_drain.move(archive.db, spool.path.resolve())
+    assert moved is not None and (moved.first, moved.last, moved.redeliveries) == (1, 4, ((2, 1),))
+    assert [(m, st, d) for m, st, d, _, _ in inbound(tmp_path / "judge.sqlite")] == [
+        ("m1@players.test", "new", None), ("m1@players.test", "duplicate", 1),
+        ("m3@players.test", "new", None), ("m3@players.test", "new", None)]

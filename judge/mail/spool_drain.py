@@ -1,5 +1,6 @@
 """Intake's spool moved into the archive by SQLite itself: the spool file attached to the archive's
-connection, one `INSERT ... SELECT` from it (two when a batch holds a redelivery of its own message).
+connection, one `INSERT ... SELECT` from it (row by row when a drain holds a redelivery of its own
+message).
 
 Why in SQL: the drain runs in the judge's process beside the event loop that answers SMTP. Read into
 Python and written back row by row, a drain cost the loop about as much CPU as the SMTP exchange
@@ -13,9 +14,11 @@ Rows are numbered in commit order by one writer, so every row up to that number 
 snapshot of the spool and is in the archive now.
 
 De-duplication, as `Archive.store_many` does it: a message with the Message-ID and content of a first
-copy already stored is recorded as its redelivery, keeping the first copy's bytes. A first pass stores
-the first copy of each (Message-ID, content) in the drain; a second pass stores the rest, each then
-finding its first copy in the archive.
+copy already stored is recorded as its redelivery, keeping the first copy's bytes. One statement
+stores the first copy of each (Message-ID, content) in the drain, finding any earlier copy in the
+archive. If rows are left (a redelivery of a message in the same drain, which the statement cannot
+see: SQLite reads its rows before it inserts any), that statement is undone and the rows are stored
+one by one, so that each finds its first copy and the archive's numbers keep the order of arrival.
 """
 from __future__ import annotations
 
@@ -38,22 +41,26 @@ _FRESH = f"""
     WHERE NOT EXISTS (SELECT 1 FROM main.inbound AS i WHERE i.spool_key = s.key)"""
 
 
-def _move_sql(first_copies_only: bool) -> str:
-    return f"""
-        INSERT INTO main.inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, state,
-                                  duplicate_of, outcome, spool_key)
-        SELECT a.received_at, a.via, a.peer, a.mail_from, a.rcpt_tos, a.message_id, a.content_hash,
-               ifnull(first.raw, a.raw), CASE WHEN first.id IS NULL THEN 'new' ELSE 'duplicate' END, first.id,
-               'redelivery of #' || first.id || '; not processed again', a.key
-        FROM ({_FRESH}) AS fresh JOIN {SCHEMA_NAME}.spooled AS a ON a.id = fresh.id
-             LEFT JOIN main.inbound AS first
-             ON ifnull(first.message_id, '') = ifnull(a.message_id, '') AND first.content_hash = a.content_hash
-                AND first.duplicate_of IS NULL
-        {'WHERE fresh.copy = 1' if first_copies_only else ''}
-        ORDER BY a.id"""
-
-
-_FIRST_COPIES, _THE_REST = _move_sql(True), _move_sql(False)
+_INSERT = """
+    INSERT INTO main.inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, state,
+                              duplicate_of, outcome, spool_key)
+    SELECT a.received_at, a.via, a.peer, a.mail_from, a.rcpt_tos, a.message_id, a.content_hash,
+           ifnull(first.raw, a.raw), CASE WHEN first.id IS NULL THEN 'new' ELSE 'duplicate' END, first.id,
+           'redelivery of #' || first.id || '; not processed again', a.key"""
+_FIRST_COPY_OF = """
+    LEFT JOIN main.inbound AS first
+         ON ifnull(first.message_id, '') = ifnull(a.message_id, '') AND first.content_hash = a.content_hash
+            AND first.duplicate_of IS NULL"""
+# every first copy of the drain, in the order of arrival
+_FIRST_COPIES = f"""{_INSERT}
+    FROM ({_FRESH}) AS fresh JOIN {SCHEMA_NAME}.spooled AS a ON a.id = fresh.id {_FIRST_COPY_OF}
+    WHERE fresh.copy = 1
+    ORDER BY a.id"""
+# one row, by its number in the spool
+_ONE = f"""{_INSERT}
+    FROM {SCHEMA_NAME}.spooled AS a {_FIRST_COPY_OF}
+    WHERE a.id = ? AND NOT EXISTS (SELECT 1 FROM main.inbound AS i WHERE i.spool_key = a.key)"""
+_FRESH_IDS = f"SELECT id FROM ({_FRESH}) ORDER BY id"
 
 
 @dataclass(frozen=True)
@@ -94,8 +101,14 @@ def move(db: sqlite_utils.Database, spool_file: Path, *, wait: bool = True) -> M
         # intake's commits wait; here the first INSERT takes the archive's lock alone and only reads the spool.
         with nullcontext() if wait else without_waiting(db), synchronous(db, "FULL"), \
                 transaction(db, deferred=True):
-            stored = conn.execute(_FIRST_COPIES).rowcount
-            stored += conn.execute(_THE_REST).rowcount
+            conn.execute("SAVEPOINT spool_drain")
+            stored = conn.execute(_FIRST_COPIES).rowcount       # (a write first: the archive's lock taken)
+            if conn.execute(f"{_FRESH_IDS} LIMIT 1").fetchone():
+                # redeliveries of messages in this drain: all stored again, row by row, in order
+                conn.execute("ROLLBACK TO spool_drain")
+                stored = sum(conn.execute(_ONE, [id_]).rowcount for id_ in
+                             [id_ for (id_,) in conn.execute(_FRESH_IDS)])
+            conn.execute("RELEASE spool_drain")
             # (the same snapshot of the spool as the INSERTs read: it lasts until the commit)
             through = conn.execute(f"SELECT max(id) FROM {SCHEMA_NAME}.spooled").fetchone()[0]
             last = conn.execute("SELECT last_insert_rowid()").fetchone()[0] if stored else 0
