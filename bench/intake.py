@@ -81,7 +81,7 @@ def timed_drain(handler: IntakeHandler) -> dict:
     def drain() -> tuple[int, float]:
         start = time.thread_time()
         moved = handler.drain()
-        return (moved.count if moved else 0), time.thread_time() - start
+        return moved.count, time.thread_time() - start
     start = time.perf_counter()
     handler.settle()
     moved, cpu = handler.executor.submit(drain).result()

@@ -76,39 +76,24 @@ def test_redeliveries_are_recorded_as_before_within_a_drain_and_across_drains(tm
     assert len({k for _, _, _, k, _ in rows}) == 3
 
 
-def test_a_drain_that_must_not_wait_gives_way_to_a_writer_and_the_next_drain_catches_up(tmp_path):
-    """Intake drains without waiting: while a mail's dispatch holds judge.sqlite's write lock the
-    drain answers None at once and the rows stay spooled, for the processor's drain afterwards."""
-    spool, archive = Spool(tmp_path / "spool.sqlite"), Archive(tmp_path / "judge.sqlite")
-    spool.add_many([arrival(1)])
-    writer = sqlite3.connect(tmp_path / "judge.sqlite", isolation_level=None)
-    writer.execute("BEGIN IMMEDIATE")
-    try:
-        assert archive.drain_spool(spool, wait=False) is None
-        assert spool.count() == 1 and inbound(tmp_path / "judge.sqlite") == []
-    finally:
-        writer.execute("ROLLBACK")
-        writer.close()
-    assert [s.message_id for s in archive.drain_spool(spool, wait=False)] == ["m1@players.test"]
-    assert spool.count() == 0
-
-
 def test_a_drain_reads_the_spool_without_its_lock_so_intake_commits_meanwhile(tmp_path):
     """The drain only reads the spool (attached to the archive's connection): while intake's writer holds
-    the spool's write lock, a drain that must not wait still moves what was committed, and the rows
-    committed after its snapshot stay for the next drain (the delete goes up to the drain's last number)."""
+    the spool's write lock, a drain still moves what was committed, and the rows committed after its
+    snapshot stay for the next drain (the delete goes up to the drain's last number). The archive's
+    connection waits for no lock here: one it needed would fail the drain at once."""
     spool, archive = Spool(tmp_path / "spool.sqlite"), Archive(tmp_path / "judge.sqlite")
+    archive.db.conn.execute("PRAGMA busy_timeout=0")
     spool.add_many([arrival(1), arrival(2)])
     writer = sqlite3.connect(tmp_path / "spool.sqlite", isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO spooled (key, received_at, via, rcpt_tos, content_hash, raw)"
                    " VALUES ('k-late', 0, 'smtp', '[]', 'h', x'00')")
     try:
-        moved = spool_drain.move(archive.db, spool.path.resolve(), wait=False)
+        moved = spool_drain.move(archive.db, spool.path.resolve())
     finally:
         writer.execute("COMMIT")
         writer.close()
-    assert moved is not None and moved.count == 2 and moved.through == 2
+    assert moved.count == 2 and moved.through == 2
     spool.forget_through(moved.through)
     assert [key for (key,) in spool.db.conn.execute("SELECT key FROM spooled")] == ["k-late"]
     assert [m for m, *_ in inbound(tmp_path / "judge.sqlite")] == ["m1@players.test", "m2@players.test"]
@@ -122,7 +107,6 @@ def test_a_drain_repeated_before_its_delete_stores_nothing_twice(tmp_path):
     first = spool_drain.move(archive.db, spool.path.resolve())
     spool.add_many([arrival(3)])
     second = spool_drain.move(archive.db, spool.path.resolve())
-    assert first is not None and second is not None
     assert (first.count, first.through, second.count, second.through) == (2, 2, 1, 3)
     assert [archive.get(i).message_id for i in range(second.first, second.last + 1)] == ["m3@players.test"]
     spool.forget_through(first.through)
@@ -148,7 +132,7 @@ def test_a_drain_holding_a_redelivery_of_its_own_message_keeps_the_order_of_arri
     spool.add_many([dataclasses.replace(first, raw=b"Received: from relay.example\r\n" + first.raw)])
     spool.add_many([arrival(3), arrival(4, message_id="m3@players.test", body="other")])
     moved = spool_drain.move(archive.db, spool.path.resolve())
-    assert moved is not None and (moved.first, moved.last, moved.redeliveries) == (1, 4, ((2, 1),))
+    assert (moved.first, moved.last, moved.redeliveries) == (1, 4, ((2, 1),))
     assert [(m, st, d) for m, st, d, _, _ in inbound(tmp_path / "judge.sqlite")] == [
         ("m1@players.test", "new", None), ("m1@players.test", "duplicate", 1),
         ("m3@players.test", "new", None), ("m3@players.test", "new", None)]

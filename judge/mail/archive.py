@@ -254,14 +254,11 @@ class Archive:
         with transaction(self.db):      # a redelivery within the batch must find its first copy: row by row
             return [id_and_first for row in rows for id_and_first in self._insert([row])]
 
-    def drain_spool(self, spool: Spool, *, wait: bool = True) -> list[StoredMessage] | None:
+    def drain_spool(self, spool: Spool) -> list[StoredMessage]:
         """Move intake's spooled messages into the archive exactly once, de-duplicated as `store_many`
-        does (judge.mail.spool_drain), then delete them from the spool. Returns the messages it stored;
-        None when `wait` is false and another writer held this file's lock. Intake's own drain uses
-        `spool_drain.move` and leaves the delete to the spool's writer thread."""
-        moved = spool_drain.move(self.db, spool.path.resolve(), wait=wait)
-        if moved is None:
-            return None
+        does (judge.mail.spool_drain), then delete them from the spool. Returns the messages it stored.
+        Intake's own drain uses `spool_drain.move` and leaves the delete to the spool's writer thread."""
+        moved = spool_drain.move(self.db, spool.path.resolve())
         if moved.through is not None:
             spool.forget_through(moved.through)
         return [self.get(id_) for id_ in range(moved.first, moved.last + 1)]

@@ -163,24 +163,20 @@ class GroupCommit:
         """Returns once every commit begun before the call has ended (any thread but the commits')."""
         self._executor.submit(lambda: None).result()
 
-    def drain(self, *, wait: bool = True) -> Moved | None:
+    def drain(self) -> Moved:
         """On the drainer's thread only: move spooled rows into the archive (judge.mail.spool_drain), then
         hand their delete to the commits' thread, the spool's one writer (a delete of its own would make
-        the next commit wait for the spool's lock). `wait` false: give up at once (None) when another
-        writer holds judge.sqlite."""
+        the next commit wait for the spool's lock). Waits for judge.sqlite's lock."""
         self.undrained = False      # before reading the spool: a commit that ends from now on sets it again
         try:
-            moved = spool_drain.move(self.archive.db, self._spool_file, wait=wait)
+            moved = spool_drain.move(self.archive.db, self._spool_file)
         except BaseException:
             self.undrained = True
             raise
-        if moved is None:
-            self.undrained = True
-        if moved is not None:
-            if moved.through is not None:
-                self._executor.submit(self._forget_through, moved.through)
-            for copy, first in moved.redeliveries:
-                log.info("intake: #%d is a redelivery of #%d", copy, first)
+        if moved.through is not None:
+            self._executor.submit(self._forget_through, moved.through)
+        for copy, first in moved.redeliveries:
+            log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
 
     def _forget_through(self, last: int) -> None:
@@ -286,7 +282,7 @@ class IntakeHandler:
         """The spool may hold rows the archive has not got (the processor then drains before claiming)."""
         return self._store.undrained
 
-    def drain(self) -> Moved | None:
+    def drain(self) -> Moved:
         """Into the archive whatever is spooled, waiting for judge.sqlite's lock. On the drainer's
         thread: `loop.run_in_executor(handler.executor, handler.drain)`."""
         return self._store.drain()

@@ -22,14 +22,12 @@ one by one, so that each finds its first copy and the archive's numbers keep the
 """
 from __future__ import annotations
 
-import sqlite3
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
 
-from ..storage.db import is_busy, synchronous, transaction, without_waiting
+from ..storage.db import durable
 
 SCHEMA_NAME = "intake_spool"     # the attached spool's name on the archive's connection
 
@@ -89,35 +87,28 @@ def attach(db: sqlite_utils.Database, spool_file: Path) -> None:
     conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", [str(spool_file)])
 
 
-def move(db: sqlite_utils.Database, spool_file: Path, *, wait: bool = True) -> Moved | None:
+def move(db: sqlite_utils.Database, spool_file: Path) -> Moved:
     """Move every spooled row into the archive of `db` in one durable transaction (`spool_file`: a
-    resolved path). None when `wait` is
-    false and another writer holds the archive's lock (then nothing was moved). The caller deletes the
-    spool's rows up to `Moved.through` afterwards, on the spool's writer."""
+    resolved path). The caller deletes the spool's rows up to `Moved.through` afterwards, on the
+    spool's writer."""
     attach(db, spool_file)
     conn = db.conn
-    try:
-        # Deferred: BEGIN IMMEDIATE would start a write on every attached file, the spool's too, and make
-        # intake's commits wait; here the first INSERT takes the archive's lock alone and only reads the spool.
-        with nullcontext() if wait else without_waiting(db), synchronous(db, "FULL"), \
-                transaction(db, deferred=True):
-            conn.execute("SAVEPOINT spool_drain")
-            stored = conn.execute(_FIRST_COPIES).rowcount       # (a write first: the archive's lock taken)
-            if conn.execute(f"{_FRESH_IDS} LIMIT 1").fetchone():
-                # redeliveries of messages in this drain: all stored again, row by row, in order
-                conn.execute("ROLLBACK TO spool_drain")
-                stored = sum(conn.execute(_ONE, [id_]).rowcount for id_ in
-                             [id_ for (id_,) in conn.execute(_FRESH_IDS)])
-            conn.execute("RELEASE spool_drain")
-            # (the same snapshot of the spool as the INSERTs read: it lasts until the commit)
-            through = conn.execute(f"SELECT max(id) FROM {SCHEMA_NAME}.spooled").fetchone()[0]
-            last = conn.execute("SELECT last_insert_rowid()").fetchone()[0] if stored else 0
-            first = last - stored + 1       # (one writer, rows numbered max + 1 in turn: consecutive)
-            redeliveries = tuple(conn.execute(
-                "SELECT id, duplicate_of FROM main.inbound WHERE id BETWEEN ? AND ? AND duplicate_of IS NOT NULL",
-                [first, last]).fetchall()) if stored else ()
-    except sqlite3.OperationalError as e:
-        if wait or not is_busy(e):
-            raise
-        return None
+    # Deferred: BEGIN IMMEDIATE would start a write on every attached file, the spool's too, and make
+    # intake's commits wait; here the first INSERT takes the archive's lock alone and only reads the spool.
+    with durable(db, deferred=True):
+        conn.execute("SAVEPOINT spool_drain")
+        stored = conn.execute(_FIRST_COPIES).rowcount       # (a write first: the archive's lock taken)
+        if conn.execute(f"{_FRESH_IDS} LIMIT 1").fetchone():
+            # redeliveries of messages in this drain: all stored again, row by row, in order
+            conn.execute("ROLLBACK TO spool_drain")
+            stored = sum(conn.execute(_ONE, [id_]).rowcount for id_ in
+                         [id_ for (id_,) in conn.execute(_FRESH_IDS)])
+        conn.execute("RELEASE spool_drain")
+        # (the same snapshot of the spool as the INSERTs read: it lasts until the commit)
+        through = conn.execute(f"SELECT max(id) FROM {SCHEMA_NAME}.spooled").fetchone()[0]
+        last = conn.execute("SELECT last_insert_rowid()").fetchone()[0] if stored else 0
+        first = last - stored + 1       # (one writer, rows numbered max + 1 in turn: consecutive)
+        redeliveries = tuple(conn.execute(
+            "SELECT id, duplicate_of FROM main.inbound WHERE id BETWEEN ? AND ? AND duplicate_of IS NOT NULL",
+            [first, last]).fetchall()) if stored else ()
     return Moved(through, first, last, redeliveries)

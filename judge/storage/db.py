@@ -77,22 +77,6 @@ def transaction(db: sqlite_utils.Database, *, deferred: bool = False) -> Iterato
 
 
 @contextmanager
-def without_waiting(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
-    """The block gives up at once (SQLITE_BUSY) where another connection holds the lock, instead of
-    waiting for it: for work that has somewhere else to happen when the file is busy."""
-    db.conn.execute("PRAGMA busy_timeout=0")
-    try:
-        yield db
-    finally:
-        db.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-
-
-def is_busy(error: sqlite3.OperationalError) -> bool:
-    """Another connection held the lock (what a block `without_waiting` gives up on)."""
-    return "locked" in str(error) or "busy" in str(error)
-
-
-@contextmanager
 def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.Database]:
     """The connection's sync level for the block (e.g. FULL for commits that must be on disk before
     something else happens), then back to what it was."""
@@ -112,12 +96,12 @@ def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.
 
 
 @contextmanager
-def durable(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def durable(db: sqlite_utils.Database, *, deferred: bool = False) -> Iterator[sqlite_utils.Database]:
     """A transaction committed with FULL sync on a connection that otherwise runs NORMAL: in WAL
     mode its one fsync also makes every earlier commit in the file durable (the log is written
     in order), so a run of cheap commits ends with one durable point. Inside a transaction begun
-    durable, a savepoint that commits with it."""
-    with synchronous(db, "FULL"), transaction(db):
+    durable, a savepoint that commits with it. `deferred`: see `transaction`."""
+    with synchronous(db, "FULL"), transaction(db, deferred=deferred):
         yield db
 
 
