@@ -18,40 +18,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, Unit, UnitKind,  # noqa: E402
-                          UnitRef, adjudicate, load_variant, starting_position)
+from engine_phases import random_position  # noqa: E402  (the test's, for the same boards)
+from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, UnitKind,  # noqa: E402
+                          UnitRef, adjudicate, load_variant)
 from judge.engine.notation import order_text  # noqa: E402
 
 
 # what every timing reads: wall time, or with --cpu this process's CPU time (another job's load left out)
 CLOCK = time.perf_counter
-
-
-def random_position(variant, rng: random.Random, per_power: int = 5) -> Position:
-    board = variant.board
-    free = [p for p, prov in board.provinces.items() if prov.terrain.value != "impassable"]
-    rng.shuffle(free)
-    units = []
-    for power in variant.power_ids:
-        for _ in range(per_power):
-            province = free.pop()
-            prov = board.province(province)
-            if prov.is_sea:
-                kind = UnitKind.FLEET
-            elif prov.is_land:
-                kind = UnitKind.ARMY
-            else:
-                kind = rng.choice([UnitKind.ARMY, UnitKind.FLEET])
-            loc = Location(province)
-            if kind is UnitKind.FLEET:
-                options = board.fleet_locations(province)
-                if not options:
-                    kind = UnitKind.ARMY
-                else:
-                    loc = rng.choice(options)
-            units.append(Unit(power, kind, loc))
-    return Position(starting_position(variant).phase, tuple(units), dict(starting_position(variant).owners))
 
 
 def random_orders(variant, position: Position, rng: random.Random) -> dict[str, list]:

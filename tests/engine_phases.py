@@ -1,7 +1,7 @@
 """Seeded random movement phases for comparing the engine's two paths (tests/test_engine_fast_path.py).
 
-`random_position` and the core of `random_orders` are bench/adjudicate.py's generators (a full
-board, every order legal, many supports of a neighbour's order); the rest adds what its phases never
+`random_position` is bench/adjudicate.py's boards too, and the core of `random_orders` is its order
+generator (a full board, every order legal, many supports of a neighbour's order); the rest adds what its phases never
 hold: units and powers with no orders (default holds, civil disorder), moves aimed at occupied
 provinces (chains, head-to-heads, rings of moves), supports that match nothing, and, in some phases,
 one order the fast path must refuse (`TWISTS`).
@@ -16,7 +16,7 @@ from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, S
 
 
 def random_position(variant, rng: random.Random, per_power: int = 5) -> Position:
-    """bench/adjudicate.py's: `per_power` units of each power anywhere a unit of its kind may stand."""
+    """`per_power` units of each power anywhere a unit of its kind may stand (bench/adjudicate.py's boards)."""
     board = variant.board
     free = [p for p, prov in board.provinces.items() if prov.terrain.value != "impassable"]
     rng.shuffle(free)

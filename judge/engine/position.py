@@ -38,6 +38,11 @@ _POWER = operator.attrgetter("power")
 _PROVINCE = operator.attrgetter("location.province")
 
 
+def _in_order(units: Iterable[Unit]) -> tuple[Unit, ...]:
+    # by province, then (a stable sort) by power: two sorts on one field each, no key tuples made
+    return tuple(sorted(sorted(units, key=_PROVINCE), key=_POWER))
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     phase: Phase
@@ -53,8 +58,7 @@ class Position:
 
     def _place_units(self, given: Iterable[Unit]) -> None:
         # one unit a province, so the province decides between units of one power
-        # by province, then (a stable sort) by power: two sorts on one field each, no key tuples made
-        units = tuple(sorted(sorted(given, key=_PROVINCE), key=_POWER))
+        units = _in_order(given)
         by_province = {u.location.province: u for u in units}
         if len(by_province) != len(units):
             provinces = [u.location.province for u in units]
@@ -72,9 +76,7 @@ class Position:
         and in order already, are shared rather than copied and sorted again."""
         after: Position = object.__new__(cls)
         after._place_units(units)
-        object.__setattr__(after, "phase", phase)
-        object.__setattr__(after, "owners", before.owners)
-        object.__setattr__(after, "dislodged", dislodged)
+        after._follow(before, phase, dislodged)
         return after
 
     @classmethod
@@ -83,12 +85,16 @@ class Position:
         """`following`, the units given as the new position's table of the unit in each province (its
         keys the units' provinces, one unit each: the caller's to make sure), kept as it is."""
         after: Position = object.__new__(cls)
-        object.__setattr__(after, "units", tuple(sorted(sorted(at.values(), key=_PROVINCE), key=_POWER)))
+        object.__setattr__(after, "units", _in_order(at.values()))
         object.__setattr__(after, "_by_province", at)
-        object.__setattr__(after, "phase", phase)
-        object.__setattr__(after, "owners", before.owners)
-        object.__setattr__(after, "dislodged", dislodged)
+        after._follow(before, phase, dislodged)
         return after
+
+    def _follow(self, before: Position, phase: Phase, dislodged: tuple[DislodgedUnit, ...]) -> None:
+        """The rest of a position made by `following`: `before`'s owners shared, not copied."""
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "owners", before.owners)
+        object.__setattr__(self, "dislodged", dislodged)
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
