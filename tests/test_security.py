@@ -286,6 +286,19 @@ def test_a_dispatch_again_after_the_scrub_changes_nothing(tmp_path):
 
 
 # -- header injection --------------------------------------------------------------------------------
+@pytest.mark.parametrize("header, address", [
+    ("=?utf-8?q?a=0D=0ABcc:_v@evil.test?= <ann@dip.test>", "ann@dip.test"),   # parseaddr: "_v@evil.test?="
+    ("=?utf-8?q?x=0D=0ABcc=3A_v=40evil.test?= <ann@dip.test>", "ann@dip.test"),
+    ("Ann <ann@dip.test>, Bob <bob@dip.test>", "ann@dip.test"),
+    ("ann@dip.test", "ann@dip.test"),
+])
+def test_the_reply_goes_to_the_address_in_angle_brackets_behind_a_crafted_display_name(header, address):
+    from email import message_from_bytes
+    from judge.mail.addresses import reply_address
+    mail = message_from_bytes(f"From: {header}\r\nSubject: x\r\n\r\nhelp\r\n".encode())
+    assert reply_address(mail, "envelope@dip.test") == address
+
+
 def test_header_injection_through_register_and_set_address_fails(judge):
     """Names and addresses that would add headers or recipients are refused; no mail the judge
     queues has a header it did not write or a recipient that is not one plain address."""

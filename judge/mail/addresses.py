@@ -6,6 +6,7 @@ answer): headers are read as text here, and `loops.UTF8_HEADERS` parses them as 
 """
 from __future__ import annotations
 
+import re
 from email.message import Message
 from email.utils import parseaddr
 
@@ -23,10 +24,24 @@ def header_text(value) -> str:
 def reply_address(mail: Message, mail_from: str | None) -> str:
     """Reply-To, else From, else the envelope sender."""
     for header in ("Reply-To", "From"):
-        address = parseaddr(header_text(_header(mail, header)))[1]
+        address = _address(header_text(_header(mail, header)))
         if "@" in address:
             return address.strip()
     return (mail_from or "").strip("<> ")
+
+
+_LAST_ANGLE = re.compile(r"<([^<>\s]+@[^<>\s]+)>\s*$")
+
+
+def _address(text: str) -> str:
+    """The address a header names, as parseaddr reads it, unless that is no address in angle brackets
+    while the header ends in one: parseaddr takes a ':' inside an encoded display name
+    ("=?utf-8?q?a=0D=0ABcc:_v@evil.test?= <ann@dip.test>") for a group's and returns a piece of the name."""
+    address = parseaddr(text)[1]
+    angle = _LAST_ANGLE.search(text)
+    if angle is not None and f"<{address}>" not in text:
+        return angle.group(1)
+    return address
 
 
 def _header(mail: Message, name: str):
