@@ -24,7 +24,7 @@ from ..storage.db import Schema, create_table, durable, migrate, open_db, transa
 from . import spool_drain
 
 if TYPE_CHECKING:
-    from .spool import Spool
+    from .spool_drain import SpoolReader
 
 COMPONENT = "mail"
 
@@ -254,13 +254,10 @@ class Archive:
         with transaction(self.db):      # a redelivery within the batch must find its first copy: row by row
             return [id_and_first for row in rows for id_and_first in self._insert([row])]
 
-    def drain_spool(self, spool: Spool) -> list[StoredMessage]:
+    def drain_spool(self, reader: SpoolReader) -> list[StoredMessage]:
         """Move intake's spooled messages into the archive exactly once, de-duplicated as `store_many`
-        does (judge.mail.spool_drain), then delete them from the spool. Returns the messages it stored.
-        Intake's own drain uses `spool_drain.move` and leaves the delete to the spool's writer thread."""
-        moved = spool_drain.move(self.db, spool.path.resolve())
-        if moved.through is not None:
-            spool.forget_through(moved.through)
+        does, and delete the segments read whole (judge.mail.spool_drain). Returns the messages it stored."""
+        moved = spool_drain.move(self.db, reader)
         return [self.get(id_) for id_ in range(moved.first, moved.last + 1)]
 
     def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
