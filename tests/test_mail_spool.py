@@ -101,7 +101,7 @@ def test_the_drain_reads_the_segment_being_written_only_as_far_as_it_is_synced(t
     spool, reader, archive = opened(tmp_path, sync=False)
     spool.add_many([arrival(1)])
     number, synced = spool.synced
-    late = spool_format.encode(2, [0.0, "smtp", None, "x@players.test", [], "late@players.test", "h"], b"x")
+    late = spool_format.encode(2, [0.0, "smtp", None, "x@players.test", [], "late@players.test"], b"x")
     fd = os.open(tmp_path / "spool" / spool_format.segment_name(number), os.O_WRONLY)
     os.pwrite(fd, late, synced)
     os.close(fd)

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from ..storage.files import fsync_dir
 from . import spool_format as fmt
-from .archive import Arrival, content_hash, message_id_of
+from .archive import Arrival
+from .message_keys import message_id_of
 
 DIR_NAME = "spool"
 SEGMENT_BYTES = 4 << 20         # a segment, made in full: 4 MiB of zeros take a few ms, on the spare's thread
@@ -91,8 +92,7 @@ class Spool:
         records: list[bytes] = []
         for a in arrivals:
             try:
-                envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw),
-                            content_hash(a.raw)]
+                envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw)]
             except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue

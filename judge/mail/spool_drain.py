@@ -34,6 +34,7 @@ import sqlite_utils
 
 from ..storage.db import durable
 from . import spool_format as fmt
+from .message_keys import content_hash
 
 log = logging.getLogger("judge.intake")
 
@@ -148,7 +149,7 @@ def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
         values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
         conn.execute(f"INSERT INTO temp.spooled ({_COLUMNS}) VALUES {values}",
                      [v for r in chunk for v in (r.key, r.received_at, r.via, r.peer, r.mail_from, r.rcpt_tos,
-                                                r.message_id, r.content_hash, r.raw)])
+                                                r.message_id, content_hash(r.raw), r.raw)])
     try:
         moved = _store(db, through=records[-1].seq if records else None)
     finally:
