@@ -249,3 +249,23 @@ def test_each_commit_wakes_the_processor_before_its_250_and_the_spool_waits_for_
         assert rows(db) == [] and len(spooled(db)) == 2
         assert [r[2] for r in drained(server, db)] == ["england@example.org"] * 2
         assert spooled(db) == []
+
+
+def test_commits_move_to_the_spools_thread_when_slow_and_back_when_quick(tmp_path):
+    """Commits run on the event loop while they are quick; once their moving average passes INLINE_UP_TO
+    they run on the thread (the loop then keeps reading clients while the disk syncs), and come back
+    below INLINE_AGAIN_BELOW. Every message is answered 250 and stored either way."""
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        store = server.handler._store
+        store.INLINE_UP_TO = store.INLINE_AGAIN_BELOW = 0.0      # every commit counts as slow
+        for n in range(3):
+            assert smtp.sendmail("england@example.org", ["judge@localhost"],
+                                 ORDERS.replace(b"eng-1@", f"eng-slow-{n}@".encode())) == {}
+        assert (store.stats.commits, store.stats.inline) == (3, 1) and not store._inline
+        store.INLINE_UP_TO, store.INLINE_AGAIN_BELOW = 1.0, 1.0     # every commit counts as quick
+        for n in range(3):
+            assert smtp.sendmail("england@example.org", ["judge@localhost"],
+                                 ORDERS.replace(b"eng-1@", f"eng-quick-{n}@".encode())) == {}
+        assert store._inline and store.stats.inline == 3        # one more on the thread, then back
+        assert len(drained(server, db)) == 6
