@@ -45,7 +45,7 @@ from .mail.imap import ImapIntake
 from .mail.intake import IntakeHandler, RateLimiter, start_server
 from .mail.loops import Bounce, Classification, classify
 from .mail.reports import Reports
-from .mail.spool import spool_path
+from .mail.spool import spool_dir
 from .storage.datalock import hold
 from .storage.db import durable, transaction
 
@@ -213,7 +213,7 @@ def banner(config: Config, listening: Listening, *, dispatch: DispatchHook, tick
         f"  {protocol:<9} {listening.host}:{listening.port}  (mail to {c.address}; at most {c.smtp.size_limit} bytes;"
         f" {c.smtp.rate_limit} messages per sender per {c.smtp.rate_window:.0f} s)",
         f"  data      {c.data_dir.resolve()}  (archive and outbox in {c.db_path.name}; SMTP mail"
-        f" spooled in {spool_path(c.db_path).name} before its 250)",
+        f" spooled in {spool_dir(c.db_path).name}/ before its 250)",
         "  IMAP      " + (f"{c.imap.user}@{c.imap.host}:{c.imap.port} {c.imap.folder}" if c.imap.enabled
                              else "not configured"),
         f"  outbound  {outbound}",

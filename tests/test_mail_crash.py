@@ -6,6 +6,7 @@ import smtplib
 import sqlite3
 
 from judge.games.service import GameService
+from judge.mail import spool_format
 
 from mailjudge import POWERS, mail
 from servers.net import wait_until
@@ -93,16 +94,20 @@ def test_every_mail_acknowledged_by_group_commit_survives_a_kill(tmp_path):
         process.wait()
     for t in clients:
         t.join(60)
-    spool = tmp_path / "var" / "spool.sqlite"
-    on_disk = [r[0] for r in rows(db, "SELECT message_id FROM inbound")] + \
-        [r[0] for r in rows(spool, "SELECT message_id FROM spooled")]
+    spool = tmp_path / "var" / "spool"
+
+    def in_spool() -> list[str]:
+        return [r.message_id for _, path in spool_format.segments(spool)
+                for r in spool_format.read_segment(path, 0) or []]
+    on_disk = [r[0] for r in rows(db, "SELECT message_id FROM inbound")] + in_spool()
     assert set(acked) <= set(on_disk)
     process, port = start_judge(tmp_path)       # drains the spool before it serves
     try:
-        wait_until(lambda: rows(spool, "SELECT count(*) FROM spooled")[0][0] == 0, what="the spool to be drained")
+        wait_until(lambda: set(acked) <= {r[0] for r in rows(db, "SELECT message_id FROM inbound")},
+                   what="the spool to be drained")
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
     stored = [r[0] for r in rows(db, "SELECT message_id FROM inbound")]
     assert set(acked) <= set(stored) and len(stored) == len(set(stored))
-    assert rows(spool, "SELECT count(*) FROM spooled") == [(0,)]
+    assert spool_format.segments(spool) == [] and in_spool() == []     # a clean stop leaves the spool empty

@@ -1,5 +1,6 @@
 """judge/mail/intake.py against real clients: smtplib, swaks and a raw LMTP conversation."""
 import re
+import os
 import shutil
 import smtplib
 import socket
@@ -7,6 +8,8 @@ import sqlite3
 import subprocess
 
 import pytest
+
+from judge.mail import spool_format
 
 from servers.running import IntakeServer
 
@@ -22,9 +25,15 @@ def rows(db_path):
 
 
 def spooled(db_path):
-    """What intake's spool (beside the judge file) holds: (via, mail_from, rcpt_tos, raw) rows."""
-    with sqlite3.connect(db_path.with_name("spool.sqlite")) as conn:
-        return conn.execute("SELECT via, mail_from, rcpt_tos, raw FROM spooled ORDER BY id").fetchall()
+    """What intake's spool (beside the judge file) holds that the archive has not got yet: (via, mail_from,
+    rcpt_tos, raw) of each record, read from its segments as the drain reads them."""
+    records = [r for _, path in spool_format.segments(db_path.with_name("spool"))
+               for r in spool_format.read_segment(path, 0) or []]
+    drained = set()
+    if db_path.exists():
+        with sqlite3.connect(db_path) as conn:
+            drained = {k for (k,) in conn.execute("SELECT spool_key FROM inbound WHERE spool_key IS NOT NULL")}
+    return [(r.via, r.mail_from, r.rcpt_tos, r.raw) for r in records if r.key not in drained]
 
 
 def drained(server, db_path):
@@ -106,14 +115,18 @@ def test_redelivery_is_acknowledged_and_recorded_once(tmp_path):
 def test_a_failed_store_answers_451_and_the_client_keeps_the_message(tmp_path):
     db = tmp_path / "judge.sqlite"
     with IntakeServer(db) as server:
-        # Make the archive's real SQLite connection refuse writes (as a full disk would).
-        handler = server.handler
-        handler._executor.submit(lambda: handler._store.spool.db.execute("PRAGMA query_only=ON")).result()
+        # The spool's file fails under its writer (as a failing disk would): its writes get an OSError.
+        spool = server.handler._store.spool
+        read_only = os.open(spool.directory / spool_format.segment_name(spool.synced[0]), os.O_RDONLY)
+        os.dup2(read_only, spool._fd)
+        os.close(read_only)
         with smtplib.SMTP("127.0.0.1", server.port) as smtp:
             with pytest.raises(smtplib.SMTPDataError) as refused:
                 smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS)
-        assert refused.value.smtp_code == 451
-    assert rows(db) == []
+            assert refused.value.smtp_code == 451
+            # the next message goes to a new segment, and is stored
+            assert smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS) == {}
+        assert [r[2] for r in drained(server, db)] == ["england@example.org"]
 
 
 @pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks is not installed (bin/setup installs it as root)")
@@ -168,15 +181,18 @@ def test_lmtp_mode_answers_once_per_recipient(tmp_path):
 
 
 def test_messages_arriving_during_a_commit_are_stored_together_and_each_acknowledged_after_it(tmp_path):
-    """Group commit: while the archive's thread is busy, DATA from five clients waits; the messages are then
+    """Group commit: while the spool's thread is busy, DATA from five clients waits; the messages are then
     committed in at most two transactions (the one already handed to the thread, and one for the rest:
-    one received_at each), and no client hears 250 before the commit that holds its message."""
+    one received_at each), and no client hears 250 before the commit that holds its message. (The
+    commits on the spool's thread, as on a slow disk; on a quick one they run on the event loop.)"""
     import threading
     from servers.net import wait_until
     db = tmp_path / "judge.sqlite"
     with IntakeServer(db) as server:
+        store = server.handler._store
+        store._inline, store.INLINE_AGAIN_BELOW = False, 0.0      # as after slow commits: on the thread
         gate = threading.Event()
-        server.handler._executor.submit(gate.wait, 60)       # the archive's one thread, held busy
+        store._executor.submit(gate.wait, 60)       # the spool's thread, held busy
         acked: list[bytes] = []
 
         def client(n: int) -> None:
@@ -232,5 +248,24 @@ def test_each_commit_wakes_the_processor_before_its_250_and_the_spool_waits_for_
             assert woken == list(range(1, n + 2))       # woken with the mail already in the spool
         assert rows(db) == [] and len(spooled(db)) == 2
         assert [r[2] for r in drained(server, db)] == ["england@example.org"] * 2
-        server.handler.settle()         # the delete is the commits' thread's, handed to it by the drain
         assert spooled(db) == []
+
+
+def test_commits_move_to_the_spools_thread_when_slow_and_back_when_quick(tmp_path):
+    """Commits run on the event loop while they are quick; once their moving average passes INLINE_UP_TO
+    they run on the thread (the loop then keeps reading clients while the disk syncs), and come back
+    below INLINE_AGAIN_BELOW. Every message is answered 250 and stored either way."""
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        store = server.handler._store
+        store.INLINE_UP_TO = store.INLINE_AGAIN_BELOW = 0.0      # every commit counts as slow
+        for n in range(3):
+            assert smtp.sendmail("england@example.org", ["judge@localhost"],
+                                 ORDERS.replace(b"eng-1@", f"eng-slow-{n}@".encode())) == {}
+        assert (store.stats.commits, store.stats.inline) == (3, 1) and not store._inline
+        store.INLINE_UP_TO, store.INLINE_AGAIN_BELOW = 1.0, 1.0     # every commit counts as quick
+        for n in range(3):
+            assert smtp.sendmail("england@example.org", ["judge@localhost"],
+                                 ORDERS.replace(b"eng-1@", f"eng-quick-{n}@".encode())) == {}
+        assert store._inline and store.stats.inline == 3        # one more on the thread, then back
+        assert len(drained(server, db)) == 6

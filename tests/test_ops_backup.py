@@ -3,6 +3,7 @@ written through GameService at the same time) is backed up, restored elsewhere, 
 from __future__ import annotations
 
 import json
+import re
 import smtplib
 import sqlite3
 import threading
@@ -78,14 +79,17 @@ def test_backup_of_a_running_judge_restores_elsewhere_and_the_game_plays_on(tmp_
     assert judge.process.returncode == 0, judge.errors
 
     manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
-    assert [f["name"] for f in manifest["files"]] == ["judge.sqlite", "spool.sqlite", "games/alpha.sqlite"]
+    names = [f["name"] for f in manifest["files"]]
+    # the running judge's spool segment (and any older one not yet drained) is copied with the SQLite files
+    assert names[:2] == ["judge.sqlite", "games/alpha.sqlite"] and len(names) > 2
+    assert all(re.fullmatch(r"spool/\d{12}\.log", name) for name in names[2:]), names
     now = known_versions()
     assert {c: manifest["files"][0]["schema"][c] for c in ("mail", "outbox", "games")} == \
         {c: now[c] for c in ("mail", "outbox", "games")}
-    assert manifest["files"][1]["schema"] == {"spool": now["spool"]}
-    assert manifest["files"][2]["schema"] == {"game": now["game"]}
+    assert manifest["files"][1]["schema"] == {"game": now["game"]}
+    assert all(f["schema"] == {} for f in manifest["files"][2:])
     assert not (tmp_path / "backup.partial").exists()
-    assert {f.name for f in verify(tmp_path / "backup")} == {"judge.sqlite", "spool.sqlite", "games/alpha.sqlite"}
+    assert {f.name for f in verify(tmp_path / "backup")} == set(names)
 
     # Restore into a new place: the archive holds what had arrived by the backup, and not mail 999.
     restored = tmp_path / "elsewhere" / "var"
@@ -143,22 +147,27 @@ def test_backup_and_restore_refuse_what_would_lose_data(tmp_path):
 
 
 def test_mail_acknowledged_but_still_in_intakes_spool_is_in_the_backup(tmp_path):
-    """A message in spool.sqlite (its 250 given, not yet drained into judge.sqlite) is backed up with
+    """A message in intake's spool (its 250 given, not yet drained into judge.sqlite) is backed up with
     the judge file and, restored, reaches the archive once when the restored judge drains."""
     from judge.mail.archive import Archive, Arrival
     from judge.mail.spool import Spool
+    from judge.mail.spool_drain import SpoolReader
     svc, _ = service(tmp_path)
     seven_player_game(svc)
     data = tmp_path / "var"
-    spool = Spool(data / "spool.sqlite")
+    spool = Spool(data / "spool")
     spool.add_many([Arrival(b"Message-ID: <spooled@example.net>\r\nSubject: orders\r\n\r\nA PAR-BUR\r\n",
                             "france@example.net", ("judge@example.org",), "smtp")])
+    taken = run_judge("backup", "--data", str(data), str(tmp_path / "b"))     # (the spool's writer still open)
     spool.close()
-    taken = run_judge("backup", "--data", str(data), str(tmp_path / "b"))
     assert taken.returncode == 0, taken.stderr
-    assert "spool.sqlite" in [f.name for f in verify(tmp_path / "b")]
+    assert "spool/000000000001.log" in [f.name for f in verify(tmp_path / "b")]
+    # the copy holds the record and not the segment's zeros after it
+    assert (tmp_path / "b" / "spool" / "000000000001.log").stat().st_size < 1000
     restored = run_judge("restore", str(tmp_path / "b"), "--data", str(tmp_path / "elsewhere"))
     assert restored.returncode == 0, restored.stderr
-    spool, archive = Spool(tmp_path / "elsewhere" / "spool.sqlite"), Archive(tmp_path / "elsewhere" / "judge.sqlite")
-    assert [m.message_id for m in archive.drain_spool(spool)] == ["spooled@example.net"]
+    archive = Archive(tmp_path / "elsewhere" / "judge.sqlite")
+    reader = SpoolReader(tmp_path / "elsewhere" / "spool")
+    assert [m.message_id for m in archive.drain_spool(reader)] == ["spooled@example.net"]
+    assert archive.drain_spool(reader) == [] and not list((tmp_path / "elsewhere" / "spool").iterdir())
     assert inbound_ids(tmp_path / "elsewhere" / "judge.sqlite").count("spooled@example.net") == 1

@@ -143,18 +143,19 @@ def test_mail_left_in_intakes_spool_for_over_a_minute_warns(tmp_path):
         config = healthy_judge(tmp_path, sink)
         from judge.mail.archive import Arrival
         from judge.mail.spool import Spool
-        spool = Spool(tmp_path / "var" / "spool.sqlite", clock=lambda: time.time() - 180)
+        from judge.mail.spool_drain import SpoolReader
+        spool = Spool(tmp_path / "var" / "spool", clock=lambda: time.time() - 180)
         spool.add_many([Arrival(b"Subject: orders\r\n\r\nA PAR H\r\n", "f@example.net", ("judge@example.org",),
                                 "smtp")])
         status, out = doctor(config)
-        assert "warn spool" in out and "1 acknowledged message(s) wait in spool.sqlite, the oldest for 3 min" in out
+        assert "warn spool" in out and "1 acknowledged message(s) wait in spool/, the oldest for 3 min" in out
         from judge.mail.archive import Archive
         archive = Archive(tmp_path / "var" / "judge.sqlite")
-        archive.drain_spool(spool)
+        archive.drain_spool(SpoolReader(tmp_path / "var" / "spool", writing=lambda: spool.synced))
         archive.close()
         spool.close()
         status, out = doctor(config)
-    assert "ok   spool" in out and "0 acknowledged message(s) wait in spool.sqlite" in out
+    assert "ok   spool" in out and "no acknowledged message waits in spool/" in out
 
 
 def test_a_broken_data_directory_or_configuration_fails(tmp_path):

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from judge.games import store
-from judge.mail import account_sync, archive, dispatch_store, outbox, spool
+from judge.mail import account_sync, archive, dispatch_store, outbox
 from judge.ops.upgrade import upgrade
 from judge.storage.db import Schema, migrate, open_db, schema_version
 
 SCHEMAS = [archive.SCHEMA, outbox.SCHEMA, dispatch_store.SCHEMA, account_sync.SCHEMA,
-           store.JUDGE_SCHEMA, store.GAME_SCHEMA, spool.SCHEMA]
+           store.JUDGE_SCHEMA, store.GAME_SCHEMA]
 FIXTURE = Path(__file__).resolve().parent / "data" / "upgrade" / "v1"
 
 

@@ -10,20 +10,21 @@ server gives up and tells its user instead of retrying for ever; so is a mail th
 read (a fault in its content, not in the disk): only a storage failure is answered 451.
 
 Group commit: messages whose DATA ends while a commit is under way wait for it, then are stored
-together in the next transaction (one fsync for all of them); each client hears its 250 only after
-the commit that holds its message (`GroupCommit`). That commit is to intake's spool (judge.mail.spool,
-a file of its own), not to judge.sqlite, whose write lock a mail's dispatch holds for its whole
-handling. Each commit wakes the processor (`on_committed`), which moves the spool into the archive
-(`drain`, on a thread of intake's that holds a connection to judge.sqlite: judge.mail.spool_drain)
-when it has no mail left in the archive, and before each tick: as a mail queue's manager takes in
-what the SMTP server queued, when it is ready for more. So intake's threads write the spool alone,
-and a burst costs them no judge.sqlite commits.
+together in the next one (one fdatasync for all of them); each client hears its 250 only after the
+commit that holds its message (`GroupCommit`). That commit is an append to intake's spool
+(judge.mail.spool, a log of its own), not to judge.sqlite, whose write lock a mail's dispatch holds
+for its whole handling. Each commit wakes the processor (`on_committed`), which moves the spool into
+the archive (`drain`, on a thread of intake's that holds a connection to judge.sqlite:
+judge.mail.spool_drain) when it has no mail left in the archive, and before each tick: as a mail
+queue's manager takes in what the SMTP server queued, when it is ready for more. So a burst costs
+intake no judge.sqlite commits.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import sqlite3
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -38,8 +39,8 @@ from ..config import LimitsConfig
 from . import spool_drain
 from .archive import Archive, Arrival
 from .shape import refusal
-from .spool import Spool, Spooled, spool_path
-from .spool_drain import Moved
+from .spool import Spool, Spooled, spool_dir
+from .spool_drain import Moved, SpoolReader
 
 log = logging.getLogger("judge.intake")
 
@@ -85,50 +86,62 @@ def sender_key(mail_from: str, peer) -> str:
 @dataclass
 class CommitStats:
     """What the group commit has done (for benchmarks and the curious): seconds from hand-over to the
-    answers, and of those, seconds in the spool's store (the rest is the two threads handing over)."""
+    answers, and of those, seconds in the spool's store (the rest is handing over between threads);
+    `inline`: commits run on the event loop's thread."""
     commits: int = 0
     messages: int = 0
     committing: float = 0.0
     storing: float = 0.0
+    inline: int = 0
 
 
 class GroupCommit:
-    """Stores intake's messages on one worker thread. Those that arrive while a commit runs are
-    stored together in the next one; each caller's `store` returns once its own message is committed.
-    Used from the event loop's thread only (no lock needed for the queue); the thread hands each
-    commit's outcomes back in one call to the loop.
+    """Stores intake's messages in the spool, a group at a time. Those that arrive while a commit runs
+    are stored together in the next one; each caller's `store` returns once its own message is
+    committed. Used from the event loop's thread only (no lock needed for the queue).
 
-    When the thread is free, a commit starts at once with whatever has arrived, and runs while the
-    event loop reads the next messages. Only when other clients are in the middle of sending a
-    message (MAIL FROM given, DATA not ended) does it wait for them, and then no longer than a
-    commit has lately taken (LINGER at most): on a fast disk that is a fraction of a millisecond,
-    and on a slow one a client saves a whole commit by joining this one. A lone client never waits."""
+    Where a commit runs: on the event loop's own thread while the spool's commits are quick (an append
+    and an fdatasync: about 0.1 ms on a quiet disk, less than handing the batch to a thread and its
+    answers back costs), on a thread of its own once they are slow (a busy disk: milliseconds, which
+    the loop would spend blocked, reading no client). The moving average of the commits' time decides,
+    with some slack either way (INLINE_UP_TO, INLINE_AGAIN_BELOW).
+
+    When no commit runs, one starts at once with whatever has arrived. Only when other clients are in
+    the middle of sending a message (MAIL FROM given, DATA not ended) does it wait for them, and then
+    no longer than a commit has lately taken (LINGER at most): on a fast disk that is a fraction of a
+    millisecond, and on a slow one a client saves a whole commit by joining this one. A lone client
+    never waits."""
 
     BATCH = 256
     LINGER = 0.002      # the longest a commit waits for messages already on their way
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
+    INLINE_UP_TO = 0.001        # commits slower than this (moving average) go to the thread ...
+    INLINE_AGAIN_BELOW = 0.0004     # ... and come back to the loop once they are quicker than this
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
                  on_committed: Callable[[], None] | None = None):
         """`on_committed`: called on the event loop's thread after the answers of each commit that stored
-        something (the daemon wakes its processor). Two threads: commits to the spool on one
-        (`_executor`, the spool's one writer), drains into the archive on the other (`drainer`, which
-        owns the archive's connection)."""
-        spool = spool if spool is not None else spool_path(archive_path)
+        something (the daemon wakes its processor). `spool`: the spool's directory (judge.mail.spool),
+        by default spool/ beside `archive_path`. Two threads: slow commits to the spool on one
+        (`_executor`), drains into the archive on the other (`drainer`, which owns the archive's
+        connection)."""
+        directory = Path(spool if spool is not None else spool_dir(archive_path)).resolve()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-intake")
         self.drainer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-archive")
-        # The connections are opened inside the worker thread that will use them.
-        self.spool: Spool = self._executor.submit(Spool, spool, synchronous=synchronous).result()
-        self._spool_file = Path(spool).resolve()
+        self.spool = Spool(directory, sync=synchronous.upper() != "OFF")
+        self.reader = SpoolReader(directory, writing=lambda: self.spool.synced)
+        # The archive's connection is opened inside the thread that will use it.
         self.archive: Archive = self.drainer.submit(Archive, archive_path, synchronous=synchronous).result()
         self.on_committed = on_committed
-        self.undrained = True       # the spool may hold rows: set by the threads, read by the processor
+        self.undrained = True       # the spool may hold records: set by the commits, read by the processor
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: list[tuple[Arrival, asyncio.Future]] = []
-        self._in_flight = 0         # messages handed to the thread, not yet answered: 0 when it is free
+        self._in_flight = 0         # messages being committed, not yet answered: 0 when no commit runs
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
         self._wait: asyncio.TimerHandle | None = None   # a free thread waits for them, until this fires
         self._began = 0.0           # when the commit in flight was handed over
         self._commit_time = 0.0     # how long commits take lately, from hand-over to answers (moving average)
+        self._inline = True
         self.stats = CommitStats()
 
     def expect(self, session: object) -> None:
@@ -147,56 +160,59 @@ class GroupCommit:
         return len(self._pending) + self._in_flight
 
     def close(self) -> None:
-        """Drain what is spooled (a clean stop leaves an empty spool), then close the files."""
+        """Close the spool (after any commit on its thread), then drain it whole (a clean stop leaves it
+        empty), then close the archive. Not on the event loop's thread."""
+        self._executor.submit(self.spool.close).result()
+        self._executor.shutdown(wait=True)
+
         def drain_and_close() -> None:
             try:
                 self.drain()
-            except Exception:   # noqa: BLE001 - the rows stay spooled: the next start drains them
+            except Exception:   # noqa: BLE001 - the records stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
             self.archive.close()
         self.drainer.submit(drain_and_close).result()
         self.drainer.shutdown(wait=True)
-        self._executor.submit(self.spool.close).result()      # after the deletes the drain handed it
-        self._executor.shutdown(wait=True)
 
     def settle(self) -> None:
-        """Returns once every commit begun before the call has ended (any thread but the commits')."""
+        """Returns once every commit begun before the call has ended (not on the loop's thread nor the
+        commits'): a commit on the loop's thread has, once the loop runs a callback of ours."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            ran = threading.Event()
+            try:
+                loop.call_soon_threadsafe(ran.set)
+            except RuntimeError:    # closed meanwhile: no commit runs there any more
+                pass
+            else:
+                while not ran.wait(0.5) and not loop.is_closed():
+                    pass
         self._executor.submit(lambda: None).result()
 
     def drain(self) -> Moved:
-        """On the drainer's thread only: move spooled rows into the archive (judge.mail.spool_drain), then
-        hand their delete to the commits' thread, the spool's one writer (a delete of its own would make
-        the next commit wait for the spool's lock). Waits for judge.sqlite's lock."""
+        """On the drainer's thread only: move the spooled records into the archive and delete the segments
+        read whole (judge.mail.spool_drain). Waits for judge.sqlite's lock."""
         self.undrained = False      # before reading the spool: a commit that ends from now on sets it again
         try:
-            moved = spool_drain.move(self.archive.db, self._spool_file)
+            moved = spool_drain.move(self.archive.db, self.reader)
         except BaseException:
             self.undrained = True
             raise
-        if moved.through is not None:
-            self._executor.submit(self._forget_through, moved.through)
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
 
-    def _forget_through(self, last: int) -> None:
-        """On the commits' thread, between two commits. A delete that fails leaves rows the archive has:
-        the next drain skips them and deletes them again."""
-        try:
-            self.spool.forget_through(last)
-        except Exception:   # noqa: BLE001
-            log.exception("intake: could not delete drained rows from the spool")
-
     async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
-        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        loop = self._loop = asyncio.get_running_loop()
+        done: asyncio.Future = loop.create_future()
         self._pending.append((arrival, done))
         if not self._in_flight:
             self._commit_now_or_soon()
         return await done
 
     def _commit_now_or_soon(self) -> None:
-        """The thread is free and messages wait: hand them over, unless clients are sending more."""
+        """No commit runs and messages wait: commit them, unless clients are sending more."""
         if self._expected and len(self._pending) < self.BATCH:
             if self._wait is None:
                 self._wait = asyncio.get_running_loop().call_later(
@@ -213,27 +229,36 @@ class GroupCommit:
             self._hand_over()
 
     def _hand_over(self) -> None:
-        """Give the thread everything waiting (up to BATCH) as one commit. On the loop's thread."""
+        """Commit everything waiting (up to BATCH) at once, here or on the thread. On the loop's thread."""
         if self._wait is not None:
             self._wait.cancel()
             self._wait = None
         batch, self._pending = self._pending[:self.BATCH], self._pending[self.BATCH:]
         self._in_flight = len(batch)
         self._began = time.monotonic()
-        self._executor.submit(self._commit, asyncio.get_running_loop(), batch)
+        if self._inline:
+            self.stats.inline += 1
+            self._committed(batch, self._commit(batch))
+        else:
+            self._executor.submit(self._commit_on_thread, asyncio.get_running_loop(), batch)
 
-    def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
-        """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
+    def _commit(self, batch: list[tuple[Arrival, asyncio.Future]]) -> list[Spooled | BaseException]:
+        """Spool the batch (on whichever thread): each message's outcome."""
         start = time.monotonic()
         try:
-            outcomes = self.spool.add_many([a for a, _ in batch])
+            outcomes: list[Spooled | BaseException] = list(self.spool.add_many([a for a, _ in batch]))
         except BaseException as e:  # never leave the callers waiting: not stored, so "try again later" (451)
-            outcomes = [e if isinstance(e, (sqlite3.Error, OSError, MemoryError))
-                        else OSError(f"the intake thread was interrupted: {e!r}") for _ in batch]
+            outcomes = [e if isinstance(e, (OSError, MemoryError))
+                        else OSError(f"the spool's commit was interrupted: {e!r}") for _ in batch]
         # After the commit (a drain that began before it may have missed it), and before the processor is
         # woken (`on_committed`, called once the loop has these outcomes): it then finds the flag set.
         self.undrained = True
         self.stats.storing += time.monotonic() - start      # (one float: safe beside the loop's reads)
+        return outcomes
+
+    def _commit_on_thread(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
+        """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
+        outcomes = self._commit(batch)
         try:
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
         except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
@@ -252,34 +277,39 @@ class GroupCommit:
         self._in_flight = 0
         took = time.monotonic() - self._began
         self._commit_time = 0.8 * self._commit_time + 0.2 * took
+        if self._inline and self._commit_time > self.INLINE_UP_TO:
+            self._inline = False
+            log.info("intake: the spool's commits take %.1f ms; run on a thread of their own",
+                     self._commit_time * 1000)
+        elif not self._inline and self._commit_time < self.INLINE_AGAIN_BELOW:
+            self._inline = True
         self.stats.commits += 1
         self.stats.messages += len(batch)
         self.stats.committing += took
-        if self._pending:
-            self._commit_now_or_soon()
         if self.on_committed is not None and any(isinstance(o, Spooled) for o in outcomes):
             self.on_committed()
+        if self._pending:
+            self._commit_now_or_soon()
 
 
 class IntakeHandler:
-    """The aiosmtpd handler. The spool and the archive are used from GroupCommit's threads only."""
+    """The aiosmtpd handler. The spool is written by GroupCommit alone, the archive used on its drainer."""
 
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
                  synchronous: str = "FULL",
                  limits: LimitsConfig | None = None, spool: str | Path | None = None,
                  on_committed: Callable[[], None] | None = None):
-        """`on_committed`: see GroupCommit's (called on the event loop's thread). `spool`: the spool file,
-        by default spool.sqlite beside `archive_path`."""
+        """`on_committed`: see GroupCommit's (called on the event loop's thread). `spool`: the spool's
+        directory, by default spool/ beside `archive_path`."""
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
         self._store = GroupCommit(archive_path, synchronous=synchronous, spool=spool, on_committed=on_committed)
         self._archive: Archive = self._store.archive
-        self._executor = self._store._executor      # the commits' thread (the spool's writer)
 
     @property
     def undrained(self) -> bool:
-        """The spool may hold rows the archive has not got (the processor then drains before claiming)."""
+        """The spool may hold records the archive has not got (the processor then drains before claiming)."""
         return self._store.undrained
 
     def drain(self) -> Moved:

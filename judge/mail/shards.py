@@ -38,7 +38,8 @@ from ..games.store import check_game_name
 from ..language import CommandItem
 from ..language.commands import Create, Register
 from . import outbox
-from .archive import StoredMessage, content_hash, message_id_of
+from .archive import StoredMessage
+from .message_keys import content_hash, message_id_of
 from .loops import stable_message_id
 from ..storage.db import transaction
 

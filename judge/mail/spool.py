@@ -1,118 +1,200 @@
-"""SMTP intake's spool: arrivals committed to a small SQLite file of their own before the 250.
+"""SMTP intake's spool: each arrival appended to a log file of its own and synced before the 250.
 
 Why a file of its own: judge.sqlite's write lock is held for a whole mail's dispatch, and its
 archive keeps de-duplication indexes; a 250 that waited for those would wait tens of milliseconds.
-The spool has no index but its key's and nobody else writes it, so its commit is one append and
-one fsync. `Archive.drain_spool` then moves the rows into the archive (de-duplicated there) exactly
-once: each archive row records its spool key, and spool rows are deleted only after the archive's
-commit, so a crash in between leaves rows the next drain recognises and deletes without inserting.
+Why not SQLite: a commit of a few messages writes about seven pages (the log's frames, the table's
+and the index's pages, their headers) before its sync; here a group commit is one `pwrite` of its
+records and one `fdatasync`, into a file made in full beforehand (judge.mail.spool_format), which
+is cheap enough to run on the event loop itself (issue 15, item 4; bench/intake.py).
 
-Only intake's archive thread uses a `Spool` (one connection, never shared between threads).
+The spool is a directory (`var/spool/`) of numbered segments. This `Spool` is their one writer:
+it appends to the newest segment, begun anew at each start, and moves to the next (made in full by
+a thread of its own, ahead of time) when a batch does not fit or a write failed. The drain
+(judge.mail.spool_drain) reads them into the archive and deletes the segments it has read whole,
+except the one being written; it reads that one up to `synced`, what has been synced.
 """
 from __future__ import annotations
 
-import json
+import os
 import secrets
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlite_utils
+from ..storage.files import fsync_dir
+from . import spool_format as fmt
+from .archive import Arrival
+from .message_keys import message_id_of
 
-from ..storage.db import Schema, migrate, open_db, synchronous, transaction
-from .archive import Arrival, content_hash, message_id_of
-
-COMPONENT = "spool"
-FILE_NAME = "spool.sqlite"
-
-
-def spool_path(archive_path: str | Path) -> Path:
-    """The spool beside the judge file it drains into (<data>/spool.sqlite)."""
-    return Path(archive_path).with_name(FILE_NAME)
+DIR_NAME = "spool"
+SEGMENT_BYTES = 4 << 20         # a segment, made in full: 4 MiB of zeros take a few ms, on the spare's thread
+SPARE_SUFFIX = ".tmp"           # a segment made in full, not yet named (no head yet)
+_ZEROS = bytes(1 << 20)
 
 
-def _create_spooled(db: sqlite_utils.Database) -> None:
-    # Raw SQL: the key's UNIQUE is the only index (a repeated random key must fail, not pass).
-    db.execute("""
-        CREATE TABLE spooled (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,   -- never reused: the 250's numbers keep rising
-            key TEXT NOT NULL UNIQUE,           -- random; the archive row records it (exactly once)
-            received_at REAL NOT NULL,          -- unix time of the spool's commit (the 250)
-            via TEXT NOT NULL,
-            peer TEXT,
-            mail_from TEXT,
-            rcpt_tos TEXT NOT NULL,             -- JSON list of envelope recipients
-            message_id TEXT,                    -- read at intake: a message that cannot be read gets 554, not 250
-            content_hash TEXT NOT NULL,
-            raw BLOB NOT NULL
-        )""")
-
-
-SCHEMA = Schema(COMPONENT, [_create_spooled], current=_create_spooled)
+def spool_dir(archive_path: str | Path) -> Path:
+    """The spool beside the judge file it drains into (<data>/spool/)."""
+    return Path(archive_path).with_name(DIR_NAME)
 
 
 @dataclass(frozen=True)
 class Spooled:
-    """An arrival committed to the spool: its number there (the 250's) and its key."""
+    """An arrival committed to the spool: its number there (the 250's) and when."""
     id: int
-    key: str
     received_at: float
 
 
 class Spool:
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time):
-        self.path = Path(path)
-        self.db = open_db(self.path, synchronous=synchronous)
-        migrate(self.db, SCHEMA)
-        self.clock = clock
+    def __init__(self, directory: str | Path, *, sync: bool = True, segment_bytes: int = SEGMENT_BYTES,
+                 clock=time.time):
+        """`sync`: False only where nothing need survive a crash (tests; synchronous=OFF)."""
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.sync, self.segment_bytes, self.clock = sync, segment_bytes, clock
+        found = fmt.segments(self.directory)
+        self._number = found[-1][0] if found else 0
+        self._seq = _last_seq(found) + 1
+        for spare in self.directory.glob(f"*{SPARE_SUFFIX}"):      # (spares, maybe half made, when the judge stopped)
+            spare.unlink()
+        self._fd: int | None = None
+        self._token = b""
+        self._offset = self._size = 0
+        self._broken = False
+        self._lock = threading.Lock()   # a write and `close` never overlap (the fd could be another file's next)
+        self.synced: tuple[int, int] | None = None   # (segment, offset) up to which it is synced; None: closed
+        self._spares = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-spool-spare")
+        self._spare: Future[Path] = self._spares.submit(self._make_spare)
+        self._roll()
 
     def close(self) -> None:
-        self.db.conn.close()
+        """No more writes: the segment being written is then read whole and deleted by the next drain."""
+        with self._lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+            self.synced = None
+        try:
+            self._spare.result()
+        except OSError:
+            pass
+        self._spares.shutdown(wait=True)
+        for spare in self.directory.glob(f"*{SPARE_SUFFIX}"):
+            spare.unlink()
 
     def add_many(self, arrivals: list[Arrival]) -> list[Spooled | Exception]:
-        """Commit the arrivals in one transaction; when this returns each `Spooled` may be acknowledged.
-        An arrival whose Message-ID cannot be read comes back as its exception (not stored: 554)."""
+        """Append the arrivals and sync them; when this returns each `Spooled` may be acknowledged. An
+        arrival whose Message-ID cannot be read comes back as its exception (not stored: 554); if the
+        disk fails, every stored one comes back as the OSError (451: the client tries again)."""
         now = self.clock()
-        rows: list[tuple] = []
-        outcomes: list[Spooled | Exception | None] = []
-        # Each row's random key: the batch's 16 random bytes, then the row's place in it. (One draw from
-        # the system's randomness: each is a system call that lets go of the interpreter's lock, which
-        # the event loop then holds while this commit, and every 250 in it, waits to take it back.)
-        batch = secrets.token_hex(16)
-        for n, a in enumerate(arrivals):
+        outcomes: list[Spooled | Exception] = []
+        records: list[bytes] = []
+        for a in arrivals:
             try:
-                mid, digest = message_id_of(a.raw), content_hash(a.raw)
+                envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw)]
             except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue
-            outcomes.append(None)
-            rows.append((f"{batch}.{n}", now, a.via, a.peer, a.mail_from, json.dumps(list(a.rcpt_tos)),
-                         mid, digest, a.raw))
-        ids: list[int] = []
-        if rows:
-            # One statement, its own transaction: committed (FULL) when it returns. Not `RETURNING`: that
-            # steps once per row, and each step hands the interpreter's lock to the event loop and back.
-            # This file's one writer numbers the rows max + 1 in turn (AUTOINCREMENT): the last one's
-            # number gives them all.
-            values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
-            last = self.db.conn.execute(
-                "INSERT INTO spooled (key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash,"
-                f" raw) VALUES {values}", [p for row in rows for p in row]).lastrowid
-            assert last is not None
-            ids = list(range(last - len(rows) + 1, last + 1))
-        made = iter(zip(ids, rows))
-        return [outcome if outcome is not None else _spooled(*next(made)) for outcome in outcomes]
+            seq, self._seq = self._seq, self._seq + 1
+            records.append(fmt.encode(seq, envelope, a.raw))
+            outcomes.append(Spooled(seq, now))
+        if not records:
+            return outcomes
+        try:
+            with self._lock:
+                if self.synced is None:
+                    raise OSError("the spool is closed")
+                self._write(records)
+        except OSError as e:
+            self._broken = True     # nothing more is written into that segment: the next batch begins a new one
+            return [e if isinstance(o, Spooled) else o for o in outcomes]
+        return outcomes
 
-    def forget_through(self, last: int) -> None:
-        """Delete the rows up to number `last`, once the archive has them (judge.mail.spool_drain). NORMAL
-        sync is enough: a delete lost in a crash only leaves rows the archive already has, which the
-        next drain skips (their keys are there) and deletes again."""
-        with synchronous(self.db, "NORMAL"), transaction(self.db):
-            self.db.conn.execute("DELETE FROM spooled WHERE id <= ?", [last])
+    def _write(self, records: list[bytes]) -> None:
+        if self._broken:
+            self._roll()
+        at = 0
+        while at < len(records):
+            room, end = self._size - self._offset, at
+            while end < len(records) and room >= len(records[end]):
+                room -= len(records[end])
+                end += 1
+            if end == at:           # the next record does not fit here
+                self._roll(need=len(records[at]))
+                continue
+            data = b"".join(records[at:end])
+            _pwrite_all(self._fd, data, self._offset)
+            self._offset += len(data)
+            at = end
+        self._sync()
 
-    def count(self) -> int:
-        return self.db.conn.execute("SELECT count(*) FROM spooled").fetchone()[0]
+    def _sync(self) -> None:
+        assert self._fd is not None
+        if self.sync:
+            os.fdatasync(self._fd)
+        self.synced = (self._number, self._offset)
+
+    def _roll(self, need: int = 0) -> None:
+        """Begin the next segment: the spare, or, for a record bigger than a segment, one made to fit."""
+        if self._fd is not None:
+            try:
+                if not self._broken and self.synced != (self._number, self._offset):
+                    self._sync()    # what this batch wrote here is synced before anything is answered
+            finally:
+                fd, self._fd = self._fd, None
+                try:
+                    os.close(fd)
+                except OSError:     # (closed already by a failed disk: nothing of it is used again)
+                    pass
+        self._broken = False
+        if fmt.HEAD_SIZE + need > self.segment_bytes:
+            spare = self._make_spare(fmt.HEAD_SIZE + need)
+        else:
+            try:
+                spare = self._spare.result()
+            finally:        # (a spare that could not be made, say on a full disk, is tried again next time)
+                self._spare = self._spares.submit(self._make_spare)
+        fd = os.open(spare, os.O_RDWR)
+        try:
+            token = secrets.token_bytes(16)
+            _pwrite_all(fd, fmt.head(token), 0)
+            os.fdatasync(fd)
+            number = self._number + 1
+            os.rename(spare, self.directory / fmt.segment_name(number))
+            fsync_dir(self.directory)   # the name is on disk before any record in it is acknowledged
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd, self._number, self._token = fd, number, token
+        self._offset, self._size = fmt.HEAD_SIZE, os.fstat(fd).st_size
+        self.synced = (number, self._offset)
+
+    def _make_spare(self, size: int | None = None) -> Path:
+        """A file of zeros, its blocks on disk (so later syncs write data alone), not yet a segment."""
+        size = size or self.segment_bytes
+        path = self.directory / f"{secrets.token_hex(8)}{SPARE_SUFFIX}"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            for at in range(0, size, len(_ZEROS)):
+                _pwrite_all(fd, _ZEROS[:min(len(_ZEROS), size - at)], at)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return path
 
 
-def _spooled(id_: int, row: tuple) -> Spooled:
-    return Spooled(id_, row[0], row[1])
+def _last_seq(found: list[tuple[int, Path]]) -> int:
+    """The highest number already spooled (the 250's numbers go on rising while mail waits in the spool)."""
+    for number, path in reversed(found):
+        records = fmt.read_segment(path, number)
+        if records:
+            return records[-1].seq
+    return 0
+
+
+def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view, offset = view[written:], offset + written

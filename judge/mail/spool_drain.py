@@ -1,17 +1,19 @@
-"""Intake's spool moved into the archive by SQLite itself: the spool file attached to the archive's
-connection, one `INSERT ... SELECT` from it (row by row when a drain holds a redelivery of its own
-message).
+"""Intake's spool moved into the archive: the records not yet moved read from the segments
+(judge.mail.spool_format), put in a table of the connection's own (TEMP, never synced), and stored
+from there by one `INSERT ... SELECT` (row by row when a drain holds a redelivery of its own message).
 
-Why in SQL: the drain runs in the judge's process beside the event loop that answers SMTP. Read into
-Python and written back row by row, a drain cost the loop about as much CPU as the SMTP exchange
-itself, most of it in handing the interpreter's lock (GIL) back and forth: Python's sqlite3 lets go
-of it for every row it steps. Here a drain steps a handful of statements whatever its size.
+Why in SQL once read: the drain runs in the judge's process beside the event loop that answers
+SMTP, and Python's sqlite3 lets go of the interpreter's lock (GIL) at every row it steps; the loop,
+busy with SMTP, takes it each time. The records go into the temporary table in a few multi-row
+statements and the archive takes them in one, whatever the drain's size.
 
-Exactly once, as before: each archive row records its spool key (a unique index); a spool row whose
-key the archive has is skipped, not inserted again; the spool rows are deleted only after the
-archive's durable commit, by the spool's own writer, up to the highest row number this drain saw.
-Rows are numbered in commit order by one writer, so every row up to that number was in the drain's
-snapshot of the spool and is in the archive now.
+Exactly once: each archive row records its spool key (the segment's random token and the record's
+number; a unique index), and a record whose key the archive has is skipped, not stored again. A
+segment is deleted only after the archive's durable commit holds every record in it, and never the
+one being written (`Spool.synced` says how far that one is synced, and the drain reads no further).
+A crash between the commit and the delete leaves a segment whose records the next drain skips.
+Where it has got to in each segment is kept in memory (`SpoolReader`): after a restart, the drain
+begins at each segment's start and the keys do the rest.
 
 De-duplication, as `Archive.store_many` does it: a message with the Message-ID and content of a first
 copy already stored is recorded as its redelivery, keeping the first copy's bytes. One statement
@@ -22,23 +24,30 @@ one by one, so that each finds its first copy and the archive's numbers keep the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlite_utils
 
 from ..storage.db import durable
+from . import spool_format as fmt
+from .message_keys import content_hash
 
-SCHEMA_NAME = "intake_spool"     # the attached spool's name on the archive's connection
+log = logging.getLogger("judge.intake")
+
+_COLUMNS = "key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw"
+_MAKE_TABLE = f"""CREATE TEMP TABLE IF NOT EXISTS spooled (id INTEGER PRIMARY KEY, {_COLUMNS})"""
+_CHUNK = 1000       # records a statement fills the table with (9 parameters each; SQLite allows 32,766)
 
 # (the rows not yet in the archive, each with its copy number among the same Message-ID and content; the
 # numbering sorts only these columns, not the raw bytes, which are read by row number afterwards)
-_FRESH = f"""
+_FRESH = """
     SELECT s.id, row_number() OVER (PARTITION BY ifnull(s.message_id, ''), s.content_hash ORDER BY s.id) AS copy
-    FROM {SCHEMA_NAME}.spooled AS s
+    FROM temp.spooled AS s
     WHERE NOT EXISTS (SELECT 1 FROM main.inbound AS i WHERE i.spool_key = s.key)"""
-
-
 _INSERT = """
     INSERT INTO main.inbound (received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw, state,
                               duplicate_of, outcome, spool_key)
@@ -51,21 +60,21 @@ _FIRST_COPY_OF = """
             AND first.duplicate_of IS NULL"""
 # every first copy of the drain, in the order of arrival
 _FIRST_COPIES = f"""{_INSERT}
-    FROM ({_FRESH}) AS fresh JOIN {SCHEMA_NAME}.spooled AS a ON a.id = fresh.id {_FIRST_COPY_OF}
+    FROM ({_FRESH}) AS fresh JOIN temp.spooled AS a ON a.id = fresh.id {_FIRST_COPY_OF}
     WHERE fresh.copy = 1
     ORDER BY a.id"""
-# one row, by its number in the spool
+# one row, by its number in the drain
 _ONE = f"""{_INSERT}
-    FROM {SCHEMA_NAME}.spooled AS a {_FIRST_COPY_OF}
+    FROM temp.spooled AS a {_FIRST_COPY_OF}
     WHERE a.id = ? AND NOT EXISTS (SELECT 1 FROM main.inbound AS i WHERE i.spool_key = a.key)"""
 _FRESH_IDS = f"SELECT id FROM ({_FRESH}) ORDER BY id"
 
 
 @dataclass(frozen=True)
 class Moved:
-    """What one drain did. `through`: the spool's rows up to this number are in the archive (None: the
-    spool was empty); `first`..`last`: the archive's rows it stored (none when last < first), first
-    copies in arrival order, then any redeliveries of those; `redeliveries`: (row, first copy's row)."""
+    """What one drain did. `through`: the highest spool number it read (None: nothing to read);
+    `first`..`last`: the archive's rows it stored (none when last < first), first copies in arrival
+    order, then any redeliveries of those; `redeliveries`: (row, first copy's row)."""
     through: int | None
     first: int
     last: int
@@ -76,39 +85,108 @@ class Moved:
         return max(0, self.last - self.first + 1)
 
 
-def attach(db: sqlite_utils.Database, spool_file: Path) -> None:
-    """The spool file (a resolved path) attached to this connection, once (outside a transaction)."""
-    conn = db.conn
-    attached = {name: file for _, name, file in conn.execute("PRAGMA database_list")}
-    if attached.get(SCHEMA_NAME) == str(spool_file):
-        return
-    if SCHEMA_NAME in attached:
-        conn.execute(f"DETACH DATABASE {SCHEMA_NAME}")
-    conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", [str(spool_file)])
+@dataclass
+class SpoolReader:
+    """The drain's side of the spool directory: how far it has read each segment (in memory).
+    `writing`: the writer's `synced` (segment, offset), read at each drain; None when no writer runs
+    (a segment then may be read whole and deleted)."""
+    directory: Path
+    writing: Callable[[], tuple[int, int] | None] = lambda: None
+    _read_to: dict[int, tuple[int, int]] = field(default_factory=dict)   # segment -> (offset, last number)
+
+    def unread(self) -> tuple[list[fmt.Record], dict[int, tuple[int, int]], list[Path]]:
+        """The records not yet moved, in the order they were spooled; where each segment is then read to;
+        the segments read whole (to delete once the archive has them)."""
+        current = self.writing()
+        records: list[fmt.Record] = []
+        read_to: dict[int, tuple[int, int]] = {}
+        finished: list[Path] = []
+        for number, path in fmt.segments(self.directory):
+            if current is not None and number > current[0]:
+                break       # (made by the writer after `current` was read: the next drain's)
+            end = current[1] if current is not None and number == current[0] else None
+            offset, after = self._read_to.get(number, (fmt.HEAD_SIZE, None))
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                token = fmt.read_token(fd)
+                if token is None:
+                    log.error("intake: %s is not a spool segment; left where it is", path)
+                    continue
+                found = list(fmt.scan(fd, number, token, start=offset, end=end, after=after))
+            finally:
+                os.close(fd)
+            records += found
+            if found:
+                read_to[number] = (found[-1].end, found[-1].seq)
+            if end is None:
+                finished.append(path)
+        return records, read_to, finished
+
+    def moved(self, read_to: dict[int, tuple[int, int]], finished: list[Path]) -> None:
+        """After the archive's commit: remember how far each segment is read, delete those read whole."""
+        self._read_to.update(read_to)
+        for path in finished:
+            path.unlink(missing_ok=True)
+            self._read_to.pop(fmt.segment_number(path), None)
 
 
-def move(db: sqlite_utils.Database, spool_file: Path) -> Moved:
-    """Move every spooled row into the archive of `db` in one durable transaction (`spool_file`: a
-    resolved path). The caller deletes the spool's rows up to `Moved.through` afterwards, on the
-    spool's writer."""
-    attach(db, spool_file)
+def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
+    """Move every spooled record not yet moved into the archive of `db` in one durable transaction, then
+    delete the segments read whole. A spool left by an older judge (spool.sqlite) goes first."""
+    legacy = reader.directory.with_name(fmt.LEGACY_FILE)
     conn = db.conn
-    # Deferred: BEGIN IMMEDIATE would start a write on every attached file, the spool's too, and make
-    # intake's commits wait; here the first INSERT takes the archive's lock alone and only reads the spool.
-    with durable(db, deferred=True):
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute(_MAKE_TABLE)
+    conn.execute("DELETE FROM temp.spooled")
+    if legacy.is_file():
+        _load_legacy(db, legacy)
+    records, read_to, finished = reader.unread()
+    for at in range(0, len(records), _CHUNK):
+        chunk = records[at:at + _CHUNK]
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+        conn.execute(f"INSERT INTO temp.spooled ({_COLUMNS}) VALUES {values}",
+                     [v for r in chunk for v in (r.key, r.received_at, r.via, r.peer, r.mail_from, r.rcpt_tos,
+                                                r.message_id, content_hash(r.raw), r.raw)])
+    try:
+        moved = _store(db, through=records[-1].seq if records else None)
+    finally:
+        conn.execute("DELETE FROM temp.spooled")
+    reader.moved(read_to, finished)
+    if legacy.is_file():
+        for name in (fmt.LEGACY_FILE, fmt.LEGACY_FILE + "-wal", fmt.LEGACY_FILE + "-shm"):
+            legacy.with_name(name).unlink(missing_ok=True)
+    return moved
+
+
+def _store(db: sqlite_utils.Database, through: int | None) -> Moved:
+    conn = db.conn
+    with durable(db):
         conn.execute("SAVEPOINT spool_drain")
-        stored = conn.execute(_FIRST_COPIES).rowcount       # (a write first: the archive's lock taken)
+        stored = conn.execute(_FIRST_COPIES).rowcount
         if conn.execute(f"{_FRESH_IDS} LIMIT 1").fetchone():
             # redeliveries of messages in this drain: all stored again, row by row, in order
             conn.execute("ROLLBACK TO spool_drain")
             stored = sum(conn.execute(_ONE, [id_]).rowcount for id_ in
                          [id_ for (id_,) in conn.execute(_FRESH_IDS)])
         conn.execute("RELEASE spool_drain")
-        # (the same snapshot of the spool as the INSERTs read: it lasts until the commit)
-        through = conn.execute(f"SELECT max(id) FROM {SCHEMA_NAME}.spooled").fetchone()[0]
         last = conn.execute("SELECT last_insert_rowid()").fetchone()[0] if stored else 0
         first = last - stored + 1       # (one writer, rows numbered max + 1 in turn: consecutive)
         redeliveries = tuple(conn.execute(
             "SELECT id, duplicate_of FROM main.inbound WHERE id BETWEEN ? AND ? AND duplicate_of IS NOT NULL",
             [first, last]).fetchall()) if stored else ()
     return Moved(through, first, last, redeliveries)
+
+
+def _load_legacy(db: sqlite_utils.Database, legacy: Path) -> None:
+    """The rows of an older judge's spool.sqlite, first (they were acknowledged first)."""
+    conn = db.conn
+    conn.execute("ATTACH DATABASE ? AS legacy_spool", [str(legacy)])
+    try:
+        if conn.execute("SELECT 1 FROM legacy_spool.sqlite_master WHERE name = 'spooled'").fetchone():
+            conn.execute(f"INSERT INTO temp.spooled ({_COLUMNS})"
+                         f" SELECT {_COLUMNS} FROM legacy_spool.spooled ORDER BY id")
+    finally:
+        conn.execute("DETACH DATABASE legacy_spool")

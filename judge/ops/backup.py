@@ -10,11 +10,11 @@ outbox) wait while the files are copied, without syncs; they retry for 30 second
 bench/backup.py measured that wait at about 0.5 s for 100 games and 2.5 s for 1,000 on a slow disk.
 Syncing, hashing and the manifest come after the freeze.
 
-Intake's spool (spool.sqlite: mail acknowledged but not yet drained into judge.sqlite) is copied
-during the freeze too: a drain deletes spool rows only after its judge.sqlite commit, which the
-freeze holds off, so every acknowledged mail is in one copy or the other (in both, it is drained once).
+Intake's spool (spool/: mail acknowledged but not yet drained into judge.sqlite) is copied during
+the freeze too: a drain deletes a segment only after its judge.sqlite commit, which the freeze
+holds off, so every acknowledged mail is in one copy or the other (in both, it is drained once).
 
-A backup is a directory: judge.sqlite, spool.sqlite, games/<name>.sqlite and manifest.json (sizes,
+A backup is a directory: judge.sqlite, spool/<segments>, games/<name>.sqlite and manifest.json (sizes,
 sha256 and schema versions). It is written under DIR.partial and renamed to DIR when complete, so a
 directory named DIR is always a whole backup.
 """
@@ -29,8 +29,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .datafiles import SPOOL, data_files, schema_versions
+from ..mail import spool_format
+from .datafiles import LEGACY_SPOOL, SPOOL_DIR, data_files, schema_versions, spool_segments
 from ..storage.db import forget_checked
+from ..storage.files import fsync_dir
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -49,7 +51,7 @@ class Copied:
 
 
 def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
-    """Copy every SQLite file of a (possibly running) judge into the new directory `target`."""
+    """Copy every SQLite file and spool segment of a (possibly running) judge into the new directory `target`."""
     data_dir, target = Path(data_dir), Path(target)
     judge_file = data_dir / "judge.sqlite"
     if not judge_file.is_file():
@@ -60,6 +62,7 @@ def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
     if partial.exists():
         shutil.rmtree(partial)       # left by a backup that was interrupted
     (partial / "games").mkdir(parents=True)
+    (partial / SPOOL_DIR).mkdir()
 
     freeze = sqlite3.connect(str(judge_file), isolation_level=None, timeout=60)
     try:
@@ -69,23 +72,38 @@ def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
             names = data_files(data_dir)
             for name in names:
                 _snapshot(data_dir / name, partial / name)
+            # (a segment gone meanwhile was drained before the freeze: its mail is in the judge.sqlite copy)
+            # (its records already in judge.sqlite are left out: their raw copies there are scrubbed of passwords)
+            segments = [name for name in spool_segments(data_dir)
+                        if spool_format.copy_segment(data_dir / name, partial / name,
+                                                     lambda key: not _archived(freeze, key))]
         finally:
             freeze.execute("ROLLBACK")
     finally:
         freeze.close()
     # Made durable and described after the freeze: intake waits only for the copying itself.
-    copied = [_seal(partial / name, name) for name in names]
+    copied = [_seal(partial / name, name) for name in names] + [_seal_plain(partial / name, name)
+                                                                 for name in segments]
 
     manifest = {"format": FORMAT, "taken_at": clock(), "source": str(data_dir.resolve()),
                 "files": [c.__dict__ for c in copied]}
     _write_durably(partial / MANIFEST, json.dumps(manifest, indent=2).encode())
-    _fsync_dir(partial / "games")
-    _fsync_dir(partial)
+    fsync_dir(partial / "games")
+    fsync_dir(partial / SPOOL_DIR)
+    fsync_dir(partial)
     if target.exists():
         target.rmdir()               # the empty directory the keeper made for it
     os.replace(partial, target)
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
     return copied
+
+
+def _archived(judge: sqlite3.Connection, key: str) -> bool:
+    """Whether the archive holds the spool record of this key (its drain committed). (A judge file made by
+    the games service alone has no archive yet.)"""
+    if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'inbound'").fetchone():
+        return False
+    return judge.execute("SELECT 1 FROM inbound WHERE spool_key = ?", [key]).fetchone() is not None
 
 
 def _snapshot(source: Path, destination: Path) -> None:
@@ -114,6 +132,13 @@ def _seal(path: Path, name: str) -> Copied:
     return Copied(name, path.stat().st_size, _sha256(path), schema_versions(path))
 
 
+def _seal_plain(path: Path, name: str) -> Copied:
+    """A spool segment's copy (not SQLite: no schema)."""
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+    return Copied(name, path.stat().st_size, _sha256(path), {})
+
+
 def read_manifest(backup_dir: Path) -> dict:
     path = Path(backup_dir) / MANIFEST
     try:
@@ -137,6 +162,10 @@ def verify(backup_dir: Path) -> list[Copied]:
             raise BackupError(f"{path} is missing from the backup")
         if _sha256(path) != f.sha256:
             raise BackupError(f"{path} is not the file that was backed up (its sha256 differs)")
+        if spool_format.segment_number(path) is not None:
+            if spool_format.read_segment(path, 0) is None:
+                raise BackupError(f"{path} is not a spool segment")
+            continue
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             result = conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -151,11 +180,12 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
     """Put a verified backup into an empty data directory, then bring every file up to this judge's schema."""
     backup_dir, data_dir = Path(backup_dir), Path(data_dir)
     files = verify(backup_dir)
-    for existing in ("judge.sqlite", SPOOL, "games"):
+    for existing in ("judge.sqlite", LEGACY_SPOOL, SPOOL_DIR, "games"):
         if (data_dir / existing).exists():
             raise BackupError(f"{data_dir / existing} exists: restore only into an empty data directory "
                               "(stop the judge and move the old one aside first)")
     (data_dir / "games").mkdir(parents=True, exist_ok=True)
+    (data_dir / SPOOL_DIR).mkdir()
     # judge.sqlite goes in last: until it is there, the directory is visibly not a judge's.
     for f in sorted(files, key=lambda f: f.name == "judge.sqlite"):
         destination = data_dir / f.name
@@ -164,8 +194,9 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
         with open(temporary, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, destination)
-    _fsync_dir(data_dir / "games")
-    _fsync_dir(data_dir)
+    fsync_dir(data_dir / "games")
+    fsync_dir(data_dir / SPOOL_DIR)
+    fsync_dir(data_dir)
     from .upgrade import upgrade       # imports the games and mail layers; backup itself does not need them
     forget_checked()                   # files put in place of others: every schema is checked again
     upgrade(data_dir)
@@ -185,11 +216,3 @@ def _write_durably(path: Path, data: bytes) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -10,17 +10,25 @@ from pathlib import Path
 
 import sqlite_utils
 
+from ..mail import spool_format
 
-SPOOL = "spool.sqlite"      # intake's spool (judge.mail.spool): mail acknowledged, not yet in judge.sqlite
+SPOOL_DIR = "spool"         # intake's spool (judge.mail.spool): mail acknowledged, not yet in judge.sqlite
+LEGACY_SPOOL = spool_format.LEGACY_FILE     # an older judge's spool, until the first drain takes it in
 
 
 def data_files(data_dir: Path) -> list[str]:
-    """The files a backup holds, relative to the data directory; judge.sqlite first, then intake's
-    spool when there is one (copied while judge.sqlite is frozen, so no drain can delete a row that
-    the judge.sqlite copy lacks: the two copies together hold every acknowledged mail)."""
+    """The SQLite files a backup holds, relative to the data directory: judge.sqlite first, then an
+    older judge's spool if one is left, then the games."""
     games = sorted(p.relative_to(data_dir).as_posix() for p in (data_dir / "games").glob("*.sqlite"))
-    spool = [SPOOL] if (data_dir / SPOOL).is_file() else []
+    spool = [LEGACY_SPOOL] if (data_dir / LEGACY_SPOOL).is_file() else []
     return ["judge.sqlite", *spool, *games]
+
+
+def spool_segments(data_dir: Path) -> list[str]:
+    """Intake's spool segments, relative to the data directory, oldest first. A backup copies them
+    while judge.sqlite is frozen: a drain deletes a segment only after its judge.sqlite commit, which
+    the freeze holds off, so every acknowledged mail is in one copy or the other."""
+    return [p.relative_to(data_dir).as_posix() for _, p in spool_format.segments(data_dir / SPOOL_DIR)]
 
 
 def schema_versions(path: Path) -> dict[str, int]:

@@ -20,7 +20,8 @@ import sqlite_utils
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
 from ..mail import outbox
 from ..storage.db import BUSY_TIMEOUT_MS
-from .datafiles import SPOOL, versions_in
+from ..mail import spool_format
+from .datafiles import LEGACY_SPOOL, SPOOL_DIR, versions_in
 from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -77,8 +78,8 @@ def check_data_dir(data_dir: Path) -> list[Check]:
     if result != "ok":
         return [Check(FAIL, "data", f"{judge_file} fails SQLite's quick_check: {result}; restore the last backup")]
     # A keeper who ran a command as root leaves files the judge's user cannot write.
-    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob(SPOOL + "*"),
-                         *data_dir.glob("games/*")]
+    stuck = [p for p in [data_dir / "games", *data_dir.glob("judge.sqlite*"), *data_dir.glob(LEGACY_SPOOL + "*"),
+                         *data_dir.glob("games/*"), data_dir / SPOOL_DIR, *data_dir.glob(SPOOL_DIR + "/*")]
              if p.exists() and not os.access(p, os.W_OK)]
     if stuck:
         return [Check(FAIL, "data", f"not writable by this user (uid {os.geteuid()}): "
@@ -207,22 +208,37 @@ SPOOL_MAX_AGE = 60.0    # the processor takes the spool in whenever it has no ma
 
 
 def check_spool(data_dir: Path, now: float) -> list[Check]:
-    """Intake's spool (mail acknowledged, not yet moved into judge.sqlite) should be all but empty."""
-    path = data_dir / SPOOL
-    if not path.is_file():
-        return []
-    conn = _open_ro(path)
-    try:
-        if not _has(conn, "spooled"):
-            return []
-        count, oldest = conn.execute("SELECT count(*), min(received_at) FROM spooled").fetchone()
-    finally:
-        conn.close()
-    if count and now - oldest > SPOOL_MAX_AGE:
-        return [Check(WARN, "spool", f"{count} acknowledged message(s) wait in {SPOOL}, the oldest for "
+    """Intake's spool (mail acknowledged, not yet moved into judge.sqlite) should be all but empty. Read
+    as the drain reads it, changing nothing: a record whose key the archive has is drained (its segment
+    is deleted once read whole, and the one being written stays until the judge stops)."""
+    spooled = {r.key: r.received_at for _, path in spool_format.segments(data_dir / SPOOL_DIR)
+               for r in spool_format.read_segment(path, 0) or []}
+    legacy = data_dir / LEGACY_SPOOL
+    if legacy.is_file():
+        conn = _open_ro(legacy)
+        try:
+            if _has(conn, "spooled"):
+                spooled.update(conn.execute("SELECT key, received_at FROM spooled").fetchall())
+        finally:
+            conn.close()
+    if spooled and (data_dir / "judge.sqlite").is_file():
+        conn = _open_ro(data_dir / "judge.sqlite")
+        try:
+            if _has(conn, "inbound"):
+                for key in list(spooled):
+                    if conn.execute("SELECT 1 FROM inbound WHERE spool_key = ?", [key]).fetchone():
+                        del spooled[key]
+        finally:
+            conn.close()
+    received = list(spooled.values())
+    if not received:
+        return [Check(OK, "spool", f"no acknowledged message waits in {SPOOL_DIR}/ to enter the archive")]
+    count, oldest = len(received), min(received)
+    if now - oldest > SPOOL_MAX_AGE:
+        return [Check(WARN, "spool", f"{count} acknowledged message(s) wait in {SPOOL_DIR}/, the oldest for "
                                      f"{_age(now - oldest)}, not yet in the archive: `judge serve`'s processor moves"
                                      " them in when it has no mail left (is it running, or far behind?)")]
-    return [Check(OK, "spool", f"{count} acknowledged message(s) wait in {SPOOL} to enter the archive")]
+    return [Check(OK, "spool", f"{count} acknowledged message(s) wait in {SPOOL_DIR}/ to enter the archive")]
 
 
 def check_relay(relay: RelayConfig, outbox_dir: Path) -> Check:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import store as games_store
-from ..mail import account_sync, archive, dispatch_store, outbox, spool
+from ..mail import account_sync, archive, dispatch_store, outbox
 from ..storage.db import Schema, migrate, open_db
-from .datafiles import SPOOL, schema_versions
+from .datafiles import schema_versions
 
 # Every component of judge.sqlite, in the order they are migrated, and its schema. A
 # component added to the judge gets its line here, so that start-up migrates it and `judge doctor`
@@ -26,8 +26,8 @@ JUDGE_FILE_COMPONENTS: dict[str, Schema] = {
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
 GAME_FILE_COMPONENTS: dict[str, Schema] = {"game": games_store.GAME_SCHEMA}
-# The one component of spool.sqlite, intake's spool (judge.mail.spool), migrated here when the file exists.
-SPOOL_FILE_COMPONENTS: dict[str, Schema] = {"spool": spool.SCHEMA}
+# (Intake's spool, judge.mail.spool, is a log with no schema. An older judge's spool.sqlite is read as it
+# is by the first drain, judge.mail.spool_drain, and removed.)
 
 
 class UpgradeError(Exception):
@@ -37,13 +37,13 @@ class UpgradeError(Exception):
 def known_versions() -> dict[str, int]:
     """Component -> the number of migration steps this judge has: the schema a current file carries."""
     return {name: schema.version
-            for name, schema in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS, **SPOOL_FILE_COMPONENTS}.items()}
+            for name, schema in {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}.items()}
 
 
 def outside_known(versions: dict[str, int]) -> list[str]:
     """What this judge cannot open among a file's component versions: newer than it knows, or older
     than the floor it still upgrades."""
-    schemas = {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS, **SPOOL_FILE_COMPONENTS}
+    schemas = {**JUDGE_FILE_COMPONENTS, **GAME_FILE_COMPONENTS}
     problems = []
     for component, version in sorted(versions.items()):
         schema = schemas.get(component)
@@ -89,9 +89,6 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
         finally:
             db.conn.close()
         before.update({path.relative_to(data_dir).as_posix(): schema_versions(path) for path in stale})
-    spool_file = data_dir / SPOOL
-    if spool_file.exists():
-        before[SPOOL] = schema_versions(spool_file)
     # Nothing is migrated if any file is from a newer judge, or older than the floor: a downgrade, or an
     # upgrade this judge cannot finish, must not half-run.
     refused = [f"{name}: {problem}" for name, versions in before.items() for problem in outside_known(versions)]
@@ -99,14 +96,12 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
         raise UpgradeError("; ".join(refused) + ". This judge cannot open these files: for a newer schema install"
                            " the newer judge again, or restore a backup this judge made; for an older one, open"
                            " the directory with a judge of that time first")
-    for path, components in ((judge_file, JUDGE_FILE_COMPONENTS), (spool_file, SPOOL_FILE_COMPONENTS)):
-        if path is judge_file or path.exists():        # (a fresh directory gets its judge.sqlite here)
-            db = open_db(path)
-            try:
-                for schema in components.values():
-                    migrate(db, schema)
-            finally:
-                db.conn.close()
+    db = open_db(judge_file)        # (a fresh directory gets its judge.sqlite here)
+    try:
+        for schema in JUDGE_FILE_COMPONENTS.values():
+            migrate(db, schema)
+    finally:
+        db.conn.close()
     service = GameService(data_dir)
     try:
         service.sync_index(quick=True)      # opens (and so migrates) every changed game file
@@ -115,7 +110,7 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
     known = known_versions()
     changed = []
     for name, versions in before.items():
-        if name in ("judge.sqlite", SPOOL) or versions.get("game") != known["game"]:     # a current game file stays so
+        if name == "judge.sqlite" or versions.get("game") != known["game"]:     # a current game file stays so
             after = schema_versions(data_dir / name)
             if after != versions:
                 changed.append(Upgraded(name, versions, after))

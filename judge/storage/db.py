@@ -50,18 +50,16 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database, *, deferred: bool = False) -> Iterator[sqlite_utils.Database]:
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """BEGIN IMMEDIATE ... COMMIT: the write lock is taken at once, so two writers never interleave.
     Inside a transaction already, a savepoint: the inner part rolls back alone on an error, and
-    commits with the outer transaction. `deferred`: a plain BEGIN, whose first write takes the lock,
-    for a connection with another file attached that it only reads (BEGIN IMMEDIATE starts a write
-    on every attached file: judge.mail.spool_drain)."""
+    commits with the outer transaction."""
     conn = db.conn
     if conn.in_transaction:
         with db.atomic():           # sqlite-utils' savepoint
             yield db
         return
-    conn.execute("BEGIN" if deferred else "BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
     except BaseException:
@@ -96,12 +94,12 @@ def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.
 
 
 @contextmanager
-def durable(db: sqlite_utils.Database, *, deferred: bool = False) -> Iterator[sqlite_utils.Database]:
+def durable(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A transaction committed with FULL sync on a connection that otherwise runs NORMAL: in WAL
     mode its one fsync also makes every earlier commit in the file durable (the log is written
     in order), so a run of cheap commits ends with one durable point. Inside a transaction begun
-    durable, a savepoint that commits with it. `deferred`: see `transaction`."""
-    with synchronous(db, "FULL"), transaction(db, deferred=deferred):
+    durable, a savepoint that commits with it."""
+    with synchronous(db, "FULL"), transaction(db):
         yield db
 
 
