@@ -139,6 +139,23 @@ def test_segments_roll_over_and_each_read_whole_is_deleted_while_the_writer_goes
     assert ids(tmp_path / "judge.sqlite") == [f"m{n}@players.test" for n in [*range(30), 99, 100]]
 
 
+def test_a_backlog_is_drained_a_part_at_a_time_in_order(tmp_path):
+    """After a long stop the spool may hold more than one drain should read into memory: a drain stops
+    after whole segments holding its limit, says there is more, and the next takes the rest."""
+    spool, reader, archive = opened(tmp_path, segment_bytes=1024)
+    for n in range(12):
+        spool.add_many([arrival(n, body="x" * 200)])
+    spool.close()
+    parts = []
+    while True:
+        moved = move(archive.db, reader, limit=600)
+        parts.append(moved.count)
+        if not moved.more:
+            break
+    assert len(parts) > 2 and sum(parts) == 12 and files(tmp_path) == []
+    assert ids(tmp_path / "judge.sqlite") == [f"m{n}@players.test" for n in range(12)]
+
+
 def test_a_torn_record_ends_its_segment_and_nothing_after_it_is_read(tmp_path):
     """A crash in the middle of a write leaves a record that does not check (never acknowledged): the
     drain stops there in that segment, whatever follows, and the next start writes a new segment."""

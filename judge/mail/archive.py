@@ -190,8 +190,12 @@ class Archive:
     def drain_spool(self, reader: SpoolReader) -> list[StoredMessage]:
         """Move intake's spooled messages into the archive exactly once, de-duplicated as `store_many`
         does, and delete the segments read whole (judge.mail.spool_drain). Returns the messages it stored."""
-        moved = spool_drain.move(self.db, reader)
-        return [self.get(id_) for id_ in range(moved.first, moved.last + 1)]
+        stored: list[StoredMessage] = []
+        while True:
+            moved = spool_drain.move(self.db, reader)
+            stored += [self.get(id_) for id_ in range(moved.first, moved.last + 1)]
+            if not moved.more:
+                return stored
 
     def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
         """Insert rows whose (Message-ID, content) differ; their (id, first copy's id) in their order."""

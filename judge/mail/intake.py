@@ -198,6 +198,8 @@ class GroupCommit:
         except BaseException:
             self.undrained = True
             raise
+        if moved.more:              # a backlog: the processor drains again when it has handled this part
+            self.undrained = True
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved

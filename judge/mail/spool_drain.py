@@ -41,6 +41,8 @@ log = logging.getLogger("judge.intake")
 _COLUMNS = "key, received_at, via, peer, mail_from, rcpt_tos, message_id, content_hash, raw"
 _MAKE_TABLE = f"""CREATE TEMP TABLE IF NOT EXISTS spooled (id INTEGER PRIMARY KEY, {_COLUMNS})"""
 _CHUNK = 1000       # records a statement fills the table with (9 parameters each; SQLite allows 32,766)
+DRAIN_BYTES = 32 << 20      # a drain reads segments until it holds this much mail: a backlog left by a long
+                            # stop is taken in by several drains, not all at once into memory
 
 # (the rows not yet in the archive, each with its copy number among the same Message-ID and content; the
 # numbering sorts only these columns, not the raw bytes, which are read by row number afterwards)
@@ -74,11 +76,13 @@ _FRESH_IDS = f"SELECT id FROM ({_FRESH}) ORDER BY id"
 class Moved:
     """What one drain did. `through`: the highest spool number it read (None: nothing to read);
     `first`..`last`: the archive's rows it stored (none when last < first), first copies in arrival
-    order, then any redeliveries of those; `redeliveries`: (row, first copy's row)."""
+    order, then any redeliveries of those; `redeliveries`: (row, first copy's row); `more`: it stopped
+    at DRAIN_BYTES with segments left to read (the next drain's)."""
     through: int | None
     first: int
     last: int
     redeliveries: tuple[tuple[int, int], ...] = ()
+    more: bool = False
 
     @property
     def count(self) -> int:
@@ -94,16 +98,21 @@ class SpoolReader:
     writing: Callable[[], tuple[int, int] | None] = lambda: None
     _read_to: dict[int, tuple[int, int]] = field(default_factory=dict)   # segment -> (offset, last number)
 
-    def unread(self) -> tuple[list[fmt.Record], dict[int, tuple[int, int]], list[Path]]:
-        """The records not yet moved, in the order they were spooled; where each segment is then read to;
-        the segments read whole (to delete once the archive has them)."""
+    def unread(self, limit: int = DRAIN_BYTES) -> tuple[list[fmt.Record], dict[int, tuple[int, int]], list[Path],
+                                                        bool]:
+        """The records not yet moved, in the order they were spooled, from whole segments until they hold
+        `limit` bytes; where each segment is then read to; the segments read whole (to delete once the
+        archive has them); whether segments were left for the next drain."""
         current = self.writing()
         records: list[fmt.Record] = []
         read_to: dict[int, tuple[int, int]] = {}
         finished: list[Path] = []
+        held = 0
         for number, path in fmt.segments(self.directory):
             if current is not None and number > current[0]:
                 break       # (made by the writer after `current` was read: the next drain's)
+            if held >= limit:
+                return records, read_to, finished, True
             end = current[1] if current is not None and number == current[0] else None
             offset, after = self._read_to.get(number, (fmt.HEAD_SIZE, None))
             try:
@@ -119,11 +128,12 @@ class SpoolReader:
             finally:
                 os.close(fd)
             records += found
+            held += sum(len(r.raw) for r in found)
             if found:
                 read_to[number] = (found[-1].end, found[-1].seq)
             if end is None:
                 finished.append(path)
-        return records, read_to, finished
+        return records, read_to, finished, False
 
     def moved(self, read_to: dict[int, tuple[int, int]], finished: list[Path]) -> None:
         """After the archive's commit: remember how far each segment is read, delete those read whole."""
@@ -133,9 +143,10 @@ class SpoolReader:
             self._read_to.pop(fmt.segment_number(path), None)
 
 
-def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
-    """Move every spooled record not yet moved into the archive of `db` in one durable transaction, then
-    delete the segments read whole. A spool left by an older judge (spool.sqlite) goes first."""
+def move(db: sqlite_utils.Database, reader: SpoolReader, limit: int = DRAIN_BYTES) -> Moved:
+    """Move the spooled records not yet moved (whole segments, until they hold `limit` bytes: `Moved.more`
+    says when segments are left) into the archive of `db` in one durable transaction, then delete the
+    segments read whole. A spool left by an older judge (spool.sqlite) goes first."""
     legacy = reader.directory.with_name(fmt.LEGACY_FILE)
     conn = db.conn
     conn.execute("PRAGMA temp_store = MEMORY")
@@ -143,7 +154,7 @@ def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
     conn.execute("DELETE FROM temp.spooled")
     if legacy.is_file():
         _load_legacy(db, legacy)
-    records, read_to, finished = reader.unread()
+    records, read_to, finished, more = reader.unread(limit)
     for at in range(0, len(records), _CHUNK):
         chunk = records[at:at + _CHUNK]
         values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
@@ -151,7 +162,7 @@ def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
                      [v for r in chunk for v in (r.key, r.received_at, r.via, r.peer, r.mail_from, r.rcpt_tos,
                                                 r.message_id, content_hash(r.raw), r.raw)])
     try:
-        moved = _store(db, through=records[-1].seq if records else None)
+        moved = _store(db, through=records[-1].seq if records else None, more=more)
     finally:
         conn.execute("DELETE FROM temp.spooled")
     reader.moved(read_to, finished)
@@ -161,7 +172,7 @@ def move(db: sqlite_utils.Database, reader: SpoolReader) -> Moved:
     return moved
 
 
-def _store(db: sqlite_utils.Database, through: int | None) -> Moved:
+def _store(db: sqlite_utils.Database, through: int | None, more: bool) -> Moved:
     conn = db.conn
     with durable(db):
         conn.execute("SAVEPOINT spool_drain")
@@ -177,7 +188,7 @@ def _store(db: sqlite_utils.Database, through: int | None) -> Moved:
         redeliveries = tuple(conn.execute(
             "SELECT id, duplicate_of FROM main.inbound WHERE id BETWEEN ? AND ? AND duplicate_of IS NOT NULL",
             [first, last]).fetchall()) if stored else ()
-    return Moved(through, first, last, redeliveries)
+    return Moved(through, first, last, redeliveries, more)
 
 
 def _load_legacy(db: sqlite_utils.Database, legacy: Path) -> None:
