@@ -2,19 +2,20 @@
 
 Runs the judge's intake handler (raw bytes appended to intake's spool, a log of segment files,
 and synced before the 250; messages that arrive during a commit share the next one: group
-commit; the commits on the event loop while they are quick) and, in the same run for
-comparison, the same aiosmtpd protocol factory with a handler that stores nothing. Each server
-runs in a process of its own (as `judge serve` does), the two side by side; the clients are
-threads of this process. After a warm-up, each round measures, for 1, 4 and 16 client
-connections, the two servers back to back (which goes first alternates), so each round gives one
-durable/nothing ratio per connection count under the same load. After each durable measurement,
-and outside it, the spool is drained into the archive (judge.sqlite) as `judge serve`'s
-processor has it done when it has no mail left, and that drain is timed apart. Prints the median
-msgs/s, p50/p99 acknowledgement latency (MAIL FROM to the 250 after DATA, as smtplib.sendmail
-sees it), the median of the per-round ratios with their range, messages a commit, each server's
-CPU per message (its event loop's thread, and its other threads: the spool's commits once they
-are slow), how many commits ran on the loop, the drains' cost a message, and the load average.
-Issue 15's goal: at least 0.8 at 4 and 16 connections.
+commit; the commits on the event loop while they are quick, in the judge's SMTP session class,
+judge.mail.smtp_protocol) and, in the same run for comparison, two servers that store nothing:
+aiosmtpd's own session class as it ships (the goal's baseline), and the judge's session class
+(so the ratio to it is the cost of storing alone). Each server runs in a process of its own (as
+`judge serve` does); the clients are threads of this process. After a warm-up, each round
+measures, for 1, 4 and 16 client connections, the three servers back to back (their order turns
+from round to round), so each round gives ratios under the same load. After each durable
+measurement, and outside it, the spool is drained into the archive (judge.sqlite) as `judge
+serve`'s processor has it done when it has no mail left, and that drain is timed apart. Prints
+the median msgs/s, p50/p99 acknowledgement latency (MAIL FROM to the 250 after DATA, as
+smtplib.sendmail sees it), the medians of the per-round ratios with their range, messages a
+commit, each server's CPU per message (its event loop's thread, and its other threads: the
+spool's commits once they are slow), how many commits ran on the loop, the drains' cost a
+message, and the load average. Issue 15's goal: at least 0.8 at 4 and 16 connections.
 
 `--busy`: meanwhile another connection holds judge.sqlite's write lock 30 ms of every 50, as the
 daemon's dispatch of a mail does (one transaction from claim to mark processed).
@@ -38,6 +39,8 @@ import threading
 import time
 from pathlib import Path
 
+from aiosmtpd.smtp import SMTP
+
 from judge.mail.intake import CommitStats, IntakeHandler, RateLimiter, protocol_factory
 
 CONNECTIONS = (1, 4, 16)
@@ -58,7 +61,11 @@ def serve(kind: str, db: Path) -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
         handler = IntakeHandler(db, rate=RateLimiter(10**9, 1.0)) if kind == "durable" else NothingHandler()
-        server = await loop.create_server(protocol_factory(handler, size_limit=SIZE_LIMIT), host="127.0.0.1", port=0)
+        factory = protocol_factory(handler, size_limit=SIZE_LIMIT)
+        if kind == "nothing":       # the goal's baseline: aiosmtpd's own session class, as it ships
+            factory = lambda: SMTP(handler, data_size_limit=SIZE_LIMIT, enable_SMTPUTF8=True,  # noqa: E731
+                                   decode_data=False, ident="Diplomacy judge")
+        server = await loop.create_server(factory, host="127.0.0.1", port=0)
         print(f"port {server.sockets[0].getsockname()[1]}", flush=True)
         # each line asks for the commits' stats, or ("drain") for a drain of the spool, timed
         while line := await loop.run_in_executor(None, sys.stdin.readline):
@@ -208,24 +215,26 @@ def main() -> None:
                              "e.g. /dev/shm to see intake without the disk's sync time")
     parser.add_argument("--busy", action="store_true",
                         help="hold judge.sqlite's write lock 30 ms of every 50 ms, as a mail's dispatch does")
-    parser.add_argument("--serve", choices=("nothing", "durable"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve", choices=("nothing", "nothing-judge", "durable"), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.db)
         return
 
-    names = ("nothing stored", "durable archive")
+    names = ("nothing stored", "nothing, judge's", "durable archive")
     rates: dict[tuple[str, int], list[float]] = {(n, c): [] for n in names for c in CONNECTIONS}
     latencies: dict[tuple[str, int], list[float]] = {(n, c): [] for n in names for c in CONNECTIONS}
-    ratios: dict[int, list[float]] = {c: [] for c in CONNECTIONS}
+    ratios: dict[int, list[float]] = {c: [] for c in CONNECTIONS}         # durable / stock do-nothing aiosmtpd
+    storing: dict[int, list[float]] = {c: [] for c in CONNECTIONS}        # durable / do-nothing judge's session
     commits: dict[int, CommitStats] = {c: CommitStats() for c in CONNECTIONS}
     cpu: dict[tuple[str, int], list[float]] = {(n, c): [0.0, 0.0, 0] for n in names for c in CONNECTIONS}
     drains: dict[int, list[float]] = {c: [0, 0.0, 0.0, 0] for c in CONNECTIONS}    # messages, wall, CPU, drains
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="judge-bench-", dir=args.dir) as tmp:
         path = Path(tmp) / "judge.sqlite"
-        servers = {"nothing stored": Server("nothing", path), "durable archive": Server("durable", path)}
+        servers = {"nothing stored": Server("nothing", path), "nothing, judge's": Server("nothing-judge", path),
+                   "durable archive": Server("durable", path)}
         sync_before = fdatasync_ms(Path(tmp))
         stop_busy = threading.Event()
         if args.busy:
@@ -237,10 +246,10 @@ def main() -> None:
         servers["durable archive"].drain()
         for round_ in range(args.rounds):
             for connections in CONNECTIONS:
-                # the two measurements of a pair run back to back (the machine's load is shared by
-                # both), and which goes first alternates from round to round
+                # the measurements of a round run back to back (the machine's load is shared by all
+                # three), and their order turns from round to round
                 rate = {}
-                for name in (names if round_ % 2 == 0 else names[::-1]):
+                for name in names[round_ % 3:] + names[:round_ % 3]:
                     loop_before, others_before = servers[name].cpu()
                     seconds, lat = run(servers[name].port, args.messages, connections, args.size)
                     loop_after, others_after = servers[name].cpu()
@@ -261,6 +270,7 @@ def main() -> None:
                             tally[n] += drained[key]
                         tally[3] += 1
                 ratios[connections].append(rate["durable archive"] / rate["nothing stored"])
+                storing[connections].append(rate["durable archive"] / rate["nothing, judge's"])
         stop_busy.set()
         sync_after = fdatasync_ms(Path(tmp))
         for server in servers.values():
@@ -288,6 +298,11 @@ def main() -> None:
         goal = "" if connections == 1 else f"   (goal 0.8: {'met' if ratio >= 0.8 else 'NOT met'})"
         print(f"durable / nothing, {connections:>2} connection(s): median {ratio:.2f} "
               f"(rounds {min(per_round):.2f}-{max(per_round):.2f}){goal}")
+    for connections in CONNECTIONS:
+        per_round = storing[connections]
+        print(f"durable / nothing with the judge's session (the cost of storing alone), {connections:>2} "
+              f"connection(s): median {statistics.median(per_round):.2f} "
+              f"(rounds {min(per_round):.2f}-{max(per_round):.2f})")
     print("the durable server's commits (from the hand-over to the answers on the loop; 'in the spool': the time in "
           "Spool.add_many, its records' writing and the fdatasync; 'on the loop': run on the event loop's thread, not "
           "the spool's), and the drain of the spool into the archive after each measurement, as the processor has it "

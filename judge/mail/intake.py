@@ -32,13 +32,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from ..config import LimitsConfig
 from . import spool_drain
 from .archive import Archive, Arrival
 from .shape import refusal
+from .smtp_protocol import JudgeLMTP, JudgeSMTP
 from .spool import Spool, Spooled, spool_dir
 from .spool_drain import Moved, SpoolReader
 
@@ -376,8 +376,9 @@ class IntakeHandler:
 
 def protocol_factory(handler: IntakeHandler, *, size_limit: int, hostname: str | None = None,
                      ident: str = "Diplomacy judge") -> Callable[[], SMTP]:
-    """What `loop.create_server` needs: a new SMTP or LMTP session object per connection."""
-    kind = LMTP if handler.lmtp else SMTP
+    """What `loop.create_server` needs: a new SMTP or LMTP session object per connection (aiosmtpd's, with
+    plain addresses read cheaply: judge.mail.smtp_protocol)."""
+    kind = JudgeLMTP if handler.lmtp else JudgeSMTP
     return lambda: kind(handler, data_size_limit=size_limit, enable_SMTPUTF8=True, decode_data=False,
                         hostname=hostname, ident=ident)
 
