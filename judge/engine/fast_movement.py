@@ -363,14 +363,21 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
     plain = variant.board.plain
     names, unit_at = plain.names, position._by_province
     dest, given, power_of = game.dest, game.given, game.power_of
-    moved = [p for p in game.movers if answer[p]]
+    moved: list[int] = []
+    contested: set[str] = set()  # where a move failed, but not a head-to-head's
+    opposite = game.opposite
+    for p in game.movers:
+        if answer[p]:
+            moved.append(p)
+        elif opposite[p] < 0:
+            contested.add(names[dest[p]])
     dislodged_by: dict[int, int] = {}
     for p in moved:
         d = dest[p]
         if power_of[d] is not None and not (dest[d] >= 0 and answer[d]):
             dislodged_by[d] = p
     # the board after the move: who stayed, and who arrived (where the unit there left or was dislodged)
-    # (a copy less the units gone: the same table, in the same order, as the general engine's, in C)
+    # (a copy less the units gone, made in C: the same table, in the same order, as filtering it)
     after_at = dict(unit_at)
     for p in moved:
         del after_at[names[p]]
@@ -382,8 +389,6 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
     if len(after_at) != len(unit_at) - len(dislodged_by):  # (as `Position` checks: never two units in one place)
         raise ValueError("two units in one province after the move")
     occupied = after_at.keys()
-    opposite = game.opposite
-    contested = {names[dest[p]] for p in game.movers if not answer[p] and opposite[p] < 0}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
     dislodged: list[DislodgedUnit] = []
