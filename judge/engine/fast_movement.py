@@ -93,19 +93,18 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
                 at = ref.location
                 unit = unit_at[at.province]
+                ukind, coast = unit.kind, unit.location.coast
                 # the power's own unit, named as it is or without its kind or coast (the general engine
                 # reads those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
                 if unit.power != power or ref.power is not None \
-                        or (ref.kind is not unit.kind and ref.kind is not None) \
-                        or (at.coast is not unit.location.coast and at.coast is not None):
+                        or (ref.kind is not ukind and ref.kind is not None) \
+                        or (at.coast is not coast and at.coast is not None):
                     return None
                 p = id_of[at.province]
                 given_at[p] = given
                 power_of[p] = power
                 if kind is Hold:
                     continue
-                ukind = unit.kind
-                coast = unit.location.coast
                 # where a fleet is: its province, or its coast of it
                 place = p if coast is None else coast_id[(p, coast)]
                 if kind is Move:
