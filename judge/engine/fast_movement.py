@@ -3,20 +3,22 @@
 Most phases of a game are such (all of bench/adjudicate.py's): each unit given at most one order,
 a hold, a move to the next province or a support that `movement_orders._as_written` takes as
 written (or would, but for the kind or coast of the power's own unit left out: "Par - Bur"). For
-them this module reads the orders straight into flat tables keyed by province id (who moves where,
-who supports whom; no object per order), settles what nothing can change, asks the resolver about
-the rest, and builds the `PhaseResult` the general engine (movement.py) would, every outcome again
-worked out only when first read (`fast_outcomes`). Anything else (a convoy, a coast to infer, an
-order for a unit that is not there or not the power's, two orders for one unit) and it answers None
-before deciding anything: the general engine takes the phase.
+them this module reads the orders straight into flat tables indexed by province id (`PlainMap`'s:
+who moves where, who supports whom; no object per order), checking each against the map's bitsets,
+settles what nothing can change, asks the resolver about the rest (its decisions keyed by the id of
+the unit's province), and builds the `PhaseResult` the general engine (movement.py) would, with the
+names back in it, every outcome again worked out only when first read (`fast_outcomes`). Anything
+else (a convoy, a coast to infer, an order for a unit that is not there or not the power's, two
+orders for one unit) and it answers None before deciding anything: the general engine takes the phase.
 
 The rules here are movement.py's with every route by land: a move always has its path, a
 head-to-head is simply two moves along one border, no support is kept by the 1982 convoy rule.
 tests/test_engine_fast_path.py plays both engines on seeded random phases and wants equal results.
+In the tables below -1 stands for none (no move, no support, no unit coming the other way).
 """
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -34,23 +36,28 @@ from .variant import Variant
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 
 
-class _HasPower(Protocol):  # an entry of the general engine, a unit here
+class _HasPower(Protocol):  # an entry of the general engine
     @property
     def power(self) -> str: ...
 
 
 class PlainOrders:
-    """A phase's orders as tables keyed by the province of the unit given each (read by `read_plain`)."""
-    __slots__ = ("dest", "given", "into", "moves_to", "opposite", "supports")
+    """A phase's orders as lists indexed by the id of the province of the unit given each (`read_plain`)."""
+    __slots__ = ("dest", "given", "idle", "into", "movers", "moves_to", "opposite", "power_of", "supporters",
+                 "supports")
 
-    def __init__(self) -> None:
-        self.given: dict[str, Order] = {}  # every order as written, in the order given
-        self.dest: dict[str, str] = {}  # a moving unit -> the province it moves to
-        self.moves_to: dict[str, list[str]] = {}  # a province -> the units moving there
-        self.supports: dict[str, str] = {}  # a supporting unit -> the unit it supports
-        self.into: dict[str, str] = {}  # a unit supporting a move -> where the move goes
+    def __init__(self, provinces: int) -> None:
+        self.given: dict[int, Order] = {}  # every order as written, in the order given
+        self.power_of: list[str | None] = [None] * provinces  # the power of the unit in each province
+        self.idle: list[int] = []  # the units given no order, in the position's order
+        self.dest = [-1] * provinces  # a moving unit -> the province it moves to
+        self.movers: list[int] = []  # the moving units, in the order given
+        self.moves_to: list[list[int] | None] = [None] * provinces  # a province -> the units moving there
+        self.supports = [-1] * provinces  # a supporting unit -> the unit it supports
+        self.supporters: list[int] = []  # the supporting units, in the order given
+        self.into = [-1] * provinces  # a unit supporting a move -> where the move goes
         # two moves along one border in opposite directions: each unit's province -> the other's
-        self.opposite: dict[str, str] = {}
+        self.opposite = [-1] * provinces
 
 
 def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
@@ -58,26 +65,26 @@ def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, 
     """The phase's result, or None when it is not an everyday one (the general engine's then)."""
     if variant.frozen is not None or army_fleet.HOOK in variant.hooks:
         return None
-    unit_at = position._by_province  # (the unit in each province: read for every order)
-    read = read_plain(variant.board.plain, unit_at, orders)
+    read = read_plain(variant.board.plain, position, orders)
     if read is None:
         return None
-    game = PlainRules(read, unit_at, rules)
-    answer = game.resolve(position.units)
+    game = PlainRules(read, rules)
+    answer = game.resolve()
     return _result(variant, position, orders, rules, game, answer)
 
 
-def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
-               orders: Mapping[str, Sequence[Order]]) -> PlainOrders | None:
+def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequence[Order]]) -> PlainOrders | None:
     """Every order into the tables, if every one is plain (as `_as_written` has it, or as it has it
     but for its own unit's kind or coast left out) and each unit has at most one; else None. One
     loop, every check written out: this is the phase's busiest code."""
-    out = PlainOrders()
-    given_at, dest, moves_to, supports, into = out.given, out.dest, out.moves_to, out.supports, out.into
-    opposite = out.opposite
+    unit_at = position._by_province  # (the unit in each province: read for every order)
+    id_of, coast_id = plain.id_of, plain.coast_id
+    out = PlainOrders(len(id_of))
+    given_at, power_of, dest, movers, moves_to = out.given, out.power_of, out.dest, out.movers, out.moves_to
+    supports, supporters, into, opposite = out.supports, out.supporters, out.into, out.opposite
     army_steps, army_near, army_supports = plain.army_steps, plain.army_near, plain.army_supports
-    fleet_reach, fleet_reach_coast = plain.fleet_reach, plain.fleet_reach_coast
-    try:  # (a province a table does not hold, or no unit where one is named: not an everyday phase)
+    fleet_reach, fleet_ways = plain.fleet_reach, plain.fleet_ways
+    try:  # (a province the map does not hold, or no unit where one is named: not an everyday phase)
         for power, power_orders in orders.items():
             for given in power_orders:
                 kind = type(given)
@@ -85,27 +92,29 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                     return None
                 ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
                 at = ref.location
-                p = at.province
-                unit = unit_at[p]
+                unit = unit_at[at.province]
+                ukind, coast = unit.kind, unit.location.coast
                 # the power's own unit, named as it is or without its kind or coast (the general engine
                 # reads those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
                 if unit.power != power or ref.power is not None \
-                        or (ref.kind is not unit.kind and ref.kind is not None) \
-                        or (at.coast is not unit.location.coast and at.coast is not None):
+                        or (ref.kind is not ukind and ref.kind is not None) \
+                        or (at.coast is not coast and at.coast is not None):
                     return None
+                p = id_of[at.province]
                 given_at[p] = given
+                power_of[p] = power
                 if kind is Hold:
                     continue
-                ukind = unit.kind
-                coast = unit.location.coast
+                # where a fleet is: its province, or its coast of it
+                place = p if coast is None else coast_id[(p, coast)]
                 if kind is Move:
                     to = given.to  # type: ignore[union-attr]
-                    q = to.province
+                    q = id_of[to.province]
                     if ukind is _ARMY:
-                        if to.coast is not None or given.via_convoy or q not in army_steps[p]:  # type: ignore[union-attr]
+                        if to.coast is not None or given.via_convoy or not army_steps[p] >> q & 1:  # type: ignore[union-attr]
                             return None
                     elif ukind is _FLEET:
-                        reach = (fleet_reach[p] if coast is None else fleet_reach_coast[(p, coast)])[q]
+                        reach = fleet_ways[place][q]
                         if given.via_convoy or given.route:  # type: ignore[union-attr]
                             return None
                         # the order names the way in (a coast to choose or to infer is the general engine's)
@@ -115,49 +124,56 @@ def read_plain(plain: PlainMap, unit_at: Mapping[str, Unit],
                     else:
                         return None
                     dest[p] = q
-                    if dest.get(q) == p:
+                    movers.append(p)
+                    if dest[q] == p:
                         opposite[p], opposite[q] = q, p
-                    rivals = moves_to.get(q)
+                    rivals = moves_to[q]
                     if rivals is None:
                         moves_to[q] = [p]
                     else:
                         rivals.append(p)
                     continue
                 # a support: of a unit that is there, into a province this unit could enter (no coast named)
-                t = given.supported.location.province  # type: ignore[union-attr]
-                target = unit_at[t]
+                named = given.supported.location.province  # type: ignore[union-attr]
+                target = unit_at[named]
+                t = id_of[named]
                 if t == p:
                     return None
-                reachable: Container[str]  # where this unit could move: a set, or a fleet's table by province
                 if ukind is _ARMY:
-                    reachable = army_supports[p]
+                    reachable = army_supports[p]  # (bits: where this unit could move)
                 elif ukind is _FLEET:
-                    reachable = fleet_reach[p] if coast is None else fleet_reach_coast[(p, coast)]
+                    reachable = fleet_reach[place]
                 else:
                     return None
                 if kind is SupportHold:
-                    if t not in reachable:
+                    if not reachable >> t & 1:
                         return None
                 else:
                     to = given.to  # type: ignore[union-attr]
-                    q = to.province
-                    if to.coast is not None or q == p or q == t or q not in reachable:
+                    q = id_of[to.province]
+                    if to.coast is not None or q == p or q == t or not reachable >> q & 1:
                         return None
                     # ... and the supported unit could make the move itself
                     tkind = target.kind
                     if tkind is _ARMY:
-                        if q not in army_near[t]:
+                        if not army_near[t] >> q & 1:
                             return None
-                    elif tkind is not _FLEET or q not in (
-                            fleet_reach[t] if target.location.coast is None
-                            else fleet_reach_coast[(t, target.location.coast)]):
+                    elif tkind is not _FLEET or not fleet_reach[
+                            t if target.location.coast is None else coast_id[(t, target.location.coast)]] >> q & 1:
                         return None
                     into[p] = q
                 supports[p] = t
+                supporters.append(p)
+        if len(given_at) != sum(map(len, orders.values())):
+            return None  # a unit given two orders (the later replaced the earlier here)
+        if len(given_at) < len(unit_at):
+            for u in position.units:
+                p = id_of[u.location.province]
+                if p not in given_at:
+                    out.idle.append(p)
+                    power_of[p] = u.power
     except KeyError:
         return None
-    if len(given_at) != sum(map(len, orders.values())):
-        return None  # a unit given two orders (the later replaced the earlier here)
     return out
 
 
@@ -196,169 +212,201 @@ def is_dislodged(p: str, dest: Mapping[str, str], moves_to: Mapping[str, Sequenc
 
 class PlainRules:
     """movement.py's `MovementRules` for a phase of plain orders: the same decisions, every route by land."""
-    __slots__ = ("dest", "given", "into", "matching", "moves_to", "opposite", "supports", "supports_of",
-                 "unit_at")
+    __slots__ = ("dest", "given", "idle", "into", "matching", "movers", "moves_to", "opposite", "power_of",
+                 "supports", "supports_of")
 
-    def __init__(self, read: PlainOrders, unit_at: Mapping[str, Unit], rules: Rules) -> None:
-        self.unit_at = unit_at
-        self.given, self.dest, self.moves_to = read.given, read.dest, read.moves_to
+    def __init__(self, read: PlainOrders, rules: Rules) -> None:
+        self.given, self.power_of, self.idle = read.given, read.power_of, read.idle
+        self.dest, self.movers, self.moves_to = read.dest, read.movers, read.moves_to
         self.supports, self.into, self.opposite = read.supports, read.into, read.opposite
-        dest = self.dest
-        # supported unit -> the supporters whose support matches what it does
-        supports_of: dict[str, list[str]] = {}
-        matching: set[str] = set()
+        dest, supports, into, given = self.dest, self.supports, self.into, self.given
+        # supported unit -> the supporters whose support matches what it does, in the order given
+        supports_of: list[list[int] | None] = [None] * len(dest)
+        matching = [False] * len(dest)
         must_name = rules.support_coast is SupportCoast.MUST_NAME
-        into, given = self.into, self.given
-        for s, t in self.supports.items():
-            to = into.get(s)
-            if to is None:  # a support to hold: of a unit that does not move
-                if t in dest:
+        for s in read.supporters:
+            t, to = supports[s], into[s]
+            if to < 0:  # a support to hold: of a unit that does not move
+                if dest[t] >= 0:
                     continue
             # of a move: the one ordered (and, read strictly, naming the coast the move names)
-            elif dest.get(t) != to or must_name and given[t].to.coast is not None:  # type: ignore[union-attr]
+            elif dest[t] != to or must_name and given[t].to.coast is not None:  # type: ignore[union-attr]
                 continue
-            matching.add(s)
-            if t in supports_of:
-                supports_of[t].append(s)
-            else:
+            matching[s] = True
+            others = supports_of[t]
+            if others is None:
                 supports_of[t] = [s]
+            else:
+                others.append(s)
         self.supports_of, self.matching = supports_of, matching
 
-    def resolve(self, units: Sequence[Unit]) -> dict[str, bool]:
+    def resolve(self) -> dict[int, bool]:
         """Every decision, each unit's in the order the general engine asks them (its entries')."""
         # (the resolver is not kept: it holds this object's methods, and a cycle of references would
         # leave every phase's tables to the garbage collector, which then runs far more often)
-        r: Resolver[str] = Resolver(self.adjudicate, self.backup)
+        r: Resolver[int] = Resolver(self.adjudicate, self.backup)
         r.settle_unasked(self._unopposed())
         known = r.answers
         for p in self.given:
             if p not in known:
                 r.resolve(p)
-        if len(known) < len(self.unit_at):  # units with no order hold; some may be attacked
-            for u in units:
-                p = u.location.province
-                if p not in known:
-                    r.resolve(p)
+        for p in self.idle:  # units with no order hold; some may be attacked
+            if p not in known:
+                r.resolve(p)
         return known
 
-    def _unopposed(self) -> dict[str, bool]:
+    def _unopposed(self) -> dict[int, bool]:
         """`MovementRules.settle_unopposed`'s answers: the decisions nothing else can change."""
-        unit_at, dest, moves_to, supported = self.unit_at, self.dest, self.moves_to, self.supports_of
-        unattacked = unit_at.keys() - dest.keys() - moves_to.keys()
-        answers = dict.fromkeys(unattacked, True)
-        answers.update(dict.fromkeys(unattacked & self.supports.keys() - self.matching, False))
-        for p, to in dest.items():
-            if to not in unit_at:
-                if len(moves_to[to]) == 1:
+        dest, moves_to, power_of, supported = self.dest, self.moves_to, self.power_of, self.supports_of
+        supports, matching = self.supports, self.matching
+        answers: dict[int, bool] = {}
+        for held in (self.given, self.idle):
+            for p in held:  # a unit that stays and is not attacked: holds, and gives a support that matches
+                if dest[p] < 0 and moves_to[p] is None:
+                    answers[p] = supports[p] < 0 or matching[p]
+        for p in self.movers:
+            to = dest[p]
+            if power_of[to] is None:
+                if len(moves_to[to] or ()) == 1:
                     answers[p] = True
-                elif p not in supported:
+                elif supported[p] is None:
                     answers[p] = False  # strength 1 against rivals into an empty province
-            elif to not in dest and p not in supported:
+            elif dest[to] < 0 and supported[p] is None:
                 answers[p] = False  # strength 1 against a unit that stays
         return answers
 
-    def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
-        return supports_given(self.supports_of.get(p), self.unit_at, r, exclude_power)
+    def _supports(self, p: int, r: Resolver[int], exclude_power: str | None = None) -> int:
+        """How many supports of the unit in p are given, any of `exclude_power`'s left out: `supports_given`
+        for powers kept by province id, not on entries (one call fewer on the phase's busiest question)."""
+        supporters = self.supports_of[p]
+        if supporters is None:
+            return 0
+        known, power_of = r.answers, self.power_of  # most supports are settled: read them without a call
+        n = 0
+        for s in supporters:
+            if exclude_power is None or power_of[s] != exclude_power:
+                given = known.get(s)
+                n += r.resolve(s) if given is None else given
+        return n
 
-    def adjudicate(self, p: str, r: Resolver[str]) -> bool:
-        if p in self.dest:
+    def adjudicate(self, p: int, r: Resolver[int]) -> bool:
+        if self.dest[p] >= 0:
             return self._move_succeeds(p, r)
-        if p in self.supports:
-            return p in self.matching and not self._dislodged(p, r) and self.cutter(p) is None
+        if self.supports[p] >= 0:
+            return self.matching[p] and not self._dislodged(p, r) and self.cutter(p) < 0
         return not self._dislodged(p, r)
 
-    def _move_succeeds(self, p: str, r: Resolver[str]) -> bool:
+    def _move_succeeds(self, p: int, r: Resolver[int]) -> bool:
         """`MovementRules._move_succeeds` with the strengths written in, asking the resolver the same
         questions in the same order (a guess read twice is recorded twice, as there)."""
-        dest_of, unit_at, opposite = self.dest, self.unit_at, self.opposite
+        dest_of, power_of, opposite = self.dest, self.power_of, self.opposite
         dest = dest_of[p]
-        occupant = unit_at.get(dest)
+        occupant = power_of[dest]  # (the power of the unit there, if any)
         # the attack strength
-        if occupant is None or (dest in dest_of and p not in opposite and r.resolve(dest)):
+        if occupant is None or (dest_of[dest] >= 0 and opposite[p] < 0 and r.resolve(dest)):
             attack = 1 + self._supports(p, r)
-        elif occupant.power == unit_at[p].power:
+        elif occupant == power_of[p]:
             return False  # a power cannot dislodge its own unit
         else:
-            attack = 1 + self._supports(p, r, occupant.power)
-        h2h = opposite.get(p)
-        if h2h is not None:
+            attack = 1 + self._supports(p, r, occupant)
+        h2h = opposite[p]
+        if h2h >= 0:
             if attack <= 1 + self._supports(h2h, r):  # the defend strength of the unit coming the other way
                 return False
         elif occupant is not None:  # the hold strength of the unit there (none there: 0)
-            if dest in dest_of:
+            if dest_of[dest] >= 0:
                 if attack <= (0 if r.resolve(dest) else 1):
                     return False
             elif attack <= 1 + self._supports(dest, r):
                 return False
-        for q in self.moves_to[dest]:
+        for q in self.moves_to[dest] or ():
             if q == p:
                 continue
             # the prevent strength of each rival: none if it lost a head-to-head
-            h2h = opposite.get(q)
-            if (h2h is None or not r.resolve(h2h)) and attack <= 1 + self._supports(q, r):
+            h2h = opposite[q]
+            if (h2h < 0 or not r.resolve(h2h)) and attack <= 1 + self._supports(q, r):
                 return False
         return True
 
-    def _dislodged(self, p: str, r: Resolver[str]) -> bool:
-        return is_dislodged(p, self.dest, self.moves_to, r)
+    def _dislodged(self, p: int, r: Resolver[int]) -> bool:
+        """`is_dislodged` on ids: it did not move away, and a move into p succeeded."""
+        if self.dest[p] >= 0 and r.resolve(p):
+            return False
+        known = r.answers
+        for q in self.moves_to[p] or ():
+            moves = known.get(q)  # (settled, most often: read without a call)
+            if moves or moves is None and r.resolve(q):
+                return True
+        return False
 
-    def cutter(self, p: str) -> str | None:
-        """The province of a unit that cuts this support, if any: any other power's unit moving
+    def cutter(self, p: int) -> int:
+        """The province of a unit that cuts this support (-1: none): any other power's unit moving
         against it, but from where the supported move goes."""
-        power, into, unit_at = self.unit_at[p].power, self.into.get(p), self.unit_at
-        for q in self.moves_to.get(p, ()):
-            if unit_at[q].power != power and q != into:
+        power, into, power_of = self.power_of[p], self.into[p], self.power_of
+        for q in self.moves_to[p] or ():
+            if power_of[q] != power and q != into:
                 return q
-        return None
+        return -1
 
-    def backup(self, cycle: Sequence[str], r: Resolver[str]) -> None:
+    def backup(self, cycle: Sequence[int], r: Resolver[int]) -> None:
         """With no convoy there is no paradox: a cycle the guesses cannot settle is circular movement."""
         for p in cycle:
-            if p in self.dest:
+            if self.dest[p] >= 0:
                 r.settle(p, True)
 
 
 def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules,
-            game: PlainRules, answer: Mapping[str, bool]) -> PhaseResult:
+            game: PlainRules, answer: Mapping[int, bool]) -> PhaseResult:
     """`movement_results.movement_results` for a plain phase: the board after it, its dislodged units
-    and standoffs; the outcomes bound to be worked out when first read."""
-    unit_at, dest, given = game.unit_at, game.dest, game.given
-    moved = [p for p in dest if answer[p]]
-    dislodged_by: dict[str, str] = {}
+    and standoffs, by name again; the outcomes bound to be worked out when first read."""
+    plain = variant.board.plain
+    names, unit_at = plain.names, position._by_province
+    dest, given, power_of = game.dest, game.given, game.power_of
+    moved: list[int] = []
+    contested: set[str] = set()  # where a move failed, but not a head-to-head's
+    opposite = game.opposite
+    for p in game.movers:
+        if answer[p]:
+            moved.append(p)
+        elif opposite[p] < 0:
+            contested.add(names[dest[p]])
+    dislodged_by: dict[int, int] = {}
     for p in moved:
         d = dest[p]
-        if d in unit_at and not (d in dest and answer[d]):
+        if power_of[d] is not None and not (dest[d] >= 0 and answer[d]):
             dislodged_by[d] = p
     # the board after the move: who stayed, and who arrived (where the unit there left or was dislodged)
-    gone = dislodged_by.keys() | moved
-    after_at = {p: u for p, u in unit_at.items() if p not in gone}
+    # (a copy less the units gone, made in C: the same table, in the same order, as filtering it)
+    after_at = dict(unit_at)
     for p in moved:
-        u = unit_at[p]
-        after_at[dest[p]] = Unit(u.power, u.kind, given[p].to)  # type: ignore[union-attr]
+        del after_at[names[p]]
+    for p in dislodged_by:
+        del after_at[names[p]]
+    for p in moved:
+        u = unit_at[names[p]]
+        after_at[names[dest[p]]] = Unit(u.power, u.kind, given[p].to)  # type: ignore[union-attr]
     if len(after_at) != len(unit_at) - len(dislodged_by):  # (as `Position` checks: never two units in one place)
         raise ValueError("two units in one province after the move")
     occupied = after_at.keys()
-    opposite = game.opposite
-    contested = {q for p, q in dest.items() if not answer[p] and p not in opposite}
     standoffs = tuple(sorted(contested - occupied))
     next_phase = variant.calendar.next_phase(position.phase)
     dislodged: list[DislodgedUnit] = []
     if dislodged_by:
-        plain = variant.board.plain
         blocked = occupied | set(standoffs)
-        for p, attacker in sorted(dislodged_by.items()):
-            unit = unit_at[p]
+        for d in sorted(dislodged_by):  # (ids are in the order of the names)
+            attacker = names[dislodged_by[d]]
+            unit = unit_at[names[d]]
             if rules.civil_disorder_disbands_dislodged and not orders.get(unit.power):
                 dislodged.append(DislodgedUnit(unit, attacker, (), True))
                 continue
-            kind = unit.kind
-            options = plain.army_retreats.get(p) if kind is _ARMY else \
-                plain.fleet_retreats.get((p, unit.location.coast)) if kind is _FLEET else None
+            kind, coast = unit.kind, unit.location.coast
+            place = d if coast is None else plain.coast_id.get((d, coast))
+            options = plain.army_retreats[d] if kind is _ARMY else \
+                plain.fleet_retreats[place] if kind is _FLEET and place is not None else None
             if options is None:  # (a unit the map has no place for: asked of the board as the general engine does)
                 options = retreat_options(variant.board, unit.kind, unit.location)
             dislodged.append(DislodgedUnit(unit, attacker, tuple(
                 loc for loc in options if loc.province not in blocked and loc.province != attacker)))
     after = Position.following_at(position, next_phase, after_at, tuple(dislodged))
-    outcomes = partial(explain, game, position.units, answer, dislodged_by)
+    outcomes = partial(explain, game, names, position, answer, dislodged_by)
     return PhaseResult(position.phase, outcomes, after, tuple(dislodged), standoffs)
-

@@ -1,13 +1,15 @@
-"""What the everyday movement phase asks of the map, answered once when the board is built.
+"""What the everyday movement phase asks of the map, answered once when the board is built, on integers.
 
-The fast path (judge.engine.fast_movement) checks every order of a phase against these tables:
-one dict lookup by province id each (a fleet on a split coast: by province and coast), where the
-board's general queries take a call, a tuple key and a branch on the unit's kind. Built from the
-board's own queries, so the two cannot disagree; read-only afterwards.
+Every province gets a small id (in the order of the names, so that sorting ids sorts names); a fleet's
+place is its province's id, or for a fleet on one of a province's coasts an id of its own after them
+(`coast_id`). Adjacency is kept as int bitsets (bit q set: province q), the other answers as lists
+indexed by id. The fast path (judge.engine.fast_movement) translates each province an order names to
+its id once, then tests bits and indexes lists. Built from the board's own queries, so the two cannot
+disagree; read-only afterwards.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .geography import Coast, Location, UnitKind
@@ -15,40 +17,52 @@ from .geography import Coast, Location, UnitKind
 if TYPE_CHECKING:  # board.py builds this
     from .board import Board
 
-# where a fleet can move: province it moves to -> the locations (coasts) of it it can reach
-Reach = Mapping[str, tuple[Location, ...]]
-
 
 class PlainMap:
-    __slots__ = ("army_near", "army_retreats", "army_steps", "army_supports", "fleet_reach", "fleet_reach_coast",
-                 "fleet_retreats")
+    __slots__ = ("army_near", "army_retreats", "army_steps", "army_supports", "coast_id", "fleet_reach",
+                 "fleet_retreats", "fleet_ways", "id_of", "names")
 
     def __init__(self, board: Board) -> None:
-        provinces = list(board.provinces)
+        self.names: tuple[str, ...] = tuple(sorted(board.provinces))
+        id_of = self.id_of = {p: i for i, p in enumerate(self.names)}
+
+        def bits(provinces: Iterable[str]) -> int:
+            return sum(1 << id_of[q] for q in set(provinces))
+
+        names = self.names
         # an army's move by land (no sea, nowhere impassable), as `_as_written` asks
-        self.army_steps: dict[str, frozenset[str]] = {p: board.army_steps(p) for p in provinces}
+        self.army_steps: list[int] = [bits(board.army_steps(p)) for p in names]
         # the provinces an army borders: the moves a support of an army's move may name
-        self.army_near: dict[str, frozenset[str]] = {p: board.army_neighbours(p) for p in provinces}
+        self.army_near: list[int] = [bits(board.army_neighbours(p)) for p in names]
         # where an army may give support (`Board.can_reach_province` for an army)
-        self.army_supports: dict[str, frozenset[str]] = {
-            p: frozenset(q for q in board.army_neighbours(p) if board.can_reach_province(UnitKind.ARMY, Location(p), q))
-            for p in provinces}
-        # a fleet's moves (`Board.fleet_can_reach_province`): the keys are where it may give support
-        self.fleet_reach: dict[str, Reach] = {}  # a fleet in a province with one coast
-        self.fleet_reach_coast: dict[tuple[str, Coast], Reach] = {}  # a fleet on one of a province's coasts
-        # where a dislodged unit could go if nothing were in the way, in the order a result lists them
-        self.army_retreats: dict[str, tuple[Location, ...]] = {}
-        self.fleet_retreats: dict[tuple[str, Coast | None], tuple[Location, ...]] = {}
-        for p in provinces:
-            self.army_retreats[p] = retreat_options(board, UnitKind.ARMY, Location(p))
+        self.army_supports: list[int] = [
+            bits(q for q in board.army_neighbours(p) if board.can_reach_province(UnitKind.ARMY, Location(p), q))
+            for p in names]
+        # where a dislodged army could go if nothing were in the way, in the order a result lists them
+        self.army_retreats: list[tuple[Location, ...]] = [
+            retreat_options(board, UnitKind.ARMY, Location(p)) for p in names]
+        # A fleet's place: its province's id, or one of `coast_id`'s on a split coast. By place: where it
+        # may move (`Board.fleet_can_reach_province`) and so give support, as bits; for each province it
+        # may move to, the locations (coasts) of it it reaches; where it could retreat to on an empty board.
+        # A place where no fleet can be has no bits, no ways and no retreats (None: asked of the board).
+        self.coast_id: dict[tuple[int, Coast], int] = {}
+        self.fleet_reach: list[int] = [0] * len(names)
+        self.fleet_ways: list[dict[int, tuple[Location, ...]]] = [{} for _ in names]
+        self.fleet_retreats: list[tuple[Location, ...] | None] = [None] * len(names)
+        for p in names:
             for at in board.fleet_locations(p):
-                reach = {q: board.fleet_can_reach_province(at, q)
-                         for q in {n.province for n in board.fleet_neighbours(at)}}
+                ways = {id_of[q]: board.fleet_can_reach_province(at, q)
+                        for q in {n.province for n in board.fleet_neighbours(at)}}
                 if at.coast is None:
-                    self.fleet_reach[p] = reach
+                    place = id_of[p]
                 else:
-                    self.fleet_reach_coast[(p, at.coast)] = reach
-                self.fleet_retreats[(p, at.coast)] = retreat_options(board, UnitKind.FLEET, at)
+                    place = self.coast_id[(id_of[p], at.coast)] = len(self.fleet_ways)
+                    self.fleet_reach.append(0)
+                    self.fleet_ways.append({})
+                    self.fleet_retreats.append(None)
+                self.fleet_reach[place] = sum(1 << q for q in ways)
+                self.fleet_ways[place] = ways
+                self.fleet_retreats[place] = retreat_options(board, UnitKind.FLEET, at)
 
 
 def retreat_options(board: Board, kind: UnitKind, at: Location) -> tuple[Location, ...]:
