@@ -97,6 +97,7 @@ class SpoolReader:
     directory: Path
     writing: Callable[[], tuple[int, int] | None] = lambda: None
     _read_to: dict[int, tuple[int, int]] = field(default_factory=dict)   # segment -> (offset, last number)
+    _foreign: set[Path] = field(default_factory=set)    # files named as segments whose head is not one
 
     def unread(self, limit: int = DRAIN_BYTES) -> tuple[list[fmt.Record], dict[int, tuple[int, int]], list[Path],
                                                         bool]:
@@ -122,7 +123,9 @@ class SpoolReader:
             try:
                 token = fmt.read_token(fd)
                 if token is None:
-                    log.error("intake: %s is not a spool segment; left where it is", path)
+                    if path not in self._foreign:       # (said once, not at every drain)
+                        self._foreign.add(path)
+                        log.error("intake: %s is not a spool segment; left where it is", path)
                     continue
                 found = list(fmt.scan(fd, number, token, start=offset, end=end, after=after))
             finally:
