@@ -269,3 +269,23 @@ def test_commits_move_to_the_spools_thread_when_slow_and_back_when_quick(tmp_pat
                                  ORDERS.replace(b"eng-1@", f"eng-quick-{n}@".encode())) == {}
         assert store._inline and store.stats.inline == 3        # one more on the thread, then back
         assert len(drained(server, db)) == 6
+
+
+def test_mail_drained_does_not_stay_in_the_spool_once_its_segment_is_old_enough(tmp_path):
+    """After a drain that read everything written, intake moves on to a new segment once the old one's
+    first mail is RETIRE_AFTER old, and the next drain deletes it: the password in the mail is then
+    only in the archive, whose copy the dispatcher scrubs."""
+    from servers.net import wait_until
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        store = server.handler._store
+        store.RETIRE_AFTER = 0.0
+        assert smtp.sendmail("turkey@example.org", ["judge@localhost"],
+                             b"Subject: x\r\nMessage-ID: <pw1@example.org>\r\n\r\nsignon Talpha turkey-pw\r\n") == {}
+        first = store.spool.synced[0]
+        assert server.drain().count == 1
+        wait_until(lambda: store.spool.synced[0] > first, what="the spool to move on to a new segment")
+        server.drain()
+        spool = tmp_path / "spool"
+        assert spool_format.segment_name(first) not in os.listdir(spool)
+        assert not any(b"turkey-pw" in (spool / name).read_bytes() for name in os.listdir(spool))

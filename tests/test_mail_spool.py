@@ -247,3 +247,25 @@ def test_damage_anywhere_in_a_segment_yields_a_prefix_of_what_was_written(tmp_pa
     read = spool_format.read_segment(path, number)
     assert read == whole[:len(read)]
     assert all(r.end <= at for r in read) or damage == "zero" and read == whole
+
+
+def test_a_segment_read_whole_is_left_for_a_new_one_once_old_enough_and_then_deleted(tmp_path):
+    """Mail in the archive (whose copy there is scrubbed of passwords) does not stay in the spool until
+    4 MiB more has come: once the drain has read everything written and the segment's first record is
+    old enough, the writer moves on and the next drain deletes the segment."""
+    spool, reader, archive = opened(tmp_path)
+    spool.add_many([arrival(1, body="signon Talpha secret-pw")])
+    number, offset = spool.synced
+    assert not reader.has_read(spool.synced)
+    assert [m.message_id for m in archive.drain_spool(reader)] == ["m1@players.test"]
+    assert reader.has_read(spool.synced)
+    assert not spool.retire_drained(*spool.synced, older_than=3600.0)      # too young
+    spool.add_many([arrival(2)])
+    assert not spool.retire_drained(number, offset, older_than=0.0)        # written past what was read
+    archive.drain_spool(reader)
+    assert spool.retire_drained(*spool.synced, older_than=0.0)
+    archive.drain_spool(reader)
+    assert spool_format.segment_name(number) not in files(tmp_path)
+    assert not any(b"secret-pw" in (tmp_path / "spool" / f).read_bytes() for f in os.listdir(tmp_path / "spool"))
+    assert not spool.retire_drained(*spool.synced, older_than=0.0)         # the new one holds nothing yet
+    assert ids(tmp_path / "judge.sqlite") == ["m1@players.test", "m2@players.test"]

@@ -117,6 +117,7 @@ class GroupCommit:
     RECENT = 0.2        # a MAIL FROM older than this without its DATA is not waited for
     INLINE_UP_TO = 0.001        # commits slower than this (moving average) go to the thread ...
     INLINE_AGAIN_BELOW = 0.0004     # ... and come back to the loop once they are quicker than this
+    RETIRE_AFTER = 600.0    # a segment wholly drained is left for a new one once its first record is this old
 
     def __init__(self, archive_path: str | Path, *, synchronous: str = "FULL", spool: str | Path | None = None,
                  on_committed: Callable[[], None] | None = None):
@@ -200,9 +201,34 @@ class GroupCommit:
             raise
         if moved.more:              # a backlog: the processor drains again when it has handled this part
             self.undrained = True
+        writing, loop = self.spool.synced, self._loop
+        if writing is not None and loop is not None and self.reader.has_read(writing):
+            try:
+                loop.call_soon_threadsafe(self._retire_drained, writing)
+            except RuntimeError:    # the loop is closed: the server stopped
+                pass
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
+
+    def _retire_drained(self, writing: tuple[int, int]) -> None:
+        """On the loop's thread, after a drain that read everything written: the spool moves on from its
+        segment once that is RETIRE_AFTER old (judge.mail.spool.Spool.retire_drained), between two
+        commits, and the processor is woken to drain again, which deletes it."""
+        if self._in_flight:
+            return      # (a commit runs: a later drain tries again)
+        if self._inline:
+            self._retired(self.spool.retire_drained(*writing, older_than=self.RETIRE_AFTER))
+        else:
+            loop = asyncio.get_running_loop()
+            done = self._executor.submit(self.spool.retire_drained, *writing, older_than=self.RETIRE_AFTER)
+            done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._retired, not f.exception() and f.result()))
+
+    def _retired(self, rolled: bool) -> None:
+        if rolled:
+            self.undrained = True
+            if self.on_committed is not None:
+                self.on_committed()
 
     async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)

@@ -62,6 +62,7 @@ class Spool:
         self._token = b""
         self._offset = self._size = 0
         self._broken = False
+        self._first_at: float | None = None    # when the segment being written got its first record (monotonic)
         self._lock = threading.Lock()   # a write and `close` never overlap (the fd could be another file's next)
         self.synced: tuple[int, int] | None = None   # (segment, offset) up to which it is synced; None: closed
         self._spares = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-spool-spare")
@@ -106,10 +107,24 @@ class Spool:
                 if self.synced is None:
                     raise OSError("the spool is closed")
                 self._write(records)
+                if self._first_at is None:
+                    self._first_at = time.monotonic()
         except OSError as e:
             self._broken = True     # nothing more is written into that segment: the next batch begins a new one
             return [e if isinstance(o, Spooled) else o for o in outcomes]
         return outcomes
+
+    def retire_drained(self, number: int, offset: int, older_than: float) -> bool:
+        """Move on to a new segment if the one being written is segment `number`, written to `offset` and no
+        further (the drain has read it all), and got its first record over `older_than` seconds ago; the
+        next drain then deletes it. So mail already in the archive, whose copy there has its passwords
+        scrubbed, does not stay in the spool until 4 MiB more mail has come. On the writer's thread."""
+        with self._lock:
+            if self.synced is None or (self._number, self._offset) != (number, offset) \
+                    or self._first_at is None or time.monotonic() - self._first_at < older_than:
+                return False
+            self._roll()
+            return True
 
     def _write(self, records: list[bytes]) -> None:
         if self._broken:
@@ -167,7 +182,7 @@ class Spool:
             os.close(fd)
             raise
         self._fd, self._number, self._token = fd, number, token
-        self._offset, self._size = fmt.HEAD_SIZE, os.fstat(fd).st_size
+        self._offset, self._size, self._first_at = fmt.HEAD_SIZE, os.fstat(fd).st_size, None
         self.synced = (number, self._offset)
 
     def _make_spare(self, size: int | None = None) -> Path:

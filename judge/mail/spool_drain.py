@@ -138,6 +138,11 @@ class SpoolReader:
                 finished.append(path)
         return records, read_to, finished, False
 
+    def has_read(self, place: tuple[int, int]) -> bool:
+        """Whether this drain has read segment `place[0]` up to offset `place[1]` (what the writer has synced)."""
+        number, offset = place
+        return self._read_to.get(number, (fmt.HEAD_SIZE, None))[0] == offset
+
     def moved(self, read_to: dict[int, tuple[int, int]], finished: list[Path]) -> None:
         """After the archive's commit: remember how far each segment is read, delete those read whole."""
         self._read_to.update(read_to)
