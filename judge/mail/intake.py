@@ -218,11 +218,18 @@ class GroupCommit:
         if self._in_flight:
             return      # (a commit runs: a later drain tries again)
         if self._inline:
-            self._retired(self.spool.retire_drained(*writing, older_than=self.RETIRE_AFTER))
+            self._retired(self._retire(writing))
         else:
             loop = asyncio.get_running_loop()
-            done = self._executor.submit(self.spool.retire_drained, *writing, older_than=self.RETIRE_AFTER)
-            done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._retired, not f.exception() and f.result()))
+            done = self._executor.submit(self._retire, writing)
+            done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._retired, f.result()))
+
+    def _retire(self, writing: tuple[int, int]) -> bool:
+        try:
+            return self.spool.retire_drained(*writing, older_than=self.RETIRE_AFTER)
+        except OSError:     # (no new segment could be made, say on a full disk: the next drain tries again)
+            log.warning("intake: could not move the spool on to a new segment", exc_info=True)
+            return False
 
     def _retired(self, rolled: bool) -> None:
         if rolled:

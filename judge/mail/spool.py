@@ -123,11 +123,15 @@ class Spool:
             if self.synced is None or (self._number, self._offset) != (number, offset) \
                     or self._first_at is None or time.monotonic() - self._first_at < older_than:
                 return False
-            self._roll()
+            try:
+                self._roll()
+            except OSError:
+                self._broken = True     # (the next write tries a new segment again)
+                raise
             return True
 
     def _write(self, records: list[bytes]) -> None:
-        if self._broken:
+        if self._broken or self._fd is None:
             self._roll()
         at = 0
         while at < len(records):
