@@ -201,8 +201,10 @@ class GroupCommit:
             raise
         if moved.more:              # a backlog: the processor drains again when it has handled this part
             self.undrained = True
-        writing, loop = self.spool.synced, self._loop
-        if writing is not None and loop is not None and self.reader.has_read(writing):
+        writing, loop, age = self.spool.synced, self._loop, self.spool.age()
+        # (the age read here first: a young segment, the usual case, costs the loop no wake-up)
+        if writing is not None and loop is not None and age is not None and age >= self.RETIRE_AFTER \
+                and self.reader.has_read(writing):
             try:
                 loop.call_soon_threadsafe(self._retire_drained, writing)
             except RuntimeError:    # the loop is closed: the server stopped

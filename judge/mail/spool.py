@@ -56,10 +56,8 @@ class Spool:
         found = fmt.segments(self.directory)
         self._number = found[-1][0] if found else 0
         self._seq = _last_seq(found) + 1
-        for spare in self.directory.glob(f"*{SPARE_SUFFIX}"):      # (spares, maybe half made, when the judge stopped)
-            spare.unlink()
+        self._remove_spares()          # (maybe half made, when the judge stopped)
         self._fd: int | None = None
-        self._token = b""
         self._offset = self._size = 0
         self._broken = False
         self._first_at: float | None = None    # when the segment being written got its first record (monotonic)
@@ -81,8 +79,7 @@ class Spool:
         except OSError:
             pass
         self._spares.shutdown(wait=True)
-        for spare in self.directory.glob(f"*{SPARE_SUFFIX}"):
-            spare.unlink()
+        self._remove_spares()
 
     def add_many(self, arrivals: list[Arrival]) -> list[Spooled | Exception]:
         """Append the arrivals and sync them; when this returns each `Spooled` may be acknowledged. An
@@ -114,14 +111,20 @@ class Spool:
             return [e if isinstance(o, Spooled) else o for o in outcomes]
         return outcomes
 
+    def age(self) -> float | None:
+        """Seconds since the segment being written got its first record (None: it holds none)."""
+        first = self._first_at
+        return None if first is None else time.monotonic() - first
+
     def retire_drained(self, number: int, offset: int, older_than: float) -> bool:
         """Move on to a new segment if the one being written is segment `number`, written to `offset` and no
         further (the drain has read it all), and got its first record over `older_than` seconds ago; the
         next drain then deletes it. So mail already in the archive, whose copy there has its passwords
         scrubbed, does not stay in the spool until 4 MiB more mail has come. On the writer's thread."""
         with self._lock:
+            age = self.age()
             if self.synced is None or (self._number, self._offset) != (number, offset) \
-                    or self._first_at is None or time.monotonic() - self._first_at < older_than:
+                    or age is None or age < older_than:
                 return False
             try:
                 self._roll()
@@ -176,8 +179,7 @@ class Spool:
                 self._spare = self._spares.submit(self._make_spare)
         fd = os.open(spare, os.O_RDWR)
         try:
-            token = secrets.token_bytes(16)
-            _pwrite_all(fd, fmt.head(token), 0)
+            _pwrite_all(fd, fmt.head(secrets.token_bytes(16)), 0)
             os.fdatasync(fd)
             number = self._number + 1
             os.rename(spare, self.directory / fmt.segment_name(number))
@@ -185,9 +187,13 @@ class Spool:
         except BaseException:
             os.close(fd)
             raise
-        self._fd, self._number, self._token = fd, number, token
+        self._fd, self._number = fd, number
         self._offset, self._size, self._first_at = fmt.HEAD_SIZE, os.fstat(fd).st_size, None
         self.synced = (number, self._offset)
+
+    def _remove_spares(self) -> None:
+        for spare in self.directory.glob(f"*{SPARE_SUFFIX}"):
+            spare.unlink()
 
     def _make_spare(self, size: int | None = None) -> Path:
         """A file of zeros, its blocks on disk (so later syncs write data alone), not yet a segment."""

@@ -25,7 +25,6 @@ one by one, so that each finds its first copy and the archive's numbers keep the
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,20 +115,16 @@ class SpoolReader:
                 return records, read_to, finished, True
             end = current[1] if current is not None and number == current[0] else None
             offset, after = self._read_to.get(number, (fmt.HEAD_SIZE, None))
-            try:
-                fd = os.open(path, os.O_RDONLY)
-            except FileNotFoundError:
-                continue
-            try:
-                token = fmt.read_token(fd)
+            with fmt.opened_segment(path) as opened:
+                if opened is None:      # (gone meanwhile)
+                    continue
+                fd, token = opened
                 if token is None:
                     if path not in self._foreign:       # (said once, not at every drain)
                         self._foreign.add(path)
                         log.error("intake: %s is not a spool segment; left where it is", path)
                     continue
                 found = list(fmt.scan(fd, number, token, start=offset, end=end, after=after))
-            finally:
-                os.close(fd)
             records += found
             held += sum(len(r.raw) for r in found)
             if found:

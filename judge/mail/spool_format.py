@@ -128,7 +128,7 @@ def scan(fd: int, number: int, token: bytes, *, start: int = HEAD_SIZE, end: int
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[tuple[int, bytes | None] | None]:
+def opened_segment(path: Path) -> Iterator[tuple[int, bytes | None] | None]:
     """A segment open for reading with its token (None: not a segment's head), or None if it is gone."""
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -143,7 +143,7 @@ def _opened(path: Path) -> Iterator[tuple[int, bytes | None] | None]:
 
 def read_segment(path: Path, number: int) -> list[Record] | None:
     """Every record of a segment written by no one now (None: not a segment, or gone meanwhile)."""
-    with _opened(path) as opened:
+    with opened_segment(path) as opened:
         if opened is None or opened[1] is None:
             return None
         return list(scan(opened[0], number, opened[1]))
@@ -153,7 +153,7 @@ def copy_segment(source: Path, destination: Path, wanted: Callable[[str], bool])
     """Copy a segment's head and the records that check and are `wanted` (by key: a backup leaves out
     those its judge.sqlite copy has), without the zeros after them. False: it is gone (drained
     meanwhile). The copy is read as the original is."""
-    with _opened(source) as opened:
+    with opened_segment(source) as opened:
         if opened is None:
             return False
         fd, token = opened

@@ -26,6 +26,7 @@ import os
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
             # (its records already in judge.sqlite are left out: their raw copies there are scrubbed of passwords)
             segments = [name for name in spool_segments(data_dir)
                         if spool_format.copy_segment(data_dir / name, partial / name,
-                                                     lambda key: not _archived(freeze, key))]
+                                                     _not_archived(freeze))]
         finally:
             freeze.execute("ROLLBACK")
     finally:
@@ -98,12 +99,12 @@ def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
     return copied
 
 
-def _archived(judge: sqlite3.Connection, key: str) -> bool:
-    """Whether the archive holds the spool record of this key (its drain committed). (A judge file made by
-    the games service alone has no archive yet.)"""
+def _not_archived(judge: sqlite3.Connection) -> Callable[[str], bool]:
+    """Whether the archive lacks the spool record of a key (its drain not committed). (A judge file made by
+    the games service alone has no archive yet: it lacks them all.)"""
     if not judge.execute("SELECT 1 FROM sqlite_master WHERE name = 'inbound'").fetchone():
-        return False
-    return judge.execute("SELECT 1 FROM inbound WHERE spool_key = ?", [key]).fetchone() is not None
+        return lambda key: True
+    return lambda key: judge.execute("SELECT 1 FROM inbound WHERE spool_key = ?", [key]).fetchone() is None
 
 
 def _snapshot(source: Path, destination: Path) -> None:
