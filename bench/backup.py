@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from judge.mail.archive import Archive  # noqa: E402
+from judge.mail.intake.archive import Archive  # noqa: E402
 from judge.ops.backup import backup, data_files  # noqa: E402
 from test_games_helpers import seven_player_game, service  # noqa: E402
 

@@ -5,7 +5,7 @@
 Games are made through the service (joins, orders) for a sample, then the rest are copies of those
 game files renamed with SQLite's backup API (making 10,000 games one join at a time only measures
 fsync). The index is then rebuilt from the files with the start-up sweep, as after a crash.
-The reports are queued by the daemon's own courier (judge.mail.courier) into the judge file's
+The reports are queued by the daemon's own courier (judge.mail.outbound.courier) into the judge file's
 outbox, each results mail with its board picture, drawn once per phase and stored once for all its
 recipients.
 Prints medians and p95s; goals: finding due games < 1 ms among 10,000, and 1,000 deadlines
@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from judge.config import Config  # noqa: E402
 from judge.engine import load_variant  # noqa: E402
-from judge.mail import outbox  # noqa: E402
-from judge.mail.courier import Courier  # noqa: E402
+from judge.mail.outbound import outbox  # noqa: E402
+from judge.mail.outbound.courier import Courier  # noqa: E402
 from judge.engine.notation import parse_order  # noqa: E402
 from judge.games.clock import ManualClock, iso, parse_time  # noqa: E402
 from judge.games.service import GameService  # noqa: E402

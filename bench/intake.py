@@ -3,7 +3,7 @@
 Runs the judge's intake handler (raw bytes appended to intake's spool, a log of segment files,
 and synced before the 250; messages that arrive during a commit share the next one: group
 commit; the commits on the event loop while they are quick, in the judge's SMTP session class,
-judge.mail.smtp_protocol) and, in the same run for comparison, two servers that store nothing:
+judge.mail.intake.smtp_protocol) and, in the same run for comparison, two servers that store nothing:
 aiosmtpd's own session class as it ships (the goal's baseline), and the judge's session class
 (so the ratio to it is the cost of storing alone). Each server runs in a process of its own (as
 `judge serve` does); the clients are threads of this process. After a warm-up, each round
@@ -41,7 +41,7 @@ from pathlib import Path
 
 from aiosmtpd.smtp import SMTP
 
-from judge.mail.intake import CommitStats, IntakeHandler, RateLimiter, protocol_factory
+from judge.mail.intake.smtp_server import CommitStats, IntakeHandler, RateLimiter, protocol_factory
 
 CONNECTIONS = (1, 4, 16)
 SIZE_LIMIT = 1_048_576

@@ -52,9 +52,9 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 def started_games(data: Path, count: int) -> dict[str, dict[str, str]]:
     """`count` standard games, each with seven players signed up (so started), made before serve runs;
-    for each game each power's secret reply address (judge.mail.tokens), as the judge's mail gives it."""
+    for each game each power's secret reply address (judge.mail.screening.tokens), as the judge's mail gives it."""
     from judge.games.service import GameService
-    from judge.mail.tokens import ReplyTokens
+    from judge.mail.screening.tokens import ReplyTokens
     service = GameService(data)
     for p in POWERS:
         service.create_account(p.lower(), f"{p.lower()}@players.test", f"{p.lower()}-pw")

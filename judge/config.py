@@ -89,7 +89,7 @@ class LimitsConfig:
 
 @dataclass(frozen=True)
 class ShardConfig:
-    """Several judges behind one mail server, each owning some games (judge.mail.shards,
+    """Several judges behind one mail server, each owning some games (judge.mail.federation.shards,
     deploy/README.md "Past one machine"). With no secret the judge is alone: it forwards nothing,
     sends no account changes, and trusts no mail that says it was forwarded."""
     secret: str = ""                 # shared by all the hosts: signs forwarded mail and account changes

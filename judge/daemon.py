@@ -39,13 +39,13 @@ from functools import partial
 import sqlite_utils
 
 from .config import Config
-from .mail import outbox, outgoing, quarantine
-from .mail.archive import Archive, StoredMessage
-from .mail.imap import ImapIntake
-from .mail.intake import IntakeHandler, RateLimiter, start_server
-from .mail.loops import Bounce, Classification, classify
-from .mail.reports import Reports
-from .mail.spool import spool_dir
+from .mail.outbound import outbox, outgoing, quarantine
+from .mail.intake.archive import Archive, StoredMessage
+from .mail.intake.imap import ImapIntake
+from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
+from .mail.screening.robot_mail import Bounce, Classification, classify
+from .mail.words.reports import Reports
+from .mail.intake.spool import spool_dir
 from .storage.datalock import hold
 from .storage.db import durable, transaction
 

@@ -5,7 +5,7 @@ import argparse
 
 from .engine import edition, load_variant, process_phase, starting_position
 from .engine.notation import order_text
-from .mail.reason_words import because
+from .mail.words.reason_words import because
 from .order_reading import read_order_lines
 
 # A common opening, written in the canonical notation.

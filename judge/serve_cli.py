@@ -52,7 +52,7 @@ def overrides_from(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from .daemon import serve      # imported here so other subcommands do not load the mail stack
-    from .mail.hooks import build_hooks
+    from .mail.serve_hooks import build_hooks
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO

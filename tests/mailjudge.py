@@ -15,9 +15,9 @@ from judge.daemon import Processor
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 from judge.language.commands import CommandReader
-from judge.mail.dispatch import Dispatch
-from judge.mail.reports import Reports
-from judge.mail.hooks import KEEP_OPEN
+from judge.mail.commands.dispatch import Dispatch
+from judge.mail.words.reports import Reports
+from judge.mail.serve_hooks import KEEP_OPEN
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 _ids = itertools.count(1)
@@ -87,7 +87,7 @@ class MailJudge:
             "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
         self.clock = ManualClock(start)
         self.service = GameService(self.config.data_dir, clock=self.clock, judge_synchronous="NORMAL",
-                                   keep_open=KEEP_OPEN)    # as judge serve makes it (judge.mail.hooks)
+                                   keep_open=KEEP_OPEN)    # as judge serve makes it (judge.mail.serve_hooks)
         self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier)
         self.dispatch.commands = _shared_commands()
         self.dispatch._readers = _ORDER_READERS

@@ -14,8 +14,8 @@ from judge.engine.notation import order_text, position_from_json
 from judge.games.clock import parse_time
 from judge.games.model import Settings
 from judge.games.service import GameService, Notice
-from judge.mail.notices import render_notice
-from judge.mail.reports import Rendered, Reports
+from judge.mail.words.notices import render_notice
+from judge.mail.words.reports import Rendered, Reports
 from test_games_helpers import (STANDARD, accounts, france_plays_on_alone, greedy_orders, orders, seven_player_game,
                                 service, submit)
 

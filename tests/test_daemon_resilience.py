@@ -15,9 +15,9 @@ from aiosmtpd.controller import Controller
 
 from judge.config import LimitsConfig, load_config
 from judge.daemon import Daemon, Processor
-from judge.mail import outbox
-from judge.mail.courier import Courier
-from judge.mail.notice_failures import NOTICE_ATTEMPTS
+from judge.mail.outbound import outbox
+from judge.mail.outbound.courier import Courier
+from judge.mail.outbound.notice_failures import NOTICE_ATTEMPTS
 from judge.storage.db import open_db
 
 from fuzzmail import Generator
@@ -298,8 +298,8 @@ def test_judge_serve_exits_non_zero_when_it_cannot_run(tmp_path):
 
 
 def test_imap_sets_an_absurd_mail_aside_flagged_and_takes_the_rest(tmp_path):
-    from judge.mail.archive import Archive
-    from judge.mail.imap import ImapIntake
+    from judge.mail.intake.archive import Archive
+    from judge.mail.intake.imap import ImapIntake
     from servers.dovecot import dovecot_binary, remove, start_dovecot
     from test_mail_imap import Mailbox, config_for, player_mail
     if dovecot_binary() is None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.mail import outbox
-from judge.mail.loops import build_message
+from judge.mail.outbound import outbox
+from judge.mail.outbound.compose import build_message
 from judge.storage.db import open_db
 
 from servers.dovecot import dovecot_binary, remove, start_dovecot

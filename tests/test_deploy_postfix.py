@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.mail import outbox
-from judge.mail.loops import build_message
+from judge.mail.outbound import outbox
+from judge.mail.outbound.compose import build_message
 from judge.storage.db import open_db
 
 from servers.judge_process import JudgeServe

@@ -11,9 +11,9 @@ from judge.engine import load_variant, starting_position
 from judge.engine.notation import position_from_json
 from judge.games import fog
 from judge.games.model import GameError, Settings
-from judge.mail.notices import render_notice
-from judge.mail.reason_words import detail_words
-from judge.mail.reports import Reports
+from judge.mail.words.notices import render_notice
+from judge.mail.words.reason_words import detail_words
+from judge.mail.words.reports import Reports
 from judge.pictures import picture_of_phase
 
 from fogsight import STANDARD, mentions, unseen

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from judge.games.model import GameError
-from judge.mail.notices import render_notice
-from judge.mail.reports import Reports
+from judge.mail.words.notices import render_notice
+from judge.mail.words.reports import Reports
 
 from test_games_helpers import accounts, orders, service
 

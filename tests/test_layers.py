@@ -40,7 +40,8 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
 
 
 def _named(name: str, known: dict[str, Path]) -> str | None:
-    """The longest known module that `name` is or lies in (judge.mail.archive.MIGRATIONS -> judge.mail.archive)."""
+    """The longest known module that `name` is or lies in
+    (judge.mail.intake.archive.MIGRATIONS -> judge.mail.intake.archive)."""
     while name and name not in known:
         name = name.rpartition(".")[0]
     return name or None
@@ -49,7 +50,7 @@ def _named(name: str, known: dict[str, Path]) -> str | None:
 def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     tree = ast.parse(path.read_text(), str(path))
     root = name.split(".")[0]
-    registry = re.compile(rf"^({root}(?:\.\w+)*):\w+$")    # "judge.mail.archive:MIGRATIONS"
+    registry = re.compile(rf"^({root}(?:\.\w+)*):\w+$")    # "judge.mail.intake.archive:MIGRATIONS"
     skipped = _type_checking_only(tree)
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     targets: list[str] = []
@@ -79,7 +80,7 @@ def import_graph(package: Path) -> dict[str, set[str]]:
 
 
 def layer_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """judge.mail.dispatch -> judge.games.service becomes judge.mail -> judge.games. The package's own
+    """judge.mail.commands.dispatch -> judge.games.service becomes judge.mail -> judge.games. The package's own
     __init__ (judge) and a parent importing its child are not layer edges."""
     def layer(name: str) -> str:
         return ".".join(name.split(".")[:2])
@@ -167,3 +168,50 @@ def test_an_import_only_for_annotations_is_no_cycle(tmp_path):
     (package / "b.py").write_text("from typing import TYPE_CHECKING\nthing = 1\n"
                                   "if TYPE_CHECKING:\n    from .a import thing as _\n")
     assert cycles(import_graph(package)) == []
+
+
+# The mail layer's stages, in the order they may import one another: a stage imports only the stages
+# before it (and itself). The modules directly in judge/mail/ (the serve hooks, the demo) come after all.
+MAIL_STAGES = ["intake", "words", "screening", "outbound", "federation", "commands"]
+
+
+def mail_stage(name: str) -> int | None:
+    """The rank of the stage a judge.mail module belongs to; len(MAIL_STAGES) for judge/mail/*.py;
+    None outside the mail layer."""
+    parts = name.split(".")
+    if parts[:2] != ["judge", "mail"] or len(parts) < 3:
+        return None
+    if parts[2] in MAIL_STAGES:
+        return MAIL_STAGES.index(parts[2])
+    return len(MAIL_STAGES)
+
+
+def test_the_mail_layer_is_by_stage():
+    stages = {p.name for p in (JUDGE / "mail").iterdir() if (p / "__init__.py").exists()}
+    assert stages == set(MAIL_STAGES)
+    top = sorted(p.stem for p in (JUDGE / "mail").glob("*.py") if p.stem != "__init__")
+    assert top == ["demo", "serve_hooks"]      # everything else lives in the stage it serves
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Each import from a mail stage to a later one, as "a -> b"."""
+    found = []
+    for name, targets in graph.items():
+        rank = mail_stage(name)
+        for target in targets:
+            other = mail_stage(target)
+            if rank is not None and other is not None and other > rank:
+                found.append(f"{name} -> {target}")
+    return sorted(found)
+
+
+def test_each_mail_stage_imports_only_earlier_ones():
+    assert upward_imports(import_graph(JUDGE)) == []
+
+
+def test_an_upward_mail_import_is_found():
+    graph = {"judge.mail.intake.archive": {"judge.mail.commands.dispatch", "judge.storage.db"},
+             "judge.mail.commands.dispatch": {"judge.mail.intake.archive"},
+             "judge.mail.words.notices": {"judge.mail.serve_hooks"}}
+    assert upward_imports(graph) == ["judge.mail.intake.archive -> judge.mail.commands.dispatch",
+                                     "judge.mail.words.notices -> judge.mail.serve_hooks"]

@@ -1,6 +1,6 @@
 """A whole Abstraction II game by mail: created and joined by mail, A/F orders written by hand, and
 played to the end of December 1918 by the master's PROCESS, through the real dispatcher."""
-from judge.mail.courier import Courier
+from judge.mail.outbound.courier import Courier
 
 from mailjudge import POWERS, MailJudge
 

@@ -1,10 +1,10 @@
-"""judge/mail/archive.py: commit first, claim in order, a redelivery recorded but never processed twice."""
+"""judge/mail/intake/archive.py: commit first, claim in order, a redelivery recorded but never processed twice."""
 import sqlite3
 
 import pytest
 
-from judge.mail.archive import Archive, Arrival
-from judge.mail.message_keys import content_hash, message_id_of
+from judge.mail.intake.archive import Archive, Arrival
+from judge.mail.intake.message_keys import content_hash, message_id_of
 
 MESSAGE = (b"Received: from a.example by b.example; Mon, 1 Jan 2029 10:00:00 +0000\r\n"
            b"From: France <france@example.org>\r\nTo: judge@localhost\r\nSubject: orders\r\n"

@@ -1,6 +1,6 @@
 """Every mail command, through the dispatcher, against real games on disk."""
 
-from judge.mail.courier import Courier
+from judge.mail.outbound.courier import Courier
 from mailjudge import POWERS
 
 

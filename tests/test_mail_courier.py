@@ -1,6 +1,6 @@
-"""judge/mail/courier.py: pending notices into the outbox, once each, with the secret reply address."""
-from judge.mail.courier import Courier
-from judge.mail.tokens import ReplyTokens
+"""judge/mail/outbound/courier.py: pending notices into the outbox, once each, with the secret reply address."""
+from judge.mail.outbound.courier import Courier
+from judge.mail.screening.tokens import ReplyTokens
 from judge.storage.db import open_db
 
 from mailjudge import POWERS, MailJudge
@@ -138,8 +138,8 @@ def test_a_results_notice_stored_before_carries_its_results_itself_and_reads_the
     import json
     import sqlite3
 
-    from judge.mail.notices import render_notice
-    from judge.mail.reports import Reports
+    from judge.mail.words.notices import render_notice
+    from judge.mail.words.reports import Reports
 
     j = MailJudge(tmp_path)
     j.seven_players()

@@ -6,7 +6,7 @@ import smtplib
 import sqlite3
 
 from judge.games.service import GameService
-from judge.mail import spool_format
+from judge.mail.intake import spool_format
 
 from mailjudge import POWERS, mail
 from servers.net import wait_until

@@ -14,9 +14,9 @@ import pytest
 
 from judge.config import load_config
 from judge.daemon import MailContext
-from judge.mail import outbox
-from judge.mail.archive import Archive
-from judge.mail.loops import build_message
+from judge.mail.outbound import outbox
+from judge.mail.intake.archive import Archive
+from judge.mail.outbound.compose import build_message
 
 from servers.net import wait_until
 from servers.running import DaemonThread

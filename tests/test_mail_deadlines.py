@@ -195,7 +195,7 @@ def test_stray_and_late_lines_in_a_retreat_phase_are_refused_to_their_sender_onl
 # -- the same rules in-process, with a manual clock ------------------------------------------------
 
 def test_the_tick_runs_only_after_the_mail_received_before_its_moment(tmp_path):
-    from judge.mail.archive import Archive
+    from judge.mail.intake.archive import Archive
     from mailjudge import MailJudge
     judge = MailJudge(tmp_path)
     moments = iter([100.0, 200.0])
@@ -213,7 +213,7 @@ def test_the_tick_runs_only_after_the_mail_received_before_its_moment(tmp_path):
 
 
 def test_orders_received_before_a_play_but_read_after_it_are_too_late_and_kept_nowhere(tmp_path):
-    from judge.mail.archive import Archive
+    from judge.mail.intake.archive import Archive
     from mailjudge import MailJudge
     judge = MailJudge(tmp_path)
     judge.seven_players()

@@ -1,9 +1,9 @@
-"""judge/mail/dispatch.py: a stored mail in, commands and orders done, one confirmation out."""
+"""judge/mail/commands/dispatch.py: a stored mail in, commands and orders done, one confirmation out."""
 import pytest
 
-from judge.mail.archive import Archive
-from judge.mail.loops import classify
-from judge.mail.password_guard import FREE
+from judge.mail.intake.archive import Archive
+from judge.mail.screening.robot_mail import classify
+from judge.mail.screening.password_guard import FREE
 
 from mailjudge import mail
 

@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from email import message_from_bytes, policy
 
-from judge.mail.loops import stable_message_id
+from judge.mail.outbound.compose import stable_message_id
 
 from fuzzmail import JUDGE, Generator
 from servers.judge_process import JudgeServe, judge_env

@@ -18,7 +18,7 @@ import pytest
 from judge.config import load_config
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
-from judge.mail.hooks import build_hooks
+from judge.mail.serve_hooks import build_hooks
 
 from mailjudge import POWERS, mail
 from servers.net import wait_until

@@ -10,10 +10,10 @@ import pytest
 
 from judge.games.answers import NoSuchGame
 from judge.engine.notation import parse_order
-from judge.mail.game_settings import HELP_SETTINGS
-from judge.mail.info_commands import hidden
-from judge.mail.notices import render_notice
-from judge.mail.reports import Reports
+from judge.mail.commands.game_settings import HELP_SETTINGS
+from judge.mail.commands.info import hidden
+from judge.mail.words.notices import render_notice
+from judge.mail.words.reports import Reports
 from mailjudge import POWERS, MailJudge
 from test_games_export import outcomes, replay, replayed_outcomes
 from test_games_export import play as play_by_service

@@ -8,7 +8,7 @@ from judge.engine import load_variant
 from judge.engine.calendar import PhaseKind
 from judge.language.commands import CommandError, CommandReader
 from judge.language.parse import OrderReader
-from judge.mail.reports import Reports
+from judge.mail.words.reports import Reports
 
 TOPICS = ["orders", "commands", "press", "deadlines", "master"]
 STANDARD = load_variant("standard")

@@ -1,12 +1,12 @@
-"""The serve hooks (judge.mail.hooks): the tick plays the games at the daemon's moment, and the courier
+"""The serve hooks (judge.mail.serve_hooks): the tick plays the games at the daemon's moment, and the courier
 runs one at a time however many threads call it."""
 from __future__ import annotations
 
 import threading
 from datetime import timedelta
 
-from judge.mail.courier import Courier
-from judge.mail.hooks import Tick
+from judge.mail.outbound.courier import Courier
+from judge.mail.serve_hooks import Tick
 from judge.storage.db import open_db
 
 

@@ -1,12 +1,13 @@
-"""judge/mail/imap.py against a real dovecot: BODY.PEEK[], \\Seen only after the store, IDLE, polling, reconnects."""
+"""judge/mail/intake/imap.py against a real dovecot: BODY.PEEK[], \\Seen only after the store, IDLE, polling,
+reconnects."""
 import threading
 
 import pytest
 from imapclient import IMAPClient
 
 from judge.config import ImapConfig
-from judge.mail.archive import Archive
-from judge.mail.imap import ImapIntake
+from judge.mail.intake.archive import Archive
+from judge.mail.intake.imap import ImapIntake
 
 from servers.dovecot import dovecot_binary, remove, start_dovecot
 from servers.net import wait_until

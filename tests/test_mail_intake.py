@@ -1,4 +1,4 @@
-"""judge/mail/intake.py against real clients: smtplib, swaks and a raw LMTP conversation."""
+"""judge/mail/intake/smtp_server.py against real clients: smtplib, swaks and a raw LMTP conversation."""
 import re
 import os
 import shutil
@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from judge.mail import spool_format
+from judge.mail.intake import spool_format
 
 from servers.running import IntakeServer
 

@@ -1,9 +1,10 @@
-"""judge/mail/loops.py: never answer robots, recognise bounces, mark and thread the judge's own mail."""
+"""judge/mail/screening/robot_mail.py: never answer robots, recognise bounces, mark and thread the judge's own mail."""
 from email import message_from_bytes, policy
 
 import pytest
 
-from judge.mail.loops import build_message, classify, stable_message_id
+from judge.mail.outbound.compose import build_message, stable_message_id
+from judge.mail.screening.robot_mail import classify
 
 PLAIN = b"From: Russia <russia@example.org>\r\nTo: judge@localhost\r\nSubject: orders\r\n" \
         b"Message-ID: <r1@example.org>\r\n\r\nA Mos-Ukr\r\n"

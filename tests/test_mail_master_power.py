@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.mail.courier import Courier
+from judge.mail.outbound.courier import Courier
 from mailjudge import POWERS, MailJudge
 
 

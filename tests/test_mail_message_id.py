@@ -1,5 +1,5 @@
 """Intake reads each message's Message-ID from its header block with two regular expressions where the
-block is plain, and with Python's email parser otherwise (judge.mail.message_keys.message_id_of). Whatever
+block is plain, and with Python's email parser otherwise (judge.mail.intake.message_keys.message_id_of). Whatever
 the path, the answer must be the parser's: for every crafted case of tests/data/mail/message_ids.json
 and every real client's mail of tests/data/mail/clients/."""
 import json
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.mail.message_keys import message_id_of
+from judge.mail.intake.message_keys import message_id_of
 
 DATA = Path(__file__).parent / "data" / "mail"
 CRAFTED = json.loads((DATA / "message_ids.json").read_text(encoding="utf-8"))["cases"]

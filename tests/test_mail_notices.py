@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from judge.games.answers import Notice, NoticeKind
-from judge.mail.notices import UnknownNotice, render_notice, template_for
-from judge.mail.reports import Reports
+from judge.mail.words.notices import UnknownNotice, render_notice, template_for
+from judge.mail.words.reports import Reports
 from notice_games import play_all
 
 # One worker runs this module under pytest-xdist (bin/test: --dist loadgroup): its module fixture is

@@ -122,7 +122,7 @@ def test_each_mail_is_one_transaction_of_the_judge_file(cases_run, case):
 def test_a_mail_queued_on_its_own_commits_with_full_sync(tmp_path, monkeypatch):
     """outbox.enqueue outside any transaction, on a connection that runs NORMAL (as the daemon's
     does): its own commit is FULL, so the sender cannot see the mail before it is on disk."""
-    from judge.mail import outbox
+    from judge.mail.outbound import outbox
     from judge.storage.db import open_db
 
     tracer = Tracer(monkeypatch)
@@ -178,7 +178,7 @@ def test_a_mail_whose_handling_fails_leaves_no_trace_in_either_file(tmp_path, mo
     for its retry, which then stores the orders once and sends one reply."""
     import time
 
-    from judge.mail.dispatch import Dispatch
+    from judge.mail.commands.dispatch import Dispatch
 
     judge = MailJudge(tmp_path)
     try:

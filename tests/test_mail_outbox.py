@@ -1,11 +1,12 @@
-"""judge/mail/outbox.py: idempotent enqueue, at-least-once delivery through a real SMTP sink, backoff, .eml files."""
+"""judge/mail/outbound/outbox.py: idempotent enqueue, at-least-once delivery through a real SMTP sink, backoff,
+.eml files."""
 from email import message_from_bytes, policy
 
 import pytest
 
 from judge.config import OutboxConfig, RelayConfig
-from judge.mail import outbox
-from judge.mail.loops import build_message
+from judge.mail.outbound import outbox
+from judge.mail.outbound.compose import build_message
 from judge.storage.db import open_db
 
 from servers.sink import Sink, SinkHandler
@@ -168,7 +169,7 @@ def picture_mail(key: str, to: str):
 
 
 def test_a_shared_picture_is_stored_once_sent_whole_and_dropped_after_the_retention(db, tmp_path):
-    from judge.mail.shared_part import SharedPart
+    from judge.mail.outbound.shared_part import SharedPart
     clock = Clock()
     picture = SharedPart("alpha-S1901M.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 300)
     keep = OutboxConfig(first_retry=60, max_retry=600, max_attempts=5, keep_sent_days=2)

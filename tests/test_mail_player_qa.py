@@ -1,6 +1,6 @@
 """What players and masters found confusing in the judge's replies, played by mail: each reply must say
 what happened, what was wrong and how to fix it, in the words and time zones the rest of the mail uses."""
-from judge.mail.notices import render_notice
+from judge.mail.words.notices import render_notice
 
 
 def test_joining_a_forming_game_says_how_many_are_still_needed(judge):
@@ -146,7 +146,7 @@ def test_list_has_a_header_and_says_what_to_do_next(playing):
 
 
 def test_an_outbox_file_being_written_is_never_named_like_a_finished_mail(tmp_path, monkeypatch):
-    from judge.mail import outbox as outbox_module
+    from judge.mail.outbound import outbox as outbox_module
     seen = []
     real_fdopen = outbox_module.os.fdopen
 

@@ -10,8 +10,8 @@ import pytest
 
 from judge.engine import load_variant
 from judge.engine.outcomes import Reason, Why
-from judge.mail.outcome_words import explain
-from judge.mail.reason_words import _TAIL, REASONS, WORDS, because
+from judge.mail.words.outcome_words import explain
+from judge.mail.words.reason_words import _TAIL, REASONS, WORDS, because
 
 V = load_variant("standard")
 CASES = json.loads((Path(__file__).parent / "data" / "reason_words" / "outcomes.json").read_text())["cases"]

@@ -10,12 +10,12 @@ import pytest
 from judge.engine import load_variant, starting_position
 from judge.engine.calendar import PhaseKind
 from judge.language.parse import OrderReader
-from judge.mail.game_settings import HELP_SETTINGS
-from judge.mail.loops import reply_subject
-from judge.mail.notices import render_notice
-from judge.mail.quarantine import set_aside
-from judge.mail.reports import Reports
-from judge.mail.textlayout import WIDTH
+from judge.mail.commands.game_settings import HELP_SETTINGS
+from judge.mail.outbound.compose import reply_subject
+from judge.mail.words.notices import render_notice
+from judge.mail.outbound.quarantine import set_aside
+from judge.mail.words.reports import Reports
+from judge.mail.words.textlayout import WIDTH
 from mailjudge import MailJudge, mail
 from notice_games import play_all
 

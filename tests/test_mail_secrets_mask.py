@@ -1,5 +1,5 @@
-"""judge/mail/secrets_mask.py: passwords are masked where commands put them, and wherever they recur."""
-from judge.mail.secrets_mask import MASK, mask_line, mask_words
+"""judge/mail/screening/secrets_mask.py: passwords are masked where commands put them, and wherever they recur."""
+from judge.mail.screening.secrets_mask import MASK, mask_line, mask_words
 
 
 def test_each_command_that_takes_a_password_has_it_masked():

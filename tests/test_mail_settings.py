@@ -7,7 +7,7 @@ import re
 import pytest
 
 from judge.language.commands import CommandReader, SetGame
-from judge.mail.game_settings import BY_WORD, HELP_SETTINGS, SETTINGS
+from judge.mail.commands.game_settings import BY_WORD, HELP_SETTINGS, SETTINGS
 
 ROOT_GRAMMAR = __import__("pathlib").Path(__file__).resolve().parents[1] / "grammar" / "commands.lark"
 

@@ -1,4 +1,4 @@
-"""judge/mail/shape.py measures a mail's shape on its raw bytes before any parser: the cases of
+"""judge/mail/intake/shape_gate.py measures a mail's shape on its raw bytes before any parser: the cases of
 tests/data/mail/shapes.json (plain mails take a shortcut that must not miss a multipart or a
 message/* part, whatever the letter case), and the bounds that make intake refuse a mail."""
 import json
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.config import LimitsConfig
-from judge.mail.shape import Shape, measure, refusal
+from judge.mail.intake.shape_gate import Shape, measure, refusal
 
 CASES = json.loads((Path(__file__).parent / "data" / "mail" / "shapes.json").read_text(encoding="utf-8"))["cases"]
 

@@ -1,4 +1,4 @@
-"""Sharding's parts in-process (judge.mail.shards, account_sync, tokens): what tests/test_shard_postfix.py
+"""Sharding's parts in-process (judge.mail.federation.shards, account_sync, tokens): what tests/test_shard_postfix.py
 shows through a real Postfix, here with the mail carried between the hosts by the test itself, so the
 orderings a mail server may produce (late, twice, tampered with, routed back) can be made at will."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from email import policy
 import pytest
 
 from judge.config import ConfigError, ShardConfig, load_config
-from judge.mail import shards as shard_mail
+from judge.mail.federation import shards as shard_mail
 
 from mailjudge import MailJudge
 

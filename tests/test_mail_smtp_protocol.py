@@ -1,4 +1,4 @@
-"""judge.mail.smtp_protocol reads MAIL FROM and RCPT TO addresses as aiosmtpd's own `_getaddr` does:
+"""judge.mail.intake.smtp_protocol reads MAIL FROM and RCPT TO addresses as aiosmtpd's own `_getaddr` does:
 on crafted arguments (tests/data/mail/smtp_addresses.json, with what aiosmtpd gives for each), on
 seeded random ones compared with the installed aiosmtpd, with a local-part limit, and through a
 real SMTP session."""
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.smtp import SMTP
 
-from judge.mail.smtp_protocol import JudgeLMTP, JudgeSMTP
+from judge.mail.intake.smtp_protocol import JudgeLMTP, JudgeSMTP
 
 from servers.running import IntakeServer
 

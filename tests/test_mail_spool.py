@@ -1,5 +1,5 @@
-"""Intake's spool (judge.mail.spool, its format judge.mail.spool_format) and its drain into the archive
-(judge.mail.spool_drain), on real files: every acknowledged message reaches the archive once,
+"""Intake's spool (judge.mail.intake.spool, its format judge.mail.intake.spool_format) and its drain into the archive
+(judge.mail.intake.spool_drain), on real files: every acknowledged message reaches the archive once,
 de-duplicated as intake did it before, whatever point a crash cut the writing or the drain at."""
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import sqlite3
 
 import pytest
 
-from judge.mail import spool_format
-from judge.mail.archive import Archive, Arrival
-from judge.mail.spool import Spool, Spooled
-from judge.mail.spool_drain import SpoolReader, move
+from judge.mail.intake import spool_format
+from judge.mail.intake.archive import Archive, Arrival
+from judge.mail.intake.spool import Spool, Spooled
+from judge.mail.intake.spool_drain import SpoolReader, move
 
 
 def arrival(n: int, *, message_id: str | None = None, body: str = "help") -> Arrival:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from judge.engine import load_variant
 from judge.games.answers import CentreCount
-from judge.mail.notices import centre_tables, duration
-from judge.mail.textlayout import columns, listing, table, wrap
+from judge.mail.words.notices import centre_tables, duration
+from judge.mail.words.textlayout import columns, listing, table, wrap
 
 
 def test_columns_align_and_move_a_long_left_cell_above_its_right_cell():

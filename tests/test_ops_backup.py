@@ -149,9 +149,9 @@ def test_backup_and_restore_refuse_what_would_lose_data(tmp_path):
 def test_mail_acknowledged_but_still_in_intakes_spool_is_in_the_backup(tmp_path):
     """A message in intake's spool (its 250 given, not yet drained into judge.sqlite) is backed up with
     the judge file and, restored, reaches the archive once when the restored judge drains."""
-    from judge.mail.archive import Archive, Arrival
-    from judge.mail.spool import Spool
-    from judge.mail.spool_drain import SpoolReader
+    from judge.mail.intake.archive import Archive, Arrival
+    from judge.mail.intake.spool import Spool
+    from judge.mail.intake.spool_drain import SpoolReader
     svc, _ = service(tmp_path)
     seven_player_game(svc)
     data = tmp_path / "var"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from judge.config import load_config
-from judge.mail import outbox
-from judge.mail.loops import build_message
+from judge.mail.outbound import outbox
+from judge.mail.outbound.compose import build_message
 from judge.ops.upgrade import upgrade
 from judge.storage.db import open_db
 
@@ -129,7 +129,7 @@ def test_mail_that_failed_or_waits_too_long_fails(tmp_path):
 def test_unprocessed_inbound_mail_fails(tmp_path):
     with Sink() as sink:
         config = healthy_judge(tmp_path, sink)
-        from judge.mail.archive import Archive
+        from judge.mail.intake.archive import Archive
         archive = Archive(tmp_path / "var" / "judge.sqlite", clock=lambda: time.time() - 7200)
         archive.store(b"Subject: orders\r\n\r\nA PAR H\r\n", mail_from="f@example.net", rcpt_tos=["judge@example.org"],
                       via="smtp")
@@ -141,15 +141,15 @@ def test_unprocessed_inbound_mail_fails(tmp_path):
 def test_mail_left_in_intakes_spool_for_over_a_minute_warns(tmp_path):
     with Sink() as sink:
         config = healthy_judge(tmp_path, sink)
-        from judge.mail.archive import Arrival
-        from judge.mail.spool import Spool
-        from judge.mail.spool_drain import SpoolReader
+        from judge.mail.intake.archive import Arrival
+        from judge.mail.intake.spool import Spool
+        from judge.mail.intake.spool_drain import SpoolReader
         spool = Spool(tmp_path / "var" / "spool", clock=lambda: time.time() - 180)
         spool.add_many([Arrival(b"Subject: orders\r\n\r\nA PAR H\r\n", "f@example.net", ("judge@example.org",),
                                 "smtp")])
         status, out = doctor(config)
         assert "warn spool" in out and "1 acknowledged message(s) wait in spool/, the oldest for 3 min" in out
-        from judge.mail.archive import Archive
+        from judge.mail.intake.archive import Archive
         archive = Archive(tmp_path / "var" / "judge.sqlite")
         archive.drain_spool(SpoolReader(tmp_path / "var" / "spool", writing=lambda: spool.synced))
         archive.close()

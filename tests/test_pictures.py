@@ -25,7 +25,7 @@ from judge.pictures import build_scene, load_atlas, render_png, render_svg
 from judge.pictures import style
 from judge.pictures.atlas import cells_path, fingerprint, load_layout, power_colours
 from judge.pictures.chart import centre_chart_png
-from judge.mail.shared_part import SharedPicture
+from judge.mail.outbound.shared_part import SharedPicture
 from judge.pictures.games import attach_png, picture_of_phase
 from judge.pictures.overlay import Overlay, Places
 from judge.pictures.scene import Circle, Line, Text
@@ -387,7 +387,7 @@ def test_a_shared_picture_makes_the_same_mail_as_attach_png(text):
 def test_one_picture_per_phase_for_every_recipient(tmp_path, monkeypatch):
     """The courier draws a phase's picture once and puts the same bytes in every recipient's mail."""
     import judge.pictures.games as pictures_games
-    from judge.mail.courier import Courier
+    from judge.mail.outbound.courier import Courier
     from judge.storage.db import open_db
     from mailjudge import MailJudge
 
@@ -530,7 +530,7 @@ def test_projection_round_trips_and_the_frame_holds_every_place(variant_id):
 
 
 def test_a_shared_picture_keeps_the_judges_crlf_line_ends_so_relays_take_it():
-    from judge.mail.loops import build_message
+    from judge.mail.outbound.compose import build_message
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 400
     mail = build_message(key="notice:alpha:1:france", sender="judge@dip.test", to=["france@dip.test"],
                          subject="alpha: Spring 1901 results", body="The results.\n", domain="dip.test")

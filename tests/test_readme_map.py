@@ -22,8 +22,8 @@ def map_rows() -> list[tuple[str, str]]:
 
 def named_paths() -> set[str]:
     """Every file or directory the map names. In a row, a bare name (`imap.py`) lives in the
-    directory of the full path before it (`judge/mail/intake.py`), and so does one in the description
-    (`judge/games/`: `service.py` is ...; `judge/mail/commands.py`: ... `master_commands.py`)."""
+    directory of the full path before it (`judge/mail/intake/smtp_server.py`), and so does one in the description
+    (`judge/games/`: `service.py` is ...; `judge/mail/commands/handlers.py`: ... `master.py`)."""
     found: set[str] = set()
     for path_cell, what in map_rows():
         directory = ""

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 from judge.games.accounts import check_address
-from judge.mail.loops import classify
-from judge.mail.password_guard import FREE
+from judge.mail.screening.robot_mail import classify
+from judge.mail.screening.password_guard import FREE
 
 from mailjudge import MailJudge, mail
 from securityjudge import JUDGE, ServedJudge, compose
@@ -294,7 +294,7 @@ def test_a_dispatch_again_after_the_scrub_changes_nothing(tmp_path):
 ])
 def test_the_reply_goes_to_the_address_in_angle_brackets_behind_a_crafted_display_name(header, address):
     from email import message_from_bytes
-    from judge.mail.addresses import reply_address
+    from judge.mail.screening.addresses import reply_address
     mail = message_from_bytes(f"From: {header}\r\nSubject: x\r\n\r\nhelp\r\n".encode())
     assert reply_address(mail, "envelope@dip.test") == address
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from judge.config import load_config
-from judge.mail.shards import wrap
+from judge.mail.federation.shards import wrap
 
 from servers.judge_process import JudgeServe
 from servers.net import free_port, wait_until

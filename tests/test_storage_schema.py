@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from judge.games import store
-from judge.mail import account_sync, archive, dispatch_store, outbox
+from judge.mail.federation import account_sync
+from judge.mail.intake import archive
+from judge.mail.screening import dispatch_store
+from judge.mail.outbound import outbox
 from judge.ops.upgrade import upgrade
 from judge.storage.db import Schema, migrate, open_db, schema_version
 

@@ -135,7 +135,7 @@ def test_results_of_a_variant_without_a_layout_go_out_without_a_picture(tmp_path
     reason logged, never a crash. Every packaged variant has one now (Pure's results carry its
     picture), so the missing file is played by hiding Pure's from the courier."""
     import logging
-    from judge.mail import courier
+    from judge.mail.outbound import courier
     from judge.storage.db import open_db
     from mailjudge import MailJudge
     if not drawn:

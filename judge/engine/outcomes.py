@@ -14,7 +14,7 @@ from .position import DislodgedUnit, Position
 
 class Reason(enum.Enum):
     """What became of an order. The values are codes stored with every result (never rename one);
-    the words for them are the mail layer's (judge.mail.reason_words)."""
+    the words for them are the mail layer's (judge.mail.words.reason_words)."""
     # identity hash, computed in C (see judge.engine.geography.Terrain)
     __hash__ = object.__hash__
 

@@ -94,7 +94,7 @@ class Settings:
     # fog of war (judge.games.fog): each power sees only what its units and centres see
     fog: bool = False
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
-    # the master's REVEAL (judge.mail.anonymity); set before the start only
+    # the master's REVEAL (judge.mail.words.anonymity); set before the start only
     anonymous: bool = False
 
     def __post_init__(self) -> None:

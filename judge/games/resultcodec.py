@@ -3,7 +3,7 @@
 Storage (a phase's `result`, and through it HISTORY, the results mail and `judge export`),
 `judge adjudicate` and the pictures all go through here, so a change to the engine's outcomes
 (its reasons, say) meets the JSON in this file only. A reason is a code (`reason`, and `why` with
-its `args`: judge.engine.outcomes.Why); the words are the mail's (judge.mail.reason_words), which
+its `args`: judge.engine.outcomes.Why); the words are the mail's (judge.mail.words.reason_words), which
 also read the English `detail` sentence results stored before the codes carried.
 
 One phase played, as stored:

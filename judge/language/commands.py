@@ -32,7 +32,7 @@ class SignOn:
 @dataclass(frozen=True, slots=True)
 class Create:
     """`CREATE game password [variant] [setting value ...] [PRIVATE join-password]`: the words after
-    the password as written (judge.mail.game_setup tells a variant from a setting)."""
+    the password as written (judge.mail.commands.game_setup tells a variant from a setting)."""
     game: str
     password: str | None = None
     variant: str | None = None
@@ -141,7 +141,7 @@ class SetDeadline:
 
 @dataclass(frozen=True, slots=True)
 class SetGame:
-    """The master's SET <setting> <value> (judge.mail.game_settings reads the value)."""
+    """The master's SET <setting> <value> (judge.mail.commands.game_settings reads the value)."""
     setting: str     # the name as written, in capitals
     value: str | None
 

@@ -20,7 +20,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from ..config import ConfigError, load_config
-from .loops import stable_message_id
+from .outbound.compose import stable_message_id
 
 POWERS = {"A": "austria", "E": "england", "F": "france", "G": "germany", "I": "italy", "R": "russia", "T": "turkey"}
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..mail import spool_format
+from ..mail.intake import spool_format
 from .datafiles import LEGACY_SPOOL, SPOOL_DIR, data_files, schema_versions, spool_segments
 from ..storage.db import forget_checked
 from ..storage.files import fsync_dir

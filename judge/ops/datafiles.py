@@ -10,9 +10,9 @@ from pathlib import Path
 
 import sqlite_utils
 
-from ..mail import spool_format
+from ..mail.intake import spool_format
 
-SPOOL_DIR = "spool"         # intake's spool (judge.mail.spool): mail acknowledged, not yet in judge.sqlite
+SPOOL_DIR = "spool"         # intake's spool (judge.mail.intake.spool): mail acknowledged, not yet in judge.sqlite
 LEGACY_SPOOL = spool_format.LEGACY_FILE     # an older judge's spool, until the first drain takes it in
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import sqlite_utils
 
 from ..config import Config, ImapConfig, OutboxConfig, RelayConfig
-from ..mail import outbox
+from ..mail.outbound import outbox
 from ..storage.db import BUSY_TIMEOUT_MS
-from ..mail import spool_format
+from ..mail.intake import spool_format
 from .datafiles import LEGACY_SPOOL, SPOOL_DIR, versions_in
 from .upgrade import GAME_FILE_COMPONENTS, JUDGE_FILE_COMPONENTS, known_versions
 

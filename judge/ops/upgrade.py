@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import store as games_store
-from ..mail import account_sync, archive, dispatch_store, outbox
+from ..mail.federation import account_sync
+from ..mail.intake import archive
+from ..mail.screening import dispatch_store
+from ..mail.outbound import outbox
 from ..storage.db import Schema, migrate, open_db
 from .datafiles import schema_versions
 
@@ -26,8 +29,8 @@ JUDGE_FILE_COMPONENTS: dict[str, Schema] = {
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
 GAME_FILE_COMPONENTS: dict[str, Schema] = {"game": games_store.GAME_SCHEMA}
-# (Intake's spool, judge.mail.spool, is a log with no schema. An older judge's spool.sqlite is read as it
-# is by the first drain, judge.mail.spool_drain, and removed.)
+# (Intake's spool, judge.mail.intake.spool, is a log with no schema. An older judge's spool.sqlite is read as it
+# is by the first drain, judge.mail.intake.spool_drain, and removed.)
 
 
 class UpgradeError(Exception):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from judge.config import Config
 from judge.daemon import Daemon
-from judge.mail.intake import IntakeHandler, RateLimiter, start_server
+from judge.mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
 
 
 class IntakeServer:
@@ -32,7 +32,7 @@ class IntakeServer:
 
     def drain(self):
         """Intake's spool into the archive, as `judge serve`'s processor has it done: once the commits under
-        way have ended, on intake's drainer thread. What it moved (judge.mail.spool_drain.Moved)."""
+        way have ended, on intake's drainer thread. What it moved (judge.mail.intake.spool_drain.Moved)."""
         self.handler.settle()
         return self.handler.executor.submit(self.handler.drain).result(120)
 

@@ -20,8 +20,8 @@ from judge.engine import load_variant
 from judge.engine.notation import parse_order
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
-from judge.mail import outbox
-from judge.mail.archive import Archive
+from judge.mail.outbound import outbox
+from judge.mail.intake.archive import Archive
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 

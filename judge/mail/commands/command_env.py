@@ -1,0 +1,25 @@
+"""What a mail command's handler gets (`Env`) and how it is listed (`Handler`); see judge.mail.commands.handlers."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...games.service import GameService
+from ..screening.auth import Session
+from ..outbound.outgoing import Attachment
+from ..words.reports import Reports
+
+
+@dataclass
+class Env:
+    service: GameService
+    session: Session
+    reports: Reports
+    source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
+    files: list[Attachment] = field(default_factory=list)   # the reply's attachments (MAP, EXPORT)
+
+
+@dataclass(frozen=True)
+class Handler:
+    run: Callable[[Env, object], list[str]]
+    once: bool = False

@@ -1,0 +1,181 @@
+"""The game settings a master sets by mail: `SET <setting> <value>` and `CREATE game password
+[variant] [setting value ...]`. One row per setting: the words it is written with (njudge's where
+njudge has one), the GameSettings field it sets, how its value is read, what it means, and an
+example that HELP SETTINGS shows and a test plays by mail.
+
+Whether a setting may change once the game has started is the games layer's rule
+(judge.games.model.CHANGEABLE_IN_PLAY); this module only reads words.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ...games.deadlines import parse_clock, parse_days
+from ..screening.auth import Refused
+
+
+def _hours(text: str) -> float:
+    try:
+        value = float(text.lower().removesuffix("hours").removesuffix("h").strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of hours") from None
+    if value <= 0:
+        raise ValueError("hours must be more than 0")
+    return value
+
+
+def _whole(text: str) -> int:
+    if not text.strip().isdigit():
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _none_or(read: Callable[[str], Any]) -> Callable[[str], Any]:
+    return lambda text: None if text.strip().lower() in ("none", "off", "no", "-") else read(text)
+
+
+def _switch(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("on", "yes", "true", "1"):
+        return True
+    if word in ("off", "no", "false", "0"):
+        return False
+    raise ValueError(f"{text!r} is neither ON nor OFF")
+
+
+def _choice(**spellings: str) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        word = text.strip().lower().replace("-", " ")
+        for value, words in spellings.items():
+            if word in words.split("|"):
+                return value.replace("_", " ")
+        raise ValueError(f"{text!r} is not one of " + ", ".join(w.split("|")[0].upper() for w in spellings.values()))
+    return read
+
+
+def _reminders(text: str) -> tuple[float, ...]:
+    if text.strip().lower() in ("none", "off"):
+        return ()
+    return tuple(_hours(part) for part in text.replace(",", " ").split())
+
+
+def _clock(text: str) -> str:
+    return parse_clock(text).strftime("%H:%M")
+
+
+def _days(text: str) -> tuple[str, ...]:
+    if text.strip().lower() in ("all", "any", "every", "everyday"):
+        return ()
+    return parse_days(text.replace(",", " ").split())
+
+
+def _movement_only(text: str) -> bool:
+    word = text.strip().lower()
+    if word not in ("all", "movement"):
+        raise ValueError(f"{text!r} is neither ALL nor MOVEMENT")
+    return word == "movement"
+
+
+def _zone(text: str) -> str:
+    try:
+        ZoneInfo(text.strip())
+    except (ValueError, KeyError):       # ZoneInfoNotFoundError is a KeyError
+        raise ValueError(f"{text.strip()!r} is not a time zone; write its IANA name, such as Europe/Paris") from None
+    return text.strip()
+
+
+def _percent(text: str) -> float:
+    value = float(text.strip().rstrip("%"))
+    if not 0 <= value <= 100:
+        raise ValueError("a percentage is from 0 to 100")
+    return value
+
+
+@dataclass(frozen=True)
+class Setting:
+    words: tuple[str, ...]         # first is the name HELP uses
+    field: str                     # judge.games.model.Settings
+    read: Callable[[str], Any]
+    means: str
+    example: str                   # the value in `SET <name> <example>`
+    implied: str | None = None     # the value of a name that says it all (SET NOABSENCE)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _hours, "hours a movement phase lasts", "72"),
+    Setting(("RETREAT", "RETREATS"), "retreat_hours", _hours, "hours a retreat phase lasts", "24"),
+    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _hours, "hours an adjustment phase lasts", "24"),
+    Setting(("GRACE",), "grace_hours", float, "hours past a deadline before missing orders mean civil disorder", "12"),
+    Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
+            "reminders this many hours before a deadline (NONE: no reminders)", "24 4"),
+    Setting(("CLOCK",), "deadline_clock", _none_or(_clock),
+            "deadlines at this time of day in the game's zone (NONE: a phase's length after it starts; AUTO:"
+            " the hour awake for the most players, from their zones)", "20:00"),
+    Setting(("DAYS",), "deadline_days", _days, "the weekdays a deadline may fall on (ALL: any)", "mon tue wed thu fri"),
+    Setting(("PRESS",), "press", _choice(white="white", grey="grey|gray", broadcast="broadcast|public",
+                                         none="none|no|off"),
+            "WHITE (signed), GREY (may be anonymous), BROADCAST (only to everyone) or NONE", "grey"),
+    Setting(("PRESSPHASES",), "movement_press_only", _movement_only,
+            "ALL, or MOVEMENT: no press in retreat and adjustment phases (as at a table)", "movement"),
+    Setting(("NMR",), "nmr_policy", _choice(civil_disorder="cd|civil disorder|civildisorder", wait="wait"),
+            "at the deadline a power without orders is in civil disorder (CD), or the game WAITs", "cd"),
+    Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
+    Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
+    Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",
+            "", implied="0"),
+    Setting(("PICTURES",), "pictures", _switch, "results mail carries a picture of the board (ON or OFF)", "off"),
+    Setting(("FOG", "BLIND", "FOGOFWAR"), "fog", _switch,
+            "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),
+    Setting(("GAMEZONE",), "time_zone", _zone, "the game's time zone, in which deadlines are shown", "Europe/Paris"),
+    Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
+    Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,
+            "nobody's name or address in the players' mail until the game ends or REVEAL (ON or OFF)", "on"),
+    Setting(("UNLISTED",), "unlisted", _switch, "leave the game out of LIST for those not in it (ON or OFF)", "on"),
+    Setting(("NOLIST",), "unlisted", _switch, "the same as UNLISTED ON", "", implied="on"),
+    Setting(("RELIABILITY",), "min_reliability", _none_or(_percent),
+            "joining needs orders sent in this per cent of one's phases (NONE: anyone)", "80"),
+    Setting(("VICTORY",), "victory_centres", _none_or(_whole), "supply centres for a win (NONE: the map's)", "18"),
+    Setting(("DRAWRULE",), "draw_rule", _choice(all_survivors="all|all survivors|survivors", named="named"),
+            "a draw is shared by ALL survivors, or by the powers the votes NAME", "named"),
+    Setting(("ASSIGNMENT",), "assignment", _choice(random="random", preference="preference|preferences"),
+            "powers given out at RANDOM or by PREFERENCE", "random"),
+    Setting(("PLAYERS",), "players", _choice(seven="seven|7", six="six|6", five="five|5", four="four|4",
+                                             three="three|3", three_1982="three-1982", two="two|2"),
+            "how many play: SEVEN to TWO (the rulebooks' games for fewer players)", "five"),
+)
+
+BY_WORD = {w: s for s in SETTINGS for w in s.words}
+HELP_SETTINGS = [(s.words[0], s.example, s.means) for s in SETTINGS]    # HELP SETTINGS' rows
+
+
+def read_setting(name: str, value: str | None) -> tuple[Setting, Any]:
+    """(the setting, its value read) or Refused saying what was wrong and how it is written."""
+    setting = BY_WORD.get(name.upper())
+    if setting is None:
+        raise Refused(f"there is no game setting {name!r}", "HELP SETTINGS lists them")
+    if setting.implied is not None:
+        if value and value.strip():
+            raise Refused(f"SET {setting.words[0]} takes no value", f"SET {setting.words[0]}")
+        value = setting.implied
+    if not value or not value.strip():
+        raise Refused(f"SET {setting.words[0]} needs a value: {setting.means}",
+                      f"SET {setting.words[0]} {setting.example}")
+    try:
+        return setting, setting.read(value.strip())
+    except (ValueError, KeyError) as e:
+        why = str(e) if isinstance(e, ValueError) else f"{value.strip()!r} is not a value it takes"
+        raise Refused(f"SET {setting.words[0]}: {why}", f"SET {setting.words[0]} {setting.example}") from None
+
+
+def shown(value) -> str:
+    """A setting's value as SET writes it: 36, grey, on, none, 24 4."""
+    if value is None or value == [] or value == ():
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -1,0 +1,263 @@
+"""The game master's mail commands: PROCESS, PREVIEW, PAUSE, RESUME, SET DEADLINE, EXTEND, EJECT,
+REPLACE, ROLLBACK, SET <setting> <value>, BECOME <power>, PROMOTE/DEMOTE (co-masters), CLEAR <power>
+and REVEAL, each only for the signed-on game's masters (or the judge keeper); and BECOME MASTER,
+which makes one."""
+from __future__ import annotations
+
+import re
+
+from ...language import commands as c
+from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
+from .command_env import Env
+from .game_settings import read_setting, shown
+from .info import outcome_line
+from ..screening.tokens import revoke
+
+
+def hours_in(text: str) -> float:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(h|hours?|d|days?|m|min|minutes?)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise Refused(f"cannot read {text!r} as a length of time", "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m")
+    n, unit = float(m[1]), (m[2] or "h").lower()
+    return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
+
+
+def deadline_words(env: Env, game: str) -> str:
+    """The game's deadline in its own zone and the master's, as the players' mail shows it."""
+    deadline = env.service.status(game, viewer=env.session.account).deadline
+    if not deadline:
+        return "not set"
+    return "; ".join(f"{text} ({zone})" for zone, text in deadline["shown"].items())
+
+
+def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
+    game = require_master(env.service, env.session, "SET DEADLINE")
+    try:
+        env.service.move_deadline(game, cmd.when, source=env.source)
+    except ValueError as e:
+        raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
+                      "a date and time, SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
+    return [f"deadline of {game} set to {deadline_words(env, game)}"]
+
+
+def extend(env: Env, cmd: c.Extend) -> list[str]:
+    game = require_master(env.service, env.session, "EXTEND")
+    env.service.extend(game, hours_in(cmd.by), source=env.source)
+    return [f"deadline of {game} extended to {deadline_words(env, game)}"]
+
+
+def become_master(env: Env, cmd: c.BecomeMaster) -> list[str]:
+    account = authenticate(env.service, env.session, cmd.password, "SIGNON Xgame password, then BECOME MASTER",
+                           game=env.session.game)
+    if env.session.game is None:
+        raise Refused("BECOME MASTER of which game?", "SIGNON Xgame password (or CREATE) first")
+    env.service.become_master(env.session.game, account)
+    env.session.as_master = True
+    return [f"you are the master of {env.session.game}"]
+
+
+def process(env: Env, cmd: c.Process) -> list[str]:
+    game = require_master(env.service, env.session, "PROCESS")
+    phase = env.service.phase_of(game)[1]
+    if cmd.phase and cmd.phase.upper() != phase:
+        name = env.service.status(game).phase_name
+        raise Refused(f"{game} is in {name} ({phase}), not {cmd.phase}: nothing was processed",
+                      f"PROCESS {phase}, or PROCESS alone")
+    return [f"{game} {phase}: {env.service.process(game, source=env.source)}"]
+
+
+def pause(env: Env, cmd: c.Pause) -> list[str]:
+    game = require_master(env.service, env.session, "PAUSE")
+    env.service.pause(game, source=env.source)
+    return [f"{game} is paused: no deadline runs until RESUME"]
+
+
+def resume(env: Env, cmd: c.Resume) -> list[str]:
+    game = require_master(env.service, env.session, "RESUME")
+    env.service.resume(game, source=env.source)
+    return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
+
+
+def power_in(env: Env, game: str, word: str) -> str:
+    power = resolve_power(env.service.variant(env.service.phase_of(game)[0]), word)
+    if power is None:
+        raise Refused(f"{word!r} is not a power in {game}", "a power's name or initial, e.g. EJECT France")
+    return power
+
+
+def eject(env: Env, cmd: c.Eject) -> list[str]:
+    game = require_master(env.service, env.session, "EJECT")
+    power = power_in(env, game, cmd.power)
+    seat = env.service.status(game).powers.get(power)
+    ousted = seat.account if seat else None
+    if ousted:
+        revoke(env.service.judge, ousted, game)     # its reply address for this game no longer signs on
+    env.service.eject(game, power, source=env.source)
+    name = power_name(env.service, game, power)
+    return [f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"]
+
+
+def replace(env: Env, cmd: c.Replace) -> list[str]:
+    game = require_master(env.service, env.session, "REPLACE")
+    power = power_in(env, game, cmd.power)
+    if not cmd.address:
+        raise Refused("REPLACE needs the new player's address", f"REPLACE {power} new-player@example.org")
+    account = env.service.accounts.by_address(cmd.address)
+    if account is None:
+        raise Refused(f"{cmd.address} is not registered with this judge", "the new player REGISTERs first")
+    seat = env.service.status(game).powers.get(power)
+    ousted = seat.account if seat else None
+    if ousted and ousted != account.name:
+        revoke(env.service.judge, ousted, game)     # before the deed: a crash between leaves no live token
+    env.service.replace(game, power, account.name, source=env.source)
+    return [f"{power_name(env.service, game, power)} in {game} is now played by {account.name}"]
+
+
+def rollback(env: Env, cmd: c.Rollback) -> list[str]:
+    game = require_master(env.service, env.session, "ROLLBACK")
+    phase = cmd.phase
+    if phase is None:
+        played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
+        if not played:
+            raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
+        phase = played[-1]
+    status = env.service.rollback(game, phase, source=env.source)
+    return [f"{game} rolled back to {status.phase}"]
+
+
+def preview(env: Env, cmd: c.Preview) -> list[str]:
+    game = require_master(env.service, env.session, "PREVIEW")
+    result = env.service.preview(game)
+    variant = env.service.variant(env.service.status(game).variant)
+    lines = ["what PROCESS would do now (nothing was changed):"]
+    for phase in result["results"]:
+        if not phase["outcomes"]:
+            continue   # a phase nobody plays (no retreats): an empty heading only puzzles
+        lines.append(f"{phase['phase']}:")
+        lines.extend(outcome_line(variant, o) for o in phase["outcomes"])
+    if result["civil_disorder"]:
+        lines.append("in civil disorder: " + ", ".join(variant.power(p).name for p in result["civil_disorder"]))
+    return lines
+
+
+def set_game(env: Env, cmd: c.SetGame) -> list[str]:
+    """SET <setting> <value>: one of the game's settings (judge.mail.commands.game_settings)."""
+    game = require_master(env.service, env.session, f"SET {cmd.setting}")
+    if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
+        return _auto_clock(env, game)
+    setting, value = read_setting(cmd.setting, cmd.value)
+    before = env.service.status(game).settings[setting.field]
+    try:
+        after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
+    except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+    return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
+
+
+
+def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
+    game = require_master(env.service, env.session, "FORCE START")
+    status = env.service.start(game, force=True, source=env.source)
+    neutral = [power_name(env.service, game, p) for p, info in status.powers.items() if info.status == "neutral"]
+    return [f"{game} has started with the players there are"
+            + (f"; {', '.join(neutral)} {'is' if len(neutral) == 1 else 'are'} neutral" if neutral else "")]
+
+
+def terminate(env: Env, cmd: c.Terminate) -> list[str]:
+    game = require_master(env.service, env.session, "TERMINATE")
+    env.service.terminate(game, source=env.source)
+    return [f"{game} is over: you ended it, with no winner; everyone is told"]
+
+
+def access(env: Env, cmd: c.Access) -> list[str]:
+    word = "ALLOW" if cmd.allow else "DENY"
+    game = require_master(env.service, env.session, word)
+    try:
+        rules = env.service.set_access(game, **({"allow": cmd.accounts} if cmd.allow else {"deny": cmd.accounts}))
+    except KeyError as e:
+        raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
+                      f"{word} name (the names players REGISTERed with)") from None
+    invited = ", ".join(rules.allow) or "nobody"
+    kept_out = ", ".join(rules.deny) or "nobody"
+    private = "private: only those invited may join" if rules.allow or rules.password else "open to anyone"
+    return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
+
+
+def _auto_clock(env: Env, game: str) -> list[str]:
+    """SET CLOCK AUTO: the deadline hour that falls in waking hours (08:00-22:00) for the most
+    players, from their registered zones; the reply says whom it suits and whom not."""
+    chosen = env.service.auto_clock(game)
+    if not chosen.suits and not chosen.not_suited:
+        raise Refused(
+            f"{game} has no players yet to choose a clock for", "SET CLOCK 20:00, or AUTO once players have joined"
+        )
+    clock = chosen.clock.strftime("%H:%M")
+    env.service.set_settings(game, deadline_clock=clock)
+    zone = env.service.status(game).settings["time_zone"]
+    awake = ", ".join(chosen.suits) or "nobody"
+    return [f"CLOCK of {game}: {clock} ({zone}), the hour awake for {len(chosen.suits)} of"
+            f" {len(chosen.suits) + len(chosen.not_suited)} players: {awake}"
+            + (f"; not for {', '.join(chosen.not_suited)}" if chosen.not_suited else "")]
+
+
+def become_power(env: Env, cmd: c.BecomePower) -> list[str]:
+    """BECOME power: the rest of the message acts for the power (orders, SET ABSENCE), for a player
+    who cannot write; the power's player is told (a master_acted notice)."""
+    game = require_master(env.service, env.session, f"BECOME {cmd.power}")
+    power = power_in(env, game, cmd.power)
+    env.service.act_for(game, power, env.session.account, source=env.source)
+    env.session.powers, env.session.acting = (power,), True
+    player = env.service.status(game).powers[power].account
+    name = power_name(env.service, game, power)
+    return [f"you act for {name} in {game} until the end of this mail: orders and SET ABSENCE below are"
+            f" {name}'s" + (f"; its player, {player}, is told" if player and player != env.session.account else "")]
+
+
+def _account_named(env: Env, word: str, usage: str) -> str:
+    """An account by its name or one of its addresses."""
+    found = env.service.accounts.by_address(word) if "@" in word else None
+    if found is not None:
+        return found.name
+    try:
+        return env.service.accounts.get(word).name
+    except KeyError:
+        raise Refused(f"{word} is not registered with this judge", usage) from None
+
+
+def promote(env: Env, cmd: c.Promote) -> list[str]:
+    word = "DEMOTE" if cmd.remove else "PROMOTE"
+    game = require_master(env.service, env.session, word)
+    account = _account_named(env, cmd.who, f"{word} name (or address) of a registered player")
+    try:
+        changed = env.service.promote(game, account, remove=cmd.remove, source=env.source)
+    except ValueError as e:
+        raise Refused(str(e), f"{word} another account") from None
+    masters = ", ".join(env.service.status(game).masters)
+    if cmd.remove:
+        done = f"{account} is no longer a master of {game}" if changed else f"{account} was not a co-master of {game}"
+    else:
+        done = (f"{account} is now a co-master of {game}, with the master's rights and mail (SIGNON M{game}"
+                " with their own password)" if changed else f"{account} is a co-master of {game} already")
+    return [f"{done}; the masters are {masters}"]
+
+
+def clear(env: Env, cmd: c.ClearOrders) -> list[str]:
+    """CLEAR: the player's own orders, or the named power's for a master (or after BECOME)."""
+    session = env.session
+    if cmd.power is not None:
+        game = require_master(env.service, session, f"CLEAR {cmd.power}")
+        power = power_in(env, game, cmd.power)
+    elif session.as_master and session.power is None:
+        raise Refused("CLEAR whose orders?", "CLEAR France")
+    else:
+        game, power = require_player(session, "CLEAR")
+    result = env.service.clear_orders(game, power, account=session.account, source=env.source)
+    missing = len(result.units_without_orders)
+    return [f"the orders of {power_name(env.service, game, power)} in {game} are cleared"
+            + (f"; {missing} unit{'s' * (missing != 1)} without orders" if missing else "")]
+
+
+def reveal(env: Env, cmd: c.Reveal) -> list[str]:
+    game = require_master(env.service, env.session, "REVEAL")
+    env.service.reveal(game, source=env.source)
+    return [f"the players of {game} are revealed: everyone is told who plays each power"]

@@ -1,0 +1,2 @@
+"""Several judges behind one mail server: shards forwarding mail between hosts, and accounts
+that follow a player across them."""

@@ -1,0 +1,257 @@
+"""The courier: the games' pending notices (results, reminders, press, ...) into the outbox.
+
+    courier = Courier(service, config)
+    courier.run(db)        # db: a connection to judge.sqlite owned by the calling thread
+
+Each notice is rendered once (judge.mail.words.notices.render_notice) and queued per recipient with a
+Message-ID stable per (notice, account), then the notices are marked queued. A crash between the
+two queues nothing twice: the next run queues the same Message-IDs, which the outbox ignores.
+A notice for an account goes to that account's address; a public notice (recipient None) goes
+to every player, the master and every observer who did not get a personal copy of the same news.
+Every mail carries the recipient's secret reply address (judge.mail.screening.tokens) as Reply-To.
+A notice that cannot be rendered or queued is tried again with a growing pause, then set aside
+(no longer pending) and the judge's keeper alerted (judge.mail.outbound.notice_failures).
+A results mail carries a picture of the board with the phase's orders, and the game-end mail a
+chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
+setting is off. Each picture is drawn once per run however many recipients get it, and stored
+once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
+then queued in one transaction of the judge file.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TypeVar, cast
+
+from ...config import Config
+from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
+from ...games.service import GameService
+from ...pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
+from ...pictures.atlas import has_layout
+from . import outbox, outgoing
+from ..words.fog_mail import picture_powers
+from .notice_failures import NoticeFailures
+from ..words.reports import Rendered, Reports
+from .shared_part import SharedPicture
+from ..screening.tokens import ReplyTokens
+from ...storage.db import synchronous
+
+log = logging.getLogger("judge.courier")
+
+RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
+Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+Answer = TypeVar("Answer")
+READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
+
+
+def _default_render() -> RenderNotice:
+    from ..words.notices import render_notice   # the notice templates' module (branch mail-reports)
+    return render_notice
+
+
+class Courier:
+    def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
+                 render: RenderNotice | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.service = service
+        self.clock = clock             # for the pause before a failed notice is tried again
+        self.config = config
+        self.reports = reports or Reports()
+        self.render = render or _default_render()
+        self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
+        # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
+        # runs never render and queue the same pending notice at once.
+        self._one_at_a_time = threading.Lock()
+
+    def run(self, db) -> int:
+        """Queue every pending notice of every game. Returns how many mails were queued now.
+
+        Games are read a few ahead of the one being written out, and their pictures painted on a
+        thread of their own meanwhile (painting is mostly numpy, Pillow and zlib, which let go of
+        the interpreter), so the text of one game's mail is made while the next one's board is drawn.
+        One courier at a time: the processing worker and the outbox both call it."""
+        with self._one_at_a_time:
+            return self._run(db)
+
+    def _run(self, db) -> int:
+        outbox.prepare(db)
+        tokens = ReplyTokens(db, self.config.address)
+        queued = 0
+        pictures: dict[tuple, Picture | Future | None] = {}
+        failures = NoticeFailures(db, self.config, self.clock)
+        games = iter(self.service.games_with_notices())
+        window: deque[tuple[str, OneRead, list[Notice]]] = deque()
+
+        def read_ahead() -> None:
+            game = next(games, None)
+            if game is None:
+                return
+            reading = OneRead(self.service)      # the game read once for all its notices
+            notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+            for notice in notices:               # (a notice that failed lately is tried later)
+                self.start_picture(game, notice, pictures, reading, painter)
+            window.append((game, reading, notices))
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures") as painter:
+            for _ in range(READ_AHEAD):
+                read_ahead()
+            while window:
+                game, reading, notices = window.popleft()
+                read_ahead()
+                queued += self._run_game(db, tokens, failures, game, reading, notices, pictures)
+                for key in [k for k in pictures if k[0] == game]:
+                    del pictures[key]            # its mails are queued: the picture is in the outbox
+        return queued
+
+    def _run_game(self, db, tokens: ReplyTokens, failures: NoticeFailures, game: str, reading: OneRead,
+                  notices: list[Notice], pictures: dict) -> int:
+        ready, failed = [], []
+        for notice in notices:
+            try:               # rendered and drawn before the judge file's write lock is taken
+                ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
+            except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+                log.exception("notice %s of %s could not be rendered", notice.id, game)
+                failed.append((notice, e))
+        done, queued = self._queue_game(db, tokens, game, ready, failed)
+        for notice, e in failed:
+            if failures.failed(game, notice, e):
+                done.append(notice.id)     # set aside: no longer pending, the keeper was told
+        if done:
+            self.service.mark_notices_queued(game, done)
+        return queued
+
+    def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+        """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
+        one per mail), each notice under a savepoint so that one failing leaves the others queued."""
+        if not ready:
+            return [], 0
+        with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
+            return self._queue_ready(db, tokens, game, ready, failed)
+
+    def _queue_ready(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+        done: list[str] = []
+        queued = 0
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for notice, rendered, picture in ready:
+                db.conn.execute("SAVEPOINT notice")
+                try:
+                    queued += self._queue(db, tokens, game, notice, rendered, picture)
+                except Exception as e:   # noqa: BLE001 - as above: this notice's failure only
+                    db.conn.execute("ROLLBACK TO notice")
+                    log.exception("notice %s of %s could not be queued", notice.id, game)
+                    failed.append((notice, e))
+                else:
+                    done.append(notice.id)
+                db.conn.execute("RELEASE notice")
+            db.conn.execute("COMMIT")
+        except BaseException:
+            db.conn.execute("ROLLBACK")
+            raise
+        return done, queued
+
+    def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
+                pictures: dict[tuple, Picture | None] | None = None) -> int:
+        """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
+        rendered = self.render(self.reports, self.service, notice)
+        return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
+                                                                            else pictures))
+
+    def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
+               picture: Picture | None) -> int:
+        accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
+        queued = 0
+        for account in accounts:
+            try:
+                to = list(self.service.accounts.get(account).addresses)
+            except KeyError:
+                log.warning("notice %s: no account %r", notice.id, account)
+                continue
+            if not to:
+                continue
+            # the picture's part is stored once for all its recipients (outbox_parts)
+            queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
+                                    reply_to=tokens.address_for(account, game), shared=picture)
+        return queued
+
+    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
+        """The board after a results notice's phase, or the centre chart for the game's end; drawn once
+        per run. A picture that cannot be drawn is logged and the mail goes without it."""
+        key = self.start_picture(game, notice, drawn)
+        if key is None:
+            return None
+        if isinstance(drawn[key], Future):
+            try:
+                drawn[key] = drawn[key].result()
+            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                log.exception("no picture for notice %s", notice.id)
+                drawn[key] = None
+        return drawn[key]
+
+    def start_picture(self, game: str, notice: Notice, drawn: dict, service: GameService | None = None,
+                      painter: Executor | None = None) -> tuple | None:
+        """Read what the notice's picture shows and start painting it (on `painter`, else now).
+        Returns the picture's key in `drawn`, None for a notice without a picture."""
+        if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
+            return None
+        service = service or self.service
+        # fog of war: a results picture per view (the master's and the board's whole one is shared)
+        powers = picture_powers(service, game, notice) if notice.kind is NoticeKind.RESULTS else None
+        key = (game, notice.kind, notice.payload.get("phase"), powers)
+        if key not in drawn:
+            try:
+                paint = self._painter(game, notice, service, powers)
+                drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
+            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                log.exception("no picture for notice %s", notice.id)
+                drawn[key] = None
+        return key
+
+    def _painter(self, game: str, notice: Notice, service: GameService,
+                 powers: frozenset[str] | None = None) -> Callable[[], Picture | None] | None:
+        """What the picture shows, read now; the returned call paints it and reads nothing."""
+        status = service.status(game)
+        if not status.settings.get("pictures", True):
+            return None
+        if notice.kind is NoticeKind.GAME_END:
+            chart = end_of_game_painter(service, game)
+            return lambda: SharedPicture(f"{game}-centres.png", chart())
+        variant = service.variant(status.variant)
+        if variant.id not in self._atlases and not has_layout(variant.id):
+            log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
+            return None
+        if variant.id not in self._atlases:
+            self._atlases[variant.id] = load_atlas(variant)
+        phase = notice.payload["phase"]
+        paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id], powers=powers)
+        if paint is None:
+            return None
+        return lambda: SharedPicture(f"{game}-{phase}.png", paint())
+
+
+class OneRead:
+    """The games service as the courier reads one game for its notices: the game's status and phase
+    records read once for all of them (each read opens the game file; a results phase has a notice
+    for every player, the master and the public). Nothing writes the game meanwhile: the courier
+    marks the notices queued only afterwards. The answers are shared, so they are only read."""
+
+    def __init__(self, service: GameService) -> None:
+        self._service = service
+        self._memo: dict[tuple, object] = {}     # the answers are frozen: sharing them is safe
+
+    def __getattr__(self, name: str):
+        return getattr(self._service, name)
+
+    def status(self, name: str, *, viewer: str | None = None) -> GameState:
+        return self._once(("status", name, viewer), lambda: self._service.status(name, viewer=viewer))
+
+    def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
+        return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
+
+    def _once(self, key: tuple, read: Callable[[], Answer]) -> Answer:
+        if key not in self._memo:
+            self._memo[key] = read()
+        return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer

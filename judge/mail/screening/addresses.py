@@ -1,0 +1,51 @@
+"""Who wrote a mail, from its headers: internationalised addresses (RFC 6531/6532) included.
+
+Under compat32 a header holding raw UTF-8 comes back as an `email.header.Header`, which `parseaddr`
+cannot take (a TypeError that once made every internationalised sender's mail fail without an
+answer): headers are read as text here, and `robot_mail.UTF8_HEADERS` parses them as UTF-8.
+"""
+from __future__ import annotations
+
+import re
+from email.message import Message
+from email.utils import parseaddr
+
+
+
+def header_text(value) -> str:
+    """A header's value as a str, whatever the policy gave: a str, a header object, or compat32's
+    Header (which parseaddr cannot take). Parse with robot_mail.UTF8_HEADERS to get raw UTF-8 as text."""
+    return "" if value is None else str(value)
+
+
+def reply_address(mail: Message, mail_from: str | None) -> str:
+    """Reply-To, else From, else the envelope sender."""
+    for header in ("Reply-To", "From"):
+        address = _address(header_text(_header(mail, header)))
+        if "@" in address:
+            return address.strip()
+    return (mail_from or "").strip("<> ")
+
+
+_LAST_ANGLE = re.compile(r"<([^<>\s]+@[^<>\s]+)>\s*$")
+
+
+def _address(text: str) -> str:
+    """The address a header names, as parseaddr reads it, unless that is no address in angle brackets
+    while the header ends in one: parseaddr takes a ':' inside an encoded display name
+    ("=?utf-8?q?a=0D=0ABcc:_v@evil.test?= <ann@dip.test>") for a group's and returns a piece of the name."""
+    address = parseaddr(text)[1]
+    angle = _LAST_ANGLE.search(text)
+    if angle is not None and f"<{address}>" not in text:
+        return angle.group(1)
+    return address
+
+
+def _header(mail: Message, name: str):
+    """The header as the policy reads it, or as written when the policy cannot read it (an encoded
+    display name hiding a CR LF makes policy.default's address parser raise): the address part of
+    the raw text is still read, and checked again before anything is sent to it."""
+    try:
+        return mail.get(name)
+    except (ValueError, TypeError, IndexError):
+        return next((value for key, value in mail.raw_items() if key.lower() == name.lower()), None)

@@ -1,0 +1,114 @@
+"""The one gate every password check goes through, so that a password cannot be guessed by mail.
+
+Wrong passwords are counted per account and per source, and each count has its own backoff: after
+`FREE` wrong ones within `WINDOW`, a password is checked again only `FIRST_WAIT` after the last
+wrong one, then twice as long after each further one (up to `MAX_WAIT`). A password given while
+a backoff runs is not checked at all (not even a right one), so guessing gains nothing.
+
+Sources, because an attacker controls some of them cheaply: the envelope sender (free to change
+with each mail), the From/Reply-To address (as free), and the peer's IP address for mail taken
+directly by SMTP (costly to change; for LMTP and IMAP the peer is the keeper's own relay and says
+nothing, so it is not counted). Rotating addresses is stopped by the peer and the account counts;
+rotating peers too (a botnet) by the account count alone.
+
+The account's backoff could be used to keep its owner from signing on by password: that is why it
+does not apply to mail from the account's own address (`wait(own=True)`; that address's own count
+still does), why it is short at first, why the owner is told (`should_tell_owner`), and why the
+secret reply address (judge.mail.screening.tokens) never passes through here: answering the judge's mail
+keeps working whatever happens to passwords.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ...storage.db import transaction
+from .dispatch_store import prepare
+
+FREE = {"account": 5, "peer": 3, "envelope": 3, "from": 3}
+FIRST_WAIT = 15 * 60.0
+MAX_WAIT = 24 * 3600.0
+WINDOW = 24 * 3600.0
+TELL_EVERY = 3600.0     # the owner hears of wrong passwords at most once an hour
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a mail came from, as far as the judge can tell."""
+    sender: str                 # the address the reply goes to (Reply-To, else From)
+    envelope: str | None = None   # MAIL FROM
+    peer: str | None = None       # the client's IP address, for mail taken directly by SMTP
+
+    @classmethod
+    def of(cls, sender: str, mail_from: str | None, via: str | None, peer: str | None) -> Source:
+        ip = None
+        if via == "smtp" and peer:
+            ip = peer.rpartition(":")[0].strip("[]") or None     # intake writes "<ip>:<port>"
+        return cls(sender.lower(), (mail_from or "").strip("<> ").lower(), ip)
+
+    def subjects(self) -> list[str]:
+        found = [f"from:{self.sender}"]
+        if self.envelope is not None:
+            found.append(f"envelope:{self.envelope}")
+        if self.peer:
+            found.append(f"peer:{self.peer}")
+        return found
+
+    def words(self) -> str:
+        """The source for the owner and the master to read."""
+        parts = [self.sender]
+        if self.envelope and self.envelope != self.sender:
+            parts.append(f"envelope sender {self.envelope}")
+        if self.peer:
+            parts.append(f"from the computer at {self.peer}")
+        return ", ".join(parts)
+
+
+class PasswordGuard:
+    def __init__(self, db: sqlite_utils.Database, *, clock=time.time) -> None:
+        self.db = db
+        self.clock = clock
+        prepare(db)
+
+    def _failures(self, subject: str, now: float) -> tuple[int, float]:
+        row = self.db.execute("SELECT count(*), max(at) FROM guard_failures WHERE subject = ? AND at > ?",
+                              [subject, now - WINDOW]).fetchone()
+        return row[0], row[1] or 0.0
+
+    def _wait(self, subject: str, now: float) -> float:
+        count, last = self._failures(subject, now)
+        free = FREE[subject.split(":", 1)[0]]
+        if count < free:
+            return 0.0
+        return max(0.0, last + min(FIRST_WAIT * 2 ** (count - free), MAX_WAIT) - now)
+
+    def wait(self, account: str, source: Source, *, own: bool = False) -> float:
+        """Seconds until a password for this account from this source is checked again (0: now).
+        `own`: the mail is from one of the account's addresses. Then the account's count does not
+        hold it back, only its sources' (that address's among them): a guesser writing from other
+        addresses cannot keep the owner from signing on, and one who forges the owner's address
+        never sees the answers and soon backs off that address too."""
+        now = self.clock()
+        subjects = source.subjects() if own else [f"account:{account.lower()}", *source.subjects()]
+        return max(self._wait(s, now) for s in subjects)
+
+    def failed(self, account: str, source: Source) -> int:
+        """Record a wrong password; returns how many the account had within the window."""
+        now = self.clock()
+        subjects = [f"account:{account.lower()}", *source.subjects()]
+        with transaction(self.db):     # the two statements commit together
+            self.db.conn.execute("DELETE FROM guard_failures WHERE at <= ?", [now - WINDOW])
+            self.db.conn.executemany("INSERT INTO guard_failures (subject, at) VALUES (?, ?)",
+                                     [(s, now) for s in subjects])
+        return self._failures(subjects[0], now)[0]
+
+    def should_tell_owner(self, account: str) -> bool:
+        """True (and remembered) when the owner was not told of wrong passwords within the last hour."""
+        now = self.clock()
+        with transaction(self.db):
+            told = self.db.conn.execute(
+                "INSERT INTO guard_told (account, at) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET "
+                "at = excluded.at WHERE guard_told.at <= ?", [account.lower(), now, now - TELL_EVERY]).rowcount
+        return told == 1

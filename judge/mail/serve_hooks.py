@@ -1,0 +1,47 @@
+"""The daemon's two hooks for the mail judge: `dispatch` (judge.mail.commands.dispatch) and `tick`
+(the games' scheduler, then the courier), built from one configuration and one GameService."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+
+from ..config import Config
+from ..games.service import GameService
+from ..storage.db import open_db
+from .outbound.courier import Courier
+from .commands.dispatch import Dispatch
+
+KEEP_OPEN = 64       # game files the processing worker keeps open (3 file descriptors each: well under 1024)
+
+
+class Tick:
+    """Every tick: play what is due in every game, then queue the notices that produced."""
+
+    def __init__(self, service: GameService, courier: Courier, config: Config) -> None:
+        self.service, self.courier, self.config = service, courier, config
+        self._local = threading.local()      # one judge-file connection per thread that calls it
+
+    def __repr__(self) -> str:
+        return "GameService.run_due, then the courier"
+
+    def __call__(self, now: float) -> None:
+        # `now` is the daemon's clock, the moment up to which it has read all stored mail: the
+        # games play what is due by then, at then (a whole second, as game times are kept).
+        self.service.run_due(datetime.fromtimestamp(int(now), timezone.utc))
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = open_db(self.config.db_path)
+        self.courier.run(db)
+
+    def due(self, now: float) -> bool:
+        """Is some game due by `now`, e.g. its last orders just came in? Then the daemon ticks at once
+        instead of at its next turn, so a phase that need not wait is played within the second."""
+        return bool(self.service.due_games(datetime.fromtimestamp(int(now), timezone.utc), limit=1))
+
+
+def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
+    # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
+    service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
+    service.sync_index(quick=True)        # after `judge serve`'s upgrade: only what changed since (nothing)
+    courier = Courier(service, config)
+    return Dispatch(service, config, courier=courier), Tick(service, courier, config)

@@ -1,0 +1,121 @@
+"""What a confirmation reply says about a power after a message: plain values for the template.
+
+Each order the message gave, exactly as read and in full names; each error with its suggestion;
+the power's standing orders and what cannot be carried out as things stand; the units still
+without orders; the deadline in the game's zone and the player's, with the time left; whether
+the power asked the game to wait.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ...engine.calendar import PhaseKind
+from ...engine.geography import UnitKind
+from ...engine.notation import parse_loc
+from ...engine.variant import Variant
+from ...games.clock import parse_time
+from ...games.ordercodec import order_from_json
+from ...games.service import GameService
+from ...language import ParsedOrder, describe
+from ...language.parse import OrderError
+from ...language.render import place_name
+from .notices import duration
+from .reason_words import detail_words
+
+
+def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
+    return {"line": parsed.line, "written": parsed.text, "read": describe(parsed.order, variant),
+            "notes": list(parsed.notes)}
+
+
+def ordered_place(order) -> str | None:
+    """The province an order is for (a unit's, or a build's); None for orders of no place (WAIVE)."""
+    unit = getattr(order, "unit", None)
+    location = unit.location if unit is not None else getattr(order, "location", None)
+    return location.province if location is not None else None
+
+
+def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
+    """Each order as read; one that a later line of the same mail replaced (a unit has one order)
+    says so, or the player would think both stand."""
+    lines = [order_line(p, variant) for p in orders]
+    last: dict[str, int] = {}
+    for index, parsed in enumerate(orders):
+        place = ordered_place(parsed.order)
+        if place is None:
+            continue
+        if place in last:
+            earlier = lines[last[place]]
+            earlier["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
+        last[place] = index
+    return lines
+
+
+def error_line(error: OrderError, mask) -> dict:
+    return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
+            "suggestions": [mask(s) for s in error.suggestions]}
+
+
+def unit_full_name(variant: Variant, text: str) -> str:
+    """"A PAR" -> "Army Paris"; kept as written if it cannot be read."""
+    kind, _, place = text.partition(" ")
+    try:
+        return f"{UnitKind(kind.upper()).full_name.capitalize()} {place_name(parse_loc(variant, place), variant)}"
+    except ValueError:
+        return text
+
+
+def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> str:
+    """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices); past the deadline,
+    whether orders sent now still count, and until when."""
+    seconds = (parse_time(deadline_utc) - now).total_seconds()
+    if seconds > 0:
+        return duration(seconds)
+    when = (plays or {}).get("when")
+    if when == "at":
+        grace = (parse_time(plays["at"]["utc"]) - now).total_seconds()
+        first = next(iter(plays["at"]["shown"].items()), None)
+        at = f", at {first[1]} ({first[0]})" if first else ""
+        if grace > 0:
+            return (f"none: the deadline has passed, but orders sent now still count until the grace"
+                    f" period ends, in {duration(grace)}{at}")
+        return ("none: the deadline and its grace period have passed; orders count only if they come"
+                " before the judge plays the phase, at its next look")
+    if when == "waits":
+        return "none: the deadline has passed, but orders sent now still count: this game waits for them"
+    if when == "early":
+        return "none: the deadline has passed; every power is in, and the phase is played at the judge's next look"
+    return "none: the deadline has passed"
+
+
+def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict:
+    """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
+    scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
+    status = service.status(game)
+    variant = service.variant(status.variant)
+    confirmed = service.confirmation(game, power)
+    deadline = confirmed.deadline
+    return {
+        "game": game, "power": variant.power(power).name, "phase": status.phase_name,
+        "orders": [{"written": o["written"], "read": describe(order_from_json(o["read"]), variant)}
+                   for o in confirmed.orders],
+        "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
+                     for p in confirmed.problems],
+        "missing": [unit_full_name(variant, u) for u in confirmed.units_without_orders],
+        "adjustment": confirmed.adjustment,
+        "retreat": variant.calendar.parse(confirmed.phase).kind is PhaseKind.RETREAT,
+        "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
+        "time_left": (time_left(deadline["utc"], service.clock(), confirmed.plays) if deadline
+                      else "no deadline (the game is paused)"),
+        "waiting": bool(status.powers[power].waiting),
+        "in": confirmed.all_in,
+        "plays": _plays(confirmed.plays, tick_seconds),
+    }
+
+
+def _plays(plays: dict, tick_seconds: float) -> dict:
+    if plays["when"] == "early":
+        return {**plays, "within": duration(max(2 * tick_seconds, 60.0))}
+    if plays["when"] == "at":
+        return {**plays, "at": [f"{text} ({zone})" for zone, text in plays["at"]["shown"].items()]}
+    return plays

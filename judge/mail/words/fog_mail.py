@@ -1,0 +1,68 @@
+"""Fog of war in the judge's mail: the results notice, HISTORY, LIST/SUMMARY counts and the picture,
+each cut to what its reader sees (judge.games.fog says what that is).
+
+Who reads what is decided once, by `judge.games.fog.view_for`: in a game with fog under way the
+master reads everything, a player what its powers see, anyone else (observers, strangers, the
+public copy of a notice) no province at all. Once the game has ended nothing is cut: HISTORY then
+shows every order of every phase, the full record.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ...games import fog
+from ...games.answers import GameState, Notice, NoticeKind, PlayedPhase
+from ...games.service import GameService
+
+
+def reader_powers(service: GameService, game: str, account: str | None,
+                  status: GameState | None = None) -> frozenset[str] | None:
+    """The powers whose sight `account` reads `game` with, or None: it sees everything."""
+    return fog.view_for(status or service.status(game), account)
+
+
+def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> Notice:
+    """The notice its recipient may read: a results notice cut to the recipient's view in a game
+    with fog; every other notice as it is (they tell the recipient of its own powers only, or of
+    players, never of the board)."""
+    if notice.kind is not NoticeKind.RESULTS:
+        return notice
+    powers = notice_powers(service, notice, status)
+    if powers is None:
+        return notice
+    variant = service.variant(status.variant)
+    before = service.phase_record(notice.payload["game"], notice.payload["phase"]).position
+    return dataclasses.replace(notice, payload=fog.cut_results(variant, notice.payload, before, powers))
+
+
+def history_as_seen(service: GameService, game: str, account: str | None) -> list[PlayedPhase]:
+    """`GameService.history` as `account` may read it: each phase played cut to what its powers saw
+    from the position before the phase to the one after it."""
+    rows = service.history(game)
+    status = service.status(game)
+    powers = reader_powers(service, game, account, status)
+    if powers is None:
+        return rows
+    variant = service.variant(status.variant)
+    out = []
+    for i, row in enumerate(rows):
+        later = [r for r in rows[i + 1:] if not r.rolled_back] if not row.rolled_back else []
+        after = later[0].position if later else None
+        out.append(dataclasses.replace(
+            row, results=tuple(fog.cut_history_phase(variant, row.results, row.position, after, powers)),
+            civil_disorder=tuple(p for p in row.civil_disorder if p in powers)))
+    return out
+
+
+def notice_powers(service: GameService, notice: Notice, status: GameState | None = None) -> frozenset[str] | None:
+    """The powers whose sight a notice is read with (None: the whole board). A player's notice keeps
+    the powers it was written for (`payload["powers"]`), should the player have left them since."""
+    powers = reader_powers(service, notice.payload["game"], notice.recipient, status)
+    if powers is not None and notice.payload.get("powers"):
+        return frozenset(notice.payload["powers"])
+    return powers
+
+
+def picture_powers(service: GameService, game: str, notice: Notice) -> frozenset[str] | None:
+    """For the courier: the powers a results picture is drawn for (None: the whole board)."""
+    return notice_powers(service, notice)

@@ -1,0 +1,116 @@
+"""What happened to an order, in words a player understands.
+
+The games layer stores each outcome as JSON (`reason`, the code `why` with its `args`, `involving`
+provinces, `dislodged_from`; a result stored before the codes has a sentence in `detail`). The
+code's words are in `reason_words`; here the units behind the provinces are named too ("bounced with
+the German army from Munich"), from the other orders
+of the same phase: in a movement phase every unit has an order, the judge's holds included.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.geography import Location, UnitKind
+from ...engine.outcomes import Reason, Why
+from ...engine.variant import Variant
+from ...games.ordercodec import order_from_json
+from ...language.render import describe, place_name
+from .reason_words import REASONS, because, detail_words
+
+# Outcomes whose own reason says it all when the order succeeded.
+_DONE = {
+    Reason.MOVED: "moved", Reason.HELD: "held", Reason.SUPPORTED: "support given",
+    Reason.CONVOYED: "convoyed the army", Reason.RETREATED: "retreated", Reason.DISBANDED: "disbanded",
+    Reason.BUILT: "built", Reason.WAIVED: "build waived",
+}
+
+# Failures whose detail is a whole sentence that already names the failure.
+_SAYS_IT_ALL = {Reason.SUPPORT_UNMATCHED, Reason.CONVOY_UNMATCHED, Reason.CONVOY_DISRUPTED}
+
+# The failures the engine gives no particulars for, in words.
+_FAILED = {
+    Reason.SUPPORT_UNMATCHED: "the supported unit was not ordered to do what this support says",
+    Reason.CONVOY_UNMATCHED: "the army was not ordered to move along this convoy",
+}
+
+
+def place(variant: Variant, text: str) -> str:
+    """A province or coast as people name it: "St Petersburg (south coast)"."""
+    return place_name(Location.parse(text), variant)
+
+
+def unit_words(variant: Variant, text: str, power: str | None = None) -> str:
+    """A unit as the position JSON writes it ("A PAR"), in words: "French army in Paris"."""
+    kind, _, where = text.strip().partition(" ")
+    words = [variant.power(power).adjective] if power else []
+    return " ".join([*words, UnitKind(kind.upper()).full_name, "in", place(variant, where)])
+
+
+def units_at(outcomes: list[dict[str, Any]]) -> dict[str, tuple[str, UnitKind | None]]:
+    """province -> (power, unit kind) of the unit that was ordered there this phase."""
+    out = {}
+    for o in outcomes:
+        unit = o["json"].get("unit")
+        if unit:
+            kind = UnitKind(unit["kind"]) if unit.get("kind") else None
+            out[Location.parse(unit["at"]).province] = (o["power"], kind)
+    return out
+
+
+def unit_phrase(variant: Variant, units: dict[str, tuple[str, UnitKind | None]], province: str) -> str:
+    """ "the German army" for the unit ordered in `province`, or "the unit" when unknown."""
+    province = province.lower()
+    power, kind = units.get(province, (None, None))
+    words = ["the"]
+    if power:
+        words.append(variant.power(power).adjective)
+    words.append(kind.full_name if kind else "unit")
+    return " ".join(words)
+
+
+def order_words(variant: Variant, outcome: dict[str, Any]) -> str:
+    """The order in full names, marked when the judge gave it (a default hold, a removal)."""
+    text = describe(order_from_json(outcome["json"]), variant)
+    # a default hold says so in its result ("no order given: held")
+    return text + " (by the judge)" if outcome.get("by_judge") and outcome["reason"] != Reason.HELD.value else text
+
+
+def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]]) -> str:
+    """The result of one order, e.g. "bounced with the German army from Munich"."""
+    reason = Reason(outcome["reason"])
+    involving = [p.lower() for p in outcome.get("involving") or ()]
+    attacker = outcome.get("dislodged_from")
+    name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
+    by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
+    dislodged = f"dislodged by {by(attacker)}" if attacker else ""
+    detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
+
+    if reason is Reason.BOUNCED and involving and detail != because(variant, Why.OWN_UNIT):
+        target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
+        parts = [f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving]
+        text = "bounced with " + " and ".join(parts)
+        if outcome.get("why") == Why.STAYS_ABOARD.value:  # a ferried army that could not land
+            text += f", and {detail}"
+    elif reason is Reason.SUPPORT_CUT:
+        if attacker:
+            return f"support cut: {dislodged}"
+        text = f"support cut by {by(involving[0])}" if involving else "support cut"
+    elif reason is Reason.DISLODGED:
+        return dislodged if attacker else "dislodged"
+    elif reason is Reason.ILLEGAL:
+        text = f"illegal order: {detail}" if detail else "illegal order"
+    elif outcome["succeeded"] and reason in _DONE:
+        text = _DONE[reason]
+        if outcome.get("by_judge") and reason is Reason.HELD:
+            text = "no order given: held"
+        if detail:
+            text += f" ({detail})"
+    elif reason in _SAYS_IT_ALL and detail:
+        text = detail
+    else:
+        text = REASONS[reason]
+        if detail and detail != text:
+            text += f": {detail}"
+    if attacker and reason is not Reason.DISLODGED:
+        text += f"; {dislodged}"
+    return text

@@ -1,0 +1,112 @@
+"""The turn-results report: the games layer's `results` payload laid out for people.
+
+One processing can play several phases (a movement, then the retreats and adjustments the judge
+settled alone), so the report has one section per phase played, then the position after them:
+dislodged units and where each may go, centre ownership (after a season with adjustments),
+builds and removals due.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.notation import parse_order
+from ...engine.outcomes import Reason
+from ...engine.variant import Variant
+from ...language.render import describe
+from .outcome_words import explain, order_words, place, unit_words, units_at
+
+
+def _adjusts(variant: Variant, phase: str) -> bool:
+    cal = variant.calendar
+    return cal.seasons[cal.parse(phase).season].adjustments
+
+
+def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
+             silent: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One phase's results. A power nobody orders (abandoned or resigned: `silent`) whose units all
+    held for want of orders is told in one line, `idle`, not as a block of "no order given: held"
+    that the closing paragraph would then say again."""
+    units = units_at(result["outcomes"])
+    # a unit whose order could not be carried out holds: the judge's hold is listed after it
+    refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
+               if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
+    powers: dict[str, list[tuple[str, str]]] = {}
+    for o in result["outcomes"]:
+        outcome = explain(variant, o, units)
+        if o["by_judge"] and o["reason"] == Reason.HELD.value and (o["power"], o["json"]["unit"]["at"]) in refused:
+            outcome = "held instead"
+        powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
+    idle = {p for p in silent & set(powers)
+            if all(o["by_judge"] and o["reason"] == Reason.HELD.value for o in result["outcomes"] if o["power"] == p)
+            and not any(d["power"] == p for d in result["dislodged"])}
+    return {
+        "phase": result["phase"], "phase_name": result["phase_name"],
+        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
+                   for p in variant.power_ids if p in powers and p not in idle],
+        "idle": [(variant.power(p).name, players.get(p), [order_words(variant, o).removesuffix(" holds")
+                                                          for o in result["outcomes"] if o["power"] == p])
+                 for p in variant.power_ids if p in idle],
+        "standoffs": [place(variant, s) for s in result["standoffs"]],
+        "dislodged": [{"power": variant.power(d["power"]).name, "unit": unit_words(variant, d["unit"], d["power"]),
+                       "attacker": place(variant, d["from"]),
+                       "retreats": [place(variant, r) for r in d["retreats"]],
+                       "civil_disorder": d.get("civil_disorder", False)} for d in result["dislodged"]],
+    }
+
+
+def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+    """Everything the results template shows, with names in full and tables ready to align."""
+    position = payload["position"]
+    told = {n["power"] for n in payload.get("news", ())}
+    silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
+    sections = [_section(variant, r, players, silent) for r in payload["results"]
+                if r["outcomes"] or r["dislodged"] or r["standoffs"]]
+    due = payload["adjustments"]
+    fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
+    centre_rows = []
+    for p in variant.power_ids:
+        if fog is not None and p not in fog["powers"]:
+            continue
+        count, units = len(position["centres"].get(p, ())), len(position["units"].get(p, ()))
+        if not count and not units and p not in payload["survivors"]:
+            continue
+        builds, removals = due.get(p, {}).get("builds", 0), due.get(p, {}).get("removals", 0)
+        change = f"builds {builds}" if builds else f"removes {removals}" if removals else ""
+        centre_rows.append([variant.power(p).name, count, units, change])
+    owned = {c.lower() for cs in position["centres"].values() for c in cs}
+    seen = set(fog["seen_after"]) if fog is not None else set(variant.supply_centres)
+    return {
+        "fog": fog is not None,
+        "sections": sections,
+        # ownership changes at the end of a season with adjustments: after its retreats, if any
+        "centres_changed": any(_adjusts(variant, r["phase"]) for r in payload["results"])
+        and not payload["next_phase"].upper().endswith("R"),
+        "centre_rows": centre_rows,
+        "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
+                      for p in variant.power_ids if position["centres"].get(p)],
+        "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres
+                          if c not in owned and c in seen),
+        "builds": [(variant.power(p).name, n["builds"]) for p, n in due.items() if n["builds"]],
+        "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
+        "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
+                         for p, us in payload["retreats"].items()],
+        # powers without orders that no news item tells about (already abandoned or resigned)
+        "silent": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
+                   if p not in {n["power"] for n in payload.get("news", ())}],
+        "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
+                    for r in payload.get("rulings", ())],
+        # civil disorder is told in one list; the other news one paragraph each
+        "disorder": [(variant.power(n["power"]).name, players.get(n["power"]), n["missed"])
+                     for n in payload.get("news", ()) if n["kind"] == "civil_disorder"],
+        "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
+        "next_phase_name": payload["next_phase_name"],
+        "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
+    }
+
+
+def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:
+    """One exchange of centres agreed for the move (Abstraction II), done or refused at its end."""
+    a, b = item["powers"]
+    return {"names": (variant.power(a).name, variant.power(b).name),
+            "gave": [sorted(place(variant, c) for c in item["gave"][p]) for p in (a, b)],
+            "done": item["done"], "reason": item["reason"]}
