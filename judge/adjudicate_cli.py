@@ -1,4 +1,4 @@
-"""`judge adjudicate`: the engine as a JSON command (see the README for the format)."""
+"""`judge adjudicate`: the engine as a JSON command (docs/adjudicate.md gives the format)."""
 from __future__ import annotations
 
 import argparse
@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "adjudicate", help="adjudicate one phase given as JSON",
         description="Adjudicate one phase. Input: JSON with variant, rules, phase, units, centres, "
-                    "dislodged and orders (see README). Output: each order's outcome and `next`.",
+                    "dislodged and orders (docs/adjudicate.md). Output: each order's outcome and `next`.",
         epilog="example: echo '{\"phase\":\"S1901M\",\"units\":{\"FRANCE\":[\"A PAR\"]},"
                "\"orders\":{\"FRANCE\":[\"A Par-Bur\"]}}' | judge adjudicate")
     p.add_argument("file", nargs="?", help="input JSON file (default: standard input)")

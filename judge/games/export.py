@@ -1,6 +1,6 @@
 """A game's whole record as one JSON document that `judge adjudicate` can replay.
 
-The document is a whole-game request (see the README's `judge adjudicate`): the variant, the rules,
+The document is a whole-game request (docs/adjudicate.md): the variant, the rules,
 the position the game started from, and `phases`, each phase played with the orders that were in
 when it was played, in canonical notation. Each phase also carries the position it was played from
 and its stored results, for readers; `judge adjudicate` reads only `phase` and `orders` of them.

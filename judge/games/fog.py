@@ -1,6 +1,6 @@
 """Fog of war (the `fog` game setting; Classic Fog of War, DPjudge's BLIND): what a power sees.
 
-The rule (README "Fog of war"): a power sees the provinces its units stand in and every province
+The rule (docs/players.md, "Fog of war"): a power sees the provinces its units stand in and every province
 adjacent to them (by land or sea, whatever the unit's kind), and the provinces of the supply
 centres it owns. Of a phase it sees what lies in the provinces it saw before the phase or sees
 after it: a foreign order is shown only if every province it names is so seen, foreign units and

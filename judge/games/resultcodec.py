@@ -17,7 +17,7 @@ One phase played, as stored:
                     "civil_disorder": false}]}
 
 `judge adjudicate` answers with a view of the same outcomes grouped by power (`by_power`), the
-shape its README section documents, made here from the same fields.
+shape docs/adjudicate.md documents, made here from the same fields.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pictures of the board, drawn from the variant's own data (see README "Pictures").
+"""Pictures of the board, drawn from the variant's own data (see docs/pictures.md).
 
     atlas = load_atlas(variant)                    # once per variant; read-only
     png = render_png(variant, position, turn.result, atlas=atlas)

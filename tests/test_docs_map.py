@@ -1,4 +1,4 @@
-"""The README's map of the code ("Where things are") stays true: every module under judge/ is named
+"""The map of the code in docs/architecture.md ("Where things are") stays true: every module under judge/ is named
 in it, and every path it names exists. A module nobody mentions is one a newcomer cannot find."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def map_rows() -> list[tuple[str, str]]:
     """(path cell, description) of each row of the map's table."""
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "architecture.md").read_text()
     section = text.split("## Where things are", 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in section.splitlines():
@@ -50,7 +50,7 @@ def test_every_module_is_on_the_map():
     missing = [m for m in modules
                if m not in named and not any(m.startswith(n) and n.endswith("/") and n.count("/") > 2
                                              for n in named)]
-    assert missing == [], f"modules the README's map does not name: {missing}"
+    assert missing == [], f"modules the map in docs/architecture.md does not name: {missing}"
 
 
 def test_every_path_on_the_map_exists():
@@ -59,4 +59,4 @@ def test_every_path_on_the_map_exists():
             return True
         return (ROOT / name.rstrip("/")).exists()
     gone = sorted(n for n in named_paths() if not exists(n))
-    assert gone == [], f"paths on the README's map that are not in the tree: {gone}"
+    assert gone == [], f"paths on the map in docs/architecture.md that are not in the tree: {gone}"
