@@ -21,6 +21,13 @@ Two hooks connect the mail edge to the games layer:
 - `on_bounce(message, bounce, context) -> str`, optional: what the games side does about a bounce
   (the mail judge tells the masters of the games the failing address's player is in).
 Bounces and loop rules are handled here, before dispatch, because they are mail matters.
+
+Why the tick and not a scheduler library (APScheduler and the like): a deadline here is not a job
+to fire at a time but a promise about order: every mail acknowledged before the deadline is read
+before the phase is played, on the one worker that reads the archive, and after a restart the same.
+The deadlines live in the game files (10,000 of them), where the games service finds what is due in
+one indexed query of judge.sqlite; a job store of a library would be a second copy of them to keep
+in step, and its threads would play phases beside the mail they must wait for.
 """
 from __future__ import annotations
 

@@ -8,6 +8,14 @@ component's floor, or from a newer judge, is refused with both versions named.
 A process checks each file's schema once (at start-up, or when it first opens the file):
 later opens of the same file skip the check, so a mail does not pay for it again and again.
 
+Why not sqlite-utils' own migrations (the `sqlite-migrate` package, 0.2): it records each applied
+step by name in one table per file and replays every step on a new file. The judge needs what it
+lacks: a new file made at the current schema at once (10,000 game files are created far more often
+than upgraded; tests/test_storage_schema.py holds both ways equal), several components' schemas in
+one file each with its own count, a floor below which an old file is refused rather than half
+migrated, and a file from a newer judge refused by number. The steps themselves are sqlite-utils
+calls, as that package's would be.
+
 `transaction` is the one way to write: BEGIN IMMEDIATE ... COMMIT, or a SAVEPOINT when the
 connection is already in a transaction, so helpers that write can be called inside a larger one.
 """

@@ -3,15 +3,28 @@ report (the judge's own headers are built in judge.mail.outbound.compose).
 
 RFC 3834 (automatic responses), RFC 2369/2919 (list headers) and RFC 3464 (delivery status
 notifications) are the references.
+
+Which addresses failed is read from a delivery status notification's own fields where there are
+some (the Original-Recipient first: the address the judge wrote to, not the one a forwarder gave it),
+and otherwise by flufl.bounce's detectors (Mailman's, for the free-text reports of older and odder
+mail servers). Measured on flufl.bounce's corpus of 118 real reports (tests/data/mail/bounces/), the
+judge's own reading alone found the right addresses in 9 of the 101 that name any, and a wrong one in
+6 more (a returned mail's To, often a mailing list); with the detectors it agrees on every one
+(tests/test_mail_bounces.py). The detectors are heuristics over text anyone can write, and one raises
+on a report in the corpus: any exception of theirs reads as "no address found", and what they return
+is kept only if it looks like an address.
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.policy import Compat32
 from email.message import Message
 from email.utils import getaddresses, parseaddr
+
+from flufl.bounce import all_failures
 
 LIST_HEADERS = ("List-Id", "List-Post", "List-Unsubscribe", "List-Help", "List-Owner", "Mailing-List")
 BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
@@ -84,28 +97,53 @@ def classify(raw: bytes, mail_from: str | None) -> Classification:
 
 
 def _is_robot_sender(msg: Message, mail_from: str | None) -> bool:
+    if mail_from is None:
+        # Read from a mailbox (IMAP): the delivering server wrote the envelope sender as Return-Path.
+        mail_from = str(msg.get("Return-Path")) if msg.get("Return-Path") is not None else None
     if mail_from is not None and mail_from.strip("<> ") == "":
         return True
-    address = parseaddr(msg.get("From", ""))[1]
-    return _local_part(address).lower() in ("mailer-daemon", "postmaster")
+    addresses = [parseaddr(msg.get("From", ""))[1], parseaddr(mail_from or "")[1]]
+    return any(_local_part(a).lower() in ("mailer-daemon", "postmaster") for a in addresses)
 
 
 def find_bounce(msg: Message, mail_from: str | None) -> Bounce | None:
     """A delivery failure report, with the addresses that failed; None for any other mail."""
     if msg.get_content_type() == "multipart/report" and \
             (msg.get_param("report-type") or "").lower() == "delivery-status":
-        return _dsn_bounce(msg)
+        bounce = _dsn_bounce(msg)
+        if not bounce.failed:
+            bounce = Bounce(_detected_failures(msg), bounce.diagnostic, bounce.original_message_id)
+        return bounce
     if not _is_robot_sender(msg, mail_from):
         return None
-    # A bounce in free text (older MTAs): X-Failed-Recipients (Exim), else the returned headers.
+    # A bounce in free text (older MTAs): X-Failed-Recipients (Exim), else what the detectors find,
+    # else the returned headers.
     failed = tuple(a for _, a in getaddresses(msg.get_all("X-Failed-Recipients", [])) if a)
+    failed = failed or _detected_failures(msg)
     original = _returned_headers(msg)
-    if not failed and original is not None:
+    if not failed and original is not None and (header_message_id(original) or "").startswith("judge."):
+        # The judge's own mail came back: it was written to its To and Cc. (Another's mail returned is
+        # often a mailing list's, whose To is the list.)
         failed = tuple(a for _, a in getaddresses(original.get_all("To", []) + original.get_all("Cc", [])) if a)
     subject = (msg.get("Subject") or "").lower()
     if not failed and not any(w in subject for w in ("undeliver", "failure", "returned", "delivery status")):
         return None      # e.g. a postmaster writing in person
     return Bounce(failed, _first_text_line(msg), header_message_id(original))
+
+
+_PLAIN_ADDRESS = re.compile(r"[^\s<>@,;:\"()\[\]\\]{1,64}@[A-Za-z0-9.-]{1,189}")
+MAX_FAILED = 20          # a report naming more is read as naming these; the rest is noise or an attack
+
+
+def _detected_failures(msg: Message) -> tuple[str, ...]:
+    """The permanent failures flufl.bounce's detectors find, as plain addresses."""
+    try:
+        _temporary, permanent = all_failures(msg)
+    except Exception:        # a third-party heuristic over hostile text: no address, never a crash
+        logging.getLogger(__name__).info("a bounce detector failed on this report; no address taken from it")
+        return ()
+    found = {a.decode("utf-8", "replace") if isinstance(a, bytes) else str(a) for a in permanent}
+    return tuple(sorted(a for a in found if _PLAIN_ADDRESS.fullmatch(a)))[:MAX_FAILED]
 
 
 def _dsn_bounce(msg: Message) -> Bounce:
@@ -119,7 +157,7 @@ def _dsn_bounce(msg: Message) -> Bounce:
                 action = block.get("action", "").lower()
                 if action != "failed":
                     continue      # delayed, delivered, relayed, expanded: not a failure
-                recipient = block.get("final-recipient") or block.get("original-recipient") or ""
+                recipient = block.get("original-recipient") or block.get("final-recipient") or ""
                 address = recipient.split(";", 1)[-1].strip().strip("<>")
                 if address and address not in failed:
                     failed.append(address)
