@@ -3,8 +3,11 @@
     dispatch = Dispatch(GameService(config.data_dir), config)
     Daemon(config, dispatch=dispatch, tick=...)
 
-The body is cleaned (quotes, signatures and HTML dropped), read by `parse_message` with the order
-context of the signed-on game, and each item handled in the order written: commands through
+A mail goes through the steps of `mail_steps.STEPS` (robots left unanswered, the sender found, a
+copy applied before skipped, the sign-on, the body read, a mail for another host's game forwarded,
+then what it asks carried out and answered). The body is cleaned (quotes, signatures and HTML
+dropped), read by `parse_message` with the order context of the signed-on game, and each item handled
+in the order written: commands through
 `judge.mail.commands.handlers.HANDLERS`, orders through `GameService.submit_orders`. The reply says what was
 done and what was wrong, and is queued in the outbox with a Message-ID derived from the inbound
 message, so dispatching the same message again queues nothing new. Orders and press carry the
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from email.message import Message
 from pathlib import Path
 
@@ -42,30 +45,26 @@ from ...games.answers import NoSuchGame
 from ...games.service import GameService
 from ...engine.notation import position_from_json
 from ...games.submissions import TooLate
-from ...language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
-                         parse_message)
+from ...language import BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader
 from ...language.commands import BecomePower, Join, SignOn
 from ...language.parse import OrderError
-from ...language.mailbody import attachments
-from ..federation import account_sync, shards
+from ..federation import account_sync
 from ..outbound import outgoing
-from ..outbound.reachable import refuse_unreachable
-from ..screening.addresses import reply_address
-from ..intake.archive import StoredMessage, clear_failing, replace_raw
-from ..outbound.reply_budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
-from ..screening.auth import Refused, Session, power_by_letter, resolve_power, start_session
+from ..intake.archive import StoredMessage, replace_raw
+from ..outbound.reply_budget import cut_reply, stranger_over_budget
+from ..screening.auth import Refused, Session, power_by_letter, resolve_power
 from .handlers import HANDLERS, Env
+from .mail_steps import STEPS, InMail
 from ..words.confirm import error_line, order_lines, power_summary
 from ..outbound.courier import Courier
-from ..screening.dispatch_store import StepLog, finished, mark_finished, prepare
-from ..screening.robot_mail import Classification, classify
+from ..screening.dispatch_store import StepLog, mark_finished, prepare
+from ..screening.robot_mail import Classification
 from ..outbound.compose import reply_subject
-from ..screening.password_guard import Source
-from ..screening.replays import first_copy, inbound_of
+from ..screening.replays import inbound_of
 from ..words.reports import Rendered, Reports
 from ..screening.secrets_mask import mask_line, mask_words, scrub_raw
 from ...storage.db import synchronous, transaction
-from ..screening.tokens import ReplyTokens, envelope_recipients
+from ..screening.tokens import ReplyTokens
 
 log = logging.getLogger("judge.dispatch")
 
@@ -130,63 +129,17 @@ class Dispatch:
             log.exception("courier after a message failed; the next tick tries again")
 
     def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
-        done = finished(context.db, message.id)
-        if done is not None:
-            return done     # handled (and scrubbed) before a crash kept the daemon from recording it
-        shard = shards.read(message.parsed(), self.config) if shards.KIND.encode() in message.raw else None
-        if shard is not None and shard.kind == "accounts":
-            return self._finish(context.db, message, set(), account_sync.apply(self.service, shard))
-        if shard is not None:    # forwarded by another host of this judge: the original, from its sender
-            message = shards.forwarded_message(message, shard)
-            verdict = classify(message.raw, message.mail_from)
-        if not verdict.reply_allowed:
-            return self._finish(context.db, message, set(), f"not read and not answered: {verdict.reason}")
-        mail = message.parsed()
-        sender = reply_address(mail, message.mail_from)
-        if not sender:
-            return self._finish(context.db, message, set(), "not answered: no address to answer")
-        clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
-        tokens = ReplyTokens(context.db, self.config.address)
-        delivered = envelope_recipients(message.rcpt_tos, message.via, mail)
-        earlier = first_copy(context.db, message.id, mail, sender, delivered)
-        if earlier is not None:
-            return self._finish(context.db, message, set(), self._repeated(message, mail, sender, earlier, context.db))
-        source = Source.of(sender, message.mail_from, message.via, message.peer)
-        session = start_session(self.service, sender, tokens.find(delivered), source, tokens.stale(delivered))
-        limits = self.config.limits
-        # A body in a broken charset (UTF-7 with stray bytes) can decode to lone surrogates, which no
-        # reply could then be encoded with: they become U+FFFD, as any other undecodable byte.
-        text = clean_body(mail).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        text, lines_unread = first_lines(text, limits.lines_read)
-        parsed = parse_message(text, self._order_context(session), commands=self.commands)
-        elsewhere = shards.game_elsewhere(self.config, self.service, parsed.items, delivered,
-                                          forwarded=shard is not None)
-        if elsewhere is not None:
-            return self._finish(context.db, message, shards.passwords_in(parsed.items),
-                                shards.forward(context.db, self.config, message, sender, elsewhere))
-        items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
-        items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
-        outcome = self.handle(message.id, items, session, StepLog(context.db),
-                              received=datetime.fromtimestamp(message.received_at, timezone.utc))
-        outcome.entries[:0] = unreachable
-        unread = not_read_entry(limits, lines_unread, commands_dropped)
-        if unread is not None:
-            outcome.entries.insert(0, unread)     # first: a long reply may be cut at its end
-        outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
-        outcome.attachments = attachments(mail)
-        queued = self.answer(message, mail, session, outcome, tokens, context.db)
-        self._share_accounts(context.db, session)
-        done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
-        errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
-            len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
-        if outcome.silent:
-            return self._finish(context.db, message, session.passwords,
-                                f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}")
-        return self._finish(context.db, message, session.passwords,
-                            f"answered {', '.join(session.recipients())}: {done} item(s) done, {errors} error(s)"
-                            + ("" if queued else " (reply already queued)"))
+        """The mail through each step of `mail_steps.STEPS` until one ends its handling."""
+        mail = InMail(message, verdict, context.db)
+        for step in STEPS:
+            stop = step(self, mail)
+            if stop is not None:
+                if not stop.record:
+                    return stop.outcome
+                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome)
+        raise AssertionError("the last step always ends a mail's handling")
 
-    def _share_accounts(self, db, session: Session) -> None:
+    def share_accounts(self, db, session: Session) -> None:
         """Accounts this mail may have changed go to the judge's other hosts (judge.mail.federation.account_sync)."""
         if not self.config.shard.peer_addresses:
             return
@@ -206,7 +159,7 @@ class Dispatch:
             mark_finished(db, message.id, outcome)
         return outcome
 
-    def _repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
+    def repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
         """A copy of a message applied before: not applied again, and the sender told which."""
         rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
                                        subject=reply_subject(str(mail.get("Subject", "") or "")))
@@ -220,7 +173,7 @@ class Dispatch:
             self._readers[variant] = OrderReader(self.service.variant(variant))
         return self._readers[variant]
 
-    def _order_context(self, session: Session):
+    def order_context(self, session: Session):
         def context(signon: SignOn | Join | None) -> OrderContext | None:
             game = signon.game if signon is not None else session.game
             if not game:
