@@ -23,6 +23,7 @@ from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
                               resolve_power, signon)
 from .command_env import Env, Handler
+from .press_recipients import UnreadableRecipient, read_recipients
 from .game_settings import HELP_SETTINGS
 from ..screening.tokens import revoke
 from .variant_info import help_variant
@@ -142,26 +143,23 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
     else:
         game, sender = require_player(session, "press")
     variant = env.service.variant(env.service.phase_of(game)[0])
-    to: list[str] | None = []
-    for word in cmd.recipients:
-        if word.lower() in ("all", "everyone", "everybody"):
-            to = None
-            break
-        if word.lower() in ("master", "gm"):
-            to.append("MASTER")
-            continue
-        power = resolve_power(variant, word)
-        if power is None:
+    to: list[str] | None = None
+    left_out: tuple[str, ...] = ()
+    if not cmd.broadcast:
+        if not cmd.recipients:
+            raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+        try:
+            chosen = read_recipients(variant, cmd.recipients, tuple(env.service.status(game).powers), sender)
+        except UnreadableRecipient as e:
             names = [p.name for p in variant.powers]
-            close = difflib.get_close_matches(word.title(), names, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(e.word.title(), names, n=1, cutoff=0.6) if e.word else []
             guess = f" (did you mean {close[0]}?)" if close else ""
-            raise Refused(f"{word!r} is not a power in {game}{guess}; the press was not sent",
-                          f"PRESS TO France Germany ... ENDPRESS ({' '.join(names)})")
-        to.append(power)
-    if cmd.broadcast:
-        to = None
-    elif to == []:
-        raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+            raise Refused(f"{e.word!r} is not a power in {game}: {e}{guess}; the press was not sent"
+                          if e.word else f"{e}; the press was not sent",
+                          f"PRESS TO France Germany ... ENDPRESS, PRESS TO ALL BUT Germany ... ENDPRESS"
+                          f" ({' '.join(names)})") from None
+        to = None if chosen.powers is None else list(chosen.powers)
+        left_out = chosen.excluded
     if not cmd.body.strip():
         raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
     try:
@@ -171,6 +169,8 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
         raise Refused(f"{e}; the press was not sent",
                       "send it again as PRESS TO ... ENDPRESS, without GREY" if cmd.grey else "") from None
     whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
+    if left_out:
+        whom += f" (not {', '.join(variant.power(p).name for p in left_out)})"
     count = len(cmd.body.splitlines())
     return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({count} line{'' if count == 1 else 's'})"]
 
