@@ -13,6 +13,7 @@ SUBCOMMAND_MODULES = [
     "judge.mail.demo",
     "judge.games.cli",
     "judge.ops.cli",
+    "judge.ops.outbox_cli",
     "judge.pictures.cli",
 ]
 

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
+    logging.getLogger("judge.news").setLevel(logging.INFO)    # a line when a game is made, starts, plays, ends
     try:
         config = load_config(args.config, overrides=overrides_from(args))
     except ConfigError as e:

@@ -55,6 +55,7 @@ def _current(gf: GameFile) -> PhaseRow:
         raise GameError(f"{gf.name} has not started")
     return row
 log = logging.getLogger("judge.games")
+news = logging.getLogger("judge.news")       # one line per game made; the courier tells the rest
 
 
 class GameService:
@@ -321,6 +322,7 @@ class GameService:
             self._reindex(db)
         finally:
             db.close()
+        news.info("game %s created: %s, %s rules, master %s", name, v.id, rules_.name, master or "none")
         return self.status(name)
 
     def join(self, name: str, account: str, preferences: Sequence[str] = (), *,

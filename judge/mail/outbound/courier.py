@@ -116,6 +116,7 @@ class Courier:
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
         done, queued = self._queue_game(db, tokens, game, ready, failed)
+        _tell_news(game, [notice for notice, _, _ in ready if notice.id in done])
         for notice, e in failed:
             if failures.failed(game, notice, e):
                 done.append(notice.id)     # set aside: no longer pending, the keeper was told
@@ -255,3 +256,19 @@ class OneRead:
         if key not in self._memo:
             self._memo[key] = read()
         return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer
+
+
+news = logging.getLogger("judge.news")
+_NEWS = {NoticeKind.GAME_START: "started", NoticeKind.RESULTS: "played", NoticeKind.GAME_END: "ended"}
+
+
+def _tell_news(game: str, queued: list[Notice]) -> None:
+    """One log line when a game starts, plays a phase or ends (its notices are one per reader)."""
+    told: set[tuple[str, str]] = set()
+    for notice in queued:
+        what = _NEWS.get(notice.kind) if isinstance(notice.kind, NoticeKind) else None
+        payload = notice.payload if isinstance(notice.payload, dict) else {}
+        phase = str(payload.get("phase_name") or payload.get("phase") or "") if what == "played" else ""
+        if what is not None and (what, phase) not in told:
+            told.add((what, phase))
+            news.info("game %s %s%s", game, what, f" {phase}" if phase else "")
