@@ -54,6 +54,16 @@ def run(args: argparse.Namespace) -> int:
     return 1 if status else 0
 
 
+class EngineFault(Exception):
+    """The engine failed on a request it accepted: a fault of the judge's, never the request's."""
+
+    def __init__(self, variant: Variant, position: Position, rules: Rules, order_lines: dict[str, Any],
+                 cause: Exception) -> None:
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.report = {"variant": variant.id, "rules": rules.name, **position_to_json(variant, position),
+                       "orders": order_lines}
+
+
 def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
             rules_name: str | None) -> dict[str, Any]:
     try:
@@ -61,8 +71,11 @@ def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader
         if not isinstance(request, dict):
             raise ValueError("the input must be a JSON object")
         return adjudicate_request(request, variant_named, rules_name)
+    except EngineFault as e:
+        return {"error": "internal error: the engine failed on this position; please report it with the"
+                         " request below", "kind": "internal", "fault": str(e), "request": e.report}
     except (ValueError, KeyError, NotationError) as e:
-        return {"error": str(e).strip("'\"")}
+        return {"error": str(e).strip("'\""), "kind": "request"}
 
 
 def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
@@ -123,8 +136,12 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
             errors[pid] = read.errors
         if read.notes:
             notes[pid] = read.notes
-    turn = process_phase(variant, position, orders, rules)
-    response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": by_power(turn.result)}
+    try:
+        turn = process_phase(variant, position, orders, rules)
+        results = by_power(turn.result)
+    except Exception as e:   # the engine's fault, not the request's: said so, with what to report
+        raise EngineFault(variant, position, rules, order_lines, e) from e
+    response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": results}
     if errors:
         response["errors"] = errors
     if notes:

@@ -158,6 +158,41 @@ def test_a_whole_game_request_says_where_its_phases_and_the_game_part_ways():
     )))
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 1
-    assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M"}
+    assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M", "kind": "request"}
     assert "phases must be a list" in answers[1]["error"]
-    assert answers[2] == {"error": "phases[1] must be an object with orders"}
+    assert answers[2] == {"error": "phases[1] must be an object with orders", "kind": "request"}
+
+
+def test_the_spring_1913_cycle_is_adjudicated_not_an_error():
+    """issue 23: seven plain army orders of a real game made the resolver raise (answered {"error": "55"})."""
+    request = {"variant": "standard", "phase": "S1913M", "rules": "2000",
+               "units": {"AUSTRIA": ["A BUL", "A SER"], "RUSSIA": ["A SEV", "A UKR"],
+                         "TURKEY": ["A ARM", "A CON", "A RUM"]}, "centres": {},
+               "orders": {"TURKEY": ["A ARM - SEV", "A CON - BUL", "A RUM S A CON - BUL"],
+                          "AUSTRIA": ["A BUL S A SER - RUM", "A SER - RUM"],
+                          "RUSSIA": ["A SEV - RUM", "A UKR S A SEV - RUM"]}}
+    for rules in ("1982", "2000", "5th", "2000-godip"):
+        code, out = _run(stdin=json.dumps(dict(request, rules=rules)))
+        response = json.loads(out)
+        assert code == 0 and "error" not in response, response
+        assert response["next"]["phase"] == "S1913R"
+
+
+def test_an_engine_fault_is_an_internal_error_with_the_position_not_a_bad_request(monkeypatch):
+    # No legal position is known to make the engine fail (that is the point); a fault is made here
+    # by replacing the engine's entry point, to check what judge adjudicate says when one happens.
+    from judge import adjudicate_cli
+    from judge.engine import load_variant
+    from judge.language import OrderReader
+
+    def broken(*_args, **_kw):
+        raise KeyError(55)
+    monkeypatch.setattr(adjudicate_cli, "process_phase", broken)
+    variant = load_variant("standard")
+    answer = adjudicate_cli._answer(json.dumps(OPENING), lambda name: (variant, OrderReader(variant)), None)
+    assert answer["kind"] == "internal" and answer["error"].startswith("internal error")
+    assert answer["fault"] == "KeyError: 55"
+    assert answer["request"]["phase"] == "F1901M" and answer["request"]["orders"] == OPENING["orders"]
+    assert "A BUR" in answer["request"]["units"]["FRANCE"]
+    bad = adjudicate_cli._answer(json.dumps({"units": {}}), lambda name: (variant, None), None)
+    assert bad["kind"] == "request"
