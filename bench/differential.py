@@ -16,6 +16,7 @@ stays) and grouped by kind; the agreement rate and one reproduction per kind are
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -124,7 +125,14 @@ CHOICES = {
     "removal_order=2000": {"removal_order": RemovalOrder.FARTHEST_FROM_COUNTRY},
     "removal_order=1982": {"removal_order": RemovalOrder.FARTHEST_FROM_HOME},
     "retreat_to_convoyed_attackers_origin=False": {"retreat_to_convoyed_attackers_origin": False},
+    "retreat_to_convoyed_attackers_origin=True": {"retreat_to_convoyed_attackers_origin": True},
+    "civil_disorder_disbands_dislodged=False": {"civil_disorder_disbands_dislodged": False},
 }
+# Two or three choices at once: a random phase can meet several (a VIA fallback, a power in civil
+# disorder, a retreat to a convoyed attacker's origin). Tried only when no single one explains it.
+CHOICE_PAIRS = {" & ".join(names): {k: v for n in names for k, v in CHOICES[n].items()}
+                for names in itertools.chain(itertools.combinations(CHOICES, 2), itertools.combinations(CHOICES, 3))
+                if len({k for n in names for k in CHOICES[n]}) == len(names)}
 
 
 SELF_SUPPORT = "theirs: an attack counted its victim's own power's support"
@@ -162,15 +170,15 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
         return None
     if played_for_nothing:  # only struck-out offers made them play this retreat phase: play it
         theirs = their_next(theirs, {})[0]
-    for name, change in {"": {}, **CHOICES}.items():
+    for name, change in {"": {}, **CHOICES, **CHOICE_PAIRS}.items():
         if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
             return " + ".join(sorted(slips)) + (f" + rule choice {name}" if name else "")
     return None
 
 
 def explained_by(position: dict, orders: dict, rules: Rules, variant: Variant, theirs: dict) -> str | None:
-    """The first rule setting under which our engine agrees with the package here, if any."""
-    for name, change in CHOICES.items():
+    """The first rule setting (or pair of settings) under which our engine agrees with the package here."""
+    for name, change in {**CHOICES, **CHOICE_PAIRS}.items():
         if not differences(our_next(position, orders, replace(rules, **change), variant), theirs):
             return name
     return None
