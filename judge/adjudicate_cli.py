@@ -90,7 +90,7 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], t
     if "phase" not in request:
         raise ValueError("the input needs a phase, e.g. \"S1901M\", or phases for a whole game")
     position = position_from_json(variant, request)
-    played, after = _play(variant, reader, rules, position, request.get("orders", {}))
+    played, after = _play(variant, reader, rules, position, request.get("orders", {}), disorder_of(variant, request))
     return {"variant": variant.id, "rules": rules.name, **played, "next": _next_json(variant, after, rules)}
 
 
@@ -107,7 +107,8 @@ def _adjudicate_game(variant: Variant, reader: OrderReader | None, rules: Rules,
         at = variant.calendar.code(position.phase)
         if entry.get("phase") not in (None, at):
             raise ValueError(f"phases[{number}] is for {entry['phase']} but the game is at {at}")
-        response, position = _play(variant, reader, rules, position, entry.get("orders", {}))
+        disorder = disorder_of(variant, entry if _says_disorder(entry) else request)
+        response, position = _play(variant, reader, rules, position, entry.get("orders", {}), disorder)
         played.append(response)
     return {"variant": variant.id, "rules": rules.name, "phases": played,
             "next": _next_json(variant, position, rules)}
@@ -117,8 +118,35 @@ def _next_json(variant: Variant, position: Position, rules: Rules) -> dict[str, 
     return {**position_to_json(variant, position), "rules": rules.name}
 
 
+def _says_disorder(request: dict[str, Any]) -> bool:
+    return "civil_disorder" in request or "missing_orders" in request
+
+
+def disorder_of(variant: Variant, request: dict[str, Any]) -> frozenset[str] | None:
+    """Which powers are in civil disorder (their dislodged units disbanded, no retreat): `civil_disorder`,
+    a list of powers; or `missing_orders`: "hold" (a power without orders simply holds and retreats
+    later) or "civil disorder" (the rulebooks: every power with units and no orders; the default)."""
+    if "civil_disorder" in request and "missing_orders" in request:
+        raise ValueError("give civil_disorder (the powers) or missing_orders, not both")
+    if "civil_disorder" in request:
+        powers = request["civil_disorder"]
+        if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
+            raise ValueError("civil_disorder must be a list of powers, e.g. [\"GERMANY\"]")
+        named = frozenset(p.strip().upper() for p in powers)
+        unknown = sorted(named - set(variant.power_ids))
+        if unknown:
+            raise ValueError(f"civil_disorder names no power of the {variant.name} variant: {', '.join(unknown)}")
+        return named
+    missing = str(request.get("missing_orders", "civil disorder")).strip().lower()
+    if missing == "hold":
+        return frozenset()
+    if missing in ("civil disorder", "civil_disorder", "book"):
+        return None
+    raise ValueError(f"missing_orders is \"hold\" or \"civil disorder\", not {request['missing_orders']!r}")
+
+
 def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: Position,
-          order_lines: dict[str, Any]) -> tuple[dict[str, Any], Position]:
+          order_lines: dict[str, Any], disorder: frozenset[str] | None = None) -> tuple[dict[str, Any], Position]:
     """Read one phase's order lines, adjudicate, and say what happened; returns the next position."""
     orders: dict[str, list] = {}
     errors: dict[str, list] = {}
@@ -137,7 +165,7 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
         if read.notes:
             notes[pid] = read.notes
     try:
-        turn = process_phase(variant, position, orders, rules)
+        turn = process_phase(variant, position, orders, rules, disorder=disorder)
         results = by_power(turn.result)
     except Exception as e:   # the engine's fault, not the request's: said so, with what to report
         raise EngineFault(variant, position, rules, order_lines, e) from e

@@ -196,3 +196,35 @@ def test_an_engine_fault_is_an_internal_error_with_the_position_not_a_bad_reques
     assert "A BUR" in answer["request"]["units"]["FRANCE"]
     bad = adjudicate_cli._answer(json.dumps({"units": {}}), lambda name: (variant, None), None)
     assert bad["kind"] == "request"
+
+
+MISSED_MOVE = {"variant": "standard", "phase": "F1908M",
+               "units": {"FRANCE": ["A BUR", "A PIC"], "GERMANY": ["A BEL", "A RUH"]},
+               "centres": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["BER", "KIE", "MUN", "BEL"]},
+               "orders": {"FRANCE": ["A PIC - BEL", "A BUR S A PIC - BEL"]}}
+
+
+def _after_missed_move(**extra) -> dict:
+    from judge import adjudicate_cli
+    from judge.engine import load_variant
+    variant = load_variant("standard")
+    return adjudicate_cli._answer(json.dumps({**MISSED_MOVE, **extra}), lambda name: (variant, None), None)
+
+
+def test_a_request_says_who_is_in_civil_disorder_or_that_missing_orders_hold():
+    """issue 24: the rulebooks disband a silent power's dislodged units; the hobby lets it retreat."""
+    for extra, retreats in (({}, None), ({"rules": "2000"}, None), ({"rules": "1982"}, None),
+                            ({"missing_orders": "hold"}, ["HOL"]), ({"civil_disorder": []}, ["HOL"]),
+                            ({"civil_disorder": ["GERMANY"]}, None), ({"civil_disorder": ["FRANCE"]}, ["HOL"]),
+                            ({"rules": "2000-godip"}, ["HOL"]),
+                            ({"rules": "2000-godip", "civil_disorder": ["germany"]}, None)):
+        answer = _after_missed_move(**extra)
+        dislodged = answer["next"].get("dislodged", {}).get("GERMANY")
+        assert (dislodged[0]["retreats"] if dislodged else None) == retreats, extra
+        assert answer["next"]["phase"] == ("F1908R" if retreats else "W1908A"), extra
+
+
+def test_a_civil_disorder_that_does_not_read_is_a_bad_request():
+    assert "no power" in _after_missed_move(civil_disorder=["PRUSSIA"])["error"]
+    assert "not both" in _after_missed_move(civil_disorder=[], missing_orders="hold")["error"]
+    assert _after_missed_move(missing_orders="sometimes")["kind"] == "request"
