@@ -38,6 +38,16 @@ class NmrPolicy(enum.Enum):
     WAIT = "wait"
 
 
+class MissedOrders(enum.Enum):
+    """What a missed movement deadline costs a power that is still played."""
+    # The hobby's judges (njudge, DPjudge, webDiplomacy, diplicity): its units hold, and it still
+    # gets its retreats and adjustments; only an abandoned, resigned or neutral power has its
+    # dislodged units disbanded and its removals made by the judge.
+    HOBBY = "hobby"
+    # The rulebooks, written for a table: "If they are dislodged, they are disbanded."
+    BOOK = "book"
+
+
 class PressType(enum.Enum):
     WHITE = "white"          # signed
     GREY = "grey"            # may be sent anonymously
@@ -69,6 +79,7 @@ class Settings:
     press: PressType = PressType.WHITE
     movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
+    missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)

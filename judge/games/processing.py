@@ -22,7 +22,7 @@ from .clock import deadline_for, iso, processing_time, reminder_times
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
-from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
+from .model import PLAYING, GameStatus, MissedOrders, NmrPolicy, PowerStatus
 from .resultcodec import result_to_json, written_key
 from .worldwar import close_italy, italy_closed, world_war_events
 
@@ -184,7 +184,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
     exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
-    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply)
+    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply,
+                         disorder=gone_powers(gf, missed))
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
     nxt = turn.next
@@ -228,6 +229,20 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     checkpoint("notices written")
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return "finished" if ending else "processed"
+
+
+def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
+    """The powers whose dislodged units are disbanded with no retreat (Settings.missed_orders). The
+    hobby's reading: only those nobody plays now, neutral, resigned or abandoned (by this miss too);
+    a player who missed the deadline still retreats. The book's: None, every power without orders."""
+    if gf.settings.missed_orders is MissedOrders.BOOK:
+        return None
+    gone = set()
+    for p, pr in gf.powers().items():
+        abandoned_now = p in missed and pr.status in PLAYING and pr.missed + 1 >= gf.settings.abandon_after
+        if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
+            gone.add(p)
+    return frozenset(gone)
 
 
 def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: datetime | None) -> None:

@@ -200,6 +200,13 @@ def _game_v7(db: sqlite_utils.Database) -> None:
     create_table(db, "comasters", {"account": str, "since": str}, pk="account")
 
 
+def _game_v8(db: sqlite_utils.Database) -> None:
+    """The setting `missed_orders` (Settings): a game made before it keeps the rule it was played by,
+    the rulebooks' (a power that missed a move loses its dislodged units); new games get the hobby's."""
+    db.execute("UPDATE game SET settings = json_set(settings, '$.missed_orders', 'book')"
+               " WHERE json_extract(settings, '$.missed_orders') IS NULL")
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -255,7 +262,7 @@ def _game_current(db: sqlite_utils.Database) -> None:
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7]
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 

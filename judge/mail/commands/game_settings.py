@@ -122,6 +122,9 @@ SETTINGS: tuple[Setting, ...] = (
             "ALL, or MOVEMENT: no press in retreat and adjustment phases (as at a table)", "movement"),
     Setting(("NMR",), "nmr_policy", _choice(civil_disorder="cd|civil disorder|civildisorder", wait="wait"),
             "at the deadline a power without orders is in civil disorder (CD), or the game WAITs", "cd"),
+    Setting(("MISSED", "MISSEDORDERS"), "missed_orders", _choice(hobby="hobby|judge|judges", book="book|rulebook|ftf"),
+            "what a missed movement deadline costs: HOBBY (the units hold and still retreat, as on njudge"
+            " and the web) or BOOK (the rulebooks: its dislodged units are disbanded)", "book"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",

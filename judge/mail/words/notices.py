@@ -186,6 +186,8 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
          if settings["reminder_hours"] else "none"),
         ("Missing orders", "the power falls into civil disorder" if settings["nmr_policy"] == "civil disorder"
          else "the game waits for them (the master can process)"),
+        ("After a missed move", "dislodged units are disbanded, as the rulebooks say"
+         if settings.get("missed_orders") == "book" else "the units hold and may still retreat"),
         ("Abandoned after", f"{settings['abandon_after']} phases missed in a row"),
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
                    "broadcast": "broadcast only (to every power at once)",
