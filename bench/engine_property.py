@@ -61,10 +61,11 @@ def main() -> int:
     cpu = 0.0
     started = time.time()
     with ProcessPoolExecutor(args.jobs) as pool:
-        for kinds, bad, seconds in pool.map(run_part, parts):
+        for done, (kinds, bad, seconds) in enumerate(pool.map(run_part, parts), 1):
             total.update(kinds)
             unexplained += bad
             cpu += seconds
+            print(f"after {done} of {len(parts)} parts: {dict(total)}", flush=True)   # a long run's progress
     phases = sum(n for _, _, n in parts)
     print(f"{phases} random movement phases, rules {args.rules}, seed {args.seed}: "
           f"{total['agreed']} agreed, {total['differed, explained']} differed by a documented reading, "
