@@ -330,6 +330,9 @@ class GameService:
             if not trouble.is_damage(e):
                 raise
             problem = str(e)
+        except Exception as e:  # noqa: BLE001 - a game the judge cannot read must not keep the others from starting
+            self._hold(name, e, self.clock())
+            return 1
         finally:
             try:
                 self._close_game(path, db)

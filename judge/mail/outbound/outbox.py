@@ -30,7 +30,7 @@ import socket
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -291,7 +291,8 @@ class Sender:
             return f"the SMTP relay {self.relay.host}:{self.relay.port}"
         return f".eml files in {self.eml_dir}/ (no relay set)"
 
-    def deliver_due(self, limit: int = 100) -> list[Attempt]:
+    def deliver_due(self, limit: int = 100, stopping: Callable[[], bool] = lambda: False) -> list[Attempt]:
+        """Up to `limit` due messages, one at a time; none more once `stopping()` (SIGTERM)."""
         now = self.clock()
         self._forget_old(now)
         rows = self.db.conn.execute(
@@ -301,7 +302,7 @@ class Sender:
             [now, limit]).fetchall()
         return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw) + (bytes(part) if part_id else b""),
                               attempts)
-                for mid, sender, rcpts, raw, attempts, part_id, part in rows]
+                for mid, sender, rcpts, raw, attempts, part_id, part in rows if not stopping()]
 
     def _forget_old(self, now: float) -> None:
         """Sent mail's bodies and pictures are dropped after the keeper's retention, looked at hourly."""
