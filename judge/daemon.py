@@ -39,7 +39,7 @@ from functools import partial
 import sqlite_utils
 
 from .config import Config
-from .mail.outbound import outbox, outgoing, quarantine
+from .mail.outbound import failed_mail, outbox, outgoing, quarantine
 from .mail.intake.archive import Archive, StoredMessage
 from .mail.intake.imap import ImapIntake
 from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
@@ -277,7 +277,8 @@ class Daemon:
 
         sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-outbox")
         sender = await loop.run_in_executor(sending, partial(
-            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock))
+            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock,
+            on_failed=failed_mail.keeper_told(config)))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
                                 lmtp=config.smtp.lmtp, limits=config.limits,

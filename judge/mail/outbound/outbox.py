@@ -274,7 +274,11 @@ class Sender:
     """Delivers due messages, one at a time, from its own connection to the judge file."""
 
     def __init__(self, db_path: str | Path, relay: RelayConfig, config: OutboxConfig, eml_dir: str | Path, *,
-                 clock=time.time, local_hostname: str | None = None):
+                 clock=time.time, local_hostname: str | None = None,
+                 on_failed: Callable[[sqlite_utils.Database, str, str, int], None] | None = None):
+        """`on_failed(db, message_id, error, attempts)`: called in the transaction that marks a mail
+        failed for good, before its body may be dropped (judge.mail.outbound.failed_mail tells the keeper)."""
+        self.on_failed = on_failed
         self.db = open_db(db_path)
         prepare(self.db)
         self.relay, self.config, self.eml_dir = relay, config, Path(eml_dir)
@@ -378,6 +382,12 @@ class Sender:
 
     def _update(self, message_id: str, state: str, attempts: int, next_at: float | None, error: str) -> None:
         with transaction(self.db):
+            if state == "failed" and self.on_failed is not None:
+                try:
+                    with transaction(self.db):      # a savepoint: the note, or none of it
+                        self.on_failed(self.db, message_id, error, attempts)
+                except Exception:   # noqa: BLE001 - marking the mail failed matters more than the note about it
+                    log.exception("outbox: <%s>: the keeper's note about its failure could not be queued", message_id)
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
                 " last_error = ?, raw = CASE WHEN forget_when_sent AND ? = 'failed' THEN X'' ELSE raw END"
