@@ -49,3 +49,34 @@ def test_cli_output_to_a_closed_pipe_ends_quietly(tmp_path):
         errors = child.stderr.read().decode()
         assert child.wait(60) == 141, (args, errors)
         assert errors == "", (args, errors)
+
+
+SPOOL_ON_A_FULL_DISK = """
+import json, resource, signal, sys
+from pathlib import Path
+from judge.mail.intake.archive import Arrival
+from judge.mail.intake.spool import Spool
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)       # a write past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+directory = Path(sys.argv[1])
+spool = Spool(directory, segment_bytes=64 << 10)
+big = b"Message-ID: <big@players.test>\\r\\n\\r\\n" + b"x" * (3 << 19)
+outcomes = [spool.add_many([Arrival(big, "ann@players.test", ("judge@dip.test",), "smtp", None)])[0]
+            for _ in range(3)]
+print(json.dumps({"refused": sum(isinstance(o, OSError) for o in outcomes),
+                  "spares": sorted(p.stat().st_size for p in directory.glob("*.tmp"))}))
+spool.close()
+"""
+
+
+def test_a_disk_that_fills_leaves_no_half_made_spool_files(tmp_path):
+    """Each mail too big for the room left fails (451, tried again by its sender) and leaves nothing behind:
+    only the one whole spare segment the spool keeps ready, which it removes when it closes."""
+    import json
+    import sys
+    done = subprocess.run([sys.executable, "-c", SPOOL_ON_A_FULL_DISK, str(tmp_path / "spool")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen == {"refused": 3, "spares": [64 << 10]}, seen
+    assert list((tmp_path / "spool").glob("*.tmp")) == []
