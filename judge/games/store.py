@@ -431,7 +431,7 @@ def open_judge(data: Path, *, synchronous: str = "FULL") -> sqlite_utils.Databas
 
 def sound(db: sqlite_utils.Database) -> str | None:
     """SQLite's quick_check of an open game file: None when sound, else what it found (its first lines).
-    It reads every page (about a millisecond per 100 KiB), so it runs only on files that changed since
-    the index saw them."""
+    It reads every page (bench/doctor_games.py: 0.6 ms for a new game's 140 KiB, 27 ms for 1.9 MiB), so
+    start-up runs it only on files that changed since the index saw them."""
     rows = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
     return None if rows == ["ok"] else "; ".join(rows)
