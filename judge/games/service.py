@@ -306,6 +306,9 @@ class GameService:
         with transaction(self.judge):
             for path in stale:
                 count += self._sweep(path)
+            for name in damaged - {p.stem for p in paths}:     # its file removed by the keeper: nothing to hold
+                trouble.clear(self.judge, name, trouble.DAMAGED)
+                damaged.discard(name)
         return count
 
     def _sweep(self, path: Path) -> int:
