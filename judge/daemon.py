@@ -46,7 +46,7 @@ from functools import partial
 import sqlite_utils
 
 from .config import Config
-from .mail.outbound import outbox, outgoing, quarantine
+from .mail.outbound import failed_mail, outbox, outgoing, quarantine
 from .mail.intake.archive import Archive, StoredMessage
 from .mail.intake.imap import ImapIntake
 from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
@@ -159,12 +159,14 @@ class Processor:
             self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
         self.on_enqueued()
 
-    def tick(self, tick: TickHook, now: float) -> bool:
+    def tick(self, tick: TickHook, now: float, stopping: Callable[[], bool] = lambda: False) -> bool:
         """Read the mail that came in before `now`, then run the tick at `now`. False: some of that
-        mail could not be read yet (another worker holds it, or it waits for a retry), so the tick
+        mail could not be read yet (another worker holds it, or it waits for a retry), or the judge
+        is stopping (`stopping()`: checked between two mails, so SIGTERM waits for the mail in hand
+        only, whatever the backlog; the rest stays in the archive for the next start), so the tick
         is put off rather than play a phase without it."""
         while self.waiting_before(now):
-            if self.process_next() is None:
+            if stopping() or self.process_next() is None:
                 return False
         tick(now)
         self.on_enqueued()       # the results the tick queued go out now
@@ -282,7 +284,8 @@ class Daemon:
 
         sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-outbox")
         sender = await loop.run_in_executor(sending, partial(
-            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock))
+            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock,
+            on_failed=failed_mail.keeper_told(config)))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
                                 lmtp=config.smtp.lmtp, limits=config.limits,
@@ -398,7 +401,7 @@ class Daemon:
                 # everything acknowledged before `now` is in the archive before the tick looks
                 await drain_spool(always=True)
                 try:
-                    ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now)
+                    ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now, self.stopping.is_set)
                 except Exception:
                     log.exception("tick failed; trying again next time")
                     ticked = True
@@ -424,7 +427,7 @@ class Daemon:
         loop = asyncio.get_running_loop()
         while not self.stopping.is_set():
             wake.clear()
-            attempts = await loop.run_in_executor(sending, sender.deliver_due)
+            attempts = await loop.run_in_executor(sending, partial(sender.deliver_due, stopping=self.stopping.is_set))
             if not attempts:
                 await _wait(wake, self.config.outbox.poll_seconds)
 

@@ -78,7 +78,7 @@ def test_a_healthy_judge_passes(tmp_path):
         assert "FAIL" not in out
         assert f"ok   relay    the relay 127.0.0.1:{sink.port} answers" in out
         assert "was sent" in out and "nothing waits to be sent" in out
-        assert "1 game file(s) are at this judge's schema" in out
+        assert "1 game file(s) pass quick_check and are at this judge's schema" in out
         status, out = doctor(config, "--json")
         checks = json.loads(out)
         assert status == 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -30,7 +31,8 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
+from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
+               trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
                       NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange,
@@ -41,7 +43,8 @@ from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction
 from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_path, open_game,
-                    open_judge, stale_game_files)
+                    open_judge, sound, stale_game_files)
+from .trouble import GameDamaged
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
                           store_orders, too_late)
 
@@ -71,6 +74,9 @@ class GameService:
         self.clock = clock or SystemClock()
         self.checkpoint = checkpoint or (lambda name: None)
         self._local = threading.local()
+        # Games whose phase raised in this process: not woken again until the judge restarts (trouble.HELD)
+        self._held: set[str] = set()
+        self._damaged: set[str] | None = None   # trouble.DAMAGED, read once, then kept up to date here
         self.judge  # migrate judge.sqlite now, at start-up
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
 
@@ -170,8 +176,44 @@ class GameService:
                 self.judge.execute("UPDATE game_index SET fingerprint = ? WHERE name = ? AND fingerprint = ?",
                                    [after, path.stem, before])
 
+    def damaged_games(self) -> set[str]:
+        if self._damaged is None:
+            self._damaged = trouble.damaged(self.judge)
+        return self._damaged
+
+    def _mark_damaged(self, name: str, error: str) -> None:
+        """The game's file is unsound: it is dropped from this thread's open files, unwritten, and
+        recorded for the keeper to be told (judge.mail.outbound.trouble_mail)."""
+        log.error("game %s: its file is damaged (%s); the game is left alone until it is restored", name, error)
+        key = game_path(self.data, name)
+        self.damaged_games().add(name)
+        getattr(self._local, "written", {}).pop(key, None)
+        db = (getattr(self._local, "games", None) or {}).pop(key, None)
+        if db is not None:
+            try:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                db.close()
+            except sqlite3.Error:
+                pass
+        trouble.mark(self.judge, name, trouble.DAMAGED, f"games/{key.name}: {error}", iso(self.clock()))
+
     @contextmanager
     def _game(self, name: str) -> Iterator[sqlite_utils.Database]:
+        """The game's file, open; a damaged one raises GameDamaged (whose words a player may read)."""
+        if check_game_name(name) in self.damaged_games():
+            raise GameDamaged(name)
+        try:
+            with self._open_game(name) as db:
+                yield db
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            self._mark_damaged(check_game_name(name), str(e))
+            raise GameDamaged(name) from e
+
+    @contextmanager
+    def _open_game(self, name: str) -> Iterator[sqlite_utils.Database]:
         pool = self._pool()
         if pool is None:    # (its fingerprint then changes on closing: the start-up sweep looks at it again)
             db = open_game(self.data, name)
@@ -255,21 +297,58 @@ class GameService:
         Each file is opened once (its schema checked then, for the rest of the process), and the
         whole index is written in one transaction: one fsync, however many games."""
         paths = sorted((self.data / "games").glob("*.sqlite"))
+        damaged = self.damaged_games()
+        # a damaged file is looked at again each time: a backup put back in its place clears the mark
         stale = stale_game_files(self.data, self.judge) if quick else paths
+        stale = sorted(set(stale) | {p for p in paths if p.stem in damaged})
         for path in set(paths) - set(stale):
             game_checked(path)
         count = len(paths) - len(stale)
         with transaction(self.judge):
             for path in stale:
-                db = open_game(self.data, path.stem)
-                try:
-                    if db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
-                        continue  # left by a crash while the game was being created; never announced
-                    self._reindex(db)
-                finally:
-                    self._close_game(path, db)
-                count += 1
+                count += self._sweep(path)
+            for name in damaged - {p.stem for p in paths}:     # its file removed by the keeper: nothing to hold
+                trouble.clear(self.judge, name, trouble.DAMAGED)
+                damaged.discard(name)
         return count
+
+    def _sweep(self, path: Path) -> int:
+        """One changed game file at start-up: checked whole (store.sound) and its index row rewritten.
+        A damaged file is recorded (trouble.DAMAGED) and skipped, so every other game still runs.
+        1 if it holds a game."""
+        name = path.stem
+        try:
+            db = open_game(self.data, name)
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            self._mark_damaged(name, str(e))
+            return 0
+        try:
+            problem = sound(db)
+            if problem is None and db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
+                return 0  # left by a crash while the game was being created; never announced
+            if problem is None:
+                self._reindex(db)
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            problem = str(e)
+        except Exception as e:  # noqa: BLE001 - a game the judge cannot read must not keep the others from starting
+            self._hold(name, e, self.clock())
+            return 1
+        finally:
+            try:
+                self._close_game(path, db)
+            except sqlite3.DatabaseError:
+                pass
+        if problem is not None:
+            self._mark_damaged(name, problem)
+            return 0
+        if trouble.clear(self.judge, name, trouble.DAMAGED):
+            log.warning("game %s: its file is sound again; the game runs", name)
+            self.damaged_games().discard(name)
+        return 1
 
     def close_games(self) -> None:
         """Close the game files this thread keeps open (the daemon, when it stops)."""
@@ -431,9 +510,13 @@ class GameService:
     def due_games(self, now: datetime | None = None, limit: int = 1000) -> list[str]:
         """Games with something due by `now`, by the indexed next_event_at: cost grows with the number due."""
         now = now or self.clock()
+        # a damaged game, or one whose phase raised in this process, is not due (see trouble)
+        held = sorted(self._held)
         return [r[0] for r in self.judge.execute(
-            "SELECT name FROM game_index WHERE next_event_at IS NOT NULL AND next_event_at <= ? "
-            "ORDER BY next_event_at LIMIT ?", [iso(now), limit])]
+            "SELECT name FROM game_index WHERE next_event_at IS NOT NULL AND next_event_at <= ?"
+            " AND name NOT IN (SELECT name FROM game_trouble WHERE kind = 'damaged')"
+            f" AND name NOT IN ({','.join('?' * len(held))})"
+            " ORDER BY next_event_at LIMIT ?", [iso(now), *held, limit])]
 
     def wake(self, name: str, now: datetime | None = None) -> str:
         """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
@@ -442,16 +525,37 @@ class GameService:
 
     def run_due(self, now: datetime | None = None, limit: int = 1000) -> dict[str, str]:
         """The scheduler's tick at `now` (the moment up to which the caller has read all stored mail;
-        a phase played here is played at `now`). A game that fails is logged and left due."""
+        a phase played here is played at `now`). One game's failure never stops the others: a damaged
+        file is recorded as such (trouble.DAMAGED); a game that raised is held (trouble.HELD) until
+        the judge restarts, its master and the keeper told; a busy file is left due for the next tick."""
         now = now or self.clock()
+        held_before = {t.name for t in trouble.everything(self.judge) if t.kind == trouble.HELD}
         done = {}
         for name in self.due_games(now, limit=limit):
             try:
                 done[name] = self.wake(name, now)
-            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
-                log.exception("game %s could not be woken", name)
+            except GameDamaged:
+                done[name] = "damaged"
+                continue
+            except sqlite3.OperationalError as e:   # locked or busy: passing, tried again next tick
+                log.exception("game %s could not be woken; trying again next tick", name)
                 done[name] = f"error: {e}"
+                continue
+            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
+                self._hold(name, e, now)
+                done[name] = "held"
+                continue
+            if name in held_before:
+                trouble.clear(self.judge, name, trouble.HELD)
+                log.warning("game %s: the phase held before was played", name)
         return done
+
+    def _hold(self, name: str, error: Exception, now: datetime) -> None:
+        log.exception("game %s: its phase could not be played; the game is held until the judge restarts", name)
+        self._held.add(name)
+        row = self.judge.execute("SELECT phase FROM game_index WHERE name = ?", [name]).fetchone()
+        trouble.mark(self.judge, name, trouble.HELD, f"{type(error).__name__}: {error}", iso(now),
+                     phase=row[0] if row else None)
 
     def process(self, name: str, *, source: str | None = None) -> str:
         """The master's `process`: play the current phase now, whatever is missing."""
@@ -690,7 +794,8 @@ class GameService:
 
     def games_with_notices(self) -> list[str]:
         return [r[0] for r in self.judge.execute(
-            "SELECT name FROM game_index WHERE pending_notices > 0 ORDER BY name")]
+            "SELECT name FROM game_index WHERE pending_notices > 0"
+            " AND name NOT IN (SELECT name FROM game_trouble WHERE kind = 'damaged') ORDER BY name")]
 
     def phase_of(self, name: str) -> tuple[str, str | None, str]:
         """(variant id, current phase code or None, game status): what reading orders needs."""

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from ..config import Config
 from ..games.service import GameService
 from ..storage.db import open_db
+from .outbound import trouble_mail
 from .outbound.courier import Courier
 from .commands.dispatch import Dispatch
 
@@ -31,6 +32,7 @@ class Tick:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self.config.db_path)
+        trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
         self.courier.run(db)
 
     def due(self, now: float) -> bool:

@@ -56,6 +56,7 @@ from ..screening.auth import Refused, Session, power_by_letter, resolve_power
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
 from ..words.confirm import error_line, order_lines, power_summary
+from ..outbound import trouble_mail
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, mark_finished, prepare
 from ..screening.robot_mail import Classification
@@ -120,6 +121,11 @@ class Dispatch:
         """After the mail's transaction committed: the notices its orders or commands released
         (press, a game started or played) are queued by the courier now, in transactions of their
         own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
+        try:
+            with synchronous(context.db, "FULL"):
+                trouble_mail.tell(self.config, context.db)   # a game this mail found damaged
+        except Exception:   # noqa: BLE001 - the mail was handled; the tick tells them later
+            log.exception("telling of a game's trouble failed; the next tick tries again")
         if self.courier is None:
             return
         try:

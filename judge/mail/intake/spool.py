@@ -186,6 +186,7 @@ class Spool:
             fsync_dir(self.directory)   # the name is on disk before any record in it is acknowledged
         except BaseException:
             os.close(fd)
+            Path(spare).unlink(missing_ok=True)     # not named yet: a spare nobody will use
             raise
         self._fd, self._number = fd, number
         self._offset, self._size, self._first_at = fmt.HEAD_SIZE, os.fstat(fd).st_size, None
@@ -204,8 +205,12 @@ class Spool:
             for at in range(0, size, len(_ZEROS)):
                 _pwrite_all(fd, _ZEROS[:min(len(_ZEROS), size - at)], at)
             os.fsync(fd)
-        finally:
+        except BaseException:
+            # (a full disk): the part made goes, or every retry would leave another and fill it further
             os.close(fd)
+            path.unlink(missing_ok=True)
+            raise
+        os.close(fd)
         return path
 
 

@@ -30,6 +30,7 @@ from typing import TypeVar, cast
 from ...config import Config
 from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ...games.service import GameService
+from ...games.trouble import GameDamaged
 from ...pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ...pictures.atlas import has_layout
 from . import outbox, outgoing
@@ -86,11 +87,16 @@ class Courier:
         window: deque[tuple[str, OneRead, list[Notice]]] = deque()
 
         def read_ahead() -> None:
-            game = next(games, None)
-            if game is None:
-                return
-            reading = OneRead(self.service)      # the game read once for all its notices
-            notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+            while True:
+                game = next(games, None)
+                if game is None:
+                    return
+                reading = OneRead(self.service)      # the game read once for all its notices
+                try:
+                    notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+                except GameDamaged:     # recorded as such, and told (trouble_mail): the other games go on
+                    continue
+                break
             for notice in notices:               # (a notice that failed lately is tried later)
                 self.start_picture(game, notice, pictures, reading, painter)
             window.append((game, reading, notices))

@@ -30,7 +30,7 @@ import socket
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -274,7 +274,11 @@ class Sender:
     """Delivers due messages, one at a time, from its own connection to the judge file."""
 
     def __init__(self, db_path: str | Path, relay: RelayConfig, config: OutboxConfig, eml_dir: str | Path, *,
-                 clock=time.time, local_hostname: str | None = None):
+                 clock=time.time, local_hostname: str | None = None,
+                 on_failed: Callable[[sqlite_utils.Database, str, str, int], None] | None = None):
+        """`on_failed(db, message_id, error, attempts)`: called in the transaction that marks a mail
+        failed for good, before its body may be dropped (judge.mail.outbound.failed_mail tells the keeper)."""
+        self.on_failed = on_failed
         self.db = open_db(db_path)
         prepare(self.db)
         self.relay, self.config, self.eml_dir = relay, config, Path(eml_dir)
@@ -291,7 +295,8 @@ class Sender:
             return f"the SMTP relay {self.relay.host}:{self.relay.port}"
         return f".eml files in {self.eml_dir}/ (no relay set)"
 
-    def deliver_due(self, limit: int = 100) -> list[Attempt]:
+    def deliver_due(self, limit: int = 100, stopping: Callable[[], bool] = lambda: False) -> list[Attempt]:
+        """Up to `limit` due messages, one at a time; none more once `stopping()` (SIGTERM)."""
         now = self.clock()
         self._forget_old(now)
         rows = self.db.conn.execute(
@@ -301,7 +306,7 @@ class Sender:
             [now, limit]).fetchall()
         return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw) + (bytes(part) if part_id else b""),
                               attempts)
-                for mid, sender, rcpts, raw, attempts, part_id, part in rows]
+                for mid, sender, rcpts, raw, attempts, part_id, part in rows if not stopping()]
 
     def _forget_old(self, now: float) -> None:
         """Sent mail's bodies and pictures are dropped after the keeper's retention, looked at hourly."""
@@ -377,6 +382,12 @@ class Sender:
 
     def _update(self, message_id: str, state: str, attempts: int, next_at: float | None, error: str) -> None:
         with transaction(self.db):
+            if state == "failed" and self.on_failed is not None:
+                try:
+                    with transaction(self.db):      # a savepoint: the note, or none of it
+                        self.on_failed(self.db, message_id, error, attempts)
+                except Exception:   # noqa: BLE001 - marking the mail failed matters more than the note about it
+                    log.exception("outbox: <%s>: the keeper's note about its failure could not be queued", message_id)
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
                 " last_error = ?, raw = CASE WHEN forget_when_sent AND ? = 'failed' THEN X'' ELSE raw END"
