@@ -225,7 +225,8 @@ class Generator:
 
     # -- the mix ------------------------------------------------------------------------------------
     WEIGHTS = {"plain": 20, "utf8_from": 8, "utf8_reply_to": 8, "utf8_register": 6, "utf8_set_address": 6,
-               "deep_mime": 5, "deep_mime_spelled": 5, "many_parts": 3, "huge_help": 1, "many_orders": 1, "bad_charset": 10,
+               "deep_mime": 5, "deep_mime_spelled": 5, "many_parts": 3, "huge_help": 1, "many_orders": 1,
+               "bad_charset": 10,
                "broken_headers": 10, "auto": 10, "suppress": 4, "replay": 5, "garbage": 3}
 
     def next(self) -> FuzzMail:
