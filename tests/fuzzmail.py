@@ -127,6 +127,17 @@ class Generator:
         self.sent.append(mail)
         return mail
 
+    def own_address(self) -> FuzzMail:
+        """The judge's own address (or a subaddress of it) as envelope sender, From, Sender or Reply-To:
+        its own mail come back or a forgery, never to be answered."""
+        own = self.r.choice([JUDGE, "JUDGE@dip.test", f"judge+alpha.t{self.r.randrange(999)}@dip.test",
+                             "judge+beta@dip.test"])
+        frm = self.ascii_address()
+        where = self.r.choice(["envelope", "From", "Sender", "Reply-To"])
+        head, mid = self.headers(own if where == "From" else frm,
+                                 extra=[f"{where}: {own}"] if where in ("Sender", "Reply-To") else [])
+        return self.build("own_address", head, "HELP\nLIST\n", own if where == "envelope" else frm, mid, auto=True)
+
     def many_parts(self) -> FuzzMail:
         count = self.r.choice([3, 50, 499, 501, 3000])
         frm = self.ascii_address()
@@ -226,7 +237,7 @@ class Generator:
     # -- the mix ------------------------------------------------------------------------------------
     WEIGHTS = {"plain": 20, "utf8_from": 8, "utf8_reply_to": 8, "utf8_register": 6, "utf8_set_address": 6,
                "deep_mime": 5, "deep_mime_spelled": 5, "many_parts": 3, "huge_help": 1, "many_orders": 1,
-               "bad_charset": 10,
+               "bad_charset": 10, "own_address": 5,
                "broken_headers": 10, "auto": 10, "suppress": 4, "replay": 5, "garbage": 3}
 
     def next(self) -> FuzzMail:

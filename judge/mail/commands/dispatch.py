@@ -58,6 +58,7 @@ from .handlers import HANDLERS, Env
 from ..words.confirm import error_line, order_lines, power_summary
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, finished, mark_finished, prepare
+from ..screening.own_addresses import OwnAddresses
 from ..screening.robot_mail import Classification, classify
 from ..outbound.compose import reply_subject
 from ..screening.password_guard import Source
@@ -138,7 +139,7 @@ class Dispatch:
             return self._finish(context.db, message, set(), account_sync.apply(self.service, shard))
         if shard is not None:    # forwarded by another host of this judge: the original, from its sender
             message = shards.forwarded_message(message, shard)
-            verdict = classify(message.raw, message.mail_from)
+            verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(self.config))
         if not verdict.reply_allowed:
             return self._finish(context.db, message, set(), f"not read and not answered: {verdict.reason}")
         mail = message.parsed()
