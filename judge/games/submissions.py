@@ -103,15 +103,17 @@ def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | Non
     had not yet reached `account` (its results notice not yet queued, or queued less than
     RESULTS_READ_SECONDS before). Such a mail was written for the phase just played (a rush of
     orders in the seconds after a deadline), and filing it for the next one would play orders
-    nobody gave for it. The daemon reads every stored mail before it plays a phase, so this
+    nobody gave for it. That is asked only when the phase now is a movement phase: a movement
+    order reads as well in the next one, while in a retreat phase an order for a unit not
+    dislodged is refused as late on its own (`not_dislodged`), and builds are no moves. The daemon reads every stored mail before it plays a phase, so this
     happens only to mail that came in after (or in the moment of) the play it missed."""
     if received < row.started_at:
         then = _last_played(gf, "started_at <= ?", [iso(received)])
         if then is None:
             return   # it came before the game started: the first phase is the one it meant
         raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
-    if account is None:
-        return
+    if account is None or row.position.phase.kind is not PhaseKind.MOVEMENT:
+        return   # only movement orders read as well in the phase after: retreats and builds differ in kind
     before = gf.db.execute("SELECT seq, phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0"
                            " AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [row.seq]).fetchone()
     if before is None:
