@@ -50,6 +50,7 @@ from .mail.outbound import failed_mail, outbox, outgoing, quarantine
 from .mail.intake.archive import Archive, StoredMessage
 from .mail.intake.imap import ImapIntake
 from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
+from .mail.screening.own_addresses import OwnAddresses
 from .mail.screening.robot_mail import Bounce, Classification, classify
 from .mail.words.reports import Reports
 from .mail.intake.spool import spool_dir
@@ -178,7 +179,7 @@ class Processor:
             [now]).fetchone() is not None
 
     def process(self, message: StoredMessage) -> str:
-        verdict = classify(message.raw, message.mail_from)
+        verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(self.config))
         if verdict.bounce is not None:
             return self.handle_bounce(message, verdict)
         return self.dispatch(message, verdict, self.context)

@@ -458,9 +458,10 @@ class GameService:
         Orders for another power's units, and in a retreat phase for units not dislodged, are not
         kept: `refused` maps their index in `items` to why.
         `source` (the inbound message) makes a repeated dispatch of the same message do nothing.
-        `received` (when the judge took the mail in) ties the orders to the phase current then:
-        if that phase has since been played they are refused whole (`TooLate`), never stored
-        for the phase after it.
+        `received` (when the judge took the mail in) ties the orders to the phase current then, for
+        the sender: if that phase has since been played, or had only just begun and its sender's
+        results mail of the phase before was not yet out (`submissions.too_late`), they are refused
+        whole (`TooLate`), never stored for the phase after it.
         """
         power = power.upper()
         with self._write(name) as gf:
@@ -468,8 +469,8 @@ class GameService:
                 return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
             row = _current(gf)
-            if received is not None:
-                too_late(gf, row, received)
+            if received is not None:    # the results mail that could have told the sender of this phase
+                too_late(gf, row, received, account or gf.powers()[power].account)
             refused = {i: why for i, item in enumerate(items)
                        if (why := foreign_unit(gf, row, power, order_of(item))
                            or not_dislodged(gf, row, order_of(item))) is not None}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..engine import notation
@@ -17,8 +17,8 @@ from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
 from ..engine.phase import check_orders
 from . import fog, processing
-from .answers import Confirmation
-from .clock import iso, processing_time
+from .answers import Confirmation, NoticeKind
+from .clock import iso, parse_time, processing_time
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
 from .ordercodec import order_to_json
@@ -90,18 +90,41 @@ class TooLate(GameError):
     """The mail's orders were for a phase that has been played since it arrived."""
 
 
-def too_late(gf: GameFile, row: PhaseRow, received: datetime) -> None:
-    """Refuse a mail's orders if the phase current when it arrived is no longer current.
+# No one reads a phase's results and answers them within this long of their being queued: a mail
+# that arrives sooner was written before its sender could have seen them.
+RESULTS_READ_SECONDS = 60
 
-    A mail's orders are for the phase that was current when the judge took the mail in: the one
-    it was written against. The daemon reads every stored mail before it plays a phase, so this
-    happens only to mail that came in after the play it missed (or in the moment of the play)."""
-    if received >= row.started_at:
+
+def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | None = None) -> None:
+    """Refuse a mail's orders if they were written for a phase that is no longer current.
+
+    A mail's orders are for the phase its sender knew of when it arrived: the one current when
+    the judge took it in, unless that phase began so lately that the results of the one before
+    had not yet reached `account` (its results notice not yet queued, or queued less than
+    RESULTS_READ_SECONDS before). Such a mail was written for the phase just played (a rush of
+    orders in the seconds after a deadline), and filing it for the next one would play orders
+    nobody gave for it. That is asked only when the phase now is a movement phase: a movement
+    order reads as well in the next one, while in a retreat phase an order for a unit not
+    dislodged is refused as late on its own (`not_dislodged`), and builds are no moves. The daemon
+    reads every stored mail before it plays a phase, so this happens only to mail that came in after
+    (or in the moment of) the play it missed."""
+    if received < row.started_at:
+        then = _last_played(gf, "started_at <= ?", [iso(received)])
+        if then is None:
+            return   # it came before the game started: the first phase is the one it meant
+        raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+    if account is None or row.position.phase.kind is not PhaseKind.MOVEMENT:
+        return   # only movement orders read as well in the phase after: retreats and builds differ in kind
+    before = gf.db.execute("SELECT seq, phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0"
+                           " AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [row.seq]).fetchone()
+    if before is None:
         return
-    then = _last_played(gf, "started_at <= ?", [iso(received)])
-    if then is None:
-        return   # it came before the game started: the first phase is the one it meant
-    raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+    notice = gf.db.execute("SELECT queued_at FROM notices WHERE id = ?",
+                           [f"{gf.name}:{before[0]}:{NoticeKind.RESULTS}:{account}"]).fetchone()
+    if notice is None:
+        return   # no results mail goes to this account: the phase's start is all it could know
+    if notice[0] is None or received < parse_time(notice[0]) + timedelta(seconds=RESULTS_READ_SECONDS):
+        raise TooLate(f"too late for {played_words(gf, before[1], before[2])}, not used")
 
 
 def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] | None:

@@ -26,6 +26,7 @@ from ..outbound.reply_budget import bounded_commands, first_lines, not_read_entr
 from ..screening.addresses import reply_address
 from ..screening.auth import Session, start_session
 from ..screening.dispatch_store import StepLog, finished
+from ..screening.own_addresses import OwnAddresses
 from ..screening.password_guard import Source
 from ..screening.replays import first_copy
 from ..screening.robot_mail import Classification, classify
@@ -84,7 +85,7 @@ def take_from_another_host(dispatch: Dispatch, mail: InMail) -> Stop | None:
     if mail.shard.kind == "accounts":
         return Stop(account_sync.apply(dispatch.service, mail.shard))
     mail.message = shards.forwarded_message(mail.message, mail.shard)
-    mail.verdict = classify(mail.message.raw, mail.message.mail_from)
+    mail.verdict = classify(mail.message.raw, mail.message.mail_from, OwnAddresses.configured(dispatch.config))
     del mail.mail          # the original's parse, not the wrapper's
     return None
 

@@ -13,6 +13,7 @@ from ...config import Config
 from . import outgoing
 from ..screening.addresses import header_text, reply_address
 from ..intake.archive import StoredMessage
+from ..screening.own_addresses import OwnAddresses
 from ..screening.robot_mail import UTF8_HEADERS, classify
 from .compose import reply_subject
 from ..words.reports import Reports
@@ -20,10 +21,10 @@ from ..words.reports import Reports
 log = logging.getLogger("judge.quarantine")
 
 
-def answerable_sender(message: StoredMessage) -> tuple[str | None, str]:
+def answerable_sender(message: StoredMessage, config: Config) -> tuple[str | None, str]:
     """(the address to tell, '') or (None, why nobody is told)."""
     try:
-        verdict = classify(message.raw, message.mail_from)
+        verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(config))
     except Exception:   # noqa: BLE001 - a mail that cannot even be classified is not answered
         return None, "its headers cannot be read"
     if not verdict.reply_allowed:
@@ -38,7 +39,7 @@ def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: 
     said = []
     headers = BytesHeaderParser(policy=UTF8_HEADERS).parsebytes(message.raw)
     subject = header_text(headers.get("Subject")).strip()[:200] or "(no subject)"
-    sender, why_not = answerable_sender(message)
+    sender, why_not = answerable_sender(message, config)
     reports = Reports()
     if sender is not None:
         outgoing.send(

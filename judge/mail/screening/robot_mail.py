@@ -26,6 +26,8 @@ from email.utils import getaddresses, parseaddr
 
 from flufl.bounce import all_failures
 
+from .own_addresses import OwnAddresses
+
 LIST_HEADERS = ("List-Id", "List-Post", "List-Unsubscribe", "List-Help", "List-Owner", "Mailing-List")
 BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
 # Local parts that belong to mail systems, not people (RFC 3834 section 2).
@@ -65,12 +67,16 @@ def _local_part(address: str) -> str:
     return address.rpartition("@")[0] if "@" in address else address
 
 
-def classify(raw: bytes, mail_from: str | None) -> Classification:
-    """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP)."""
+def classify(raw: bytes, mail_from: str | None, own: OwnAddresses | None = None) -> Classification:
+    """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP); `own`,
+    the judge's own addresses (judge.mail.screening.own_addresses), whose mail is never answered."""
     msg = message_from_bytes(raw, policy=UTF8_HEADERS)
     bounce = find_bounce(msg, mail_from)
     if bounce is not None:
         return Classification(False, "a delivery failure report (bounce)", bounce)
+    ours = own.in_mail(msg, mail_from) if own is not None else None
+    if ours is not None:
+        return Classification(False, f"from the judge's own address ({ours})")
     if mail_from is not None and mail_from.strip("<> ") == "":
         return Classification(False, "null envelope sender")
     auto = (msg.get("Auto-Submitted") or "").split(";")[0].strip().lower()
