@@ -27,6 +27,7 @@ from .render import describe
 
 # The fields of an order that name a unit, and those that name where one goes.
 _REFS = ("unit", "supported", "army", "fleet")
+RETREAT = PhaseKind.RETREAT
 
 
 class Refusal(NamedTuple):
@@ -44,27 +45,29 @@ def read_coasts(order: Order, text: str, variant: Variant, view: BoardView | Non
     changes: dict[str, Any] = {}
     for field in _REFS:
         ref = getattr(order, field, None)
-        if not isinstance(ref, UnitRef) or ref.location.province not in board.provinces:
+        if ref is None:
             continue
+        at = ref.location
         standing = _standing(view, ref, ordering=field == "unit")
-        if standing is not None and standing.location != ref.location:
-            changes[field] = dataclasses.replace(ref, location=standing.location)
-            if ref.location.coast is not None:
-                why.append(_unit_note(variant, ref.location, standing, power))
-        elif ref.location.coast is not None and not _real(variant, ref.kind, ref.location):
-            return _refuse(variant, order, field, ref.location, ref.kind, board.coasts_of(ref.location.province))
+        if standing is not None:
+            if standing.location.coast is not at.coast:      # (the province is the same: only the coast can differ)
+                changes[field] = dataclasses.replace(ref, location=standing.location)
+                if at.coast is not None:
+                    why.append(_unit_note(variant, at, standing, power))
+        elif at.coast is not None and not _real(variant, ref.kind, at):
+            return _refuse(variant, order, field, at, ref.kind, board.coasts_of(at.province))
     if changes:
         order = dataclasses.replace(cast(Any, order), **changes)
     dest, goes = _destination(order)
-    if dest is not None:
-        to: Location = getattr(order, dest)
+    to: Location | None = getattr(order, dest) if dest is not None else None
+    if dest is not None and to is not None and to.coast is not None:
         kind, start = _mover(order, view)
         name = board.province(to.province).name
         coasts = board.coasts_of(to.province)
-        if to.coast is not None and kind is UnitKind.ARMY:
+        if kind is UnitKind.ARMY:
             order = dataclasses.replace(cast(Any, order), **{dest: to.bare})
             why.append(f"an army takes no coast: it {goes} {name}")
-        elif to.coast is not None and to.coast not in coasts:
+        elif to.coast not in coasts:
             if not coasts:
                 order = dataclasses.replace(cast(Any, order), **{dest: to.bare})
                 why.append(f"{name} has no coasts")
@@ -87,7 +90,7 @@ def _standing(view: BoardView | None, ref: UnitRef, *, ordering: bool) -> Unit |
     if view is None:
         return None
     province = ref.location.province
-    if ordering and view.kind is PhaseKind.RETREAT:
+    if ordering and view.kind is RETREAT:
         dislodged = view.dislodged.get(province)
         unit = dislodged.unit if dislodged is not None else None
     else:
@@ -117,7 +120,8 @@ def _unit_note(variant: Variant, written: Location, unit: Unit, power: str | Non
 
 def _destination(order: Order) -> tuple[str | None, str]:
     """Which field of `order` names where a unit goes, and the verb for a note."""
-    if isinstance(order, (Move, Disembark)):
+    kind = type(order)
+    if kind is Move or kind is Disembark:
         return "to", "moves to"
     if isinstance(order, Retreat):
         return "to", "retreats to"
