@@ -83,6 +83,7 @@ def adjudicate_request(request: dict[str, Any], variant_named: Callable[[str], t
     """One phase (`phase`, position and `orders`), or a whole game (`phases`: each phase's orders,
     played in turn from the request's position, or from the variant's start without one)."""
     variant, reader = variant_named(request.get("variant", "standard"))
+    _check_dislodged(request)
     name = rules_name or request.get("rules")
     rules = edition(name) if name else DEFAULT
     if "phases" in request:
@@ -112,6 +113,22 @@ def _adjudicate_game(variant: Variant, reader: OrderReader | None, rules: Rules,
         played.append(response)
     return {"variant": variant.id, "rules": rules.name, "phases": played,
             "next": _next_json(variant, position, rules)}
+
+
+def _check_dislodged(request: dict[str, Any]) -> None:
+    """Each dislodged unit must say where it may retreat (`"retreats": []` for nowhere): a unit without
+    the list would be disbanded as if it had nowhere to go, a bad request taken for a position."""
+    dislodged = request.get("dislodged", {})
+    if not isinstance(dislodged, dict):
+        raise ValueError("dislodged must be an object: power -> [{\"unit\", \"attacker_from\", \"retreats\"}]")
+    for power, entries in dislodged.items():
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise ValueError(f"dislodged {power} must be a list of {{\"unit\", \"attacker_from\", \"retreats\"}}")
+        for entry in entries:
+            unit = entry.get("unit", "?")
+            if not isinstance(entry.get("retreats"), list):
+                raise ValueError(f"dislodged {power} {unit} has no retreats: list the places it may retreat to"
+                                 " (\"retreats\": [] for none)")
 
 
 def _next_json(variant: Variant, position: Position, rules: Rules) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 OPENING = {
     "variant": "standard", "phase": "F1901M",
@@ -228,3 +229,52 @@ def test_a_civil_disorder_that_does_not_read_is_a_bad_request():
     assert "no power" in _after_missed_move(civil_disorder=["PRUSSIA"])["error"]
     assert "not both" in _after_missed_move(civil_disorder=[], missing_orders="hold")["error"]
     assert _after_missed_move(missing_orders="sometimes")["kind"] == "request"
+
+
+
+# -- one reader: order lines read as mail reads them (issue 23, item 3) --------------------------------
+
+BOARD_READINGS = json.loads((Path(__file__).parent / "data" / "language" / "board_readings.json")
+                            .read_text(encoding="utf-8"))["cases"]
+ON_A_BOARD = [c for c in BOARD_READINGS if c["position"] and c["power"]]
+
+
+def test_judge_adjudicate_reads_each_line_as_mail_does():
+    """The board-reading cases (tests/data/language/board_readings.json, read by mail's parser in
+    tests/test_language_board.py) through `judge adjudicate --jsonl`: the same order, or the same
+    refusal, for each. `F NAP - TYR` is a line in the canonical notation, and still the Tyrrhenian Sea."""
+    requests = [{**case["position"], "orders": {case["power"]: [case["text"]]}} for case in ON_A_BOARD]
+    code, out = _run("--jsonl", stdin="".join(json.dumps(r) + "\n" for r in requests))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(answers) == len(ON_A_BOARD)
+    for case, answer in zip(ON_A_BOARD, answers):
+        listed = answer.get("read", {}).get(case["power"], [])
+        if "error" in case:
+            [error] = answer["errors"][case["power"]]
+            assert case["error"] in error["error"] and not listed, (case, answer)
+            continue
+        read = [n["read_as"] for n in listed] or [" ".join(case["text"].replace("-", " - ").split()).upper()]
+        assert read == case["read"], (case, answer)
+        ordered = [r["order"] for r in answer["results"][case["power"]] if not r.get("by_judge")]
+        assert ordered == case["read"], (case, answer)
+        notes = " ".join(n for entry in listed for n in entry["notes"])
+        assert (case["note"] in notes) if case["note"] else not notes, (case, answer)
+
+
+def test_a_dislodged_unit_without_retreats_is_a_bad_request_naming_it():
+    """Not disbanded as if it had nowhere to go: the request is refused, and says which unit."""
+    retreat = {"phase": "F1901R", "units": {"GERMANY": ["A BUR"]},
+               "dislodged": {"FRANCE": [{"unit": "A BUR", "attacker_from": "RUH"}]},
+               "orders": {"FRANCE": ["A BUR R PAR"]}}
+    code, out = _run(stdin=json.dumps(retreat))
+    assert code == 1
+    assert json.loads(out) == {"error": "dislodged FRANCE A BUR has no retreats: list the places it may retreat to"
+                                        " (\"retreats\": [] for none)", "kind": "request"}
+    for bad in ({"FRANCE": {"unit": "A BUR"}}, {"FRANCE": ["A BUR"]}, ["A BUR"]):
+        code, out = _run(stdin=json.dumps({**retreat, "dislodged": bad}))
+        assert code == 1 and "dislodged" in json.loads(out)["error"]
+    retreat["dislodged"]["FRANCE"][0]["retreats"] = ["PAR", "PIC"]
+    code, out = _run(stdin=json.dumps(retreat))
+    response = json.loads(out)
+    assert code == 0 and response["results"]["FRANCE"][0]["result"] == "succeeds"
+    assert "A PAR" in response["next"]["units"]["FRANCE"]

@@ -29,6 +29,7 @@ from ..engine.calendar import PhaseKind
 from ..engine.geography import Coast, Terrain
 from ..engine.notation import order_text
 from .clean import normalise_chars
+from .coast_reading import Refusal, read_coasts
 from .board_reading import BoardView
 from .lexer import KINDS, UNKNOWN_KIND, Lexed, TokenListLexer, lex, raw_words
 from .names import NameIndex, Resolved, or_list
@@ -279,9 +280,15 @@ class OrderReader:
                     if isinstance(result, OrderError):
                         errors.append(OrderError(number, part if part != line else line, result.problem,
                                                  result.expected, result.suggestions))
+                        continue
+                    # the unit named is the unit that is there, and a coast is one the map has
+                    placed = read_coasts(result[0], part, self.variant, view, whose)
+                    if isinstance(placed, Refusal):
+                        errors.append(OrderError(number, part if part != line else line, placed.problem,
+                                                 placed.expected, placed.suggestions))
                     else:
-                        order, notes = result
-                        orders.append(ParsedOrder(number, part, order, whose, prefix_notes + notes))
+                        orders.append(ParsedOrder(number, part, placed[0], whose,
+                                                  prefix_notes + result[1] + placed[1]))
         return OrderParse(tuple(orders), tuple(errors))
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
@@ -380,6 +387,8 @@ class OrderReader:
         """The one reading of `text` the board allows (with a note saying how it was read), else
         `base` (the reading without the board); several readings the board allows are an error
         that names them."""
+        if isinstance(base, tuple) and view.problem(base[0], power) is None:
+            return base  # the plain reading is among the readings, and it stands if the board allows it
         lexed = lex(text, self.names)
         choices = []
         for token in lexed.tokens:
@@ -508,10 +517,6 @@ class OrderReader:
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
-            if tag == "move" and built.unit.kind is UnitKind.ARMY and built.to.coast is not None:
-                notes = notes + (
-                    f"an army takes no coast: it moves to {self.variant.board.province(built.to.province).name}",
-                )
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
             return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",
