@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..engine import notation
+from ..engine import misorders, notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
@@ -19,6 +19,7 @@ from ..engine.phase import check_orders
 from . import fog, processing
 from .answers import Confirmation
 from .clock import iso, processing_time
+from .digests import orders_digest
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
 from .ordercodec import order_to_json
@@ -182,7 +183,21 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
                        for p in problems),
         units_without_orders=tuple(missing), adjustment=_adjustment(need, mine),
         all_in=not processing.unordered(gf, row, power), plays=_plays(gf, row, gf.powers()[power].account),
-        deadline=gf.times(row.deadline, gf.powers()[power].account))
+        deadline=gf.times(row.deadline, gf.powers()[power].account),
+        warnings=_warnings(gf, row.position, power, mine, problems),
+        digest=orders_digest(gf.name, row.phase, power, mine))
+
+
+def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problems) -> tuple[dict, ...]:
+    """The likely misorders among the power's orders. Not a support or convoy of an empty province
+    that the problems already name (the reply says it there), nor, with fog of war, one out of the
+    power's sight (that would tell it the province is empty)."""
+    refused = {p.order.unit.location.province for p in problems if hasattr(p.order, "unit")}
+    seen = fog.sight(gf.variant, position, {power}) if gf.settings.fog else None
+    found = [w for w in misorders.warnings(gf.variant, position, power, mine)
+             if w.kind is not misorders.Kind.NOBODY_THERE
+             or (w.args[0] not in refused and (seen is None or w.args[1] in seen))]
+    return tuple({"kind": w.kind.value, "args": list(w.args)} for w in found)
 
 
 def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
