@@ -7,13 +7,16 @@ openings players play (tests/data/player/openings.tsv)."""
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
+import hashlib
 import itertools
 from pathlib import Path
 
 import pytest
 
 from judge.engine.misorders import warnings
-from judge.games.digests import orders_digest
+from judge.mail.outbound.courier import Courier
 
 DATA = Path(__file__).parent / "data" / "player"
 CASES = json.loads((DATA / "misorders.json").read_text())["cases"]
@@ -69,3 +72,60 @@ def test_no_warning_on_the_openings_players_play(playing):
         assert "Warnings" not in r.body, (power, name, r.body)
         by_power[power] = by_power.get(power, 0) + len(lines)
     assert sum(by_power.values()) >= 300 and len(by_power) == 7
+
+
+# -- order digests ---------------------------------------------------------------------------------
+
+DIGEST = re.compile(r"Digest of these orders: ([0-9a-f]{10})")
+
+
+def digest_by_help(game: str, phase: str, power: str, short_orders: list[str]) -> str:
+    """The digest as HELP DIGEST tells a player to compute it, with nothing of the judge's code."""
+    text = "".join(f"{line}\n" for line in [game, phase, power, *sorted(short_orders)])
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def results_digests(sent, address: str) -> dict[str, str]:
+    mail = next(s for s in sent if s.to == [address] and s.subject.endswith("results"))
+    block = mail.body.split("Digests of the orders each power was played with")[1]
+    return dict(re.findall(r"^  (\S+) +([0-9a-f]{10})\s*$", block, re.M))
+
+
+@pytest.fixture
+def with_notices(playing):
+    playing.dispatch.courier = Courier(playing.service, playing.config)     # notices go out after each mail
+    playing.send("gm@dip.test", "list")        # the start notices go out with it
+    return playing
+
+
+def test_the_results_repeat_the_digest_of_the_orders_confirmed(with_notices):
+    judge = with_notices
+    first = judge.reply_to("france@dip.test", signon("FRANCE") + "A Par - Bur\nA Mar - Spa\nF Bre - Mao")
+    last = judge.reply_to("france@dip.test", signon("FRANCE") + "a mar s a par - bur")
+    before, after = DIGEST.search(first.body).group(1), DIGEST.search(last.body).group(1)
+    assert before != after           # a change of orders is a new digest
+    assert after == digest_by_help("alpha", "S1901M", "FRANCE", ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"])
+    sent = judge.send("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    for address in ("france@dip.test", "england@dip.test", "gm@dip.test"):
+        digests = results_digests(sent, address)
+        assert digests["France"] == after
+        assert digests["England"] == digest_by_help("alpha", "S1901M", "ENGLAND", [])   # it sent none
+        assert len(digests) == 7
+    help_text = " ".join(judge.reply_to("france@dip.test", "help digest").body.split())
+    assert "SHA-256" in help_text
+    # HELP's worked example is these very orders: its sha256sum starts with the digest confirmed
+    example = re.search(r"printf '(.*?)' \| sha256sum", help_text).group(1).replace("\\n", "\n")
+    assert hashlib.sha256(example.encode()).hexdigest()[:10] == after
+
+
+def test_orders_changed_behind_the_players_back_show_in_the_results(with_notices):
+    judge = with_notices
+    confirmed = judge.reply_to("france@dip.test", signon("FRANCE") + "A Par - Bur\nA Mar - Spa\nF Bre - Mao")
+    digest = DIGEST.search(confirmed.body).group(1)
+    game_file = judge.config.data_dir / "games" / "alpha.sqlite"
+    with sqlite3.connect(game_file) as db:       # the keeper edits the stored order by hand
+        changed = db.execute("UPDATE orders SET read = ? WHERE power = 'FRANCE' AND read LIKE '%\"par\"%'",
+                             [json.dumps({"type": "Move", "unit": {"at": "par", "kind": "A"}, "to": "pic"})]).rowcount
+    assert changed == 1
+    sent = judge.send("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    assert results_digests(sent, "france@dip.test")["France"] != digest
