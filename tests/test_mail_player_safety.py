@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from datetime import datetime, timedelta
 import hashlib
 import itertools
 from pathlib import Path
 
+import icalendar
 import pytest
 
 from judge.engine.misorders import warnings
@@ -129,3 +131,38 @@ def test_orders_changed_behind_the_players_back_show_in_the_results(with_notices
     assert changed == 1
     sent = judge.send("gm@dip.test", "signon Malpha gm-secret\nprocess")
     assert results_digests(sent, "france@dip.test")["France"] != digest
+
+
+# -- deadlines in the player's calendar ------------------------------------------------------------
+
+def calendar_event(sent_mail):
+    parts = [p for p in sent_mail.mail.iter_attachments() if p.get_content_type() == "text/calendar"]
+    assert len(parts) == 1, sent_mail.subject
+    cal = icalendar.Calendar.from_ical(parts[0].get_payload(decode=True))
+    (event,) = cal.walk("VEVENT")
+    return event
+
+
+def test_the_start_a_moved_deadline_and_calendar_by_mail_carry_one_event(playing):
+    judge = playing
+    judge.dispatch.courier = Courier(judge.service, judge.config)
+    sent = judge.send("gm@dip.test", "list")
+    start = next(s for s in sent if s.to == ["france@dip.test"])
+    first = calendar_event(start)
+    deadline = judge.service.status("alpha").deadline["utc"]
+    assert first.decoded("dtstart") == datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    assert first.decoded("dtstart").utcoffset() == timedelta(0)          # in UTC ...
+    assert "(UTC, the game's time zone)" in " ".join(str(first["description"]).split())   # ... the zone named
+    judge.clock.advance(hours=1)
+    moved = judge.send("gm@dip.test", "signon Malpha gm-secret\nextend 24")
+    told = next(s for s in moved if s.to == ["france@dip.test"] and "deadline" in s.subject)
+    second = calendar_event(told)
+    assert str(second["uid"]) == str(first["uid"])
+    assert int(second["sequence"]) > int(first["sequence"])
+    assert second.decoded("dtstart") - first.decoded("dtstart") == timedelta(hours=24)
+    asked = judge.reply_to("france@dip.test", "signon Falpha france-pw\ncalendar alpha")
+    third = calendar_event(asked)
+    assert str(third["uid"]) == str(first["uid"]) and third.decoded("dtstart") == second.decoded("dtstart")
+    assert int(third["sequence"]) >= int(second["sequence"])
+    help_text = " ".join(judge.reply_to("france@dip.test", "help deadlines").body.split())
+    assert "CALENDAR game" in help_text

@@ -332,6 +332,7 @@ HANDLERS: dict[type, Handler] = {
     c.Summary: Handler(info.summary),
     c.Map: Handler(files.board_map),
     c.Export: Handler(files.export),
+    c.Calendar: Handler(files.calendar),
     c.Press: Handler(_press),               # idempotent by its source
     c.SetWait: Handler(_set_wait),
     c.SetDraw: Handler(_set_draw),
