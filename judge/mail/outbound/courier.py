@@ -15,8 +15,8 @@ A results mail carries a picture of the board with the phase's orders, and the g
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
 once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
-then queued in one transaction of the judge file. A notice that sets the game's next deadline (the
-start, a moved deadline, a resumption, results) carries it as an .ics file for the player's calendar.
+then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
+a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
 """
 from __future__ import annotations
 
@@ -48,9 +48,9 @@ log = logging.getLogger("judge.courier")
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 Answer = TypeVar("Answer")
-# the notices that set a game's next deadline: they carry it as an .ics file for the player's calendar
-CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.RESUMED,
-                            NoticeKind.RESULTS})
+# the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
+# results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
+CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.RESUMED})
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -186,11 +186,11 @@ class Courier:
 
     def calendar(self, game: str, notice: Notice) -> list[outgoing.Attachment]:
         """The game's next deadline as an .ics file (judge.mail.outbound.deadline_calendar), on the
-        mails that set it: the start, a moved deadline, a resumption, the results (the next phase)."""
+        mails that set or move it: the start, a moved deadline, a resumption."""
         deadline = notice.payload.get("deadline")
         if notice.kind not in CALENDAR_KINDS or not isinstance(deadline, dict) or not deadline.get("utc"):
             return []
-        phase = notice.payload.get("next_phase") if notice.kind is NoticeKind.RESULTS else notice.payload.get("phase")
+        phase = notice.payload.get("phase")
         if not phase:
             return []
         try:

@@ -3,8 +3,8 @@
     deadline_file(reports, service, "alpha", sequence_at(now), stamp=now) -> Attachment | None
 
 One event per game, the game's next deadline: its UID names the game, so each new file (the start
-mail, a moved deadline, a resumption, the next phase's results, CALENDAR game) updates the event a
-calendar already holds rather than adding another. `sequence` must grow with every new version
+mail, a moved deadline, a resumption, CALENDAR game) updates the event a calendar already holds
+rather than adding another. `sequence` must grow with every new version
 (RFC 5545 3.8.7.4): callers give the seconds since 2020 of the moment the file speaks for. The time
 is in UTC (no VTIMEZONE for a calendar to get wrong); the game's zone is named in the words, which
 are templates/calendar_event.j2's.
