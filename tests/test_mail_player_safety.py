@@ -166,3 +166,8 @@ def test_the_start_a_moved_deadline_and_calendar_by_mail_carry_one_event(playing
     assert int(third["sequence"]) >= int(second["sequence"])
     help_text = " ".join(judge.reply_to("france@dip.test", "help deadlines").body.split())
     assert "CALENDAR game" in help_text
+
+
+def test_help_says_what_the_warnings_are_and_that_the_orders_stand(playing):
+    said = " ".join(playing.reply_to("france@dip.test", "help orders").body.split())
+    assert "The orders stand as you gave them" in said and "HELP DIGEST" in said
