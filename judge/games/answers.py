@@ -127,7 +127,9 @@ class Confirmation:
     "read", "reason", "why", "args"}); `adjustment` the builds or removals due and given;
     `all_in` whether every unit that needs an order has a valid one; `plays` when the phase will
     be played ({"when": "early" | "at" | "waits" | "paused", ...}); `repeated` the same message
-    was handled before; `refused` the index of each order not kept, and why."""
+    was handled before; `refused` the index of each order not kept, and why; `warnings` the
+    likely misorders among the orders ({"kind": judge.engine.misorders.Kind's code, "args"});
+    `digest` the standing orders' digest (judge.games.digests)."""
     game: str
     power: str
     phase: str
@@ -140,6 +142,8 @@ class Confirmation:
     deadline: Json | None
     repeated: bool = False
     refused: Mapping[int, str] = field(default_factory=dict)
+    warnings: tuple[Json, ...] = ()
+    digest: str = ""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from ..engine.position import Position
 from . import records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
+from .digests import orders_digest
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
@@ -222,7 +223,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for p in gf.powers():
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
-    summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report}
+    summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,
+               "digests": played_digests(gf, row, need)}
     gf.announce(str(row.seq), NoticeKind.RESULTS, summary, now, deadline)
     for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
@@ -243,6 +245,14 @@ def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
         if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
             gone.add(p)
     return frozenset(gone)
+
+
+def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[str, str]:
+    """Each power's digest of the orders the phase was played with, as stored (judge.games.digests):
+    every power that had to order or gave orders, so a player compares it with its confirmation's."""
+    stored = gf.orders(row.seq)
+    return {p: orders_digest(gf.name, row.phase, p, stored.get(p, ()))
+            for p in gf.variant.power_ids if p in need or stored.get(p)}
 
 
 def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: datetime | None) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..engine import notation
+from ..engine import misorders, notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
@@ -19,6 +19,7 @@ from ..engine.phase import check_orders
 from . import fog, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time
+from .digests import orders_digest
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
 from .ordercodec import order_to_json
@@ -93,6 +94,7 @@ class TooLate(GameError):
 # No one reads a phase's results and answers them within this long of their being queued: a mail
 # that arrives sooner was written before its sender could have seen them.
 RESULTS_READ_SECONDS = 60
+UNSENT_RESULTS_SECONDS = 600     # results not mailed this long after the play: no longer waited for
 
 
 def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | None = None) -> None:
@@ -123,7 +125,12 @@ def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | Non
                            [f"{gf.name}:{before[0]}:{NoticeKind.RESULTS}:{account}"]).fetchone()
     if notice is None:
         return   # no results mail goes to this account: the phase's start is all it could know
-    if notice[0] is None or received < parse_time(notice[0]) + timedelta(seconds=RESULTS_READ_SECONDS):
+    if notice[0] is None:
+        # Not yet mailed: the sender cannot have read it. Unless the courier has failed on it for
+        # long (then the keeper is told, and the players must not be shut out of the new phase).
+        if received < parse_time(before[2]) + timedelta(seconds=UNSENT_RESULTS_SECONDS):
+            raise TooLate(f"too late for {played_words(gf, before[1], before[2])}, not used")
+    elif received < parse_time(notice[0]) + timedelta(seconds=RESULTS_READ_SECONDS):
         raise TooLate(f"too late for {played_words(gf, before[1], before[2])}, not used")
 
 
@@ -205,7 +212,21 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
                        for p in problems),
         units_without_orders=tuple(missing), adjustment=_adjustment(need, mine),
         all_in=not processing.unordered(gf, row, power), plays=_plays(gf, row, gf.powers()[power].account),
-        deadline=gf.times(row.deadline, gf.powers()[power].account))
+        deadline=gf.times(row.deadline, gf.powers()[power].account),
+        warnings=_warnings(gf, row.position, power, mine, problems),
+        digest=orders_digest(gf.name, row.phase, power, mine))
+
+
+def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problems) -> tuple[dict, ...]:
+    """The likely misorders among the power's orders. Not a support or convoy of an empty province
+    that the problems already name (the reply says it there), nor, with fog of war, one out of the
+    power's sight (that would tell it the province is empty)."""
+    refused = {p.order.unit.location.province for p in problems if hasattr(p.order, "unit")}
+    seen = fog.sight(gf.variant, position, {power}) if gf.settings.fog else None
+    found = [w for w in misorders.warnings(gf.variant, position, power, mine)
+             if w.kind is not misorders.Kind.NOBODY_THERE
+             or (w.args[0] not in refused and (seen is None or w.args[1] in seen))]
+    return tuple({"kind": w.kind.value, "args": list(w.args)} for w in found)
 
 
 def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:

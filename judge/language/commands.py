@@ -84,6 +84,12 @@ class Export:
 
 
 @dataclass(frozen=True, slots=True)
+class Calendar:
+    """`CALENDAR game`: the game's next deadline, an .ics attachment for the player's calendar."""
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class SetJoinPassword:
     """The master's `SET JOIN PASSWORD x` (or `SET PRIVATE x`): a private game's join password; NONE clears it."""
     password: str | None
@@ -276,7 +282,7 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
-           | Exchange | ForceStart | Terminate | Access | Map | Export | SetJoinPassword | BecomePower
+           | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
            | Promote | ClearOrders | Concede | Unobserve | Reveal)
 
 # First words that make a line a command rather than an order.
@@ -284,7 +290,7 @@ COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export whogame promote demote clear concede unobserve unwatch stop reveal".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -358,6 +364,9 @@ class _Build(Transformer[Token, Command]):
 
     def export(self, c: _Items) -> Command:
         return Export(str(c[0]))
+
+    def calendar(self, c: _Items) -> Command:
+        return Calendar(str(c[0]))
 
     def join_password(self, c: _Items) -> Command:
         word = str(c[-1])
@@ -530,6 +539,8 @@ USAGE = {
     "join": "JOIN game password [power] [PRIVATE join-password]",
     "map": "MAP game [phase]",
     "export": "EXPORT game",
+    "calendar": "CALENDAR game",
+    "ics": "CALENDAR game",
     "observe": "OBSERVE game",
     "history": "HISTORY game [phases]",
     "summary": "SUMMARY game",

@@ -17,6 +17,7 @@ class Env:
     reports: Reports
     source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
     files: list[Attachment] = field(default_factory=list)   # the reply's attachments (MAP, EXPORT)
+    domain: str = "judge.invalid"      # the judge's mail domain (Config.domain): names its calendar events
 
 
 @dataclass(frozen=True)

@@ -233,7 +233,8 @@ class Dispatch:
             out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
-        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files)
+        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files,
+                  domain=self.config.domain)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:

@@ -154,7 +154,7 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
             names = [p.name for p in variant.powers]
             close = difflib.get_close_matches(e.word.title(), names, n=1, cutoff=0.6) if e.word else []
             guess = f" (did you mean {close[0]}?)" if close else ""
-            raise Refused(f"{e.word!r} is not a power in {game}: {e}{guess}; the press was not sent"
+            raise Refused(f"{e.word!r} is not a power in {game}{guess}; the press was not sent"
                           if e.word else f"{e}; the press was not sent",
                           f"PRESS TO France Germany ... ENDPRESS, PRESS TO ALL BUT Germany ... ENDPRESS"
                           f" ({' '.join(names)})") from None
@@ -332,6 +332,7 @@ HANDLERS: dict[type, Handler] = {
     c.Summary: Handler(info.summary),
     c.Map: Handler(files.board_map),
     c.Export: Handler(files.export),
+    c.Calendar: Handler(files.calendar),
     c.Press: Handler(_press),               # idempotent by its source
     c.SetWait: Handler(_set_wait),
     c.SetDraw: Handler(_set_draw),

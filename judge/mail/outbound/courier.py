@@ -15,7 +15,8 @@ A results mail carries a picture of the board with the phase's orders, and the g
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
 once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
-then queued in one transaction of the judge file.
+then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
+a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
 """
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ from ...games.service import GameService
 from ...games.trouble import GameDamaged
 from ...pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ...pictures.atlas import has_layout
+from ...games.clock import parse_time
 from . import outbox, outgoing
+from .deadline_calendar import deadline_file
 from ..words.fog_mail import picture_powers
 from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
@@ -46,6 +49,9 @@ log = logging.getLogger("judge.courier")
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 Answer = TypeVar("Answer")
+# the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
+# results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
+CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.RESUMED})
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -170,6 +176,7 @@ class Courier:
     def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
                picture: Picture | None) -> int:
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
+        files = self.calendar(game, notice)
         queued = 0
         for account in accounts:
             try:
@@ -181,8 +188,24 @@ class Courier:
                 continue
             # the picture's part is stored once for all its recipients (outbox_parts)
             queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
-                                    reply_to=tokens.address_for(account, game), shared=picture)
+                                    reply_to=tokens.address_for(account, game), shared=picture, files=files)
         return queued
+
+    def calendar(self, game: str, notice: Notice) -> list[outgoing.Attachment]:
+        """The game's next deadline as an .ics file (judge.mail.outbound.deadline_calendar), on the
+        mails that set or move it: the start, a moved deadline, a resumption."""
+        deadline = notice.payload.get("deadline")
+        if notice.kind not in CALENDAR_KINDS or not isinstance(deadline, dict) or not deadline.get("utc"):
+            return []
+        phase = notice.payload.get("phase")
+        if not phase:
+            return []
+        try:
+            return [deadline_file(self.reports, self.service, game, self.config.domain, phase=phase,
+                                  deadline_utc=deadline["utc"], stamp=parse_time(notice.created_at))]
+        except Exception:   # noqa: BLE001 - the news matters more than its calendar file
+            log.exception("no calendar file for notice %s", notice.id)
+            return []
 
     def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once

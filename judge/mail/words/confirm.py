@@ -3,7 +3,8 @@
 Each order the message gave, exactly as read and in full names; each error with its suggestion;
 the power's standing orders and what cannot be carried out as things stand; the units still
 without orders; the deadline in the game's zone and the player's, with the time left; whether
-the power asked the game to wait.
+the power asked the game to wait; the likely misorders (judge.engine.misorders: warnings, the
+orders still stand); the digest of the standing orders (judge.games.digests).
 """
 from __future__ import annotations
 
@@ -110,7 +111,15 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "waiting": bool(status.powers[power].waiting),
         "in": confirmed.all_in,
         "plays": _plays(confirmed.plays, tick_seconds),
+        "warnings": [misorder_words(variant, w) for w in confirmed.warnings],
+        "digest": confirmed.digest,
     }
+
+
+def misorder_words(variant: Variant, warning: dict) -> dict:
+    """A likely misorder for the template: its kind's code and the provinces in full names (the
+    template has the sentence for each kind)."""
+    return {"kind": warning["kind"], "places": [place_name(parse_loc(variant, a), variant) for a in warning["args"]]}
 
 
 def _plays(plays: dict, tick_seconds: float) -> dict:

@@ -101,6 +101,10 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
         "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
+        # each power's digest of the orders it was played with (judge.games.digests); a results
+        # notice written before digests existed has none
+        "digests": [[variant.power(p).name, payload["digests"][p]] for p in variant.power_ids
+                    if p in payload.get("digests", {})],
     }
 
 
