@@ -57,14 +57,14 @@ class Resolver(Generic[Key]):
                 del self._guessing[key]
                 self._known[key] = known = first
             return known
-        if self._cycle[mark] != key:
-            # Part of a larger cycle whose first member is still being guessed.
-            self._cycle.append(key)
-            (self._known if key in self._known else self._guessing)[key] = first
-            return first
+        if self._reads_outer_guess(key, mark):
+            return self._join_larger_cycle(key, first)
 
         self._forget(mark)
         second = self._guess(key, True)
+        if self._reads_outer_guess(key, mark):
+            # (the second guess led elsewhere: to an enclosing decision's guess)
+            return self._join_larger_cycle(key, second)
         if first == second:
             self._forget(mark)
             self.settle(key, first)
@@ -88,6 +88,27 @@ class Resolver(Generic[Key]):
 
     def is_settled(self, key: Key) -> bool:
         return key in self._known
+
+    def _reads_outer_guess(self, key: Key, mark: int) -> bool:
+        """Whether an answer read since `mark` (while `key` was guessed) rests on a guess made before
+        `key`'s: an enclosing decision's, or one it left pending as part of its own cycle. `_guessing`
+        keeps the order in which decisions began to be guessed (a decision forgotten and guessed again
+        goes last, after every decision enclosing it), so those are the ones listed before `key`.
+        Asked only when a cycle is found: a few decisions are being guessed at a time."""
+        read = set(self._cycle[mark:])
+        for guessed in self._guessing:
+            if guessed == key:
+                return False
+            if guessed in read:
+                return True
+        return False
+
+    def _join_larger_cycle(self, key: Key, answer: bool) -> bool:
+        """Part of a larger cycle whose first member is still being guessed: keep this answer as a
+        guess (and the record of what it read), for that member's guesses to settle or forget."""
+        self._cycle.append(key)
+        (self._known if key in self._known else self._guessing)[key] = answer
+        return answer
 
     def _guess(self, key: Key, guess: bool) -> bool:
         self._guessing[key] = guess
