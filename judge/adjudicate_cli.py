@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from typing import Any, Callable, TextIO
 
+from .adjudicate_shape import check_request
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
 from .engine.notation import NotationError, position_from_json, position_to_json
 from .engine.rules import DEFAULT, Rules
@@ -43,24 +45,47 @@ def run(args: argparse.Namespace) -> int:
             for line in stream:
                 if line.strip():
                     response = _answer(line, variant_named, args.rules)
-                    status |= "error" in response
+                    status = max(status, _status(response))
                     sys.stdout.write(json.dumps(response) + "\n")
                     sys.stdout.flush()
         else:
             response = _answer(stream.read(), variant_named, args.rules)
-            status = "error" in response
+            status = _status(response)
             json.dump(response, sys.stdout, indent=1)
             sys.stdout.write("\n")
-    return 1 if status else 0
+    return status
+
+
+class EngineFault(Exception):
+    """The engine raised on a position and orders the request was read into: our fault, not the
+    request's. Carries the phase as given to the engine (position and order lines), to be filed."""
+
+    def __init__(self, phase: dict[str, Any]) -> None:
+        super().__init__("the engine failed on a phase it was given")
+        self.phase = phase
+
+
+def _status(response: dict[str, Any]) -> int:
+    """The exit status: 0 answered, 1 a bad request, 2 an internal error (worth filing)."""
+    if "error" not in response:
+        return 0
+    return 2 if response.get("kind") == "internal" else 1
 
 
 def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader | None]],
             rules_name: str | None) -> dict[str, Any]:
     try:
         request = json.loads(text)
-        if not isinstance(request, dict):
-            raise ValueError("the input must be a JSON object")
+        check_request(request)
         return adjudicate_request(request, variant_named, rules_name)
+    except EngineFault as fault:
+        # the traceback to the operator's log; the answer says what to file, in our words
+        traceback.print_exception(fault.__cause__ or fault, file=sys.stderr)
+        return {"error": "internal error", "kind": "internal",
+                "detail": "the adjudicator failed on this phase; please report it with the phase below",
+                **fault.phase}
+    except RecursionError:  # JSON nested deeper than the reader goes: a hostile or broken request
+        return {"error": "the input is nested too deeply"}
     except (ValueError, KeyError, NotationError) as e:
         return {"error": str(e).strip("'\"")}
 
@@ -123,6 +148,15 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
             errors[pid] = read.errors
         if read.notes:
             notes[pid] = read.notes
+    try:  # the position and orders were read: whatever the engine raises from here on is ours
+        return _played(variant, rules, position, orders, errors, notes)
+    except Exception as e:
+        raise EngineFault({"variant": variant.id, "rules": rules.name, **position_to_json(variant, position),
+                           "orders": order_lines}) from e
+
+
+def _played(variant: Variant, rules: Rules, position: Position, orders: dict[str, list],
+            errors: dict[str, list], notes: dict[str, list]) -> tuple[dict[str, Any], Position]:
     turn = process_phase(variant, position, orders, rules)
     response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": by_power(turn.result)}
     if errors:

@@ -4,6 +4,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import judge
 
 OPENING = {
     "variant": "standard", "phase": "F1901M",
@@ -161,3 +164,55 @@ def test_a_whole_game_request_says_where_its_phases_and_the_game_part_ways():
     assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M"}
     assert "phases must be a list" in answers[1]["error"]
     assert answers[2] == {"error": "phases[1] must be an object with orders"}
+
+
+def test_an_engine_fault_is_an_internal_error_with_the_phase_to_file(tmp_path):
+    # A variant file the loader takes but the engine cannot play (a calendar adjusting every 0th year):
+    # the engine raises, which is our fault, not the request's. (No position the packaged variants
+    # accept makes the engine raise any more: tests/test_engine_property.py.)
+    variant = json.loads((Path(judge.__file__).parent / "variants" / "pure" / "variant.json").read_text())
+    variant["calendar"]["adjustment_every"] = 0
+    (tmp_path / "broken.json").write_text(json.dumps(variant))
+    request = {"variant": str(tmp_path / "broken.json"), "phase": "F1901M", "units": {"AUSTRIA": ["A VIE"]},
+               "orders": {"AUSTRIA": ["A VIE - PAR"]}}
+    code, out = _run(stdin=json.dumps(request))
+    response = json.loads(out)
+    assert code == 2
+    assert response["error"] == "internal error" and response["kind"] == "internal"
+    assert response["phase"] == "F1901M" and response["units"]["AUSTRIA"] == ["A VIE"]
+    assert response["orders"] == {"AUSTRIA": ["A VIE - PAR"]}
+    assert "ZeroDivision" not in response["detail"]  # Python's words go to the log, not the answer
+    # in a batch, the others are still answered; the status says a fault is among them
+    code, out = _run("--jsonl", stdin=json.dumps(request) + "\n" + json.dumps(OPENING) + "\n{bad\n")
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and answers[0]["kind"] == "internal" and "results" in answers[1]
+    assert "kind" not in answers[2] and answers[2]["error"]
+
+
+BAD_SHAPES = [
+    ({"orders": None}, "orders must be an object keyed by power"),
+    ({"orders": {"GERMANY": [5]}}, "orders.GERMANY must be a list of order lines"),
+    ({"units": {"GERMANY": True}}, "units.GERMANY must be a list of strings"),
+    ({"units": {"GERMANY": [{"a": 1}]}}, "units.GERMANY must be a list of strings"),
+    ({"centres": "W1901A"}, "centres must be an object keyed by power"),
+    ({"centres": {"FRANCE": [[[]]]}}, "centres.FRANCE must be a list of strings"),
+    ({"variant": None}, "variant must be a string"),
+    ({"phase": 10 ** 30}, "phase must be a string"),
+    ({"phase": "F1901R", "dislodged": {"FRANCE": [{"unit": "A BUR", "retreats": "PAR"}]}}, "dislodged.FRANCE"),
+    ({"phase": "F1901R", "units": {"GERMANY": ["A PAR"]},
+      "dislodged": {"FRANCE": [{"unit": "A BUR", "attacker_from": "RUH", "retreats": ["PAR"]}]}},
+     "cannot retreat to PAR: a unit stands there"),
+    ({"phase": "F1901R", "dislodged": {"FRANCE": [{"unit": "A BRE", "attacker_from": "PIC", "retreats": ["ENG"]}]}},
+     "A BRE cannot retreat to ENG: it cannot stand there"),
+]
+
+
+def test_a_request_of_the_wrong_shape_is_a_bad_request_in_our_words():
+    lines = "".join(json.dumps({**OPENING, **change}) + "\n" for change, _ in BAD_SHAPES)
+    lines += "[" * 100000 + "\n"  # nested deeper than the JSON reader goes
+    code, out = _run("--jsonl", stdin=lines)
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert code == 1
+    for (change, words), answer in zip(BAD_SHAPES, answers, strict=False):
+        assert "kind" not in answer and words in answer["error"], (change, answer)
+    assert answers[-1] == {"error": "the input is nested too deeply"}
