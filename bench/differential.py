@@ -112,6 +112,10 @@ def ours_from_theirs(line: str) -> str:
 def our_next(position: dict, orders: dict[str, list[str]], rules: Rules, variant: Variant) -> dict:
     """Our next position, through the engine as `judge adjudicate` drives it (rules as a value, so
     the rule settings that would explain a difference can be tried)."""
+    occupied = {u.split()[1][:3] for us in position["units"].values() for u in us}
+    position = dict(position, dislodged={  # their slip (class 5): offers into occupied provinces, struck out
+        p: [dict(d, retreats=[r for r in d["retreats"] if r[:3] not in occupied]) for d in ds]
+        for p, ds in position.get("dislodged", {}).items()})
     start = position_from_json(variant, position)
     ours = {p: [parse_order(variant, ours_from_theirs(o)) for o in lines] for p, lines in orders.items()}
     return position_to_json(variant, process_phase(variant, start, ours, rules).next)

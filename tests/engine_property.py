@@ -35,7 +35,8 @@ def movement_orders(variant, position: Position, rng: random.Random, convoys: in
             orders.setdefault(unit.power, []).append(order)
             order_of[unit.location.province] = (unit.power, len(orders[unit.power]) - 1)
 
-    fleets_at_sea = [u for u in position.units if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea]
+    fleets_at_sea = [u for u in position.units
+                     if u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea]
     for _ in range(convoys):
         if not fleets_at_sea:
             break
@@ -73,8 +74,8 @@ def movement_orders(variant, position: Position, rng: random.Random, convoys: in
             # from where the army lands, if a unit there can: the convoy paradoxes
             landing = [u for u in attackers if u.location.province == to.province]
             attacker = landing[0] if landing and rng.random() < 0.6 else rng.choice(attackers)
-            give(attacker, Move(_ref(attacker), rng.choice([n for n in sorted(board.fleet_neighbours(attacker.location), key=str)
-                                                             if n.province == sea] or [Location(sea)])))
+            into = [n for n in sorted(board.fleet_neighbours(attacker.location), key=str) if n.province == sea]
+            give(attacker, Move(_ref(attacker), rng.choice(into or [Location(sea)])))
             backers = [u for u in attackers if u is not attacker]
             if backers and rng.random() < 0.6:
                 backer = rng.choice(backers)
