@@ -128,7 +128,13 @@ CHOICES = {
     "removal_order=2000": {"removal_order": RemovalOrder.FARTHEST_FROM_COUNTRY},
     "removal_order=1982": {"removal_order": RemovalOrder.FARTHEST_FROM_HOME},
     "retreat_to_convoyed_attackers_origin=False": {"retreat_to_convoyed_attackers_origin": False},
+    "retreat_to_convoyed_attackers_origin=True (5th)": {"retreat_to_convoyed_attackers_origin": True},
 }
+# and two at once, where a phase shows two of them (a VIA move with no convoy beside a retreat
+# to a convoyed attacker's origin, say)
+CHOICE_PAIRS = {f"{a} + {b}": {**CHOICES[a], **CHOICES[b]}
+                for i, a in enumerate(CHOICES) for b in list(CHOICES)[i + 1:]
+                if CHOICES[a].keys().isdisjoint(CHOICES[b].keys())}
 
 
 SELF_SUPPORT = "theirs: an attack counted its victim's own power's support"
@@ -152,7 +158,10 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
             fixed[power].append(line)
     theirs, _ = their_next(position, fixed)
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
-    targets = Counter(line.split()[3][:3] for lines in fixed.values() for line in lines if line.split()[2] == "-")
+    convoyed = {(w[4], w[6]) for lines in fixed.values() for line in lines if (w := line.split())[2] == "C"}
+    # a move by convoy with no fleet ordered to carry it is not made at all, so stands off nobody
+    targets = Counter(w[3][:3] for lines in fixed.values() for line in lines if (w := line.split())[2] == "-"
+                      and (w[-1] != "VIA" or (w[1], w[3]) in convoyed))
     occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
     for ds in theirs.get("dislodged", {}).values():
         for d in ds:
@@ -166,15 +175,15 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
         return None
     if played_for_nothing:  # only struck-out offers made them play this retreat phase: play it
         theirs = their_next(theirs, {})[0]
-    for name, change in {"": {}, **CHOICES}.items():
+    for name, change in {"": {}, **CHOICES, **CHOICE_PAIRS}.items():
         if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
             return " + ".join(sorted(slips)) + (f" + rule choice {name}" if name else "")
     return None
 
 
 def explained_by(position: dict, orders: dict, rules: Rules, variant: Variant, theirs: dict) -> str | None:
-    """The first rule setting under which our engine agrees with the package here, if any."""
-    for name, change in CHOICES.items():
+    """The first rule setting (or pair of them) under which our engine agrees with the package here, if any."""
+    for name, change in {**CHOICES, **CHOICE_PAIRS}.items():
         if not differences(our_next(position, orders, replace(rules, **change), variant), theirs):
             return name
     return None
