@@ -129,6 +129,7 @@ CHOICES = {
     "removal_order=1982": {"removal_order": RemovalOrder.FARTHEST_FROM_HOME},
     "retreat_to_convoyed_attackers_origin=False": {"retreat_to_convoyed_attackers_origin": False},
     "retreat_to_convoyed_attackers_origin=True (5th)": {"retreat_to_convoyed_attackers_origin": True},
+    "civil_disorder_disbands_dislodged=False": {"civil_disorder_disbands_dislodged": False},
 }
 # and two at once, where a phase shows two of them (a VIA move with no convoy beside a retreat
 # to a convoyed attacker's origin, say)
