@@ -113,6 +113,10 @@ def ours_from_theirs(line: str) -> str:
 def our_next(position: dict, orders: dict[str, list[str]], rules: Rules, variant: Variant) -> dict:
     """Our next position, through the engine as `judge adjudicate` drives it (rules as a value, so
     the rule settings that would explain a difference can be tried)."""
+    occupied = {u.split()[1][:3] for us in position["units"].values() for u in us}
+    position = dict(position, dislodged={  # their slip (class 5): offers into occupied provinces, struck out
+        p: [dict(d, retreats=[r for r in d["retreats"] if r[:3] not in occupied]) for d in ds]
+        for p, ds in position.get("dislodged", {}).items()})
     start = position_from_json(variant, position)
     ours = {p: [parse_order(variant, ours_from_theirs(o)) for o in lines] for p, lines in orders.items()}
     return position_to_json(variant, process_phase(variant, start, ours, rules).next)
@@ -156,7 +160,10 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
             fixed[power].append(line)
     theirs, _ = their_next(position, fixed)
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
-    targets = Counter(line.split()[3][:3] for lines in fixed.values() for line in lines if line.split()[2] == "-")
+    convoyed = {(w[4], w[6]) for lines in fixed.values() for line in lines if (w := line.split())[2] == "C"}
+    # a move by convoy with no fleet ordered to carry it is not made at all, so stands off nobody
+    targets = Counter(w[3][:3] for lines in fixed.values() for line in lines if (w := line.split())[2] == "-"
+                      and (w[-1] != "VIA" or (w[1], w[3]) in convoyed))
     occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
     for ds in theirs.get("dislodged", {}).values():
         for d in ds:

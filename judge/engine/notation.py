@@ -186,14 +186,21 @@ def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
                 raise NotationError(f"{c} is not a supply centre")
             owners[prov] = power_id(p)
     dislodged = []
+    occupied = {u.location.province for u in units}
     for p, ds in data.get("dislodged", {}).items():
         for d in ds:
             unit = _read_unit(variant, power_id(p), d["unit"])
+            retreats = tuple(parse_loc(variant, r) for r in d.get("retreats", ()))
+            for loc in retreats:  # (the engine takes the listed places as free: a unit going there stands alone)
+                if loc.province in occupied:
+                    raise NotationError(f"{d['unit']} cannot retreat to {loc_text(loc)}: a unit stands there")
+                if not variant.board.can_stand(unit.kind, loc):
+                    raise NotationError(f"{d['unit']} cannot retreat to {loc_text(loc)}: it cannot stand there")
             dislodged.append(
                 DislodgedUnit(
                     unit,
                     parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
-                    tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
+                    retreats,
                     bool(d.get("civil_disorder", False)),
                 )
             )

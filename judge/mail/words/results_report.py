@@ -18,7 +18,7 @@ from .outcome_words import explain, order_words, place, unit_words, units_at
 
 def _adjusts(variant: Variant, phase: str) -> bool:
     cal = variant.calendar
-    return cal.seasons[cal.parse(phase).season].adjustments
+    return cal.adjusts(cal.parse(phase))
 
 
 def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
