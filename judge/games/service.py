@@ -446,7 +446,7 @@ class GameService:
         for name in self.due_games(now, limit=limit):
             try:
                 done[name] = self.wake(name, now)
-            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
+            except Exception as e:  # one broken game must not stop every other game
                 log.exception("game %s could not be woken", name)
                 done[name] = f"error: {e}"
         return done

@@ -169,7 +169,7 @@ class GroupCommit:
         def drain_and_close() -> None:
             try:
                 self.drain()
-            except Exception:   # noqa: BLE001 - the records stay spooled: the next start drains them
+            except Exception:   # the records stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
             self.archive.close()
         self.drainer.submit(drain_and_close).result()

@@ -91,7 +91,7 @@ class Spool:
         for a in arrivals:
             try:
                 envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw)]
-            except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
+            except Exception as e:   # the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue
             seq, self._seq = self._seq, self._seq + 1

@@ -336,7 +336,7 @@ class Sender:
             return Attempt(message_id, "failed", str(e))
         except TemporaryFailure as e:
             return self._attempt_failed(message_id, attempts, e)
-        except Exception as e:   # noqa: BLE001 - unforeseen: this message's failure, never the sender's death
+        except Exception as e:   # unforeseen: this message's failure, never the sender's death
             log.exception("outbox: <%s> attempt %d raised", message_id, attempts)
             return self._attempt_failed(message_id, attempts, TemporaryFailure(f"unexpected error: {e!r}"))
         return self._attempt_succeeded(message_id, attempts, via, refused)
@@ -425,7 +425,7 @@ class Sender:
                     "INSERT INTO relay_facts (relay, smtputf8, seen_at) VALUES (?, ?, ?) ON CONFLICT(relay)"
                     " DO UPDATE SET smtputf8 = excluded.smtputf8, seen_at = excluded.seen_at",
                     [_relay_name(self.relay), int(smtputf8), self.clock()])
-        except Exception:   # noqa: BLE001 - a fact for later checks; the mail in hand matters more
+        except Exception:   # a fact for later checks; the mail in hand matters more
             log.exception("outbox: could not record the relay's SMTPUTF8 support")
 
     def _write_eml(self, message_id: str, raw: bytes) -> str:
