@@ -77,7 +77,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def per_case(rounds: list[list[float]]) -> list[float]:
     """Each case's median over the rounds: one slow moment of a shared machine moves no figure."""
-    return [statistics.median(times) for times in zip(*rounds)]
+    return [statistics.median(times) for times in zip(*rounds, strict=True)]
 
 
 def time_ours(variant, cases, explained: bool = False) -> list[float]:
@@ -174,7 +174,8 @@ def main() -> int:
         print(ratios("to process() only", process_only, ours, 12))
         print(ratios("to set_orders+process()", with_orders, ours, 12))
         print(ratios("outcomes built, to process()", process_only, explained, 12))
-        each = [statistics.median(p) / statistics.median(o) for p, o in zip((r[0] for r in package_runs), ours_runs)]
+        each = [statistics.median(p) / statistics.median(o)
+                for p, o in zip((r[0] for r in package_runs), ours_runs, strict=True)]
         print("ratio to process() round by round: " + ", ".join(f"{r:.1f}x" for r in each))
     if not args.skip_datc:
         t = time.perf_counter()

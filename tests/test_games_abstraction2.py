@@ -25,7 +25,7 @@ def new_game(svc, name="ab2"):
     names = [f"p-{p.lower()}" for p in POWERS]
     accounts(svc, names + ["gm"])
     svc.create_game(name, variant="abstraction2", master="gm", seed=3)
-    for p, n in zip(POWERS, names):
+    for p, n in zip(POWERS, names, strict=True):
         svc.join(name, n, [p])
     return name
 

@@ -503,7 +503,7 @@ def _exchange(words: list[str]) -> Exchange:
     else:
         partner = words.pop(0)
         low.pop(0)
-    kept = [(w, lw) for w, lw in zip(words, low) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
+    kept = [(w, lw) for w, lw in zip(words, low, strict=True) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
     if not kept or all(lw in _CANCEL_WORDS for _, lw in kept):
         return Exchange(partner, (), ())
     splits = [i for i, (_, lw) in enumerate(kept) if lw in _FOR_WORDS]

@@ -426,7 +426,7 @@ class OrderReader:
                 and _kind_alone(lexed.tokens):
             why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
                    f"{self.names.name(unit.location.province)}"]
-        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order])
+        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order], strict=True)
                      if t.type == "PLACE" and t.value.province is None and t.value.ambiguous]
         if ambiguous:  # "Nor": say what it could have been, and which one the board has
             why = [f"'{r.text}' could be {or_list(r.ambiguous)}; only {self.names.name(pid)} fits the board"

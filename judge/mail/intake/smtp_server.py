@@ -304,7 +304,7 @@ class GroupCommit:
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
                    outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
-        for (_, done), outcome in zip(batch, outcomes):
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
             if done.done():     # its client went away: nobody waits for the answer
                 continue
             if isinstance(outcome, BaseException):

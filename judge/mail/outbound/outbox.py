@@ -481,4 +481,4 @@ def status(db: sqlite_utils.Database, message_id: str) -> dict | None:
     if row is None:
         return None
     keys = ("state", "attempts", "next_attempt_at", "sent_at", "delivered_via", "last_error")
-    return dict(zip(keys, row))
+    return dict(zip(keys, row, strict=True))

@@ -48,7 +48,7 @@ def table(rows: Iterable[Sequence[object]], header: Sequence[str], indent: int =
     numeric = [all(isinstance(r[i], int) for r in rows) and bool(rows) for i in range(len(header))]
 
     def line(r: Sequence[str]) -> str:
-        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)]
+        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric, strict=True)]
         return (" " * indent + (" " * gap).join(parts)).rstrip()
 
     rule = (" " * indent + (" " * gap).join("-" * w for w in widths))
