@@ -111,12 +111,11 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
     errors: dict[str, list] = {}
     notes: dict[str, list] = {}
     board = BoardView(variant, position) if reader is not None else None
-    for power, lines in order_lines.items():
+    for power, given in order_lines.items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
-        if isinstance(lines, str):
-            lines = lines.splitlines()
+        lines = given.splitlines() if isinstance(given, str) else given
         read = read_order_lines(variant, position.phase.kind, lines, reader, power=pid, board=board)
         orders[pid] = read.orders
         if read.errors:

@@ -134,12 +134,13 @@ class Settings:
         if unknown:
             raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
         values: dict[str, Any] = {}
-        for name, value in data.items():
+        for name, given in data.items():
             default = getattr(cls, name, None)
+            value = given
             if isinstance(default, enum.Enum):
-                value = type(default)(value)
+                value = type(default)(given)
             elif name in ("reminder_hours", "deadline_days"):
-                value = tuple(value)
+                value = tuple(given)
             values[name] = value
         return cls(**values)
 

@@ -41,8 +41,8 @@ def unflow(text: str, delsp: bool = False) -> str:
     """Join the soft line breaks of a format=flowed body (RFC 3676, section 4)."""
     out: list[str] = []
     pending: tuple[int, str] | None = None  # (quote depth, text so far) of a line that flows on
-    for raw in text.split("\n"):
-        raw = raw.rstrip("\r")
+    for physical in text.split("\n"):
+        raw = physical.rstrip("\r")
         depth = len(raw) - len(raw.lstrip(">"))
         line = raw[depth:]
         if line.startswith(" "):

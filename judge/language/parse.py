@@ -246,8 +246,8 @@ class OrderReader:
         errors: list[OrderError] = []
         current = power
         view = position if position is None or isinstance(position, BoardView) else BoardView(self.variant, position)
-        for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
-            line = line.strip()
+        for number, given in enumerate(normalise_chars(text).split("\n"), first_line):
+            line = given.strip()
             if not line:
                 continue
             body, named, bad, prefix_notes = self._power_prefix(line)
@@ -261,7 +261,8 @@ class OrderReader:
                 continue
             whose = named or current
             adjust = adjusting or (view.adjusting(whose) if view is not None else None)
-            for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+            for given_piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+                piece = given_piece
                 if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
                     piece = LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))
                 if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
@@ -271,7 +272,8 @@ class OrderReader:
                     continue
                 read, board = self.read_one(piece, phase_kind, adjust)
                 # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
-                for part, result, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                for part, as_read, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                    result = as_read
                     if on_board and view is not None:
                         result = self._board_read(part, phase_kind, adjust, view, whose, result)
                     if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:

@@ -80,11 +80,10 @@ def _from_json(args: argparse.Namespace):
     results = None
     if "next" not in data and request.get("orders"):
         orders = {}
-        for power, lines in request["orders"].items():
+        for power, given in request["orders"].items():
             if power.strip().upper() not in variant.power_ids:
                 raise ValueError(f"no power {power!r} in the {variant.name} variant")
-            if isinstance(lines, str):
-                lines = lines.splitlines()
+            lines = given.splitlines() if isinstance(given, str) else given
             orders[power.strip().upper()], bad, _ = read_order_lines(variant, position.phase.kind, lines)
             for b in bad:
                 print(f"judge map: {power} line {b['line']}: {b['error']}", file=sys.stderr)
