@@ -55,7 +55,7 @@ def pct(values: list[float], q: float) -> float:
 
 def make_templates(svc: GameService, clock: ManualClock, variant) -> tuple[str, str]:
     """Two real games: 'due' (deadline at T, all but Italy ordered) and 'later' (a week later)."""
-    for i, p in enumerate(POWERS):
+    for i in range(len(POWERS)):
         svc.create_account(f"player{i}", f"player{i}@bench.example", None, time_zone="Europe/Berlin")
     for name, shift in (("due", 0), ("later", 24 * 7)):
         clock.set(parse_time(START) + timedelta(hours=shift))

@@ -117,7 +117,7 @@ def test_every_cell_has_room_for_a_unit_and_its_name(drawn):
     unit = 2 * style.UNIT_RADIUS
     name_h = style.LABEL_SIZE * 1.2
     small = []
-    for pid, province in sorted(variant.board.provinces.items()):
+    for pid in sorted(variant.board.provinces):
         cell = atlas.cells == atlas.label(pid)
         assert cell.sum() >= 300, f"{pid}'s cell has only {cell.sum()} pixels"
         name_w = style.LABEL_SIZE * 0.68 * len(pid)

@@ -70,7 +70,8 @@ class GameService:
         self.clock = clock or SystemClock()
         self.checkpoint = checkpoint or (lambda name: None)
         self._local = threading.local()
-        self.judge  # migrate judge.sqlite now, at start-up
+        # this thread's connection, opened (and judge.sqlite migrated) now, at start-up
+        self._local.judge = open_judge(self.data, synchronous=self.judge_synchronous)
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
 
     # -- plumbing ------------------------------------------------------------------------------
