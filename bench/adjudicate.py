@@ -60,10 +60,10 @@ def random_orders(variant, position: Position, rng: random.Random) -> dict[str, 
                 elif isinstance(o, Hold) and board.can_reach_province(u.kind, u.location, other.location.province):
                     candidates.append(SupportHold(ref, target))
                 elif isinstance(o, Move) and u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea \
-                        and other.kind is UnitKind.ARMY:
-                    if o.to.province in board.fleet_province_neighbours(u.location.province) and \
-                            other.location.province in board.fleet_province_neighbours(u.location.province):
-                        candidates.append(Convoy(ref, target, o.to.bare))
+                        and other.kind is UnitKind.ARMY \
+                        and o.to.province in board.fleet_province_neighbours(u.location.province) \
+                        and other.location.province in board.fleet_province_neighbours(u.location.province):
+                    candidates.append(Convoy(ref, target, o.to.bare))
             if candidates:
                 order = rng.choice(candidates)
         orders.setdefault(u.power, []).append(order)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
 from .engine.notation import NotationError, position_from_json, position_to_json
@@ -28,7 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    stream: TextIO = open(args.file, encoding="utf-8") if args.file else sys.stdin
     variants: dict[str, tuple[Variant, OrderReader | None]] = {}  # loaded once per process, per variant named
 
     def variant_named(name: str) -> tuple[Variant, OrderReader | None]:
@@ -38,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return variants[name]
 
     status = 0
-    with stream:
+    with open(args.file, encoding="utf-8") if args.file else sys.stdin as stream:
         if args.jsonl:
             for line in stream:
                 if line.strip():

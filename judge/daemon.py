@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import partial
 
@@ -333,10 +333,8 @@ class Daemon:
             inbound_wake.set()
             outbound_wake.set()
             for task in tasks:
-                try:
+                with suppress(Exception):   # logged above when it happened
                     await task
-                except Exception:   # logged above when it happened
-                    pass
             if imap_thread is not None:
                 await loop.run_in_executor(None, imap_thread.join, 60)
                 if imap_thread.is_alive():     # still storing or logging out: its archive stays open
@@ -423,10 +421,8 @@ class Daemon:
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
-    try:
+    with suppress(asyncio.TimeoutError):
         await asyncio.wait_for(event.wait(), timeout)
-    except asyncio.TimeoutError:
-        pass
 
 
 def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher, tick: TickHook | None = None,

@@ -281,7 +281,7 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
-    "register signon sign login create join observe watch list games history hist summary sum press p "
+    "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
     "map export whogame promote demote clear concede unobserve unwatch stop reveal".split())

@@ -188,10 +188,7 @@ class _HtmlText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if any(s for _, _, s in self.stack):
             return
-        if any(t == "pre" for t, _, _ in self.stack):
-            lines = data.split("\n")
-        else:
-            lines = [re.sub(r"[ \t\r\n]+", " ", data)]
+        lines = data.split("\n") if any(t == "pre" for t, _, _ in self.stack) else [re.sub(r"[ \t\r\n]+", " ", data)]
         mark = "> " if self._quoted() else ""
         self.parts.append("\n".join(mark + line for line in lines))
 

@@ -29,6 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,10 +206,8 @@ class GroupCommit:
         # (the age read here first: a young segment, the usual case, costs the loop no wake-up)
         if writing is not None and loop is not None and age is not None and age >= self.RETIRE_AFTER \
                 and self.reader.has_read(writing):
-            try:
+            with suppress(RuntimeError):    # the loop is closed: the server stopped
                 loop.call_soon_threadsafe(self._retire_drained, writing)
-            except RuntimeError:    # the loop is closed: the server stopped
-                pass
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
@@ -296,10 +295,8 @@ class GroupCommit:
     def _commit_on_thread(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
         """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
         outcomes = self._commit(batch)
-        try:
+        with suppress(RuntimeError):    # the loop is closed: the server stopped, nobody waits for these answers
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
-        except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
-            pass
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
                    outcomes: list[Spooled | BaseException]) -> None:
