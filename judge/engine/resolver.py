@@ -86,9 +86,6 @@ class Resolver(Generic[Key]):
         assert not self._guessing, "only before resolving"
         self._known.update(answers)
 
-    def is_settled(self, key: Key) -> bool:
-        return key in self._known
-
     def _guess(self, key: Key, guess: bool) -> bool:
         self._guessing[key] = guess
         return self._adjudicate(key, self)

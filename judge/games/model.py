@@ -149,8 +149,6 @@ class Settings:
             k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}})
 
 
-DEFAULT_SETTINGS = Settings()
-
 # What a master may change once the game has started: the clock and the manners of play. The
 # rest (who plays, what wins, how the seats are given) is fixed when the players join.
 CHANGEABLE_IN_PLAY = frozenset({

@@ -301,14 +301,6 @@ class OrderReader:
         return line[m.end():], power, None, notes
 
     # -- one order ------------------------------------------------------------------------------
-    def parse_one(self, text: str, phase_kind: PhaseKind,
-                  adjusting: str | None = None) -> tuple[Order, tuple[str, ...]] | OrderError:
-        """One order (no separators) to (order, notes), or an OrderError with line 0, without a board."""
-        result = self.read_one(text, phase_kind, adjusting)[0]
-        if isinstance(result, list):
-            return OrderError(0, text, "several orders in one", "one order", tuple(t for t, _r, _b in result))
-        return result
-
     def read_one(self, text: str, phase_kind: PhaseKind,
                  adjusting: str | None = None) -> tuple[LineReading, bool]:
         """(result, board): the reading without a board, and whether the board could change it.

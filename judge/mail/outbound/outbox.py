@@ -317,10 +317,6 @@ class Sender:
             log.info("outbox: dropped the bodies of %d mails sent more than %g days ago", emptied,
                      self.config.keep_sent_days)
 
-    def next_due(self) -> float | None:
-        row = self.db.conn.execute("SELECT min(next_attempt_at) FROM outbox WHERE state = 'queued'").fetchone()
-        return row[0]
-
     def _attempt(self, message_id: str, envelope_from: str, recipients: list[str], raw: bytes,
                  attempts: int) -> Attempt:
         attempts += 1

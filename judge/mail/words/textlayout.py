@@ -72,10 +72,4 @@ def fit(line: str, indent: str = "", more: str = "  ", width: int = WIDTH) -> st
     return wrap(line, indent + more, indent, width)
 
 
-def fit_lines(text: str, more: str = "  ", width: int = WIDTH) -> str:
-    """Each line of a mail body built in code kept within `width` (see `fit`): for the keeper's
-    alerts, whose lines carry an error or a server's words of any length."""
-    return "\n".join(fit(line, "", more, width) if line.strip() else line for line in text.split("\n"))
-
-
 FILTERS = {"fit": fit, "wrap": wrap, "columns": columns, "table": table, "listing": listing}
