@@ -154,10 +154,11 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
         fixed[power] = []
         for line in lines:
             words = line.split()
+            kept = line
             if " S " in line and " - " in line and owner_at.get(words[-1][:3]) == power:
-                line = f"{words[0]} {words[1]} H"
+                kept = f"{words[0]} {words[1]} H"
                 slips.add(SELF_SUPPORT)
-            fixed[power].append(line)
+            fixed[power].append(kept)
     theirs, _ = their_next(position, fixed)
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
     convoyed = {(w[4], w[6]) for lines in fixed.values() for line in lines if (w := line.split())[2] == "C"}

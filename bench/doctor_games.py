@@ -37,7 +37,7 @@ def game_file(directory: Path, phases: int) -> Path:
     path = directory / "games" / "g.sqlite"
     with sqlite3.connect(path) as conn:
         position, = conn.execute("SELECT position FROM phases").fetchone()
-        for n in range(phases):
+        for _ in range(phases):
             conn.execute("INSERT INTO phases (phase, position, started_at, processed_at, result) VALUES"
                          " ('S1901M', ?, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', ?)", [position, position])
             conn.execute("INSERT INTO events (at, kind, detail) VALUES ('2026-01-01T00:00:00Z', 'bench', ?)",

@@ -56,7 +56,7 @@ def pct(values: list[float], q: float) -> float:
 def make_templates(svc: GameService, clock: ManualClock, variant, *, later: bool = True) -> tuple[str, str]:
     """Real games to copy: 'due' (deadline at T, all but Italy ordered) and, unless every game is to be
     due, 'later' (a week later)."""
-    for i, p in enumerate(POWERS):
+    for i in range(len(POWERS)):
         svc.create_account(f"player{i}", f"player{i}@bench.example", None, time_zone="Europe/Berlin")
     for name, shift in (("due", 0), ("later", 24 * 7))[:2 if later else 1]:
         clock.set(parse_time(START) + timedelta(hours=shift))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
 from .engine.notation import NotationError, position_from_json, position_to_json
@@ -28,7 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    stream: TextIO = open(args.file, encoding="utf-8") if args.file else sys.stdin
     variants: dict[str, tuple[Variant, OrderReader | None]] = {}  # loaded once per process, per variant named
 
     def variant_named(name: str) -> tuple[Variant, OrderReader | None]:
@@ -38,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return variants[name]
 
     status = 0
-    with stream:
+    with open(args.file, encoding="utf-8") if args.file else sys.stdin as stream:
         if args.jsonl:
             for line in stream:
                 if line.strip():
@@ -169,12 +168,11 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
     errors: dict[str, list] = {}
     notes: dict[str, list] = {}
     board = BoardView(variant, position) if reader is not None else None
-    for power, lines in order_lines.items():
+    for power, given in order_lines.items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
-        if isinstance(lines, str):
-            lines = lines.splitlines()
+        lines = given.splitlines() if isinstance(given, str) else given
         read = read_order_lines(variant, position.phase.kind, lines, reader, power=pid, board=board)
         orders[pid] = read.orders
         if read.errors:

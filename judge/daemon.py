@@ -39,7 +39,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import partial
 
@@ -125,7 +125,7 @@ class Processor:
                     return None
                 outcome = self.process(message)
                 self.archive.mark_processed(message.id, outcome)
-        except Exception as e:   # noqa: BLE001 - any fault: this message's, retried, then set aside
+        except Exception as e:   # any fault: this message's, retried, then set aside
             if message is None:
                 raise            # not a message's fault: the judge file itself (the loop's supervisor retries)
             self.failed(message, e)
@@ -154,7 +154,7 @@ class Processor:
             try:
                 with transaction(self.archive.db):      # a savepoint: the notes, or none of them
                     said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
-            except Exception:   # noqa: BLE001 - setting it aside matters more than the notes about it
+            except Exception:   # setting it aside matters more than the notes about it
                 log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
                 said = "nobody could be told (see the log)"
             self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
@@ -344,10 +344,8 @@ class Daemon:
             inbound_wake.set()
             outbound_wake.set()
             for task in tasks:
-                try:
+                with suppress(Exception):   # logged above when it happened
                     await task
-                except Exception:   # noqa: BLE001 - logged above when it happened
-                    pass
             if imap_thread is not None:
                 await loop.run_in_executor(None, imap_thread.join, 60)
                 if imap_thread.is_alive():     # still storing or logging out: its archive stays open
@@ -372,7 +370,7 @@ class Daemon:
                 try:
                     await loop_body()
                     return
-                except Exception:   # noqa: BLE001 - whatever it was, the judge keeps running
+                except Exception:   # whatever it was, the judge keeps running
                     if loop.time() - started > HEALTHY_SECONDS:
                         failures, pause = 0, 1.0
                     failures += 1
@@ -384,7 +382,7 @@ class Daemon:
                 if on_restart is not None and not self.stopping.is_set():
                     try:
                         await on_restart()
-                    except Exception:   # noqa: BLE001 - the next round fails and counts instead
+                    except Exception:   # the next round fails and counts instead
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
@@ -434,10 +432,8 @@ class Daemon:
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
-    try:
+    with suppress(asyncio.TimeoutError):
         await asyncio.wait_for(event.wait(), timeout)
-    except asyncio.TimeoutError:
-        pass
 
 
 def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher, tick: TickHook | None = None,
@@ -457,7 +453,7 @@ def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher,
         log.debug("judge serve could not run", exc_info=True)
         print(f"judge serve: {e}", file=sys.stderr, flush=True)
         return 1
-    except Exception:   # noqa: BLE001 - a fatal error: logged, and a non-zero status for systemd
+    except Exception:   # a fatal error: logged, and a non-zero status for systemd
         log.critical("judge serve stopped on a fatal error", exc_info=True)
         print("judge serve: stopped on a fatal error (see the log).", file=sys.stderr, flush=True)
         return 1

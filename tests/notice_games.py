@@ -232,7 +232,7 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     names = [f"a2-{p.lower()}" for p in variant.power_ids]
     accounts(svc, names)
     svc.create_game("a2", variant="abstraction2", seed=5)
-    for power, name in zip(variant.power_ids, names):
+    for power, name in zip(variant.power_ids, names, strict=True):
         svc.join("a2", name, [power])
     courier()
     # Budapest (empty: its army starts in Tyrolia) for Warsaw, whose army leaves; then an offer

@@ -247,7 +247,7 @@ def test_judge_adjudicate_reads_each_line_as_mail_does():
     code, out = _run("--jsonl", stdin="".join(json.dumps(r) + "\n" for r in requests))
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(answers) == len(ON_A_BOARD)
-    for case, answer in zip(ON_A_BOARD, answers):
+    for case, answer in zip(ON_A_BOARD, answers, strict=True):
         listed = answer.get("read", {}).get(case["power"], [])
         if "error" in case:
             [error] = answer["errors"][case["power"]]

@@ -195,12 +195,11 @@ def nested(depth: int) -> bytes:
 
 @pytest.mark.parametrize("depth", [900, 1000])
 def test_mime_nested_absurdly_deep_is_refused_for_good_at_intake(tmp_path, depth):
-    with IntakeServer(tmp_path / "judge.sqlite") as server:
-        with smtplib.SMTP("127.0.0.1", server.port) as smtp:
-            with pytest.raises(smtplib.SMTPDataError) as refused:
-                smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(depth))
-            assert refused.value.smtp_code == 554 and b"nested" in refused.value.smtp_error
-            assert smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(5)) == {}
+    with IntakeServer(tmp_path / "judge.sqlite") as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        with pytest.raises(smtplib.SMTPDataError) as refused:
+            smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(depth))
+        assert refused.value.smtp_code == 554 and b"nested" in refused.value.smtp_error
+        assert smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(5)) == {}
 
 
 SPELLINGS = ["RFC 2231 boundary*0, quoted", "RFC 2231 charset boundary*=utf-8''", "folded, upper case, tab",
@@ -212,8 +211,7 @@ def test_mime_nested_1000_deep_in_any_spelling_is_refused_for_good_at_intake(tmp
     """Issue 23, item 7: `boundary*0="d0"` 1,000 deep was acknowledged, failed four times over and
     was set aside without a word; the gate reads parameters as the email package does."""
     deep = Generator(3).deep_mime_spelled(spelling, 1000)
-    with IntakeServer(tmp_path / "judge.sqlite") as server:
-        with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+    with IntakeServer(tmp_path / "judge.sqlite") as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
             with pytest.raises(smtplib.SMTPDataError) as refused:
                 smtp.sendmail("ann@players.test", ["judge@dip.test"], deep.raw)
             assert refused.value.smtp_code == 554
@@ -270,7 +268,7 @@ def test_a_forged_address_gets_no_more_than_its_hourly_budget_of_replies(tmp_pat
     j = MailJudge(tmp_path)
     limits = LimitsConfig()
     outcomes = []
-    for n in range(12):
+    for _ in range(12):
         stored, _ = store_and_process(j, mail("victim@forged.test", "HELP\n" * 150), "victim@forged.test")
         outcomes.append(j.processor.archive.state_of(stored.id)[1])
     total = sum(len(bytes(s.mail)) for s in j.outbox() if s.to == ["victim@forged.test"])

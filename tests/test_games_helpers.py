@@ -40,7 +40,7 @@ def seven_player_game(svc: GameService, name: str = "alpha", settings=None, rule
     if not _exists(svc, "gm"):
         svc.create_account("gm", "gm@example.org", "gm-secret", time_zone="America/New_York")
     svc.create_game(name, master="gm", settings=settings, rules=rules, seed=7)
-    for p, n in zip(POWERS, names):
+    for p, n in zip(POWERS, names, strict=True):
         status = svc.join(name, n, [p])
     return status
 

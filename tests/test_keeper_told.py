@@ -27,7 +27,7 @@ def test_the_keeper_is_told_once_of_each_mail_that_failed_for_good(tmp_path):
     assert judge.stop() == 0
     texts = sorted(" ".join(message_from_bytes(n.raw, policy=policy.default).get_body(("plain",)).get_content()
                             .split()) for n in notes)
-    for address, text in zip(GONE, texts):
+    for address, text in zip(GONE, texts, strict=True):
         assert f"To: {address}" in text and "No such user here" in text
     with sqlite3.connect(tmp_path / "var" / "judge.sqlite") as conn:
         failed = conn.execute("SELECT count(*) FROM outbox WHERE state = 'failed'").fetchone()[0]

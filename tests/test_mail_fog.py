@@ -130,7 +130,7 @@ def game(tmp_path_factory):
 
 def test_each_power_reads_only_what_it_sees(game):
     _, _, positions, tmp_path = game
-    for (code, name, orders), after in zip(PHASES, ["F1901M", "W1901A"]):
+    for (code, name, orders), after in zip(PHASES, ["F1901M", "W1901A"], strict=True):
         before, later = positions[code], positions[after]
         whole = text_of(notice_mail(tmp_path, "gm@dip.test", f"{GAME}: {name} results"))
         for power in POWERS:

@@ -91,7 +91,7 @@ def test_hostile_mail_never_stops_the_judge(tmp_path):
 
     figures: Counter = Counter()
     unexplained = []
-    for id_, digest, mid, state, outcome in inbound:
+    for id_, digest, _mid, state, outcome in inbound:
         figures[f"state {state}"] += 1
         answered = stable_message_id(f"reply:{id_}:{digest}", "dip.test") in reply_ids or \
             stable_message_id(f"set-aside:{id_}:{digest}", "dip.test") in reply_ids

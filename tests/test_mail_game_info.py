@@ -232,7 +232,7 @@ def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged
         svc = j.service
 
         def orders(power: str, *texts: str) -> None:
-            svc.submit_orders("alpha", power, list(zip(texts, (parse_order(STANDARD, t) for t in texts))),
+            svc.submit_orders("alpha", power, list(zip(texts, (parse_order(STANDARD, t) for t in texts), strict=True)),
                               account=power.lower())
 
         orders("FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")

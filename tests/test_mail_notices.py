@@ -57,7 +57,7 @@ def kinds_the_games_layer_writes() -> set[str]:
                 if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "NoticeKind":
                     kinds.add(NoticeKind[arg.attr].value)
             if isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values):
+                for k, v in zip(node.keys, node.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value == "kind" and isinstance(v, ast.Constant):
                         kinds.add(v.value)
     return kinds

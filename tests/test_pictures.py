@@ -102,7 +102,7 @@ def _touching(cells: np.ndarray) -> set[frozenset[int]]:
     pairs = set()
     for a, b in ((cells[:, :-1], cells[:, 1:]), (cells[:-1, :], cells[1:, :])):
         differ = a != b
-        pairs |= {frozenset(p) for p in zip(a[differ].tolist(), b[differ].tolist())}
+        pairs |= {frozenset(p) for p in zip(a[differ].tolist(), b[differ].tolist(), strict=True)}
     return pairs
 
 

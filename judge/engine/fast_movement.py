@@ -163,7 +163,7 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 else:
                     to = given.to  # type: ignore[union-attr]
                     q = id_of[to.province]
-                    if to.coast is not None or q == p or q == t or not reachable >> q & 1:
+                    if to.coast is not None or q in (p, t) or not reachable >> q & 1:
                         return None
                     # ... and the supported unit could make the move itself
                     tkind = target.kind

@@ -259,10 +259,7 @@ class MovementRules:
                 return False
         elif attack <= self.hold_strength(dest, r):
             return False
-        for q in self.moves_to.get(dest, ()):
-            if q != p and attack <= self.prevent_strength(q, r):
-                return False
-        return True
+        return not any(q != p and attack <= self.prevent_strength(q, r) for q in self.moves_to.get(dest, ()))
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
         return is_dislodged(p, self.dest, self.moves_to, r)

@@ -72,10 +72,7 @@ def order_text(order: Order) -> str:
 
 
 def _read_ref(variant: Variant, words: list[str]) -> UnitRef:
-    if words and words[0].upper() in ("A", "F", "A/F"):
-        kind = UnitKind(words.pop(0).upper())
-    else:
-        kind = None
+    kind = UnitKind(words.pop(0).upper()) if words and words[0].upper() in ("A", "F", "A/F") else None
     if not words:
         raise NotationError("a unit's location is missing")
     return UnitRef(parse_loc(variant, words.pop(0)), kind)

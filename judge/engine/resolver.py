@@ -96,9 +96,6 @@ class Resolver(Generic[Key]):
         assert not self._guessing, "only before resolving"
         self._known.update(answers)
 
-    def is_settled(self, key: Key) -> bool:
-        return key in self._known
-
     def _guess(self, key: Key, guess: bool, since: int) -> bool:
         self._guessing[key] = guess
         self._since[key] = since         # begun when first guessed: still inside the same decisions

@@ -114,11 +114,6 @@ class Accounts:
                               "WHERE d.address = ?", [normal_address(address)]).fetchone()
         return self.get(row[0]) if row else None
 
-    def add_address(self, name: str, address: str, now: datetime) -> None:
-        account = self.get(name)
-        with transaction(self.db):
-            self._add(account.id, address, now)
-
     def replace_address(self, name: str, address: str, now: datetime) -> None:
         """SET ADDRESS: the new address becomes the account's only one."""
         check_address(address)

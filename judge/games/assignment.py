@@ -18,7 +18,8 @@ BRUTE_FORCE_UP_TO = 8
 def assign_random(players: Sequence[str], seats: Sequence[Seat], seed: int) -> dict[str, Seat]:
     shuffled = list(seats)
     random.Random(f"{seed}:assign").shuffle(shuffled)
-    return dict(zip(players, shuffled))
+    # strict=False: a forced start has fewer players than seats, and the seats left over stay neutral
+    return dict(zip(players, shuffled, strict=False))
 
 
 def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],

@@ -66,7 +66,7 @@ class GameFile:
     def row(self) -> dict[str, Any]:
         cur = self.db.execute("SELECT * FROM game WHERE id = 1")
         names = [d[0] for d in cur.description]
-        return dict(zip(names, cur.fetchone()))
+        return dict(zip(names, cur.fetchone(), strict=True))
 
     @property
     def status(self) -> GameStatus:

@@ -145,12 +145,13 @@ class Settings:
         if unknown:
             raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
         values: dict[str, Any] = {}
-        for name, value in data.items():
+        for name, given in data.items():
             default = getattr(cls, name, None)
+            value = given
             if isinstance(default, enum.Enum):
-                value = type(default)(value)
+                value = type(default)(given)
             elif name in ("reminder_hours", "deadline_days"):
-                value = tuple(value)
+                value = tuple(given)
             values[name] = value
         return cls(**values)
 
@@ -158,8 +159,6 @@ class Settings:
         return Settings.from_json({**self.to_json(), **{
             k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}})
 
-
-DEFAULT_SETTINGS = Settings()
 
 # What a master may change once the game has started: the clock and the manners of play. The
 # rest (who plays, what wins, how the seats are given) is fixed when the players join.

@@ -63,5 +63,5 @@ def summed(rows: Iterable[tuple]) -> Record:
     """Rows of (games, on_time, late, missed, civil_disorder, abandoned, finished) summed."""
     total = [0] * 7
     for row in rows:
-        total = [a + (b or 0) for a, b in zip(total, row)]
+        total = [a + (b or 0) for a, b in zip(total, row, strict=True)]
     return Record(*total)

@@ -13,6 +13,7 @@ game files (`sync_index`, run at start-up). The clock is injected: tests move ti
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -77,7 +78,8 @@ class GameService:
         # Games whose phase raised in this process: not woken again until the judge restarts (trouble.HELD)
         self._held: set[str] = set()
         self._damaged: set[str] | None = None   # trouble.DAMAGED, read once, then kept up to date here
-        self.judge  # migrate judge.sqlite now, at start-up
+        # this thread's connection, opened (and judge.sqlite migrated) now, at start-up
+        self._local.judge = open_judge(self.data, synchronous=self.judge_synchronous)
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -334,14 +336,12 @@ class GameService:
             if not trouble.is_damage(e):
                 raise
             problem = str(e)
-        except Exception as e:  # noqa: BLE001 - a game the judge cannot read must not keep the others from starting
+        except Exception as e:  # a game the judge cannot read must not keep the others from starting
             self._hold(name, e, self.clock())
             return 1
         finally:
-            try:
+            with contextlib.suppress(sqlite3.DatabaseError):   # closing a damaged file may fail too
                 self._close_game(path, db)
-            except sqlite3.DatabaseError:
-                pass
         if problem is not None:
             self._mark_damaged(name, problem)
             return 0
@@ -542,7 +542,7 @@ class GameService:
                 log.exception("game %s could not be woken; trying again next tick", name)
                 done[name] = f"error: {e}"
                 continue
-            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
+            except Exception as e:  # one broken game must not stop every other game
                 self._hold(name, e, now)
                 done[name] = "held"
                 continue

@@ -287,7 +287,7 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
-    "register signon sign login create join observe watch list games history hist summary sum press p "
+    "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
     "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal".split())
@@ -512,7 +512,7 @@ def _exchange(words: list[str]) -> Exchange:
     else:
         partner = words.pop(0)
         low.pop(0)
-    kept = [(w, lw) for w, lw in zip(words, low) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
+    kept = [(w, lw) for w, lw in zip(words, low, strict=True) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
     if not kept or all(lw in _CANCEL_WORDS for _, lw in kept):
         return Exchange(partner, (), ())
     splits = [i for i, (_, lw) in enumerate(kept) if lw in _FOR_WORDS]

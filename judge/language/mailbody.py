@@ -41,8 +41,8 @@ def unflow(text: str, delsp: bool = False) -> str:
     """Join the soft line breaks of a format=flowed body (RFC 3676, section 4)."""
     out: list[str] = []
     pending: tuple[int, str] | None = None  # (quote depth, text so far) of a line that flows on
-    for raw in text.split("\n"):
-        raw = raw.rstrip("\r")
+    for physical in text.split("\n"):
+        raw = physical.rstrip("\r")
         depth = len(raw) - len(raw.lstrip(">"))
         line = raw[depth:]
         if line.startswith(" "):
@@ -188,10 +188,7 @@ class _HtmlText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if any(s for _, _, s in self.stack):
             return
-        if any(t == "pre" for t, _, _ in self.stack):
-            lines = data.split("\n")
-        else:
-            lines = [re.sub(r"[ \t\r\n]+", " ", data)]
+        lines = data.split("\n") if any(t == "pre" for t, _, _ in self.stack) else [re.sub(r"[ \t\r\n]+", " ", data)]
         mark = "> " if self._quoted() else ""
         self.parts.append("\n".join(mark + line for line in lines))
 

@@ -23,7 +23,6 @@ _SEPARATORS = re.compile(r"[\s\-_]+")
 _DROPPED = re.compile(r"[.'’`]")
 MIN_PREFIX = 3
 MIN_TYPO_NAME = 5
-MAX_PHRASE_WORDS = 4
 MIN_POWER_PREFIX = 4
 # Older names of the standard map's powers, as the 1982 rulebook writes them ("Austria-Hungary:",
 # "S Austro-Hungarian A Ser"); only for a variant that has a power with that id.

@@ -247,8 +247,8 @@ class OrderReader:
         errors: list[OrderError] = []
         current = power
         view = position if position is None or isinstance(position, BoardView) else BoardView(self.variant, position)
-        for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
-            line = line.strip()
+        for number, given in enumerate(normalise_chars(text).split("\n"), first_line):
+            line = given.strip()
             if not line:
                 continue
             body, named, bad, prefix_notes = self._power_prefix(line)
@@ -262,7 +262,8 @@ class OrderReader:
                 continue
             whose = named or current
             adjust = adjusting or (view.adjusting(whose) if view is not None else None)
-            for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+            for given_piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+                piece = given_piece
                 if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
                     piece = LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))
                 if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
@@ -272,7 +273,8 @@ class OrderReader:
                     continue
                 read, board = self.read_one(piece, phase_kind, adjust)
                 # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
-                for part, result, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                for part, as_read, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                    result = as_read
                     if on_board and view is not None:
                         result = self._board_read(part, phase_kind, adjust, view, whose, result)
                     if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:
@@ -306,14 +308,6 @@ class OrderReader:
         return line[m.end():], power, None, notes
 
     # -- one order ------------------------------------------------------------------------------
-    def parse_one(self, text: str, phase_kind: PhaseKind,
-                  adjusting: str | None = None) -> tuple[Order, tuple[str, ...]] | OrderError:
-        """One order (no separators) to (order, notes), or an OrderError with line 0, without a board."""
-        result = self.read_one(text, phase_kind, adjusting)[0]
-        if isinstance(result, list):
-            return OrderError(0, text, "several orders in one", "one order", tuple(t for t, _r, _b in result))
-        return result
-
     def read_one(self, text: str, phase_kind: PhaseKind,
                  adjusting: str | None = None) -> tuple[LineReading, bool]:
         """(result, board): the reading without a board, and whether the board could change it.
@@ -435,7 +429,7 @@ class OrderReader:
                 and _kind_alone(lexed.tokens):
             why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
                    f"{self.names.name(unit.location.province)}"]
-        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order])
+        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order], strict=True)
                      if t.type == "PLACE" and t.value.province is None and t.value.ambiguous]
         if ambiguous:  # "Nor": say what it could have been, and which one the board has
             why = [f"'{r.text}' could be {or_list(r.ambiguous)}; only {self.names.name(pid)} fits the board"

@@ -185,7 +185,7 @@ def reports_note(config, game: str, addresses: list[str]) -> str:
     mine = [r for r in rows if any(a in r[1] for a in addresses)]
     lines = [f"The demo game {game} was played by mail: {len(mine)} mails from the judge to its players."]
     results = []
-    for message_id, recipients, state, via, raw in mine:
+    for _message_id, recipients, state, via, raw in mine:
         mail = message_from_bytes(raw, policy=policy.compat32)
         if mail["In-Reply-To"] is None and addresses[2] in recipients:   # France's reports
             results.append(f"  {mail['Subject']}\n    {via or f'({state}: queued for delivery)'}")

@@ -12,6 +12,7 @@ import smtplib
 import socket
 import sqlite3
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -281,10 +282,8 @@ def check_imap(imap: ImapConfig) -> Check:
             client.login(imap.user, imap.password)
             folder = client.select_folder(imap.folder, readonly=True)
         finally:
-            try:
+            with suppress(IMAPClientError, OSError):
                 client.logout()
-            except (IMAPClientError, OSError):
-                pass
     except (IMAPClientError, OSError, socket.timeout) as e:
         return Check(FAIL, "imap", f"the mailbox {where} cannot be read: {e}")
     return Check(

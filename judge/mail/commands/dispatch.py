@@ -124,14 +124,14 @@ class Dispatch:
         try:
             with synchronous(context.db, "FULL"):
                 trouble_mail.tell(self.config, context.db)   # a game this mail found damaged
-        except Exception:   # noqa: BLE001 - the mail was handled; the tick tells them later
+        except Exception:   # the mail was handled; the tick tells them later
             log.exception("telling of a game's trouble failed; the next tick tries again")
         if self.courier is None:
             return
         try:
             with self.service.batch(), synchronous(context.db, "FULL"):
                 self.courier.run(context.db)
-        except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+        except Exception:   # the mail was handled; the tick sends the notices later
             log.exception("courier after a message failed; the next tick tries again")
 
     def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
@@ -153,7 +153,7 @@ class Dispatch:
             registered = self.service.accounts.by_address(session.sender)
             account_sync.share_changes(db, self.config, self.service, [
                 session.account, session.sender_account, registered.name if registered else None])
-        except Exception:   # noqa: BLE001 - the mail was handled; the account goes with its next change
+        except Exception:   # the mail was handled; the account goes with its next change
             log.exception("account changes of %s not sent to the other hosts", session.sender)
 
     def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
@@ -248,7 +248,7 @@ class Dispatch:
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
                                     "expected": "", "suggestions": []})
                 return
-            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+            except Exception:   # a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d line %d: %s failed", inbound_id, item.line, type(item.command).__name__)
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                     "the judge failed on this line (a fault of its own, logged for its keeper)",
@@ -309,7 +309,7 @@ class Dispatch:
                 if isinstance(e, TooLate):
                     out.touch(game, power)     # what the phase now current needs of them
                 continue
-            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+            except Exception:   # a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
                 errors.extend(
                     {
@@ -348,7 +348,7 @@ class Dispatch:
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
             except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
-            except Exception:   # noqa: BLE001 - the reply still goes out, without this part
+            except Exception:   # the reply still goes out, without this part
                 log.exception("message #%d: no summary for %s in %s", message.id, power, game)
         subject = str(mail.get("Subject", "") or "").strip()
         rendered = self.reports.render(

@@ -177,7 +177,7 @@ class Archive:
                  content_hash(a.raw), a.raw, None) for a in arrivals]
         made = self._insert_all(rows)
         return [StoredMessage(id_, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, row[5], row[6], now, first)
-                for a, row, (id_, first) in zip(arrivals, rows, made)]
+                for a, row, (id_, first) in zip(arrivals, rows, made, strict=True)]
 
     def _insert_all(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
         if len({(row[5] or "", row[6]) for row in rows}) == len(rows):

@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
@@ -76,10 +77,8 @@ class ImapIntake:
                 return
         except Exception:
             pass               # nothing is lost by not saying goodbye
-        try:
+        with suppress(Exception):
             client.shutdown()
-        except Exception:
-            pass
 
     def fetch_unseen(self) -> list[StoredMessage]:
         """Store every unseen message, each marked \\Seen right after its own commit."""

@@ -29,6 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,7 +170,7 @@ class GroupCommit:
         def drain_and_close() -> None:
             try:
                 self.drain()
-            except Exception:   # noqa: BLE001 - the records stay spooled: the next start drains them
+            except Exception:   # the records stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
             self.archive.close()
         self.drainer.submit(drain_and_close).result()
@@ -205,10 +206,8 @@ class GroupCommit:
         # (the age read here first: a young segment, the usual case, costs the loop no wake-up)
         if writing is not None and loop is not None and age is not None and age >= self.RETIRE_AFTER \
                 and self.reader.has_read(writing):
-            try:
+            with suppress(RuntimeError):    # the loop is closed: the server stopped
                 loop.call_soon_threadsafe(self._retire_drained, writing)
-            except RuntimeError:    # the loop is closed: the server stopped
-                pass
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
@@ -296,15 +295,13 @@ class GroupCommit:
     def _commit_on_thread(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
         """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
         outcomes = self._commit(batch)
-        try:
+        with suppress(RuntimeError):    # the loop is closed: the server stopped, nobody waits for these answers
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
-        except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
-            pass
 
     def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
                    outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
-        for (_, done), outcome in zip(batch, outcomes):
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
             if done.done():     # its client went away: nobody waits for the answer
                 continue
             if isinstance(outcome, BaseException):

@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,10 +75,8 @@ class Spool:
                 os.close(self._fd)
                 self._fd = None
             self.synced = None
-        try:
+        with suppress(OSError):
             self._spare.result()
-        except OSError:
-            pass
         self._spares.shutdown(wait=True)
         self._remove_spares()
 
@@ -91,7 +90,7 @@ class Spool:
         for a in arrivals:
             try:
                 envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw)]
-            except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
+            except Exception as e:   # the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue
             seq, self._seq = self._seq, self._seq + 1
@@ -165,10 +164,8 @@ class Spool:
                     self._sync()    # what this batch wrote here is synced before anything is answered
             finally:
                 fd, self._fd = self._fd, None
-                try:
+                with suppress(OSError):     # (closed already by a failed disk: nothing of it is used again)
                     os.close(fd)
-                except OSError:     # (closed already by a failed disk: nothing of it is used again)
-                    pass
         self._broken = False
         if fmt.HEAD_SIZE + need > self.segment_bytes:
             spare = self._make_spare(fmt.HEAD_SIZE + need)

@@ -124,7 +124,7 @@ class Courier:
         for notice in notices:
             try:               # rendered and drawn before the judge file's write lock is taken
                 ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
-            except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+            except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
         done, queued = self._queue_game(db, tokens, game, ready, failed)
@@ -153,7 +153,7 @@ class Courier:
                 db.conn.execute("SAVEPOINT notice")
                 try:
                     queued += self._queue(db, tokens, game, notice, rendered, picture)
-                except Exception as e:   # noqa: BLE001 - as above: this notice's failure only
+                except Exception as e:   # as above: this notice's failure only
                     db.conn.execute("ROLLBACK TO notice")
                     log.exception("notice %s of %s could not be queued", notice.id, game)
                     failed.append((notice, e))
@@ -203,7 +203,7 @@ class Courier:
         try:
             return [deadline_file(self.reports, self.service, game, self.config.domain, phase=phase,
                                   deadline_utc=deadline["utc"], stamp=parse_time(notice.created_at))]
-        except Exception:   # noqa: BLE001 - the news matters more than its calendar file
+        except Exception:   # the news matters more than its calendar file
             log.exception("no calendar file for notice %s", notice.id)
             return []
 
@@ -216,7 +216,7 @@ class Courier:
         if isinstance(drawn[key], Future):
             try:
                 drawn[key] = drawn[key].result()
-            except Exception:   # noqa: BLE001 - the report matters more than its picture
+            except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return drawn[key]
@@ -235,7 +235,7 @@ class Courier:
             try:
                 paint = self._painter(game, notice, service, powers)
                 drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
-            except Exception:   # noqa: BLE001 - the report matters more than its picture
+            except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return key

@@ -322,10 +322,6 @@ class Sender:
             log.info("outbox: dropped the bodies of %d mails sent more than %g days ago", emptied,
                      self.config.keep_sent_days)
 
-    def next_due(self) -> float | None:
-        row = self.db.conn.execute("SELECT min(next_attempt_at) FROM outbox WHERE state = 'queued'").fetchone()
-        return row[0]
-
     def _attempt(self, message_id: str, envelope_from: str, recipients: list[str], raw: bytes,
                  attempts: int) -> Attempt:
         attempts += 1
@@ -341,7 +337,7 @@ class Sender:
             return Attempt(message_id, "failed", str(e))
         except TemporaryFailure as e:
             return self._attempt_failed(message_id, attempts, e)
-        except Exception as e:   # noqa: BLE001 - unforeseen: this message's failure, never the sender's death
+        except Exception as e:   # unforeseen: this message's failure, never the sender's death
             log.exception("outbox: <%s> attempt %d raised", message_id, attempts)
             return self._attempt_failed(message_id, attempts, TemporaryFailure(f"unexpected error: {e!r}"))
         return self._attempt_succeeded(message_id, attempts, via, refused)
@@ -386,7 +382,7 @@ class Sender:
                 try:
                     with transaction(self.db):      # a savepoint: the note, or none of it
                         self.on_failed(self.db, message_id, error, attempts)
-                except Exception:   # noqa: BLE001 - marking the mail failed matters more than the note about it
+                except Exception:   # marking the mail failed matters more than the note about it
                     log.exception("outbox: <%s>: the keeper's note about its failure could not be queued", message_id)
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
@@ -436,7 +432,7 @@ class Sender:
                     "INSERT INTO relay_facts (relay, smtputf8, seen_at) VALUES (?, ?, ?) ON CONFLICT(relay)"
                     " DO UPDATE SET smtputf8 = excluded.smtputf8, seen_at = excluded.seen_at",
                     [_relay_name(self.relay), int(smtputf8), self.clock()])
-        except Exception:   # noqa: BLE001 - a fact for later checks; the mail in hand matters more
+        except Exception:   # a fact for later checks; the mail in hand matters more
             log.exception("outbox: could not record the relay's SMTPUTF8 support")
 
     def _write_eml(self, message_id: str, raw: bytes) -> str:
@@ -492,4 +488,4 @@ def status(db: sqlite_utils.Database, message_id: str) -> dict | None:
     if row is None:
         return None
     keys = ("state", "attempts", "next_attempt_at", "sent_at", "delivered_via", "last_error")
-    return dict(zip(keys, row))
+    return dict(zip(keys, row, strict=True))

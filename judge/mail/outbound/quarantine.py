@@ -25,7 +25,7 @@ def answerable_sender(message: StoredMessage, config: Config) -> tuple[str | Non
     """(the address to tell, '') or (None, why nobody is told)."""
     try:
         verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(config))
-    except Exception:   # noqa: BLE001 - a mail that cannot even be classified is not answered
+    except Exception:   # a mail that cannot even be classified is not answered
         return None, "its headers cannot be read"
     if not verdict.reply_allowed:
         return None, verdict.reason

@@ -84,7 +84,7 @@ def scrub_raw(raw: bytes, secrets: Iterable[str]) -> bytes:
             mail.replace_header("Subject", _mask_text(subject, secrets))
             changed = True
         out = mail.as_bytes(policy=policy.SMTP) if changed else raw
-    except Exception:   # noqa: BLE001 - a mail too odd to write again still loses its passwords
+    except Exception:   # a mail too odd to write again still loses its passwords
         out = raw
     for secret in _variants(secrets):    # what decoding did not reach (or could not be written again)
         out = re.sub(rb"(?<![A-Za-z0-9])" + re.escape(secret.encode("utf-8", "surrogatepass")) + rb"(?![A-Za-z0-9])",

@@ -90,6 +90,10 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     def left(times: dict[str, Any]) -> str:
         return duration((parse_time(times["utc"]) - created).total_seconds())
 
+    def passed(times: dict[str, Any]) -> bool:
+        """Whether the time had gone by when the notice was made (`left` then says so in words)."""
+        return (parse_time(times["utc"]) - created).total_seconds() <= 0
+
     ctx: dict[str, Any] = {
         "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
         "your_powers": [variant.power(x).name for x in p.get("powers", ())],
@@ -103,7 +107,7 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         "units_of": lambda x: [unit_words(variant, u) for u in (status.position or {}).get("units", {}).get(x, ())],
         "in_play": [variant.power(x).name for x, info in status.powers.items()
                     if info.status not in ("eliminated", "neutral")],
-        "when": when, "left": left, "fail": _fail,
+        "when": when, "left": left, "passed": passed, "fail": _fail,
     }
     extra = _EXTRA.get(notice.kind)
     if extra:

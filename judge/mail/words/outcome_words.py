@@ -15,7 +15,7 @@ from ...engine.outcomes import Reason, Why
 from ...engine.variant import Variant
 from ...games.ordercodec import order_from_json
 from ...language.render import describe, place_name
-from .reason_words import REASONS, because, detail_words
+from .reason_words import REASONS, detail_words
 
 # Outcomes whose own reason says it all when the order succeeded.
 _DONE = {
@@ -32,6 +32,10 @@ _FAILED = {
     Reason.SUPPORT_UNMATCHED: "the supported unit was not ordered to do what this support says",
     Reason.CONVOY_UNMATCHED: "the army was not ordered to move along this convoy",
 }
+
+# The sentence a result stored before the codes has in `detail` where one stored now has Why.OWN_UNIT:
+# stored data, compared as such (the words players read are reason_words', and may change).
+_OWN_UNIT_BEFORE_CODES = "a power cannot dislodge its own unit"
 
 
 def place(variant: Variant, text: str) -> str:
@@ -75,9 +79,18 @@ def order_words(variant: Variant, outcome: dict[str, Any]) -> str:
     return text + " (by the judge)" if outcome.get("by_judge") and outcome["reason"] != Reason.HELD.value else text
 
 
+def _why(outcome: dict[str, Any]) -> Why | None:
+    """The outcome's code; for a result stored before the codes, the one its sentence stands for
+    where this module needs to know it."""
+    if outcome.get("why"):
+        return Why(outcome["why"])
+    return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
+
+
 def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]]) -> str:
     """The result of one order, e.g. "bounced with the German army from Munich"."""
     reason = Reason(outcome["reason"])
+    why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
     attacker = outcome.get("dislodged_from")
     name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
@@ -85,11 +98,11 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
-    if reason is Reason.BOUNCED and involving and detail != because(variant, Why.OWN_UNIT):
+    if reason is Reason.BOUNCED and involving and why is not Why.OWN_UNIT:
         target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
         parts = [f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving]
         text = "bounced with " + " and ".join(parts)
-        if outcome.get("why") == Why.STAYS_ABOARD.value:  # a ferried army that could not land
+        if why is Why.STAYS_ABOARD:  # a ferried army that could not land
             text += f", and {detail}"
     elif reason is Reason.SUPPORT_CUT:
         if attacker:
