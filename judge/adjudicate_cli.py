@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
 from .engine.notation import NotationError, position_from_json, position_to_json
+from .adjudicate_shape import check_request
 from .engine.rules import DEFAULT, Rules
 from .games.resultcodec import by_power
 from .language import BoardView, OrderReader
@@ -67,12 +68,13 @@ def _answer(text: str, variant_named: Callable[[str], tuple[Variant, OrderReader
             rules_name: str | None) -> dict[str, Any]:
     try:
         request = json.loads(text)
-        if not isinstance(request, dict):
-            raise ValueError("the input must be a JSON object")
+        check_request(request)
         return adjudicate_request(request, variant_named, rules_name)
     except EngineFault as e:
         return {"error": "internal error: the engine failed on this position; please report it with the"
                          " request below", "kind": "internal", "fault": str(e), "request": e.report}
+    except RecursionError:  # JSON nested deeper than the reader goes: a hostile or broken request
+        return {"error": "the input is nested too deeply", "kind": "request"}
     except (ValueError, KeyError, NotationError) as e:
         return {"error": str(e).strip("'\""), "kind": "request"}
 

@@ -278,3 +278,17 @@ def test_a_dislodged_unit_without_retreats_is_a_bad_request_naming_it():
     response = json.loads(out)
     assert code == 0 and response["results"]["FRANCE"][0]["result"] == "succeeds"
     assert "A PAR" in response["next"]["units"]["FRANCE"]
+
+
+MALFORMED = [{"phase": "S1901M", "units": 5}, {"phase": "S1901M", "orders": {"FRANCE": 5}}, {"phase": 5},
+             {"phase": "S1901M", "units": {"FRANCE": [1]}}, {"phase": "S1901M", "dislodged": {"FRANCE": ["A BUR"]}},
+             {"phases": [{"orders": {"FRANCE": {"a": 1}}}]}, {"variant": ["standard"], "phase": "S1901M"}]
+
+
+def test_a_request_of_the_wrong_shape_is_a_bad_request_in_our_words():
+    lines = "\n".join([json.dumps(r) for r in MALFORMED] + ["[" * 5000 + "]" * 5000])
+    code, out = _run("--jsonl", stdin=lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(answers) == len(MALFORMED) + 1
+    for answer in answers:
+        assert answer["kind"] == "request" and "Error" not in answer["error"] and "object has no" not in answer["error"]
