@@ -202,6 +202,11 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     return f"signed on as {role} in {game}"
 
 
+_GUESSED = ("Your password for {account} was taken from your own address, but others have given many wrong"
+            " passwords for it lately: their mail is held back, yours is not. If you chose a simple password,"
+            " change it with SET PASSWORD.")
+
+
 def check_password(service: GameService, session: Session, account: str, password: str, usage: str,
                    game: str | None = None) -> None:
     """The one way a password is checked: through the guard's backoff, per account and per source."""
@@ -218,6 +223,8 @@ def check_password(service: GameService, session: Session, account: str, passwor
                       "answer one of the judge's mails to you: its reply address needs no password")
     if service.accounts.check_password(account, password):
         session.proven.add(account)
+        if own and guard.account_held(account) and guard.should_tell_owner(account):
+            session.alerts.append(Alert(game or session.game, _GUESSED.format(account=account), account=account))
         return
     failures = guard.failed(account, source)
     where = game or session.game
