@@ -170,6 +170,12 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         account, role = status.master, "the master"
         if session.sender_account in status.masters[1:]:
             account, role = session.sender_account, "a co-master"     # a co-master (PROMOTE) signs on as itself
+        elif session.sender_account and service.was_demoted(game, session.sender_account):
+            # A former co-master means their own password: checked as theirs (a wrong one counts against
+            # their account, never the master's), and a right one hears why it signs on to nothing.
+            _check_password(service, session, session.sender_account, password, f"SIGNON M{game} password", game)
+            raise Refused(f"you ({session.sender_account}) are no longer a master of {game}: a master removed you"
+                          " (DEMOTE)", f"the master of {game}, {status.master}, can PROMOTE you again")
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
