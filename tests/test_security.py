@@ -144,6 +144,27 @@ def test_a_forger_of_the_owners_address_does_not_lock_the_owner_out(judge):
     assert judge.orders("FRANCE") == ["A Par - Bur"]
 
 
+def test_the_owner_signing_on_while_strangers_are_held_back_is_told(tmp_path):
+    """France's password from her own address is taken while strangers' guesses hold her account
+    back; she is told of them in a mail of its own (at most once an hour)."""
+    j = MailJudge(tmp_path)
+    try:
+        j.seven_players()
+        for n in range(FREE["account"]):
+            j.send(f"m{n}@evil.test", f"signon Falpha guess{n}")      # the owner told at once; held 15 minutes
+        for minutes in (16, 31):        # a guess as each hold ends: held 30, then 60 minutes
+            j.clock.advance(minutes=minutes)
+            j.send("m99@evil.test", "signon Falpha guess-again")
+        j.clock.advance(minutes=15)     # still held, and an hour since the owner was told
+        sent = j.send("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
+        assert [o["written"] for o in j.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Bur"]
+        told = [s for s in sent if s.to == ["france@dip.test"] and "others have given many wrong" in " ".join(
+            s.body.split())]
+        assert len(told) == 1 and "france-pw" not in told[0].body
+    finally:
+        j.close()
+
+
 def test_xforward_from_a_computer_that_is_no_relay_is_refused(judge):
     """Only the relays in [smtp] relays may name another computer: anyone else is refused, and
     XFORWARD is not even offered to them."""
