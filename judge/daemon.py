@@ -289,7 +289,7 @@ class Daemon:
             on_failed=failed_mail.keeper_told(config)))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
-                                lmtp=config.smtp.lmtp, limits=config.limits,
+                                lmtp=config.smtp.lmtp, limits=config.limits, relays=config.smtp.relays,
                                 on_committed=inbound_wake.set)     # (an idle processor drains at once)
 
         async def drain_spool(always: bool = False) -> bool:

@@ -250,11 +250,17 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
 
 
 def anonymous(svc: GameService, clock, courier: Courier) -> None:
-    """An anonymous game: the master acts for a power (BECOME), a player is replaced, then REVEAL."""
+    """An anonymous game: the master acts for a power (BECOME), a player is replaced, then REVEAL; then
+    the master sets a new password for Italy's next player."""
     seven_player_game(svc, "masked", settings=Settings(anonymous=True))
     svc.act_for("masked", "ITALY", "gm")
     svc.eject("masked", "ITALY")
     svc.replace("masked", "ITALY", "p-italy")
     courier()
     svc.reveal("masked")
+    courier()
+    # Italy's new player, who plays nowhere else, lost the password: the master sets one (password_set)
+    svc.create_account("lost-italy", "lost-italy@example.org", "forgotten")
+    svc.replace("masked", "ITALY", "lost-italy")
+    svc.set_player_password("masked", "ITALY", "gm", "a-new-one")
     courier()

@@ -46,6 +46,7 @@ class NoticeKind(enum.StrEnum):
     ITALY_JOINS = "italy_joins"
     LATE = "late"
     MASTER_ACTED = "master_acted"
+    PASSWORD_SET = "password_set"
     PAUSED = "paused"
     PRESS = "press"
     REMINDER = "reminder"

@@ -190,7 +190,10 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
     nxt = turn.next
-    news = _record_missed(gf, need, missed, orders, now, row)
+    # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
+    # powers still without orders did not miss anything (no civil disorder, no abandonment).
+    deadline_passed = row.deadline is not None and now >= row.deadline
+    news = _record_missed(gf, need, missed if deadline_passed else [], orders, now, row)
     checkpoint("powers updated")
     # Settle at once the retreats and adjustments nobody who plays has to decide: those of neutral
     # powers and of powers abandoned or resigned (their dislodged units are disbanded, removals made
@@ -273,7 +276,7 @@ def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], order
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
-        if p in need and pr.status in PLAYING:
+        if p in need and pr.status in PLAYING and (p in missed or orders.get(p)):
             records.note(gf, row.seq, p, pr.account, "missed" if p in missed else
                          "late" if pr.status is PowerStatus.LATE else "on_time")
         if p in missed:

@@ -701,6 +701,33 @@ class GameService:
                 gf.notice(f"{row.seq}:acted:{power}:{account}", NoticeKind.MASTER_ACTED, player,
                           {"power": power, "phase": row.phase, "master": account}, self.clock())
 
+    def set_player_password(self, name: str, power: str, master: str, password: str, *,
+                            source: str | None = None) -> str:
+        """A master sets a power's player's password (BECOME power, SET PASSWORD: njudge's way back for a
+        player who lost it); the player is told, without it (a password_set notice). Returns the
+        player's account. Refused (GameError) when that account reaches beyond this game (it plays
+        or masters another, or keeps the judge): a master of one game must not take over the rest."""
+        power = power.upper()
+        player = self.status(name).powers[power].account
+        if player is None:
+            raise GameError(f"nobody plays {power} in {name}")
+        elsewhere = sorted(({g for g, _ in self.games_of(player)} | {
+            g.name for g in self.list_games(player) if g.master == player or player in self.status(g.name).masters
+            or (g.status == "forming" and player in self.status(g.name).signups)}) - {name})
+        if elsewhere or self.accounts.get(player).keeper:
+            raise GameError(f"{player} also plays or runs {', '.join(elsewhere) or 'the judge'}")
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return player
+            if master not in gf.masters():
+                raise GameError(f"{master} is not a master of {name}")
+            now = self.clock()
+            gf.event("master set password", now, power=power, account=master)
+            gf.notice(f"{_current(gf).seq}:password:{power}:{iso(now)}", NoticeKind.PASSWORD_SET, player,
+                      {"power": power, "master": master}, now)
+            self.accounts.set_password(player, password)   # (again on a retry: the same password)
+        return player
+
     def eject(self, name: str, power: str, *, source: str | None = None) -> None:
         """The master takes a power from its player: it is open for takeover."""
         with self._write_once(name, source) as gf:
@@ -907,6 +934,14 @@ class GameService:
         """The game's record as a whole-game `judge adjudicate` request (judge.games.export): JSON."""
         with self._read(name) as gf:
             return export.export(gf, name, self.clock())
+
+    def was_demoted(self, name: str, account: str) -> bool:
+        """`account` was a co-master of the game and is one no longer (DEMOTE)."""
+        if account in self.status(name).masters:
+            return False
+        with self._read(name) as gf:
+            return gf.db.execute("SELECT 1 FROM events WHERE kind = 'demoted' AND json_extract(detail, '$.account') = ?"
+                                 " LIMIT 1", [account]).fetchone() is not None
 
     def events(self, name: str) -> list[dict[str, Any]]:
         """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""

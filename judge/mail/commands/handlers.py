@@ -241,12 +241,30 @@ def _zones(env: Env, game: str) -> list[str]:
 
 
 def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
+    session = env.session
+    if session.acting and session.game and session.power:     # BECOME power: the player's password
+        return _set_players_password(env, session.game, session.power, cmd.password)
     account = authenticate(env.service, env.session, None, "SIGNON Fgame old-password, then SET PASSWORD new")
     env.session.passwords.add(cmd.password)
     env.service.accounts.set_password(account, cmd.password)
     revoke(env.service.judge, account)      # whoever learnt a reply address with the old password loses it
     return ["password changed (it is not repeated here); your old secret reply addresses no longer work:"
             " answer this mail or the judge's next ones"]
+
+
+def _set_players_password(env: Env, game: str, power: str, password: str) -> list[str]:
+    """A master after BECOME power sets its player's password (the player is told, not the password)."""
+    env.session.passwords.add(password)
+    name = power_name(env.service, game, power)
+    try:
+        player = env.service.set_player_password(game, power, env.session.account, password, source=env.source)
+    except GameError as e:
+        raise Refused(f"the password of {name}'s player cannot be set from {game}: {e}",
+                      "the player can answer any of the judge's mails to them about no game in particular"
+                      " (its reply address needs no password) with SET PASSWORD new") from None
+    revoke(env.service.judge, player)       # the old reply addresses, with whoever has them
+    return [f"the password of {player}, who plays {name} in {game}, is set (it is not repeated here); they are"
+            " told at their address, without it: tell it to them yourself. Your own password is unchanged"]
 
 
 def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:

@@ -36,7 +36,7 @@ from pathlib import Path
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from ...config import LimitsConfig
-from . import spool_drain
+from . import spool_drain, xforward
 from .archive import Archive, Arrival
 from .shape_gate import refusal
 from .smtp_protocol import JudgeLMTP, JudgeSMTP
@@ -332,9 +332,11 @@ class IntakeHandler:
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
                  synchronous: str = "FULL",
                  limits: LimitsConfig | None = None, spool: str | Path | None = None,
-                 on_committed: Callable[[], None] | None = None):
+                 on_committed: Callable[[], None] | None = None, relays: str = "127.0.0.1, ::1"):
         """`on_committed`: see GroupCommit's (called on the event loop's thread). `spool`: the spool's
-        directory, by default spool/ beside `archive_path`."""
+        directory, by default spool/ beside `archive_path`. `relays`: the addresses of the mail servers
+        in front of the judge, whose XFORWARD is believed (judge.mail.intake.xforward)."""
+        self.relays = xforward.relay_networks(relays)
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
@@ -364,6 +366,14 @@ class IntakeHandler:
     def close(self) -> None:
         self._store.close()
 
+    async def handle_EHLO(self, server: SMTP, session: Session, envelope: Envelope, hostname: str,
+                          responses: list[str]) -> list[str]:
+        """aiosmtpd's answer, with XFORWARD offered to a trusted relay (and to nobody else)."""
+        session.host_name = hostname
+        if isinstance(session.peer, tuple) and xforward.is_relay(str(session.peer[0]), self.relays):
+            return [*responses[:-1], xforward.EHLO_LINE, responses[-1]]
+        return responses
+
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           mail_options: list[str]) -> str:
         key = sender_key(address, session.peer)
@@ -381,7 +391,7 @@ class IntakeHandler:
         if raw is None:
             raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
         via = "lmtp" if self.lmtp else "smtp"
-        peer = f"{session.peer[0]}:{session.peer[1]}" if isinstance(session.peer, tuple) else str(session.peer)
+        peer = xforward.stored_peer(session.peer, getattr(envelope, "xforward", {}), self.relays)
         absurd = refusal(bytes(raw), self.limits)
         if absurd is not None:
             log.warning("intake: refused a message from %s for good (554): %s", envelope.mail_from, absurd)

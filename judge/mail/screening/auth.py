@@ -170,6 +170,12 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         account, role = status.master, "the master"
         if session.sender_account in status.masters[1:]:
             account, role = session.sender_account, "a co-master"     # a co-master (PROMOTE) signs on as itself
+        elif session.sender_account and service.was_demoted(game, session.sender_account):
+            # A former co-master means their own password: checked as theirs (a wrong one counts against
+            # their account, never the master's), and a right one hears why it signs on to nothing.
+            _check_password(service, session, session.sender_account, password, f"SIGNON M{game} password", game)
+            raise Refused(f"you ({session.sender_account}) are no longer a master of {game}: a master removed you"
+                          " (DEMOTE)", f"the master of {game}, {status.master}, can PROMOTE you again")
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
@@ -202,6 +208,11 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     return f"signed on as {role} in {game}"
 
 
+_GUESSED = ("Your password for {account} was taken from your own address, but others have given many wrong"
+            " passwords for it lately: their mail is held back, yours is not. If you chose a simple password,"
+            " change it with SET PASSWORD.")
+
+
 def check_password(service: GameService, session: Session, account: str, password: str, usage: str,
                    game: str | None = None) -> None:
     """The one way a password is checked: through the guard's backoff, per account and per source."""
@@ -218,6 +229,8 @@ def check_password(service: GameService, session: Session, account: str, passwor
                       "answer one of the judge's mails to you: its reply address needs no password")
     if service.accounts.check_password(account, password):
         session.proven.add(account)
+        if own and guard.account_held(account) and guard.should_tell_owner(account):
+            session.alerts.append(Alert(game or session.game, _GUESSED.format(account=account), account=account))
         return
     failures = guard.failed(account, source)
     where = game or session.game

@@ -51,7 +51,8 @@ def _create_password_failures(db: sqlite_utils.Database) -> None:
 
 
 def _create_guard_failures(db: sqlite_utils.Database) -> None:
-    # subject: 'account:<name>', 'peer:<ip>', 'envelope:<addr>' or 'from:<addr>'; at: unix time of the wrong password
+    # subject: 'account:<name>', 'peer:<ip>', 'envelope:<addr>', 'from:<addr>' or 'from:<addr> at <ip>';
+    # at: unix time of the wrong password
     create_table(db, "guard_failures", {"subject": str, "at": float}, pk=None)
     db["guard_failures"].create_index(["subject", "at"], index_name="guard_failures_recent")
     # at: when the account's owner was last told of wrong passwords
