@@ -63,15 +63,12 @@ def test_spring_orders_one_second_after_the_deadline_are_too_late_and_not_filed_
     judge.close()
 
 
-def test_orders_are_late_until_the_results_have_been_out_long_enough_to_be_read(tmp_path):
+def test_orders_after_the_results_went_out_are_for_the_new_phase(tmp_path):
     judge = Judge(tmp_path)
     judge.play_at_the_deadline()
     judge.mj.clock.advance(seconds=1)
     judge.orders("ENGLAND", "F Lon - Nth")       # its answer comes with everyone's results (the courier)
-    judge.mj.clock.advance(seconds=RESULTS_READ_SECONDS - 2)
-    assert "too late for Spring 1901 Movement" in judge.orders("FRANCE", "A Par - Bur")
-    assert judge.mj.service.confirmation("alpha", "FRANCE").orders == ()
-    judge.mj.clock.advance(seconds=2)            # France has had its results a minute: these are for Fall
+    judge.mj.clock.advance(seconds=1 + RESULTS_READ_SECONDS)   # France's results are out: these are for Fall
     text = judge.orders("FRANCE", "A Par - Pic")
     assert "too late" not in text
     assert [o["written"] for o in judge.mj.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Pic"]
