@@ -191,8 +191,6 @@ def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
             for loc in retreats:  # (the engine takes the listed places as free: a unit going there stands alone)
                 if loc.province in occupied:
                     raise NotationError(f"{d['unit']} cannot retreat to {loc_text(loc)}: a unit stands there")
-                if not variant.board.can_stand(unit.kind, loc):
-                    raise NotationError(f"{d['unit']} cannot retreat to {loc_text(loc)}: it cannot stand there")
             dislodged.append(
                 DislodgedUnit(
                     unit,
