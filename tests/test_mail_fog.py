@@ -116,10 +116,12 @@ def game(tmp_path_factory):
         refused = reply(tmp_path, send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nset fog off"))
         assert service.status(GAME).settings["fog"] is True, refused       # fixed once the game started
         positions = {"S1901M": starting_position(STANDARD)}
-        for code, _, orders in PHASES:
+        for code, name, orders in PHASES:
             for p, lines in orders.items():
                 send(port, f"{p.lower()}@dip.test", f"signon {p[0]}{GAME} {p.lower()}-pw\n" + "\n".join(lines))
             wait_until(lambda code=code: service.status(GAME).phase != code, what=f"{code} to be played")
+            for p in POWERS:   # each player answers the results once they are mailed, as players do
+                notice_mail(tmp_path, f"{p.lower()}@dip.test", f"{GAME}: {name} results")
             after = position_from_json(STANDARD, service.status(GAME).position)
             positions[service.status(GAME).phase] = after
         assert service.status(GAME).phase == "W1901A"
