@@ -126,7 +126,10 @@ class Confirmation:
     `orders`: the standing orders as stored ({"slot", "written", "read": order JSON}); `problems`:
     what cannot be carried out as things stand, each shaped as a result's outcome ({"order",
     "read", "reason", "why", "args"}); `adjustment` the builds or removals due and given;
-    `all_in` whether every unit that needs an order has a valid one; `plays` when the phase will
+    `units_without_orders` the units that need an order and have none; `owed_orders` the orders
+    for units that need one which the rules reject as things stand (shaped as `problems`; `why`
+    None where fog of war keeps the reason back), so they count for none; `all_in` whether the
+    power owes nothing (judge.games.processing.owed); `plays` when the phase will
     be played ({"when": "early" | "at" | "waits" | "paused", ...}); `repeated` the same message
     was handled before; `refused` the index of each order not kept, and why; `warnings` the
     likely misorders among the orders ({"kind": judge.engine.misorders.Kind's code, "args"});
@@ -145,6 +148,7 @@ class Confirmation:
     refused: Mapping[int, str] = field(default_factory=dict)
     warnings: tuple[Json, ...] = ()
     digest: str = ""
+    owed_orders: tuple[Json, ...] = ()
 
 
 @dataclass(frozen=True)
