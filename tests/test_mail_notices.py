@@ -319,6 +319,16 @@ def test_master_actions_and_other_news(played):
     assert "Italian territory is open" in body(played, "italy_joins", "ww", None)
 
 
+def test_an_excused_miss_tells_the_player_and_the_others_only_that_the_deadline_moved(played):
+    mine = flat(body(played, "excused", "excused", "p-france"))
+    assert "you missed the deadline for Spring 1901 Movement (no orders from France)" in mine
+    assert "one of your 1 excuse is spent" in mine and "You have none left" in mine
+    assert "The deadline is now:" in mine
+    others = flat(body(played, "deadline_moved", "excused", "p-germany"))
+    assert "France was excused for missing it" in others and "New deadline:" in others
+    assert not played.of("excused", "excused", "p-germany")
+
+
 def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played):
     text = [m for m in played.of("results", "beta", "p-england") if "Fall 1901 Movement" in m.mail.subject][0].mail.body
     words = flat(text)

@@ -40,6 +40,7 @@ class NoticeKind(enum.StrEnum):
     CONCESSION = "concession"
     DEADLINE_MOVED = "deadline_moved"
     ELIMINATED = "eliminated"
+    EXCUSED = "excused"
     EXCHANGE_OFFER = "exchange_offer"
     GAME_END = "game_end"
     GAME_START = "game_start"
@@ -90,6 +91,7 @@ class PowerState:
     waiting: bool
     owes: bool          # it has units that need orders and has given none
     centres: int
+    excuses_used: int = 0   # excused misses its seat has spent (judge.games.excuses)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from . import processing
 from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
-from .master import moved_past_absences, reschedule, set_deadline
+from .master import moved_past_absences, reschedule
 from .model import GameError, GameStatus, PowerStatus
 
 
@@ -39,7 +39,7 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
     deadline = row.deadline
     if deadline is not None and full > deadline:
-        set_deadline(gf, row.seq, full)
+        gf.set_deadline(row.seq, full)
         deadline = full
     gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
                 {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
@@ -88,7 +88,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
         moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
         waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
         if moved != row.deadline and account in waited_for:
-            set_deadline(gf, row.seq, moved)
+            gf.set_deadline(row.seq, moved)
             gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
             out = replace(out, deadline_moved=True, deadline=iso(moved))

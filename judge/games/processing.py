@@ -17,7 +17,7 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
-from . import records
+from . import excuses, records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .digests import orders_digest
@@ -155,6 +155,11 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     # orders (a power that asked to wait does not hold back the deadline).
     if now >= processing_time(gf.settings, row.deadline) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
+        excused = excuses.excusable(gf, row, late)
+        if excused:     # a missed deadline a player still had an excuse for: it moves on instead
+            excuses.excuse(gf, row, excused, now)
+            gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
+            return "excused"
         return process(gf, now, checkpoint)
     done = "nothing"
     if now >= row.deadline and not row.late_noticed and late:

@@ -873,7 +873,8 @@ class GameService:
                 players_needed=gf.setup.players,
                 powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
                                       waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
-                                      centres=len(cur.position.centres_of(p)) if cur else 0)
+                                      centres=len(cur.position.centres_of(p)) if cur else 0,
+                                      excuses_used=pr.excuses_used)
                         for p, pr in powers.items()},
             )
 

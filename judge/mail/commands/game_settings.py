@@ -125,6 +125,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("MISSED", "MISSEDORDERS"), "missed_orders", _choice(hobby="hobby|judge|judges", book="book|rulebook|ftf"),
             "what a missed movement deadline costs: HOBBY (the units hold and still retreat, as on njudge"
             " and the web) or BOOK (the rulebooks: its dislodged units are disbanded)", "book"),
+    Setting(("EXCUSES",), "excuses", _whole,
+            "deadlines each player may miss in the game without the phase being played: one missed with"
+            " an excuse left is moved on by EXCUSELENGTH hours, the player told and the others only that it"
+            " moved (0: none)", "2"),
+    Setting(("EXCUSELENGTH", "EXCUSEHOURS"), "excuse_hours", _hours,
+            "hours an excused miss moves the deadline on, from the end of its grace", "24"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",

@@ -51,7 +51,8 @@ Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
-CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.RESUMED})
+CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
+                            NoticeKind.RESUMED})
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
