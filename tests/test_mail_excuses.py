@@ -128,6 +128,16 @@ def test_an_early_process_spends_no_excuse(j):
     assert not [m for m in deliver(j) if "excuse" in m.text]
 
 
+def test_a_new_player_in_the_seat_gets_the_excuses_afresh(j):
+    start(j, excuses=1)
+    all_but(j, "FRANCE")
+    past_grace(j)
+    assert j.service.status("alpha").powers["FRANCE"].excuses_used == 1
+    j.service.create_account("newcomer", "new@dip.test", "new-pw")
+    j.service.replace("alpha", "FRANCE", "newcomer")
+    assert j.service.status("alpha").powers["FRANCE"].excuses_used == 0
+
+
 def test_off_by_default(j):
     start(j)
     all_but(j, "FRANCE")

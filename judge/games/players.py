@@ -27,13 +27,14 @@ def check_playing(gf: GameFile, power: str, account: str | None) -> None:
 
 
 def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
-    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders."""
+    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders, and the
+    game's excused misses afresh (judge.games.excuses: they are the player's, kept on the seat)."""
     pr = gf.powers().get(power)
     if pr is None or pr.neutral or pr.status not in (PowerStatus.ABANDONED, PowerStatus.RESIGNED):
         raise GameError(f"{power} is not open for takeover in {gf.name}")
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
-    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0)
+    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
     row = gf.current()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
