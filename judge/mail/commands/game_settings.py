@@ -126,9 +126,10 @@ SETTINGS: tuple[Setting, ...] = (
             "what a missed movement deadline costs: HOBBY (the units hold and still retreat, as on njudge"
             " and the web) or BOOK (the rulebooks: its dislodged units are disbanded)", "book"),
     Setting(("EXCUSES",), "excuses", _whole,
-            "deadlines each player may miss in the game without the phase being played: one missed with"
-            " an excuse left is moved on by EXCUSELENGTH hours, the player told and the others only that it"
-            " moved (0: none)", "2"),
+            "deadlines each player may miss in the game (0: none, the default): a deadline passed with no"
+            " orders from a player with an excuse left moves on once by EXCUSELENGTH hours instead of being"
+            " played; the player is told, the others that it moved (naming no one in an anonymous game);"
+            " a master's PROCESS spends none", "2"),
     Setting(("EXCUSELENGTH", "EXCUSEHOURS"), "excuse_hours", _hours,
             "hours an excused miss moves the deadline on, from the end of its grace", "24"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
