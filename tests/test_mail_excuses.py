@@ -158,4 +158,7 @@ def test_an_anonymous_game_names_no_one_to_the_others(j):
             assert "a player was excused" in told.text and "France" not in told.text, told.text
     [master] = to(mails, "gm")
     assert "France was excused" in master.text
-    assert "France" not in j.reply_to("germany@dip.test", "SUMMARY alpha").text.split("excuses spent")[-1][:40]
+    summary = j.reply_to("germany@dip.test", "SUMMARY alpha").text
+    assert "excuses spent (of 1 each): Germany 0 " in summary and "France 1" not in summary
+    assert "excuses spent (of 1 each): France 1 " in j.reply_to("france@dip.test", "SUMMARY alpha").text
+    assert "France 1, Germany 0" in j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSUMMARY alpha").text
