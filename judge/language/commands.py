@@ -227,6 +227,17 @@ class Unobserve:
 
 
 @dataclass(frozen=True, slots=True)
+class Whois:
+    """WHOIS [account ...]: each account's record across this judge's games; none named: one's own."""
+    accounts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """VERSION: which judge this is, and its version."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The master's REVEAL: an anonymous game's players shown to everyone."""
 
@@ -283,14 +294,14 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -459,6 +470,12 @@ class _Build(Transformer[Token, Command]):
 
     def reveal(self, c: _Items) -> Command:
         return Reveal()
+
+    def whois(self, c: _Items) -> Command:
+        return Whois(_words(c))
+
+    def version(self, c: _Items) -> Command:
+        return Version()
 
     def process(self, c: _Items) -> Command:
         return Process(_opt(c, 0))

@@ -1,0 +1,86 @@
+"""At home for njudge and DPjudge veterans: every command of grammar/other_judges.json (njudge's
+`index` and `master` help files, DPjudge's mail commands), sent by mail as a veteran writes it,
+is done as this judge's own command, read as this judge's words (and the reply says so), or
+refused naming the nearest command here; never set aside as a greeting.
+
+One case per row, each in a game of its own on one in-process judge (a master signed on, as
+most of these are a master's). The same words through a real `judge serve`, with a game created
+and set up in njudge's words, are in tests/test_mail_other_judges_serve.py."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from judge.language.other_judges import WORDS, Kind, Word
+from mailjudge import MailJudge
+
+_games = itertools.count(2)
+
+
+@pytest.fixture(scope="module")
+def judge(tmp_path_factory):
+    j = MailJudge(tmp_path_factory.mktemp("other_judges"))
+    j.service.create_account("bob", "bob@dip.test", "bob-pw")
+    j.service.create_account("gm", "gm@dip.test", "gm-pw")
+    j.service.create_game("g1", master="gm")        # the game the examples name (WHO GAME g1)
+    yield j
+    j.close()
+
+
+def said(reply) -> str:
+    return " ".join(reply.body.split())
+
+
+@pytest.mark.parametrize("word", WORDS, ids=lambda w: w.example)
+def test_each_word_of_njudge_and_dpjudge_is_done_read_as_ours_or_refused_never_ignored(judge, word: Word):
+    n = next(_games)
+    master, game = f"m{n}", f"g{n}"     # a master and a game of the case's own: TERMINATE, SET PASSWORD ...
+    judge.service.create_account(master, f"{master}@dip.test", "pw")
+    judge.service.create_game(game, master=master)
+    text = said(judge.reply_to(f"{master}@dip.test", f"SIGNON M{game} pw\n{word.example}"))
+    first = word.example.split()[0]
+    assert f"> {first}" in text or f"ERROR on line 2: {first}" in text, text    # read as a line of its own
+    assert "Not read as orders or commands" not in text and "found nothing to do" not in text, text
+    assert "not understood" not in text and "column" not in text, text         # never the parser's words
+    if word.kind is Kind.SAME:
+        assert "read `" not in text and "not a command here" not in text, text
+    elif word.kind is Kind.MAPPED:
+        assert f"read `{word.example}` as `{word.becomes}" in text, text
+    else:
+        assert f"not a command here; the nearest is {word.nearest}" in text, text
+    if word.answer:
+        assert word.answer in text, text
+
+
+def test_the_vocabulary_has_each_command_the_issue_names_and_each_spelling_once():
+    spellings = [s.upper() for w in WORDS for s in w.said]
+    assert len(spellings) == len(set(spellings))
+    for named in ("SET CENTERS", "SET DIAS", "SET NO DIAS", "SET NO PRESS", "SET WHITE", "SET GREY", "SET GREY/WHITE",
+                  "SET PARTIAL", "SET ALL PRESS", "SET OBSERVER", "SET LATE PRESS", "SET MINOR PRESS", "SET NO NMR",
+                  "SET CD", "SET MAX ABSENCE", "SET DEDICATION", "SET ONTIMERAT", "SET LEVEL", "SET PUBLIC",
+                  "SET PRIVATE", "SET LIST", "SET PREFERENCE", "SET ZONE", "SET MOVE CLOCK", "SET RETREAT DAYS",
+                  "SET ADJUST NEXT", "SET MOVE GRACE", "SET DAYS", "SET COMMENT", "SET QUIET", "SET NO REVEAL",
+                  "SET START", "SET MANUAL PROCESS", "SET MANUAL START", "SET MODERATED", "PREDICT", "GET", "WHOIS",
+                  "WHOGAME", "I AM ALSO", "VERSION", "PHASE", "DIARY", "UNSTART", "ROLLBACK", "INFO PLAYER"):
+        assert named in spellings, named
+
+
+def test_a_greeting_is_still_a_greeting_and_njudge_words_inside_a_line_are_not_commands(judge):
+    text = said(judge.reply_to("gm@dip.test", "Hi judge,\nSIGNON Mg1 gm-pw\nSET CENTERS 15\nThanks, the GM"))
+    assert "read `SET CENTERS 15` as `SET VICTORY 15`" in text and "VICTORY of g1: 15" in text
+    assert "Not read as orders or commands (greetings and the like): Hi judge, / Thanks, the GM" in text
+
+
+def test_njudge_turn_numbers_roll_back_to_the_nth_phase_played(tmp_path):
+    judge = MailJudge(tmp_path)
+    try:
+        judge.seven_players("turns")
+        for _ in range(2):
+            judge.service.process("turns")
+        text = said(judge.reply_to("gm@dip.test", "SIGNON Mturns gm-secret\nROLLBACK 2"))
+        assert "turns rolled back to F1901M (turn 2, as njudge counts them)" in text, text
+        text = said(judge.reply_to("gm@dip.test", "SIGNON Mturns gm-secret\nROLLBACK 9"))
+        assert "there is no turn 9: turns has played 1 phase" in text, text
+    finally:
+        judge.close()
