@@ -61,15 +61,17 @@ def test_the_vocabulary_has_each_command_the_issue_names_and_each_spelling_once(
                   "SET CD", "SET MAX ABSENCE", "SET DEDICATION", "SET ONTIMERAT", "SET LEVEL", "SET PUBLIC",
                   "SET PRIVATE", "SET LIST", "SET PREFERENCE", "SET ZONE", "SET MOVE CLOCK", "SET RETREAT DAYS",
                   "SET ADJUST NEXT", "SET MOVE GRACE", "SET DAYS", "SET COMMENT", "SET QUIET", "SET NO REVEAL",
-                  "SET START", "SET MANUAL PROCESS", "SET MANUAL START", "SET MODERATED", "PREDICT", "GET", "WHOIS",
-                  "WHOGAME", "I AM ALSO", "VERSION", "PHASE", "DIARY", "UNSTART", "ROLLBACK", "INFO PLAYER"):
+                  "SET START", "SET MANUAL PROCESS", "SET MANUAL START", "SET MODERATED", "PREDICT", "WHOIS",
+                  "WHOGAME", "I AM ALSO", "VERSION", "GET INFO", "GET MASTER", "GET DEDICATION", "PHASE", "DIARY", "UNSTART", "ROLLBACK", "INFO PLAYER"):
         assert named in spellings, named
 
 
-def test_a_greeting_is_still_a_greeting_and_njudge_words_inside_a_line_are_not_commands(judge):
-    text = said(judge.reply_to("gm@dip.test", "Hi judge,\nSIGNON Mg1 gm-pw\nSET CENTERS 15\nThanks, the GM"))
+def test_a_greeting_or_a_signature_is_still_set_aside_around_njudge_words(judge):
+    text = said(judge.reply_to("gm@dip.test", "Hi judge,\nSIGNON Mg1 gm-pw\nSET CENTERS 15\nThanks, the GM\n"
+                                              "Get Outlook for iOS"))
     assert "read `SET CENTERS 15` as `SET VICTORY 15`" in text and "VICTORY of g1: 15" in text
-    assert "Not read as orders or commands (greetings and the like): Hi judge, / Thanks, the GM" in text
+    assert ("Not read as orders or commands (greetings and the like): Hi judge, / Thanks, the GM / Get Outlook for"
+            " iOS") in text, text
 
 
 def test_njudge_turn_numbers_roll_back_to_the_nth_phase_played(tmp_path):

@@ -587,12 +587,18 @@ class CommandReader:
             # the Transformer given to Lark makes the tree a Command
             return cast(Command, self._lark.parse(line.strip()))
         except UnexpectedInput as e:
-            first = line.split()[0].lower() if line.split() else ""
-            usage = USAGE.get(first, "")
-            expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
-            shown = [x.strip('"').lower() for x in expected if not x.startswith("__")][:8]
-            return CommandError(f"command not understood at column {getattr(e, 'column', '?')}",
-                                usage or ", ".join(shown), (usage,) if usage else ())
+            # in the player's words, never the parser's: where the line stops making sense, and its form
+            text = line.strip()
+            first = text.split()[0] if text else ""
+            usage = USAGE.get(first.lower(), "")
+            column = getattr(e, "column", None)
+            ended = getattr(getattr(e, "token", None), "type", "") == "$END"      # the line ran out
+            rest = text[column - 1:].split() if not ended and isinstance(column, int) and 0 < column <= len(text) \
+                else []
+            problem = (f"{first.upper()} was not understood from {rest[0]!r} on" if rest
+                       else f"{first.upper()} needs more words")
+            return CommandError(problem, usage or "HELP COMMANDS shows how each command is written",
+                                (usage,) if usage else ())
         except (LarkError, ValueError) as e:
             cause = e.orig_exc if hasattr(e, "orig_exc") else e
             return CommandError(str(cause), USAGE.get(line.split()[0].lower(), ""))
