@@ -62,7 +62,8 @@ def test_the_vocabulary_has_each_command_the_issue_names_and_each_spelling_once(
                   "SET PRIVATE", "SET LIST", "SET PREFERENCE", "SET ZONE", "SET MOVE CLOCK", "SET RETREAT DAYS",
                   "SET ADJUST NEXT", "SET MOVE GRACE", "SET DAYS", "SET COMMENT", "SET QUIET", "SET NO REVEAL",
                   "SET START", "SET MANUAL PROCESS", "SET MANUAL START", "SET MODERATED", "PREDICT", "WHOIS",
-                  "WHOGAME", "I AM ALSO", "VERSION", "GET INFO", "GET MASTER", "GET DEDICATION", "PHASE", "DIARY", "UNSTART", "ROLLBACK", "INFO PLAYER"):
+                  "WHOGAME", "I AM ALSO", "VERSION", "GET INFO", "GET MASTER", "GET DEDICATION", "PHASE", "DIARY",
+                  "UNSTART", "ROLLBACK", "INFO PLAYER"):
         assert named in spellings, named
 
 
