@@ -87,3 +87,21 @@ def test_njudge_turn_numbers_roll_back_to_the_nth_phase_played(tmp_path):
         assert "there is no turn 9: turns has played 1 phase" in text, text
     finally:
         judge.close()
+
+
+def test_njudge_spacing_and_this_judges_own_words_beside_njudges(judge):
+    text = said(judge.reply_to("gm@dip.test", "SIGNON Mg1 gm-pw\nset nopress\nSET NO LIST\nSET PRIVATE club-key\n"
+                                              "SET MAXABSENCE 3"))
+    assert "read `set nopress` as `SET PRESS NONE`" in text and "PRESS of g1: none" in text, text
+    assert "NOLIST of g1: on" in text and "read `SET NO LIST`" not in text, text      # only the spacing differs
+    assert "g1 is private: joining needs its join password" in text, text   # SET PRIVATE key: this judge's own
+    assert "MAXABSENCE of g1: 3" in text and "read `SET MAXABSENCE" not in text, text
+
+
+def test_the_rulebook_chosen_at_create_is_checked_and_shown_by_summary(judge):
+    judge.service.create_account("rulesgm", "rulesgm@dip.test", "rules-pw")
+    text = said(judge.reply_to("rulesgm@dip.test", "CREATE old rules-pw standard RULES 1999"))
+    assert "nothing was created" in text and "'1999' is not a rulebook the judge knows: 5TH, 2000 or 1982" in text
+    text = said(judge.reply_to("rulesgm@dip.test", "CREATE old rules-pw standard RULES 1982\nSUMMARY old"))
+    assert "settings: RULES 1982" in text and "old: Standard (1982 rules), forming" in text and "RULES 1982;" in text
+    assert judge.service.status("old").rules == "1982"
