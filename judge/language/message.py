@@ -7,11 +7,11 @@ when there was none) it returns an `OrderContext` or None ("no game to order for
 PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
 ends the message: lines after it are not read. Lines among the orders in which
 nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
-are not read as orders: they are listed in `Message.ignored`, never as errors. A line in
-another judge's words (judge.language.other_judges) is a command: read as this judge's
-command it is (`read_as`), or refused naming the nearest. Two
-neighbouring lines that fail alone but read as one order line are one line a client
-hard-wrapped, and are read together (the order keeps the first line's number).
+are not read as orders: they are listed in `Message.ignored`, never as errors. A line
+that starts with njudge's or DPjudge's words (judge.language.other_judges) is a command,
+never such a line: read as this judge's command it is (`read_as`), or refused naming the
+nearest. Two neighbouring lines that fail alone but read as one order line are one line a
+client hard-wrapped, and are read together (the order keeps the first line's number).
 """
 from __future__ import annotations
 
