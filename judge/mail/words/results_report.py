@@ -108,6 +108,15 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
     }
 
 
+def standing(variant: Variant, position: dict[str, Any], first: str | None = None) -> list[tuple[str, list[str]]]:
+    """Who stands where in a position (JSON): each power with units, `first` (the reader's own power)
+    before the others, its units in words ("army in Burgundy") by the provinces' names."""
+    order = sorted(variant.power_ids, key=lambda p: p != first)
+    return [(variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
+                                           key=lambda words: words.partition(" in ")[2]))
+            for p in order if position["units"].get(p)]
+
+
 def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:
     """One exchange of centres agreed for the move (Abstraction II), done or refused at its end."""
     a, b = item["powers"]
