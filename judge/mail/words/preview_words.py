@@ -7,7 +7,7 @@ from typing import Any
 from ...engine.calendar import PhaseKind
 from ...engine.outcomes import Reason
 from ...engine.variant import Variant
-from .outcome_words import explain, order_words, place, unit_words, units_at
+from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
 from .results_report import standing
 from .textlayout import WIDTH, columns, wrap
 
@@ -42,15 +42,17 @@ def preview_lines(variant: Variant, game: str, power: str, result: dict[str, Any
     if fog:
         lines.append(f"fog of war: only what {name} can see is shown")
     units = units_at(result["outcomes"])
+    found = None if fog else phase_contests(result)
     mine = [o for o in result["outcomes"] if o["power"] == power]
     if not mine:
         lines.append(f"{name} has no orders to give in {result['phase_name']}")
     if mine:
-        lines += columns([(order_words(variant, o), explain(variant, o, units)) for o in mine], width=_FIT,
-                         max_left=36).splitlines()
+        rows = [(order_words(variant, o), explain(variant, o, units, contest_of(o, found))) for o in mine]
+        lines += columns(rows, width=_FIT, max_left=36).splitlines()
     for o in result["outcomes"]:        # another power's unit that would not simply stay
         if o["power"] != power and not (o["succeeded"] and o["reason"] in _STAYS):
-            lines += _item(f"{variant.power(o['power']).name}: {order_words(variant, o)}: {explain(variant, o, units)}")
+            lines += _item(f"{variant.power(o['power']).name}: {order_words(variant, o)}:"
+                           f" {explain(variant, o, units, contest_of(o, found))}")
     for d in result["dislodged"]:
         where = ", ".join(place(variant, r) for r in d["retreats"]) or "nowhere: it is disbanded"
         lines += _item(f"the {unit_words(variant, d['unit'], d['power'])} would be dislodged by the attack"
