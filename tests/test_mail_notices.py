@@ -361,3 +361,20 @@ def test_exchange_offers_reach_the_partner_and_results_tell_what_was_exchanged(p
     results = played.of("results", "a2", None)[0].mail.body.replace("\n", " ")
     assert "Austria gave Budapest to Russia, and Russia gave Warsaw to Austria" in results
     assert "did not take place: Germany still occupies Berlin with a unit" in results
+
+
+def test_the_results_mails_first_line_is_in_the_form_docs_players_md_gives(played):
+    docs = (Path(__file__).parent.parent / "docs" / "players.md").read_text(encoding="utf-8")
+    form = re.compile(re.search(r"`(\^:: Judge: .*?\$)`", docs).group(1))
+    results = [m for m in played.mails if m.kind is NoticeKind.RESULTS]
+    assert results
+    for m in results:
+        found = form.match(m.mail.body.splitlines()[0])
+        assert found, m.mail.body.splitlines()[0]
+        judge, game, variant, phase, nxt, deadline = found.groups()
+        assert game == m.notice.payload["game"] and phase == m.notice.payload["phase"]
+        if "deadline" in m.notice.payload:
+            due = m.notice.payload["deadline"]
+            assert (nxt, deadline) == (m.notice.payload["next_phase"], due["utc"] if due else "none")
+        else:
+            assert (nxt, deadline) == ("none", "none")

@@ -31,18 +31,28 @@ class Contest:
         return self.against > self.own
 
 
-def contests(outcomes: Sequence[Outcome]) -> dict[str, Contest]:
-    """The unit's province -> its contest, for every move that bounced (not on its own unit) and every
+@dataclass(frozen=True, slots=True)
+class Strengths:
+    """A unit's contests in one phase: its move that bounced, and the attack that dislodged it."""
+    bounced: Contest | None = None
+    dislodged: Contest | None = None
+
+
+def contests(outcomes: Sequence[Outcome]) -> dict[str, Strengths]:
+    """The unit's province -> its contests, for every move that bounced (not on its own unit) and every
     unit dislodged, in a movement phase's outcomes."""
     by_province = {o.order.unit.location.province: o for o in outcomes
                    if o.reason is not Reason.ILLEGAL and hasattr(o.order, "unit")}
     given = [o for o in outcomes if o.reason is Reason.SUPPORTED]
-    out: dict[str, Contest] = {}
+    out: dict[str, Strengths] = {}
     for p, o in by_province.items():
+        bounced = dislodged = None
         if o.reason is Reason.BOUNCED and o.why is None and isinstance(o.order, Move) and o.involving:
-            out[p] = _bounced(p, o.order, by_province, given)
-        elif o.dislodged_from is not None and o.dislodged_from in by_province:
-            out[p] = _dislodged(p, o, by_province[o.dislodged_from], given)
+            bounced = _bounced(p, o.order, by_province, given)
+        if o.dislodged_from is not None and o.dislodged_from in by_province:
+            dislodged = _dislodged(p, o, by_province[o.dislodged_from], given)
+        if bounced or dislodged:
+            out[p] = Strengths(bounced, dislodged)
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...engine.geography import Location, UnitKind
 from ...engine.outcomes import Reason, Why
-from ...engine.strengths import Contest, contests
+from ...engine.strengths import Strengths, contests
 from ...engine.variant import Variant
 from ...games.ordercodec import order_from_json
 from ...games.resultcodec import outcomes_from_json
@@ -89,13 +89,13 @@ def _why(outcome: dict[str, Any]) -> Why | None:
     return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
 
 
-def phase_contests(result: dict[str, Any]) -> dict[str, Contest]:
+def phase_contests(result: dict[str, Any]) -> dict[str, Strengths]:
     """Each bounced or dislodged unit's strengths in one phase's stored result (judge.engine.strengths),
     by the unit's province."""
     return contests(outcomes_from_json(result))
 
 
-def contest_of(outcome: dict[str, Any], found: dict[str, Contest] | None) -> Contest | None:
+def contest_of(outcome: dict[str, Any], found: dict[str, Strengths] | None) -> Strengths | None:
     """The strengths of the unit this outcome is about, if they were worked out (not under fog of war:
     supports out of sight would be counted, or be missing)."""
     unit = outcome["json"].get("unit")
@@ -105,9 +105,9 @@ def contest_of(outcome: dict[str, Any], found: dict[str, Contest] | None) -> Con
 
 
 def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]],
-            contest: Contest | None = None) -> str:
-    """The result of one order, e.g. "bounced with the German army from Munich"; with its `contest`,
-    "beaten 2 to 1 by the German army from Munich" or "bounced 1 to 1 with ..."."""
+            strengths: Strengths | None = None) -> str:
+    """The result of one order, e.g. "bounced with the German army from Munich"; with its unit's
+    `strengths`, "beaten 2 to 1 by the German army from Munich" or "bounced 1 to 1 with ..."."""
     reason = Reason(outcome["reason"])
     why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
@@ -115,8 +115,10 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
     by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
-    if attacker and contest is not None and contest.by == (attacker.lower(),):
-        dislodged = f"dislodged {contest.against} to {contest.own} by {by(attacker)}"
+    contest = strengths.bounced if strengths else None
+    lost = strengths.dislodged if strengths else None
+    if attacker and lost is not None and lost.by == (attacker.lower(),):
+        dislodged = f"dislodged {lost.against} to {lost.own} by {by(attacker)}"
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
     if reason is Reason.BOUNCED and involving and why is not Why.OWN_UNIT:
