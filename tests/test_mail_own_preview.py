@@ -87,3 +87,29 @@ def test_under_fog_the_preview_shows_only_what_the_power_sees(judge):
     hidden = unseen(start, after.position, {"FRANCE"})
     assert hidden and not mentions(said, hidden), said
     assert "Germany: army in Munich" in said and "Moscow" not in said     # Munich borders Burgundy
+
+
+def test_in_an_adjustment_phase_the_preview_plays_the_players_builds(playing):
+    give_orders(playing, {"FRANCE": ["A Mar - Spa"]})
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    give_orders(playing, {"FRANCE": ["A Spa H"]})
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    assert playing.service.status("alpha").phase == "W1901A"
+    said = section(playing.reply_to("france@dip.test", signon("FRANCE") + "build a mar\npreview").body)
+    assert "in Winter 1901 Adjustment of alpha" in said and "the other powers build nothing" in said
+    assert "Build army Marseilles built" in said
+    assert "France: fleet in Brest, army in Marseilles, army in Paris, army in Spain" in said
+    assert playing.service.status("alpha").phase == "W1901A"
+
+
+def test_in_a_retreat_phase_the_preview_plays_the_players_retreat(playing):
+    give_orders(playing, {"FRANCE": ["A Par - Bur"], "GERMANY": ["A Mun - Ruh", "A Ber - Mun"]})
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    give_orders(playing, {"FRANCE": ["A Bur H"], "GERMANY": ["A Ruh - Bur", "A Mun S A Ruh - Bur"]})
+    playing.reply_to("gm@dip.test", "signon Malpha gm-secret\nprocess")
+    assert playing.service.status("alpha").phase == "F1901R"
+    said = section(playing.reply_to("france@dip.test", signon("FRANCE") + "A Bur R Gas\npreview").body)
+    assert "every other power's dislodged units are disbanded" in said
+    assert "Army Burgundy retreats -> Gascony retreated" in said
+    assert "France: fleet in Brest, army in Gascony, army in Marseilles" in said
+    assert playing.service.status("alpha").phase == "F1901R"
