@@ -129,8 +129,9 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
 def preview(env: Env, cmd: c.Preview) -> list[str]:
     """A player's PREVIEW is its own power's (judge.mail.commands.own_preview); the master's, every
     power's orders as PROCESS would play them."""
-    if env.session.game is not None and env.session.account is not None and env.session.power is not None:
-        return own_preview(env, env.session.game, env.session.power)
+    session = env.session
+    if session.power is not None or (session.powers and not session.as_master):
+        return own_preview(env, *require_player(session, "PREVIEW"))   # (several powers: which one?)
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
     variant = env.service.variant(env.service.status(game).variant)

@@ -12,13 +12,7 @@ from .results_report import standing
 from .textlayout import WIDTH, columns, wrap
 
 _FIT = WIDTH - 2       # the reply indents a command's lines by two
-
-
-def _item(text: str) -> list[str]:
-    """One indented item, wrapped here so that the reply keeps its indent."""
-    return wrap(text, "      ", "  ", _FIT).splitlines()
-
-_STAYS = {Reason.HELD.value, Reason.WAIVED.value}
+_STAYS = {Reason.HELD.value, Reason.WAIVED.value}     # another power's unit that simply stays goes unsaid
 
 # What the other powers do in the preview, by the kind of phase: what the judge does for a power
 # that sent no orders.
@@ -28,6 +22,11 @@ _OTHERS = {
     PhaseKind.ADJUSTMENT: "the other powers build nothing, and make the removals they owe as the judge"
                           " makes them for a power in civil disorder",
 }
+
+
+def _item(text: str) -> list[str]:
+    """One indented item, wrapped here so that the reply keeps its indent."""
+    return wrap(text, "      ", "  ", _FIT).splitlines()
 
 
 def preview_lines(variant: Variant, game: str, power: str, result: dict[str, Any], after: dict[str, Any],
