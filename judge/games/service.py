@@ -792,6 +792,12 @@ class GameService:
             master.change_settings(gf, self.clock(), **changes)
         return self.status(name)
 
+    def set_rules(self, name: str, rules: str) -> GameState:
+        """The game's rulebook edition (`judge.engine.rules.edition`'s names), before it starts."""
+        with self._write(name) as gf:
+            master.change_rules(gf, edition(rules), self.clock())
+        return self.status(name)
+
     # -- notices for the mail layer ----------------------------------------------------------------
     def pending_notices(self, name: str) -> list[Notice]:
         with self._read(name) as gf:
