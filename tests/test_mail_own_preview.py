@@ -113,3 +113,9 @@ def test_in_a_retreat_phase_the_preview_plays_the_players_retreat(playing):
     assert "Army Burgundy retreats -> Gascony retreated" in said
     assert "France: fleet in Brest, army in Gascony, army in Marseilles" in said
     assert playing.service.status("alpha").phase == "F1901R"
+
+
+def test_dpjudges_predict_is_a_players_preview_too(playing):
+    r = playing.reply_to("france@dip.test", signon("FRANCE") + "A Par - Bur\npredict")
+    assert "read `predict` as `PREVIEW`" in r.text, r.body
+    assert "PREVIEW: what the orders of France standing now would do" in r.text
