@@ -64,6 +64,8 @@ def main() -> int:
         for done, (kinds, bad, seconds) in enumerate(pool.map(run_part, parts), 1):
             total.update(kinds)
             unexplained += bad
+            for line in bad:   # at once, so a long run cut short still shows what it found
+                print(line, flush=True)
             cpu += seconds
             print(f"after {done} of {len(parts)} parts: {dict(total)}", flush=True)   # a long run's progress
     phases = sum(n for _, _, n in parts)

@@ -292,3 +292,15 @@ def test_a_request_of_the_wrong_shape_is_a_bad_request_in_our_words():
     assert code == 1 and len(answers) == len(MALFORMED) + 1
     for answer in answers:
         assert answer["kind"] == "request" and "Error" not in answer["error"] and "object has no" not in answer["error"]
+
+
+def test_a_variant_is_named_never_a_file_the_request_points_at(tmp_path):
+    """A variant name comes from a request (or a mail): a path to a variant file, however valid the
+    file, is an unknown variant, so no request can make the judge open a file of its choosing."""
+    copy = tmp_path / "standard.json"
+    packaged = Path(__file__).resolve().parents[1] / "judge" / "variants" / "standard" / "variant.json"
+    copy.write_bytes(packaged.read_bytes())
+    request = {"variant": str(copy), "phase": "S1901M", "units": {"ITALY": ["A VEN"]}, "orders": {}}
+    code, out = _run(stdin=json.dumps(request))
+    answer = json.loads(out)
+    assert code == 1 and answer["kind"] == "request" and "unknown variant" in answer["error"], answer

@@ -214,7 +214,9 @@ def compare_random_phase(diff, variant, rules, rng: random.Random) -> str | None
                                         "difference": diff.differences(ours, theirs)})
 
 
-SAMPLE = [(rules, chunk) for rules in ("5th", "2000") for chunk in range(3)]   # 3,000 phases in all
+# 2,000 phases in all (bench/engine_property.py runs 100,000): the 2000 edition's cost twice the 5th's a
+# phase, as more of its differences are put to each rule choice in turn.
+SAMPLE = [("5th", 0), ("5th", 1), ("5th", 2), ("2000", 0)]
 
 
 @pytest.mark.parametrize("rules,chunk", SAMPLE, ids=[f"{r}-{c}" for r, c in SAMPLE])

@@ -37,7 +37,7 @@ def test_the_master_sees_deadlines_as_the_players_do(playing):
 
 
 def test_a_refusal_for_players_names_the_game_in_its_fix(playing):
-    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npreview")
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npause")
     assert "how to fix it: SIGNON Malpha password, as the master" in r.body
 
 

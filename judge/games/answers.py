@@ -211,6 +211,15 @@ class PhaseRecord:
 
 
 @dataclass(frozen=True)
+class OwnPreview(PhaseRecord):
+    """One power's PREVIEW (GameService.preview_for): the current phase as a `PhaseRecord` played
+    with that power's standing orders alone, nothing stored; `power` the one whose orders they are,
+    `after` the position right after the phase (JSON)."""
+    power: str
+    after: Json
+
+
+@dataclass(frozen=True)
 class AccessRules:
     """A game's joining rules: whether a join password is set, its ALLOW and DENY lists."""
     password: bool

@@ -5,6 +5,7 @@ import json
 from datetime import datetime
 
 from ..engine.notation import loc_text, unit_text
+from ..engine.rules import Rules
 from . import processing
 from .answers import NoticeKind
 from .clock import iso, move_past_absences, parse_time
@@ -104,6 +105,15 @@ def change_settings(gf: GameFile, now: datetime, **changes) -> None:
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
+
+
+def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
+    """The rulebook the game is judged by: chosen while the game forms, fixed once it starts."""
+    if gf.status is not GameStatus.FORMING:
+        raise GameError("the rules cannot change once the game has started")
+    gf.update_game(edition=rules.name)
+    gf.rules = rules
+    gf.event("settings", now, rules=rules.name)
 
 
 def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) -> None:

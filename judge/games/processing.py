@@ -262,6 +262,17 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     return "finished" if ending else "processed"
 
 
+def played_alone(gf: GameFile, power: str) -> tuple[dict, Position]:
+    """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
+    power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
+    the rules' defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
+    the position right after it."""
+    row = gf.current()
+    mine = {power: gf.orders(row.seq).get(power, [])}
+    result = process_phase(gf.variant, row.position, mine, gf.rules, disorder=gone_powers(gf, [])).result
+    return _results_json(gf, [result], row.seq)[0], result.position
+
+
 def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
     """The powers whose dislodged units are disbanded with no retreat (Settings.missed_orders). The
     hobby's reading: only those nobody plays now, neutral, resigned or abandoned (by this miss too);

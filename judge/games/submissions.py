@@ -93,8 +93,7 @@ class TooLate(GameError):
 
 # No one reads a phase's results and answers them within this long of their being queued: a mail
 # that arrives sooner was written before its sender could have seen them.
-# the results queued is the moment they could be read: a mail after it is for the new phase
-RESULTS_READ_SECONDS = 0
+RESULTS_READ_SECONDS = 0   # the results queued is the moment they could be read: a mail after is for the new phase
 UNSENT_RESULTS_SECONDS = 600     # results not mailed this long after the play: no longer waited for
 
 

@@ -94,11 +94,13 @@ class Player:
         return self.answer(mail["Message-ID"].strip("<>"))
 
     def phase_after(self, game: str, phase: str, limit: float = 120.0) -> str:
-        """Wait until the game's phase is no longer `phase`; the phase it is now."""
+        """Wait until the game's phase is no longer `phase` and its results are mailed (a player answers
+        the results once read: orders sent before them would be too late for the phase just played);
+        the phase it is now."""
         give_up = time.monotonic() + limit
         while time.monotonic() < give_up:
-            row = _query(self.db_path, "SELECT phase, status FROM game_index WHERE name = ?", [game])
-            if row and (row[0][0] != phase or row[0][1] == "finished"):
+            row = _query(self.db_path, "SELECT phase, status, pending_notices FROM game_index WHERE name = ?", [game])
+            if row and (row[0][0] != phase or row[0][1] == "finished") and not row[0][2]:
                 return row[0][0] or row[0][1]
             time.sleep(0.1)
         raise TimeoutError(f"the judge did not play {phase} of {game} within {limit:.0f} s: is `judge serve` running?")

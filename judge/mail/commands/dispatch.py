@@ -228,6 +228,8 @@ class Dispatch:
     def _command(self, inbound_id: int, index: int, item: CommandItem, session: Session, steps: StepLog,
                  out: Handled) -> None:
         text = mask_line(item.text)
+        # another judge's words read as this judge's: the reply says how, before what was done
+        read_as = f"read `{text}` as `{mask_line(item.read_as)}`" if item.read_as else ""
         handler = HANDLERS.get(type(item.command))
         if handler is None:
             out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
@@ -240,12 +242,14 @@ class Dispatch:
             try:
                 lines = handler.run(env, item.command)
             except Refused as e:
-                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": e.problem,
+                out.entries.append({"kind": "error", "line": item.line, "text": text,
+                                    "problem": f"{read_as}: {e.problem}" if read_as else e.problem,
                                     "expected": e.fix, "suggestions": []})
                 return
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
                 problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
+                out.entries.append({"kind": "error", "line": item.line, "text": text,
+                                    "problem": f"{read_as}: {problem}" if read_as else problem,
                                     "expected": "", "suggestions": []})
                 return
             except Exception:   # a defect of the judge's must not lose the rest of the mail
@@ -263,7 +267,8 @@ class Dispatch:
             out.signed[out.last_signon] = (session.game, session.powers, session.as_master)
             if session.power:
                 out.touch(session.game, session.power)
-        out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
+        out.entries.append({"kind": "command", "line": item.line, "text": text,
+                            "lines": [read_as, *lines] if read_as else lines})
 
     def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Handled,
                 received: datetime | None = None) -> None:

@@ -8,11 +8,13 @@ Whether a setting may change once the game has started is the games layer's rule
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ...engine.rules import edition
 from ...games.deadlines import parse_clock, parse_days
 from ..screening.auth import Refused
 
@@ -66,10 +68,28 @@ def _clock(text: str) -> str:
     return parse_clock(text).strftime("%H:%M")
 
 
+# njudge's weekdays: seven places, Sunday first, a letter for a day deadlines may fall on, "-" for one
+# they may not ("-MTWTF-": Monday to Friday)
+_NJUDGE_WEEK = re.compile(r"^[a-z-]{7}$", re.IGNORECASE)
+_SUNDAY_FIRST = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
+
+
 def _days(text: str) -> tuple[str, ...]:
     if text.strip().lower() in ("all", "any", "every", "everyday"):
         return ()
+    if _NJUDGE_WEEK.match(text.strip()) and "-" in text:
+        days = [day for day, mark in zip(_SUNDAY_FIRST, text.strip(), strict=True) if mark != "-"]
+        if not days:
+            raise ValueError(f"{text.strip()!r} allows no day of the week")
+        return parse_days(days)
     return parse_days(text.replace(",", " ").split())
+
+
+def _edition(text: str) -> str:
+    try:
+        return edition(text).name
+    except KeyError:
+        raise ValueError(f"{text.strip()!r} is not a rulebook the judge knows: 5TH, 2000 or 1982") from None
 
 
 def _movement_only(text: str) -> bool:
@@ -94,6 +114,10 @@ def _percent(text: str) -> float:
     return value
 
 
+# The rulebook is no field of Settings but the game's edition (judge.engine.rules), chosen with the rest.
+EDITION = "edition"
+
+
 @dataclass(frozen=True)
 class Setting:
     words: tuple[str, ...]         # first is the name HELP uses
@@ -114,7 +138,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("CLOCK",), "deadline_clock", _none_or(_clock),
             "deadlines at this time of day in the game's zone (NONE: a phase's length after it starts; AUTO:"
             " the hour awake for the most players, from their zones)", "20:00"),
-    Setting(("DAYS",), "deadline_days", _days, "the weekdays a deadline may fall on (ALL: any)", "mon tue wed thu fri"),
+    Setting(("DAYS",), "deadline_days", _days,
+            "the weekdays a deadline may fall on (ALL: any; njudge's -MTWTF- too)", "mon tue wed thu fri"),
     Setting(("PRESS",), "press", _choice(white="white", grey="grey|gray", broadcast="broadcast|public",
                                          none="none|no|off"),
             "WHITE (signed), GREY (may be anonymous), BROADCAST (only to everyone) or NONE", "grey"),
@@ -152,6 +177,8 @@ SETTINGS: tuple[Setting, ...] = (
             "a draw is shared by ALL survivors, or by the powers the votes NAME", "named"),
     Setting(("ASSIGNMENT",), "assignment", _choice(random="random", preference="preference|preferences"),
             "powers given out at RANDOM or by PREFERENCE", "random"),
+    Setting(("RULES", "RULE", "RULEBOOK", "EDITION"), EDITION, _edition,
+            "the rulebook the game is judged by: 5TH, 2000 or 1982 (before the start)", "2000"),
     Setting(("PLAYERS",), "players", _choice(seven="seven|7", six="six|6", five="five|5", four="four|4",
                                              three="three|3", three_1982="three-1982", two="two|2"),
             "how many play: SEVEN to TWO (the rulebooks' games for fewer players)", "five"),

@@ -383,6 +383,8 @@ HANDLERS: dict[type, Handler] = {
     c.Concede: Handler(_concede),           # a vote: the same twice is the same
     c.Unobserve: Handler(_unobserve),
     c.Reveal: Handler(master.reveal, once=True),
+    c.Whois: Handler(info.whois),
+    c.Version: Handler(info.version),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

@@ -4,6 +4,7 @@ files.py."""
 from __future__ import annotations
 
 import re
+from importlib import metadata
 
 from ...games.answers import GameState
 from ...games.records import Record
@@ -14,7 +15,7 @@ from ..words.anonymity import hides_players
 from ..screening.auth import Refused, known_game
 from .command_env import Env
 from ..words.fog_mail import history_as_seen, reader_powers
-from .game_settings import SETTINGS, shown
+from .game_settings import EDITION, SETTINGS, shown
 from ..words.textlayout import WIDTH, table, wrap
 from .variant_info import list_variants
 
@@ -200,8 +201,34 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     lines += excuses_spent(s, variant, who, anonymous)
     played = [h.phase for h in env.service.history(name) if h.processed_at and not h.rolled_back]
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
-    settings = s.settings
+    settings = {**s.settings, EDITION: s.rules}      # the rulebook shown with the settings, as SET RULES sets it
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
                       + "; ".join(f"{st.words[0]} {shown(settings[st.field])}" for st in SETTINGS
                                   if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
     return lines
+
+
+def whois(env: Env, cmd: c.Whois) -> list[str]:
+    """WHOIS [account ...] (njudge's WHOIS, DPjudge's INFO PLAYER): each account's public record
+    here; no address is shown. None named: the sender's own."""
+    names = cmd.accounts or ((env.session.sender_account or env.session.account),)
+    if names == (None,):
+        raise Refused("whose record? this address has no account here", "WHOIS name (the name an account"
+                      " REGISTERed with)")
+    lines = []
+    for name in names:
+        try:
+            account = env.service.accounts.get(str(name)).name
+        except KeyError:
+            lines.append(f"there is no account {name!r} on this judge")
+            continue
+        lines.append(record_line(env.service.record(account), f"{account}'s"))
+    return lines
+
+
+def version(env: Env, cmd: c.Version) -> list[str]:
+    try:
+        number = metadata.version("judge")
+    except metadata.PackageNotFoundError:    # run from a source tree never installed
+        number = "unknown"
+    return [f"this judge is version {number} (a Diplomacy judge by mail, in Python)"]

@@ -9,8 +9,9 @@ import re
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
-from .game_settings import read_setting, shown
+from .game_settings import EDITION, Setting, read_setting, shown
 from .info import outcome_line
+from .own_preview import own_preview
 from ..screening.tokens import revoke
 
 
@@ -115,17 +116,29 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
 
 def rollback(env: Env, cmd: c.Rollback) -> list[str]:
     game = require_master(env.service, env.session, "ROLLBACK")
-    phase = cmd.phase
-    if phase is None:
+    phase, turn = cmd.phase, ""
+    if phase is None or phase.isdigit():
         played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
-        phase = played[-1]
+        if phase is None:
+            phase = played[-1]
+        else:   # njudge's turn number: the n-th phase played (1: the first), to be played again
+            if not 1 <= int(phase) <= len(played):
+                raise Refused(f"there is no turn {phase}: {game} has played {len(played)} phase"
+                              + ("" if len(played) == 1 else "s"),
+                              f"ROLLBACK {played[-1]} (or a turn from 1 to {len(played)})")
+            turn, phase = f" (turn {phase}, as njudge counts them)", played[int(phase) - 1]
     status = env.service.rollback(game, phase, source=env.source)
-    return [f"{game} rolled back to {status.phase}"]
+    return [f"{game} rolled back to {status.phase}{turn}"]
 
 
 def preview(env: Env, cmd: c.Preview) -> list[str]:
+    """A player's PREVIEW is its own power's (judge.mail.commands.own_preview); the master's, every
+    power's orders as PROCESS would play them."""
+    session = env.session
+    if session.power is not None or (session.powers and not session.as_master):
+        return own_preview(env, *require_player(session, "PREVIEW"))   # (several powers: which one?)
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
     variant = env.service.variant(env.service.status(game).variant)
@@ -146,6 +159,8 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
         return _auto_clock(env, game)
     setting, value = read_setting(cmd.setting, cmd.value)
+    if setting.field == EDITION:
+        return _set_rules(env, game, setting, value)
     before = env.service.status(game).settings[setting.field]
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
@@ -153,6 +168,16 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
 
+
+
+def _set_rules(env: Env, game: str, setting: Setting, rules: str) -> list[str]:
+    """SET RULES: the rulebook the game is judged by, chosen while it forms."""
+    before = env.service.status(game).rules
+    try:
+        after = env.service.set_rules(game, rules).rules
+    except ValueError as e:            # GameError: the game has started
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+    return [f"{setting.words[0]} of {game}: {after} (was {before}); {setting.means}"]
 
 
 def force_start(env: Env, cmd: c.ForceStart) -> list[str]:

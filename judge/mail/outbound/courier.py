@@ -69,6 +69,8 @@ class Courier:
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
+        # the results mail's first line names the judge (templates/notice_results.j2)
+        self.reports.env.globals["judge_id"] = config.address
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
         # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
         # runs never render and queue the same pending notice at once.
