@@ -187,15 +187,16 @@ def _carried(variant: Variant, orders: dict, start: str, to: str) -> bool:
     """Whether the fleets ordered to convoy this army's move form a chain from `start` to `to` (the
     move is made, whether or not the chain is later broken)."""
     board = variant.board
-    fleets = {w[1][:3] for lines in orders.values() for line in lines
+    fleets = {w[1][:3].lower() for lines in orders.values() for line in lines
               if (w := line.split())[2] == "C" and (w[4], w[6]) == (start, to)}
-    reached, frontier = set(), [f for f in fleets if start[:3] in board.fleet_province_neighbours(f)]
+    start, to = start[:3].lower(), to[:3].lower()     # the board's province ids
+    reached, frontier = set(), [f for f in fleets if start in board.fleet_province_neighbours(f)]
     while frontier:
         fleet = frontier.pop()
         if fleet in reached:
             continue
         reached.add(fleet)
-        if to[:3] in board.fleet_province_neighbours(fleet):
+        if to in board.fleet_province_neighbours(fleet):
             return True
         frontier += [f for f in fleets if f in board.fleet_province_neighbours(fleet)]
     return False
