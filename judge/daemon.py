@@ -9,8 +9,11 @@ Two hooks connect the mail edge to the games layer:
   FULL sync together with the mark that the message is processed): what it writes there, its reply
   in the outbox included, is durable, and visible to the outbox's sender, only then. A dispatcher
   may offer `judge_connection(path)` (the connection to handle mail on, so its own writes to the
-  judge file join that transaction) and `after_commit(context)` (work for after the commit). Without
-  one, `record_without_dispatcher` records each message as processed and says so in the log.
+  judge file join that transaction), `after_commit(context)` (work for after the commit) and
+  `prepare()` (start-up work that need not hold up taking mail, such as the sweep of the game files
+  changed since the judge last ran: run on the processing worker after the banner, before the first
+  mail and the first tick, while SMTP intake already spools mail). Without one,
+  `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
   tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
   Without one, no tick runs and the
@@ -103,6 +106,14 @@ class Processor:
         self.one_transaction = shared is None or db is not None
         outbox.prepare(self.archive.db)
         self.context = MailContext(config, self.archive.db)
+        self.prepared = False
+
+    def prepare(self) -> None:
+        """The dispatcher's start-up work (its `prepare`), once, before any mail or tick is handled."""
+        prepare = getattr(self.dispatch, "prepare", None)
+        if prepare is not None and not self.prepared:
+            prepare()
+        self.prepared = True
 
     def close(self) -> None:
         close = getattr(self.dispatch, "close", None)     # on this worker's thread, which opened its files
@@ -392,6 +403,9 @@ class Daemon:
         of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
         archive has no mail waiting, intake's spool is drained if intake could not (judge.sqlite was busy)."""
         loop = asyncio.get_running_loop()
+        # first the dispatcher's start-up work (SMTP intake takes and spools mail meanwhile); a failure
+        # here restarts this loop, as any other would, and it is tried again before any mail is read
+        await loop.run_in_executor(worker, processor.prepare)
         next_tick = last_tick = self.clock()
         while not self.stopping.is_set():
             wake.clear()

@@ -6,8 +6,6 @@ import logging
 import sys
 
 from .config import ConfigError, load_config, parse_host_port
-from .ops.upgrade import UpgradeError, upgrade
-from .storage.datalock import hold
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,8 +49,10 @@ def overrides_from(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .daemon import serve      # imported here so other subcommands do not load the mail stack
+    from .daemon import serve      # imported here so `judge --help` and `serve --help` load no area
     from .mail.serve_hooks import build_hooks
+    from .ops.upgrade import UpgradeError, current, upgrade
+    from .storage.datalock import hold
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
@@ -69,8 +69,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         try:
-            for changed in upgrade(config.data_dir):      # schema migrations run at start-up, before any mail
-                print(f"judge serve: upgraded {changed}", flush=True)
+            # Schema migrations run at start-up, before any mail, when this judge is new to the data
+            # directory. A restart finds judge.sqlite current and starts at once: the game files changed
+            # since the index saw them are swept by the daemon's worker before its first mail.
+            if not current(config.data_dir):
+                for changed in upgrade(config.data_dir):
+                    print(f"judge serve: upgraded {changed}", flush=True)
         except UpgradeError as e:
             print(f"judge serve: {e}", file=sys.stderr)
             return 2

@@ -9,10 +9,11 @@ import json
 import os
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .answers import GameState, NoSuchGame
-from .service import GameError, GameService
+if TYPE_CHECKING:       # the games layer is imported when a command runs, not for `judge --help`
+    from .answers import GameState
+    from .service import GameService
 
 
 def _data_default() -> str:
@@ -84,6 +85,7 @@ def register(subparsers) -> None:
 
 
 def _service(args) -> GameService:
+    from .service import GameService
     svc = GameService(Path(args.data or _data_default()))
     svc.sync_index(quick=True)
     return svc
@@ -103,6 +105,8 @@ def _out(args, value: Any, text: str) -> int:
 
 def _guard(func):
     def run(args) -> int:
+        from .answers import NoSuchGame
+        from .model import GameError
         try:
             return func(args)
         except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account

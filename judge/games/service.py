@@ -326,6 +326,9 @@ class GameService:
                 raise
             self._mark_damaged(name, str(e))
             return 0
+        except RuntimeError as e:   # a schema this judge cannot open (storage.db.migrate): held, the others run
+            self._hold(name, e, self.clock())
+            return 1
         try:
             problem = sound(db)
             if problem is None and db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
