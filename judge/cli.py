@@ -43,20 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parser_for(argv: list[str]) -> argparse.ArgumentParser:
-    """The parser `main` reads `argv` with: only the module of its command imported (none for `judge
-    --help`); the other commands there by name and summary (for `judge --help`, and so that a
-    misspelt command is told the real ones), none of them runnable."""
+    """The parser `main` reads `argv` with: only the module of its command imported, and only that
+    module's commands in it (argparse makes a parser of each, which a command line that runs one
+    need not pay for). With no command, or one that does not exist: every command by name and
+    summary, none of them runnable, no area imported (`judge --help`, or a misspelt command told
+    the real ones)."""
     command = command_in(argv)
-    return parser_of([COMMANDS[command][0]] if command in COMMANDS else [])
+    return parser_of([COMMANDS[command][0]], others=False) if command in COMMANDS else parser_of([])
 
 
-def parser_of(modules: list[str]) -> argparse.ArgumentParser:
+def parser_of(modules: list[str], *, others: bool = True) -> argparse.ArgumentParser:
+    """The parser of the commands `modules` register; `others`: the rest by name and summary."""
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         importlib.import_module(module).register(sub)
     for name, (module, summary) in COMMANDS.items():
-        if module not in modules:
+        if others and module not in modules:
             sub.add_parser(name, help=summary)
     return parser
 
