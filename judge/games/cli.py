@@ -84,10 +84,14 @@ def register(subparsers) -> None:
     p.add_argument("--keeper", action="store_true")
 
 
-def _service(args) -> GameService:
+def _service(args, *, sweep: bool = False) -> GameService:
+    """The games service on the data directory. `sweep`: the index brought up to date with the game
+    files first (it lists them: a crash, or a file the keeper put back, may have left it behind);
+    the other commands read or write one game's own file, and pay nothing for the other 10,000."""
     from .service import GameService
     svc = GameService(Path(args.data or _data_default()))
-    svc.sync_index(quick=True)
+    if sweep:
+        svc.sync_index(quick=True)
     return svc
 
 
@@ -148,7 +152,7 @@ def _export(args) -> int:
 
 @_guard
 def _list(args) -> int:
-    games = _service(args).list_games(all_games=True)
+    games = _service(args, sweep=True).list_games(all_games=True)
     lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))
