@@ -9,8 +9,11 @@ Two hooks connect the mail edge to the games layer:
   FULL sync together with the mark that the message is processed): what it writes there, its reply
   in the outbox included, is durable, and visible to the outbox's sender, only then. A dispatcher
   may offer `judge_connection(path)` (the connection to handle mail on, so its own writes to the
-  judge file join that transaction) and `after_commit(context)` (work for after the commit). Without
-  one, `record_without_dispatcher` records each message as processed and says so in the log.
+  judge file join that transaction), `after_commit(context)` (work for after the commit) and
+  `prepare()` (start-up work that need not hold up taking mail, such as the sweep of the game files
+  changed since the judge last ran: run on the processing worker after the banner, before the first
+  mail and the first tick, while SMTP intake already spools mail). Without one,
+  `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
   tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
   Without one, no tick runs and the
@@ -42,20 +45,23 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
 from .config import Config
-from .mail.outbound import failed_mail, outbox, outgoing, quarantine
+from .mail.outbound import outbox
 from .mail.intake.archive import Archive, StoredMessage
-from .mail.intake.imap import ImapIntake
 from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
-from .mail.screening.own_addresses import OwnAddresses
-from .mail.screening.robot_mail import Bounce, Classification, classify
-from .mail.words.reports import Reports
 from .mail.intake.spool import spool_dir
 from .storage.datalock import hold
 from .storage.db import durable, transaction
+
+# What only the processing of mail uses (robot mail, bounces, quarantine: flufl.bounce, the
+# templates' jinja) or IMAP intake (ssl) is imported there, after the banner: `judge serve` takes
+# mail without waiting for it (bench/cli_start.py).
+if TYPE_CHECKING:
+    from .mail.screening.robot_mail import Bounce, Classification
 
 log = logging.getLogger("judge.daemon")
 
@@ -72,8 +78,8 @@ class MailContext:
     db: sqlite_utils.Database
 
 
-DispatchHook = Callable[[StoredMessage, Classification, MailContext], str]
-OnBounce = Callable[[StoredMessage, Bounce, MailContext], str]
+DispatchHook = Callable[[StoredMessage, "Classification", MailContext], str]
+OnBounce = Callable[[StoredMessage, "Bounce", MailContext], str]
 TickHook = Callable[[float], None]
 
 
@@ -103,6 +109,14 @@ class Processor:
         self.one_transaction = shared is None or db is not None
         outbox.prepare(self.archive.db)
         self.context = MailContext(config, self.archive.db)
+        self.prepared = False
+
+    def prepare(self) -> None:
+        """The dispatcher's start-up work (its `prepare`), once, before any mail or tick is handled."""
+        prepare = getattr(self.dispatch, "prepare", None)
+        if prepare is not None and not self.prepared:
+            prepare()
+        self.prepared = True
 
     def close(self) -> None:
         close = getattr(self.dispatch, "close", None)     # on this worker's thread, which opened its files
@@ -153,6 +167,7 @@ class Processor:
         with durable(self.archive.db):
             try:
                 with transaction(self.archive.db):      # a savepoint: the notes, or none of them
+                    from .mail.outbound import quarantine
                     said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
             except Exception:   # setting it aside matters more than the notes about it
                 log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
@@ -179,6 +194,8 @@ class Processor:
             [now]).fetchone() is not None
 
     def process(self, message: StoredMessage) -> str:
+        from .mail.screening.own_addresses import OwnAddresses
+        from .mail.screening.robot_mail import classify
         verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(self.config))
         if verdict.bounce is not None:
             return self.handle_bounce(message, verdict)
@@ -201,6 +218,8 @@ class Processor:
         if not self.config.master_address:
             log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
             return False
+        from .mail.outbound import outgoing
+        from .mail.words.reports import Reports
         rendered = Reports().render("keeper_bounce.j2", failed=list(failed), diagnostic=diagnostic,
                                     original_id=original_id, inbound_id=message.id)
         outgoing.send(self.archive.db, self.config, rendered, key=f"bounce-notice:{message.content_hash}",
@@ -276,17 +295,25 @@ class Daemon:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
-        processor = await loop.run_in_executor(worker, partial(
-            Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set),
-            self.on_bounce))
-        released = await loop.run_in_executor(worker, processor.archive.release_claims)
-        if released:
-            log.warning("%d message(s) claimed before a stop are processed again", released)
+        made: list[Processor] = []      # the processor, made on the worker once the judge takes mail
+
+        async def processor_ready() -> Processor:
+            """The processor, made (and the claims of a stop released) the first time the processing
+            loop starts, after the banner: a dispatcher built when first asked for (`judge serve`'s,
+            with the games layer and the mail stack) does not hold up taking mail."""
+            if not made:
+                made.append(await loop.run_in_executor(worker, partial(
+                    Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set),
+                    self.on_bounce)))
+                released = await loop.run_in_executor(worker, made[0].archive.release_claims)
+                if released:
+                    log.warning("%d message(s) claimed before a stop are processed again", released)
+            return made[0]
 
         sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-outbox")
         sender = await loop.run_in_executor(sending, partial(
             outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock,
-            on_failed=failed_mail.keeper_told(config)))
+            on_failed=keeper_told(config)))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
                                 lmtp=config.smtp.lmtp, limits=config.limits, relays=config.smtp.relays,
@@ -314,15 +341,18 @@ class Daemon:
         imap_archive = None
         if config.imap.enabled:
             imap_archive = Archive(config.db_path)
+            from .mail.intake.imap import ImapIntake
             imap_thread = ImapIntake(config.imap, imap_archive.store, size_limit=config.smtp.size_limit,
                                      on_stored=wake_processor, stop=imap_stop, limits=config.limits).start()
 
         async def reclaim() -> None:
             # Only this worker claims: whatever is claimed was dropped by the loop that just failed.
-            await loop.run_in_executor(worker, processor.archive.release_claims)
+            if made:
+                await loop.run_in_executor(worker, made[0].archive.release_claims)
 
         # the tick runs inside the processing loop, between two mails (see Processor.tick)
-        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake, drain_spool),
+        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor_ready, inbound_wake,
+                                                                            drain_spool),
                                   reclaim),
                  self._supervised("outbox", lambda: self._outbox_loop(sending, sender, outbound_wake))]
         on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
@@ -353,7 +383,8 @@ class Daemon:
                 else:
                     imap_archive.close()
             await loop.run_in_executor(None, handler.close)
-            await loop.run_in_executor(worker, processor.close)
+            if made:
+                await loop.run_in_executor(worker, made[0].close)
             await loop.run_in_executor(sending, sender.close)
             worker.shutdown()
             sending.shutdown()
@@ -386,12 +417,16 @@ class Daemon:
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
-    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event,
+    async def _process_loop(self, worker, processor_ready: Callable[[], Awaitable[Processor]], wake: asyncio.Event,
                             drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
         of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
         archive has no mail waiting, intake's spool is drained if intake could not (judge.sqlite was busy)."""
         loop = asyncio.get_running_loop()
+        # first the dispatcher's start-up work (SMTP intake takes and spools mail meanwhile); a failure
+        # here restarts this loop, as any other would, and it is tried again before any mail is read
+        processor = await processor_ready()
+        await loop.run_in_executor(worker, processor.prepare)
         next_tick = last_tick = self.clock()
         while not self.stopping.is_set():
             wake.clear()
@@ -429,6 +464,19 @@ class Daemon:
             attempts = await loop.run_in_executor(sending, partial(sender.deliver_due, stopping=self.stopping.is_set))
             if not attempts:
                 await _wait(wake, self.config.outbox.poll_seconds)
+
+
+def keeper_told(config: Config) -> Callable[..., None]:
+    """The outbox sender's `on_failed`: judge.mail.outbound.failed_mail's, imported when a mail
+    first fails for good (its words need jinja, which the start need not wait for)."""
+    told: list[Callable[..., None]] = []
+
+    def on_failed(*args) -> None:
+        if not told:
+            from .mail.outbound import failed_mail
+            told.append(failed_mail.keeper_told(config))
+        told[0](*args)
+    return on_failed
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:

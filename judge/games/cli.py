@@ -9,10 +9,11 @@ import json
 import os
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .answers import GameState, NoSuchGame
-from .service import GameError, GameService
+if TYPE_CHECKING:       # the games layer is imported when a command runs, not for `judge --help`
+    from .answers import GameState
+    from .service import GameService
 
 
 def _data_default() -> str:
@@ -83,9 +84,14 @@ def register(subparsers) -> None:
     p.add_argument("--keeper", action="store_true")
 
 
-def _service(args) -> GameService:
+def _service(args, *, sweep: bool = False) -> GameService:
+    """The games service on the data directory. `sweep`: the index brought up to date with the game
+    files first (it lists them: a crash, or a file the keeper put back, may have left it behind);
+    the other commands read or write one game's own file, and pay nothing for the other 10,000."""
+    from .service import GameService
     svc = GameService(Path(args.data or _data_default()))
-    svc.sync_index(quick=True)
+    if sweep:
+        svc.sync_index(quick=True)
     return svc
 
 
@@ -103,6 +109,8 @@ def _out(args, value: Any, text: str) -> int:
 
 def _guard(func):
     def run(args) -> int:
+        from .answers import NoSuchGame
+        from .model import GameError
         try:
             return func(args)
         except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
@@ -144,7 +152,7 @@ def _export(args) -> int:
 
 @_guard
 def _list(args) -> int:
-    games = _service(args).list_games(all_games=True)
+    games = _service(args, sweep=True).list_games(all_games=True)
     lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))

@@ -43,8 +43,8 @@ from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction
-from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_path, open_game,
-                    open_judge, sound, stale_game_files)
+from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_files, game_path,
+                    open_game, open_judge, sound, stale_game_files)
 from .trouble import GameDamaged
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
                           store_orders, too_late)
@@ -298,12 +298,12 @@ class GameService:
         written (judge.games.store.fingerprint); the others are neither opened nor checked again.
         Each file is opened once (its schema checked then, for the rest of the process), and the
         whole index is written in one transaction: one fsync, however many games."""
-        paths = sorted((self.data / "games").glob("*.sqlite"))
+        paths = game_files(self.data)
         damaged = self.damaged_games()
         # a damaged file is looked at again each time: a backup put back in its place clears the mark
-        stale = stale_game_files(self.data, self.judge) if quick else paths
+        stale = stale_game_files(self.data, self.judge, paths) if quick else paths
         stale = sorted(set(stale) | {p for p in paths if p.stem in damaged})
-        for path in set(paths) - set(stale):
+        for path in set(paths).difference(stale):
             game_checked(path)
         count = len(paths) - len(stale)
         with transaction(self.judge):
@@ -326,6 +326,9 @@ class GameService:
                 raise
             self._mark_damaged(name, str(e))
             return 0
+        except RuntimeError as e:   # a schema this judge cannot open (storage.db.migrate): held, the others run
+            self._hold(name, e, self.clock())
+            return 1
         try:
             problem = sound(db)
             if problem is None and db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:

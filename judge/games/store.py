@@ -420,10 +420,23 @@ def fingerprint(path: Path) -> str | None:
     return f"{st.st_size}:{st.st_mtime_ns}:{log}"
 
 
-def stale_game_files(data: Path, judge: sqlite_utils.Database | None) -> list[Path]:
+def game_files(data: Path) -> list[Path]:
+    """Every game file, by name. Names sorted as strings, not as Paths: pathlib's comparisons cost
+    `judge list` a third of its time with 10,000 games."""
+    games = Path(data) / "games"
+    try:
+        with os.scandir(games) as entries:
+            names = sorted(e.name for e in entries if e.name.endswith(".sqlite") and e.is_file())
+    except FileNotFoundError:
+        return []
+    return [games / name for name in names]
+
+
+def stale_game_files(data: Path, judge: sqlite_utils.Database | None, paths: list[Path] | None = None) -> list[Path]:
     """The game files whose index row may not match them (changed since it was written, or written by
-    a judge with an older schema), or every game file when the index cannot tell."""
-    paths = sorted((Path(data) / "games").glob("*.sqlite"))
+    a judge with an older schema), or every game file when the index cannot tell. `paths`: the game
+    files, when the caller has them (game_files)."""
+    paths = game_files(data) if paths is None else paths
     known: dict[str, tuple[str, int]] = {}
     if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
         known = {r["name"]: (r["fingerprint"], r["schema"])

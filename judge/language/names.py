@@ -13,11 +13,12 @@ import bisect
 import difflib
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
-
-from lark import Token
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Variant
+
+if TYPE_CHECKING:       # a type only: the games layer reads names without the parser (judge status)
+    from lark import Token
 
 _SEPARATORS = re.compile(r"[\s\-_]+")
 _DROPPED = re.compile(r"[.'’`]")

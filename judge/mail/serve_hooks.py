@@ -44,6 +44,7 @@ class Tick:
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
     # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
     service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
-    service.sync_index(quick=True)        # after `judge serve`'s upgrade: only what changed since (nothing)
+    # (the game files changed since the index saw them are swept by the daemon's worker once it
+    # takes mail: Dispatch.prepare)
     courier = Courier(service, config)
     return Dispatch(service, config, courier=courier), Tick(service, courier, config)

@@ -94,7 +94,7 @@ def check_data_dir(data_dir: Path) -> list[Check]:
 
 
 def _has(conn: sqlite3.Connection, table: str) -> bool:
-    return sqlite_utils.Database(conn)[table].exists()
+    return sqlite_utils.Database(conn, execute_plugins=False)[table].exists()
 
 
 def _compare(where: str, component: str, have: int | None, want: int) -> Check | None:
@@ -196,7 +196,7 @@ def check_inbound(judge: sqlite3.Connection, now: float, max_age: float) -> list
         return [Check(WARN, "inbound", "no inbound archive yet: `judge serve` has not run with this judge")]
     pending, oldest = judge.execute(
         "SELECT count(*), min(received_at) FROM inbound WHERE state IN ('new', 'claimed')").fetchone()
-    failed = sqlite_utils.Database(judge)["inbound"].count_where("state = 'failed'")
+    failed = sqlite_utils.Database(judge, execute_plugins=False)["inbound"].count_where("state = 'failed'")
     last = judge.execute("SELECT max(received_at) FROM inbound").fetchone()[0]
     checks = []
     if pending and now - oldest > max_age:

@@ -73,6 +73,21 @@ class Upgraded:
         return f"{self.name}: {changes}"
 
 
+def current(data_dir: Path) -> bool:
+    """Is judge.sqlite at this judge's schema, every component of it? Then the judge ran this directory
+    before and `upgrade` has nothing to do but sweep the game files changed since, which `judge serve`
+    leaves to its worker (judge.mail.commands.dispatch.Dispatch.prepare) so that it takes mail at once.
+    A game file changed since is checked there; one this judge cannot open is held, the others run."""
+    judge_file = Path(data_dir) / "judge.sqlite"
+    if not judge_file.exists():
+        return False
+    try:
+        versions = schema_versions(judge_file)
+    except sqlite3.DatabaseError:
+        return False        # upgrade says what is wrong with it
+    return all(versions.get(name) == schema.version for name, schema in JUDGE_FILE_COMPONENTS.items())
+
+
 def upgrade(data_dir: Path) -> list[Upgraded]:
     """Migrate every component of judge.sqlite and every game file; rebuild the games index. A game
     file unchanged since its index row was written at this judge's schema is current already: it is

@@ -46,7 +46,9 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=30, check_same_thread=False)
-    db = sqlite_utils.Database(conn)
+    # no sqlite-utils plugins: looking for them reads every installed package's entry points (90 ms
+    # of `judge status`), and the judge's files are its own
+    db = sqlite_utils.Database(conn, execute_plugins=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
     conn.execute("PRAGMA foreign_keys=ON")

@@ -100,6 +100,12 @@ class Dispatch:
     def __repr__(self) -> str:
         return "Dispatch: commands, orders and confirmation replies"
 
+    def prepare(self) -> None:
+        """The daemon has started: before the first mail, the games index is brought up to date with
+        the game files changed since it was written (a crash between the two), each of them checked
+        (a damaged one recorded, the others run). `judge serve` is taking mail meanwhile."""
+        self.service.sync_index(quick=True)
+
     def close(self) -> None:
         """The daemon stops: the game files kept open on this thread are closed."""
         self.service.close_games()

@@ -24,6 +24,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -31,11 +32,13 @@ import sqlite_utils
 from ...config import Config
 from ...games.accounts import check_address, check_name, normal_address
 from ...games.clock import iso
-from ...games.service import GameService
 from ...storage.db import Schema, migrate, transaction
 from ..outbound import outbox
 from .shards import ShardMail, wrap
 from ..screening.tokens import revoke
+
+if TYPE_CHECKING:       # a type only: `judge serve`'s start-up (ops.upgrade) reads SCHEMA without the games service
+    from ...games.service import GameService
 
 log = logging.getLogger("judge.shards")
 

@@ -28,20 +28,21 @@ from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage, Message
 from email.utils import formatdate
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
 from ...config import Config
 from ...games.answers import NoSuchGame
-from ...games.service import GameService
 from ...games.store import check_game_name
-from ...language import CommandItem
-from ...language.commands import Create, Register
 from ..outbound import outbox
 from ..intake.archive import StoredMessage
 from ..intake.message_keys import content_hash, message_id_of
 from ..outbound.compose import stable_message_id
 from ...storage.db import transaction
+
+if TYPE_CHECKING:       # types only: `judge serve`'s start-up (ops.upgrade) reads the schemas without the games layer
+    from ...games.service import GameService
 
 log = logging.getLogger("judge.shards")
 
@@ -152,6 +153,8 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
     home = config.address.lower()
     if not any(str(a).strip().strip("<>").lower() == home for a in delivered):
         return None
+    from ...language import CommandItem     # here: the grammars are built at import (not at start-up)
+    from ...language.commands import Create
     for item in items:
         command = getattr(item, "command", None) if isinstance(item, CommandItem) else None
         game = getattr(command, "game", None)
@@ -171,6 +174,8 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
 def passwords_in(items) -> set[str]:
     """The passwords a forwarded mail holds: its copy in this host's archive loses them, as a mail
     handled here does (judge.mail.screening.secrets_mask)."""
+    from ...language import CommandItem     # here: the grammars are built at import (not at start-up)
+    from ...language.commands import Register
     found = set()
     for item in items:
         command = getattr(item, "command", None) if isinstance(item, CommandItem) else None
