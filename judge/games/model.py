@@ -107,6 +107,9 @@ class Settings:
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
     # the master's REVEAL (judge.mail.words.anonymity); set before the start only
     anonymous: bool = False
+    # a power abandoned or resigned, which nobody has taken over, is played by the judge's stand-in
+    # (judge.engine.stand_in: DPjudge's SMART_CD) rather than holding; off: its units hold
+    stand_in: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -166,7 +169,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at"})
+    "ends_at", "stand_in"})
 
 
 class GameError(ValueError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from ..engine import notation, orders_needed, process_phase
@@ -16,6 +17,7 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
+from ..engine.stand_in import stand_in_orders
 from . import records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
@@ -185,10 +187,13 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
     exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
-    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply,
-                         disorder=gone_powers(gf, missed))
+    stood_in = stand_ins(gf, position, orders)
+    disorder = gone_powers(gf, missed)
+    turn = process_phase(gf.variant, position, {**orders, **stood_in}, gf.rules, after_movement=exchanges.apply,
+                         disorder=None if disorder is None else disorder - set(stood_in))
     checkpoint("adjudicated")
-    results = [turn.result, *turn.skipped]
+    results = [by_stand_in(turn.result, stood_in), *turn.skipped]
+    stand_in_at = {0: set(stood_in)}  # which of `results` the stand-in played, for which powers
     nxt = turn.next
     # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
     # powers still without orders did not miss anything (no civil disorder, no abandonment).
@@ -204,11 +209,17 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             news += happened
         if nxt.phase.kind is PhaseKind.MOVEMENT or expected(gf, nxt):
             break
-        more = process_phase(gf.variant, nxt, {}, gf.rules)
-        results += [more.result, *more.skipped]
+        settled_for = stand_ins(gf, nxt, {})     # (empty unless SET STANDIN is on)
+        more = process_phase(gf.variant, nxt, settled_for, gf.rules)
+        stand_in_at[len(results)] = set(settled_for)
+        results += [by_stand_in(more.result, settled_for), *more.skipped]
         nxt = more.next
 
     encoded = _results_json(gf, results, row.seq)
+    for i, powers in stand_in_at.items():     # the results mail tells the stand-in's orders apart
+        for o in encoded[i]["outcomes"]:
+            if o["power"] in powers:
+                o["stand_in"] = True
     gf.db["phases"].update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
@@ -248,6 +259,27 @@ def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
         if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
             gone.add(p)
     return frozenset(gone)
+
+
+def stand_ins(gf: GameFile, position: Position, orders: dict[str, list[Order]]) -> dict[str, list[Order]]:
+    """With SET STANDIN on, the stand-in's orders (judge.engine.stand_in) for each power abandoned or
+    resigned that has none of its own: a power taken over or come back is playing again, and so no
+    longer stood in for."""
+    if not gf.settings.stand_in:
+        return {}
+    powers = gf.powers()
+    gone = [p for p in needs(gf, position) if not orders.get(p)
+            and powers[p].status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)]
+    return {p: list(stand_in_orders(gf.variant, position, p, gf.rules)) for p in gone}
+
+
+def by_stand_in(result: PhaseResult, stood_in: dict[str, list[Order]]) -> PhaseResult:
+    """The phase with the stand-in's orders marked as the judge's (`Outcome.by_judge`)."""
+    if not stood_in:
+        return result
+    return PhaseResult(result.phase, lambda: tuple(replace(o, by_judge=True) if o.power in stood_in else o
+                                                   for o in result.outcomes),
+                       result.position, result.dislodged, result.standoffs)
 
 
 def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[str, str]:
