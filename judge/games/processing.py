@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 
 from ..engine import notation, orders_needed, process_phase
@@ -192,7 +191,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     turn = process_phase(gf.variant, position, {**orders, **stood_in}, gf.rules, after_movement=exchanges.apply,
                          disorder=None if disorder is None else disorder - set(stood_in))
     checkpoint("adjudicated")
-    results = [by_stand_in(turn.result, stood_in), *turn.skipped]
+    results = [turn.result, *turn.skipped]
     stand_in_at = {0: set(stood_in)}  # which of `results` the stand-in played, for which powers
     nxt = turn.next
     # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
@@ -212,14 +211,14 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         settled_for = stand_ins(gf, nxt, {})     # (empty unless SET STANDIN is on)
         more = process_phase(gf.variant, nxt, settled_for, gf.rules)
         stand_in_at[len(results)] = set(settled_for)
-        results += [by_stand_in(more.result, settled_for), *more.skipped]
+        results += [more.result, *more.skipped]
         nxt = more.next
 
     encoded = _results_json(gf, results, row.seq)
-    for i, powers in stand_in_at.items():     # the results mail tells the stand-in's orders apart
+    for i, powers in stand_in_at.items():     # the stand-in's orders are the judge's, told apart in the results
         for o in encoded[i]["outcomes"]:
             if o["power"] in powers:
-                o["stand_in"] = True
+                o.update(by_judge=True, stand_in=True)
     gf.db["phases"].update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
@@ -271,15 +270,6 @@ def stand_ins(gf: GameFile, position: Position, orders: dict[str, list[Order]]) 
     gone = [p for p in needs(gf, position) if not orders.get(p)
             and powers[p].status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)]
     return {p: list(stand_in_orders(gf.variant, position, p, gf.rules)) for p in gone}
-
-
-def by_stand_in(result: PhaseResult, stood_in: dict[str, list[Order]]) -> PhaseResult:
-    """The phase with the stand-in's orders marked as the judge's (`Outcome.by_judge`)."""
-    if not stood_in:
-        return result
-    return PhaseResult(result.phase, lambda: tuple(replace(o, by_judge=True) if o.power in stood_in else o
-                                                   for o in result.outcomes),
-                       result.position, result.dislodged, result.standoffs)
 
 
 def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[str, str]:
