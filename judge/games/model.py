@@ -107,6 +107,10 @@ class Settings:
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
     # the master's REVEAL (judge.mail.words.anonymity); set before the start only
     anonymous: bool = False
+    # excused misses (judge.games.excuses): each power's player may miss this many deadlines in the
+    # game (0: none); a deadline missed with one left moves on `excuse_hours` instead of being played
+    excuses: int = 0
+    excuse_hours: float = 24.0
     # a power abandoned or resigned, which nobody has taken over, is played by the judge's stand-in
     # (judge.engine.stand_in: DPjudge's SMART_CD) rather than holding; off: its units hold
     stand_in: bool = False
@@ -122,6 +126,10 @@ class Settings:
         for name in ("movement_hours", "retreat_hours", "adjustment_hours"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        if self.excuses < 0:
+            raise ValueError("excuses cannot be negative")
+        if self.excuse_hours <= 0:
+            raise ValueError("excuse_hours must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
         if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
@@ -169,7 +177,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at", "stand_in"})
+    "ends_at", "excuses", "excuse_hours", "stand_in"})
 
 
 class GameError(ValueError):
