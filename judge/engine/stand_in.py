@@ -1,22 +1,22 @@
 """The stand-in: orders for a power nobody plays, that hold the line (DPjudge's SMART_CD as the model).
 
 A pure function of the position: no chance, no clock, the same orders for the same input (every choice
-made over sorted values). It never attacks an occupied province, so no order of its own can cost it a
-unit; it only moves into an empty province to take back a lost home centre or an empty centre next
-door, and only a unit whose own centre nobody can reach then. Every other unit supports a threatened
-neighbour in place, or holds. A dislodged unit retreats toward home; builds go to home centres
-(armies, but fleets where an army could never leave); removals are the engine's civil-disorder choice
-(the farthest units, as the edition counts it). Each order is checked by the engine itself, and one it
-would refuse becomes a hold (or disband, or waive).
+made over sorted values). It moves a unit only off a centre nobody can reach (or off no centre): into
+an empty lost home centre, or an empty centre next door. It attacks no occupied province but a lost
+home centre, and that only with more support than the unit holding it could possibly get. Every other
+unit supports a threatened neighbour in place, or holds. A dislodged unit retreats toward home; builds
+go to home centres (armies, but fleets where an army could never leave); removals are the engine's
+civil-disorder choice (the farthest units, as the edition counts it). Each order is checked by the
+engine itself, and one it would refuse becomes a hold (or disband, or waive).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .adjustment import adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
-from .orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, UnitRef, Waive
+from .orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from .phase import check_orders, orders_needed
 from .position import DislodgedUnit, Position, Unit
 from .removals import civil_disorder_removals
@@ -87,30 +87,31 @@ def _movement(variant: Variant, position: Position, power: str) -> list[Order]:
             return threat.get(here, 0) > 0
         return board.province(here).supply_centre
 
+    def free(moves: dict[str, Move], goal: str) -> list[Unit]:
+        """The units that may go to `goal`: rather one off any centre of its own, and one nobody
+        threatens where it stands."""
+        out = [u for u in mine if u.location.province not in moves and u.location.province not in helping
+               and not pinned(u) and _way_in(variant, u, goal) is not None]
+        return sorted(out, key=lambda u: (u.location.province in owned, threat.get(u.location.province, 0) > 0,
+                                          str(u.location)))
+
     home = variant.power(power).home_centres
     lost_homes = sorted(h for h in home if position.owners.get(h) != power)
     other_centres = sorted(c for c in variant.supply_centres if c not in owned and c not in home)
     moves: dict[str, Move] = {}          # the moving unit's province -> its move
-    targets: set[str] = set()
-    for goal in lost_homes + other_centres:      # home first: it is where the power builds
-        if position.unit_in(goal) is not None or goal in targets:
-            continue
-        candidates = [u for u in mine if u.location.province not in moves and not pinned(u)
-                      and _way_in(variant, u, goal) is not None]
-        # rather a unit off any centre of its own, and one nobody threatens where it stands
-        candidates.sort(key=lambda u: (u.location.province in owned, threat.get(u.location.province, 0) > 0,
-                                       str(u.location)))
-        if candidates:
-            unit = candidates[0]
-            to = _way_in(variant, unit, goal)
-            assert to is not None
-            moves[unit.location.province] = Move(_ref(unit), to)
-            targets.add(goal)
+    helping: dict[str, SupportMove] = {}  # a supporting unit's province -> its support of a move
+    # home first (it is where the power builds), empty and then held by another power; then the rest
+    _take_empty(variant, position, lost_homes, moves, free)
+    _retake_occupied_homes(variant, position, power, mine, lost_homes, moves, helping, free)
+    _take_empty(variant, position, other_centres, moves, free)
 
     staying = [u for u in mine if u.location.province not in moves]
     backed: dict[str, int] = {}          # a staying unit's province -> supports given to it so far
     orders: list[Order] = list(moves.values())
     for unit in staying:
+        if unit.location.province in helping:
+            orders.append(helping[unit.location.province])
+            continue
         choices = [t for t in staying if t is not unit and threat.get(t.location.province, 0) > 0
                    and board.can_reach_province(unit.kind, unit.location, t.location.province)]
         if not choices:
@@ -123,6 +124,50 @@ def _movement(variant: Variant, position: Position, power: str) -> list[Order]:
         backed[best.location.province] = backed.get(best.location.province, 0) + 1
         orders.append(SupportHold(_ref(unit), _ref(best)))
     return orders
+
+
+def _move(variant: Variant, unit: Unit, goal: str) -> Move:
+    to = _way_in(variant, unit, goal)
+    assert to is not None
+    return Move(_ref(unit), to)
+
+
+def _take_empty(variant: Variant, position: Position, goals: Sequence[str], moves: dict[str, Move],
+                free: Callable[[dict[str, Move], str], list[Unit]]) -> None:
+    """A move into each of these centres that is empty and no other move goes to, by the first unit free."""
+    for goal in goals:
+        if position.unit_in(goal) is None and goal not in {m.to.province for m in moves.values()}:
+            candidates = free(moves, goal)
+            if candidates:
+                moves[candidates[0].location.province] = _move(variant, candidates[0], goal)
+
+
+def _retake_occupied_homes(variant: Variant, position: Position, power: str, mine: Sequence[Unit],
+                           lost_homes: Sequence[str], moves: dict[str, Move], helping: dict[str, SupportMove],
+                           free: Callable[[dict[str, Move], str], list[Unit]]) -> None:
+    """Attacks on a lost home centre another power's unit holds, only with more support than it could
+    possibly get (every other unit next to it counted as its supporter): the moves added to `moves`,
+    the supports to `helping`."""
+    board = variant.board
+    for goal in lost_homes:
+        holder = position.unit_in(goal)
+        if holder is None or holder.power == power:
+            continue
+        attackers = free(moves, goal)
+        if not attackers:
+            continue
+        attacker = attackers[0]
+        helpers = [u for u in mine if u is not attacker and u.location.province not in moves
+                   and u.location.province not in helping
+                   and board.can_reach_province(u.kind, u.location, goal)]
+        its_help = sum(1 for u in position.units if u.power != power and u is not holder
+                       and board.can_reach_province(u.kind, u.location, goal))
+        if len(helpers) <= its_help:
+            continue
+        move = _move(variant, attacker, goal)
+        moves[attacker.location.province] = move
+        for u in helpers:
+            helping[u.location.province] = SupportMove(_ref(u), _ref(attacker), board.location(goal))
 
 
 # -- retreats and adjustments ----------------------------------------------------------------------
@@ -182,7 +227,7 @@ def _instead(order: Order) -> Order | None:
         return Waive()
     if isinstance(order, Disband):
         return None
-    if isinstance(order, (Hold, Move, SupportHold)):
+    if isinstance(order, (Hold, Move, SupportHold, SupportMove)):
         return Hold(order.unit)
     return None
 
