@@ -111,6 +111,9 @@ class Settings:
     # game (0: none); a deadline missed with one left moves on `excuse_hours` instead of being played
     excuses: int = 0
     excuse_hours: float = 24.0
+    # a power abandoned or resigned, which nobody has taken over, is played by the judge's stand-in
+    # (judge.engine.stand_in: DPjudge's SMART_CD) rather than holding; off: its units hold
+    stand_in: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -174,7 +177,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at", "excuses", "excuse_hours"})
+    "ends_at", "excuses", "excuse_hours", "stand_in"})
 
 
 class GameError(ValueError):

@@ -17,6 +17,7 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
+from ..engine.stand_in import stand_in_orders
 from . import excuses, records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
@@ -211,10 +212,13 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
     exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
-    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply,
-                         disorder=gone_powers(gf, missed))
+    stood_in = stand_ins(gf, position, orders)
+    disorder = gone_powers(gf, missed)
+    turn = process_phase(gf.variant, position, {**orders, **stood_in}, gf.rules, after_movement=exchanges.apply,
+                         disorder=None if disorder is None else disorder - set(stood_in))
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
+    stand_in_at = {0: set(stood_in)}  # which of `results` the stand-in played, for which powers
     nxt = turn.next
     # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
     # powers still without orders did not miss anything (no civil disorder, no abandonment).
@@ -230,11 +234,17 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             news += happened
         if nxt.phase.kind is PhaseKind.MOVEMENT or expected(gf, nxt):
             break
-        more = process_phase(gf.variant, nxt, {}, gf.rules)
+        settled_for = stand_ins(gf, nxt, {})     # (empty unless SET STANDIN is on)
+        more = process_phase(gf.variant, nxt, settled_for, gf.rules)
+        stand_in_at[len(results)] = set(settled_for)
         results += [more.result, *more.skipped]
         nxt = more.next
 
     encoded = _results_json(gf, results, row.seq)
+    for i, powers in stand_in_at.items():     # the stand-in's orders are the judge's, told apart in the results
+        for o in encoded[i]["outcomes"]:
+            if o["power"] in powers:
+                o.update(by_judge=True, stand_in=True)
     gf.db["phases"].update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
@@ -285,6 +295,18 @@ def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
         if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
             gone.add(p)
     return frozenset(gone)
+
+
+def stand_ins(gf: GameFile, position: Position, orders: dict[str, list[Order]]) -> dict[str, list[Order]]:
+    """With SET STANDIN on, the stand-in's orders (judge.engine.stand_in) for each power abandoned or
+    resigned that has none of its own: a power taken over or come back is playing again, and so no
+    longer stood in for."""
+    if not gf.settings.stand_in:
+        return {}
+    powers = gf.powers()
+    gone = [p for p in needs(gf, position) if not orders.get(p)
+            and powers[p].status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)]
+    return {p: list(stand_in_orders(gf.variant, position, p, gf.rules)) for p in gone}
 
 
 def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[str, str]:

@@ -164,6 +164,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("PICTURES",), "pictures", _switch, "results mail carries a picture of the board (ON or OFF)", "off"),
     Setting(("FOG", "BLIND", "FOGOFWAR"), "fog", _switch,
             "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),
+    Setting(("STANDIN", "SMARTCD", "SMART_CD"), "stand_in", _switch,
+            "a power abandoned or resigned, and not taken over, is played by the judge's stand-in, which"
+            " holds the line, rather than left holding (ON or OFF)", "on"),
     Setting(("GAMEZONE",), "time_zone", _zone, "the game's time zone, in which deadlines are shown", "Europe/Paris"),
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
     Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,

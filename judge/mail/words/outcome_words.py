@@ -75,8 +75,11 @@ def unit_phrase(variant: Variant, units: dict[str, tuple[str, UnitKind | None]],
 
 
 def order_words(variant: Variant, outcome: dict[str, Any]) -> str:
-    """The order in full names, marked when the judge gave it (a default hold, a removal)."""
+    """The order in full names, marked when the judge gave it (a default hold, a removal, the orders
+    of the stand-in for a power nobody plays)."""
     text = describe(order_from_json(outcome["json"]), variant)
+    if outcome.get("stand_in"):
+        return text + " (stand-in)"
     # a default hold says so in its result ("no order given: held")
     return text + " (by the judge)" if outcome.get("by_judge") and outcome["reason"] != Reason.HELD.value else text
 
@@ -142,7 +145,7 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
         text = f"illegal order: {detail}" if detail else "illegal order"
     elif outcome["succeeded"] and reason in _DONE:
         text = _DONE[reason]
-        if outcome.get("by_judge") and reason is Reason.HELD:
+        if outcome.get("by_judge") and reason is Reason.HELD and not outcome.get("stand_in"):
             text = "no order given: held"
         if detail:
             text += f" ({detail})"

@@ -39,7 +39,8 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
             outcome = "held instead"
         powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
     idle = {p for p in silent & set(powers)
-            if all(o["by_judge"] and o["reason"] == Reason.HELD.value for o in result["outcomes"] if o["power"] == p)
+            if all(o["by_judge"] and o["reason"] == Reason.HELD.value and not o.get("stand_in")
+                   for o in result["outcomes"] if o["power"] == p)
             and not any(d["power"] == p for d in result["dislodged"])}
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
@@ -64,6 +65,7 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
     told = {n["power"] for n in payload.get("news", ())}
     silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
     fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
+    stood_in = {o["power"] for r in payload["results"] for o in r["outcomes"] if o.get("stand_in")}
     sections = [phase_section(variant, r, players, silent, fog is not None) for r in payload["results"]
                 if r["outcomes"] or r["dislodged"] or r["standoffs"]]
     due = payload["adjustments"]
@@ -94,9 +96,11 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
         "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
                          for p, us in payload["retreats"].items()],
-        # powers without orders that no news item tells about (already abandoned or resigned)
+        # powers without orders that no news item tells about (already abandoned or resigned), and
+        # those of them the judge's stand-in played (SET STANDIN)
         "silent": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
-                   if p not in {n["power"] for n in payload.get("news", ())}],
+                   if p not in told and p not in stood_in],
+        "stood_in": [(variant.power(p).name, players.get(p)) for p in variant.power_ids if p in stood_in],
         "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
                     for r in payload.get("rulings", ())],
         # civil disorder is told in one list; the other news one paragraph each
