@@ -15,6 +15,7 @@ STRICT = [
     "judge/games/service.py",
     "judge/games/answers.py",
     "judge/storage",
+    "judge/mail/intake",
 ]
 
 
