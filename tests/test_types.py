@@ -16,6 +16,7 @@ STRICT = [
     "judge/games/answers.py",
     "judge/storage",
     "judge/mail/intake",
+    "judge/mail/screening",
 ]
 
 
