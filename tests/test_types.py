@@ -17,6 +17,8 @@ STRICT = [
     "judge/storage",
     "judge/mail/intake",
     "judge/mail/screening",
+    "judge/mail/outbound",
+    "judge/mail/federation",
 ]
 
 
