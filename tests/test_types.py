@@ -19,6 +19,7 @@ STRICT = [
     "judge/mail/screening",
     "judge/mail/outbound",
     "judge/mail/federation",
+    "judge/mail/words",
 ]
 
 

@@ -8,6 +8,7 @@ of the same phase: in a movement phase every unit has an order, the judge's hold
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...engine.geography import Location, UnitKind
@@ -93,8 +94,8 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
     attacker = outcome.get("dislodged_from")
-    name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
-    by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
+    name: Callable[[str], str] = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
+    by: Callable[[str], str] = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
@@ -124,6 +125,6 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
         text = REASONS[reason]
         if detail and detail != text:
             text += f": {detail}"
-    if attacker and reason is not Reason.DISLODGED:
+    if attacker:        # (a dislodged unit's words were returned above)
         text += f"; {dislodged}"
     return text

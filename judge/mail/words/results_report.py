@@ -7,6 +7,7 @@ builds and removals due.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...engine.notation import parse_order
@@ -54,7 +55,7 @@ def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | 
     }
 
 
-def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
     """Everything the results template shows, with names in full and tables ready to align."""
     position = payload["position"]
     told = {n["power"] for n in payload.get("news", ())}
