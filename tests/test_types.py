@@ -15,11 +15,7 @@ STRICT = [
     "judge/games/service.py",
     "judge/games/answers.py",
     "judge/storage",
-    "judge/mail/intake",
-    "judge/mail/screening",
-    "judge/mail/outbound",
-    "judge/mail/federation",
-    "judge/mail/words",
+    "judge/mail",
 ]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from importlib import metadata
 
-from ...games.answers import GameState
+from ...engine.variant import Variant
+from ...games.answers import GameState, Json
 from ...games.records import Record
 from ...games.service import GameService
 from ...language import commands as c
@@ -85,7 +86,7 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     return lines
 
 
-def outcome_line(variant, outcome: dict) -> str:
+def outcome_line(variant: Variant, outcome: Json) -> str:
     """One order's outcome in a table of a phase: the power by name, the order, ok or why not."""
     why = "ok" if outcome["succeeded"] else outcome["reason"]
     return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
