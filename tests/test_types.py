@@ -12,9 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STRICT = [
     "judge/engine",
     "judge/language",
-    "judge/games/service.py",
-    "judge/games/answers.py",
     "judge/storage",
+    "judge/games",
     "judge/mail",
 ]
 

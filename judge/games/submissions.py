@@ -15,7 +15,9 @@ from ..engine import misorders, notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
-from ..engine.phase import check_orders
+from ..engine.outcomes import Outcome
+from ..engine.phase import Need, check_orders
+from ..engine.position import Position
 from . import fog, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time
@@ -27,7 +29,8 @@ from .ordercodec import order_to_json
 
 def order_of(item: Any) -> Order | None:
     """The engine order of a parsed order or a (text, Order) pair."""
-    return item[1] if isinstance(item, tuple) else item.order
+    order: Order | None = item[1] if isinstance(item, tuple) else item.order
+    return order
 
 
 def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
@@ -178,7 +181,7 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
 
 def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
     sid = gf.submission(row.seq, power, now, source, "clear", "", [])
-    gf.db["orders"].delete_where("phase_seq = ? AND power = ?", [row.seq, power])
+    gf.db.table("orders").delete_where("phase_seq = ? AND power = ?", [row.seq, power])
     return sid
 
 
@@ -194,9 +197,9 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
 def confirmation(gf: GameFile, power: str) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and the units still without orders (they will hold)."""
-    row = gf.current()
+    row = gf.phase_now()
     mine = gf.orders(row.seq).get(power, [])
-    problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
+    problems: Sequence[Outcome] = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
     need = processing.needs(gf, row.position).get(power)
@@ -217,7 +220,8 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
         digest=orders_digest(gf.name, row.phase, power, mine))
 
 
-def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problems) -> tuple[dict, ...]:
+def _warnings(gf: GameFile, position: Position, power: str, mine: Sequence[Order],
+              problems: Sequence[Outcome]) -> tuple[dict[str, Any], ...]:
     """The likely misorders among the power's orders. Not a support or convoy of an empty province
     that the problems already name (the reply says it there), nor, with fog of war, one out of the
     power's sight (that would tell it the province is empty)."""
@@ -229,7 +233,7 @@ def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problem
     return tuple({"kind": w.kind.value, "args": list(w.args)} for w in found)
 
 
-def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
+def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     """When the phase will be played as things stand, for the reply to say it truly: "early" (every
     power is in: at the scheduler's next look), at a time (the deadline after its grace), or
     "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
@@ -243,7 +247,7 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
     return {"when": "waits"}
 
 
-def _adjustment(need, orders: Sequence[Order]) -> dict | None:
+def _adjustment(need: Need | None, orders: Sequence[Order]) -> dict[str, Any] | None:
     """In an adjustment phase: builds allowed or removals due, and how many the orders give."""
     if need is None or not (need.builds or need.removals):
         return None
