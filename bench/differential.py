@@ -161,10 +161,9 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
             fixed[power].append(kept)
     theirs, _ = their_next(position, fixed)
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
-    convoyed = {(w[4], w[6]) for lines in fixed.values() for line in lines if (w := line.split())[2] == "C"}
-    # a move by convoy with no fleet ordered to carry it is not made at all, so stands off nobody
+    # a move by convoy with no chain of fleets ordered to carry it is not made at all, so stands off nobody
     targets = Counter(w[3][:3] for lines in fixed.values() for line in lines if (w := line.split())[2] == "-"
-                      and (w[-1] != "VIA" or (w[1], w[3]) in convoyed))
+                      and (w[-1] != "VIA" or _carried(variant, fixed, w[1], w[3])))
     occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
     for ds in theirs.get("dislodged", {}).values():
         for d in ds:
@@ -182,6 +181,24 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
         if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
             return " + ".join(sorted(slips)) + (f" + rule choice {name}" if name else "")
     return None
+
+
+def _carried(variant: Variant, orders: dict, start: str, to: str) -> bool:
+    """Whether the fleets ordered to convoy this army's move form a chain from `start` to `to` (the
+    move is made, whether or not the chain is later broken)."""
+    board = variant.board
+    fleets = {w[1][:3] for lines in orders.values() for line in lines
+              if (w := line.split())[2] == "C" and (w[4], w[6]) == (start, to)}
+    reached, frontier = set(), [f for f in fleets if start[:3] in board.fleet_province_neighbours(f)]
+    while frontier:
+        fleet = frontier.pop()
+        if fleet in reached:
+            continue
+        reached.add(fleet)
+        if to[:3] in board.fleet_province_neighbours(fleet):
+            return True
+        frontier += [f for f in fleets if f in board.fleet_province_neighbours(fleet)]
+    return False
 
 
 def explained_by(position: dict, orders: dict, rules: Rules, variant: Variant, theirs: dict) -> str | None:

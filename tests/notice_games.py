@@ -81,6 +81,7 @@ def play_all(directory: Path) -> Played:
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
     anonymous(svc, clock, courier)
+    excused(svc, clock, courier)
     return played
 
 
@@ -246,6 +247,16 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     svc.offer_exchange("a2", "TURKEY", partner="Germany", give=["Con"], receive=["Ber"], account="a2-turkey")
     courier()
     past_grace(svc, clock, "a2")
+    courier()
+
+
+def excused(svc: GameService, clock, courier: Courier) -> None:
+    """A game with one excused miss each: France sends nothing, and the deadline moves instead."""
+    seven_player_game(svc, "excused", settings=Settings(excuses=1, excuse_hours=24))
+    for power, unit in (("AUSTRIA", "VIE"), ("ENGLAND", "LVP"), ("GERMANY", "BER"), ("ITALY", "ROM"),
+                        ("RUSSIA", "MOS"), ("TURKEY", "CON")):
+        submit(svc, "excused", power, f"A {unit} H")
+    past_grace(svc, clock, "excused")
     courier()
 
 

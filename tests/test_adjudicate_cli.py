@@ -298,7 +298,8 @@ def test_a_variant_is_named_never_a_file_the_request_points_at(tmp_path):
     """A variant name comes from a request (or a mail): a path to a variant file, however valid the
     file, is an unknown variant, so no request can make the judge open a file of its choosing."""
     copy = tmp_path / "standard.json"
-    copy.write_bytes((Path(__file__).resolve().parents[1] / "judge" / "variants" / "standard" / "variant.json").read_bytes())
+    packaged = Path(__file__).resolve().parents[1] / "judge" / "variants" / "standard" / "variant.json"
+    copy.write_bytes(packaged.read_bytes())
     request = {"variant": str(copy), "phase": "S1901M", "units": {"ITALY": ["A VEN"]}, "orders": {}}
     code, out = _run(stdin=json.dumps(request))
     answer = json.loads(out)

@@ -152,7 +152,8 @@ def test_each_power_reads_only_what_it_sees(game):
     fall = " ".join(text_of(notice_mail(tmp_path, "france@dip.test", f"{GAME}: Fall 1901 Movement results")).split())
     assert "bounced with the German army from Ruhr" in fall
     assert "France 4 3 builds 1" in fall             # its own count (Spain left empty in the fall)
-    assert "Germany 4" not in fall and "Germany:" not in fall and "Germany may" not in fall   # others' unseen
+    assert "Germany 4" not in fall and "Germany: Berlin" not in fall and "Germany may" not in fall  # others' unseen
+    assert "Germany: army in Ruhr." in fall      # where the units stand: only the German army in sight
     assert "Italy: Munich." in fall                    # a foreign centre next to Burgundy
     assert "Tyrolia" not in fall                       # the order that took it came from out of sight
 

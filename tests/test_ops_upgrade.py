@@ -89,11 +89,12 @@ def test_judge_serve_migrates_an_older_data_directory_and_the_games_play_on(tmp_
 
 def test_a_file_from_a_newer_judge_is_refused_with_the_reason(tmp_path):
     data = old_data(tmp_path)
+    newer = known_versions()["game"] + 1
     with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        conn.execute("UPDATE schema_versions SET version = 9 WHERE component = 'game'")
+        conn.execute("UPDATE schema_versions SET version = ? WHERE component = 'game'", [newer])
     done = run_judge("serve", "--data", str(data), "--smtp-port", "0")
     assert done.returncode == 2
-    assert f"games/beta.sqlite: game schema 9 is newer than this judge knows ({known_versions()['game']})" \
+    assert f"games/beta.sqlite: game schema {newer} is newer than this judge knows ({known_versions()['game']})" \
         in done.stderr
     assert "Traceback" not in done.stderr
     assert schema_versions(data / "judge.sqlite")["games"] == 1       # nothing was half-migrated

@@ -34,6 +34,7 @@ class PowerRow:
     missed: int
     waiting: bool
     neutral: bool
+    excuses_used: int = 0
 
 
 @dataclass
@@ -73,8 +74,9 @@ class GameFile:
         return GameStatus(self.row()["status"])
 
     def powers(self) -> dict[str, PowerRow]:
-        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5])) for r in self.db.execute(
-            "SELECT power, account, status, missed, waiting, neutral FROM powers ORDER BY power")}
+        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5]), r[6])
+                for r in self.db.execute("SELECT power, account, status, missed, waiting, neutral, excuses_used"
+                                         " FROM powers ORDER BY power")}
 
     def owners(self) -> dict[str, str | None]:
         return {p.power: p.account for p in self.powers().values()}
@@ -148,6 +150,13 @@ class GameFile:
         # table's columns first (eleven statements for this one).
         sets = ", ".join(f"{k} = ?" for k in values)
         self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
+
+    def set_deadline(self, seq: int, deadline: datetime) -> None:
+        """A new deadline brings its own reminders and late notice; nobody is late any more."""
+        self.db.table("phases").update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
+        for p, pr in self.powers().items():
+            if pr.status is PowerStatus.LATE:
+                self.set_power(p, status=PowerStatus.ACTIVE)
 
     def power_event(self, power: str, account: str | None, event: str, now: datetime, phase: str | None) -> None:
         self.db.table("power_history").insert({"power": power, "account": account, "at": iso(now), "phase": phase,

@@ -22,14 +22,6 @@ def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
     return move_past_absences(gf.settings, deadline, gf.absences(accounts))
 
 
-def set_deadline(gf: GameFile, seq: int, deadline: datetime) -> None:
-    """A new deadline brings its own reminders and late notice; nobody is late any more."""
-    gf.db.table("phases").update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
-    for p, pr in gf.powers().items():
-        if pr.status is PowerStatus.LATE:
-            gf.set_power(p, status=PowerStatus.ACTIVE)
-
-
 def reschedule(gf: GameFile, now: datetime) -> None:
     nxt = processing.next_event(gf, now)
     gf.update_game(next_event_at=iso(nxt) if nxt else None)
@@ -51,7 +43,7 @@ def resume(gf: GameFile, now: datetime) -> None:
     assert row.deadline is not None     # (a game is paused with the deadline it had, and keeps it)
     paused = now - parse_time(gf.row()["paused_at"])
     deadline = moved_past_absences(gf, row.deadline + paused)
-    set_deadline(gf, row.seq, deadline)
+    gf.set_deadline(row.seq, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, paused_at=None)
     gf.event("resumed", now, deadline=iso(deadline))
     gf.announce(f"{row.seq}:{iso(now)}", NoticeKind.RESUMED, {"phase": row.phase}, now, deadline)
@@ -135,7 +127,7 @@ def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) 
     if deadline <= now:
         raise GameError("the new deadline must be in the future")
     row = gf.phase_now()
-    set_deadline(gf, row.seq, deadline)
+    gf.set_deadline(row.seq, deadline)
     gf.event("deadline set", now, deadline=iso(deadline), reason=reason)
     gf.announce(f"{row.seq}:{iso(deadline)}", NoticeKind.DEADLINE_MOVED, {"phase": row.phase, "reason": reason},
                 now, deadline)

@@ -107,6 +107,10 @@ class Settings:
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
     # the master's REVEAL (judge.mail.words.anonymity); set before the start only
     anonymous: bool = False
+    # excused misses (judge.games.excuses): each power's player may miss this many deadlines in the
+    # game (0: none); a deadline missed with one left moves on `excuse_hours` instead of being played
+    excuses: int = 0
+    excuse_hours: float = 24.0
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -119,6 +123,10 @@ class Settings:
         for name in ("movement_hours", "retreat_hours", "adjustment_hours"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        if self.excuses < 0:
+            raise ValueError("excuses cannot be negative")
+        if self.excuse_hours <= 0:
+            raise ValueError("excuse_hours must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
         if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
@@ -166,7 +174,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at"})
+    "ends_at", "excuses", "excuse_hours"})
 
 
 class GameError(ValueError):

@@ -8,7 +8,7 @@ from . import processing
 from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
-from .master import moved_past_absences, reschedule, set_deadline
+from .master import moved_past_absences, reschedule
 from .model import GameError, GameStatus, PowerStatus
 
 
@@ -27,19 +27,20 @@ def check_playing(gf: GameFile, power: str, account: str | None) -> None:
 
 
 def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
-    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders."""
+    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders, and the
+    game's excused misses afresh (judge.games.excuses: they are the player's, kept on the seat)."""
     pr = gf.powers().get(power)
     if pr is None or pr.neutral or pr.status not in (PowerStatus.ABANDONED, PowerStatus.RESIGNED):
         raise GameError(f"{power} is not open for takeover in {gf.name}")
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
-    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0)
+    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
     row = gf.phase_now()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
     deadline = row.deadline
     if deadline is not None and full > deadline:
-        set_deadline(gf, row.seq, full)
+        gf.set_deadline(row.seq, full)
         deadline = full
     gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
                 {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
@@ -88,7 +89,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
         moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
         waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
         if moved != row.deadline and account in waited_for:
-            set_deadline(gf, row.seq, moved)
+            gf.set_deadline(row.seq, moved)
             gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
             out = replace(out, deadline_moved=True, deadline=iso(moved))

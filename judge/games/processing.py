@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ..engine import notation, orders_needed, process_phase
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Order, Waive
-from ..engine.outcomes import PhaseResult
+from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
-from . import records
+from . import excuses, records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .digests import orders_digest
@@ -60,32 +61,52 @@ def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
 
     Being "in" is what lets a phase be played before its deadline, so one stray line (an order
     for a unit that needed none, or for one unit of four) does not count: every unit must be
-    ordered, a hold included (see unordered)."""
+    ordered, a hold included (see owed)."""
     orders = gf.orders(row.seq)
-    return [p for p in expected(gf, row.position) if unordered(gf, row, p, orders)]
+    return [p for p in expected(gf, row.position) if owed(gf, row, p, orders)]
 
 
-def unordered(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> list[str]:
-    """What of this power's duty in the phase has no valid order yet ("A PAR", "2 builds"); empty
-    when the power is "in". Orders the rules reject (illegal, not needed) do not count. Checked
-    with every power's orders, so a move by an ally's convoy counts once the convoy is ordered."""
+@dataclass(frozen=True)
+class Owed:
+    """What of a power's duty in the phase has no valid order yet; empty when the power is "in".
+    `units`: units that need an order and have none ("A PAR"); `refused`: the power's orders for
+    such units that the rules reject as things stand (illegal, not needed), so they count for none;
+    `builds`, `removals`: how many builds (or waives) and removals are still owed."""
+    units: tuple[str, ...] = ()
+    refused: tuple[Outcome, ...] = ()
+    builds: int = 0
+    removals: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.units or self.refused or self.builds or self.removals)
+
+
+def owed(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> Owed:
+    """What of this power's duty in the phase has no valid order yet. Orders the rules reject
+    (illegal, not needed) do not count. Checked with every power's orders, so a move by an ally's
+    convoy counts once the convoy is ordered. The one rule of being "in": the confirmation's list
+    of what is owed and its "is in" both come from here, so they cannot disagree."""
     need = needs(gf, row.position).get(power)
     if not need:
-        return []
+        return Owed()
     orders = gf.orders(row.seq) if orders is None else orders
     mine = orders.get(power, [])
-    bad = [p.order for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
-    valid = [o for o in mine if o not in bad]
-    ordered = {u.location.province for o in valid if (u := getattr(o, "unit", None)) is not None}
-    out = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in ordered]
-    out += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in ordered]
+    bad = [p for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    valid = [o for o in mine if all(o != p.order for p in bad)]
+    given = {_place(o) for o in mine} - {None}
+    ordered = {_place(o) for o in valid} - {None}
+    places = [loc.province for loc in need.units] + [d.unit.location.province for d in need.retreats]
+    units = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in given]
+    units += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in given]
+    refused = tuple(p for p in bad if _place(p.order) in places and _place(p.order) not in ordered)
     builds = sum(isinstance(o, (Build, Waive)) for o in valid)
     removals = sum(isinstance(o, Disband) for o in valid)
-    if builds < need.builds:
-        out.append(f"{need.builds - builds} build(s) or waive(s)")
-    if removals < need.removals:
-        out.append(f"{need.removals - removals} removal(s)")
-    return out
+    return Owed(tuple(units), refused, max(0, need.builds - builds), max(0, need.removals - removals))
+
+
+def _place(order: Order) -> str | None:
+    unit = getattr(order, "unit", None)
+    return unit.location.province if unit is not None else None
 
 
 def ready(gf: GameFile, row: PhaseRow) -> bool:
@@ -137,6 +158,11 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     # orders (a power that asked to wait does not hold back the deadline).
     if now >= processing_time(gf.settings, row.deadline) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
+        excused = excuses.excusable(gf, row, late)
+        if excused:     # a missed deadline a player still had an excuse for: it moves on instead
+            excuses.excuse(gf, row, excused, now)
+            gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
+            return "excused"
         return process(gf, now, checkpoint)
     done = "nothing"
     if now >= row.deadline and not row.late_noticed and late:
@@ -237,6 +263,17 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     checkpoint("notices written")
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return "finished" if ending else "processed"
+
+
+def played_alone(gf: GameFile, power: str) -> tuple[dict[str, Any], Position]:
+    """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
+    power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
+    the rules' defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
+    the position right after it."""
+    row = gf.phase_now()
+    mine = {power: gf.orders(row.seq).get(power, [])}
+    result = process_phase(gf.variant, row.position, mine, gf.rules, disorder=gone_powers(gf, [])).result
+    return _results_json(gf, [result], row.seq)[0], result.position
 
 
 def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:

@@ -36,7 +36,7 @@ from . import (access, audience, deadlines, exchange, export, forming, master, p
                trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
-                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange,
+                      NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
                       notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile, PhaseRow
@@ -767,6 +767,18 @@ class GameService:
                 if nested:
                     db.conn.execute("RELEASE preview")
 
+    def preview_for(self, name: str, power: str) -> OwnPreview:
+        """A player's PREVIEW: the current phase played on paper with `power`'s standing orders and
+        no other power's (judge.games.processing.played_alone); nothing is stored."""
+        with self._read(name) as gf:
+            if gf.status is not GameStatus.ACTIVE:
+                raise GameError(f"{name} is {gf.status.value}")
+            row = _current(gf)
+            result, after = processing.played_alone(gf, power.upper())
+            return OwnPreview(seq=row.seq, phase=row.phase, variant=gf.variant.id, settings=gf.settings.to_json(),
+                              position=notation.position_to_json(gf.variant, row.position), results=(result,),
+                              power=power.upper(), after=notation.position_to_json(gf.variant, after))
+
     def auto_clock(self, name: str) -> deadlines.AutoClock:
         """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its
         players, from their registered zones (those signed up, while it forms)."""
@@ -879,7 +891,8 @@ class GameService:
                 players_needed=gf.setup.players,
                 powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
                                       waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
-                                      centres=len(cur.position.centres_of(p)) if cur else 0)
+                                      centres=len(cur.position.centres_of(p)) if cur else 0,
+                                      excuses_used=pr.excuses_used)
                         for p, pr in powers.items()},
             )
 

@@ -208,6 +208,13 @@ def _game_v8(db: sqlite_utils.Database) -> None:
                " WHERE json_extract(settings, '$.missed_orders') IS NULL")
 
 
+def _game_v9(db: sqlite_utils.Database) -> None:
+    """Excused misses (judge.games.excuses): how many each power's seat has spent, and whether a phase's
+    deadline was moved by one already (a deadline moves so once)."""
+    db.table("powers").add_column("excuses_used", int, not_null_default=0)
+    db.table("phases").add_column("excused", int, not_null_default=0)
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -221,15 +228,15 @@ def _game_current(db: sqlite_utils.Database) -> None:
     create_table(db, "signups", {"account": str, "preferences": str, "joined_at": str}, pk="account",
                  defaults={"preferences": "[]"})
     create_table(db, "powers", {"power": str, "account": str, "status": str, "missed": int, "waiting": int,
-                                "neutral": int}, pk="power", nullable={"account"},
-                 defaults={"missed": 0, "waiting": 0, "neutral": 0})
+                                "neutral": int, "excuses_used": int}, pk="power", nullable={"account"},
+                 defaults={"missed": 0, "waiting": 0, "neutral": 0, "excuses_used": 0})
     create_table(db, "power_history", {"id": int, "power": str, "account": str, "at": str, "phase": str,
                                        "event": str}, pk="id", nullable={"account", "phase"})
     create_table(db, "phases", {"seq": int, "phase": str, "position": str, "started_at": str, "deadline": str,
                                 "late_noticed": int, "reminded": str, "processed_at": str, "result": str,
-                                "rolled_back": int, "powers": str}, pk="seq",
+                                "rolled_back": int, "powers": str, "excused": int}, pk="seq",
                  nullable={"deadline", "processed_at", "result", "powers"},
-                 defaults={"late_noticed": 0, "reminded": "[]", "rolled_back": 0})
+                 defaults={"late_noticed": 0, "reminded": "[]", "rolled_back": 0, "excused": 0})
     create_table(db, "submissions", {"id": int, "phase_seq": int, "power": str, "at": str, "source": str,
                                      "action": str, "written": str, "read": str}, pk="id", nullable={"source"},
                  foreign_keys=[("phase_seq", "phases", "seq")])
@@ -263,7 +270,7 @@ def _game_current(db: sqlite_utils.Database) -> None:
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8]
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 

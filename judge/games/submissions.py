@@ -196,28 +196,33 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
 
 def confirmation(gf: GameFile, power: str) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
-    out as things stand, and the units still without orders (they will hold)."""
+    out as things stand, and what the power still owes before it is "in" (processing.owed: the one
+    rule, so the reply never says both that every unit has an order and that the power is not in)."""
     row = gf.phase_now()
-    mine = gf.orders(row.seq).get(power, [])
-    problems: Sequence[Outcome] = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
+    every = gf.orders(row.seq)
+    mine = every.get(power, [])
+    # checked with every power's orders, as being "in" is: a move by an ally's convoy is no problem
+    # once the convoy is ordered
+    problems = [p for p in check_orders(gf.variant, row.position, every, gf.rules) if p.power == power]
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
     need = processing.needs(gf, row.position).get(power)
-    ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
-    missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
-               if loc.province not in ordered]
-    missing += [str(d.unit).upper() for d in (need.retreats if need else ())
-                if d.unit.location.province not in ordered]
+    owed = processing.owed(gf, row, power, every)
+    told = {p.order: _problem(p) for p in problems}
     return Confirmation(
         game=gf.name, power=power, phase=row.phase, orders=tuple(gf.order_rows(row.seq, power)),
-        problems=tuple({"order": notation.order_text(p.order), "read": order_to_json(p.order),
-                        "reason": p.reason.value, "why": p.why.value if p.why else None, "args": list(p.args)}
-                       for p in problems),
-        units_without_orders=tuple(missing), adjustment=_adjustment(need, mine),
-        all_in=not processing.unordered(gf, row, power), plays=_plays(gf, row, gf.powers()[power].account),
+        problems=tuple(told.values()),
+        units_without_orders=owed.units, adjustment=_adjustment(need, mine, owed),
+        owed_orders=tuple(told.get(p.order, {**_problem(p), "why": None, "args": []}) for p in owed.refused),
+        all_in=not owed, plays=_plays(gf, row, gf.powers()[power].account),
         deadline=gf.times(row.deadline, gf.powers()[power].account),
         warnings=_warnings(gf, row.position, power, mine, problems),
         digest=orders_digest(gf.name, row.phase, power, mine))
+
+
+def _problem(p: Outcome) -> dict[str, Any]:
+    return {"order": notation.order_text(p.order), "read": order_to_json(p.order), "reason": p.reason.value,
+            "why": p.why.value if p.why else None, "args": list(p.args)}
 
 
 def _warnings(gf: GameFile, position: Position, power: str, mine: Sequence[Order],
@@ -247,10 +252,12 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     return {"when": "waits"}
 
 
-def _adjustment(need: Need | None, orders: Sequence[Order]) -> dict[str, Any] | None:
-    """In an adjustment phase: builds allowed or removals due, and how many the orders give."""
+def _adjustment(need: Need | None, orders: Sequence[Order], owed: processing.Owed) -> dict[str, Any] | None:
+    """In an adjustment phase: builds allowed or removals due, how many the orders give, and how many
+    of those the rules allow (a build in a foreign centre counts for none)."""
     if need is None or not (need.builds or need.removals):
         return None
     return {"builds": need.builds, "removals": need.removals,
             "builds_ordered": sum(isinstance(o, (Build, Waive)) for o in orders),
-            "removals_ordered": sum(isinstance(o, Disband) for o in orders)}
+            "removals_ordered": sum(isinstance(o, Disband) for o in orders),
+            "builds_owed": owed.builds, "removals_owed": owed.removals}

@@ -171,7 +171,8 @@ class _Build(Transformer[Token, _Built]):
         return "convoy", Convoy(unit, army, to)
 
     def retreat(self, parts: _Items) -> _Built:
-        return "retreat", Retreat(parts[0], parts[-1])
+        unit = next(p for p in parts if isinstance(p, UnitRef))   # "A Bul R Con" or "retreat bul-con"
+        return "retreat", Retreat(unit, parts[-1])
 
     def disband(self, parts: _Items) -> _Built:
         a, b = parts

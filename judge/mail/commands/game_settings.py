@@ -150,6 +150,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("MISSED", "MISSEDORDERS"), "missed_orders", _choice(hobby="hobby|judge|judges", book="book|rulebook|ftf"),
             "what a missed movement deadline costs: HOBBY (the units hold and still retreat, as on njudge"
             " and the web) or BOOK (the rulebooks: its dislodged units are disbanded)", "book"),
+    Setting(("EXCUSES",), "excuses", _whole,
+            "deadlines each player may miss in the game (0: none, the default): a deadline passed with no"
+            " orders from a player with an excuse left moves on once by EXCUSELENGTH hours instead of being"
+            " played; the player is told, the others that it moved (naming no one in an anonymous game);"
+            " a master's PROCESS spends none", "2"),
+    Setting(("EXCUSELENGTH", "EXCUSEHOURS"), "excuse_hours", _hours,
+            "hours an excused miss moves the deadline on, from the end of its grace", "24"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",

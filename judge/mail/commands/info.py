@@ -145,6 +145,20 @@ def history(env: Env, cmd: c.History) -> list[str]:
     return lines + ([f"{current[-1]}: not played yet"] if current and not cmd.phases else [])
 
 
+def excuses_spent(s: GameState, variant: Variant, who: str | None, anonymous: bool) -> list[str]:
+    """The excused misses each seat has spent (judge.games.excuses), where the game gives any. In an
+    anonymous game a player sees only their own powers' (whoever missed is not named to the others)."""
+    allowed = int(s.settings.get("excuses") or 0)
+    if not allowed:
+        return []
+    seats = [(p, info) for p, info in s.powers.items() if info.account and info.status != "neutral"
+             and (not anonymous or info.account == who)]
+    if not seats:
+        return []
+    return wrap("excuses spent (of " + str(allowed) + " each): " + ", ".join(
+        f"{variant.power(p).name} {info.excuses_used}" for p, info in sorted(seats)), "  ", "", WIDTH - 2).split("\n")
+
+
 def summary(env: Env, cmd: c.Summary) -> list[str]:
     """njudge's whogame: who plays each power and since when, the centres by year, the settings."""
     name = known_game(env.service, cmd.game)
@@ -185,6 +199,7 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         lines.extend(table([[variant.power(p).name, *(counts[y].get(p, 0) for y in years)]
                             for p in variant.power_ids if p in s.powers and (sees is None or p in sees)],
                            ["power", *map(str, years)]).split("\n"))
+    lines += excuses_spent(s, variant, who, anonymous)
     played = [h.phase for h in env.service.history(name) if h.processed_at and not h.rolled_back]
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
     settings = {**s.settings, EDITION: s.rules}      # the rulebook shown with the settings, as SET RULES sets it

@@ -11,6 +11,7 @@ from ..screening.auth import Refused, authenticate, power_name, require_master, 
 from .command_env import Env
 from .game_settings import EDITION, Setting, read_setting, shown
 from .info import outcome_line
+from .own_preview import own_preview
 from ..screening.tokens import revoke
 
 
@@ -133,6 +134,11 @@ def rollback(env: Env, cmd: c.Rollback) -> list[str]:
 
 
 def preview(env: Env, cmd: c.Preview) -> list[str]:
+    """A player's PREVIEW is its own power's (judge.mail.commands.own_preview); the master's, every
+    power's orders as PROCESS would play them."""
+    session = env.session
+    if session.power is not None or (session.powers and not session.as_master):
+        return own_preview(env, *require_player(session, "PREVIEW"))   # (several powers: which one?)
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
     variant = env.service.variant(env.service.status(game).variant)

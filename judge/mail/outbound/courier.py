@@ -55,7 +55,8 @@ Drawn = dict[PictureKey, Picture | Future[Picture | None] | None]       # the ru
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
-CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.RESUMED})
+CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
+                            NoticeKind.RESUMED})
 Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
@@ -74,6 +75,8 @@ class Courier:
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
+        # the results mail's first line names the judge (templates/notice_results.j2)
+        self.reports.env.globals["judge_id"] = config.address
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
         # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
         # runs never render and queue the same pending notice at once.

@@ -106,6 +106,8 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
                      for p in confirmed.problems],
         "missing": [unit_full_name(variant, u) for u in confirmed.units_without_orders],
+        "refused": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
+                    for p in confirmed.owed_orders],
         "adjustment": confirmed.adjustment,
         "retreat": variant.calendar.parse(confirmed.phase).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],

@@ -138,7 +138,8 @@ def _players(status: GameState) -> dict[str, str | None]:
 
 
 def _results(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
-    return {"report": results_report(variant, notice.payload, _players(status))}
+    return {"report": results_report(variant, notice.payload, _players(status),
+                                     reader=tuple(notice.payload.get("powers", ())))}
 
 
 def _game_start(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:

@@ -8,13 +8,15 @@ of the same phase: in a movement phase every unit has an order, the judge's hold
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...engine.geography import Location, UnitKind
 from ...engine.outcomes import Reason, Why
+from ...engine.strengths import Strengths, contests
 from ...engine.variant import Variant
 from ...games.ordercodec import order_from_json
+from ...games.resultcodec import outcomes_from_json
 from ...language.render import describe, place_name
 from .reason_words import REASONS, detail_words
 
@@ -88,8 +90,25 @@ def _why(outcome: dict[str, Any]) -> Why | None:
     return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
 
 
-def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]]) -> str:
-    """The result of one order, e.g. "bounced with the German army from Munich"."""
+def phase_contests(result: Mapping[str, Any]) -> dict[str, Strengths]:
+    """Each bounced or dislodged unit's strengths in one phase's stored result (judge.engine.strengths),
+    by the unit's province."""
+    return contests(outcomes_from_json(result))
+
+
+def contest_of(outcome: dict[str, Any], found: dict[str, Strengths] | None) -> Strengths | None:
+    """The strengths of the unit this outcome is about, if they were worked out (not under fog of war:
+    supports out of sight would be counted, or be missing)."""
+    unit = outcome["json"].get("unit")
+    if not found or not unit or outcome["reason"] == Reason.ILLEGAL.value:
+        return None
+    return found.get(Location.parse(unit["at"]).province)
+
+
+def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]],
+            strengths: Strengths | None = None) -> str:
+    """The result of one order, e.g. "bounced with the German army from Munich"; with its unit's
+    `strengths`, "beaten 2 to 1 by the German army from Munich" or "bounced 1 to 1 with ..."."""
     reason = Reason(outcome["reason"])
     why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
@@ -97,12 +116,21 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     name: Callable[[str], str] = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
     by: Callable[[str], str] = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
+    contest = strengths.bounced if strengths else None
+    lost = strengths.dislodged if strengths else None
+    if attacker and lost is not None and lost.by == (attacker.lower(),):
+        dislodged = f"dislodged {lost.against} to {lost.own} by {by(attacker)}"
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
     if reason is Reason.BOUNCED and involving and why is not Why.OWN_UNIT:
         target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
-        parts = [f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving]
-        text = "bounced with " + " and ".join(parts)
+        parts = {q: f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving}
+        if contest is not None and contest.beaten and set(contest.by) <= set(parts):
+            text = f"beaten {contest.against} to {contest.own} by " + " and ".join(parts[q] for q in contest.by)
+        elif contest is not None and contest.against == contest.own:
+            text = f"bounced {contest.own} to {contest.against} with " + " and ".join(parts.values())
+        else:
+            text = "bounced with " + " and ".join(parts.values())
         if why is Why.STAYS_ABOARD:  # a ferried army that could not land
             text += f", and {detail}"
     elif reason is Reason.SUPPORT_CUT:
