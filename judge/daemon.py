@@ -86,7 +86,7 @@ def record_without_dispatcher(message: StoredMessage, verdict: Classification, c
 class Processor:
     """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
 
-    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], None] = lambda: None,
+    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], object] = lambda: None,
                  on_bounce: OnBounce | None = None):
         self.config = config
         self.dispatch = dispatch
@@ -197,7 +197,8 @@ class Processor:
                 + ("the master was told" if told else "no master_address configured to tell")
                 + (f"; {games}" if games else ""))
 
-    def tell_master(self, message: StoredMessage, failed, diagnostic, original_id) -> bool:
+    def tell_master(self, message: StoredMessage, failed: tuple[str, ...], diagnostic: str | None,
+                    original_id: str | None) -> bool:
         if not self.config.master_address:
             log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
             return False
@@ -272,7 +273,7 @@ class Daemon:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         inbound_wake, outbound_wake = asyncio.Event(), asyncio.Event()
 
-        def wake_processor(_message=None):
+        def wake_processor(_message: StoredMessage | None = None) -> None:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
@@ -350,7 +351,7 @@ class Daemon:
                 await loop.run_in_executor(None, imap_thread.join, 60)
                 if imap_thread.is_alive():     # still storing or logging out: its archive stays open
                     log.warning("imap: the intake thread did not stop within 60 s")
-                else:
+                elif imap_archive is not None:
                     imap_archive.close()
             await loop.run_in_executor(None, handler.close)
             await loop.run_in_executor(worker, processor.close)
@@ -359,7 +360,7 @@ class Daemon:
             sending.shutdown()
 
     def _supervised(self, name: str, loop_body: Callable[[], Awaitable[None]],
-                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task:
+                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[None]:
         """Run one of the daemon's loops; when it raises, log it and start it again after a growing
         pause. Only RESTARTS_BEFORE_GIVING_UP failures in a row (none lasting a healthy while) end it."""
         async def supervise() -> None:
@@ -386,7 +387,7 @@ class Daemon:
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
-    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event,
+    async def _process_loop(self, worker: ThreadPoolExecutor, processor: Processor, wake: asyncio.Event,
                             drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
         of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
@@ -422,7 +423,7 @@ class Daemon:
                 # Woken by intake; the timeout also picks up mail stored by another process.
                 await _wait(wake, 5.0 if self.tick is None else max(0.0, min(5.0, next_tick - self.clock())))
 
-    async def _outbox_loop(self, sending, sender: outbox.Sender, wake: asyncio.Event) -> None:
+    async def _outbox_loop(self, sending: ThreadPoolExecutor, sender: outbox.Sender, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         while not self.stopping.is_set():
             wake.clear()

@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import Any
 
 from .config import ConfigError, load_config, parse_host_port
 from .ops.upgrade import UpgradeError, upgrade
 from .storage.datalock import hold
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve", help="run the mail judge (SMTP intake, optional IMAP, outbox)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -38,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def overrides_from(args: argparse.Namespace) -> dict:
+def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
     o = {"data_dir": args.data, "address": args.address, "master_address": args.master,
          "smtp.host": args.smtp_host, "smtp.port": args.smtp_port, "smtp.lmtp": args.lmtp,
          "smtp.size_limit": args.size_limit, "smtp.rate_limit": args.rate_limit,

@@ -15,6 +15,9 @@ STRICT = [
     "judge/storage",
     "judge/games",
     "judge/mail",
+    # the command line and the daemon round them: judge/ but for ops, pictures and variants
+    "judge/__init__.py", "judge/cli.py", "judge/config.py", "judge/daemon.py", "judge/serve_cli.py",
+    "judge/adjudicate_cli.py", "judge/adjudicate_shape.py", "judge/sample_cli.py", "judge/order_reading.py",
 ]
 
 

@@ -427,7 +427,7 @@ def protocol_factory(handler: IntakeHandler, *, size_limit: int, hostname: str |
 
 
 async def start_server(handler: IntakeHandler, host: str, port: int, *, size_limit: int,
-                       hostname: str | None = None) -> asyncio.AbstractServer:
+                       hostname: str | None = None) -> asyncio.Server:
     loop = asyncio.get_running_loop()
     return await loop.create_server(protocol_factory(handler, size_limit=size_limit, hostname=hostname),
                                     host=host, port=port)
