@@ -15,7 +15,8 @@ STRICT = [
     "judge/storage",
     "judge/games",
     "judge/mail",
-    # the command line and the daemon round them: judge/ but for ops, pictures and variants
+    "judge/ops",
+    # the command line and the daemon round them: judge/ but for its pictures and the variant importer
     "judge/__init__.py", "judge/cli.py", "judge/config.py", "judge/daemon.py", "judge/serve_cli.py",
     "judge/adjudicate_cli.py", "judge/adjudicate_shape.py", "judge/sample_cli.py", "judge/order_reading.py",
 ]
