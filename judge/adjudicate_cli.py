@@ -7,6 +7,7 @@ import sys
 from typing import Any, Callable
 
 from .engine import Position, Variant, edition, load_variant, process_phase, starting_position
+from .engine.orders import Order
 from .engine.notation import NotationError, position_from_json, position_to_json
 from .adjudicate_shape import check_request
 from .engine.rules import DEFAULT, Rules
@@ -15,7 +16,7 @@ from .language import BoardView, OrderReader
 from .order_reading import read_order_lines
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "adjudicate", help="adjudicate one phase given as JSON",
         description="Adjudicate one phase. Input: JSON with variant, rules, phase, units, centres, "
@@ -166,9 +167,9 @@ def disorder_of(variant: Variant, request: dict[str, Any]) -> frozenset[str] | N
 def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: Position,
           order_lines: dict[str, Any], disorder: frozenset[str] | None = None) -> tuple[dict[str, Any], Position]:
     """Read one phase's order lines, adjudicate, and say what happened; returns the next position."""
-    orders: dict[str, list] = {}
-    errors: dict[str, list] = {}
-    notes: dict[str, list] = {}
+    orders: dict[str, list[Order]] = {}
+    errors: dict[str, list[dict[str, Any]]] = {}
+    notes: dict[str, list[dict[str, Any]]] = {}
     board = BoardView(variant, position) if reader is not None else None
     for power, given in order_lines.items():
         pid = power.strip().upper()

@@ -159,7 +159,7 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
     return _build(values)
 
 
-def _fields(cls: type) -> dict[str, dataclasses.Field]:
+def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
     return {f.name: f for f in dataclasses.fields(cls)}
 
 

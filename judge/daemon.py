@@ -45,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
@@ -92,7 +92,7 @@ def record_without_dispatcher(message: StoredMessage, verdict: Classification, c
 class Processor:
     """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
 
-    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], None] = lambda: None,
+    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], object] = lambda: None,
                  on_bounce: OnBounce | None = None):
         self.config = config
         self.dispatch = dispatch
@@ -214,7 +214,8 @@ class Processor:
                 + ("the master was told" if told else "no master_address configured to tell")
                 + (f"; {games}" if games else ""))
 
-    def tell_master(self, message: StoredMessage, failed, diagnostic, original_id) -> bool:
+    def tell_master(self, message: StoredMessage, failed: tuple[str, ...], diagnostic: str | None,
+                    original_id: str | None) -> bool:
         if not self.config.master_address:
             log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
             return False
@@ -291,7 +292,7 @@ class Daemon:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         inbound_wake, outbound_wake = asyncio.Event(), asyncio.Event()
 
-        def wake_processor(_message=None):
+        def wake_processor(_message: StoredMessage | None = None) -> None:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
@@ -380,7 +381,7 @@ class Daemon:
                 await loop.run_in_executor(None, imap_thread.join, 60)
                 if imap_thread.is_alive():     # still storing or logging out: its archive stays open
                     log.warning("imap: the intake thread did not stop within 60 s")
-                else:
+                elif imap_archive is not None:
                     imap_archive.close()
             await loop.run_in_executor(None, handler.close)
             if made:
@@ -390,7 +391,7 @@ class Daemon:
             sending.shutdown()
 
     def _supervised(self, name: str, loop_body: Callable[[], Awaitable[None]],
-                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task:
+                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[None]:
         """Run one of the daemon's loops; when it raises, log it and start it again after a growing
         pause. Only RESTARTS_BEFORE_GIVING_UP failures in a row (none lasting a healthy while) end it."""
         async def supervise() -> None:
@@ -417,7 +418,8 @@ class Daemon:
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
-    async def _process_loop(self, worker, processor_ready: Callable[[], Awaitable[Processor]], wake: asyncio.Event,
+    async def _process_loop(self, worker: ThreadPoolExecutor, processor_ready: Callable[[], Awaitable[Processor]],
+                            wake: asyncio.Event,
                             drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
         of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
@@ -457,7 +459,7 @@ class Daemon:
                 # Woken by intake; the timeout also picks up mail stored by another process.
                 await _wait(wake, 5.0 if self.tick is None else max(0.0, min(5.0, next_tick - self.clock())))
 
-    async def _outbox_loop(self, sending, sender: outbox.Sender, wake: asyncio.Event) -> None:
+    async def _outbox_loop(self, sending: ThreadPoolExecutor, sender: outbox.Sender, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         while not self.stopping.is_set():
             wake.clear()
@@ -471,7 +473,7 @@ def keeper_told(config: Config) -> Callable[..., None]:
     first fails for good (its words need jinja, which the start need not wait for)."""
     told: list[Callable[..., None]] = []
 
-    def on_failed(*args) -> None:
+    def on_failed(*args: Any) -> None:
         if not told:
             from .mail.outbound import failed_mail
             told.append(failed_mail.keeper_told(config))

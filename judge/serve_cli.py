@@ -5,11 +5,12 @@ import argparse
 import logging
 import sys
 import threading
+from typing import Any
 
-from .config import ConfigError, load_config, parse_host_port
+from .config import Config, ConfigError, load_config, parse_host_port
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve", help="run the mail judge (SMTP intake, optional IMAP, outbox)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def overrides_from(args: argparse.Namespace) -> dict:
+def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
     o = {"data_dir": args.data, "address": args.address, "master_address": args.master,
          "smtp.host": args.smtp_host, "smtp.port": args.smtp_port, "smtp.lmtp": args.lmtp,
          "smtp.size_limit": args.size_limit, "smtp.rate_limit": args.rate_limit,
@@ -91,7 +92,7 @@ class MailHooks:
     `judge serve` takes mail (spooled, acknowledged) while the games layer and the mail stack are
     still being imported."""
 
-    def __init__(self, config) -> None:
+    def __init__(self, config: Config) -> None:
         self.config = config
         self._built: dict[str, object] | None = None
         self._lock = threading.Lock()
@@ -112,14 +113,14 @@ class Deferred:
     def __init__(self, hooks: MailHooks, name: str, attribute: str | None = None) -> None:
         self.hooks, self.name, self.attribute = hooks, name, attribute
 
-    def real(self):
+    def real(self) -> Any:
         hook = self.hooks.get(self.name)
         return getattr(hook, self.attribute) if self.attribute else hook
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         return self.real()(*args)
 
-    def __getattr__(self, attribute: str):
+    def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("__"):      # (the banner asks for __qualname__: not a reason to build)
             raise AttributeError(attribute)
         return getattr(self.real(), attribute)

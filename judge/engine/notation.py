@@ -9,6 +9,7 @@ forgiving parser in `judge.language`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .geography import Location, UnitKind
@@ -164,7 +165,7 @@ def _read_unit(variant: Variant, power: str, text: str) -> Unit:
     return Unit(power, kind, loc)
 
 
-def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
+def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
     phase = variant.calendar.parse(data["phase"])
     powers = set(variant.power_ids)
 

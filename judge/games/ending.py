@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..engine.army_fleet import unit_count
 from ..engine.position import Position
@@ -27,7 +28,7 @@ class Ending:
     counts: Mapping[str, int]        # centres (or units) per power at the end
     measure: str                     # "centres" or "units"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"how": self.how, "winners": list(self.winners), "counts": dict(self.counts),
                 "measure": self.measure}
 

@@ -38,16 +38,17 @@ def excuse(gf: GameFile, row: PhaseRow, excused: list[str], now: datetime) -> da
     the new deadline. It counts from when the phase would have been played (the deadline and its
     grace), or from now if the judge looks later than that."""
     settings = gf.settings
+    assert row.deadline is not None     # (processing.wake excuses only at a deadline passed)
     deadline = max(processing_time(settings, row.deadline), now) + timedelta(hours=settings.excuse_hours)
     powers = gf.powers()
     for p in excused:
         gf.set_power(p, excuses_used=powers[p].excuses_used + 1)
     gf.set_deadline(row.seq, deadline)
-    gf.db["phases"].update(row.seq, {"excused": 1})
+    gf.db.table("phases").update(row.seq, {"excused": 1})
     gf.event("excused", now, powers=excused, deadline=iso(deadline))
     key = f"{row.seq}:{iso(deadline)}"
     base = {"phase": row.phase, "phase_name": gf.phase_name(row.position)}
-    players = sorted({powers[p].account for p in excused if powers[p].account})
+    players = sorted({a for p in excused if (a := powers[p].account)})
     for account in players:
         yours = [p for p in excused if powers[p].account == account]
         gf.notice(key, NoticeKind.EXCUSED, account, {

@@ -20,6 +20,7 @@ from typing import Any
 from ..engine import notation, process_phase
 from ..engine.orders import Order
 from ..engine.position import Position
+from ..engine.variant import Variant
 from .clock import iso
 from .gamefile import GameFile
 from .ordercodec import order_from_json
@@ -59,7 +60,7 @@ def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
     return doc
 
 
-def _same(variant, a: Position | None, b: Position) -> bool:
+def _same(variant: Variant, a: Position | None, b: Position) -> bool:
     return a is not None and notation.position_to_json(variant, a) == notation.position_to_json(variant, b)
 
 
@@ -76,11 +77,11 @@ def _stand_in_orders(results: list[dict[str, Any]]) -> dict[str, dict[str, list[
 
 
 def _catch_up(gf: GameFile, replay: Position | None, stored: Position,
-              stood_in: dict[str, dict[str, list[Order]]]) -> tuple[Position | None, list[dict], str | None]:
+              stood_in: dict[str, dict[str, list[Order]]]) -> tuple[Position | None, list[dict[str, Any]], str | None]:
     """Replay with no orders the phases the game settled by itself before `stored` (at most a
     few: processing settles no more than eight in a row). Returns the replay (None where it
     parted from the game), those phases, and why it parted."""
-    settled: list[dict] = []
+    settled: list[dict[str, Any]] = []
     for _ in range(9):
         if replay is None or _same(gf.variant, replay, stored):
             return replay, settled, None

@@ -15,7 +15,7 @@ sees what its powers see, everyone else (observers, strangers) sees no province 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,7 +265,7 @@ def cut_results(variant: Variant, payload: Mapping[str, Any], before: Mapping[st
     return out
 
 
-def cut_history_phase(variant: Variant, results: list[dict[str, Any]], before: Mapping[str, Any],
+def cut_history_phase(variant: Variant, results: Sequence[Mapping[str, Any]], before: Mapping[str, Any],
                       after: Mapping[str, Any] | None, powers: Iterable[str]) -> list[dict[str, Any]]:
     """One played phase's stored results (HISTORY) as `powers` see them."""
     cut = Cut(variant, phase_view(variant, before, after, powers))

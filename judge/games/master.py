@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 from ..engine.notation import loc_text, unit_text
+from ..engine.phase import Need
+from ..engine.position import Position
 from ..engine.rules import Rules
 from . import processing
 from .answers import NoticeKind
@@ -15,7 +18,7 @@ from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
 
 
 def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
-    accounts = [gf.powers()[p].account for p in processing.expected(gf, gf.current().position)]
+    accounts = [gf.powers()[p].account for p in processing.expected(gf, gf.phase_now().position)]
     return move_past_absences(gf.settings, deadline, gf.absences(accounts))
 
 
@@ -29,14 +32,15 @@ def pause(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.update_game(status=GameStatus.PAUSED.value, paused_at=iso(now), next_event_at=None)
     gf.event("paused", now)
-    gf.announce(f"{gf.current().seq}:{iso(now)}", NoticeKind.PAUSED, {"phase": gf.current().phase}, now)
+    gf.announce(f"{gf.phase_now().seq}:{iso(now)}", NoticeKind.PAUSED, {"phase": gf.phase_now().phase}, now)
 
 
 def resume(gf: GameFile, now: datetime) -> None:
     """The deadline moves on by as long as the game was paused (and past any absences)."""
     if gf.status is not GameStatus.PAUSED:
         raise GameError(f"{gf.name} is not paused")
-    row = gf.current()
+    row = gf.phase_now()
+    assert row.deadline is not None     # (a game is paused with the deadline it had, and keeps it)
     paused = now - parse_time(gf.row()["paused_at"])
     deadline = moved_past_absences(gf, row.deadline + paused)
     gf.set_deadline(row.seq, deadline)
@@ -55,7 +59,7 @@ def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     old = gf.phase_row(target["seq"])
     # Raw SQL: an update of many rows by a condition, which the table API (update by key) has not.
     gf.db.execute("UPDATE phases SET rolled_back = 1 WHERE seq >= ?", [old.seq])
-    gf.db["votes"].delete_where()
+    gf.db.table("votes").delete_where()
     gf.update_game(status=GameStatus.ACTIVE.value, finished_at=None, result=None, paused_at=None)
     _restore_powers(gf, old)
     deadline = processing.phase_deadline(gf, old.position, now)
@@ -71,7 +75,7 @@ def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
     """Each power's status and phases missed as they were when `old` began: what the rolled-back
     phases did to them (civil disorder, abandonment, elimination) is undone. A power that has a new
     player since keeps that player, active with nothing missed."""
-    powers = gf.db["phases"].get(old.seq)["powers"]
+    powers = gf.db.table("phases").get(old.seq)["powers"]
     then = json.loads(powers) if powers else None
     for p, pr in gf.powers().items():
         if pr.neutral:
@@ -88,7 +92,7 @@ def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
             gf.set_power(p, waiting=0)
 
 
-def _need_json(position, need) -> dict:
+def _need_json(position: Position, need: Need) -> dict[str, Any]:
     """What one power must decide in the phase played again, for the rollback notice."""
     return {"units": [unit_text(u.kind, u.location) for loc in need.units if (u := position.unit_in(loc.province))],
             "retreats": [{"unit": unit_text(d.unit.kind, d.unit.location),
@@ -96,7 +100,7 @@ def _need_json(position, need) -> dict:
             "builds": need.builds, "removals": need.removals}
 
 
-def change_settings(gf: GameFile, now: datetime, **changes) -> None:
+def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     """New settings; once the game has started only those in CHANGEABLE_IN_PLAY, and a new
     deadline rule counts from the next phase (the current deadline stays as announced)."""
     fixed = sorted(set(changes) - CHANGEABLE_IN_PLAY)
@@ -122,7 +126,7 @@ def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) 
         raise GameError(f"{gf.name} is {gf.status.value}")
     if deadline <= now:
         raise GameError("the new deadline must be in the future")
-    row = gf.current()
+    row = gf.phase_now()
     gf.set_deadline(row.seq, deadline)
     gf.event("deadline set", now, deadline=iso(deadline), reason=reason)
     gf.announce(f"{row.seq}:{iso(deadline)}", NoticeKind.DEADLINE_MOVED, {"phase": row.phase, "reason": reason},
@@ -150,9 +154,9 @@ def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
                         else f"{account} is the master of {gf.name}, not a co-master")
     changed = gf.db["comasters"].count_where("account = ?", [account]) == (1 if remove else 0)
     if changed and remove:
-        gf.db["comasters"].delete(account)
+        gf.db.table("comasters").delete(account)
     elif changed:
-        gf.db["comasters"].insert({"account": account, "since": iso(now)})
+        gf.db.table("comasters").insert({"account": account, "since": iso(now)})
     if changed:
         gf.event("demoted" if remove else "promoted", now, account=account)
     return changed
@@ -173,7 +177,8 @@ def terminate(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is already over")
     row = gf.current()
     if row is None:
-        result = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres", "phase": None}
+        result: dict[str, Any] = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres",
+                                  "phase": None}
         gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                        next_event_at=None)
         gf.event("finished", now, **result)

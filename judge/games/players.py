@@ -35,7 +35,7 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
-    row = gf.current()
+    row = gf.phase_now()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
     deadline = row.deadline
@@ -51,8 +51,8 @@ def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None
     check_playing(gf, power, account)
     pr = gf.powers()[power]
     gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
-    gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
-    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
+    gf.power_event(power, pr.account, "resigned", now, gf.phase_now().phase)
+    gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
                 {"power": power, "open_for_takeover": True, "by_master": account is None}, now)
     reschedule(gf, now)
 
@@ -62,8 +62,8 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     pr = gf.powers()[power]
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
-        gf.power_event(power, pr.account, "returned", now, gf.current().phase)
-        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
+        gf.power_event(power, pr.account, "returned", now, gf.phase_now().phase)
+        gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 
 
 def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
@@ -81,7 +81,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
                             " ask the game master for more")
         if not gf.powers_of(account):
             raise GameError(f"{account} plays no power in {gf.name}")
-    gf.db["absences"].insert({"account": account, "starts": iso(starts), "ends": iso(ends),
+    gf.db.table("absences").insert({"account": account, "starts": iso(starts), "ends": iso(ends),
                               "set_by": "master" if by_master else "player", "at": iso(now)})
     out = AbsenceSet(starts=iso(starts), ends=iso(ends))
     row = gf.current()

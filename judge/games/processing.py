@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..engine import notation, orders_needed, process_phase
 from ..engine.calendar import PhaseKind
@@ -148,9 +149,11 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     """Do whatever is due in this game now. Returns what was done."""
     if gf.status is not GameStatus.ACTIVE:
         return "nothing"
-    row = gf.current()
+    row = gf.phase_now()
     if ready(gf, row):
         return process(gf, now, checkpoint)
+    if row.deadline is None:    # (no deadline: only a phase every power is in is played, as next_event says)
+        return "nothing"
     late = owing(gf, row)
     # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
     # orders (a power that asked to wait does not hold back the deadline).
@@ -166,7 +169,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     if now >= row.deadline and not row.late_noticed and late:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
-        gf.db["phases"].update(row.seq, {"late_noticed": 1})
+        gf.db.table("phases").update(row.seq, {"late_noticed": 1})
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
         done = "late"
@@ -178,15 +181,15 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db["phases"].update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
+        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 
 
 def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: NoticeKind, key: str, now: datetime,
-                extra: dict) -> None:
+                extra: dict[str, Any]) -> None:
     powers = gf.powers()
-    accounts = sorted({powers[p].account for p in late if powers[p].account})
+    accounts = sorted({a for p in late if (a := powers[p].account)})
     base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late, **extra}
     for account in accounts:
         gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account),
@@ -203,12 +206,12 @@ def _iso_or_none(when: datetime | None) -> str | None:
 # -- playing a phase -------------------------------------------------------------------------------
 
 def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -> str:
-    row = gf.current()
+    row = gf.phase_now()
     position = row.position
     orders = gf.orders(row.seq)
     need = needs(gf, position)
     missed = [p for p in need if not orders.get(p)]
-    rulings: list[dict] = []
+    rulings: list[dict[str, Any]] = []
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
     exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
@@ -245,7 +248,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for o in encoded[i]["outcomes"]:
             if o["power"] in powers:
                 o.update(by_judge=True, stand_in=True)
-    gf.db["phases"].update(row.seq, {
+    gf.db.table("phases").update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
     checkpoint("results stored")
@@ -272,12 +275,12 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     return "finished" if ending else "processed"
 
 
-def played_alone(gf: GameFile, power: str) -> tuple[dict, Position]:
+def played_alone(gf: GameFile, power: str) -> tuple[dict[str, Any], Position]:
     """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
     power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
     the rules' defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
     the position right after it."""
-    row = gf.current()
+    row = gf.phase_now()
     mine = {power: gf.orders(row.seq).get(power, [])}
     result = process_phase(gf.variant, row.position, mine, gf.rules, disorder=gone_powers(gf, [])).result
     return _results_json(gf, [result], row.seq)[0], result.position
@@ -317,7 +320,7 @@ def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[s
             for p in gf.variant.power_ids if p in need or stored.get(p)}
 
 
-def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: datetime | None) -> None:
+def _tell_about(gf: GameFile, key: str, item: dict[str, Any], now: datetime, deadline: datetime | None) -> None:
     """News about one power (also in every results notice) goes to its player and the master; an open
     power is announced publicly (recipient None) for takeover."""
     account = item.get("account") or gf.powers()[item["power"]].account
@@ -329,9 +332,9 @@ def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: dat
 
 
 def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
-                   now: datetime, row: PhaseRow) -> list[dict]:
+                   now: datetime, row: PhaseRow) -> list[dict[str, Any]]:
     """Civil disorder, abandonment after too many misses in a row, and players who came back."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
@@ -362,7 +365,7 @@ def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], order
     return out
 
 
-def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict]:
+def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict[str, Any]]:
     out = []
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
@@ -376,13 +379,13 @@ def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict]:
 
 def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key: str) -> None:
     owners = gf.owners()
-    result = {**ending.to_json(), "players": sorted({owners[p] for p in ending.winners if owners.get(p)}),
+    result = {**ending.to_json(), "players": sorted({o for p in ending.winners if (o := owners.get(p))}),
               "phase": gf.phase_code(position)}
-    if gf.current() is None or gf.current().position != position:
+    if gf.current() is None or gf.phase_now().position != position:
         gf.new_phase(position, now, None)
     for p, pr in gf.powers().items():       # the players still in it, or put out by others, finished it
         if pr.status in PLAYING or (pr.status is PowerStatus.ELIMINATED and not _walked_out(gf, p, pr.account)):
-            records.note(gf, gf.current().seq, p, pr.account, "finished")
+            records.note(gf, gf.phase_now().seq, p, pr.account, "finished")
     gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                    next_event_at=None)
     gf.event("finished", now, **result)
@@ -397,7 +400,7 @@ def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
     return last is not None and last["event"] in ("abandoned", "resigned")
 
 
-def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict]:
+def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict[str, Any]]:
     """The phases one processing played, encoded once (judge.games.resultcodec) with the lines the
     players wrote beside the orders read."""
     written: dict[tuple[str, str], str] = {}
@@ -407,8 +410,8 @@ def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[di
     return [result_to_json(gf.variant, r, written) for r in results]
 
 
-def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict],
-             news: list[dict]) -> dict:
+def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict[str, Any]],
+             news: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything a results report needs, in plain JSON. The results themselves are not copied into
     every recipient's notice: `results_of` names the phase whose stored result they are, and
     `GameService.pending_notices` reads them from there (GameFile.read_notice_payload)."""

@@ -169,14 +169,14 @@ def _game_v3(db: sqlite_utils.Database) -> None:
         if "draw_unanimous" in settings:
             del settings["draw_unanimous"]
             settings.setdefault("draw_rule", "all survivors")
-            db["game"].update(1, {"settings": json.dumps(settings)})
+            db.table("game").update(1, {"settings": json.dumps(settings)})
 
 
 def _game_v4(db: sqlite_utils.Database) -> None:
     """Each phase keeps the powers as they were when it began, so a rollback to it can put back each
     power's status and phases missed (JSON {power: {"account", "status", "missed"}}; NULL in rows
     from before, for which a rollback does what it did then)."""
-    db["phases"].add_column("powers", str)
+    db.table("phases").add_column("powers", str)
 
 
 def _game_v5(db: sqlite_utils.Database) -> None:
@@ -211,8 +211,8 @@ def _game_v8(db: sqlite_utils.Database) -> None:
 def _game_v9(db: sqlite_utils.Database) -> None:
     """Excused misses (judge.games.excuses): how many each power's seat has spent, and whether a phase's
     deadline was moved by one already (a deadline moves so once)."""
-    db["powers"].add_column("excuses_used", int, not_null_default=0)
-    db["phases"].add_column("excused", int, not_null_default=0)
+    db.table("powers").add_column("excuses_used", int, not_null_default=0)
+    db.table("phases").add_column("excused", int, not_null_default=0)
 
 
 def _game_current(db: sqlite_utils.Database) -> None:
@@ -240,7 +240,7 @@ def _game_current(db: sqlite_utils.Database) -> None:
     create_table(db, "submissions", {"id": int, "phase_seq": int, "power": str, "at": str, "source": str,
                                      "action": str, "written": str, "read": str}, pk="id", nullable={"source"},
                  foreign_keys=[("phase_seq", "phases", "seq")])
-    db["submissions"].create_index(["phase_seq", "power"], index_name="submissions_phase")
+    db.table("submissions").create_index(["phase_seq", "power"], index_name="submissions_phase")
     create_table(db, "orders", {"phase_seq": int, "power": str, "slot": str, "position": int, "written": str,
                                 "read": str, "submission_id": int}, pk=("phase_seq", "power", "slot"),
                  foreign_keys=[("phase_seq", "phases", "seq"), ("submission_id", "submissions", "id")])
@@ -338,7 +338,7 @@ def _judge_v2(db: sqlite_utils.Database) -> None:
     # name: a game in game_index (a cache, like it)
     create_table(db, "game_powers", {"name": str, "power": str, "account": str, "status": str},
                  pk=("name", "power"), nullable={"account"})
-    db["game_powers"].create_index(["account"], index_name="game_powers_account")
+    db.table("game_powers").create_index(["account"], index_name="game_powers_account")
 
 
 def _judge_v3(db: sqlite_utils.Database) -> None:
@@ -348,7 +348,7 @@ def _judge_v3(db: sqlite_utils.Database) -> None:
 
 def _judge_v4(db: sqlite_utils.Database) -> None:
     """Unlisted games: LIST leaves them out for everyone but their master and players."""
-    db["game_index"].add_column("listed", int, not_null_default=1)
+    db.table("game_index").add_column("listed", int, not_null_default=1)
 
 
 def _judge_v5(db: sqlite_utils.Database) -> None:
@@ -361,8 +361,8 @@ def _judge_v5(db: sqlite_utils.Database) -> None:
 def _judge_v6(db: sqlite_utils.Database) -> None:
     """What each game file looked like when its row was written (`fingerprint`) and its schema then:
     at start-up a file that has not changed since needs neither opening nor checking."""
-    db["game_index"].add_column("fingerprint", str)
-    db["game_index"].add_column("schema", int)
+    db.table("game_index").add_column("fingerprint", str)
+    db.table("game_index").add_column("schema", int)
 
 
 def _judge_current(db: sqlite_utils.Database) -> None:
@@ -384,7 +384,7 @@ def _judge_current(db: sqlite_utils.Database) -> None:
             added_at TEXT NOT NULL
         );
     """)
-    db["addresses"].create_index(["account_id"], index_name="addresses_account")
+    db.table("addresses").create_index(["account_id"], index_name="addresses_account")
     create_table(db, "game_index", {"name": str, "variant": str, "status": str, "phase": str, "master": str,
                                     "next_event_at": str, "pending_notices": int, "updated_at": str,
                                     "listed": int, "fingerprint": str, "schema": int}, pk="name",

@@ -15,7 +15,9 @@ from ..engine import misorders, notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
-from ..engine.phase import check_orders
+from ..engine.outcomes import Outcome
+from ..engine.phase import Need, check_orders
+from ..engine.position import Position
 from . import fog, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time
@@ -27,7 +29,8 @@ from .ordercodec import order_to_json
 
 def order_of(item: Any) -> Order | None:
     """The engine order of a parsed order or a (text, Order) pair."""
-    return item[1] if isinstance(item, tuple) else item.order
+    order: Order | None = item[1] if isinstance(item, tuple) else item.order
+    return order
 
 
 def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
@@ -178,7 +181,7 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
 
 def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
     sid = gf.submission(row.seq, power, now, source, "clear", "", [])
-    gf.db["orders"].delete_where("phase_seq = ? AND power = ?", [row.seq, power])
+    gf.db.table("orders").delete_where("phase_seq = ? AND power = ?", [row.seq, power])
     return sid
 
 
@@ -195,7 +198,7 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and what the power still owes before it is "in" (processing.owed: the one
     rule, so the reply never says both that every unit has an order and that the power is not in)."""
-    row = gf.current()
+    row = gf.phase_now()
     every = gf.orders(row.seq)
     mine = every.get(power, [])
     # checked with every power's orders, as being "in" is: a move by an ally's convoy is no problem
@@ -217,12 +220,13 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
         digest=orders_digest(gf.name, row.phase, power, mine))
 
 
-def _problem(p) -> dict:
+def _problem(p: Outcome) -> dict[str, Any]:
     return {"order": notation.order_text(p.order), "read": order_to_json(p.order), "reason": p.reason.value,
             "why": p.why.value if p.why else None, "args": list(p.args)}
 
 
-def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problems) -> tuple[dict, ...]:
+def _warnings(gf: GameFile, position: Position, power: str, mine: Sequence[Order],
+              problems: Sequence[Outcome]) -> tuple[dict[str, Any], ...]:
     """The likely misorders among the power's orders. Not a support or convoy of an empty province
     that the problems already name (the reply says it there), nor, with fog of war, one out of the
     power's sight (that would tell it the province is empty)."""
@@ -234,7 +238,7 @@ def _warnings(gf: GameFile, position, power: str, mine: Sequence[Order], problem
     return tuple({"kind": w.kind.value, "args": list(w.args)} for w in found)
 
 
-def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
+def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     """When the phase will be played as things stand, for the reply to say it truly: "early" (every
     power is in: at the scheduler's next look), at a time (the deadline after its grace), or
     "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
@@ -248,7 +252,7 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
     return {"when": "waits"}
 
 
-def _adjustment(need, orders: Sequence[Order], owed: processing.Owed) -> dict | None:
+def _adjustment(need: Need | None, orders: Sequence[Order], owed: processing.Owed) -> dict[str, Any] | None:
     """In an adjustment phase: builds allowed or removals due, how many the orders give, and how many
     of those the rules allow (a build in a foreign centre counts for none)."""
     if need is None or not (need.builds or need.removals):

@@ -95,7 +95,7 @@ def clear(db: sqlite_utils.Database, name: str, kind: str | None = None) -> bool
 def of(db: sqlite_utils.Database, name: str) -> Trouble | None:
     row = db.execute("SELECT name, kind, phase, error, since, told FROM game_trouble WHERE name = ?",
                      [name]).fetchone()
-    return Trouble(*row[:5], bool(row[5])) if row else None
+    return Trouble(row[0], row[1], row[2], row[3], row[4], bool(row[5])) if row else None
 
 
 def damaged(db: sqlite_utils.Database) -> set[str]:
@@ -103,7 +103,7 @@ def damaged(db: sqlite_utils.Database) -> set[str]:
 
 
 def everything(db: sqlite_utils.Database) -> list[Trouble]:
-    return [Trouble(*r[:5], bool(r[5])) for r in db.execute(
+    return [Trouble(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in db.execute(
         "SELECT name, kind, phase, error, since, told FROM game_trouble ORDER BY name")]
 
 

@@ -125,11 +125,11 @@ def check_schemas(judge: sqlite3.Connection, data_dir: Path) -> list[Check]:
             conn = _open_ro(path)
             try:
                 # every page read, not only the schema (bench/doctor_games.py: 0.6 ms at 140 KiB, 27 ms at 1.9 MiB)
-                found = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+                damage = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
                 check = (Check(FAIL, "schema", f"games/{path.name} is damaged (SQLite's quick_check: "
-                                               f"{'; '.join(found)}); its game is held: put the file back from"
+                                               f"{'; '.join(damage)}); its game is held: put the file back from"
                                                " the last backup")
-                         if found != ["ok"] else
+                         if damage != ["ok"] else
                          _compare(f"games/{path.name}", "game", versions_in(conn).get("game"), want["game"]))
             finally:
                 conn.close()
@@ -273,8 +273,8 @@ def check_relay(relay: RelayConfig, outbox_dir: Path) -> Check:
 
 
 def check_imap(imap: ImapConfig) -> Check:
-    from imapclient import IMAPClient
-    from imapclient.exceptions import IMAPClientError
+    from imapclient import IMAPClient  # type: ignore[import-untyped]  # (imapclient ships no type hints)
+    from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]  # (nor here)
     where = f"{imap.user}@{imap.host}:{imap.port}"
     try:
         client = IMAPClient(imap.host, port=imap.port, ssl=imap.ssl, timeout=15)

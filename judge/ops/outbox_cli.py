@@ -27,7 +27,7 @@ LIST_SQL = ("SELECT rowid, created_at, state, recipients, raw FROM outbox_mail"
             " ORDER BY rowid DESC LIMIT :last")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("outbox", help="list the mail the judge has written, or show one",
                        description=(__doc__ or "").split("\n\n")[0],
                        epilog="examples:\n  judge outbox --to ann@example.org --last 5\n  judge outbox --show 42",

@@ -31,10 +31,12 @@ on disk before their game marks them queued, runs after that commit (`after_comm
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import Message
 from pathlib import Path
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -44,22 +46,24 @@ from ...games.model import GameError
 from ...games.answers import NoSuchGame
 from ...games.service import GameService
 from ...engine.notation import position_from_json
+from ...engine.variant import Variant
 from ...games.submissions import TooLate
 from ...language import BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader
 from ...language.commands import BecomePower, Join, SignOn
-from ...language.parse import OrderError
+from ...language.parse import OrderError, ParsedOrder
 from ..federation import account_sync
 from ..outbound import outgoing
+from ..outbound.outgoing import Attachment
 from ..intake.archive import StoredMessage, replace_raw
-from ..outbound.reply_budget import cut_reply, stranger_over_budget
-from ..screening.auth import Refused, Session, power_by_letter, resolve_power
+from ..outbound.reply_budget import Item, cut_reply, stranger_over_budget
+from ..screening.auth import Alert, Refused, Session, power_by_letter, resolve_power
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
 from ..words.confirm import error_line, order_lines, power_summary
 from ..outbound import trouble_mail
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, mark_finished, prepare
-from ..screening.robot_mail import Classification
+from ..screening.robot_mail import Bounce, Classification
 from ..outbound.compose import reply_subject
 from ..screening.replays import inbound_of
 from ..words.reports import Rendered, Reports
@@ -70,17 +74,23 @@ from ..screening.tokens import ReplyTokens
 log = logging.getLogger("judge.dispatch")
 
 
+class MailContext(Protocol):
+    """What the daemon hands a dispatcher with each mail (judge.daemon.MailContext): the judge file."""
+    @property
+    def db(self) -> sqlite_utils.Database: ...
+
+
 @dataclass
 class Handled:
     """What the handling of one message produced, for the reply."""
-    entries: list[dict] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)   # lines set aside as greetings and the like
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
-    signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    signed: dict[int, tuple[str | None, tuple[str, ...], bool]] = field(default_factory=dict)
     last_signon: int | None = None     # the sign-on the orders that follow belong to (BECOME changes it)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
-    files: list = field(default_factory=list)   # outgoing.Attachment: what the reply carries (MAP, EXPORT)
+    files: list[Attachment] = field(default_factory=list)   # what the reply carries (MAP, EXPORT)
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
@@ -110,7 +120,7 @@ class Dispatch:
         """The daemon stops: the game files kept open on this thread are closed."""
         self.service.close_games()
 
-    def judge_connection(self, path) -> sqlite_utils.Database | None:
+    def judge_connection(self, path: str | Path) -> sqlite_utils.Database | None:
         """The games service's connection to the judge file on this thread, for the daemon to handle
         each mail on (one connection, one transaction per mail); None if `path` is another file."""
         if Path(path).resolve() != (self.service.data / "judge.sqlite").resolve():
@@ -119,11 +129,11 @@ class Dispatch:
         prepare(db)     # the dispatcher's tables now, not inside a mail's transaction that may roll back
         return db
 
-    def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
+    def __call__(self, message: StoredMessage, verdict: Classification, context: MailContext) -> str:
         with self.service.batch():      # each game file opened once for the whole message
             return self._dispatch(message, verdict, context)
 
-    def after_commit(self, context) -> None:
+    def after_commit(self, context: MailContext) -> None:
         """After the mail's transaction committed: the notices its orders or commands released
         (press, a game started or played) are queued by the courier now, in transactions of their
         own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
@@ -140,7 +150,7 @@ class Dispatch:
         except Exception:   # the mail was handled; the tick sends the notices later
             log.exception("courier after a message failed; the next tick tries again")
 
-    def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
+    def _dispatch(self, message: StoredMessage, verdict: Classification, context: MailContext) -> str:
         """The mail through each step of `mail_steps.STEPS` until one ends its handling."""
         mail = InMail(message, verdict, context.db)
         for step in STEPS:
@@ -151,7 +161,7 @@ class Dispatch:
                 return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome)
         raise AssertionError("the last step always ends a mail's handling")
 
-    def share_accounts(self, db, session: Session) -> None:
+    def share_accounts(self, db: sqlite_utils.Database, session: Session) -> None:
         """Accounts this mail may have changed go to the judge's other hosts (judge.mail.federation.account_sync)."""
         if not self.config.shard.peer_addresses:
             return
@@ -162,7 +172,7 @@ class Dispatch:
         except Exception:   # the mail was handled; the account goes with its next change
             log.exception("account changes of %s not sent to the other hosts", session.sender)
 
-    def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
+    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str) -> str:
         """The raw copy loses its passwords, in the transaction that records the message finished."""
         raw = scrub_raw(message.raw, passwords)
         with transaction(db):
@@ -171,7 +181,8 @@ class Dispatch:
             mark_finished(db, message.id, outcome)
         return outcome
 
-    def repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
+    def repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int,
+                 db: sqlite_utils.Database) -> str:
         """A copy of a message applied before: not applied again, and the sender told which."""
         rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
                                        subject=reply_subject(str(mail.get("Subject", "") or "")))
@@ -185,7 +196,7 @@ class Dispatch:
             self._readers[variant] = OrderReader(self.service.variant(variant))
         return self._readers[variant]
 
-    def order_context(self, session: Session):
+    def order_context(self, session: Session) -> Callable[[SignOn | Join | None], OrderContext | None]:
         def context(signon: SignOn | Join | None) -> OrderContext | None:
             game = signon.game if signon is not None else session.game
             if not game:
@@ -204,7 +215,7 @@ class Dispatch:
             return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v, power))
         return context
 
-    def _board(self, game: str, variant, power: str | None = None) -> BoardView | None:
+    def _board(self, game: str, variant: Variant, power: str | None = None) -> BoardView | None:
         """The game's board now, so orders are read as it allows (`A Liv` with the army in Liverpool,
         `F Edi` a build for a power that builds). Without it orders are still read, by name alone.
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
@@ -218,7 +229,7 @@ class Dispatch:
             return None
 
     # -- doing -------------------------------------------------------------------------------------
-    def handle(self, inbound_id: int, items, session: Session, steps: StepLog,
+    def handle(self, inbound_id: int, items: Iterable[Item], session: Session, steps: StepLog,
                received: datetime | None = None) -> Handled:
         """`received`: when the mail came in; its orders are for the phase current then."""
         out = Handled()
@@ -268,10 +279,10 @@ class Dispatch:
                 steps.record(inbound_id, index, lines)
         if isinstance(item.command, (SignOn, Join)):
             out.last_signon = id(item.command)
-        if isinstance(item.command, (SignOn, Join)) or (isinstance(item.command, BecomePower)
-                                                          and out.last_signon is not None):
+        # (after a SIGNON or JOIN, `last_signon` is its own: set just above)
+        if isinstance(item.command, (SignOn, Join, BecomePower)) and out.last_signon is not None:
             out.signed[out.last_signon] = (session.game, session.powers, session.as_master)
-            if session.power:
+            if session.power and session.game:
                 out.touch(session.game, session.power)
         out.entries.append({"kind": "command", "line": item.line, "text": text,
                             "lines": [read_as, *lines] if read_as else lines})
@@ -287,7 +298,7 @@ class Dispatch:
             game, powers, as_master = out.signed.get(id(block.signon), (None, (), False))
             allowed = id(block.signon) in out.signed
             why = "the SIGNON before these orders did not succeed, so they were not taken"
-        if not allowed:
+        if not allowed or game is None:
             for p in block.parse.orders:
                 errors.append({"line": p.line, "text": mask_line(p.text), "problem": why,
                                "expected": "SIGNON Fgame password (F: your power's initial)", "suggestions": []})
@@ -295,7 +306,7 @@ class Dispatch:
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
             return
         variant = self.service.variant(self.service.phase_of(game)[0])
-        by_power: dict[str, list] = {}
+        by_power: dict[str, list[ParsedOrder]] = {}
         for p in block.parse.orders:
             power = p.power or (powers[0] if len(powers) == 1 else None)
             if power is None or (power not in powers and not as_master):
@@ -350,7 +361,7 @@ class Dispatch:
 
     # -- answering ---------------------------------------------------------------------------------
     def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Handled,
-               tokens: ReplyTokens, db) -> bool:
+               tokens: ReplyTokens, db: sqlite_utils.Database) -> bool:
         summaries = []
         for game, power in outcome.touched:
             try:
@@ -413,7 +424,7 @@ class Dispatch:
         refused = any(e["kind"] == "error" or e.get("errors") for e in outcome.entries)
         return "nothing in it proved it was you (no right password)" if refused else ""
 
-    def bounced(self, message: StoredMessage, bounce, context) -> str:
+    def bounced(self, message: StoredMessage, bounce: Bounce, context: MailContext) -> str:
         """The daemon's on_bounce hook: the master of each game the failing address's player is in
         hears which power's mail bounced (the keeper is told by the daemon itself)."""
         told = []
@@ -433,7 +444,8 @@ class Dispatch:
                 told.append(f"{game} ({power})")
         return f"masters told: {', '.join(told)}" if told else ""
 
-    def _alert(self, message: StoredMessage, n: int, alert, session: Session, db) -> None:
+    def _alert(self, message: StoredMessage, n: int, alert: Alert, session: Session,
+               db: sqlite_utils.Database) -> None:
         to: list[str] = []
         if alert.account:       # for the account's owner, at the account's own addresses
             to = list(self.service.accounts.get(alert.account).addresses)

@@ -210,7 +210,7 @@ def read_setting(name: str, value: str | None) -> tuple[Setting, Any]:
         raise Refused(f"SET {setting.words[0]}: {why}", f"SET {setting.words[0]} {setting.example}") from None
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A setting's value as SET writes it: 36, grey, on, none, 24 4."""
     if value is None or value == [] or value == ():
         return "none"

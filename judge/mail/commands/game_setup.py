@@ -79,9 +79,10 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
 def create(env: Env, cmd: c.Create) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, USAGE)
     name = game_name(cmd.game)
-    variant, words = cmd.variant, cmd.settings
+    variant: str | None = cmd.variant
+    words = cmd.settings
     if variant is not None and (variant.upper() in BY_WORD or variant.lower() in c.JOIN_PASSWORD_WORDS):
-        variant, words = None, (variant, *words)       # no variant named: the standard map
+        words, variant = (variant, *words), None       # no variant named: the standard map
     changes, said, key = read_settings(words)
     rules = changes.pop(EDITION, "5th")
     if key:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
 from ...games.answers import GameState
 from ...games.clock import shown
@@ -123,7 +124,7 @@ def _concede(env: Env, cmd: c.Concede) -> list[str]:
         if power is None:
             raise Refused(f"{cmd.power!r} is not a power in {game}", "CONCEDE France")
     try:
-        ended = env.service.concede(game, env.session.account, power)
+        ended = env.service.concede(game, env.session.account_signed_on, power)
     except GameError as e:
         raise Refused(str(e), "CONCEDE a surviving power of another player, or CONCEDE NONE") from None
     if power is None:
@@ -187,11 +188,12 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
     variant = env.service.variant(env.service.phase_of(game)[0])
     powers = None
     if cmd.powers:
-        powers = [resolve_power(variant, w) for w in cmd.powers]
-        if None in powers:
+        named = [resolve_power(variant, w) for w in cmd.powers]
+        powers = [p for p in named if p is not None]
+        if len(powers) < len(named):
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
     try:
-        ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers)
     except GameError as e:
         raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
                       " the vote back") from None
@@ -212,12 +214,14 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     account, by_master = env.session.account, False
     if env.session.acting:      # a master after BECOME power: the absence is its player's
         account, by_master = env.service.status(game).powers[power].account, True
+    if account is None:
+        raise Refused(f"nobody plays {power_name(env.service, game, power)} in {game} now", usage)
     try:
         out = env.service.add_absence(game, account, match["start"], match["end"], by_master=by_master,
                                       source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
-    if out.repeated:
+    if out.repeated or out.starts is None or out.ends is None:      # (a repeat has no span)
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
     lines = [*_times("away from", out.starts, zones), *_times("       to", out.ends, zones)]
@@ -257,7 +261,8 @@ def _set_players_password(env: Env, game: str, power: str, password: str) -> lis
     env.session.passwords.add(password)
     name = power_name(env.service, game, power)
     try:
-        player = env.service.set_player_password(game, power, env.session.account, password, source=env.source)
+        player = env.service.set_player_password(game, power, env.session.account_signed_on, password,
+                                                 source=env.source)
     except GameError as e:
         raise Refused(f"the password of {name}'s player cannot be set from {game}: {e}",
                       "the player can answer any of the judge's mails to them about no game in particular"
@@ -338,7 +343,7 @@ def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
 
 
 # The commands of the mail judge. Adding one is one entry here.
-HANDLERS: dict[type, Handler] = {
+HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the command its key names)
     c.Register: Handler(_register),
     c.SignOn: Handler(_signon),
     c.Create: Handler(setup.create),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from importlib import metadata
 
-from ...games.answers import GameState
+from ...engine.variant import Variant
+from ...games.answers import GameState, Json
 from ...games.records import Record
 from ...games.service import GameService
 from ...language import commands as c
@@ -85,7 +86,7 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     return lines
 
 
-def outcome_line(variant, outcome: dict) -> str:
+def outcome_line(variant: Variant, outcome: Json) -> str:
     """One order's outcome in a table of a phase: the power by name, the order, ok or why not."""
     why = "ok" if outcome["succeeded"] else outcome["reason"]
     return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
@@ -144,7 +145,7 @@ def history(env: Env, cmd: c.History) -> list[str]:
     return lines + ([f"{current[-1]}: not played yet"] if current and not cmd.phases else [])
 
 
-def excuses_spent(s: GameState, variant, who: str | None, anonymous: bool) -> list[str]:
+def excuses_spent(s: GameState, variant: Variant, who: str | None, anonymous: bool) -> list[str]:
     """The excused misses each seat has spent (judge.games.excuses), where the game gives any. In an
     anonymous game a player sees only their own powers' (whoever missed is not named to the others)."""
     allowed = int(s.settings.get("excuses") or 0)

@@ -198,7 +198,8 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     word = "ALLOW" if cmd.allow else "DENY"
     game = require_master(env.service, env.session, word)
     try:
-        rules = env.service.set_access(game, **({"allow": cmd.accounts} if cmd.allow else {"deny": cmd.accounts}))
+        rules = (env.service.set_access(game, allow=cmd.accounts) if cmd.allow
+                 else env.service.set_access(game, deny=cmd.accounts))
     except KeyError as e:
         raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
                       f"{word} name (the names players REGISTERed with)") from None
@@ -230,7 +231,7 @@ def become_power(env: Env, cmd: c.BecomePower) -> list[str]:
     who cannot write; the power's player is told (a master_acted notice)."""
     game = require_master(env.service, env.session, f"BECOME {cmd.power}")
     power = power_in(env, game, cmd.power)
-    env.service.act_for(game, power, env.session.account, source=env.source)
+    env.service.act_for(game, power, env.session.account_signed_on, source=env.source)
     env.session.powers, env.session.acting = (power,), True
     player = env.service.status(game).powers[power].account
     name = power_name(env.service, game, power)

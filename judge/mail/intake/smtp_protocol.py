@@ -13,7 +13,6 @@ class made each time.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from email._header_value_parser import get_addr_spec, get_angle_addr
 from email.errors import HeaderParseError
 
@@ -71,11 +70,8 @@ class ForwardedEnvelope(Envelope):
         self.xforward: dict[str, str] = {}
 
 
-class _Forwarding:
-    envelope: Envelope
-    event_handler: object
-    session: object
-    push: Callable[[str], Awaitable[None]]      # (aiosmtpd's, after this class in the order of bases)
+class _Forwarding(SMTP):
+    """XFORWARD, for SMTP and LMTP alike (LMTP is an SMTP: this class comes before it in the order of bases)."""
 
     def _create_envelope(self) -> Envelope:
         return ForwardedEnvelope()
@@ -88,7 +84,7 @@ class _Forwarding:
         if not (isinstance(peer, tuple) and xforward.is_relay(str(peer[0]), relays)):
             await self.push("550 5.7.0 Error: insufficient authorization")
             return
-        if self.envelope.mail_from is not None:
+        if self.envelope is not None and self.envelope.mail_from is not None:
             await self.push("503 5.5.1 Error: MAIL transaction in progress")
             return
         attributes = xforward.parse(arg or "")

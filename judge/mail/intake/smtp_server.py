@@ -75,7 +75,7 @@ class RateLimiter:
                 del self._times[stale]
 
 
-def sender_key(mail_from: str, peer) -> str:
+def sender_key(mail_from: str, peer: object) -> str:
     """The null sender (bounces) is limited per client address instead."""
     address = (mail_from or "").strip("<> ").lower()
     if address:
@@ -137,7 +137,7 @@ class GroupCommit:
         self.on_committed = on_committed
         self.undrained = True       # the spool may hold records: set by the commits, read by the processor
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._pending: list[tuple[Arrival, asyncio.Future]] = []
+        self._pending: list[tuple[Arrival, asyncio.Future[Spooled]]] = []
         self._in_flight = 0         # messages being committed, not yet answered: 0 when no commit runs
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
         self._wait: asyncio.TimerHandle | None = None   # a free thread waits for them, until this fires
@@ -241,7 +241,7 @@ class GroupCommit:
     async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
         loop = self._loop = asyncio.get_running_loop()
-        done: asyncio.Future = loop.create_future()
+        done: asyncio.Future[Spooled] = loop.create_future()
         self._pending.append((arrival, done))
         if not self._in_flight:
             self._commit_now_or_soon()
@@ -278,7 +278,7 @@ class GroupCommit:
         else:
             self._executor.submit(self._commit_on_thread, asyncio.get_running_loop(), batch)
 
-    def _commit(self, batch: list[tuple[Arrival, asyncio.Future]]) -> list[Spooled | BaseException]:
+    def _commit(self, batch: list[tuple[Arrival, asyncio.Future[Spooled]]]) -> list[Spooled | BaseException]:
         """Spool the batch (on whichever thread): each message's outcome."""
         start = time.monotonic()
         try:
@@ -292,13 +292,14 @@ class GroupCommit:
         self.stats.storing += time.monotonic() - start      # (one float: safe beside the loop's reads)
         return outcomes
 
-    def _commit_on_thread(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
+    def _commit_on_thread(self, loop: asyncio.AbstractEventLoop,
+                          batch: list[tuple[Arrival, asyncio.Future[Spooled]]]) -> None:
         """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
         outcomes = self._commit(batch)
         with suppress(RuntimeError):    # the loop is closed: the server stopped, nobody waits for these answers
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
 
-    def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
+    def _committed(self, batch: list[tuple[Arrival, asyncio.Future[Spooled]]],
                    outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
         for (_, done), outcome in zip(batch, outcomes, strict=True):
@@ -389,7 +390,7 @@ class IntakeHandler:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content
         if raw is None:
-            raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
+            raw = envelope.content if isinstance(envelope.content, bytes) else (envelope.content or "").encode()
         via = "lmtp" if self.lmtp else "smtp"
         peer = xforward.stored_peer(session.peer, getattr(envelope, "xforward", {}), self.relays)
         absurd = refusal(bytes(raw), self.limits)
@@ -426,7 +427,7 @@ def protocol_factory(handler: IntakeHandler, *, size_limit: int, hostname: str |
 
 
 async def start_server(handler: IntakeHandler, host: str, port: int, *, size_limit: int,
-                       hostname: str | None = None) -> asyncio.AbstractServer:
+                       hostname: str | None = None) -> asyncio.Server:
     loop = asyncio.get_running_loop()
     return await loop.create_server(protocol_factory(handler, size_limit=size_limit, hostname=hostname),
                                     host=host, port=port)

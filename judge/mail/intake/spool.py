@@ -19,6 +19,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ class Spooled:
 
 class Spool:
     def __init__(self, directory: str | Path, *, sync: bool = True, segment_bytes: int = SEGMENT_BYTES,
-                 clock=time.time):
+                 clock: Callable[[], float] = time.time):
         """`sync`: False only where nothing need survive a crash (tests; synchronous=OFF)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -145,6 +146,7 @@ class Spool:
                 self._roll(need=len(records[at]))
                 continue
             data = b"".join(records[at:end])
+            assert self._fd is not None     # (`_roll` opened it)
             _pwrite_all(self._fd, data, self._offset)
             self._offset += len(data)
             at = end

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TypeVar, cast
 
+import sqlite_utils
+
 from ...config import Config
 from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ...games.service import GameService
@@ -48,11 +50,15 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+PictureKey = tuple[str, str, object, frozenset[str] | None]    # (game, kind, phase, the powers it shows)
+Drawn = dict[PictureKey, Picture | Future[Picture | None] | None]       # the run's pictures, drawn or being drawn
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
 CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
                             NoticeKind.RESUMED})
+Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
+Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -76,7 +82,7 @@ class Courier:
         # runs never render and queue the same pending notice at once.
         self._one_at_a_time = threading.Lock()
 
-    def run(self, db) -> int:
+    def run(self, db: sqlite_utils.Database) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now.
 
         Games are read a few ahead of the one being written out, and their pictures painted on a
@@ -86,21 +92,22 @@ class Courier:
         with self._one_at_a_time:
             return self._run(db)
 
-    def _run(self, db) -> int:
+    def _run(self, db: sqlite_utils.Database) -> int:
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
-        pictures: dict[tuple, Picture | Future | None] = {}
+        pictures: Drawn = {}
         failures = NoticeFailures(db, self.config, self.clock)
         games = iter(self.service.games_with_notices())
-        window: deque[tuple[str, OneRead, list[Notice]]] = deque()
+        window: deque[tuple[str, GameService, list[Notice]]] = deque()
 
         def read_ahead() -> None:
             while True:
                 game = next(games, None)
                 if game is None:
                     return
-                reading = OneRead(self.service)      # the game read once for all its notices
+                # the game read once for all its notices (OneRead answers as the service it wraps)
+                reading = cast(GameService, OneRead(self.service))
                 try:
                     notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
                 except GameDamaged:     # recorded as such, and told (trouble_mail): the other games go on
@@ -121,9 +128,10 @@ class Courier:
                     del pictures[key]            # its mails are queued: the picture is in the outbox
         return queued
 
-    def _run_game(self, db, tokens: ReplyTokens, failures: NoticeFailures, game: str, reading: OneRead,
-                  notices: list[Notice], pictures: dict) -> int:
-        ready, failed = [], []
+    def _run_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, failures: NoticeFailures, game: str,
+                  reading: GameService, notices: list[Notice], pictures: Drawn) -> int:
+        ready: list[Ready] = []
+        failed: list[Failed] = []
         for notice in notices:
             try:               # rendered and drawn before the judge file's write lock is taken
                 ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
@@ -132,14 +140,15 @@ class Courier:
                 failed.append((notice, e))
         done, queued = self._queue_game(db, tokens, game, ready, failed)
         _tell_news(game, [notice for notice, _, _ in ready if notice.id in done])
-        for notice, e in failed:
-            if failures.failed(game, notice, e):
+        for notice, error in failed:
+            if failures.failed(game, notice, error):
                 done.append(notice.id)     # set aside: no longer pending, the keeper was told
         if done:
             self.service.mark_notices_queued(game, done)
         return queued
 
-    def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+    def _queue_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
+                    failed: list[Failed]) -> tuple[list[str], int]:
         """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
         one per mail), each notice under a savepoint so that one failing leaves the others queued."""
         if not ready:
@@ -147,7 +156,8 @@ class Courier:
         with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
             return self._queue_ready(db, tokens, game, ready, failed)
 
-    def _queue_ready(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+    def _queue_ready(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
+                     failed: list[Failed]) -> tuple[list[str], int]:
         done: list[str] = []
         queued = 0
         db.conn.execute("BEGIN IMMEDIATE")
@@ -169,14 +179,14 @@ class Courier:
             raise
         return done, queued
 
-    def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
-                pictures: dict[tuple, Picture | None] | None = None) -> int:
+    def deliver(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice,
+                pictures: Drawn | None = None) -> int:
         """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
         return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
                                                                             else pictures))
 
-    def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
+    def _queue(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
                picture: Picture | None) -> int:
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
         files = self.calendar(game, notice)
@@ -210,22 +220,23 @@ class Courier:
             log.exception("no calendar file for notice %s", notice.id)
             return []
 
-    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
+    def picture(self, game: str, notice: Notice, drawn: Drawn) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
         per run. A picture that cannot be drawn is logged and the mail goes without it."""
         key = self.start_picture(game, notice, drawn)
         if key is None:
             return None
-        if isinstance(drawn[key], Future):
+        drawing = drawn[key]
+        if isinstance(drawing, Future):
             try:
-                drawn[key] = drawn[key].result()
+                drawing = drawn[key] = drawing.result()
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
-                drawn[key] = None
-        return drawn[key]
+                drawing = drawn[key] = None
+        return drawing
 
-    def start_picture(self, game: str, notice: Notice, drawn: dict, service: GameService | None = None,
-                      painter: Executor | None = None) -> tuple | None:
+    def start_picture(self, game: str, notice: Notice, drawn: Drawn, service: GameService | None = None,
+                      painter: Executor | None = None) -> PictureKey | None:
         """Read what the notice's picture shows and start painting it (on `painter`, else now).
         Returns the picture's key in `drawn`, None for a notice without a picture."""
         if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
@@ -233,7 +244,7 @@ class Courier:
         service = service or self.service
         # fog of war: a results picture per view (the master's and the board's whole one is shared)
         powers = picture_powers(service, game, notice) if notice.kind is NoticeKind.RESULTS else None
-        key = (game, notice.kind, notice.payload.get("phase"), powers)
+        key: PictureKey = (game, notice.kind, notice.payload.get("phase"), powers)
         if key not in drawn:
             try:
                 paint = self._painter(game, notice, service, powers)
@@ -262,7 +273,7 @@ class Courier:
         paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id], powers=powers)
         if paint is None:
             return None
-        return lambda: SharedPicture(f"{game}-{phase}.png", paint())
+        return lambda: SharedPicture(f"{game}-{phase}.png", cast(bytes, paint()))     # (not svg: PNG bytes)
 
 
 class OneRead:
@@ -273,9 +284,9 @@ class OneRead:
 
     def __init__(self, service: GameService) -> None:
         self._service = service
-        self._memo: dict[tuple, object] = {}     # the answers are frozen: sharing them is safe
+        self._memo: dict[tuple[object, ...], object] = {}     # the answers are frozen: sharing them is safe
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._service, name)
 
     def status(self, name: str, *, viewer: str | None = None) -> GameState:
@@ -284,7 +295,7 @@ class OneRead:
     def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
 
-    def _once(self, key: tuple, read: Callable[[], Answer]) -> Answer:
+    def _once(self, key: tuple[object, ...], read: Callable[[], Answer]) -> Answer:
         if key not in self._memo:
             self._memo[key] = read()
         return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer

@@ -61,4 +61,4 @@ def deadline_ics(*, game: str, title: str, description: str, utc: datetime, zone
     event.add("x-judge-time-zone", zone)      # the game's zone, for a program reading the file
     event.add("transp", "TRANSPARENT")
     cal.add_component(event)
-    return cal.to_ical()
+    return bytes(cal.to_ical())

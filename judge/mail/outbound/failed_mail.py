@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from email.parser import BytesHeaderParser
 
 import sqlite_utils
@@ -22,7 +23,8 @@ log = logging.getLogger("judge.outbox")
 KEY = "undelivered:"
 
 
-def keeper_told(config: Config, reports: Reports | None = None):
+def keeper_told(config: Config,
+                reports: Reports | None = None) -> Callable[[sqlite_utils.Database, str, str, int], None]:
     """The sender's `on_failed` hook for this configuration."""
     def on_failed(db: sqlite_utils.Database, message_id: str, error: str, attempts: int) -> None:
         tell_keeper(config, db, message_id, error, attempts, reports)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from email.parser import BytesHeaderParser
 
+import sqlite_utils
+
 from ...config import Config
 from . import outgoing
 from ..screening.addresses import header_text, reply_address
@@ -34,7 +36,7 @@ def answerable_sender(message: StoredMessage, config: Config) -> tuple[str | Non
     return (address, "") if address else (None, "no address to answer")
 
 
-def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: str) -> str:
+def set_aside(config: Config, db: sqlite_utils.Database, message: StoredMessage, attempts: int, error: str) -> str:
     """Queue the sender's note and the keeper's alert; return what was done, in words."""
     said = []
     headers = BytesHeaderParser(policy=UTF8_HEADERS).parsebytes(message.raw)

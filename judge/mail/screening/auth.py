@@ -68,6 +68,13 @@ class Session:
     def power(self) -> str | None:
         return self.powers[0] if len(self.powers) == 1 else None
 
+    @property
+    def account_signed_on(self) -> str:
+        """`account`, for a command run after `require_player` or `require_master` (which refuse without one)."""
+        if self.account is None:
+            raise Refused("this needs a sign-on first", "SIGNON Fgame password (F: your power's initial)")
+        return self.account
+
     def proven_for(self, account: str, game: str | None) -> bool:
         """This message proved `account` for `game` (None: for the account as a whole)."""
         if account in self.proven:
@@ -194,10 +201,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     session.account = account
     session.acting = False      # a BECOME earlier in the mail ends at a new sign-on
     _enter_game(service, session, account, game)
-    if letter.upper() == MASTER_LETTER and power is None:
-        session.powers = ()
-    else:
-        session.powers = (power,)
+    session.powers = () if power is None else (power,)     # (None: the master, as a letter not M was refused)
     if _copy_if_elsewhere(service, session, account):
         session.foreign = True
         session.alerts.append(Alert(game, f"{role} in {game} signed on with the right password from"

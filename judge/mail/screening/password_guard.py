@@ -26,6 +26,7 @@ judge's mail keeps working whatever happens to passwords.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -78,7 +79,7 @@ class Source:
 
 
 class PasswordGuard:
-    def __init__(self, db: sqlite_utils.Database, *, clock=time.time) -> None:
+    def __init__(self, db: sqlite_utils.Database, *, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
         prepare(db)
@@ -86,14 +87,14 @@ class PasswordGuard:
     def _failures(self, subject: str, now: float) -> tuple[int, float]:
         row = self.db.execute("SELECT count(*), max(at) FROM guard_failures WHERE subject = ? AND at > ?",
                               [subject, now - WINDOW]).fetchone()
-        return row[0], row[1] or 0.0
+        return int(row[0]), float(row[1] or 0.0)
 
     def _wait(self, subject: str, now: float) -> float:
         count, last = self._failures(subject, now)
         free = FREE[subject.split(":", 1)[0]]
         if count < free:
             return 0.0
-        return max(0.0, last + min(FIRST_WAIT * 2 ** (count - free), MAX_WAIT) - now)
+        return max(0.0, last + min(FIRST_WAIT * 2.0 ** (count - free), MAX_WAIT) - now)
 
     def wait(self, account: str, source: Source, *, own: bool = False) -> float:
         """Seconds until a password for this account from this source is checked again (0: now).

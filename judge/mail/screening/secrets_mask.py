@@ -47,7 +47,9 @@ _QUOTE = re.compile(r"^([\s>|]*)(.*)$")
 def _mask_text(text: str, secrets: Iterable[str]) -> str:
     lines = []
     for line in text.split("\n"):
-        lead, rest = _QUOTE.match(line).groups()
+        quoted = _QUOTE.match(line)
+        assert quoted is not None       # (the pattern matches every line)
+        lead, rest = quoted.groups()
         masked = mask_line(rest.rstrip("\r"))
         lines.append(line if masked == rest.rstrip("\r") else lead + masked + ("\r" if rest.endswith("\r") else ""))
     text = "\n".join(lines)

@@ -8,12 +8,15 @@ orders still stand); the digest of the standing orders (judge.games.digests).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from ...engine.calendar import PhaseKind
 from ...engine.geography import UnitKind
 from ...engine.notation import parse_loc
 from ...engine.variant import Variant
+from ...games.answers import Json
 from ...games.clock import parse_time
 from ...games.ordercodec import order_from_json
 from ...games.service import GameService
@@ -24,19 +27,19 @@ from .notices import duration
 from .reason_words import detail_words
 
 
-def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
+def order_line(parsed: ParsedOrder, variant: Variant) -> dict[str, Any]:
     return {"line": parsed.line, "written": parsed.text, "read": describe(parsed.order, variant),
             "notes": list(parsed.notes)}
 
 
-def ordered_place(order) -> str | None:
+def ordered_place(order: object) -> str | None:
     """The province an order is for (a unit's, or a build's); None for orders of no place (WAIVE)."""
     unit = getattr(order, "unit", None)
     location = unit.location if unit is not None else getattr(order, "location", None)
     return location.province if location is not None else None
 
 
-def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
+def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict[str, Any]]:
     """Each order as read; one that a later line of the same mail replaced (a unit has one order)
     says so, or the player would think both stand."""
     lines = [order_line(p, variant) for p in orders]
@@ -52,7 +55,7 @@ def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
     return lines
 
 
-def error_line(error: OrderError, mask) -> dict:
+def error_line(error: OrderError, mask: Callable[[str], str]) -> dict[str, Any]:
     return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
             "suggestions": [mask(s) for s in error.suggestions]}
 
@@ -66,14 +69,14 @@ def unit_full_name(variant: Variant, text: str) -> str:
         return text
 
 
-def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> str:
+def time_left(deadline_utc: str, now: datetime, plays: Json | None = None) -> str:
     """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices); past the deadline,
     whether orders sent now still count, and until when."""
     seconds = (parse_time(deadline_utc) - now).total_seconds()
     if seconds > 0:
         return duration(seconds)
     when = (plays or {}).get("when")
-    if when == "at":
+    if when == "at" and plays is not None:
         grace = (parse_time(plays["at"]["utc"]) - now).total_seconds()
         first = next(iter(plays["at"]["shown"].items()), None)
         at = f", at {first[1]} ({first[0]})" if first else ""
@@ -89,7 +92,7 @@ def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> st
     return "none: the deadline has passed"
 
 
-def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict:
+def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict[str, Any]:
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
     scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
     status = service.status(game)
@@ -118,13 +121,13 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
     }
 
 
-def misorder_words(variant: Variant, warning: dict) -> dict:
+def misorder_words(variant: Variant, warning: Json) -> dict[str, Any]:
     """A likely misorder for the template: its kind's code and the provinces in full names (the
     template has the sentence for each kind)."""
     return {"kind": warning["kind"], "places": [place_name(parse_loc(variant, a), variant) for a in warning["args"]]}
 
 
-def _plays(plays: dict, tick_seconds: float) -> dict:
+def _plays(plays: Json, tick_seconds: float) -> Json:
     if plays["when"] == "early":
         return {**plays, "within": duration(max(2 * tick_seconds, 60.0))}
     if plays["when"] == "at":

@@ -26,13 +26,14 @@ Under fog of war a results notice's payload is first cut to what its recipient s
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import jinja2
 
 from ...engine import starting_position
 from ...engine.notation import unit_text
+from ...engine.position import Unit
 from ...engine.variant import Variant
 from ...games.clock import parse_time, shown
 from ...games.answers import CentreCount, GameState, Notice, NoticeKind
@@ -164,7 +165,7 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
     }
 
 
-def example_moves(variant: Variant, units) -> list[str]:
+def example_moves(variant: Variant, units: Iterable[Unit]) -> list[str]:
     """Moves the player's own first units could make ("A VIE - BOH"), for the first mail's example:
     an example made of another power's units reads as a mistake. Destinations with coasts are
     skipped so no example needs one."""
@@ -177,11 +178,11 @@ def example_moves(variant: Variant, units) -> list[str]:
     return out[:2]
 
 
-def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, str]]:
+def game_rules(variant: Variant, settings: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The settings a player needs to know, as (what, how) rows."""
     seats = setup(settings["players"])
     victory = settings["victory_centres"] or seats.victory_centres or variant.victory_centres
-    hours = lambda h: f"{h:g} hour{'s' if h != 1 else ''}"  # noqa: E731
+    hours: Callable[[float], str] = lambda h: f"{h:g} hour{'s' if h != 1 else ''}"  # noqa: E731
     rows = [
         ("Movement phases", hours(settings["movement_hours"])),
         ("Retreat phases", hours(settings["retreat_hours"])),
@@ -276,7 +277,7 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
     return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
 
 
-_EXTRA: dict[NoticeKind, Callable[..., dict[str, Any]]] = {
+_EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
     NoticeKind.REVEALED: _revealed,

@@ -8,6 +8,7 @@ of the same phase: in a movement phase every unit has an order, the judge's hold
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...engine.geography import Location, UnitKind
@@ -92,7 +93,7 @@ def _why(outcome: dict[str, Any]) -> Why | None:
     return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
 
 
-def phase_contests(result: dict[str, Any]) -> dict[str, Strengths]:
+def phase_contests(result: Mapping[str, Any]) -> dict[str, Strengths]:
     """Each bounced or dislodged unit's strengths in one phase's stored result (judge.engine.strengths),
     by the unit's province."""
     return contests(outcomes_from_json(result))
@@ -115,8 +116,8 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
     attacker = outcome.get("dislodged_from")
-    name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
-    by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
+    name: Callable[[str], str] = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
+    by: Callable[[str], str] = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
     contest = strengths.bounced if strengths else None
     lost = strengths.dislodged if strengths else None
@@ -155,6 +156,6 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
         text = REASONS[reason]
         if detail and detail != text:
             text += f": {detail}"
-    if attacker and reason is not Reason.DISLODGED:
+    if attacker:        # (a dislodged unit's words were returned above)
         text += f"; {dislodged}"
     return text

@@ -2,6 +2,7 @@
 other power ordered anything, as the reply's lines (judge.mail.commands.own_preview plays it)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...engine.calendar import PhaseKind
@@ -29,7 +30,7 @@ def _item(text: str) -> list[str]:
     return wrap(text, "      ", "  ", _FIT).splitlines()
 
 
-def preview_lines(variant: Variant, game: str, power: str, result: dict[str, Any], after: dict[str, Any],
+def preview_lines(variant: Variant, game: str, power: str, result: Mapping[str, Any], after: Mapping[str, Any],
                   fog: bool) -> list[str]:
     """`result`: the phase as the games layer encodes it, `after`: the position after it (JSON), both
     already cut to what `power` sees when `fog`."""
@@ -59,6 +60,6 @@ def preview_lines(variant: Variant, game: str, power: str, result: dict[str, Any
     if result["standoffs"]:
         lines += _item("standoffs (left empty): " + ", ".join(place(variant, s) for s in result["standoffs"]))
     lines.append("the units would then stand:")
-    for who, where in standing(variant, after, power):
-        lines += _item(f"{who}: {', '.join(where)}")
+    for who, places in standing(variant, after, power):
+        lines += _item(f"{who}: {', '.join(places)}")
     return lines

@@ -166,7 +166,7 @@ class _Words(string.Formatter):
             return UnitKind(value).full_name
         if format_spec == "units":
             return f"{value} unit{'s' if int(value) > 1 else ''}"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 def because(variant: Variant, why: Why | None, args: Sequence[str] = ()) -> str:

@@ -7,6 +7,7 @@ builds and removals due.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...engine.notation import parse_order
@@ -57,7 +58,7 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
     }
 
 
-def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None],
+def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None],
                    reader: tuple[str, ...] = ()) -> dict[str, Any]:
     """Everything the results template shows, with names in full and tables ready to align; the
     powers of `reader` (the recipient's) come first where the units stand."""
@@ -118,7 +119,7 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
     }
 
 
-def standing(variant: Variant, position: dict[str, Any],
+def standing(variant: Variant, position: Mapping[str, Any],
              first: str | tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
     """Who stands where in a position (JSON): each power with units, `first` (the reader's own power,
     or powers) before the others, its units in words ("army in Burgundy") by the provinces' names."""
