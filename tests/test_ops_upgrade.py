@@ -108,13 +108,13 @@ def test_on_a_restart_the_game_files_are_swept_after_the_banner_and_one_from_a_n
         pass
     assert judge.process.returncode == 0, judge.errors
     with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        conn.execute("UPDATE schema_versions SET version = 9 WHERE component = 'game'")
+        conn.execute("UPDATE schema_versions SET version = ? WHERE component = 'game'", [known_versions()["game"] + 1])
     with JudgeServe(["--data", str(data), "--smtp-port", "0"]) as judge:
         assert "upgraded" not in judge.banner
         with sqlite3.connect(data / "judge.sqlite") as conn:
             wait_until(lambda: conn.execute("SELECT name, kind FROM game_trouble").fetchall() == [("beta", "held")],
                        what="the game from a newer judge held")
-            assert "schema version 9 is newer" in conn.execute("SELECT error FROM game_trouble").fetchone()[0]
+            assert f"schema version {known_versions()['game'] + 1} is newer" in conn.execute("SELECT error FROM game_trouble").fetchone()[0]
         smtplib.SMTP("127.0.0.1", judge.port, timeout=60).sendmail(
             "p-germany@example.org", ["judge@example.org"],
             b"Subject: orders\r\nMessage-ID: <after-restart@example.org>\r\n\r\nA MUN H\r\n")
