@@ -114,7 +114,8 @@ def test_on_a_restart_the_game_files_are_swept_after_the_banner_and_one_from_a_n
         with sqlite3.connect(data / "judge.sqlite") as conn:
             wait_until(lambda: conn.execute("SELECT name, kind FROM game_trouble").fetchall() == [("beta", "held")],
                        what="the game from a newer judge held")
-            assert f"schema version {known_versions()['game'] + 1} is newer" in conn.execute("SELECT error FROM game_trouble").fetchone()[0]
+            error = conn.execute("SELECT error FROM game_trouble").fetchone()[0]
+            assert f"schema version {known_versions()['game'] + 1} is newer" in error
         smtplib.SMTP("127.0.0.1", judge.port, timeout=60).sendmail(
             "p-germany@example.org", ["judge@example.org"],
             b"Subject: orders\r\nMessage-ID: <after-restart@example.org>\r\n\r\nA MUN H\r\n")
