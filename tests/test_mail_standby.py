@@ -81,6 +81,7 @@ def test_a_resigned_power_goes_to_the_most_reliable_standby_then_the_next_when_t
     start(j, offer_hours=24)
     standby(j, "tia", "ANY", sent=5, phases=10)          # on the list first, but less reliable
     standby(j, "sam", "standard", sent=10, phases=10)
+    j.service.submit_orders("alpha", "ITALY", orders("A ROM - APU"), account="italy")
     j.service.resign("alpha", "ITALY", account="italy")
     first = tick(j)
     assert offers(first) == ["sam"]
@@ -91,8 +92,13 @@ def test_a_resigned_power_goes_to_the_most_reliable_standby_then_the_next_when_t
     assert offers(tick(j, 1)) == []
     handover = j.send("tia@dip.test", "JOIN alpha tia-pw Italy")
     assert "you now play Italy in alpha" in next(m for m in handover if m.to == ["tia@dip.test"]).text
-    mine = [m for m in deliver(j) if m.to == ["tia@dip.test"] and "now plays Italy" in m.subject]
+    told = [m for m in deliver(j) if "now plays Italy" in m.subject]
+    mine = [m for m in told if m.to == ["tia@dip.test"]]
     assert "you now play Italy" in mine[0].text and "Your units:" in mine[0].text and "Deadline" in mine[0].text
+    assert "Orders standing for Italy" in mine[0].text and "A ROM - APU" in mine[0].text
+    assert "Supply centres by year" in mine[0].text
+    others = [m for m in told if m.to != ["tia@dip.test"]]
+    assert others and all("Orders standing" not in m.text and "Supply centres" not in m.text for m in others)
     refused = j.reply_to("sam@dip.test", "JOIN alpha sam-pw Italy").text
     assert "no power is open for takeover" in refused and "Traceback" not in refused
     assert offers(tick(j, 48)) == []

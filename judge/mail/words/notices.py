@@ -225,6 +225,18 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: Ga
     }
 
 
+def _replacement(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
+    """The hand-over, for the new player's copy only: the power's orders standing (its previous
+    player's, for this phase) and the centres by year (not under fog, where they are not all seen)."""
+    p = notice.payload
+    if notice.recipient is None or notice.recipient != p.get("account"):
+        return {"standing": [], "centre_tables": []}
+    standing = ([o["written"] for o in service.confirmation(p["game"], p["power"]).orders]
+                if status.phase == p["phase"] else [])
+    tables = [] if status.settings.get("fog") else centre_tables(variant, service.centre_history(p["game"]))
+    return {"standing": standing, "centre_tables": tables}
+
+
 def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
@@ -280,5 +292,5 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
 _EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
-    NoticeKind.REVEALED: _revealed,
+    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement,
 }
