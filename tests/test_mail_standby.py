@@ -117,7 +117,7 @@ def test_a_player_who_comes_back_first_keeps_the_power_and_the_offer_is_withdraw
     assert j.service.status("alpha").powers["ITALY"].status == "active"
     assert offers(tick(j, 1)) == []
     refused = j.reply_to("sam@dip.test", "JOIN alpha sam-pw Italy").text
-    assert "no power is open for takeover" in refused
+    assert "no power is open for takeover (one offered earlier has been taken, or its player came back)" in refused
     assert j.service.status("alpha").powers["ITALY"].account == "italy"
 
 
@@ -146,3 +146,18 @@ def test_nobody_is_offered_a_power_in_another_variant_in_a_game_they_play_or_mas
     assert offers(tick(j, 30)) == []
     standby(j, "sam", "standard")
     assert offers(tick(j, 1)) == ["sam"]
+
+
+def test_a_restart_neither_loses_an_offer_nor_mails_it_twice(j, tmp_path):
+    start(j)
+    standby(j, "sam", "ANY", sent=10, phases=10)
+    standby(j, "tia", "ANY")
+    j.service.resign("alpha", "ITALY", account="italy")
+    assert offers(tick(j, 1)) == ["sam"]
+    j.close()
+    again = MailJudge(tmp_path, start=j.clock().isoformat())
+    try:
+        assert offers(tick(again, 1)) == [], "sam's offer is still out after the restart"
+        assert offers(tick(again, 24)) == ["tia"]
+    finally:
+        again.close()
