@@ -136,9 +136,12 @@ def test_offers_all_asks_every_standby_at_once_and_the_first_join_takes_it(j):
     assert offers(tick(j, 30)) == []
 
 
-def test_nobody_is_offered_a_power_in_another_variant_in_a_game_they_play_or_master(j):
-    start(j)
+def test_nobody_is_offered_a_power_in_another_variant_in_a_game_they_play_or_master_or_may_not_join(j):
+    start(j, min_reliability=80)
     standby(j, "abe", "abstraction2", sent=10, phases=10)
+    standby(j, "dee", "ANY", sent=10, phases=10)
+    j.service.set_access("alpha", deny=["dee"])                 # the master's DENY list
+    standby(j, "lax", "ANY", sent=5, phases=10)                 # below the game's minimum record
     j.reply_to("france@dip.test", "SIGNON Falpha france-pw\nSET STANDBY ANY")
     j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET STANDBY ANY")
     j.service.resign("alpha", "ITALY", account="italy")

@@ -577,7 +577,8 @@ class GameService:
         for name in standby.games_with_open_powers(self.judge):
             try:
                 with self._write(name) as gf:
-                    ranked = standby.ranked_standbys(self.judge, gf.row()["variant"])
+                    ranked = [a for a in standby.ranked_standbys(self.judge, gf.row()["variant"])
+                              if standby.may_take(gf, a, self.record(a))]
                     offers = standby.offer_open_powers(gf, ranked, now)
             except Exception:   # one game's trouble must not stop the tick; its own phase is run_due's
                 log.exception("game %s: offers to standbys failed; trying again next tick", name)

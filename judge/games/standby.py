@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
+from . import access
 from .answers import NoticeKind
 from .clock import iso, parse_time
 from .gamefile import GameFile
-from .model import GameStatus, PowerStatus
+from .model import GameError, GameStatus, PowerStatus
+from .records import Record
 from ..storage.db import transaction
 
 ANY = "ANY"
@@ -77,6 +79,17 @@ def open_powers(gf: GameFile) -> list[str]:
         return []
     return sorted(p for p, pr in gf.powers().items()
                   if not pr.neutral and pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED))
+
+
+def may_take(gf: GameFile, account: str, record: Record) -> bool:
+    """Whether a JOIN by the account would be let in: never offer what it could not take (the deny
+    list, a private game it is not invited to, the game's minimum record)."""
+    try:
+        access.check_may_join(gf, account, None)
+        access.check_record(gf, record)
+    except GameError:
+        return False
+    return True
 
 
 def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> list[tuple[str, str]]:
