@@ -164,3 +164,13 @@ def test_a_restart_neither_loses_an_offer_nor_mails_it_twice(j, tmp_path):
         assert offers(tick(again, 24)) == ["tia"]
     finally:
         again.close()
+
+
+def test_under_fog_of_war_the_hand_over_shows_no_centre_table(j):
+    start(j, fog=True)
+    standby(j, "sam", "ANY")
+    j.service.resign("alpha", "ITALY", account="italy")
+    assert offers(tick(j)) == ["sam"]
+    j.send("sam@dip.test", "JOIN alpha sam-pw Italy")
+    [mine] = [m for m in deliver(j) if m.to == ["sam@dip.test"] and "now plays Italy" in m.subject]
+    assert "Your units:" in mine.text and "Supply centres" not in mine.text

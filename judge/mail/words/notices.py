@@ -20,7 +20,8 @@ players, the centre table by year). Every template gets the context `notice_cont
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
-revealed -> `seats`. In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
+revealed -> `seats`; replacement -> `standing`, `centre_tables` (the new player's copy only: the
+hand-over). In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
 Under fog of war a results notice's payload is first cut to what its recipient sees
 (judge.mail.words.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
