@@ -134,6 +134,8 @@ def test_offers_all_asks_every_standby_at_once_and_the_first_join_takes_it(j):
     assert "you now play Italy" in j.reply_to("tia@dip.test", "JOIN alpha tia-pw Italy").text
     assert "no power is open for takeover" in j.reply_to("sam@dip.test", "JOIN alpha sam-pw Italy").text
     assert offers(tick(j, 30)) == []
+    j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nEJECT Italy")
+    assert offers(tick(j)) == ["sam"], "open again: asked afresh (tia, who had it, is not)"
 
 
 def test_nobody_is_offered_a_power_in_another_variant_in_a_game_they_play_or_master_or_may_not_join(j):

@@ -92,6 +92,12 @@ def may_take(gf: GameFile, account: str, record: Record) -> bool:
     return True
 
 
+def withdraw(gf: GameFile, power: str) -> None:
+    """The power has a player again (taken over, or its own came back): its offers end now, so that
+    if it is ever open again every standby is asked afresh."""
+    gf.db.execute("DELETE FROM offers WHERE power = ?", [power])
+
+
 def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> list[tuple[str, str]]:
     """Offer each open power to the next standby (`standbys`: those for this game's variant, most
     reliable first), if none holds a live offer for it. Offers of powers no longer open are dropped.
