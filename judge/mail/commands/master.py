@@ -189,7 +189,7 @@ def _standby(env: Env, value: str | None) -> list[str]:
     try:
         now = env.service.set_standby(account, word)
     except (KeyError, ValueError, FileNotFoundError):
-        raise Refused(f"{word!r} names a variant this judge does not have", "LIST VARIANTS; " + usage) from None
+        raise Refused(f"{word[:60]!r} names a variant this judge does not have", "LIST VARIANTS; " + usage) from None
     return [f"you are on the standby list for {_standby_words(now)}: when a power in such a game loses its"
             " player, the judge may offer it to you by mail"]
 
