@@ -82,6 +82,7 @@ def play_all(directory: Path) -> Played:
     abstraction(svc, clock, courier)
     anonymous(svc, clock, courier)
     excused(svc, clock, courier)
+    standby(svc, clock, courier)
     return played
 
 
@@ -257,6 +258,20 @@ def excused(svc: GameService, clock, courier: Courier) -> None:
                         ("RUSSIA", "MOS"), ("TURKEY", "CON")):
         submit(svc, "excused", power, f"A {unit} H")
     past_grace(svc, clock, "excused")
+    courier()
+
+
+def standby(svc: GameService, clock, courier: Courier) -> None:
+    """Last (the list would reach every later game's open powers): a resigned power offered to the
+    one standby, who takes it."""
+    seven_player_game(svc, "stood")
+    accounts(svc, ["standby-sam"])
+    svc.set_standby("standby-sam", "standard")
+    svc.resign("stood", "ITALY", account="p-italy")
+    svc.run_due()
+    courier()
+    svc.take_over("stood", "ITALY", "standby-sam")
+    svc.set_standby("standby-sam", None)
     courier()
 
 

@@ -47,6 +47,7 @@ class NoticeKind(enum.StrEnum):
     ITALY_JOINS = "italy_joins"
     LATE = "late"
     MASTER_ACTED = "master_acted"
+    OFFER = "offer"
     PASSWORD_SET = "password_set"
     PAUSED = "paused"
     PRESS = "press"

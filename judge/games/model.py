@@ -114,6 +114,9 @@ class Settings:
     # a power abandoned or resigned, which nobody has taken over, is played by the judge's stand-in
     # (judge.engine.stand_in: DPjudge's SMART_CD) rather than holding; off: its units hold
     stand_in: bool = False
+    # a power open for takeover is offered by mail to the standby list (judge.games.standby), one
+    # standby at a time for this many hours each, most reliable first (0: to all of them at once)
+    offer_hours: float = 24.0
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -128,6 +131,8 @@ class Settings:
                 raise ValueError(f"{name} must be positive")
         if self.excuses < 0:
             raise ValueError("excuses cannot be negative")
+        if self.offer_hours < 0:
+            raise ValueError("offer_hours cannot be negative")
         if self.excuse_hours <= 0:
             raise ValueError("excuse_hours must be positive")
         if self.grace_hours < 0:
@@ -177,7 +182,8 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at", "excuses", "excuse_hours", "stand_in"})
+    "ends_at", "excuses", "excuse_hours", "stand_in",
+    "offer_hours"})
 
 
 class GameError(ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from . import processing
+from . import processing, standby
 from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
@@ -35,6 +35,7 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
+    standby.withdraw(gf, power)
     row = gf.phase_now()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
@@ -62,6 +63,7 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     pr = gf.powers()[power]
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
+        standby.withdraw(gf, power)
         gf.power_event(power, pr.account, "returned", now, gf.phase_now().phase)
         gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 

@@ -33,7 +33,7 @@ from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
-               trouble, votes)
+               standby, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
                       NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
@@ -552,7 +552,40 @@ class GameService:
             if name in held_before:
                 trouble.clear(self.judge, name, trouble.HELD)
                 log.warning("game %s: the phase held before was played", name)
+        self.offer_open_powers(now)
         return done
+
+    # -- the standby list (judge.games.standby) --------------------------------------------------
+    def set_standby(self, account: str, variants: str | None) -> str | None:
+        """STANDBY: put the account on the list (ANY, or variant ids), or take it off (None).
+        Returns what it is on now."""
+        self.accounts.get(account)
+        wanted = None if variants is None else standby.read_variants(variants)
+        for v in [] if wanted in (None, standby.ANY) else wanted.split(","):
+            self.variant(v)              # KeyError for a variant the judge does not have
+        standby.set_standby(self.judge, account, wanted, self.clock())
+        return wanted
+
+    def standby_of(self, account: str) -> str | None:
+        return standby.standby_of(self.judge, account)
+
+    def offer_open_powers(self, now: datetime | None = None) -> dict[str, list[tuple[str, str]]]:
+        """Offer each open power to the next standby for its variant (the tick's part): game ->
+        the (power, account) offers made. A game that fails here is left for the next tick."""
+        now = now or self.clock()
+        made: dict[str, list[tuple[str, str]]] = {}
+        for name in standby.games_with_open_powers(self.judge):
+            try:
+                with self._write(name) as gf:
+                    ranked = [a for a in standby.ranked_standbys(self.judge, gf.row()["variant"])
+                              if standby.may_take(gf, a, self.record(a))]
+                    offers = standby.offer_open_powers(gf, ranked, now)
+            except Exception:   # one game's trouble must not stop the tick; its own phase is run_due's
+                log.exception("game %s: offers to standbys failed; trying again next tick", name)
+                continue
+            if offers:
+                made[name] = offers
+        return made
 
     def _hold(self, name: str, error: Exception, now: datetime) -> None:
         log.exception("game %s: its phase could not be played; the game is held until the judge restarts", name)

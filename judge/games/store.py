@@ -215,6 +215,13 @@ def _game_v9(db: sqlite_utils.Database) -> None:
     db.table("phases").add_column("excused", int, not_null_default=0)
 
 
+def _game_v10(db: sqlite_utils.Database) -> None:
+    """Offers of an open power to standbys (judge.games.standby): one row per power and account asked,
+    written with the offer's mail in one transaction, so a restart neither loses nor repeats one."""
+    create_table(db, "offers", {"power": str, "account": str, "sent_at": str, "expires_at": str},
+                 pk=("power", "account"), nullable={"expires_at"})
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -267,10 +274,12 @@ def _game_current(db: sqlite_utils.Database) -> None:
     """)
     _game_v6(db)        # records
     _game_v7(db)        # comasters
+    _game_v10(db)       # offers
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
-GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9]
+GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
+                   _game_v10]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 
@@ -365,6 +374,12 @@ def _judge_v6(db: sqlite_utils.Database) -> None:
     db.table("game_index").add_column("schema", int)
 
 
+def _judge_v7(db: sqlite_utils.Database) -> None:
+    """The standby list (STANDBY): accounts willing to take over an open power, and in which variants
+    ("ANY", or variant ids separated by commas)."""
+    create_table(db, "standbys", {"account": str, "variants": str, "since": str}, pk="account")
+
+
 def _judge_current(db: sqlite_utils.Database) -> None:
     """The games part of a new judge.sqlite, as the steps above leave it."""
     # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
@@ -398,10 +413,11 @@ def _judge_current(db: sqlite_utils.Database) -> None:
     _judge_v2(db)       # game_powers
     _judge_v3(db)       # observers
     _judge_v5(db)       # player_records
+    _judge_v7(db)       # standbys
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6]
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7]
 JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
 
 

@@ -29,6 +29,11 @@ def _hours(text: str) -> float:
     return value
 
 
+def _offer_hours(text: str) -> float:
+    """OFFERS ALL (every standby at once: 0), or the hours each standby in turn has to answer."""
+    return 0.0 if text.strip().lower() in ("all", "0") else _hours(text)
+
+
 def _whole(text: str) -> int:
     if not text.strip().isdigit():
         raise ValueError(f"{text!r} is not a whole number")
@@ -157,6 +162,10 @@ SETTINGS: tuple[Setting, ...] = (
             " a master's PROCESS spends none", "2"),
     Setting(("EXCUSELENGTH", "EXCUSEHOURS"), "excuse_hours", _hours,
             "hours an excused miss moves the deadline on, from the end of its grace", "24"),
+    Setting(("OFFERS", "OFFERHOURS"), "offer_hours", _offer_hours,
+            "a power open for takeover is offered by mail to the standby list (STANDBY), the most"
+            " reliable first, each having this many hours to take it before the next is asked (ALL:"
+            " every standby at once, the first to JOIN takes it)", "24"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",

@@ -89,7 +89,9 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: Ga
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
     open_ = [p for p, info in status.powers.items() if info.status in ("resigned", "abandoned")]
     if not open_:
-        raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
+        raise Refused(f"{name} has started and no power is open for takeover (one offered earlier has been"
+                      " taken, or its player came back): thank you all the same",
+                      f"OBSERVE {name} password to watch it")
     power = resolve_power(env.service.variant(status.variant), wanted) if wanted else None
     if power not in open_:
         names = [power_name(env.service, name, p) for p in open_]

@@ -155,6 +155,8 @@ def preview(env: Env, cmd: c.Preview) -> list[str]:
 
 def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     """SET <setting> <value>: one of the game's settings (judge.mail.commands.game_settings)."""
+    if cmd.setting == "STANDBY":        # the one SET word about the player, not the game
+        return _standby(env, cmd.value)
     game = require_master(env.service, env.session, f"SET {cmd.setting}")
     if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
         return _auto_clock(env, game)
@@ -168,6 +170,32 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
 
+
+
+def _standby(env: Env, value: str | None) -> list[str]:
+    """SET STANDBY [ANY | variant,variant | OFF]: the standby list (judge.games.standby); alone, what
+    the account is on."""
+    usage = "SET STANDBY standard,abstraction2 (or ANY; OFF to leave the list; alone: what you are on)"
+    account = authenticate(env.service, env.session, None,
+                           "REGISTER name password (or SIGNON Fgame password), then " + usage, anywhere=True)
+    word = (value or "").strip()
+    if not word:
+        now = env.service.standby_of(account)
+        return [f"you are on the standby list for {_standby_words(now)}" if now else
+                "you are not on the standby list; " + usage]
+    if word.lower() in ("off", "none", "no", "-"):
+        env.service.set_standby(account, None)
+        return ["you are off the standby list: the judge offers you no power"]
+    try:
+        now = env.service.set_standby(account, word)
+    except (KeyError, ValueError, FileNotFoundError):
+        raise Refused(f"{word[:60]!r} names a variant this judge does not have", "LIST VARIANTS; " + usage) from None
+    return [f"you are on the standby list for {_standby_words(now)}: when a power in such a game loses its"
+            " player, the judge may offer it to you by mail"]
+
+
+def _standby_words(variants: str | None) -> str:
+    return "any variant" if variants == "ANY" else f"these variants: {(variants or '').replace(',', ', ')}"
 
 
 def _set_rules(env: Env, game: str, setting: Setting, rules: str) -> list[str]:

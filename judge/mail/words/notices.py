@@ -20,7 +20,8 @@ players, the centre table by year). Every template gets the context `notice_cont
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
-revealed -> `seats`. In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
+revealed -> `seats`; replacement -> `standing`, `centre_tables` (the new player's copy only: the
+hand-over). In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
 Under fog of war a results notice's payload is first cut to what its recipient sees
 (judge.mail.words.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
@@ -225,6 +226,18 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: Ga
     }
 
 
+def _replacement(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
+    """The hand-over, for the new player's copy only: the power's orders standing (its previous
+    player's, for this phase) and the centres by year (not under fog, where they are not all seen)."""
+    p = notice.payload
+    if notice.recipient is None or notice.recipient != p.get("account"):
+        return {"standing": [], "centre_tables": []}
+    standing = ([o["written"] for o in service.confirmation(p["game"], p["power"]).orders]
+                if status.phase == p["phase"] else [])
+    tables = [] if status.settings.get("fog") else centre_tables(variant, service.centre_history(p["game"]))
+    return {"standing": standing, "centre_tables": tables}
+
+
 def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
@@ -280,5 +293,5 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
 _EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
-    NoticeKind.REVEALED: _revealed,
+    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement,
 }
