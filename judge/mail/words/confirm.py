@@ -57,7 +57,7 @@ def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict[str, A
 
 def error_line(error: OrderError, mask: Callable[[str], str]) -> dict[str, Any]:
     return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
-            "suggestions": [mask(s) for s in error.suggestions]}
+            "suggestions": [mask(s) for s in error.suggestions], "examples": error.examples}
 
 
 def unit_full_name(variant: Variant, text: str) -> str:
