@@ -315,7 +315,10 @@ class Dispatch:
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
                 continue
             by_power.setdefault(power, []).append(p)
+        for power in powers if block.parse.errors or block.parse.orders else ():
+            out.touch(game, power)   # what the phase still needs ends the reply, even when no line was taken
         for power, orders in by_power.items():
+            out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
             if later:   # older mail never replaces newer orders (judge.mail.screening.replays)
                 errors.extend({"line": p.line, "text": p.text, "problem": f"orders from a mail that reached the"
