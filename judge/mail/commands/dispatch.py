@@ -59,7 +59,7 @@ from ..outbound.reply_budget import Item, cut_reply, stranger_over_budget
 from ..screening.auth import Alert, Refused, Session, power_by_letter, resolve_power
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
-from ..words.confirm import error_line, order_lines, power_summary
+from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
 from ..outbound import trouble_mail
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, mark_finished, prepare
@@ -326,6 +326,8 @@ class Dispatch:
                                " an earlier mail, were not used", "expected": "", "suggestions": []} for p in orders)
                 continue
             try:
+                before = self.service.confirmation(game, power)
+                earlier = {} if before.adjustment is not None else stored_by_place(before.orders)
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
@@ -356,7 +358,8 @@ class Dispatch:
             if not kept:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
-                                "orders": order_lines(kept, variant), "errors": [],
+                                "orders": order_lines(kept, variant, {} if result.repeated else earlier),
+                                "errors": [],
                                 "repeated": result.repeated})
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
