@@ -34,6 +34,8 @@ def test_a_line_that_does_not_read_shows_the_writers_own_orders(playing, case):
     j = playing
     play(j, DATA["setups"][case["setup"]])
     power, line = case["power"], case["line"]
+    if "before" in case:
+        j.reply_to(f"{power.lower()}@dip.test", "\n".join([signon(power), *case["before"]]))
     body = j.reply_to(f"{power.lower()}@dip.test", f"{signon(power)}\n{line}").body
     assert f"ERROR on line 2: {line}" in body, body
     shown = [s.strip() for s in body.splitlines() if s.strip().startswith(("for example:", "did you mean:"))]

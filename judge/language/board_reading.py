@@ -38,7 +38,10 @@ def _a(kind: UnitKind) -> str:
 class BoardView:
     """The part of a position the reader uses; made once per message (or request) and read only."""
 
-    def __init__(self, variant: Variant, position: Position) -> None:
+    def __init__(self, variant: Variant, position: Position, unordered: frozenset[str] | None = None) -> None:
+        """`unordered`: the provinces of the units still without a stored order, if known: the
+        examples after a line that does not read come from those first."""
+        self.unordered = unordered
         self.variant = variant
         self.board = variant.board
         self.position = position
@@ -66,15 +69,15 @@ class BoardView:
         after a line that does not read: a generic example names a unit the player does not have.
         Empty when the power has nothing to order in this phase."""
         if self.kind is PhaseKind.MOVEMENT:
-            for unit in sorted(self.units_of(power, UnitKind.ARMY) + self.units_of(power, UnitKind.FLEET),
-                               key=lambda u: str(u.location)):
+            own = self.units_of(power, UnitKind.ARMY) + self.units_of(power, UnitKind.FLEET)
+            for unit in sorted(own, key=lambda u: (self._ordered(u), str(u.location))):
                 near = sorted(p for p in self.board.neighbours(unit.location.province)
                               if self.board.can_reach_province(unit.kind, unit.location, p))
                 held = f"{_short(unit)} H"
                 return (held, f"{_short(unit)} - {near[0].capitalize()}") if near else (held,)
             return ()
         if self.kind is PhaseKind.RETREAT:
-            for d in sorted(self.dislodged.values(), key=lambda d: str(d.unit.location)):
+            for d in sorted(self.dislodged.values(), key=lambda d: (self._ordered(d.unit), str(d.unit.location))):
                 if d.unit.power == power:
                     to = [f"{_short(d.unit)} R {_loc(d.retreats[0])}"] if d.retreats else []
                     return (*to, f"disband {_short(d.unit)}")
@@ -86,6 +89,9 @@ class BoardView:
             own = sorted((u for u in self.units.values() if u.power == power), key=lambda u: str(u.location))
             return tuple(f"remove {_short(u)}" for u in own[:2])
         return ()
+
+    def _ordered(self, unit: Unit) -> bool:
+        return self.unordered is not None and unit.location.province not in self.unordered
 
     def _name(self, province: str) -> str:
         return self.board.province(province).name

@@ -224,9 +224,17 @@ class Dispatch:
             position = record.position
             if record.settings.get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
-            return BoardView(variant, position_from_json(variant, position))
+            return BoardView(variant, position_from_json(variant, position), self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
+
+    def _unordered(self, game: str, power: str | None) -> frozenset[str] | None:
+        """The provinces of `power`'s units with no order stored yet ("A PAR" -> "par"), or None."""
+        try:
+            units = self.service.confirmation(game, power).units_without_orders if power else None
+        except (GameError, NoSuchGame, KeyError):   # the examples then come from every unit
+            return None
+        return None if units is None else frozenset(u.partition(" ")[2].partition("/")[0].lower() for u in units)
 
     # -- doing -------------------------------------------------------------------------------------
     def handle(self, inbound_id: int, items: Iterable[Item], session: Session, steps: StepLog,
