@@ -48,7 +48,8 @@ def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[st
             first = parsed.errors[0] if parsed.errors else None
             why = first.problem if first else "no order in this line"
             if first is not None and first.suggestions:
-                why += f" (did you mean {' or '.join(first.suggestions)}?)"
+                lead = "for example" if first.examples else "did you mean"
+                why += f" ({lead} {' or '.join(first.suggestions)}{'' if first.examples else '?'})"
             out.errors.append({"line": number, "text": text, "error": why})
             continue
         for p in parsed.orders:

@@ -57,7 +57,8 @@ def test_spring_orders_one_second_after_the_deadline_are_too_late_and_not_filed_
     assert judge.mj.service.status("alpha").phase == "F1901M"
     judge.mj.clock.advance(seconds=1)
     text = judge.orders("FRANCE", "A Par - Bur\nF Bre - Mao")
-    assert "A Par - Bur too late for Spring 1901 Movement (played Wed 04 Mar 2026 12:00 UTC), not used" in text
+    assert ("A Par - Bur too late for Spring 1901 Movement (played at Wed 04 Mar 2026 12:00 UTC), not used;"
+            " now Fall 1901 Movement, deadline") in text
     assert "France in alpha, Fall 1901 Movement" in text
     assert judge.mj.service.confirmation("alpha", "FRANCE").orders == ()
     judge.close()

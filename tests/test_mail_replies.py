@@ -142,7 +142,7 @@ def test_a_one_line_html_mail_has_its_error_on_line_1(judge):
     r = judge.reply_to("ann@dip.test", "<p>SIGNON Falpha</p>", html=True)
     assert "ERROR on line 1: SIGNON Falpha" in r.body
     r = judge.reply_to("ann@dip.test", "<div>LIST</div><div>HISTORY</div>", html=True)
-    assert "ERROR on line 3: HISTORY" in r.body      # the blank line between the divs is seen
+    assert "ERROR on line 2: HISTORY" in r.body      # each div a line the writer typed, as on their screen
 
 
 # -- an abandoned power ----------------------------------------------------------------------------------

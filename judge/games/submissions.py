@@ -20,7 +20,7 @@ from ..engine.phase import Need, check_orders
 from ..engine.position import Position
 from . import fog, processing
 from .answers import Confirmation, NoticeKind
-from .clock import iso, parse_time, processing_time
+from .clock import iso, parse_time, processing_time, shown
 from .digests import orders_digest
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
@@ -117,7 +117,7 @@ def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | Non
         then = _last_played(gf, "started_at <= ?", [iso(received)])
         if then is None:
             return   # it came before the game started: the first phase is the one it meant
-        raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+        raise _late(gf, row, then[0], then[1])
     if account is None or row.position.phase.kind is not PhaseKind.MOVEMENT:
         return   # only movement orders read as well in the phase after: retreats and builds differ in kind
     before = gf.db.execute("SELECT seq, phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0"
@@ -132,9 +132,18 @@ def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | Non
         # Not yet mailed: the sender cannot have read it. Unless the courier has failed on it for
         # long (then the keeper is told, and the players must not be shut out of the new phase).
         if received < parse_time(before[2]) + timedelta(seconds=UNSENT_RESULTS_SECONDS):
-            raise TooLate(f"too late for {played_words(gf, before[1], before[2])}, not used")
+            raise _late(gf, row, before[1], before[2])
     elif received < parse_time(notice[0]) + timedelta(seconds=RESULTS_READ_SECONDS):
-        raise TooLate(f"too late for {played_words(gf, before[1], before[2])}, not used")
+        raise _late(gf, row, before[1], before[2])
+
+
+def _late(gf: GameFile, row: PhaseRow, phase: str, processed_at: str) -> TooLate:
+    """"too late for Fall 1902 Movement (played at ...), not used; now Winter 1902 Adjustments,
+    deadline ...": the player learns at once which phase to write for, and by when."""
+    zone = gf.settings.time_zone
+    now = gf.variant.calendar.name(row.position.phase)
+    by = f", deadline {shown(iso(row.deadline), [zone])[zone]}" if row.deadline is not None else ""
+    return TooLate(f"too late for {played_words(gf, phase, processed_at)}, not used; now {now}{by}")
 
 
 def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] | None:
@@ -145,11 +154,10 @@ def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] |
 
 
 def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
-    """"Fall 1901 Movement (played Tue 03 Mar 2026 12:00 CET)", in the game's zone."""
-    from .clock import shown
+    """"Fall 1901 Movement (played at Tue 03 Mar 2026 12:00 CET)", in the game's zone."""
     name = gf.variant.calendar.name(gf.variant.calendar.parse(phase))
     when = shown(processed_at, [gf.settings.time_zone])[gf.settings.time_zone]
-    return f"{name} (played {when})"
+    return f"{name} (played at {when})"
 
 
 def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,

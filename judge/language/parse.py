@@ -62,12 +62,17 @@ class OrderError:
     problem: str
     expected: str = ""
     suggestions: tuple[str, ...] = ()
+    # the suggestions are orders of the phase's kind, not a guess at what was meant: a reply shows
+    # them "for example", never "did you mean" (they may name a unit the player does not have)
+    examples: bool = False
 
     def __str__(self) -> str:
         parts = [f"line {self.line}: {self.text!r}: {self.problem}"]
         if self.expected:
             parts.append(f"expected {self.expected}")
-        if self.suggestions:
+        if self.suggestions and self.examples:
+            parts.append("for example " + or_list([repr(s) for s in self.suggestions]))
+        elif self.suggestions:
             parts.append("did you mean " + or_list([repr(s) for s in self.suggestions]) + "?")
         return "; ".join(parts)
 
@@ -114,6 +119,15 @@ _NOT_IN_PHASE = {
     PhaseKind.RETREAT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "REMOVE", "BUILD", "WAIVE", "EMBARK", "DISEMBARK"},
     PhaseKind.ADJUSTMENT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "RETREAT", "DASH", "EMBARK", "DISEMBARK"},
 }
+
+
+def _own_examples(error: OrderError, view: BoardView | None, power: str | None) -> OrderError:
+    """Generic examples ("A Bur - Gas") give way to orders from the writer's own units, when the
+    board and the power are known and it has something to order."""
+    if not error.examples or view is None or not power:
+        return error
+    own = view.examples(power)
+    return dataclasses.replace(error, suggestions=own) if own else error
 
 
 class _Build(Transformer[Token, _Built]):
@@ -281,8 +295,8 @@ class OrderReader:
                     if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:
                         result = self._within_reach(part, result, view)
                     if isinstance(result, OrderError):
-                        errors.append(OrderError(number, part if part != line else line, result.problem,
-                                                 result.expected, result.suggestions))
+                        errors.append(_own_examples(dataclasses.replace(
+                            result, line=number, text=part if part != line else line), view, whose))
                         continue
                     # the unit named is the unit that is there, and a coast is one the map has
                     placed = read_coasts(result[0], part, self.variant, view, whose)
@@ -344,7 +358,7 @@ class OrderReader:
         if lexed.problems:
             return self._name_error(text, lexed)
         if not lexed.tokens:
-            return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2])
+            return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2], examples=True)
         try:
             tag, built = self._run(lexed.tokens)
         except UnexpectedInput as e:
@@ -352,7 +366,7 @@ class OrderReader:
         except (LarkError, VisitError, TypeError, ValueError, KeyError) as e:
             # A defect of the grammar or its Transformer: one line is refused, the message goes on.
             return OrderError(0, text, f"order not understood ({type(e).__name__})", "",
-                              EXAMPLES[phase_kind][:2])
+                              EXAMPLES[phase_kind][:2], examples=True)
         unit = getattr(built, "unit", None)
         if lexed.board or (unit is not None and unit.location is NOWHERE):
             lexed.board = True  # (a unit named by its kind alone: "F Stands")
@@ -498,7 +512,7 @@ class OrderReader:
             problem = "the order stops too soon"
         else:
             problem = f"'{_shown(token)}' was not expected there"
-        return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind])
+        return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind], examples=True)
 
     def _for_phase(self, text: str, tag: str, built: Any, phase: PhaseKind, notes: tuple[str, ...],
                    adjusting: str | None = None) -> Reading:

@@ -59,7 +59,7 @@ from ..outbound.reply_budget import Item, cut_reply, stranger_over_budget
 from ..screening.auth import Alert, Refused, Session, power_by_letter, resolve_power
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
-from ..words.confirm import error_line, order_lines, power_summary
+from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
 from ..outbound import trouble_mail
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, mark_finished, prepare
@@ -224,9 +224,17 @@ class Dispatch:
             position = record.position
             if record.settings.get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
-            return BoardView(variant, position_from_json(variant, position))
+            return BoardView(variant, position_from_json(variant, position), self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
+
+    def _unordered(self, game: str, power: str | None) -> frozenset[str] | None:
+        """The provinces of `power`'s units with no order stored yet ("A PAR" -> "par"), or None."""
+        try:
+            units = self.service.confirmation(game, power).units_without_orders if power else None
+        except (GameError, NoSuchGame, KeyError):   # the examples then come from every unit
+            return None
+        return None if units is None else frozenset(u.partition(" ")[2].partition("/")[0].lower() for u in units)
 
     # -- doing -------------------------------------------------------------------------------------
     def handle(self, inbound_id: int, items: Iterable[Item], session: Session, steps: StepLog,
@@ -315,7 +323,10 @@ class Dispatch:
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
                 continue
             by_power.setdefault(power, []).append(p)
+        for power in powers if block.parse.errors or block.parse.orders else ():
+            out.touch(game, power)   # what the phase still needs ends the reply, even when no line was taken
         for power, orders in by_power.items():
+            out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
             if later:   # older mail never replaces newer orders (judge.mail.screening.replays)
                 errors.extend({"line": p.line, "text": p.text, "problem": f"orders from a mail that reached the"
@@ -323,6 +334,8 @@ class Dispatch:
                                " an earlier mail, were not used", "expected": "", "suggestions": []} for p in orders)
                 continue
             try:
+                before = self.service.confirmation(game, power)
+                earlier = {} if before.adjustment is not None else stored_by_place(before.orders)
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
@@ -353,7 +366,8 @@ class Dispatch:
             if not kept:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
-                                "orders": order_lines(kept, variant), "errors": [],
+                                "orders": order_lines(kept, variant, {} if result.repeated else earlier),
+                                "errors": [],
                                 "repeated": result.repeated})
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],

@@ -34,6 +34,27 @@ def _offer_hours(text: str) -> float:
     return 0.0 if text.strip().lower() in ("all", "0") else _hours(text)
 
 
+_LENGTH = re.compile(r"(-?\d+(?:\.\d+)?|\.\d+)\s*(h|hours?|hrs?|m|mins?|minutes?)?", re.IGNORECASE)
+
+
+def _length(text: str) -> float:
+    """A phase's length in hours: "72", "36h", "1.5 hours", or in minutes: "90m", "30 minutes"."""
+    m = _LENGTH.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"{text!r} is not a length: write hours (36) or minutes (90m)") from None
+    value = float(m.group(1)) / (60 if (m.group(2) or "h")[0].lower() == "m" else 1)
+    if value <= 0:
+        raise ValueError("hours must be more than 0")
+    return value
+
+
+def length_shown(hours: object) -> str:
+    """A phase's length as SET writes it: whole hours as hours ("72"), else in minutes ("90m")."""
+    if isinstance(hours, (int, float)) and not float(hours).is_integer() and round(hours * 60, 6).is_integer():
+        return f"{round(hours * 60):d}m"
+    return shown(hours)
+
+
 def _whole(text: str) -> int:
     if not text.strip().isdigit():
         raise ValueError(f"{text!r} is not a whole number")
@@ -131,12 +152,16 @@ class Setting:
     means: str
     example: str                   # the value in `SET <name> <example>`
     implied: str | None = None     # the value of a name that says it all (SET NOABSENCE)
+    show: Callable[[Any], str] = lambda value: shown(value)   # the value as SET writes it
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _hours, "hours a movement phase lasts", "72"),
-    Setting(("RETREAT", "RETREATS"), "retreat_hours", _hours, "hours a retreat phase lasts", "24"),
-    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _hours, "hours an adjustment phase lasts", "24"),
+    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _length,
+            "hours a movement phase lasts (or minutes: 90m)", "72", show=length_shown),
+    Setting(("RETREAT", "RETREATS"), "retreat_hours", _length,
+            "hours a retreat phase lasts (or minutes: 30m)", "24", show=length_shown),
+    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _length,
+            "hours an adjustment phase lasts (or minutes: 30m)", "24", show=length_shown),
     Setting(("GRACE",), "grace_hours", float, "hours past a deadline before missing orders mean civil disorder", "12"),
     Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
             "reminders this many hours before a deadline (NONE: no reminders)", "24 4"),

@@ -15,7 +15,7 @@ from ...games.model import GameError, Settings
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, game_name, require_master
 from .command_env import Env
-from .game_settings import BY_WORD, EDITION, read_setting, shown
+from .game_settings import BY_WORD, EDITION, read_setting
 from .variant_info import find_variant
 
 USAGE = "CREATE game password [variant] [setting value ...] [PRIVATE join-password]"
@@ -65,7 +65,7 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
             problems.append(e.problem)
             continue
         changes[setting.field] = read
-        said.append(f"{setting.words[0]} {shown(read)}")
+        said.append(f"{setting.words[0]} {setting.show(read)}")
     if not problems:
         try:
             Settings().with_(**{k: v for k, v in changes.items() if k != EDITION})

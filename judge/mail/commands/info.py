@@ -16,7 +16,7 @@ from ..words.anonymity import hides_players
 from ..screening.auth import Refused, known_game
 from .command_env import Env
 from ..words.fog_mail import history_as_seen, reader_powers
-from .game_settings import EDITION, SETTINGS, shown
+from .game_settings import EDITION, SETTINGS
 from ..words.textlayout import WIDTH, table, wrap
 from .variant_info import list_variants
 
@@ -204,7 +204,7 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
     settings = {**s.settings, EDITION: s.rules}      # the rulebook shown with the settings, as SET RULES sets it
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
-                      + "; ".join(f"{st.words[0]} {shown(settings[st.field])}" for st in SETTINGS
+                      + "; ".join(f"{st.words[0]} {st.show(settings[st.field])}" for st in SETTINGS
                                   if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
     return lines
 

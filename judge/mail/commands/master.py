@@ -9,7 +9,7 @@ import re
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
-from .game_settings import EDITION, Setting, read_setting, shown
+from .game_settings import EDITION, Setting, read_setting
 from .info import outcome_line
 from .own_preview import own_preview
 from ..screening.tokens import revoke
@@ -168,7 +168,7 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
     except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
-    return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
+    return [f"{setting.words[0]} of {game}: {setting.show(after)} (was {setting.show(before)}); {setting.means}"]
 
 
 

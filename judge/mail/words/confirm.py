@@ -8,7 +8,8 @@ orders still stand); the digest of the standing orders (judge.games.digests).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from ...games.ordercodec import order_from_json
 from ...games.service import GameService
 from ...language import ParsedOrder, describe
 from ...language.parse import OrderError
-from ...language.render import place_name
+from ...language.render import place_name, unit_name
 from .notices import duration
 from .reason_words import detail_words
 
@@ -39,9 +40,11 @@ def ordered_place(order: object) -> str | None:
     return location.province if location is not None else None
 
 
-def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict[str, Any]]:
+def order_lines(orders: list[ParsedOrder], variant: Variant,
+                earlier: Mapping[str, Json] | None = None) -> list[dict[str, Any]]:
     """Each order as read; one that a later line of the same mail replaced (a unit has one order)
-    says so, or the player would think both stand."""
+    says so, or the player would think both stand. `earlier`: the orders stored before this mail,
+    by province (`stored_by_place`): the last line for one of those places says what it replaced."""
     lines = [order_line(p, variant) for p in orders]
     last: dict[str, int] = {}
     for index, parsed in enumerate(orders):
@@ -49,15 +52,33 @@ def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict[str, A
         if place is None:
             continue
         if place in last:
-            earlier = lines[last[place]]
-            earlier["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
+            before = lines[last[place]]
+            before["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
         last[place] = index
+    for place, index in last.items():
+        old = (earlier or {}).get(place)
+        said = describe(order_from_json(old["read"]), variant) if old is not None else None
+        if old is not None and said != lines[index]["read"]:    # (the same order again replaces nothing)
+            lines[index]["notes"].append(f"replaces your earlier order for {_whose(old, place, variant)}: {said}")
     return lines
+
+
+def stored_by_place(orders: Iterable[Json]) -> dict[str, Json]:
+    """The stored orders (Confirmation.orders) by the province each is for."""
+    return {place: o for o in orders if (place := ordered_place(order_from_json(o["read"]))) is not None}
+
+
+def _whose(stored: Json, place: str, variant: Variant) -> str:
+    """"Army Paris": the unit a stored order is for; its province's name for an order of no unit."""
+    unit = getattr(order_from_json(stored["read"]), "unit", None)
+    if unit is not None:
+        return unit_name(dataclasses.replace(unit, power=None), variant)
+    return variant.board.province(place).name
 
 
 def error_line(error: OrderError, mask: Callable[[str], str]) -> dict[str, Any]:
     return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
-            "suggestions": [mask(s) for s in error.suggestions]}
+            "suggestions": [mask(s) for s in error.suggestions], "examples": error.examples}
 
 
 def unit_full_name(variant: Variant, text: str) -> str:
