@@ -159,28 +159,45 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
                 kept = f"{words[0]} {words[1]} H"
                 slips.add(SELF_SUPPORT)
             fixed[power].append(kept)
-    theirs, _ = their_next(position, fixed)
+    answer, _ = their_next(position, fixed)
+    if SELF_SUPPORT in slips:
+        for name, change in {"": {}, **CHOICES, **CHOICE_PAIRS}.items():
+            if not differences(our_next(position, fixed, replace(rules, **change), variant), answer):
+                return SELF_SUPPORT + (f" + rule choice {name}" if name else "")
+    # Which province a standoff left empty depends on the rules: a move "via convoy" with no chain of
+    # fleets to carry it is not made at all, unless the rules fall back to going by land.
+    for by_land in (False, True):
+        theirs, struck = _struck(variant, fixed, answer, by_land)
+        if not struck:
+            continue
+        names = {n: c for n, c in {"": {}, **CHOICES, **CHOICE_PAIRS}.items()
+                 if (c.get("adjacent_convoy") is AdjacentConvoy.LAND_FALLBACK) == by_land}
+        for name, change in names.items():
+            if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
+                return " + ".join(sorted(slips | {INTO_OCCUPIED})) + (f" + rule choice {name}" if name else "")
+    return None
+
+
+def _struck(variant: Variant, orders: dict, answer: dict, by_land: bool) -> tuple[dict, bool]:
+    """Their answer with the retreats into occupied or contested provinces struck out (a copy), and
+    whether any was; a retreat phase left with no retreat at all is played (nobody has to decide)."""
+    theirs = json.loads(json.dumps(answer))
     occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
-    # a move by convoy with no chain of fleets ordered to carry it is not made at all, so stands off nobody
-    targets = Counter(w[3][:3] for lines in fixed.values() for line in lines if (w := line.split())[2] == "-"
-                      and (w[-1] != "VIA" or _carried(variant, fixed, w[1], w[3])))
+    board = variant.board
+    targets = Counter(w[3][:3] for lines in orders.values() for line in lines if (w := line.split())[2] == "-"
+                      and (w[-1] != "VIA" or _carried(variant, orders, w[1], w[3])
+                           or (by_land and w[3][:3].lower() in board.army_neighbours(w[1][:3].lower()))))
     occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
+    struck = False
     for ds in theirs.get("dislodged", {}).values():
         for d in ds:
             kept = [r for r in d["retreats"] if r[:3] not in occupied]
-            if kept != d["retreats"]:
-                slips.add(INTO_OCCUPIED)
+            struck = struck or kept != d["retreats"]
             d["retreats"] = kept
-    played_for_nothing = theirs["phase"].endswith("R") and not any(
-        d["retreats"] for ds in theirs.get("dislodged", {}).values() for d in ds)
-    if not slips:
-        return None
-    if played_for_nothing:  # only struck-out offers made them play this retreat phase: play it
+    if struck and theirs["phase"].endswith("R") and not any(
+            d["retreats"] for ds in theirs.get("dislodged", {}).values() for d in ds):
         theirs = their_next(theirs, {})[0]
-    for name, change in {"": {}, **CHOICES, **CHOICE_PAIRS}.items():
-        if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
-            return " + ".join(sorted(slips)) + (f" + rule choice {name}" if name else "")
-    return None
+    return theirs, struck
 
 
 def _carried(variant: Variant, orders: dict, start: str, to: str) -> bool:
