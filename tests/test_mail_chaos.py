@@ -27,6 +27,10 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
     process, port = start_judge(tmp_path, **TICK)
     try:
         for _ in range(ROUNDS):
+            # players answer the last results once they are mailed (orders sent before would be too late
+            # for the phase just played, and rightly refused: judge/games/submissions.py too_late)
+            wait_until(lambda: rows(db, "SELECT 1 FROM game_index WHERE name = 'alpha' AND pending_notices = 0"),
+                       what="the last results mailed")
             phase = service.status("alpha").phase
             units = service.status("alpha").position["units"]
             deadline = deadline_in(service, 3)
