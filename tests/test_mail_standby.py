@@ -127,7 +127,7 @@ def test_offers_all_asks_every_standby_at_once_and_the_first_join_takes_it(j):
     assert "every standby at once" in next(m for m in mails if "needs a player" in m.subject).text
     assert "you now play Italy" in j.reply_to("tia@dip.test", "JOIN alpha tia-pw Italy").text
     taken = deliver(j)
-    assert list(ended(taken)) == ["sam"] and "taken by another standby" in ended(taken)["sam"]
+    assert list(ended(taken)) == ["sam"] and "taken by another player" in ended(taken)["sam"]
     assert "no power is open for takeover" in j.reply_to("sam@dip.test", "JOIN alpha sam-pw Italy").text
     assert offers(tick(j, 30)) == []
     j.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nEJECT Italy")
