@@ -117,6 +117,10 @@ class Settings:
     # a power open for takeover is offered by mail to the standby list (judge.games.standby), one
     # standby at a time for this many hours each, most reliable first (0: to all of them at once)
     offer_hours: float = 24.0
+    # a takeover (JOIN or TAKE of an open power) is held until a master's APPROVE (judge.games.takeovers)
+    approve_takeovers: bool = False
+    # njudge's QUIET: a replacement is announced to the others without the new player's name
+    quiet: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -183,7 +187,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
     "ends_at", "excuses", "excuse_hours", "stand_in",
-    "offer_hours"})
+    "offer_hours", "approve_takeovers", "quiet"})
 
 
 class GameError(ValueError):
