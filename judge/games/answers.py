@@ -46,6 +46,7 @@ class NoticeKind(enum.StrEnum):
     GAME_START = "game_start"
     ITALY_JOINS = "italy_joins"
     LATE = "late"
+    LATER_ORDERS = "later_orders"
     MASTER_ACTED = "master_acted"
     OFFER = "offer"
     PASSWORD_SET = "password_set"

@@ -222,6 +222,15 @@ def _game_v10(db: sqlite_utils.Database) -> None:
                  pk=("power", "account"), nullable={"expires_at"})
 
 
+def _game_v11(db: sqlite_utils.Database) -> None:
+    """Orders for a later phase (njudge's PHASE, judge.games.later_orders): kept as read, by the phase's
+    code, until that phase opens; `state` waiting, then used or void, and `void` the lines found void then."""
+    create_table(db, "later_orders", {"id": int, "phase": str, "power": str, "account": str, "at": str,
+                                      "source": str, "written": str, "read": str, "state": str, "void": str},
+                 pk="id", nullable={"account", "source"}, defaults={"state": "waiting", "void": "[]"})
+    db.table("later_orders").create_index(["phase", "state"], index_name="later_orders_phase")
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -275,11 +284,12 @@ def _game_current(db: sqlite_utils.Database) -> None:
     _game_v6(db)        # records
     _game_v7(db)        # comasters
     _game_v10(db)       # offers
+    _game_v11(db)       # later_orders
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
-                   _game_v10]
+                   _game_v10, _game_v11]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 

@@ -238,6 +238,13 @@ class Version:
 
 
 @dataclass(frozen=True, slots=True)
+class Phase:
+    """njudge's `PHASE Fall 1901 Movement` (or `PHASE F1901M`): the order lines after it, to the next
+    PHASE or sign-on, are for that phase, kept until it opens (the words as written, read with the map)."""
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The master's REVEAL: an anonymous game's players shown to everyone."""
 
@@ -294,14 +301,15 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Phase)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version "
+    "phase".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -476,6 +484,9 @@ class _Build(Transformer[Token, Command]):
 
     def version(self, c: _Items) -> Command:
         return Version()
+
+    def phase(self, c: _Items) -> Command:
+        return Phase(str(c[0]).strip())
 
     def process(self, c: _Items) -> Command:
         return Process(_opt(c, 0))

@@ -19,6 +19,7 @@ from ...games.model import GameError
 from ...language import commands as c
 from . import game_setup as setup
 from . import info
+from . import later_phase
 from . import files
 from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
@@ -392,6 +393,7 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.Reveal: Handler(master.reveal, once=True),
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
+    c.Phase: Handler(later_phase.phase),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]
