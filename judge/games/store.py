@@ -390,6 +390,13 @@ def _judge_v7(db: sqlite_utils.Database) -> None:
     create_table(db, "standbys", {"account": str, "variants": str, "since": str}, pk="account")
 
 
+def _judge_v8(db: sqlite_utils.Database) -> None:
+    """Addresses claimed for an account (njudge's I AM ALSO, judge.games.address_claims): the address (lower
+    case), the account, the code mailed there (its SHA-256) and when; one claim per address."""
+    create_table(db, "address_claims", {"address": str, "account_id": int, "code": str, "sent_at": str},
+                 pk="address", foreign_keys=[("account_id", "accounts", "id")])
+
+
 def _judge_current(db: sqlite_utils.Database) -> None:
     """The games part of a new judge.sqlite, as the steps above leave it."""
     # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
@@ -424,10 +431,11 @@ def _judge_current(db: sqlite_utils.Database) -> None:
     _judge_v3(db)       # observers
     _judge_v5(db)       # player_records
     _judge_v7(db)       # standbys
+    _judge_v8(db)       # address_claims
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7]
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7, _judge_v8]
 JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
 
 

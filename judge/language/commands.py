@@ -128,6 +128,20 @@ class SetPassword:
 @dataclass(frozen=True, slots=True)
 class SetAddress:
     address: str
+    also: tuple[str, ...] = ()     # SET ADDRESS a,b: the others, each added once confirmed from it
+
+
+@dataclass(frozen=True, slots=True)
+class AddAddress:
+    """`SET ADDRESS ALSO addr` (njudge's `I AM ALSO addr`): one more address for the account, added once
+    a mail from it answers the code the judge mails there."""
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmAddress:
+    """`SET ADDRESS CONFIRM code`, from the address claimed: the code the judge mailed to it."""
+    code: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +311,8 @@ class Exchange:
 
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
-           | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
+           | SetDraw | SetAbsence | SetPassword | SetAddress | AddAddress | ConfirmAddress | NewReplyAddress
+           | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
@@ -428,7 +443,13 @@ class _Build(Transformer[Token, Command]):
         return SetPassword(str(c[0]))
 
     def address(self, c: _Items) -> Command:
-        return SetAddress(str(c[0]))
+        return SetAddress(str(c[0]), _words(c[1:]))
+
+    def address_also(self, c: _Items) -> Command:
+        return AddAddress(str(c[0]))
+
+    def address_confirm(self, c: _Items) -> Command:
+        return ConfirmAddress(str(c[0]))
 
     def newreply(self, c: _Items) -> Command:
         return NewReplyAddress()

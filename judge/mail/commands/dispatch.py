@@ -261,7 +261,7 @@ class Dispatch:
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
         env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files,
-                  domain=self.config.domain)
+                  domain=self.config.domain, config=self.config)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:

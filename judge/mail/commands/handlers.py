@@ -20,6 +20,7 @@ from ...language import commands as c
 from . import game_setup as setup
 from . import info
 from . import later_phase
+from . import more_addresses
 from . import files
 from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
@@ -286,7 +287,7 @@ def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
     revoke(env.service.judge, account)      # the old reply addresses went to the old address
     env.session.copy_to.add(cmd.address.lower())
     return [f"the judge now writes to {cmd.address} (this answer goes to your old address too); your old"
-            " secret reply addresses no longer work"]
+            " secret reply addresses no longer work", *(more_addresses.claim(env, account, a) for a in cmd.also)]
 
 
 def _new_reply_address(env: Env, cmd: c.NewReplyAddress) -> list[str]:
@@ -365,6 +366,8 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.SetAbsence: Handler(_set_absence, once=True),
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
+    c.AddAddress: Handler(more_addresses.add_address),
+    c.ConfirmAddress: Handler(more_addresses.confirm_address),
     c.SetTimezone: Handler(_set_timezone),
     c.NewReplyAddress: Handler(_new_reply_address),
     c.SetDeadline: Handler(master.set_deadline, once=True),
