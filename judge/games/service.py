@@ -409,7 +409,7 @@ class GameService:
         news.info("game %s created: %s, %s rules, master %s", name, v.id, rules_.name, master or "none")
         return self.status(name)
 
-    def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
+    def join(self, name: str, account: str, preferences: Sequence[str | Sequence[str]] = (), *,
              join_password: str | None = None) -> GameState:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
@@ -432,6 +432,11 @@ class GameService:
             access.allow(gf, allow)
             access.deny(gf, deny)
             return access.rules(gf)
+
+    def set_preferences(self, name: str, account: str, preferences: Sequence[str | Sequence[str]]) -> None:
+        """A signed-up player's ranked list of seats, best first; a list inside it: seats of equal rank."""
+        with self._write(name) as gf:
+            forming.set_preferences(gf, account, preferences)
 
     def leave(self, name: str, account: str) -> None:
         with self._write(name) as gf:

@@ -132,6 +132,12 @@ class SetAddress:
 
 
 @dataclass(frozen=True, slots=True)
+class SetPreference:
+    """njudge's `SET PREFERENCE E[FG]R...` (or names): the powers one would play, best first, as written."""
+    ranking: str
+
+
+@dataclass(frozen=True, slots=True)
 class AddAddress:
     """`SET ADDRESS ALSO addr` (njudge's `I AM ALSO addr`): one more address for the account, added once
     a mail from it answers the code the judge mails there."""
@@ -312,6 +318,7 @@ class Exchange:
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
            | SetDraw | SetAbsence | SetPassword | SetAddress | AddAddress | ConfirmAddress | NewReplyAddress
+           | SetPreference
            | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
@@ -377,9 +384,8 @@ class _Build(Transformer[Token, Command]):
                 key = words[i + 1]
                 del words[i:i + 2]
                 break
-        if len(words) > 3:
-            raise ValueError("JOIN game password [power] [PRIVATE join-password]: too many words")
-        return Join(words[0].lstrip("?"), _opt(words, 1), _opt(words, 2), key)
+        # the powers one would play, best first (`JOIN g pw E F G`, njudge's `E[FG]R`): read with the map
+        return Join(words[0].lstrip("?"), _opt(words, 1), " ".join(words[2:]) or None, key)
 
     def observe(self, c: _Items) -> Command:
         return Observe(str(c[0]), _opt(c, 1))
@@ -444,6 +450,9 @@ class _Build(Transformer[Token, Command]):
 
     def address(self, c: _Items) -> Command:
         return SetAddress(str(c[0]), _words(c[1:]))
+
+    def preference(self, c: _Items) -> Command:
+        return SetPreference(str(c[0]).strip())
 
     def address_also(self, c: _Items) -> Command:
         return AddAddress(str(c[0]))

@@ -21,6 +21,7 @@ from . import game_setup as setup
 from . import info
 from . import later_phase
 from . import more_addresses
+from . import preferences
 from . import files
 from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
@@ -70,16 +71,15 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     current = env.service.status(name)
     if current.status in ("active", "paused"):
         return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
-    preference = cmd.preference
-    if preference:      # a power's initial, as SIGNON takes it, or its name
-        preference = resolve_power(env.service.variant(current.variant), preference) or preference
-    status = env.service.join(name, account, [preference] if preference else [],
-                              join_password=cmd.join_password)
+    # a power's initial, as SIGNON takes it, or its name; or njudge's ranked list (E F G, E[FG]R)
+    ranked = preferences.ranking(env, name, cmd.preference) if cmd.preference else []
+    status = env.service.join(name, account, ranked, join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
     if status.status == "forming":
         have, need = len(status.signups), status.players_needed
+        wanted = [f"your preferences: {preferences.said(env, name, ranked)}"] if len(ranked) > 1 else []
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
-                " and the judge then mails you your power", info.record_line(env.service.record(account))]
+                " and the judge then mails you your power", *wanted, info.record_line(env.service.record(account))]
     mine = [p for p, info in status.powers.items() if info.account == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
@@ -367,6 +367,7 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
     c.AddAddress: Handler(more_addresses.add_address),
+    c.SetPreference: Handler(preferences.set_preference),
     c.ConfirmAddress: Handler(more_addresses.confirm_address),
     c.SetTimezone: Handler(_set_timezone),
     c.NewReplyAddress: Handler(_new_reply_address),
