@@ -2,7 +2,8 @@
 njudge's words (CREATE ... RULES 2000, SET CENTERS, SET NO PRESS, SET MOVE CLOCK, SET MOVE DAYS
 -MTWTF-, ...), joined with njudge's SIGNON ?game and SET PREFERENCE, then run (SET DEADLINE, WHOGAME)
 and asked about (WHOIS, VERSION, PHASE and its orders kept, I AM ALSO) as njudge's players do;
-njudge's words with nothing like them here refused with the nearest. Each row of the vocabulary one by one: tests/test_mail_other_judges.py."""
+njudge's words with nothing like them here refused with the nearest. Each row of the vocabulary one
+by one: tests/test_mail_other_judges.py."""
 from __future__ import annotations
 
 import smtplib
