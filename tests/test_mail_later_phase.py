@@ -17,6 +17,7 @@ def test_orders_after_a_phase_line_are_kept_and_used_when_that_phase_opens(playi
     assert "the orders after this line are kept for Fall 1901 Movement, used when that phase opens" in r
     assert "Orders for France in alpha, kept for Fall 1901 Movement:" in r
     assert "A Bur - Bel" in r and "Spa" in r
+    assert "Kept for Fall 1901 Movement (used when it opens): A Bur - Bel; F Mid - Spa/nc; A Par - Pic" in r
     assert [o["written"] for o in playing.service.confirmation("alpha", "FRANCE").orders] == \
         ["A Par - Bur", "F Bre - Mid"]      # the spring's orders only: the fall's are kept apart
     sent = played(playing)

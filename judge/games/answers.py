@@ -153,6 +153,7 @@ class Confirmation:
     warnings: tuple[Json, ...] = ()
     digest: str = ""
     owed_orders: tuple[Json, ...] = ()
+    later: tuple[Json, ...] = ()     # orders kept for later phases (njudge's PHASE): {"phase", "written"}, oldest first
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
-from . import fog, processing
+from . import fog, later_orders, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time, shown
 from .digests import orders_digest
@@ -182,7 +182,7 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
         all_in=not owed, plays=_plays(gf, row, gf.powers()[power].account),
         deadline=gf.times(row.deadline, gf.powers()[power].account),
         warnings=_warnings(gf, row.position, power, mine, problems),
-        digest=orders_digest(gf.name, row.phase, power, mine))
+        digest=orders_digest(gf.name, row.phase, power, mine), later=tuple(later_orders.waiting(gf, power)))
 
 
 def _problem(p: Outcome) -> dict[str, Any]:
