@@ -43,6 +43,8 @@ def test_a_wrong_code_or_one_from_another_address_adds_nothing(playing):  # noqa
     assert playing.service.accounts.get("france").addresses == ("france@dip.test",)
     r = answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nI AM ALSO germany@dip.test")
     assert "the address germany@dip.test already belongs to another account" in r
+    r = answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nI AM ALSO judge+x@dip.test")
+    assert "judge+x@dip.test is this judge's own address" in r
 
 
 def test_set_address_with_several_moves_to_the_first_and_claims_the_others(playing):  # noqa: F811

@@ -8,6 +8,7 @@ from ...games import address_claims
 from ...language import commands as c
 from ..outbound import outgoing
 from ..screening.auth import Refused, authenticate
+from ..screening.own_addresses import OwnAddresses
 from .command_env import Env
 
 USAGE = "I AM ALSO you@other.example (from your own address, signed on or with your password)"
@@ -20,6 +21,8 @@ def add_address(env: Env, cmd: c.AddAddress) -> list[str]:
 
 def claim(env: Env, account: str, address: str) -> str:
     """The code mailed to `address`; what the reply says of it."""
+    if env.config is not None and address in OwnAddresses.configured(env.config):
+        raise Refused(f"{address} is this judge's own address", USAGE)
     try:
         code = address_claims.claim(env.service.accounts, account, address, env.service.clock())
     except ValueError as e:
