@@ -104,6 +104,9 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     submit(svc, "alpha", "ITALY", "A VEN - PIE", "A ROM - VEN", "F NAP - ION")
     submit(svc, "alpha", "RUSSIA", "A WAR - GAL", "A MOS - UKR", "F SEV - RUM", "F STP/SC - BOT")
     submit(svc, "alpha", "TURKEY", "F ANK - BLA", "A CON - BUL", "A SMY - ARM")
+    # njudge's PHASE: orders kept for the fall, one of them void then (the army left Constantinople)
+    svc.keep_orders("alpha", "TURKEY", "F1901M", orders("A BUL - RUM", "A CON H"), account="p-turkey",
+                    source="test:later")
     clock.set(deadline(svc, "alpha") - timedelta(hours=23))
     svc.run_due()          # the 24-hour reminder, to France and the master
     courier()

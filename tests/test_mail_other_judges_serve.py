@@ -1,8 +1,9 @@
 """An njudge master at home, through a real `judge serve` over SMTP: a game created and set up in
 njudge's words (CREATE ... RULES 2000, SET CENTERS, SET NO PRESS, SET MOVE CLOCK, SET MOVE DAYS
--MTWTF-, ...), joined with njudge's SIGNON ?game, then run (SET DEADLINE, WHOGAME) and asked about
-(WHOIS, VERSION) as njudge's players do; njudge's words with nothing like them here refused with
-the nearest. Each row of the vocabulary one by one: tests/test_mail_other_judges.py."""
+-MTWTF-, ...), joined with njudge's SIGNON ?game and SET PREFERENCE, then run (SET DEADLINE, WHOGAME)
+and asked about (WHOIS, VERSION, PHASE and its orders kept, I AM ALSO) as njudge's players do;
+njudge's words with nothing like them here refused with the nearest. Each row of the vocabulary one
+by one: tests/test_mail_other_judges.py."""
 from __future__ import annotations
 
 import smtplib
@@ -48,9 +49,11 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
             assert f"read `{njudge}` as `{ours}`" in created, (njudge, created)
         assert "VICTORY of vet: 17" in created and "DAYS of vet: mon tue wed thu fri" in created, created
         assert "ERROR" not in created, created
-        for p in POWERS:     # njudge's way into a forming game
-            joined = asked(tmp_path, port, f"{p.lower()}@dip.test", f"SIGNON ?vet {p.lower()}-pw")
+        for p in POWERS:     # njudge's way into a forming game, and its preference list (Turkey's: the last seat)
+            joined = asked(tmp_path, port, f"{p.lower()}@dip.test",
+                           f"SIGNON ?vet {p.lower()}-pw\nSET PREFERENCE {p[0]}")
             assert "joined vet" in joined, joined
+            assert p == "TURKEY" or f"your preferences in vet: {p.title()}" in joined, joined
         when = (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%d 18:00")
         ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {when}\nset rules 1982\n"
                                                    "whogame vet\nversion")
@@ -60,11 +63,11 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
         assert "VICTORY 17" in ran and "PRESS none" in ran and "CLOCK 20:00" in ran, ran
         assert "this judge is version" in ran, ran
         player = asked(tmp_path, port, "france@dip.test", "Hello judge,\nWHOIS gm\nINFO PLAYER england\n"
-                                                          "PHASE Fall 1901 Movement\nI AM ALSO france@home.test")
+                       "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")
         assert "gm's record:" in player and "read `INFO PLAYER england` as `WHOIS england`" in player, player
-        assert "ERROR on line 4: PHASE Fall 1901 Movement not a command here; the nearest is" in player, player
-        assert "ERROR on line 5: I AM ALSO france@home.test not a command here; the nearest is SET ADDRESS" \
-            in player, player
+        assert "Orders for France in vet, kept for Fall 1901 Movement:" in player, player
+        assert "read `I AM ALSO france@home.test` as `SET ADDRESS ALSO france@home.test`" in player, player
+        assert "a code is mailed to france@home.test" in player and "ERROR" not in player, player
         assert "greetings and the like): Hello judge," in player, player
     finally:
         stop(process)

@@ -19,7 +19,7 @@ from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
-from . import excuses, records
+from . import excuses, later_orders, records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
 from .digests import orders_digest
@@ -264,6 +264,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         gf.new_phase(nxt, now, deadline)
         for p in gf.powers():
             gf.set_power(p, waiting=0)
+        later_orders.tell(gf, later_orders.bring_in(gf, gf.phase_now(), now), now, deadline)
     checkpoint("phase advanced")
     summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,
                "digests": played_digests(gf, row, need)}

@@ -46,8 +46,10 @@ from ..storage.db import transaction
 from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_files, game_path,
                     open_game, open_judge, sound, stale_game_files)
 from .trouble import GameDamaged
+from . import later_orders
+from .order_store import items_of, store_orders
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
-                          store_orders, too_late)
+                          too_late)
 
 Checkpoint = Callable[[str], None]
 
@@ -409,7 +411,7 @@ class GameService:
         news.info("game %s created: %s, %s rules, master %s", name, v.id, rules_.name, master or "none")
         return self.status(name)
 
-    def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
+    def join(self, name: str, account: str, preferences: Sequence[str | Sequence[str]] = (), *,
              join_password: str | None = None) -> GameState:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
@@ -432,6 +434,11 @@ class GameService:
             access.allow(gf, allow)
             access.deny(gf, deny)
             return access.rules(gf)
+
+    def set_preferences(self, name: str, account: str, preferences: Sequence[str | Sequence[str]]) -> None:
+        """A signed-up player's ranked list of seats, best first; a list inside it: seats of equal rank."""
+        with self._write(name) as gf:
+            forming.set_preferences(gf, account, preferences)
 
     def leave(self, name: str, account: str) -> None:
         with self._write(name) as gf:
@@ -485,6 +492,19 @@ class GameService:
                 players.returned(gf, power, self.clock())
                 master.reschedule(gf, self.clock())
             return replace(confirmation(gf, power), refused=refused)
+
+    def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
+                    source: str | None = None) -> str:
+        """Keep a message's orders for a later phase (`phase`: its code, njudge's PHASE) until it opens;
+        they are checked against the board then (judge.games.later_orders). Returns the phase's name."""
+        power = power.upper()
+        with self._write(name) as gf:
+            target = gf.variant.calendar.parse(phase)
+            if not already_handled(gf, source) and not gf.db["later_orders"].count_where("source = ?", [source]):
+                players.check_playing(gf, power, account)
+                later_orders.keep(gf, power, target, items_of(items), account or gf.powers()[power].account,
+                                  self.clock(), source)
+            return gf.variant.calendar.name(target)
 
     def confirmation(self, name: str, power: str) -> Confirmation:
         """The power's standing orders, their problems, units still without orders and the deadline."""

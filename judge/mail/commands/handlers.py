@@ -19,6 +19,9 @@ from ...games.model import GameError
 from ...language import commands as c
 from . import game_setup as setup
 from . import info
+from . import later_phase
+from . import more_addresses
+from . import preferences
 from . import files
 from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
@@ -72,16 +75,15 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
     if cmd.take:
         raise Refused(f"{name} has not started: TAKE is for a power open in a game under way",
                       f"JOIN {name} password [power]")
-    preference = cmd.preference
-    if preference:      # a power's initial, as SIGNON takes it, or its name
-        preference = resolve_power(env.service.variant(current.variant), preference) or preference
-    status = env.service.join(name, account, [preference] if preference else [],
-                              join_password=cmd.join_password)
+    # a power's initial, as SIGNON takes it, or its name; or njudge's ranked list (E F G, E[FG]R)
+    ranked = preferences.ranking(env, name, cmd.preference) if cmd.preference else []
+    status = env.service.join(name, account, ranked, join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
     if status.status == "forming":
         have, need = len(status.signups), status.players_needed
+        wanted = [f"your preferences: {preferences.said(env, name, ranked)}"] if len(ranked) > 1 else []
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
-                " and the judge then mails you your power", info.record_line(env.service.record(account))]
+                " and the judge then mails you your power", *wanted, info.record_line(env.service.record(account))]
     mine = [p for p, info in status.powers.items() if info.account == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
@@ -293,7 +295,7 @@ def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
     revoke(env.service.judge, account)      # the old reply addresses went to the old address
     env.session.copy_to.add(cmd.address.lower())
     return [f"the judge now writes to {cmd.address} (this answer goes to your old address too); your old"
-            " secret reply addresses no longer work"]
+            " secret reply addresses no longer work", *(more_addresses.claim(env, account, a) for a in cmd.also)]
 
 
 def _new_reply_address(env: Env, cmd: c.NewReplyAddress) -> list[str]:
@@ -372,6 +374,9 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.SetAbsence: Handler(_set_absence, once=True),
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
+    c.AddAddress: Handler(more_addresses.add_address),
+    c.SetPreference: Handler(preferences.set_preference),
+    c.ConfirmAddress: Handler(more_addresses.confirm_address),
     c.SetTimezone: Handler(_set_timezone),
     c.NewReplyAddress: Handler(_new_reply_address),
     c.SetDeadline: Handler(master.set_deadline, once=True),
@@ -402,6 +407,7 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.DecideTakeover: Handler(master.decide_takeover, once=True),
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
+    c.Phase: Handler(later_phase.phase),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

@@ -139,6 +139,7 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "plays": _plays(confirmed.plays, tick_seconds),
         "warnings": [misorder_words(variant, w) for w in confirmed.warnings],
         "digest": confirmed.digest,
+        "later": [{"phase": k["phase_name"], "lines": k["written"].splitlines()} for k in confirmed.later],
     }
 
 
