@@ -129,7 +129,7 @@ def next_event(gf: GameFile, now: datetime) -> datetime | None:
     times = []
     late = owing(gf, row)
     if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late:
-        times.append(processing_time(gf.settings, row.deadline))
+        times.append(processing_time(gf.settings, row.deadline, row.position.phase.kind.value))
     if late:
         if not row.late_noticed:
             times.append(row.deadline)
@@ -157,7 +157,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     late = owing(gf, row)
     # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
     # orders (a power that asked to wait does not hold back the deadline).
-    if now >= processing_time(gf.settings, row.deadline) and (
+    if now >= processing_time(gf.settings, row.deadline, row.position.phase.kind.value) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         excused = excuses.excusable(gf, row, late)
         if excused:     # a missed deadline a player still had an excuse for: it moves on instead
@@ -170,8 +170,9 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
         gf.db.table("phases").update(row.seq, {"late_noticed": 1})
+        played_at = processing_time(gf.settings, row.deadline, row.position.phase.kind.value)
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
-                    {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
+                    {"processing_at": gf.times(played_at, None)})
         done = "late"
     due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
            if when <= now and h not in row.reminded]
