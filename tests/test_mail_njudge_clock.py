@@ -11,10 +11,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from judge.games.clock import parse_time
+from judge.games.clock import iso, parse_time, processing_time
+from judge.games.model import Settings
 from mailjudge import MailJudge
 
-CASES = json.loads((Path(__file__).parent / "data" / "mail" / "njudge_dates.json").read_text())["cases"]
+DATA = Path(__file__).parent / "data"
+CASES = json.loads((DATA / "mail" / "njudge_dates.json").read_text())["cases"]
+GRACE = json.loads((DATA / "phase_grace.json").read_text())["cases"]
 MASTER = "SIGNON Malpha gm-secret\n"
 
 
@@ -52,3 +55,44 @@ def test_set_deadline_reads_njudges_dates_in_the_games_zone(judge, case):
     assert f"read in the game's zone, {case['zone']}" in text, text
     hour = f"a date alone is at the game's deadline hour, {local:%H:%M}"
     assert (hour in text) == case["implied"], text
+
+
+@pytest.mark.parametrize("case", GRACE, ids=lambda c: f"{c['kind']}-{'-'.join(map(str, c['settings'].values()))}")
+def test_grace_is_the_phase_kinds_own_or_the_games_or_until_the_masters_date(case):
+    settings = Settings.from_json(case["settings"])
+    assert iso(processing_time(settings, parse_time(case["deadline"]), case["kind"])) == case["played"]
+
+
+def test_per_phase_clocks_by_mail_show_in_summary_and_a_grace_date_is_read_in_the_games_zone(judge):
+    judge.clock.set("2026-11-27T07:00:00Z")
+    judge.service.set_settings("alpha", time_zone="Europe/Paris", deadline_clock="20:00", movement_clock=None)
+    text = said(judge.reply_to("gm@dip.test", MASTER + "SET MOVE CLOCK 23:00\nSET RETREAT DAYS -MTWTF-\n"
+                                                       "SET ADJUST GRACE 6\nSET GRACE Dec 12\nSUMMARY alpha"))
+    assert "MOVE CLOCK of alpha: 23:00 (was game's)" in text, text
+    assert "RETREAT DAYS of alpha: mon tue wed thu fri (was game's)" in text, text
+    assert "ADJUST GRACE of alpha: 6 (was game's)" in text, text
+    assert "GRACE UNTIL of alpha: 2026-12-12 22:00 UTC (was none)" in text, text   # the movement clock, in Paris
+    assert "MOVE CLOCK 23:00; RETREAT DAYS mon tue wed thu fri; ADJUST GRACE 6" in text, text
+    assert "RETREAT CLOCK" not in text and "MOVE DAYS" not in text, text            # unset: the game's
+    text = said(judge.reply_to("gm@dip.test", MASTER + "SET MOVE CLOCK game\nSET GRACE UNTIL none\nSET GRACE Nov 2"))
+    assert "MOVE CLOCK of alpha: game's (was 23:00)" in text and "GRACE UNTIL of alpha: none" in text, text
+    assert "SET GRACE UNTIL: Mon Nov 2 2026 20:00 (Europe/Paris) is already past" in text, text
+
+
+def test_a_pause_only_stops_the_clock_and_resume_keeps_the_games_hour_and_weekdays(judge):
+    judge.clock.set("2026-11-30T09:00:00Z")                              # a Monday
+    judge.service.set_settings("alpha", time_zone="Europe/Paris", deadline_clock="18:00",
+                               deadline_days=("tue", "thu", "sat"), movement_clock=None, grace_until=None)
+    judge.service.move_deadline("alpha", parse_time("2026-12-01T17:00:00Z"))   # Tuesday 18:00 in Paris
+    assert "players may still send orders and press" in said(judge.reply_to("gm@dip.test", MASTER + "PAUSE"))
+    text = said(judge.reply_to("france@dip.test", "SIGNON Falpha france-pw\nA Par - Bur\nPRESS TO Germany\n"
+                                                  "Burgundy is mine\nENDPRESS"))
+    assert "A Par - Bur read as: Army Paris -> Burgundy" in text and "press sent to Germany" in text, text
+    assert "the clock is stopped: the game is paused until the master's RESUME" in text, text
+    assert judge.service.status("alpha").status == "paused"
+    judge.clock.advance(days=1)
+    text = said(judge.reply_to("gm@dip.test", MASTER + "RESUME"))
+    # Tuesday 18:00 and a day's pause: Wednesday is no deadline day here, so Thursday 18:00
+    assert "alpha resumed; the deadline is Thu 03 Dec 2026 18:00 CET (Europe/Paris)" in text, text
+    orders = judge.service.confirmation("alpha", "FRANCE").orders
+    assert [o["written"] for o in orders] == ["A Par - Bur"]

@@ -197,18 +197,18 @@ class Setting:
 
 # njudge's per-phase clocks (SET MOVE|RETREAT|ADJUST CLOCK|DAYS|GRACE): each phase kind may have its
 # own time of day, weekdays and grace; unset, it follows the game's CLOCK, DAYS and GRACE.
-_PHASES = (("MOVE", "MOVEMENT", "movement", "movement"), ("RETREAT", "RETREATS", "retreat", "retreat"),
-           ("ADJUST", "ADJUSTMENT", "adjustment", "adjustment"))
+_PHASES = (("MOVE", "MOVEMENT", "movement", "a movement"), ("RETREAT", "RETREATS", "retreat", "a retreat"),
+           ("ADJUST", "ADJUSTMENT", "adjustment", "an adjustment"))
 PHASE_CLOCKS: tuple[Setting, ...] = tuple(
     row for short, long, field, phase in _PHASES for row in (
         Setting((f"{short} CLOCK", f"{long} CLOCK"), f"{field}_clock", _game_or(_clock),
-                f"{phase} deadlines at this time of day (GAME: the game's CLOCK)", "23:00", show=_or_game,
+                f"{phase.split()[1]} deadlines at this time of day (GAME: the game's CLOCK)", "23:00", show=_or_game,
                 quiet_unset=True),
         Setting((f"{short} DAYS", f"{long} DAYS"), f"{field}_days", _game_or(_days),
-                f"the weekdays a {phase} deadline may fall on (GAME: the game's DAYS)", "-MTWTF-", show=_or_game,
+                f"the weekdays {phase} deadline may fall on (GAME: the game's DAYS)", "-MTWTF-", show=_or_game,
                 quiet_unset=True),
         Setting((f"{short} GRACE", f"{long} GRACE"), f"{field}_grace", _game_or(_grace_hours),
-                f"hours of grace after a {phase} deadline (GAME: the game's GRACE)", "24", show=_or_game,
+                f"hours of grace after {phase} deadline (GAME: the game's GRACE)", "24", show=_or_game,
                 quiet_unset=True)))
 
 SETTINGS: tuple[Setting, ...] = (
