@@ -96,3 +96,19 @@ def test_a_pause_only_stops_the_clock_and_resume_keeps_the_games_hour_and_weekda
     assert "alpha resumed; the deadline is Thu 03 Dec 2026 18:00 CET (Europe/Paris)" in text, text
     orders = judge.service.confirmation("alpha", "FRANCE").orders
     assert [o["written"] for o in orders] == ["A Par - Bur"]
+
+
+def test_set_start_holds_every_phase_until_its_date_and_the_deadline_falls_no_sooner(judge):
+    judge.clock.set("2026-12-07T09:00:00Z")                              # a Monday
+    judge.service.set_settings("alpha", time_zone="Europe/Paris", deadline_clock="18:00", deadline_days=(),
+                               movement_clock=None, grace_until=None, grace_hours=0)
+    judge.service.move_deadline("alpha", parse_time("2026-12-08T17:00:00Z"))
+    text = said(judge.reply_to("gm@dip.test", MASTER + "SET START Dec 10\nCREATE other gm-secret START Dec 10"))
+    assert "START of alpha: 2026-12-10 17:00 UTC (was none)" in text, text           # 18:00 in Paris
+    assert "START takes a date: SET START Dec 5 once the game is created" in text, text
+    judge.clock.set("2026-12-09T09:00:00Z")                              # the deadline (no grace) has passed
+    assert "alpha" not in judge.service.run_due() and judge.service.wake("alpha") == "nothing"
+    assert judge.service.status("alpha").phase == "S1901M"              # held: nothing played before Dec 10
+    judge.clock.set("2026-12-10T17:00:00Z")
+    assert judge.service.run_due().get("alpha") not in (None, "nothing")
+    assert judge.service.status("alpha").phase != "S1901M"

@@ -117,6 +117,9 @@ def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
+    if gf.status is GameStatus.ACTIVE:
+        gf.settings = settings
+        reschedule(gf, now)      # (an earliest processing, SET START, may hold the next event back)
 
 
 def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:

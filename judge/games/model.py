@@ -121,6 +121,9 @@ class Settings:
     # grace "until a date" (njudge's GRACE given a date): missing orders are waited for until this
     # UTC ISO instant, whatever the grace hours say; None: no such date
     grace_until: str | None = None
+    # njudge's SET START: no phase is played before this UTC ISO instant, early or at a deadline,
+    # and a phase that starts before it is due no sooner (None: no such date)
+    earliest: str | None = None
     # fog of war (judge.games.fog): each power sees only what its units and centres see
     fog: bool = False
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
@@ -224,7 +227,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
     "ends_at", "excuses", "excuse_hours", "stand_in",
     "offer_hours", "movement_clock", "retreat_clock", "adjustment_clock", "movement_days", "retreat_days",
-    "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace", "grace_until"})
+    "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace", "grace_until", "earliest"})
 
 
 class GameError(ValueError):

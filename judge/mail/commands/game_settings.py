@@ -178,6 +178,8 @@ def _two_words(name: str, value: str | None) -> tuple[str, str | None]:
 
 # The grace date, an instant the games layer stores in UTC once read in the game's zone (master.set_game).
 GRACE_UNTIL = "grace_until"
+EARLIEST = "earliest"
+DATES = frozenset({GRACE_UNTIL, EARLIEST})     # settings whose value is a date, read in the game's zone
 
 # The rulebook is no field of Settings but the game's edition (judge.engine.rules), chosen with the rest.
 EDITION = "edition"
@@ -281,6 +283,10 @@ SETTINGS: tuple[Setting, ...] = (
             "missing orders are waited for until this date (in the game's zone: Dec 12 or 2026-12-12 18:00),"
             " whatever GRACE says; SET GRACE Dec 12 too (NONE: no such date)", "Dec 12", show=_utc_shown,
             quiet_unset=True),
+    Setting(("START",), EARLIEST, _game_or(str),
+            "no phase is played before this date (in the game's zone: Dec 5 or 2026-12-05 18:00), early or at"
+            " a deadline, and none is due sooner: njudge's earliest processing (NONE: no such date)", "Dec 5",
+            show=_utc_shown, quiet_unset=True),
 )
 
 # The one-word names the grammar knows (a test keeps them the same); the two-word ones are njudge's

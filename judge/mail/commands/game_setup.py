@@ -15,7 +15,7 @@ from ...games.model import GameError, Settings
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, game_name, require_master
 from .command_env import Env
-from .game_settings import BY_WORD, EDITION, read_setting
+from .game_settings import BY_WORD, DATES, EDITION, read_setting
 from .variant_info import find_variant
 
 USAGE = "CREATE game password [variant] [setting value ...] [PRIVATE join-password]"
@@ -63,6 +63,10 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
             setting, read = read_setting(name, value)
         except Refused as e:
             problems.append(e.problem)
+            continue
+        if setting.field in DATES:     # a date is read in the game's zone, which CREATE has not made yet
+            problems.append(f"{setting.words[0]} takes a date: SET {setting.words[0]} {setting.example} once"
+                            " the game is created")
             continue
         changes[setting.field] = read
         said.append(f"{setting.words[0]} {setting.show(read)}")

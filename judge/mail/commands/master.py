@@ -11,7 +11,7 @@ from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
 from ...games.clock import iso
-from .game_settings import EDITION, GRACE_UNTIL, Setting, read_setting
+from .game_settings import DATES, EDITION, Setting, read_setting
 from .info import outcome_line
 from .own_preview import own_preview
 from ..screening.tokens import revoke
@@ -173,8 +173,8 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     setting, value = read_setting(cmd.setting, cmd.value)
     if setting.field == EDITION:
         return _set_rules(env, game, setting, value)
-    if setting.field == GRACE_UNTIL and value is not None:
-        value = _grace_date(env, game, value)
+    if setting.field in DATES and value is not None:
+        value = _date_setting(env, game, setting, value)
     before = env.service.status(game).settings[setting.field]
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
@@ -184,13 +184,14 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
 
 
 
-def _grace_date(env: Env, game: str, text: str) -> str:
-    """SET GRACE UNTIL <date>: read as SET DEADLINE reads a date (in the game's zone), stored in UTC."""
+def _date_setting(env: Env, game: str, setting: Setting, text: str) -> str:
+    """SET GRACE UNTIL <date>, SET START <date>: read as SET DEADLINE reads a date (in the game's
+    zone), stored in UTC."""
     try:
         return iso(env.service.read_date(game, text).instant)
     except ValueError as e:
-        raise Refused(f"SET GRACE UNTIL: {e}", "SET GRACE UNTIL Dec 12, or SET GRACE Dec 12 18:00 (in the game's"
-                      " zone)") from None
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}, or"
+                      f" {setting.example} 18:00 (in the game's zone)") from None
 
 
 def _standby(env: Env, value: str | None) -> list[str]:
