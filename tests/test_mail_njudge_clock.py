@@ -103,12 +103,26 @@ def test_set_start_holds_every_phase_until_its_date_and_the_deadline_falls_no_so
     judge.service.set_settings("alpha", time_zone="Europe/Paris", deadline_clock="18:00", deadline_days=(),
                                movement_clock=None, grace_until=None, grace_hours=0)
     judge.service.move_deadline("alpha", parse_time("2026-12-08T17:00:00Z"))
-    text = said(judge.reply_to("gm@dip.test", MASTER + "SET START Dec 10\nCREATE other gm-secret START Dec 10"))
+    text = said(judge.reply_to("gm@dip.test", MASTER + "SET START Dec 10"))
     assert "START of alpha: 2026-12-10 17:00 UTC (was none)" in text, text           # 18:00 in Paris
-    assert "START takes a date: SET START Dec 5 once the game is created" in text, text
+    # CREATE reads a date in the new game's zone, at its clock (none here: the hour it is now there)
+    text = said(judge.reply_to("gm@dip.test", "CREATE other gm-secret GAMEZONE Asia/Tokyo START Dec 10\n"
+                                              "CREATE another gm-secret START Dec 1"))
+    assert "created other" in text and judge.service.status("other").settings["earliest"] == "2026-12-10T09:00:00Z"
+    assert "created another" in text and "START was not set: Tue Dec 1 2026 09:00 (UTC) is already past" in text
     judge.clock.set("2026-12-09T09:00:00Z")                              # the deadline (no grace) has passed
     assert "alpha" not in judge.service.run_due() and judge.service.wake("alpha") == "nothing"
     assert judge.service.status("alpha").phase == "S1901M"              # held: nothing played before Dec 10
     judge.clock.set("2026-12-10T17:00:00Z")
     assert judge.service.run_due().get("alpha") not in (None, "nothing")
     assert judge.service.status("alpha").phase != "S1901M"
+
+
+def test_grey_press_refused_for_another_reason_is_not_told_to_drop_grey(judge):
+    judge.service.set_settings("alpha", press="none")
+    text = said(judge.reply_to("germany@dip.test", "SIGNON Galpha germany-pw\npress grey to france\nhello\nendpress"))
+    assert "alpha has no press between players" in text and "the press was not sent" in text, text
+    assert "without GREY" not in text, text
+    judge.service.set_settings("alpha", press="white")
+    text = said(judge.reply_to("germany@dip.test", "SIGNON Galpha germany-pw\npress grey to france\nhello\nendpress"))
+    assert "white press: messages are signed" in text and "without GREY" in text, text
