@@ -262,16 +262,21 @@ def excused(svc: GameService, clock, courier: Courier) -> None:
 
 
 def standby(svc: GameService, clock, courier: Courier) -> None:
-    """Last (the list would reach every later game's open powers): a resigned power offered to the
-    one standby, who takes it."""
-    seven_player_game(svc, "stood")
-    accounts(svc, ["standby-sam"])
+    """Last (the list would reach every later game's open powers): a resigned power offered to two
+    standbys at once in a game whose master approves takeovers; one asks, the master approves, and
+    the other is told the offer is over."""
+    seven_player_game(svc, "stood", settings=Settings(offer_hours=0, approve_takeovers=True))
+    accounts(svc, ["standby-sam", "standby-tia"])
     svc.set_standby("standby-sam", "standard")
+    svc.set_standby("standby-tia", "ANY")
     svc.resign("stood", "ITALY", account="p-italy")
     svc.run_due()
     courier()
-    svc.take_over("stood", "ITALY", "standby-sam")
+    assert not svc.claim("stood", "ITALY", "standby-sam")
+    courier()
+    svc.decide_takeover("stood", "standby-sam", True)
     svc.set_standby("standby-sam", None)
+    svc.set_standby("standby-tia", None)
     courier()
 
 

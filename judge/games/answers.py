@@ -48,6 +48,7 @@ class NoticeKind(enum.StrEnum):
     LATE = "late"
     MASTER_ACTED = "master_acted"
     OFFER = "offer"
+    OFFER_ENDED = "offer_ended"
     PASSWORD_SET = "password_set"
     PAUSED = "paused"
     PRESS = "press"
@@ -59,6 +60,7 @@ class NoticeKind(enum.StrEnum):
     RETURNED = "returned"
     REVEALED = "revealed"
     ROLLBACK = "rollback"
+    TAKEOVER_REQUEST = "takeover_request"
 
 
 def notice_kind(stored: str) -> NoticeKind | str:

@@ -139,6 +139,10 @@ class Settings:
     # a power open for takeover is offered by mail to the standby list (judge.games.standby), one
     # standby at a time for this many hours each, most reliable first (0: to all of them at once)
     offer_hours: float = 24.0
+    # a takeover (JOIN or TAKE of an open power) is held until a master's APPROVE (judge.games.takeovers)
+    approve_takeovers: bool = False
+    # njudge's QUIET: a replacement is announced to the others without the new player's name
+    quiet: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -226,8 +230,9 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
     "ends_at", "excuses", "excuse_hours", "stand_in",
-    "offer_hours", "movement_clock", "retreat_clock", "adjustment_clock", "movement_days", "retreat_days",
-    "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace", "grace_until", "earliest"})
+    "offer_hours", "approve_takeovers", "quiet", "movement_clock", "retreat_clock", "adjustment_clock",
+    "movement_days", "retreat_days", "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace",
+    "grace_until", "earliest"})
 
 
 class GameError(ValueError):

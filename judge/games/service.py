@@ -33,7 +33,7 @@ from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
-               standby, trouble, votes)
+               standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
                       NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
@@ -288,9 +288,11 @@ class GameService:
                 " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(row["name"], account, *(t[k] for k in records.KINDS)) for account, t in records.totals(gf).items()])
             self.judge.execute("DELETE FROM game_powers WHERE name = ?", [row["name"]])
+            seeking = standby.sought(gf)
             self.judge.conn.executemany(
                 "INSERT INTO game_powers (name, power, account, status) VALUES (?, ?, ?, ?)",
-                [(row["name"], p.power, p.account, p.status.value) for p in gf.powers().values()])
+                [(row["name"], p.power, p.account, standby.SOUGHT if p.power in seeking else p.status.value)
+                 for p in gf.powers().values()])
         return seen
 
     def sync_index(self, *, quick: bool = False) -> int:
@@ -634,6 +636,41 @@ class GameService:
             access.check_record(gf, record)
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
+
+    def claim(self, name: str, power: str, account: str, *, join_password: str | None = None) -> bool:
+        """A JOIN or TAKE of an open power: taken now (True), or held for a master's APPROVE (False:
+        the game's `approve_takeovers`, judge.games.takeovers)."""
+        self.accounts.get(account)
+        record = self.record(account)
+        with self._write(name) as gf:
+            access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
+            if takeovers.needs_approval(gf, account):
+                takeovers.request(gf, power.upper(), account, self.clock())
+                return False
+            players.take_over(gf, power.upper(), account, self.clock())
+        return True
+
+    def decide_takeover(self, name: str, account: str, approve: bool, *, source: str | None = None) -> str | None:
+        """A master's APPROVE or REJECT of the account's waiting takeover: the power (None: done before)."""
+        with self._write_once(name, source) as gf:
+            return None if gf is None else takeovers.decide(gf, account, approve, self.clock())
+
+    def seek(self, name: str, power: str, on: bool = True, *, source: str | None = None) -> None:
+        """The master's SEEK: offer a power still played to the standbys (off: stop)."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                standby.seek(gf, power.upper(), on, self.clock())
+
+    def takeovers_waiting(self, name: str, account: str) -> list[str]:
+        """The powers whose takeover by the account waits for a master's APPROVE."""
+        with self._read(name) as gf:
+            return takeovers.waiting(gf, account)
+
+    def open_powers(self, name: str) -> list[str]:
+        """The powers a replacement may take now (judge.games.standby.open_powers)."""
+        with self._read(name) as gf:
+            return standby.open_powers(gf)
 
     def resign(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> None:
         with self._write_once(name, source) as gf:

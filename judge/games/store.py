@@ -222,6 +222,13 @@ def _game_v10(db: sqlite_utils.Database) -> None:
                  pk=("power", "account"), nullable={"expires_at"})
 
 
+def _game_v11(db: sqlite_utils.Database) -> None:
+    """The master's SEEK (a power offered to the standbys while its player still plays it) and takeovers
+    held for the master's APPROVE (judge.games.takeovers): one row per power sought, one per request."""
+    create_table(db, "seeking", {"power": str, "since": str}, pk="power")
+    create_table(db, "takeover_requests", {"power": str, "account": str, "at": str}, pk=("power", "account"))
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -275,11 +282,12 @@ def _game_current(db: sqlite_utils.Database) -> None:
     _game_v6(db)        # records
     _game_v7(db)        # comasters
     _game_v10(db)       # offers
+    _game_v11(db)       # seeking, takeover_requests
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
-                   _game_v10]
+                   _game_v10, _game_v11]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 

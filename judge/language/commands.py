@@ -41,11 +41,13 @@ class Create:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """`JOIN game pw` or njudge's `SIGNON ?game pw`."""
+    """`JOIN game pw` or njudge's `SIGNON ?game pw`; `TAKE game power [pw]` (`take`) accepts an
+    offered power and only that: it joins no game still forming."""
     game: str
     password: str | None = None
     preference: str | None = None
     join_password: str | None = None    # a private game's: `JOIN game pw [power] PRIVATE join-pw`
+    take: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +245,20 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
+class Seek:
+    """The master's `SEEK power`: offer a power still played to the standbys now; `SEEK power OFF` stops."""
+    power: str
+    stop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DecideTakeover:
+    """The master's `APPROVE account` or `REJECT account`: a takeover held for approval."""
+    account: str
+    approve: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     pass
 
@@ -294,14 +310,15 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version "
+    "standby take seek approve reject".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -516,6 +533,24 @@ class _Build(Transformer[Token, Command]):
     def exchange(self, c: _Items) -> Command:
         return _exchange(list(_words(c)))
 
+    def standby(self, c: _Items) -> Command:
+        return SetGame("STANDBY", _opt(c, 0))
+
+    def take(self, c: _Items) -> Command:
+        return Join(str(c[0]), _opt(c, 2), str(c[1]), take=True)
+
+    def seek(self, c: _Items) -> Command:
+        stop = _opt(c, 1)
+        if stop is not None and stop.lower() not in _CANCEL_WORDS:
+            raise ValueError("SEEK takes one power (SEEK France), or the power and OFF to stop")
+        return Seek(str(c[0]), stop is not None)
+
+    def approve(self, c: _Items) -> Command:
+        return DecideTakeover(str(c[0]), True)
+
+    def reject(self, c: _Items) -> Command:
+        return DecideTakeover(str(c[0]), False)
+
 
 def _exchange(words: list[str]) -> Exchange:
     """[WITH] power [GIVE] centres FOR centres, or centres FOR centres WITH power; `and` may join names."""
@@ -572,6 +607,10 @@ USAGE = {
     "concede": "CONCEDE power",
     "press": "PRESS TO powers ... ENDPRESS",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
+    "take": "TAKE game power [password]",
+    "seek": "SEEK power (or: SEEK power OFF)",
+    "approve": "APPROVE account",
+    "reject": "REJECT account",
 }
 
 

@@ -29,6 +29,12 @@ def _hours(text: str) -> float:
     return value
 
 
+def _takeovers_switch(text: str) -> bool:
+    """SET APPROVE TAKEOVERS ON: the word TAKEOVERS may follow APPROVE or be left out."""
+    words = text.split()
+    return _switch(" ".join(words[1:]) if len(words) > 1 and words[0].lower() == "takeovers" else text)
+
+
 def _offer_hours(text: str) -> float:
     """OFFERS ALL (every standby at once: 0), or the hours each standby in turn has to answer."""
     return 0.0 if text.strip().lower() in ("all", "0") else _hours(text)
@@ -250,6 +256,13 @@ SETTINGS: tuple[Setting, ...] = (
             "a power open for takeover is offered by mail to the standby list (STANDBY), the most"
             " reliable first, each having this many hours to take it before the next is asked (ALL:"
             " every standby at once, the first to JOIN takes it)", "24"),
+    Setting(("APPROVE", "APPROVETAKEOVERS"), "approve_takeovers", _takeovers_switch,
+            "a JOIN or TAKE of a power open for takeover waits for a master's APPROVE name (or REJECT"
+            " name, the offer going on to the next standby) instead of taking it at once (TAKEOVERS ON or"
+            " OFF)", "takeovers on"),
+    Setting(("QUIET",), "quiet", _switch,
+            "a replacement is not announced with the new player's name: the others are told only that the"
+            " power has a player again (njudge's QUIET; ON or OFF)", "on"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",

@@ -61,13 +61,17 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
 
 
 def _join(env: Env, cmd: c.Join) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
+    usage = f"TAKE {cmd.game} power password" if cmd.take else f"JOIN {cmd.game} password [power]"
+    account = authenticate(env.service, env.session, cmd.password, usage)
     name = game_name(cmd.game)
     if cmd.join_password:
         env.session.passwords.add(cmd.join_password)     # masked in the reply and the archive
     current = env.service.status(name)
     if current.status in ("active", "paused"):
         return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
+    if cmd.take:
+        raise Refused(f"{name} has not started: TAKE is for a power open in a game under way",
+                      f"JOIN {name} password [power]")
     preference = cmd.preference
     if preference:      # a power's initial, as SIGNON takes it, or its name
         preference = resolve_power(env.service.variant(current.variant), preference) or preference
@@ -87,7 +91,7 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
 def _take_over(env: Env, name: str, account: str, wanted: str | None, status: GameState,
                join_password: str | None = None) -> list[str]:
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
-    open_ = [p for p, info in status.powers.items() if info.status in ("resigned", "abandoned")]
+    open_ = env.service.open_powers(name)
     if not open_:
         raise Refused(f"{name} has started and no power is open for takeover (one offered earlier has been"
                       " taken, or its player came back): thank you all the same",
@@ -97,7 +101,11 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: Ga
         names = [power_name(env.service, name, p) for p in open_]
         raise Refused(f"{name} has started; the powers open for takeover are {', '.join(names)}",
                       f"JOIN {name} password {names[0]}")
-    env.service.take_over(name, power, account, join_password=join_password)
+    if not status.settings.get("approve_takeovers"):
+        master.end_ousted_replies(env, name, power, account)
+    if not env.service.claim(name, power, account, join_password=join_password):
+        return [f"your takeover of {power_name(env.service, name, power)} in {name} waits for the master's"
+                " approval: the judge mails you the power's position when the master approves"]
     env.session.game, env.session.powers = name, (power,)
     return [f"you now play {power_name(env.service, name, power)} in {name}"]
 
@@ -391,6 +399,8 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.Concede: Handler(_concede),           # a vote: the same twice is the same
     c.Unobserve: Handler(_unobserve),
     c.Reveal: Handler(master.reveal, once=True),
+    c.Seek: Handler(master.seek, once=True),
+    c.DecideTakeover: Handler(master.decide_takeover, once=True),
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
 }

@@ -337,3 +337,45 @@ def reveal(env: Env, cmd: c.Reveal) -> list[str]:
     game = require_master(env.service, env.session, "REVEAL")
     env.service.reveal(game, source=env.source)
     return [f"the players of {game} are revealed: everyone is told who plays each power"]
+
+
+def seek(env: Env, cmd: c.Seek) -> list[str]:
+    """SEEK power: the master asks the standbys for a new player for a power still played (its
+    player plays on until one takes it); SEEK power OFF stops (judge.games.standby)."""
+    game = require_master(env.service, env.session, f"SEEK {cmd.power}")
+    power = power_in(env, game, cmd.power)
+    env.service.seek(game, power, not cmd.stop, source=env.source)
+    name = power_name(env.service, game, power)
+    if cmd.stop:
+        return [f"{name} in {game} is no longer offered: the offers out are withdrawn, each standby told"]
+    return [f"{name} in {game} is offered to the standby list, the most reliable first; its player plays on"
+            f" until someone takes it (SEEK {name} OFF stops)"]
+
+
+def end_ousted_replies(env: Env, game: str, power: str, taker: str) -> None:
+    """Before a power the master SEEKs a player for passes: its player's reply address for the game
+    stops signing on (before the deed, as REPLACE: a crash between leaves no live token), unless
+    that player plays another power there."""
+    status = env.service.status(game)
+    ousted = status.powers[power].account if power in status.powers else None
+    if ousted and ousted != taker and status.powers[power].status not in ("resigned", "abandoned") and not any(
+            p != power and info.account == ousted for p, info in status.powers.items()):
+        revoke(env.service.judge, ousted, game)
+
+
+def decide_takeover(env: Env, cmd: c.DecideTakeover) -> list[str]:
+    """APPROVE or REJECT name: a takeover held for the master (SET APPROVE TAKEOVERS ON)."""
+    word = "APPROVE" if cmd.approve else "REJECT"
+    game = require_master(env.service, env.session, f"{word} {cmd.account}")
+    account = _account_named(env, cmd.account, f"{word} name (the account in the judge's mail)")
+    waiting = env.service.takeovers_waiting(game, account)
+    if cmd.approve and waiting:
+        end_ousted_replies(env, game, waiting[0], account)       # the one APPROVE hands over
+    power = env.service.decide_takeover(game, account, cmd.approve, source=env.source)
+    if power is None:
+        return [f"{word} {account}: done before"]
+    name = power_name(env.service, game, power)
+    if not cmd.approve:
+        return [f"{account}'s takeover of {name} in {game} is rejected: they are told, with thanks, and the"
+                " power is offered to the next standby"]
+    return [f"{account} now plays {name} in {game}: they get the position, everyone is told"]
