@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -176,6 +177,10 @@ class Settings:
                 object.__setattr__(self, f"{kind}_days", deadlines.parse_days(days))
             if grace is not None and grace < 0:
                 raise ValueError("grace hours cannot be negative")
+        for name in ("grace_until", "earliest"):    # UTC instants, as the scheduler reads them
+            value = getattr(self, name)
+            if value is not None and datetime.fromisoformat(str(value).replace("Z", "+00:00")).tzinfo is None:
+                raise ValueError(f"{name} needs a zone (UTC: ...Z)")
 
     def clock_for(self, kind: str) -> str | None:
         """The time of day a phase of this kind (M, R, A) falls due at: its own, else the game's."""

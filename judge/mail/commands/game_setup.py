@@ -69,7 +69,7 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
         said.append(f"{setting.words[0]} {setting.show(read)}")
     if not problems:
         try:
-            Settings().with_(**{k: v for k, v in changes.items() if k != EDITION})
+            Settings().with_(**{k: v for k, v in changes.items() if k != EDITION and k not in DATES})
         except (ValueError, TypeError) as e:
             problems.append(str(e))
     if problems:
