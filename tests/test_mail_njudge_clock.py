@@ -14,6 +14,7 @@ import pytest
 from judge.games.clock import iso, parse_time, processing_time
 from judge.games.model import Settings
 from mailjudge import MailJudge
+from test_games_helpers import service, seven_player_game
 
 DATA = Path(__file__).parent / "data"
 CASES = json.loads((DATA / "mail" / "njudge_dates.json").read_text())["cases"]
@@ -126,3 +127,11 @@ def test_grey_press_refused_for_another_reason_is_not_told_to_drop_grey(judge):
     judge.service.set_settings("alpha", press="white")
     text = said(judge.reply_to("germany@dip.test", "SIGNON Galpha germany-pw\npress grey to france\nhello\nendpress"))
     assert "white press: messages are signed" in text and "without GREY" in text, text
+
+
+def test_a_game_starting_before_its_start_date_has_its_first_deadline_no_sooner(tmp_path):
+    svc, clock = service(tmp_path, start="2026-03-02T12:00:00Z")
+    seven_player_game(svc, "early", settings=Settings(time_zone="Europe/Paris", deadline_clock="20:00",
+                                                      earliest="2026-03-10T08:00:00Z"))
+    # 48 hours would be Wednesday 4 March; held until Tuesday 10 March 09:00 in Paris, then the 20:00 clock
+    assert svc.status("early").deadline["utc"] == "2026-03-10T19:00:00Z"
