@@ -43,24 +43,25 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
             "SET MOVE DAYS -MTWTF-", "SET DIAS", "SET NMR", "SET MAX ABSENCE 5", "GET master")))
         assert "created vet; you are its master" in created and "settings: RULES 2000" in created, created
         for njudge, ours in (("SET CENTERS 17", "SET VICTORY 17"), ("SET NO PRESS", "SET PRESS NONE"),
-                             ("SET MOVE CLOCK 20:00", "SET CLOCK 20:00"), ("SET MOVE DAYS -MTWTF-", "SET DAYS -MTWTF-"),
                              ("SET DIAS", "SET DRAWRULE ALL"), ("SET NMR", "SET NMR CD"),
                              ("SET MAX ABSENCE 5", "SET MAXABSENCE 5"), ("GET master", "HELP MASTER")):
             assert f"read `{njudge}` as `{ours}`" in created, (njudge, created)
-        assert "VICTORY of vet: 17" in created and "DAYS of vet: mon tue wed thu fri" in created, created
+        assert "VICTORY of vet: 17" in created and "MOVE DAYS of vet: mon tue wed thu fri" in created, created
+        assert "MOVE CLOCK of vet: 20:00" in created and "read `SET MOVE" not in created, created   # njudge's own
         assert "ERROR" not in created, created
         for p in POWERS:     # njudge's way into a forming game, and its preference list (Turkey's: the last seat)
             joined = asked(tmp_path, port, f"{p.lower()}@dip.test",
                            f"SIGNON ?vet {p.lower()}-pw\nSET PREFERENCE {p[0]}")
             assert "joined vet" in joined, joined
             assert p == "TURKEY" or f"your preferences in vet: {p.title()}" in joined, joined
-        when = (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%d 18:00")
-        ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {when}\nset rules 1982\n"
-                                                   "whogame vet\nversion")
-        assert "deadline of vet set to" in ran, ran
+        day = datetime.now(UTC) + timedelta(days=3)      # njudge's date form: the day alone, at the MOVE CLOCK
+        ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {day:%a %b} {day.day}\n"
+                                                   "set rules 1982\nwhogame vet\nversion")
+        assert f"deadline of vet set to {day:%a %d %b %Y} 20:00 UTC (UTC), read in the game's zone, UTC; a date" \
+               " alone is at the game's deadline hour, 20:00" in ran, ran
         assert "SET RULES: the rules cannot change once the game has started" in ran, ran
         assert "read `whogame vet` as `SUMMARY vet`" in ran and "vet: Standard (2000 rules), active" in ran, ran
-        assert "VICTORY 17" in ran and "PRESS none" in ran and "CLOCK 20:00" in ran, ran
+        assert "VICTORY 17" in ran and "PRESS none" in ran and "MOVE CLOCK 20:00" in ran, ran
         assert "this judge is version" in ran, ran
         player = asked(tmp_path, port, "france@dip.test", "Hello judge,\nWHOIS gm\nINFO PLAYER england\n"
                        "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")

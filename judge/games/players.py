@@ -14,8 +14,9 @@ from .model import GameError, GameStatus, PowerStatus
 
 
 def check_playing(gf: GameFile, power: str, account: str | None) -> None:
-    """`account` (None: the judge itself) may act for `power` now."""
-    if gf.status is not GameStatus.ACTIVE:
+    """`account` (None: the judge itself) may act for `power` now. A paused game takes orders and
+    press as a running one does: a pause only stops its clock (nothing is played until RESUME)."""
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}; orders are not taken now")
     powers = gf.powers()
     if power not in powers or powers[power].neutral:

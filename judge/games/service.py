@@ -39,6 +39,7 @@ from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, Exchan
                       NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
                       notice_kind)
 from .clock import SystemClock, iso, parse_time
+from .dates import When
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
@@ -743,13 +744,18 @@ class GameService:
 
     def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
                       source: str | None = None) -> GameState:
-        """SET DEADLINE: a time without an offset is read in the game's zone."""
+        """SET DEADLINE: a date in any form judge.games.dates reads, in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
                 return self.status(name)
-            when = parse_time(deadline, gf.settings.time_zone) if isinstance(deadline, str) else deadline
+            when = master.read_date(gf, deadline, self.clock()).instant if isinstance(deadline, str) else deadline
             master.move_deadline(gf, when, self.clock(), reason)
         return self.status(name)
+
+    def read_date(self, name: str, text: str) -> When:
+        """A date the master wrote, as SET DEADLINE reads it (master.read_date); ValueError says why not."""
+        with self._read(name) as gf:
+            return master.read_date(gf, text, self.clock())
 
     def extend(self, name: str, hours: float, *, source: str | None = None) -> GameState:
         """EXTEND: the current deadline moves `hours` later."""

@@ -212,8 +212,9 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     if processing.ready(gf, row):
         return {"when": "early"}
     if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not processing.owing(gf, row):
-        return {"when": "at", "at": gf.times(processing_time(gf.settings, row.deadline), account),
-                "grace_hours": gf.settings.grace_hours}
+        kind = row.position.phase.kind.value
+        return {"when": "at", "at": gf.times(processing_time(gf.settings, row.deadline, kind), account),
+                "grace_hours": gf.settings.grace_for(kind)}
     return {"when": "waits"}
 
 

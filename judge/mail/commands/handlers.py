@@ -15,7 +15,7 @@ from typing import Any
 
 from ...games.answers import GameState
 from ...games.clock import shown
-from ...games.model import GameError
+from ...games.model import GameError, SignedPressOnly
 from ...language import commands as c
 from . import game_setup as setup
 from . import info
@@ -180,7 +180,8 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
                                source=env.source)
     except GameError as e:
         raise Refused(f"{e}; the press was not sent",
-                      "send it again as PRESS TO ... ENDPRESS, without GREY" if cmd.grey else "") from None
+                      "send it again as PRESS TO ... ENDPRESS, without GREY" if isinstance(e, SignedPressOnly)
+                      else "") from None
     whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
     if left_out:
         whom += f" (not {', '.join(variant.power(p).name for p in left_out)})"
