@@ -134,7 +134,8 @@ class Courier:
         failed: list[Failed] = []
         for notice in notices:
             try:               # rendered and drawn before the judge file's write lock is taken
-                ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
+                ready.append((notice, self.render(self.reports, reading, notice),
+                              self.picture(game, notice, pictures, reading)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
@@ -220,10 +221,11 @@ class Courier:
             log.exception("no calendar file for notice %s", notice.id)
             return []
 
-    def picture(self, game: str, notice: Notice, drawn: Drawn) -> Picture | None:
+    def picture(self, game: str, notice: Notice, drawn: Drawn, service: GameService | None = None) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
-        per run. A picture that cannot be drawn is logged and the mail goes without it."""
-        key = self.start_picture(game, notice, drawn)
+        per run. A picture that cannot be drawn is logged and the mail goes without it. `service`: the
+        game as already read (OneRead), so that finding the picture reads nothing again."""
+        key = self.start_picture(game, notice, drawn, service)
         if key is None:
             return None
         drawing = drawn[key]
