@@ -9,8 +9,8 @@ fsync). The index is then rebuilt from the files with the start-up sweep, as aft
 The reports are queued by the daemon's own courier (judge.mail.outbound.courier) into the judge file's
 outbox, each results mail with its board picture, drawn once per phase and stored once for all its
 recipients.
-A run of that many games paints its pictures in processes of their own, one per core
-(judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
+A run of that many games paints its pictures in processes of their own, one per core but the
+courier's (judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
 process per core spinning at normal priority, started just before the deadlines and stopped after
 the courier) and prints both figures and their ratios; the machine's own load average is printed
 before each, as the machine may be shared.
@@ -211,18 +211,19 @@ def run(args: argparse.Namespace, *, hog: bool) -> tuple[float, float, float, tu
 
 def painter(courier: Courier, names: list[str]) -> str:
     if len(names) >= courier.pool_from:
-        return f"{cores()} painter processes"
+        return f"{max(1, cores() - 1)} painter process(es) beside the courier's"
     return "the courier's painting thread"
 
 
-def _spin() -> None:
-    while True:
+def _spin(parent: int) -> None:
+    while os.getppid() == parent:     # (ends with the bench, however the bench ends)
         pass
 
 
 def start_hog() -> list[multiprocessing.Process]:
     """One busy process per core, at normal priority (the bench's own hog, beside whatever else runs)."""
-    hogs = [multiprocessing.get_context("fork").Process(target=_spin, daemon=True) for _ in range(cores())]
+    fork = multiprocessing.get_context("fork")
+    hogs = [fork.Process(target=_spin, args=(os.getpid(),), daemon=True) for _ in range(cores())]
     for h in hogs:
         h.start()
     return hogs
