@@ -14,7 +14,9 @@ A notice that cannot be rendered or queued is tried again with a growing pause, 
 A results mail carries a picture of the board with the phase's orders, and the game-end mail a
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
-once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
+once in the outbox for all of them (judge.mail.outbound.shared_part); in a deadline rush (a run of
+POOL_FROM games or more) they are painted in processes of their own (judge.pictures.pool), the mail
+going without its picture only if painting it fails. A game's notices are rendered first,
 then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
 a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
 """
@@ -63,7 +65,7 @@ CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, No
 Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
-# A run with this many games to tell paints in processes of its own, one per core (a deadline rush);
+# A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
 # a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
 POOL_FROM = 8
 
@@ -100,7 +102,7 @@ class Courier:
         Games are read a few ahead of the one being written out, and their pictures painted
         meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
         a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
-        processes of their own, one per core (judge.pictures.pool).
+        processes of their own, one per core but its own (judge.pictures.pool).
         One courier at a time: the processing worker and the outbox both call it."""
         with self._one_at_a_time:
             return self._run(db)
