@@ -386,14 +386,14 @@ def test_a_shared_picture_makes_the_same_mail_as_attach_png(text):
 
 def test_one_picture_per_phase_for_every_recipient(tmp_path, monkeypatch):
     """The courier draws a phase's picture once and puts the same bytes in every recipient's mail."""
-    import judge.pictures.games as pictures_games
+    import judge.pictures.jobs as pictures_jobs
     from judge.mail.outbound.courier import Courier
     from judge.storage.db import open_db
     from mailjudge import MailJudge
 
     drawn = []
-    draw = pictures_games.render_png
-    monkeypatch.setattr(pictures_games, "render_png", lambda *a, **k: drawn.append(a) or draw(*a, **k))
+    draw = pictures_jobs.render_png
+    monkeypatch.setattr(pictures_jobs, "render_png", lambda *a, **k: drawn.append(a) or draw(*a, **k))
     j = MailJudge(tmp_path)
     j.seven_players()
     j.service.process("alpha")

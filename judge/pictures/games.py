@@ -2,21 +2,16 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from email.message import EmailMessage
 
 from ..engine.notation import position_from_json
-from ..engine.position import Position
-from ..engine.variant import Variant
 from ..games import fog
 from ..games.answers import PhaseRecord
-from ..games.resultcodec import dislodged_from_json, outcomes_from_json, own_result
 from ..games.service import GameService
-from .atlas import Atlas, has_layout
-from .chart import centre_chart_png
-
-from .render import render_png, render_svg, title_of
+from .atlas import has_layout
+from .jobs import ChartJob, PhaseJob, board_of
+from .jobs import game_title as game_title     # (the commands that attach a picture take it from here)
 
 log = logging.getLogger("judge.pictures")
 
@@ -24,42 +19,33 @@ log = logging.getLogger("judge.pictures")
 def phase_board(service: GameService, record: PhaseRecord):
     """(variant, position before the phase, outcomes, dislodged) of a `GameService.phase_record`."""
     variant = service.variant(record.variant)
-    position: Position = position_from_json(variant, record.position)
-    own = own_result(record.results, record.phase)
-    outcomes, dislodged = ((), ())
-    if own is not None:
-        outcomes = outcomes_from_json(own)
-        dislodged = dislodged_from_json(variant, own)
-    return variant, position, outcomes, dislodged
+    return (variant, *board_of(variant, record))
 
 
-def picture_of_phase(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None,
+def picture_of_phase(service: GameService, game: str, phase: str, *,
                      powers: frozenset[str] | None = None, svg: bool = False) -> bytes | str | None:
     """The picture for a game's results notice of `phase` (the position before it, its orders and
     their outcomes); None when the game turned pictures off. `powers`: fog of war, the board as
     those powers saw the phase (judge.games.fog; None: all of it). `svg`: SVG text, not a PNG."""
-    paint = phase_painter(service, game, phase, atlas=atlas, powers=powers, svg=svg)
+    paint = phase_painter(service, game, phase, powers=powers, svg=svg)
     return paint() if paint is not None else None
 
 
-def phase_painter(service: GameService, game: str, phase: str, *, atlas: Atlas | None = None,
-                  powers: frozenset[str] | None = None, svg: bool = False) -> Callable[[], bytes | str] | None:
+def phase_painter(service: GameService, game: str, phase: str, *, powers: frozenset[str] | None = None,
+                  svg: bool = False) -> PhaseJob | None:
     """`picture_of_phase` in two steps: the game read now, and the painting it returns, which reads
-    nothing (so it may run on another thread); None when the game turned pictures off."""
+    nothing (a plain-data job: it may run on another thread or in a painter process); None when the
+    game turned pictures off or its variant has no layout yet."""
     record = service.phase_record(game, phase)
     if not record.settings.get("pictures", True):
         return None
-    if atlas is None and not has_layout(record.variant):
+    if not has_layout(record.variant):
         log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record.variant)
         return None
-    hidden: frozenset[str] = frozenset()
-    if powers is not None:
-        record, hidden = fogged_record(service, game, record, powers)
-    variant, position, outcomes, dislodged = phase_board(service, record)
-    draw = render_svg if svg else render_png
-    counted = None if powers is None else frozenset(powers)
-    return lambda: draw(variant, position, outcomes or None, atlas=atlas, dislodged=dislodged,
-                        title=game_title(game, variant, position), hidden=hidden, counted=counted)
+    if powers is None:
+        return PhaseJob(game, record, svg=svg)
+    cut, hidden = fogged_record(service, game, record, powers)
+    return PhaseJob(game, cut, hidden, frozenset(powers), svg=svg)
 
 
 def fogged_record(service: GameService, game: str, record: PhaseRecord,
@@ -73,10 +59,6 @@ def fogged_record(service: GameService, game: str, record: PhaseRecord,
     cut_record = replace(record, position=cut.position(record.position),
                          results=tuple(cut.result(r) for r in record.results))
     return cut_record, frozenset(variant.board.provinces) - view.seen
-
-
-def game_title(game: str, variant: Variant, position: Position) -> str:
-    return f"{game}: {title_of(variant, position)}"
 
 
 def centre_counts_by_year(service: GameService, game: str) -> dict[int, dict[str, int]]:
@@ -97,11 +79,9 @@ def end_of_game_chart(service: GameService, game: str) -> bytes:
     return end_of_game_painter(service, game)()
 
 
-def end_of_game_painter(service: GameService, game: str) -> Callable[[], bytes]:
+def end_of_game_painter(service: GameService, game: str) -> ChartJob:
     """`end_of_game_chart` in two steps, as `phase_painter`."""
-    variant = service.variant(service.status(game).variant)
-    counts = centre_counts_by_year(service, game)
-    return lambda: centre_chart_png(variant, counts)
+    return ChartJob(service.status(game).variant, centre_counts_by_year(service, game))
 
 
 def attach_png(message: EmailMessage, png: bytes, name: str) -> EmailMessage:

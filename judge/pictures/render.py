@@ -81,6 +81,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay = Overlay(variant, atlas, position, width, hidden)
     overlay.passages()
     overlay.board()
+    scene.board = len(overlay.shapes)     # the board layer, drawn once for every picture of this board
     overlay.units()
     overlay.dislodged(position.dislodged, offset=True)
     if not dislodged_now:  # results given as bare outcomes: mark the dislodged, their options unknown

@@ -62,6 +62,7 @@ class Scene:
     ground_colours: frozenset[Rgb] = frozenset()  # every colour in `background` (when known)
     # (classes, colours): `background` is colours[classes], each pixel's class (when known)
     ground_classes: tuple[np.ndarray, np.ndarray] | None = None
+    board: int = 0      # the first `board` shapes are the board's own (passages, centres, names): see paint_png
 
     def add(self, *shapes: Shape) -> None:
         self.shapes.extend(shapes)

@@ -14,7 +14,9 @@ A notice that cannot be rendered or queued is tried again with a growing pause, 
 A results mail carries a picture of the board with the phase's orders, and the game-end mail a
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
-once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
+once in the outbox for all of them (judge.mail.outbound.shared_part); in a deadline rush (a run of
+POOL_FROM games or more) they are painted in processes of their own (judge.pictures.pool), the mail
+going without its picture only if painting it fails. A game's notices are rendered first,
 then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
 a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
 """
@@ -25,8 +27,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import TypeVar, cast
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Protocol, TypeVar, cast
 
 import sqlite_utils
 
@@ -34,8 +36,9 @@ from ...config import Config
 from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ...games.service import GameService
 from ...games.trouble import GameDamaged
-from ...pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
+from ...pictures import end_of_game_painter, phase_painter
 from ...pictures.atlas import has_layout
+from ...pictures.pool import PaintPool
 from ...games.clock import parse_time
 from . import outbox, outgoing
 from .deadline_calendar import deadline_file
@@ -51,7 +54,9 @@ log = logging.getLogger("judge.courier")
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 PictureKey = tuple[str, str, object, frozenset[str] | None]    # (game, kind, phase, the powers it shows)
-Drawn = dict[PictureKey, Picture | Future[Picture | None] | None]       # the run's pictures, drawn or being drawn
+Paint = tuple[str, Callable[[], bytes]]         # (file name, the painting: a picklable judge.pictures.jobs job)
+Painting = tuple[str, Future[bytes]]          # (file name, the picture being painted)
+Drawn = dict[PictureKey, Picture | Painting | None]       # the run's pictures, drawn or being drawn
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
@@ -60,6 +65,13 @@ CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, No
 Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
+# A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
+# a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
+POOL_FROM = 8
+
+
+class Painter(Protocol):
+    def submit(self, fn: Callable[[], bytes], /) -> Future[bytes]: ...
 
 
 def _default_render() -> RenderNotice:
@@ -69,7 +81,8 @@ def _default_render() -> RenderNotice:
 
 class Courier:
     def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
-                 render: RenderNotice | None = None, clock: Callable[[], float] = time.time) -> None:
+                 render: RenderNotice | None = None, clock: Callable[[], float] = time.time,
+                 pool_from: int = POOL_FROM) -> None:
         self.service = service
         self.clock = clock             # for the pause before a failed notice is tried again
         self.config = config
@@ -77,7 +90,8 @@ class Courier:
         self.render = render or _default_render()
         # the results mail's first line names the judge (templates/notice_results.j2)
         self.reports.env.globals["judge_id"] = config.address
-        self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
+        self.pool_from = pool_from     # games with notices in one run from which it paints in processes
+        self._laid_out: set[str] = set()     # the variants found to have a layout (pictures can be drawn)
         # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
         # runs never render and queue the same pending notice at once.
         self._one_at_a_time = threading.Lock()
@@ -85,9 +99,10 @@ class Courier:
     def run(self, db: sqlite_utils.Database) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now.
 
-        Games are read a few ahead of the one being written out, and their pictures painted on a
-        thread of their own meanwhile (painting is mostly numpy, Pillow and zlib, which let go of
-        the interpreter), so the text of one game's mail is made while the next one's board is drawn.
+        Games are read a few ahead of the one being written out, and their pictures painted
+        meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
+        a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
+        processes of their own, one per core but its own (judge.pictures.pool).
         One courier at a time: the processing worker and the outbox both call it."""
         with self._one_at_a_time:
             return self._run(db)
@@ -98,7 +113,8 @@ class Courier:
         queued = 0
         pictures: Drawn = {}
         failures = NoticeFailures(db, self.config, self.clock)
-        games = iter(self.service.games_with_notices())
+        names = self.service.games_with_notices()
+        games = iter(names)
         window: deque[tuple[str, GameService, list[Notice]]] = deque()
 
         def read_ahead() -> None:
@@ -117,7 +133,8 @@ class Courier:
                 self.start_picture(game, notice, pictures, reading, painter)
             window.append((game, reading, notices))
 
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures") as painter:
+        with (PaintPool() if len(names) >= self.pool_from else
+              ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures")) as painter:
             for _ in range(READ_AHEAD):
                 read_ahead()
             while window:
@@ -134,7 +151,8 @@ class Courier:
         failed: list[Failed] = []
         for notice in notices:
             try:               # rendered and drawn before the judge file's write lock is taken
-                ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
+                ready.append((notice, self.render(self.reports, reading, notice),
+                              self.picture(game, notice, pictures, reading)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
@@ -220,23 +238,25 @@ class Courier:
             log.exception("no calendar file for notice %s", notice.id)
             return []
 
-    def picture(self, game: str, notice: Notice, drawn: Drawn) -> Picture | None:
+    def picture(self, game: str, notice: Notice, drawn: Drawn, service: GameService | None = None) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
-        per run. A picture that cannot be drawn is logged and the mail goes without it."""
-        key = self.start_picture(game, notice, drawn)
+        per run. A picture that cannot be drawn is logged and the mail goes without it. `service`: the
+        game as already read (OneRead), so that finding the picture reads nothing again."""
+        key = self.start_picture(game, notice, drawn, service)
         if key is None:
             return None
         drawing = drawn[key]
-        if isinstance(drawing, Future):
+        if isinstance(drawing, tuple):
+            name, painting = drawing
             try:
-                drawing = drawn[key] = drawing.result()
+                drawing = drawn[key] = SharedPicture(name, painting.result())
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawing = drawn[key] = None
         return drawing
 
     def start_picture(self, game: str, notice: Notice, drawn: Drawn, service: GameService | None = None,
-                      painter: Executor | None = None) -> PictureKey | None:
+                      painter: Painter | None = None) -> PictureKey | None:
         """Read what the notice's picture shows and start painting it (on `painter`, else now).
         Returns the picture's key in `drawn`, None for a notice without a picture."""
         if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
@@ -248,32 +268,35 @@ class Courier:
         if key not in drawn:
             try:
                 paint = self._painter(game, notice, service, powers)
-                drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
+                if paint is None:
+                    drawn[key] = None
+                else:
+                    name, job = paint
+                    drawn[key] = (name, painter.submit(job)) if painter else SharedPicture(name, job())
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return key
 
     def _painter(self, game: str, notice: Notice, service: GameService,
-                 powers: frozenset[str] | None = None) -> Callable[[], Picture | None] | None:
-        """What the picture shows, read now; the returned call paints it and reads nothing."""
+                 powers: frozenset[str] | None = None) -> Paint | None:
+        """What the picture shows, read now: its file name and the job that paints it, which reads
+        nothing (plain data: it may be painted in another process)."""
         status = service.status(game)
         if not status.settings.get("pictures", True):
             return None
         if notice.kind is NoticeKind.GAME_END:
-            chart = end_of_game_painter(service, game)
-            return lambda: SharedPicture(f"{game}-centres.png", chart())
-        variant = service.variant(status.variant)
-        if variant.id not in self._atlases and not has_layout(variant.id):
-            log.info("no picture for %s: the %s variant has no layout.json yet", game, variant.id)
-            return None
-        if variant.id not in self._atlases:
-            self._atlases[variant.id] = load_atlas(variant)
+            return f"{game}-centres.png", end_of_game_painter(service, game)
+        if status.variant not in self._laid_out:
+            if not has_layout(status.variant):
+                log.info("no picture for %s: the %s variant has no layout.json yet", game, status.variant)
+                return None
+            self._laid_out.add(status.variant)
         phase = notice.payload["phase"]
-        paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id], powers=powers)
-        if paint is None:
+        job = phase_painter(service, game, phase, powers=powers)
+        if job is None:
             return None
-        return lambda: SharedPicture(f"{game}-{phase}.png", cast(bytes, paint()))     # (not svg: PNG bytes)
+        return f"{game}-{phase}.png", cast(Callable[[], bytes], job)     # (not svg: PNG bytes)
 
 
 class OneRead:
