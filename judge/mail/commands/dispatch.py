@@ -53,7 +53,8 @@ from ..outbound.reachable import refuse_unreachable
 from ..screening.addresses import reply_address
 from ..intake.archive import StoredMessage, clear_failing, replace_raw
 from ..outbound.reply_budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
-from ..screening.auth import Refused, Session, power_by_letter, resolve_power, start_session
+from ..screening.auth import Refused, Session, resolve_power, start_session
+from ..screening.sign_on_names import power_signed, read_signon
 from .handlers import HANDLERS, Env
 from ..words.confirm import error_line, order_lines, power_summary
 from ..outbound.courier import Courier
@@ -222,7 +223,11 @@ class Dispatch:
 
     def _order_context(self, session: Session):
         def context(signon: SignOn | Join | None) -> OrderContext | None:
-            game = signon.game if signon is not None else session.game
+            if isinstance(signon, SignOn):      # `SIGNON Parisgame`: where the power ends, only the games tell
+                who, game = (read_signon(self.service, signon.word) if signon.word
+                             else (signon.power_letter, signon.game))
+            else:
+                who, game = "", signon.game if signon is not None else session.game
             if not game:
                 return None
             try:
@@ -235,7 +240,7 @@ class Dispatch:
             if isinstance(signon, Join):       # taking over an open power in a game under way
                 power = resolve_power(v, signon.preference) if signon.preference else None
             else:
-                power = power_by_letter(v, signon.power_letter) if signon else session.power
+                power = power_signed(v, who) if signon else session.power
             return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v, power))
         return context
 
@@ -319,7 +324,8 @@ class Dispatch:
         if not allowed:
             for p in block.parse.orders:
                 errors.append({"line": p.line, "text": mask_line(p.text), "problem": why,
-                               "expected": "SIGNON Fgame password (F: your power's initial)", "suggestions": []})
+                               "expected": "SIGNON Fgame password (F: your power's initial or the start of its name)",
+                               "suggestions": []})
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
             return

@@ -23,9 +23,8 @@ from ...games.answers import NoSuchGame
 from ...games.service import GameService
 from ...games.store import check_game_name
 from .password_guard import FREE, PasswordGuard, Source
+from .sign_on_names import MASTER_LETTER, power_signed, powers_signed, shortest_sign
 from .tokens import ReplyToken
-
-MASTER_LETTER = "M"
 
 
 class Refused(Exception):
@@ -118,13 +117,6 @@ def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> 
     return True
 
 
-def power_by_letter(variant: Variant, letter: str) -> str | None:
-    for p in variant.powers:
-        if p.letter.upper() == letter.upper():
-            return p.id
-    return None
-
-
 def resolve_power(variant: Variant, word: str) -> str | None:
     """A power named by its letter, id, name or adjective, in any case."""
     key = word.strip().strip(".:").lower()
@@ -165,7 +157,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     except NoSuchGame:
         raise Refused(f"there is no game called {game}", "LIST shows the games") from None
     variant = service.variant(status.variant)
-    power = power_by_letter(variant, letter)
+    power = power_signed(variant, letter)
     if power is None and letter.upper() == MASTER_LETTER:
         account, role = status.master, "the master"
         if session.sender_account in status.masters[1:]:
@@ -173,8 +165,13 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
-        letters = ", ".join(f"{p.letter} ({p.name})" for p in variant.powers)
-        raise Refused(f"{letter} is no power's initial in {game}", f"use one of {letters}, or M for the master")
+        letters = ", ".join(f"{shortest_sign(variant, p.id)} ({p.name})" for p in variant.powers)
+        could = [variant.power(p).name for p in powers_signed(variant, letter)]
+        if could:
+            raise Refused(f"{letter} could be {' or '.join(could)} in {game}",
+                          f"write more of the power's name: {letters}; or M for the master")
+        raise Refused(f"{letter} names no power in {game}",
+                      f"use one of {letters} (or more of the power's name), or M for the master")
     else:
         info = status.powers.get(power)
         if status.status == "forming" or info is None:
@@ -269,7 +266,8 @@ def authenticate(service: GameService, session: Session, password: str | None, u
 def require_player(session: Session, what: str) -> tuple[str, str]:
     """(game, power) of the signed-on player, for orders, press and settings."""
     if session.game is None or session.account is None:
-        raise Refused(f"{what} needs a game: sign on first", "SIGNON Fgame password (F: your power's initial)")
+        raise Refused(f"{what} needs a game: sign on first",
+                      "SIGNON Fgame password (F: your power's initial or the start of its name)")
     if session.power is None:
         if not session.powers:
             raise Refused(f"you play no power in {session.game}", "SIGNON with your power's initial")
@@ -300,7 +298,6 @@ __all__ = [
     "check_password",
     "game_name",
     "known_game",
-    "power_by_letter",
     "power_name",
     "require_master",
     "require_player",
