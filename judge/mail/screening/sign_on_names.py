@@ -25,10 +25,11 @@ def name_letters(name: str) -> str:
 
 
 def powers_signed(variant: Variant, who: str) -> tuple[str, ...]:
-    """The powers `who` may mean: the one whose letter it is; else each whose name or id starts so."""
+    """The powers `who` may mean: the one whose letter it is; else each whose name or id starts so
+    (but M alone is the master's: Empire's Mexico is Me)."""
     key = who.lower()
     by_letter = tuple(p.id for p in variant.powers if p.letter.lower() == key)
-    if by_letter:
+    if by_letter or key == MASTER_LETTER.lower():
         return by_letter
     return tuple(p.id for p in variant.powers
                  if name_letters(p.name).startswith(key) or p.id.lower().startswith(key))
@@ -53,8 +54,9 @@ def shortest_sign(variant: Variant, power: str) -> str:
 
 def read_signon(service: GameService, word: str) -> tuple[str, str]:
     """SIGNON's word as (power's letters, game): the shortest start that names one power of an
-    existing game (or is M, its master); where none does, the first character and the rest, so
-    the refusal says what is wrong with that reading."""
+    existing game (or is M, its master); where none does, the first reading with a game that
+    exists, else the first character and the rest, so the refusal says what is wrong with it."""
+    first_game: tuple[str, str] | None = None
     for n in range(1, min(len(word) - 1, LONGEST_SIGN) + 1):
         who, game = word[:n], word[n:]
         try:
@@ -63,4 +65,5 @@ def read_signon(service: GameService, word: str) -> tuple[str, str]:
             continue
         if who.upper() == MASTER_LETTER or power_signed(service.variant(status.variant), who):
             return who, game
-    return word[:1], word[1:]
+        first_game = first_game or (who, game)
+    return first_game or (word[:1], word[1:])
