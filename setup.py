@@ -9,5 +9,5 @@ setup(
     packages=find_packages(include=["judge", "judge.*"]) + list(MAPPED),
     package_dir=MAPPED,
     package_data={"judge": ["variants/*/*.json", "variants/*/*.md", "variants/*/*.png"],
-                  "judge.grammar": ["*.lark"], "judge.templates": ["*.j2", "*.md"]},
+                  "judge.grammar": ["*.lark", "*.json"], "judge.templates": ["*.j2", "*.md"]},
 )

@@ -60,10 +60,10 @@ def random_orders(variant, position: Position, rng: random.Random) -> dict[str, 
                 elif isinstance(o, Hold) and board.can_reach_province(u.kind, u.location, other.location.province):
                     candidates.append(SupportHold(ref, target))
                 elif isinstance(o, Move) and u.kind is UnitKind.FLEET and board.province(u.location.province).is_sea \
-                        and other.kind is UnitKind.ARMY:
-                    if o.to.province in board.fleet_province_neighbours(u.location.province) and \
-                            other.location.province in board.fleet_province_neighbours(u.location.province):
-                        candidates.append(Convoy(ref, target, o.to.bare))
+                        and other.kind is UnitKind.ARMY \
+                        and o.to.province in board.fleet_province_neighbours(u.location.province) \
+                        and other.location.province in board.fleet_province_neighbours(u.location.province):
+                    candidates.append(Convoy(ref, target, o.to.bare))
             if candidates:
                 order = rng.choice(candidates)
         orders.setdefault(u.power, []).append(order)
@@ -77,7 +77,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def per_case(rounds: list[list[float]]) -> list[float]:
     """Each case's median over the rounds: one slow moment of a shared machine moves no figure."""
-    return [statistics.median(times) for times in zip(*rounds)]
+    return [statistics.median(times) for times in zip(*rounds, strict=True)]
 
 
 def time_ours(variant, cases, explained: bool = False) -> list[float]:
@@ -174,7 +174,8 @@ def main() -> int:
         print(ratios("to process() only", process_only, ours, 12))
         print(ratios("to set_orders+process()", with_orders, ours, 12))
         print(ratios("outcomes built, to process()", process_only, explained, 12))
-        each = [statistics.median(p) / statistics.median(o) for p, o in zip((r[0] for r in package_runs), ours_runs)]
+        each = [statistics.median(p) / statistics.median(o)
+                for p, o in zip((r[0] for r in package_runs), ours_runs, strict=True)]
         print("ratio to process() round by round: " + ", ".join(f"{r:.1f}x" for r in each))
     if not args.skip_datc:
         t = time.perf_counter()

@@ -62,7 +62,7 @@ def time_engine(variant, games) -> list[float]:
 
 def time_whole_games(lines: list[str], counts: list[int], variant_named) -> list[float]:
     times = []
-    for line, count in zip(lines, counts):
+    for line, count in zip(lines, counts, strict=True):
         t = time.perf_counter()
         out = json.dumps(_answer(line, variant_named, None))
         times.extend([(time.perf_counter() - t) / count] * count)

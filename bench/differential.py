@@ -16,6 +16,7 @@ stays) and grouped by kind; the agreement rate and one reproduction per kind are
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -112,6 +113,10 @@ def ours_from_theirs(line: str) -> str:
 def our_next(position: dict, orders: dict[str, list[str]], rules: Rules, variant: Variant) -> dict:
     """Our next position, through the engine as `judge adjudicate` drives it (rules as a value, so
     the rule settings that would explain a difference can be tried)."""
+    occupied = {u.split()[1][:3] for us in position["units"].values() for u in us}
+    position = dict(position, dislodged={  # their slip (class 5): offers into occupied provinces, struck out
+        p: [dict(d, retreats=[r for r in d["retreats"] if r[:3] not in occupied]) for d in ds]
+        for p, ds in position.get("dislodged", {}).items()})
     start = position_from_json(variant, position)
     ours = {p: [parse_order(variant, ours_from_theirs(o)) for o in lines] for p, lines in orders.items()}
     return position_to_json(variant, process_phase(variant, start, ours, rules).next)
@@ -124,7 +129,14 @@ CHOICES = {
     "removal_order=2000": {"removal_order": RemovalOrder.FARTHEST_FROM_COUNTRY},
     "removal_order=1982": {"removal_order": RemovalOrder.FARTHEST_FROM_HOME},
     "retreat_to_convoyed_attackers_origin=False": {"retreat_to_convoyed_attackers_origin": False},
+    "retreat_to_convoyed_attackers_origin=True": {"retreat_to_convoyed_attackers_origin": True},
+    "civil_disorder_disbands_dislodged=False": {"civil_disorder_disbands_dislodged": False},
 }
+# Two or three choices at once: a random phase can meet several (a VIA fallback, a power in civil
+# disorder, a retreat to a convoyed attacker's origin). Tried only when no single one explains it.
+CHOICE_PAIRS = {" & ".join(names): {k: v for n in names for k, v in CHOICES[n].items()}
+                for names in itertools.chain(itertools.combinations(CHOICES, 2), itertools.combinations(CHOICES, 3))
+                if len({k for n in names for k in CHOICES[n]}) == len(names)}
 
 
 SELF_SUPPORT = "theirs: an attack counted its victim's own power's support"
@@ -142,35 +154,74 @@ def their_slips(position: dict, orders: dict, rules: Rules, variant: Variant) ->
         fixed[power] = []
         for line in lines:
             words = line.split()
+            kept = line
             if " S " in line and " - " in line and owner_at.get(words[-1][:3]) == power:
-                line = f"{words[0]} {words[1]} H"
+                kept = f"{words[0]} {words[1]} H"
                 slips.add(SELF_SUPPORT)
-            fixed[power].append(line)
-    theirs, _ = their_next(position, fixed)
-    occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
-    targets = Counter(line.split()[3][:3] for lines in fixed.values() for line in lines if line.split()[2] == "-")
-    occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
-    for ds in theirs.get("dislodged", {}).values():
-        for d in ds:
-            kept = [r for r in d["retreats"] if r[:3] not in occupied]
-            if kept != d["retreats"]:
-                slips.add(INTO_OCCUPIED)
-            d["retreats"] = kept
-    played_for_nothing = theirs["phase"].endswith("R") and not any(
-        d["retreats"] for ds in theirs.get("dislodged", {}).values() for d in ds)
-    if not slips:
-        return None
-    if played_for_nothing:  # only struck-out offers made them play this retreat phase: play it
-        theirs = their_next(theirs, {})[0]
-    for name, change in {"": {}, **CHOICES}.items():
-        if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
-            return " + ".join(sorted(slips)) + (f" + rule choice {name}" if name else "")
+            fixed[power].append(kept)
+    answer, _ = their_next(position, fixed)
+    if SELF_SUPPORT in slips:
+        for name, change in {"": {}, **CHOICES, **CHOICE_PAIRS}.items():
+            if not differences(our_next(position, fixed, replace(rules, **change), variant), answer):
+                return SELF_SUPPORT + (f" + rule choice {name}" if name else "")
+    # Which province a standoff left empty depends on the rules: a move "via convoy" with no chain of
+    # fleets to carry it is not made at all, unless the rules fall back to going by land.
+    for by_land in (False, True):
+        theirs, struck = _struck(variant, fixed, answer, by_land)
+        if not struck:
+            continue
+        names = {n: c for n, c in {"": {}, **CHOICES, **CHOICE_PAIRS}.items()
+                 if (c.get("adjacent_convoy") is AdjacentConvoy.LAND_FALLBACK) == by_land}
+        for name, change in names.items():
+            if not differences(our_next(position, fixed, replace(rules, **change), variant), theirs):
+                return " + ".join(sorted(slips | {INTO_OCCUPIED})) + (f" + rule choice {name}" if name else "")
     return None
 
 
+def _struck(variant: Variant, orders: dict, answer: dict, by_land: bool) -> tuple[dict, bool]:
+    """Their answer with the retreats into occupied or contested provinces struck out (a copy), and
+    whether any was; a retreat phase left with no retreat at all is played (nobody has to decide)."""
+    theirs = json.loads(json.dumps(answer))
+    occupied = {u.split()[1][:3] for us in theirs["units"].values() for u in us}
+    board = variant.board
+    targets = Counter(w[3][:3] for lines in orders.values() for line in lines if (w := line.split())[2] == "-"
+                      and (w[-1] != "VIA" or _carried(variant, orders, w[1], w[3])
+                           or (by_land and w[3][:3].lower() in board.army_neighbours(w[1][:3].lower()))))
+    occupied |= {place for place, n in targets.items() if n > 1}  # left empty by a standoff: no retreat there
+    struck = False
+    for ds in theirs.get("dislodged", {}).values():
+        for d in ds:
+            kept = [r for r in d["retreats"] if r[:3] not in occupied]
+            struck = struck or kept != d["retreats"]
+            d["retreats"] = kept
+    if struck and theirs["phase"].endswith("R") and not any(
+            d["retreats"] for ds in theirs.get("dislodged", {}).values() for d in ds):
+        theirs = their_next(theirs, {})[0]
+    return theirs, struck
+
+
+def _carried(variant: Variant, orders: dict, start: str, to: str) -> bool:
+    """Whether the fleets ordered to convoy this army's move form a chain from `start` to `to` (the
+    move is made, whether or not the chain is later broken)."""
+    board = variant.board
+    fleets = {w[1][:3].lower() for lines in orders.values() for line in lines
+              if (w := line.split())[2] == "C" and (w[4], w[6]) == (start, to)}
+    start, to = start[:3].lower(), to[:3].lower()     # the board's province ids
+    reached, frontier = set(), [f for f in fleets if start in board.fleet_province_neighbours(f)]
+    while frontier:
+        fleet = frontier.pop()
+        if fleet in reached:
+            continue
+        reached.add(fleet)
+        if to in board.fleet_province_neighbours(fleet):
+            return True
+        frontier += [f for f in fleets if f in board.fleet_province_neighbours(fleet)]
+    return False
+
+
 def explained_by(position: dict, orders: dict, rules: Rules, variant: Variant, theirs: dict) -> str | None:
-    """The first rule setting under which our engine agrees with the package here, if any."""
-    for name, change in CHOICES.items():
+    """The first rule setting (or pair of settings) under which our engine agrees with the package here."""
+    for name, change in {**CHOICES, **CHOICE_PAIRS}.items():
         if not differences(our_next(position, orders, replace(rules, **change), variant), theirs):
             return name
     return None

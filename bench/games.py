@@ -53,11 +53,12 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def make_templates(svc: GameService, clock: ManualClock, variant) -> tuple[str, str]:
-    """Two real games: 'due' (deadline at T, all but Italy ordered) and 'later' (a week later)."""
-    for i, p in enumerate(POWERS):
+def make_templates(svc: GameService, clock: ManualClock, variant, *, later: bool = True) -> tuple[str, str]:
+    """Real games to copy: 'due' (deadline at T, all but Italy ordered) and, unless every game is to be
+    due, 'later' (a week later)."""
+    for i in range(len(POWERS)):
         svc.create_account(f"player{i}", f"player{i}@bench.example", None, time_zone="Europe/Berlin")
-    for name, shift in (("due", 0), ("later", 24 * 7)):
+    for name, shift in (("due", 0), ("later", 24 * 7))[:2 if later else 1]:
         clock.set(parse_time(START) + timedelta(hours=shift))
         svc.create_game(name, seed=1)
         for i, p in enumerate(POWERS):
@@ -98,14 +99,18 @@ def main() -> int:
     svc = GameService(data, clock=clock)
 
     t0 = time.perf_counter()
-    due_t, later_t = make_templates(svc, clock, variant)
+    # exactly `--due` of the `--games` games are due (the templates count: 'due' is one of them, and
+    # 'later' is made only when some game is not to be due)
+    due_count = min(args.due, args.games)
+    due_t, later_t = make_templates(svc, clock, variant, later=args.games > due_count)
     made = time.perf_counter() - t0
-    print(f"2 games made through the service (create, 7 joins, 6 order messages each): {made:.2f} s")
+    templates = 2 if args.games > due_count else 1
+    print(f"{templates} games made through the service (create, 7 joins, 6 order messages each): {made:.2f} s")
 
     t0 = time.perf_counter()
-    for i in range(args.games - 2):
-        clone(data, due_t if i < args.due - 1 else later_t, f"g{i:05d}")
-    print(f"{args.games - 2} more games written (file copies): {time.perf_counter() - t0:.1f} s")
+    for i in range(args.games - templates):
+        clone(data, due_t if i < due_count - 1 else later_t, f"g{i:05d}")
+    print(f"{args.games - templates} more games written (file copies): {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
     indexed = svc.sync_index()
     print(f"start-up sweep rebuilt the index of {indexed} games: {time.perf_counter() - t0:.1f} s")
@@ -117,7 +122,7 @@ def main() -> int:
     # finding due games: the scheduler's query, timed as it runs
     for label, now, limit in (("none due yet", parse_time(START), 1000),
                               ("the first 10 of 1,000 due", deadline, 10),
-                              (f"all {args.due} due", deadline, args.due + 10)):
+                              (f"all {due_count} due", deadline, due_count + 10)):
         times = []
         for _ in range(200):
             t = time.perf_counter()
@@ -135,7 +140,7 @@ def main() -> int:
     db = open_db(config.db_path)
     t0 = time.perf_counter()
     per_game = []
-    names = svc.due_games(deadline, limit=args.due + 10)
+    names = svc.due_games(deadline, limit=due_count + 10)
     for name in names:
         t = time.perf_counter()
         assert svc.wake(name) == "processed", name

@@ -43,7 +43,8 @@ def main() -> None:
             kind = PhaseKind[manifest[name].get("phase", "movement").upper()]
             start = time.perf_counter()
             text = clean_body(message_from_bytes(raw, policy=policy.default))
-            parse_message(text, lambda signon: OrderContext(reader, kind, "FRANCE"), commands=commands)
+            parse_message(text, lambda signon, reader=reader, kind=kind: OrderContext(reader, kind, "FRANCE"),
+                          commands=commands)
             whole[name].append(time.perf_counter() - start)
             fresh = OrderReader(variant)
             start = time.perf_counter()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from functools import partial
 
 from judge.engine import FIFTH, load_variant, process_phase, starting_position
 from judge.engine.calendar import PhaseKind
@@ -48,26 +49,26 @@ def report(name: str, times: list[float], size: int | None = None, budget: bool 
 def main(argv: list[str]) -> None:
     for variant_id in ("standard", "abstraction2"):
         variant = load_variant(variant_id)
-        load_times, atlas = timed(lambda: load_atlas(variant), 5)
+        load_times, atlas = timed(partial(load_atlas, variant), 5)
         report(f"{variant_id}: load atlas (cells file)", load_times)
         if "--grow" in argv:
             layout = load_layout(variant_id)
-            times, _ = timed(lambda: grow_from_mask(variant, layout, Frame.from_layout(layout)), 1)
+            times, _ = timed(lambda v=variant, lay=layout: grow_from_mask(v, lay, Frame.from_layout(lay)), 1)
             report(f"{variant_id}: grow cells from the land mask", times)
             print(f"{'':<44} ratio grow/load {statistics.median(times) / statistics.median(load_times):.0f}")
         position = starting_position(variant)
-        times, _ = timed(lambda: render_png(variant, position, atlas=atlas), 1)
+        times, _ = timed(partial(render_png, variant, position, atlas=atlas), 1)
         report(f"{variant_id}: first picture of a fresh atlas", times)
-        times, png = timed(lambda: render_png(variant, position, atlas=atlas), 15)
+        times, png = timed(partial(render_png, variant, position, atlas=atlas), 15)
         report(f"{variant_id}: opening, PNG 1200 px", times, len(png), budget=True)
         if variant_id == "standard":
             orders = {p: read_order_lines(variant, PhaseKind.MOVEMENT, lines)[0] for p, lines in SAMPLE[0].items()}
             result = process_phase(variant, position, orders, FIFTH).result
-            times, png = timed(lambda: render_png(variant, position, result, atlas=atlas), 15)
+            times, png = timed(partial(render_png, variant, position, result, atlas=atlas), 15)
             report(f"{variant_id}: S1901M with orders, PNG 1200 px", times, len(png), budget=True)
-            times, svg = timed(lambda: render_svg(variant, position, result, atlas=atlas), 9)
+            times, svg = timed(partial(render_svg, variant, position, result, atlas=atlas), 9)
             report(f"{variant_id}: S1901M with orders, SVG", times, len(svg.encode()))
-            times, png = timed(lambda: render_png(variant, position, result, atlas=atlas, width=2400), 5)
+            times, png = timed(partial(render_png, variant, position, result, atlas=atlas, width=2400), 5)
             report(f"{variant_id}: S1901M with orders, PNG 2400 px", times, len(png))
 
 

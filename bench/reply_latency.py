@@ -90,6 +90,20 @@ def phase_played_after(data: Path, port: int, game: str, secret: dict[str, str])
         judge.close()
 
 
+def reply_to(outbox: Path, before: set[Path], address: str) -> bool:
+    """Whether a file new since `before` is the judge's mail to `address`."""
+    if not outbox.exists():
+        return False
+    for path in set(outbox.glob("*.eml")) - before:
+        try:
+            head = path.read_bytes().split(b"\n\n", 1)[0]
+        except FileNotFoundError:
+            continue
+        if f"\nTo: {address}".encode() in head:
+            return True
+    return False
+
+
 def wait_for(db: sqlite3.Connection, sql: str, *args: str) -> None:
     start = time.perf_counter()
     while not db.execute(sql, args).fetchone()[0]:
@@ -125,7 +139,9 @@ def main() -> int:
                     m.set_content("help")
                     smtp.send_message(m)
                     acked = time.perf_counter()
-                    while not (set(outbox.glob("*.eml")) - before if outbox.exists() else None):
+                    # this mail's own reply: a new file addressed to its sender (a reply to an earlier
+                    # mail that leaves late must not be timed as this one's)
+                    while not reply_to(outbox, before, f"p{n}@players.test"):
                         time.sleep(0.001)
                         if time.perf_counter() - acked > 30:
                             raise SystemExit("no reply in 30 s")

@@ -9,8 +9,11 @@ Two hooks connect the mail edge to the games layer:
   FULL sync together with the mark that the message is processed): what it writes there, its reply
   in the outbox included, is durable, and visible to the outbox's sender, only then. A dispatcher
   may offer `judge_connection(path)` (the connection to handle mail on, so its own writes to the
-  judge file join that transaction) and `after_commit(context)` (work for after the commit). Without
-  one, `record_without_dispatcher` records each message as processed and says so in the log.
+  judge file join that transaction), `after_commit(context)` (work for after the commit) and
+  `prepare()` (start-up work that need not hold up taking mail, such as the sweep of the game files
+  changed since the judge last ran: run on the processing worker after the banner, before the first
+  mail and the first tick, while SMTP intake already spools mail). Without one,
+  `record_without_dispatcher` records each message as processed and says so in the log.
 - `tick(now)` runs every `tick_seconds` (deadlines, reminders), and at once after a mail when the
   tick has a `due(now)` that says a game is due (the mail's orders were the last it needed).
   Without one, no tick runs and the
@@ -39,22 +42,26 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
 from .config import Config
-from .mail.outbound import outbox, outgoing, quarantine
+from .mail.outbound import outbox
 from .mail.intake.archive import Archive, StoredMessage
-from .mail.intake.imap import ImapIntake
 from .mail.intake.smtp_server import IntakeHandler, RateLimiter, start_server
-from .mail.screening.robot_mail import Bounce, Classification, classify
-from .mail.words.reports import Reports
 from .mail.intake.spool import spool_dir
 from .storage.datalock import hold
 from .storage.db import durable, transaction
+
+# What only the processing of mail uses (robot mail, bounces, quarantine: flufl.bounce, the
+# templates' jinja) or IMAP intake (ssl) is imported there, after the banner: `judge serve` takes
+# mail without waiting for it (bench/cli_start.py).
+if TYPE_CHECKING:
+    from .mail.screening.robot_mail import Bounce, Classification
 
 log = logging.getLogger("judge.daemon")
 
@@ -71,8 +78,8 @@ class MailContext:
     db: sqlite_utils.Database
 
 
-DispatchHook = Callable[[StoredMessage, Classification, MailContext], str]
-OnBounce = Callable[[StoredMessage, Bounce, MailContext], str]
+DispatchHook = Callable[[StoredMessage, "Classification", MailContext], str]
+OnBounce = Callable[[StoredMessage, "Bounce", MailContext], str]
 TickHook = Callable[[float], None]
 
 
@@ -85,7 +92,7 @@ def record_without_dispatcher(message: StoredMessage, verdict: Classification, c
 class Processor:
     """Works through the archive in order: classify, handle bounces, dispatch the rest, record the outcome."""
 
-    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], None] = lambda: None,
+    def __init__(self, config: Config, dispatch: DispatchHook, on_enqueued: Callable[[], object] = lambda: None,
                  on_bounce: OnBounce | None = None):
         self.config = config
         self.dispatch = dispatch
@@ -102,6 +109,14 @@ class Processor:
         self.one_transaction = shared is None or db is not None
         outbox.prepare(self.archive.db)
         self.context = MailContext(config, self.archive.db)
+        self.prepared = False
+
+    def prepare(self) -> None:
+        """The dispatcher's start-up work (its `prepare`), once, before any mail or tick is handled."""
+        prepare = getattr(self.dispatch, "prepare", None)
+        if prepare is not None and not self.prepared:
+            prepare()
+        self.prepared = True
 
     def close(self) -> None:
         close = getattr(self.dispatch, "close", None)     # on this worker's thread, which opened its files
@@ -124,7 +139,7 @@ class Processor:
                     return None
                 outcome = self.process(message)
                 self.archive.mark_processed(message.id, outcome)
-        except Exception as e:   # noqa: BLE001 - any fault: this message's, retried, then set aside
+        except Exception as e:   # any fault: this message's, retried, then set aside
             if message is None:
                 raise            # not a message's fault: the judge file itself (the loop's supervisor retries)
             self.failed(message, e)
@@ -152,19 +167,22 @@ class Processor:
         with durable(self.archive.db):
             try:
                 with transaction(self.archive.db):      # a savepoint: the notes, or none of them
+                    from .mail.outbound import quarantine
                     said = quarantine.set_aside(self.config, self.archive.db, message, attempts, text)
-            except Exception:   # noqa: BLE001 - setting it aside matters more than the notes about it
+            except Exception:   # setting it aside matters more than the notes about it
                 log.exception("message #%d: the notes about setting it aside could not be queued", message.id)
                 said = "nobody could be told (see the log)"
             self.archive.mark_failed(message.id, f"set aside after {attempts} failed attempts: {text}; {said}")
         self.on_enqueued()
 
-    def tick(self, tick: TickHook, now: float) -> bool:
+    def tick(self, tick: TickHook, now: float, stopping: Callable[[], bool] = lambda: False) -> bool:
         """Read the mail that came in before `now`, then run the tick at `now`. False: some of that
-        mail could not be read yet (another worker holds it, or it waits for a retry), so the tick
+        mail could not be read yet (another worker holds it, or it waits for a retry), or the judge
+        is stopping (`stopping()`: checked between two mails, so SIGTERM waits for the mail in hand
+        only, whatever the backlog; the rest stays in the archive for the next start), so the tick
         is put off rather than play a phase without it."""
         while self.waiting_before(now):
-            if self.process_next() is None:
+            if stopping() or self.process_next() is None:
                 return False
         tick(now)
         self.on_enqueued()       # the results the tick queued go out now
@@ -176,7 +194,9 @@ class Processor:
             [now]).fetchone() is not None
 
     def process(self, message: StoredMessage) -> str:
-        verdict = classify(message.raw, message.mail_from)
+        from .mail.screening.own_addresses import OwnAddresses
+        from .mail.screening.robot_mail import classify
+        verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(self.config))
         if verdict.bounce is not None:
             return self.handle_bounce(message, verdict)
         return self.dispatch(message, verdict, self.context)
@@ -194,10 +214,13 @@ class Processor:
                 + ("the master was told" if told else "no master_address configured to tell")
                 + (f"; {games}" if games else ""))
 
-    def tell_master(self, message: StoredMessage, failed, diagnostic, original_id) -> bool:
+    def tell_master(self, message: StoredMessage, failed: tuple[str, ...], diagnostic: str | None,
+                    original_id: str | None) -> bool:
         if not self.config.master_address:
             log.warning("bounce #%d: no master_address configured, so nobody is told", message.id)
             return False
+        from .mail.outbound import outgoing
+        from .mail.words.reports import Reports
         rendered = Reports().render("keeper_bounce.j2", failed=list(failed), diagnostic=diagnostic,
                                     original_id=original_id, inbound_id=message.id)
         outgoing.send(self.archive.db, self.config, rendered, key=f"bounce-notice:{message.content_hash}",
@@ -269,23 +292,32 @@ class Daemon:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         inbound_wake, outbound_wake = asyncio.Event(), asyncio.Event()
 
-        def wake_processor(_message=None):
+        def wake_processor(_message: StoredMessage | None = None) -> None:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-process")
-        processor = await loop.run_in_executor(worker, partial(
-            Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set),
-            self.on_bounce))
-        released = await loop.run_in_executor(worker, processor.archive.release_claims)
-        if released:
-            log.warning("%d message(s) claimed before a stop are processed again", released)
+        made: list[Processor] = []      # the processor, made on the worker once the judge takes mail
+
+        async def processor_ready() -> Processor:
+            """The processor, made (and the claims of a stop released) the first time the processing
+            loop starts, after the banner: a dispatcher built when first asked for (`judge serve`'s,
+            with the games layer and the mail stack) does not hold up taking mail."""
+            if not made:
+                made.append(await loop.run_in_executor(worker, partial(
+                    Processor, config, self.dispatch, lambda: loop.call_soon_threadsafe(outbound_wake.set),
+                    self.on_bounce)))
+                released = await loop.run_in_executor(worker, made[0].archive.release_claims)
+                if released:
+                    log.warning("%d message(s) claimed before a stop are processed again", released)
+            return made[0]
 
         sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-outbox")
         sender = await loop.run_in_executor(sending, partial(
-            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock))
+            outbox.Sender, config.db_path, config.relay, config.outbox, config.outbox_dir, clock=self.clock,
+            on_failed=keeper_told(config)))
 
         handler = IntakeHandler(config.db_path, rate=RateLimiter(config.smtp.rate_limit, config.smtp.rate_window),
-                                lmtp=config.smtp.lmtp, limits=config.limits,
+                                lmtp=config.smtp.lmtp, limits=config.limits, relays=config.smtp.relays,
                                 on_committed=inbound_wake.set)     # (an idle processor drains at once)
 
         async def drain_spool(always: bool = False) -> bool:
@@ -310,15 +342,18 @@ class Daemon:
         imap_archive = None
         if config.imap.enabled:
             imap_archive = Archive(config.db_path)
+            from .mail.intake.imap import ImapIntake
             imap_thread = ImapIntake(config.imap, imap_archive.store, size_limit=config.smtp.size_limit,
                                      on_stored=wake_processor, stop=imap_stop, limits=config.limits).start()
 
         async def reclaim() -> None:
             # Only this worker claims: whatever is claimed was dropped by the loop that just failed.
-            await loop.run_in_executor(worker, processor.archive.release_claims)
+            if made:
+                await loop.run_in_executor(worker, made[0].archive.release_claims)
 
         # the tick runs inside the processing loop, between two mails (see Processor.tick)
-        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor, inbound_wake, drain_spool),
+        tasks = [self._supervised("process", lambda: self._process_loop(worker, processor_ready, inbound_wake,
+                                                                            drain_spool),
                                   reclaim),
                  self._supervised("outbox", lambda: self._outbox_loop(sending, sender, outbound_wake))]
         on_ready(banner(config, self.listening, dispatch=self.dispatch, tick=self.tick,
@@ -340,24 +375,23 @@ class Daemon:
             inbound_wake.set()
             outbound_wake.set()
             for task in tasks:
-                try:
+                with suppress(Exception):   # logged above when it happened
                     await task
-                except Exception:   # noqa: BLE001 - logged above when it happened
-                    pass
             if imap_thread is not None:
                 await loop.run_in_executor(None, imap_thread.join, 60)
                 if imap_thread.is_alive():     # still storing or logging out: its archive stays open
                     log.warning("imap: the intake thread did not stop within 60 s")
-                else:
+                elif imap_archive is not None:
                     imap_archive.close()
             await loop.run_in_executor(None, handler.close)
-            await loop.run_in_executor(worker, processor.close)
+            if made:
+                await loop.run_in_executor(worker, made[0].close)
             await loop.run_in_executor(sending, sender.close)
             worker.shutdown()
             sending.shutdown()
 
     def _supervised(self, name: str, loop_body: Callable[[], Awaitable[None]],
-                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task:
+                    on_restart: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[None]:
         """Run one of the daemon's loops; when it raises, log it and start it again after a growing
         pause. Only RESTARTS_BEFORE_GIVING_UP failures in a row (none lasting a healthy while) end it."""
         async def supervise() -> None:
@@ -368,7 +402,7 @@ class Daemon:
                 try:
                     await loop_body()
                     return
-                except Exception:   # noqa: BLE001 - whatever it was, the judge keeps running
+                except Exception:   # whatever it was, the judge keeps running
                     if loop.time() - started > HEALTHY_SECONDS:
                         failures, pause = 0, 1.0
                     failures += 1
@@ -380,16 +414,21 @@ class Daemon:
                 if on_restart is not None and not self.stopping.is_set():
                     try:
                         await on_restart()
-                    except Exception:   # noqa: BLE001 - the next round fails and counts instead
+                    except Exception:   # the next round fails and counts instead
                         log.exception("%s: preparing the restart failed", name)
         return asyncio.create_task(supervise(), name=name)
 
-    async def _process_loop(self, worker, processor: Processor, wake: asyncio.Event,
+    async def _process_loop(self, worker: ThreadPoolExecutor, processor_ready: Callable[[], Awaitable[Processor]],
+                            wake: asyncio.Event,
                             drain_spool: Callable[..., Awaitable[bool]]) -> None:
         """Mail in arrival order, and the tick between two mails when it is due (so a steady stream
         of mail never holds a deadline back), all on the one worker: see `Processor.tick`. When the
         archive has no mail waiting, intake's spool is drained if intake could not (judge.sqlite was busy)."""
         loop = asyncio.get_running_loop()
+        # first the dispatcher's start-up work (SMTP intake takes and spools mail meanwhile); a failure
+        # here restarts this loop, as any other would, and it is tried again before any mail is read
+        processor = await processor_ready()
+        await loop.run_in_executor(worker, processor.prepare)
         next_tick = last_tick = self.clock()
         while not self.stopping.is_set():
             wake.clear()
@@ -398,7 +437,7 @@ class Daemon:
                 # everything acknowledged before `now` is in the archive before the tick looks
                 await drain_spool(always=True)
                 try:
-                    ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now)
+                    ticked = await loop.run_in_executor(worker, processor.tick, self.tick, now, self.stopping.is_set)
                 except Exception:
                     log.exception("tick failed; trying again next time")
                     ticked = True
@@ -420,20 +459,31 @@ class Daemon:
                 # Woken by intake; the timeout also picks up mail stored by another process.
                 await _wait(wake, 5.0 if self.tick is None else max(0.0, min(5.0, next_tick - self.clock())))
 
-    async def _outbox_loop(self, sending, sender: outbox.Sender, wake: asyncio.Event) -> None:
+    async def _outbox_loop(self, sending: ThreadPoolExecutor, sender: outbox.Sender, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         while not self.stopping.is_set():
             wake.clear()
-            attempts = await loop.run_in_executor(sending, sender.deliver_due)
+            attempts = await loop.run_in_executor(sending, partial(sender.deliver_due, stopping=self.stopping.is_set))
             if not attempts:
                 await _wait(wake, self.config.outbox.poll_seconds)
 
 
+def keeper_told(config: Config) -> Callable[..., None]:
+    """The outbox sender's `on_failed`: judge.mail.outbound.failed_mail's, imported when a mail
+    first fails for good (its words need jinja, which the start need not wait for)."""
+    told: list[Callable[..., None]] = []
+
+    def on_failed(*args: Any) -> None:
+        if not told:
+            from .mail.outbound import failed_mail
+            told.append(failed_mail.keeper_told(config))
+        told[0](*args)
+    return on_failed
+
+
 async def _wait(event: asyncio.Event, timeout: float) -> None:
-    try:
+    with suppress(asyncio.TimeoutError):
         await asyncio.wait_for(event.wait(), timeout)
-    except asyncio.TimeoutError:
-        pass
 
 
 def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher, tick: TickHook | None = None,
@@ -453,7 +503,7 @@ def serve(config: Config, *, dispatch: DispatchHook = record_without_dispatcher,
         log.debug("judge serve could not run", exc_info=True)
         print(f"judge serve: {e}", file=sys.stderr, flush=True)
         return 1
-    except Exception:   # noqa: BLE001 - a fatal error: logged, and a non-zero status for systemd
+    except Exception:   # a fatal error: logged, and a non-zero status for systemd
         log.critical("judge serve stopped on a fatal error", exc_info=True)
         print("judge serve: stopped on a fatal error (see the log).", file=sys.stderr, flush=True)
         return 1

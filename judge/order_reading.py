@@ -1,11 +1,14 @@
 """Order lines to engine orders, for the command-line and JSON edges.
 
-A line in the canonical notation (`A PAR - BUR`, `F NTH C A LON - NWY`, ...) is read exactly.
-Any other line goes to the players' parser (judge.language), when the caller passes one, so that
-the other tools' notations (`A LON - BEL VIA`, `A PAR B`, `F STP/NC B`) and hand-written orders
-read as they do by mail, with the request's board and power (`A Liv-Yor` with the army in Liverpool,
-`F Edi` a build in an adjustment phase); how such a line was read is returned as a note. A line neither can read
-is reported with its line number, never guessed.
+With the players' parser (judge.language), when the caller passes one, every line is read by it,
+as mail reads it, with the request's board and power: the canonical notation (`A PAR - BUR`,
+`F NTH C A LON - NWY`, ...), the other tools' notations (`A LON - BEL VIA`, `A PAR B`, `F STP/NC B`)
+and hand-written orders alike. So a name reads as it does by mail (`F NAP - TYR` is the Tyrrhenian
+Sea, as a fleet cannot enter Tyrolia; `A Liv-Yor` with the army in Liverpool), and the unit an order
+names is the unit that stands there (`F STP/NC - BOT` with the fleet on the south coast is that
+fleet). A line read otherwise than as written, or with a note, is returned as a note. Without the
+parser a line must be in the canonical notation. A line that cannot be read is reported with its
+line number, never guessed.
 """
 from __future__ import annotations
 
@@ -34,23 +37,29 @@ def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[st
         text = line.strip()
         if not text:
             continue
-        try:
-            out.orders.append(parse_order(variant, text))
-            continue
-        except NotationError as e:
-            strict_error = str(e)
         if reader is None:
-            out.errors.append({"line": number, "text": text, "error": strict_error})
+            try:
+                out.orders.append(parse_order(variant, text))
+            except NotationError as e:
+                out.errors.append({"line": number, "text": text, "error": str(e)})
             continue
         parsed = reader.parse(text, phase_kind, power=power, position=board)
         if parsed.errors or not parsed.orders:
             first = parsed.errors[0] if parsed.errors else None
             why = first.problem if first else "no order in this line"
             if first is not None and first.suggestions:
-                why += f" (did you mean {' or '.join(first.suggestions)}?)"
+                lead = "for example" if first.examples else "did you mean"
+                why += f" ({lead} {' or '.join(first.suggestions)}{'' if first.examples else '?'})"
             out.errors.append({"line": number, "text": text, "error": why})
             continue
         for p in parsed.orders:
             out.orders.append(p.order)
-            out.notes.append({"line": number, "text": p.text, "read_as": order_text(p.order), "notes": list(p.notes)})
+            read_as = order_text(p.order)
+            if p.notes or read_as != _canonical(p.text):
+                out.notes.append({"line": number, "text": p.text, "read_as": read_as, "notes": list(p.notes)})
     return out
+
+
+def _canonical(text: str) -> str:
+    """`text` spaced and cased as the canonical notation writes it (`A PAR-BUR` -> `A PAR - BUR`)."""
+    return " ".join(text.replace("-", " - ").split()).upper()

@@ -27,7 +27,7 @@ SAMPLE = [
 ]
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sample", help="play a sample opening year through the engine",
                        description="Plays Spring and Fall 1901 of a sample game, then the builds, "
                                    "and prints every order's outcome.")

@@ -4,13 +4,13 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
+from typing import Any
 
-from .config import ConfigError, load_config, parse_host_port
-from .ops.upgrade import UpgradeError, upgrade
-from .storage.datalock import hold
+from .config import Config, ConfigError, load_config, parse_host_port
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve", help="run the mail judge (SMTP intake, optional IMAP, outbox)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def overrides_from(args: argparse.Namespace) -> dict:
+def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
     o = {"data_dir": args.data, "address": args.address, "master_address": args.master,
          "smtp.host": args.smtp_host, "smtp.port": args.smtp_port, "smtp.lmtp": args.lmtp,
          "smtp.size_limit": args.size_limit, "smtp.rate_limit": args.rate_limit,
@@ -51,11 +51,13 @@ def overrides_from(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .daemon import serve      # imported here so other subcommands do not load the mail stack
-    from .mail.serve_hooks import build_hooks
+    from .daemon import serve      # imported here so `judge --help` and `serve --help` load no area
+    from .ops.upgrade import UpgradeError, current, upgrade
+    from .storage.datalock import hold
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd logs every SMTP line at INFO
+    logging.getLogger("judge.news").setLevel(logging.INFO)    # a line when a game is made, starts, plays, ends
     try:
         config = load_config(args.config, overrides=overrides_from(args))
     except ConfigError as e:
@@ -68,12 +70,60 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         try:
-            for changed in upgrade(config.data_dir):      # schema migrations run at start-up, before any mail
-                print(f"judge serve: upgraded {changed}", flush=True)
+            # Schema migrations run at start-up, before any mail, when this judge is new to the data
+            # directory. A restart finds judge.sqlite current and starts at once: the game files changed
+            # since the index saw them are swept by the daemon's worker before its first mail.
+            if not current(config.data_dir):
+                for changed in upgrade(config.data_dir):
+                    print(f"judge serve: upgraded {changed}", flush=True)
         except UpgradeError as e:
             print(f"judge serve: {e}", file=sys.stderr)
             return 2
-        dispatch, tick = build_hooks(config)
-        return serve(config, dispatch=dispatch, tick=tick, on_bounce=dispatch.bounced)
+        hooks = MailHooks(config)
+        return serve(config, dispatch=Deferred(hooks, "dispatch"), tick=Deferred(hooks, "tick"),
+                     on_bounce=Deferred(hooks, "dispatch", "bounced"))
     finally:
         lock.release()
+
+
+class MailHooks:
+    """The mail judge's hooks (judge.mail.serve_hooks: the dispatcher and the tick, on one games
+    service), built the first time the daemon uses one: on its worker, after the banner, so that
+    `judge serve` takes mail (spooled, acknowledged) while the games layer and the mail stack are
+    still being imported."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._built: dict[str, object] | None = None
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> object:
+        with self._lock:
+            if self._built is None:
+                from .mail.serve_hooks import build_hooks
+                dispatch, tick = build_hooks(self.config)
+                self._built = {"dispatch": dispatch, "tick": tick}
+        return self._built[name]
+
+
+class Deferred:
+    """One of `hooks`' hooks (or `attribute` of it) in its place until it is first called or asked
+    for an attribute (`judge_connection`, `due`, ...), which builds the hooks."""
+
+    def __init__(self, hooks: MailHooks, name: str, attribute: str | None = None) -> None:
+        self.hooks, self.name, self.attribute = hooks, name, attribute
+
+    def real(self) -> Any:
+        hook = self.hooks.get(self.name)
+        return getattr(hook, self.attribute) if self.attribute else hook
+
+    def __call__(self, *args: Any) -> Any:
+        return self.real()(*args)
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):      # (the banner asks for __qualname__: not a reason to build)
+            raise AttributeError(attribute)
+        return getattr(self.real(), attribute)
+
+    def __repr__(self) -> str:
+        return f"the mail judge's {self.name} (judge.mail.serve_hooks)"

@@ -89,9 +89,9 @@ def random_orders(variant, position: Position, rng: random.Random, *, idle: floa
                 if isinstance(o, Move) and o.to.province != u.location.province and \
                         board.can_reach_province(u.kind, u.location, o.to.province):
                     candidates.append(SupportMove(ref, target, o.to.bare))
-                    if rng.random() < 0.3:  # the support of a hold, to a unit that moves
-                        if board.can_reach_province(u.kind, u.location, other.location.province):
-                            candidates.append(SupportHold(ref, target))
+                    # the support of a hold, to a unit that moves
+                    if rng.random() < 0.3 and board.can_reach_province(u.kind, u.location, other.location.province):
+                        candidates.append(SupportHold(ref, target))
                 elif isinstance(o, Hold) and board.can_reach_province(u.kind, u.location, other.location.province):
                     candidates.append(SupportHold(ref, target))
                     # the support of a move the unit could make but was not ordered to

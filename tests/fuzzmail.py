@@ -8,10 +8,14 @@ headers; automatic mail that must never be answered; replays. The same seed give
 from __future__ import annotations
 
 import base64
+import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 JUDGE = "judge@dip.test"
+# Ways of writing a Content-Type that nests (RFC 2231 and 2047 spellings, mails inside mails).
+NESTINGS = json.loads((Path(__file__).parent / "data" / "mail" / "shapes.json").read_text(encoding="utf-8"))["nestings"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,39 @@ class Generator:
             f"--d{i}--\r\n" for i in reversed(range(1, depth)))
         return self.build("deep_mime", head, "--d0\r\n" + body + "--d0--\r\n", frm, mid,
                           mime=["MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="d0"'])
+
+    def deep_mime_spelled(self, spelling: str | None = None, depth: int | None = None) -> FuzzMail:
+        """Nested as deep_mime, each level's header in one of shapes.json's spellings, with CRLF, LF or
+        lone CR line ends (the boundary lines are the ones the email parser reads from it)."""
+        spelling = spelling or self.r.choice(sorted(NESTINGS))
+        depth = depth or self.r.choice([2, 5, 29, 31, 100, 1000])
+        eol = self.r.choice(["\r\n", "\n", "\r"])
+        frm = self.ascii_address()
+        head, mid = self.headers(frm)
+        opening, closing = [], []
+        for level in range(depth):
+            header = NESTINGS[spelling].replace("{b}", f"d{level}")
+            opening.append(f"Content-Type: {header}{eol}{eol}")
+            boundary = _parsers_boundary(header)
+            if boundary is not None:
+                opening.append(f"--{boundary}{eol}")
+                closing.append(f"--{boundary}--{eol}")
+        text = "\r\n".join(head) + "\r\nMIME-Version: 1.0\r\n" + "".join(opening) + \
+            f"Content-Type: text/plain{eol}{eol}HELP{eol}" + "".join(reversed(closing))
+        mail = FuzzMail("deep_mime_spelled", text.replace("\r\n", eol).encode(), frm, False, mid)
+        self.sent.append(mail)
+        return mail
+
+    def own_address(self) -> FuzzMail:
+        """The judge's own address (or a subaddress of it) as envelope sender, From, Sender or Reply-To:
+        its own mail come back or a forgery, never to be answered."""
+        own = self.r.choice([JUDGE, "JUDGE@dip.test", f"judge+alpha.t{self.r.randrange(999)}@dip.test",
+                             "judge+beta@dip.test"])
+        frm = self.ascii_address()
+        where = self.r.choice(["envelope", "From", "Sender", "Reply-To"])
+        head, mid = self.headers(own if where == "From" else frm,
+                                 extra=[f"{where}: {own}"] if where in ("Sender", "Reply-To") else [])
+        return self.build("own_address", head, "HELP\nLIST\n", own if where == "envelope" else frm, mid, auto=True)
 
     def many_parts(self) -> FuzzMail:
         count = self.r.choice([3, 50, 499, 501, 3000])
@@ -199,10 +236,20 @@ class Generator:
 
     # -- the mix ------------------------------------------------------------------------------------
     WEIGHTS = {"plain": 20, "utf8_from": 8, "utf8_reply_to": 8, "utf8_register": 6, "utf8_set_address": 6,
-               "deep_mime": 5, "many_parts": 3, "huge_help": 1, "many_orders": 1, "bad_charset": 10,
+               "deep_mime": 5, "deep_mime_spelled": 5, "many_parts": 3, "huge_help": 1, "many_orders": 1,
+               "bad_charset": 10, "own_address": 5,
                "broken_headers": 10, "auto": 10, "suppress": 4, "replay": 5, "garbage": 3}
 
     def next(self) -> FuzzMail:
         kinds = list(self.WEIGHTS)
         kind = self.r.choices(kinds, weights=[self.WEIGHTS[k] for k in kinds])[0]
         return getattr(self, kind)()
+
+
+def _parsers_boundary(header: str) -> str | None:
+    """The boundary the email parser reads from a Content-Type header (None: it does not nest by one)."""
+    from email import policy
+    from email.message import Message
+    msg = Message(policy=policy.default)
+    msg.set_raw(*policy.default.header_source_parse([f"Content-Type: {header}\r\n"]))
+    return msg.get_boundary() if msg.get_content_maintype() == "multipart" else None

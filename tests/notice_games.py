@@ -81,6 +81,8 @@ def play_all(directory: Path) -> Played:
     world_war(svc, clock, courier)
     abstraction(svc, clock, courier)
     anonymous(svc, clock, courier)
+    excused(svc, clock, courier)
+    standby(svc, clock, courier)
     return played
 
 
@@ -232,7 +234,7 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     names = [f"a2-{p.lower()}" for p in variant.power_ids]
     accounts(svc, names)
     svc.create_game("a2", variant="abstraction2", seed=5)
-    for power, name in zip(variant.power_ids, names):
+    for power, name in zip(variant.power_ids, names, strict=True):
         svc.join("a2", name, [power])
     courier()
     # Budapest (empty: its army starts in Tyrolia) for Warsaw, whose army leaves; then an offer
@@ -249,12 +251,42 @@ def abstraction(svc: GameService, clock, courier: Courier) -> None:
     courier()
 
 
+def excused(svc: GameService, clock, courier: Courier) -> None:
+    """A game with one excused miss each: France sends nothing, and the deadline moves instead."""
+    seven_player_game(svc, "excused", settings=Settings(excuses=1, excuse_hours=24))
+    for power, unit in (("AUSTRIA", "VIE"), ("ENGLAND", "LVP"), ("GERMANY", "BER"), ("ITALY", "ROM"),
+                        ("RUSSIA", "MOS"), ("TURKEY", "CON")):
+        submit(svc, "excused", power, f"A {unit} H")
+    past_grace(svc, clock, "excused")
+    courier()
+
+
+def standby(svc: GameService, clock, courier: Courier) -> None:
+    """Last (the list would reach every later game's open powers): a resigned power offered to the
+    one standby, who takes it."""
+    seven_player_game(svc, "stood")
+    accounts(svc, ["standby-sam"])
+    svc.set_standby("standby-sam", "standard")
+    svc.resign("stood", "ITALY", account="p-italy")
+    svc.run_due()
+    courier()
+    svc.take_over("stood", "ITALY", "standby-sam")
+    svc.set_standby("standby-sam", None)
+    courier()
+
+
 def anonymous(svc: GameService, clock, courier: Courier) -> None:
-    """An anonymous game: the master acts for a power (BECOME), a player is replaced, then REVEAL."""
+    """An anonymous game: the master acts for a power (BECOME), a player is replaced, then REVEAL; then
+    the master sets a new password for Italy's next player."""
     seven_player_game(svc, "masked", settings=Settings(anonymous=True))
     svc.act_for("masked", "ITALY", "gm")
     svc.eject("masked", "ITALY")
     svc.replace("masked", "ITALY", "p-italy")
     courier()
     svc.reveal("masked")
+    courier()
+    # Italy's new player, who plays nowhere else, lost the password: the master sets one (password_set)
+    svc.create_account("lost-italy", "lost-italy@example.org", "forgotten")
+    svc.replace("masked", "ITALY", "lost-italy")
+    svc.set_player_password("masked", "ITALY", "gm", "a-new-one")
     courier()

@@ -90,14 +90,20 @@ class ServedJudge:
         return {r[0]: Out(json.loads(r[1]), message_from_bytes(r[2], policy=policy.default), bytes(r[2]))
                 for r in self.rows("SELECT message_id, recipients, raw FROM outbox_mail")}
 
-    def send(self, raw: bytes, *, mail_from: str, rcpt: list[str] | None = None, peer: str = "127.0.0.1") -> list[Out]:
-        """Send one mail by SMTP (from the loopback address `peer`), wait until the judge has handled
+    def send(self, raw: bytes, *, mail_from: str, rcpt: list[str] | None = None, peer: str = "127.0.0.2",
+             client: str | None = None) -> list[Out]:
+        """Send one mail by SMTP (from the loopback address `peer`; 127.0.0.1 is a relay's, by default
+        trusted: then `client` is the computer it names with XFORWARD), wait until the judge has handled
         it and queued the notices it released (the courier runs after the mail's own commit, so a
         game started or a player ejected is announced just after the mail is marked processed), and
         return what it queued meanwhile."""
         before = set(self.outbox())
         stored = self.rows("SELECT count(*) FROM inbound")[0][0]
         with smtplib.SMTP("127.0.0.1", self.port, source_address=(peer, 0)) as smtp:
+            if client is not None:
+                smtp.ehlo("relay.dip.test")
+                code, text = smtp.docmd("XFORWARD", f"ADDR={client} PORT=40000 NAME=[UNAVAILABLE]")
+                assert code == 250, text
             smtp.sendmail(mail_from, rcpt or ["judge@dip.test"], raw)
         wait_until(lambda: self.rows("SELECT count(*) FROM inbound")[0][0] > stored
                    and not self.rows("SELECT 1 FROM inbound WHERE state IN ('new', 'claimed')")
@@ -106,8 +112,9 @@ class ServedJudge:
         return [o for mid, o in self.outbox().items() if mid not in before]
 
     def mail(self, frm: str, body: str, *, mail_from: str | None = None, to: str = "judge@dip.test",
-             rcpt: list[str] | None = None, peer: str = "127.0.0.1", **kw) -> list[Out]:
-        return self.send(compose(frm, body, to=to, **kw), mail_from=mail_from or frm, rcpt=rcpt or [to], peer=peer)
+             rcpt: list[str] | None = None, peer: str = "127.0.0.2", client: str | None = None, **kw) -> list[Out]:
+        return self.send(compose(frm, body, to=to, **kw), mail_from=mail_from or frm, rcpt=rcpt or [to], peer=peer,
+                         client=client)
 
     def orders(self, power: str) -> list[str]:
         return [o["written"] for o in self.service.confirmation("alpha", power).orders]

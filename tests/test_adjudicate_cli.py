@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 OPENING = {
     "variant": "standard", "phase": "F1901M",
@@ -158,6 +159,148 @@ def test_a_whole_game_request_says_where_its_phases_and_the_game_part_ways():
     )))
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 1
-    assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M"}
+    assert answers[0] == {"error": "phases[1] is for W1901A but the game is at F1901M", "kind": "request"}
     assert "phases must be a list" in answers[1]["error"]
-    assert answers[2] == {"error": "phases[1] must be an object with orders"}
+    assert answers[2] == {"error": "phases[1] must be an object with orders", "kind": "request"}
+
+
+def test_the_spring_1913_cycle_is_adjudicated_not_an_error():
+    """issue 23: seven plain army orders of a real game made the resolver raise (answered {"error": "55"})."""
+    request = {"variant": "standard", "phase": "S1913M", "rules": "2000",
+               "units": {"AUSTRIA": ["A BUL", "A SER"], "RUSSIA": ["A SEV", "A UKR"],
+                         "TURKEY": ["A ARM", "A CON", "A RUM"]}, "centres": {},
+               "orders": {"TURKEY": ["A ARM - SEV", "A CON - BUL", "A RUM S A CON - BUL"],
+                          "AUSTRIA": ["A BUL S A SER - RUM", "A SER - RUM"],
+                          "RUSSIA": ["A SEV - RUM", "A UKR S A SEV - RUM"]}}
+    for rules in ("1982", "2000", "5th", "2000-godip"):
+        code, out = _run(stdin=json.dumps(dict(request, rules=rules)))
+        response = json.loads(out)
+        assert code == 0 and "error" not in response, response
+        assert response["next"]["phase"] == "S1913R"
+
+
+def test_an_engine_fault_is_an_internal_error_with_the_position_not_a_bad_request(monkeypatch):
+    # No legal position is known to make the engine fail (that is the point); a fault is made here
+    # by replacing the engine's entry point, to check what judge adjudicate says when one happens.
+    from judge import adjudicate_cli
+    from judge.engine import load_variant
+    from judge.language import OrderReader
+
+    def broken(*_args, **_kw):
+        raise KeyError(55)
+    monkeypatch.setattr(adjudicate_cli, "process_phase", broken)
+    variant = load_variant("standard")
+    answer = adjudicate_cli._answer(json.dumps(OPENING), lambda name: (variant, OrderReader(variant)), None)
+    assert answer["kind"] == "internal" and answer["error"].startswith("internal error")
+    assert answer["fault"] == "KeyError: 55"
+    assert answer["request"]["phase"] == "F1901M" and answer["request"]["orders"] == OPENING["orders"]
+    assert "A BUR" in answer["request"]["units"]["FRANCE"]
+    bad = adjudicate_cli._answer(json.dumps({"units": {}}), lambda name: (variant, None), None)
+    assert bad["kind"] == "request"
+
+
+MISSED_MOVE = {"variant": "standard", "phase": "F1908M",
+               "units": {"FRANCE": ["A BUR", "A PIC"], "GERMANY": ["A BEL", "A RUH"]},
+               "centres": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["BER", "KIE", "MUN", "BEL"]},
+               "orders": {"FRANCE": ["A PIC - BEL", "A BUR S A PIC - BEL"]}}
+
+
+def _after_missed_move(**extra) -> dict:
+    from judge import adjudicate_cli
+    from judge.engine import load_variant
+    variant = load_variant("standard")
+    return adjudicate_cli._answer(json.dumps({**MISSED_MOVE, **extra}), lambda name: (variant, None), None)
+
+
+def test_a_request_says_who_is_in_civil_disorder_or_that_missing_orders_hold():
+    """issue 24: the rulebooks disband a silent power's dislodged units; the hobby lets it retreat."""
+    for extra, retreats in (({}, None), ({"rules": "2000"}, None), ({"rules": "1982"}, None),
+                            ({"missing_orders": "hold"}, ["HOL"]), ({"civil_disorder": []}, ["HOL"]),
+                            ({"civil_disorder": ["GERMANY"]}, None), ({"civil_disorder": ["FRANCE"]}, ["HOL"]),
+                            ({"rules": "2000-godip"}, ["HOL"]),
+                            ({"rules": "2000-godip", "civil_disorder": ["germany"]}, None)):
+        answer = _after_missed_move(**extra)
+        dislodged = answer["next"].get("dislodged", {}).get("GERMANY")
+        assert (dislodged[0]["retreats"] if dislodged else None) == retreats, extra
+        assert answer["next"]["phase"] == ("F1908R" if retreats else "W1908A"), extra
+
+
+def test_a_civil_disorder_that_does_not_read_is_a_bad_request():
+    assert "no power" in _after_missed_move(civil_disorder=["PRUSSIA"])["error"]
+    assert "not both" in _after_missed_move(civil_disorder=[], missing_orders="hold")["error"]
+    assert _after_missed_move(missing_orders="sometimes")["kind"] == "request"
+
+
+
+# -- one reader: order lines read as mail reads them (issue 23, item 3) --------------------------------
+
+BOARD_READINGS = json.loads((Path(__file__).parent / "data" / "language" / "board_readings.json")
+                            .read_text(encoding="utf-8"))["cases"]
+ON_A_BOARD = [c for c in BOARD_READINGS if c["position"] and c["power"]]
+
+
+def test_judge_adjudicate_reads_each_line_as_mail_does():
+    """The board-reading cases (tests/data/language/board_readings.json, read by mail's parser in
+    tests/test_language_board.py) through `judge adjudicate --jsonl`: the same order, or the same
+    refusal, for each. `F NAP - TYR` is a line in the canonical notation, and still the Tyrrhenian Sea."""
+    requests = [{**case["position"], "orders": {case["power"]: [case["text"]]}} for case in ON_A_BOARD]
+    code, out = _run("--jsonl", stdin="".join(json.dumps(r) + "\n" for r in requests))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(answers) == len(ON_A_BOARD)
+    for case, answer in zip(ON_A_BOARD, answers, strict=True):
+        listed = answer.get("read", {}).get(case["power"], [])
+        if "error" in case:
+            [error] = answer["errors"][case["power"]]
+            assert case["error"] in error["error"] and not listed, (case, answer)
+            continue
+        read = [n["read_as"] for n in listed] or [" ".join(case["text"].replace("-", " - ").split()).upper()]
+        assert read == case["read"], (case, answer)
+        ordered = [r["order"] for r in answer["results"][case["power"]] if not r.get("by_judge")]
+        assert ordered == case["read"], (case, answer)
+        notes = " ".join(n for entry in listed for n in entry["notes"])
+        assert (case["note"] in notes) if case["note"] else not notes, (case, answer)
+
+
+def test_a_dislodged_unit_without_retreats_is_a_bad_request_naming_it():
+    """Not disbanded as if it had nowhere to go: the request is refused, and says which unit."""
+    retreat = {"phase": "F1901R", "units": {"GERMANY": ["A BUR"]},
+               "dislodged": {"FRANCE": [{"unit": "A BUR", "attacker_from": "RUH"}]},
+               "orders": {"FRANCE": ["A BUR R PAR"]}}
+    code, out = _run(stdin=json.dumps(retreat))
+    assert code == 1
+    assert json.loads(out) == {"error": "dislodged FRANCE A BUR has no retreats: list the places it may retreat to"
+                                        " (\"retreats\": [] for none)", "kind": "request"}
+    for bad in ({"FRANCE": {"unit": "A BUR"}}, {"FRANCE": ["A BUR"]}, ["A BUR"]):
+        code, out = _run(stdin=json.dumps({**retreat, "dislodged": bad}))
+        assert code == 1 and "dislodged" in json.loads(out)["error"]
+    retreat["dislodged"]["FRANCE"][0]["retreats"] = ["PAR", "PIC"]
+    code, out = _run(stdin=json.dumps(retreat))
+    response = json.loads(out)
+    assert code == 0 and response["results"]["FRANCE"][0]["result"] == "succeeds"
+    assert "A PAR" in response["next"]["units"]["FRANCE"]
+
+
+MALFORMED = [{"phase": "S1901M", "units": 5}, {"phase": "S1901M", "orders": {"FRANCE": 5}}, {"phase": 5},
+             {"phase": "S1901M", "units": {"FRANCE": [1]}}, {"phase": "S1901M", "dislodged": {"FRANCE": ["A BUR"]}},
+             {"phases": [{"orders": {"FRANCE": {"a": 1}}}]}, {"variant": ["standard"], "phase": "S1901M"}]
+
+
+def test_a_request_of_the_wrong_shape_is_a_bad_request_in_our_words():
+    lines = "\n".join([json.dumps(r) for r in MALFORMED] + ["[" * 5000 + "]" * 5000])
+    code, out = _run("--jsonl", stdin=lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(answers) == len(MALFORMED) + 1
+    for answer in answers:
+        assert answer["kind"] == "request" and "Error" not in answer["error"] and "object has no" not in answer["error"]
+
+
+def test_a_variant_is_named_never_a_file_the_request_points_at(tmp_path):
+    """A variant name comes from a request (or a mail): a path to a variant file, however valid the
+    file, is an unknown variant, so no request can make the judge open a file of its choosing."""
+    copy = tmp_path / "standard.json"
+    packaged = Path(__file__).resolve().parents[1] / "judge" / "variants" / "standard" / "variant.json"
+    copy.write_bytes(packaged.read_bytes())
+    request = {"variant": str(copy), "phase": "S1901M", "units": {"ITALY": ["A VEN"]}, "orders": {}}
+    code, out = _run(stdin=json.dumps(request))
+    answer = json.loads(out)
+    assert code == 1 and answer["kind"] == "request" and "unknown variant" in answer["error"], answer

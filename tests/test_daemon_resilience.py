@@ -15,6 +15,7 @@ from aiosmtpd.controller import Controller
 
 from judge.config import LimitsConfig, load_config
 from judge.daemon import Daemon, Processor
+from judge.mail.intake.shape_gate import refusal
 from judge.mail.outbound import outbox
 from judge.mail.outbound.courier import Courier
 from judge.mail.outbound.notice_failures import NOTICE_ATTEMPTS
@@ -194,12 +195,45 @@ def nested(depth: int) -> bytes:
 
 @pytest.mark.parametrize("depth", [900, 1000])
 def test_mime_nested_absurdly_deep_is_refused_for_good_at_intake(tmp_path, depth):
-    with IntakeServer(tmp_path / "judge.sqlite") as server:
-        with smtplib.SMTP("127.0.0.1", server.port) as smtp:
+    with IntakeServer(tmp_path / "judge.sqlite") as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        with pytest.raises(smtplib.SMTPDataError) as refused:
+            smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(depth))
+        assert refused.value.smtp_code == 554 and b"nested" in refused.value.smtp_error
+        assert smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(5)) == {}
+
+
+SPELLINGS = ["RFC 2231 boundary*0, quoted", "RFC 2231 charset boundary*=utf-8''", "folded, upper case, tab",
+             "RFC 2047 encoded word", "mails inside mails, RFC 2047"]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_mime_nested_1000_deep_in_any_spelling_is_refused_for_good_at_intake(tmp_path, spelling):
+    """Issue 23, item 7: `boundary*0="d0"` 1,000 deep was acknowledged, failed four times over and
+    was set aside without a word; the gate reads parameters as the email package does."""
+    deep = Generator(3).deep_mime_spelled(spelling, 1000)
+    with IntakeServer(tmp_path / "judge.sqlite") as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
             with pytest.raises(smtplib.SMTPDataError) as refused:
-                smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(depth))
-            assert refused.value.smtp_code == 554 and b"nested" in refused.value.smtp_error
-            assert smtp.sendmail("ann@players.test", ["judge@dip.test"], nested(5)) == {}
+                smtp.sendmail("ann@players.test", ["judge@dip.test"], deep.raw)
+            assert refused.value.smtp_code == 554
+            shallow = Generator(4).deep_mime_spelled(spelling, 3)
+            assert smtp.sendmail("ann@players.test", ["judge@dip.test"], shallow.raw) == {}
+
+
+def test_the_deepest_mail_intake_takes_is_processed_and_answered(tmp_path):
+    """Never acknowledge what the judge will not process: multipart/digest nested to the bound (each
+    part a mail inside by default), then mails inside mails to the bound, is read and answered."""
+    limits = LimitsConfig()
+    head = "".join(f'Content-Type: multipart/digest; boundary="g{i}"\r\n\r\n--g{i}\r\n'
+                   for i in range(limits.mime_depth))
+    inner = "Content-Type: message/rfc822\r\n\r\n" * limits.mime_depth
+    tail = "".join(f"--g{i}--\r\n" for i in reversed(range(limits.mime_depth)))
+    raw = ("From: ann@players.test\r\nTo: judge@dip.test\r\nSubject: deep\r\nMessage-ID: <w1@players.test>\r\n"
+           "MIME-Version: 1.0\r\n" + head + inner + "Content-Type: text/plain\r\n\r\nHELP\r\n" + tail).encode()
+    assert refusal(raw, limits) is None
+    j = MailJudge(tmp_path)
+    stored, sent = store_and_process(j, raw, "ann@players.test")
+    assert j.processor.archive.state_of(stored.id)[0] == "processed"
+    assert [s.to for s in sent] == [["ann@players.test"]]
 
 
 # -- amplification -----------------------------------------------------------------------------------
@@ -234,7 +268,7 @@ def test_a_forged_address_gets_no_more_than_its_hourly_budget_of_replies(tmp_pat
     j = MailJudge(tmp_path)
     limits = LimitsConfig()
     outcomes = []
-    for n in range(12):
+    for _ in range(12):
         stored, _ = store_and_process(j, mail("victim@forged.test", "HELP\n" * 150), "victim@forged.test")
         outcomes.append(j.processor.archive.state_of(stored.id)[1])
     total = sum(len(bytes(s.mail)) for s in j.outbox() if s.to == ["victim@forged.test"])

@@ -27,8 +27,8 @@ def named_paths() -> set[str]:
     found: set[str] = set()
     for path_cell, what in map_rows():
         directory = ""
-        for name in re.findall(r"`([^`]+)`", path_cell):
-            name = name.split(" ")[0]
+        for quoted in re.findall(r"`([^`]+)`", path_cell):
+            name = quoted.split(" ")[0]
             if name.endswith("/") and "/" not in name.rstrip("/"):    # a top-level directory: `templates/`
                 found.add(name)
             elif "/" in name.rstrip("/"):

@@ -69,7 +69,4 @@ def _minimal_route_by_provinces(board: Board, origin: str, dest: str, fleet: str
             path.pop()
         return False
 
-    for first in nbrs(origin):
-        if first in seas and extend([first]):
-            return True
-    return False
+    return any(first in seas and extend([first]) for first in nbrs(origin))

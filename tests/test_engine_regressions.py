@@ -12,6 +12,10 @@ import pytest
 
 from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant
+from judge.engine.fast_movement import adjudicate_plain
+from judge.engine.movement import adjudicate_general
+from judge.engine.notation import parse_order, position_from_json, position_to_json
+from judge.engine.rules import edition
 from judge.language import OrderReader
 
 VARIANT = load_variant("standard")
@@ -46,3 +50,20 @@ def test_regression_case(case, rules):
         {p: sorted(us) for p, us in want["next"]["units"].items()}
     dislodged = {d["unit"]: sorted(d["retreats"]) for ds in nxt.get("dislodged", {}).values() for d in ds}
     assert dislodged == want["next"].get("dislodged", {})
+
+
+MOVEMENT_RUNS = [(c, r) for c, r in RUNS if c["request"]["phase"].endswith("M")]
+
+
+@pytest.mark.parametrize("case,rules", MOVEMENT_RUNS, ids=[f"{c['name']}-{r}" for c, r in MOVEMENT_RUNS])
+def test_general_engine_agrees(case, rules):
+    """The general engine shares the fast path's resolver: each movement case through it as well."""
+    request = case["request"]
+    position = position_from_json(VARIANT, request)
+    orders = {p: [parse_order(VARIANT, line) for line in lines] for p, lines in request["orders"].items()}
+    general = adjudicate_general(VARIANT, position, orders, edition(rules))
+    fast = adjudicate_plain(VARIANT, position, orders, edition(rules))
+    assert fast is None or fast == general
+    units = position_to_json(VARIANT, general.position)["units"]
+    assert {p: sorted(us) for p, us in units.items() if us} == \
+        {p: sorted(us) for p, us in case["expect"][rules]["next"]["units"].items()}

@@ -25,7 +25,7 @@ def new_game(svc, name="ab2"):
     names = [f"p-{p.lower()}" for p in POWERS]
     accounts(svc, names + ["gm"])
     svc.create_game(name, variant="abstraction2", master="gm", seed=3)
-    for p, n in zip(POWERS, names):
+    for p, n in zip(POWERS, names, strict=True):
         svc.join(name, n, [p])
     return name
 
@@ -262,7 +262,7 @@ def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
     assert played[0] == "JUL1914M"
     assert seen["embarked"] and seen["landed"] and seen["frozen"]
     if result["how"] == "last phase":
-        assert result["measure"] == "units" and "JAN1919M" == result["phase"]
+        assert result["measure"] == "units" and result["phase"] == "JAN1919M"
         assert played[-1] in ("DEC1918M", "DEC1918R", "DEC1918A")
         assert len([p for p in played if p.endswith("M")]) == 54  # every month from July 1914 to December 1918
         best = max(result["counts"].values())

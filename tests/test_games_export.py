@@ -22,6 +22,7 @@ def play(svc, game: str, phases: int, rng: random.Random, account=lambda power: 
             mine = greedy_orders(STANDARD, position, power)
             if power not in silent and status.powers[power].owes and mine:
                 svc.submit_orders(game, power, [(order_text(o), o) for o in mine], account=account(power))
+        svc.clock.set(status.deadline["utc"])     # the silent missed it: the deadline has passed
         svc.process(game)
 
 

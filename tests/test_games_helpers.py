@@ -28,6 +28,13 @@ def service(tmp_path: Path, start: str = START, **kwargs) -> tuple[GameService, 
     return GameService(tmp_path / "var", clock=clock, **kwargs), clock
 
 
+def process_at_deadline(svc: GameService, clock: ManualClock, game: str) -> str:
+    """The master's PROCESS once the phase's deadline has passed: powers without orders miss it (before
+    the deadline they would not)."""
+    clock.set(svc.status(game).deadline["utc"])
+    return svc.process(game)
+
+
 def accounts(svc: GameService, names: list[str], zone: str = "Europe/Berlin") -> None:
     for n in names:
         svc.create_account(n, f"{n}@example.org", f"secret-{n}", time_zone=zone)
@@ -40,7 +47,7 @@ def seven_player_game(svc: GameService, name: str = "alpha", settings=None, rule
     if not _exists(svc, "gm"):
         svc.create_account("gm", "gm@example.org", "gm-secret", time_zone="America/New_York")
     svc.create_game(name, master="gm", settings=settings, rules=rules, seed=7)
-    for p, n in zip(POWERS, names):
+    for p, n in zip(POWERS, names, strict=True):
         status = svc.join(name, n, [p])
     return status
 

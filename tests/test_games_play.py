@@ -387,11 +387,9 @@ def test_resignation_opens_the_power_and_forming_rules(tmp_path):
     assert svc.games_of("late-comer") == [("pi", "ITALY")]
 
 
-def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path):
-    # All three rulebooks, "Civil Disorder": a player who fails to submit orders on a Spring or Fall
-    # turn is in civil disorder; "If they are dislodged, they are disbanded."
+def _germany_misses_the_fall(tmp_path, settings):
     svc, clock = service(tmp_path)
-    seven_player_game(svc, "cd")
+    seven_player_game(svc, "cd", settings=settings)
     submit(svc, "cd", "AUSTRIA", "A VIE - BOH")
     submit(svc, "cd", "FRANCE", "A PAR - BUR")
     submit(svc, "cd", "GERMANY", "A MUN H")
@@ -400,6 +398,13 @@ def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path)
     submit(svc, "cd", "AUSTRIA", "A BOH - MUN")
     submit(svc, "cd", "FRANCE", "A BUR S A BOH - MUN")
     past_grace(svc, clock, "cd")  # Germany sends nothing this fall
+    return svc, clock
+
+
+def test_by_the_book_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path):
+    # All three rulebooks, "Civil Disorder": a player who fails to submit orders on a Spring or Fall
+    # turn is in civil disorder; "If they are dislodged, they are disbanded." (SET MISSED BOOK)
+    svc, _ = _germany_misses_the_fall(tmp_path, {"missed_orders": "book"})
     status = svc.status("cd")
     assert status.powers["GERMANY"].status == "civil disorder"
     # the army dislodged from Munich had Kiel, Berlin, Ruhr, Silesia and Tyrolia open, but nobody
@@ -409,6 +414,26 @@ def test_a_power_in_civil_disorder_does_not_retreat_its_dislodged_unit(tmp_path)
     retreat = next(r for r in fall.results if r["phase"] == "F1901R")
     assert [(o["power"], o["order"], o["reason"], o["by_judge"]) for o in retreat["outcomes"]] == [
         ("GERMANY", "A MUN D", "civil disorder", True)]
+
+
+def test_as_the_hobby_plays_a_power_that_missed_a_move_still_retreats(tmp_path):
+    # issue 24: njudge, DPjudge, webDiplomacy and diplicity let a player who missed a movement
+    # deadline retreat; the default for new games.
+    svc, clock = _germany_misses_the_fall(tmp_path, None)
+    status = svc.status("cd")
+    assert status.powers["GERMANY"].status == "civil disorder"
+    assert status.phase == "F1901R"
+    submit(svc, "cd", "GERMANY", "A MUN R RUH")
+    past_grace(svc, clock, "cd")
+    assert svc.status("cd").phase == "W1901A"
+    assert "A RUH" in svc.status("cd").position["units"]["GERMANY"]
+
+
+def test_an_abandoned_power_loses_its_dislodged_units_even_as_the_hobby_plays(tmp_path):
+    svc, _ = _germany_misses_the_fall(tmp_path, {"abandon_after": 1})
+    status = svc.status("cd")
+    assert status.powers["GERMANY"].status == "abandoned"
+    assert status.phase == "W1901A"
 
 
 def test_a_retreat_to_a_coast_the_fleet_cannot_reach_is_refused_as_the_move_would_be(tmp_path):

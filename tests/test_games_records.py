@@ -16,6 +16,8 @@ def test_a_record_counts_each_phase_once_across_games_and_a_restart(tmp_path):
     seven_player_game(svc, "two", settings={"abandon_after": 2})
     for game in ("one", "two"):
         submit(svc, game, "FRANCE", "A PAR H", "A MAR H", "F BRE H")     # on time
+    clock.set(svc.status("one").deadline["utc"])                      # (both games' first deadline)
+    for game in ("one", "two"):
         svc.process(game)                                             # everyone else: missed, civil disorder
     clock.set(svc.status("one").deadline["utc"])
     svc.run_due()                                                     # the deadline passes: France late
@@ -53,6 +55,7 @@ def test_a_master_may_ask_for_a_record_to_join_and_newcomers_may_always_join(tmp
     svc, clock = service(tmp_path)
     seven_player_game(svc, "one")
     submit(svc, "one", "FRANCE", "A PAR H", "A MAR H", "F BRE H")
+    clock.set(svc.status("one").deadline["utc"])
     svc.process("one")                          # France 1 of 1; Germany 0 of 1
     svc.create_account("new", "new@example.org", "pw")
     svc.create_game("strict", master="gm", settings={"players": "two", "min_reliability": 90})

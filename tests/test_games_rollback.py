@@ -7,7 +7,7 @@ import sqlite3
 from judge.mail.words.notices import render_notice
 from judge.mail.words.reports import Reports
 
-from test_games_helpers import seven_player_game, service, submit
+from test_games_helpers import process_at_deadline, seven_player_game, service, submit
 
 
 def powers(tmp_path, game: str) -> dict[str, tuple[str, int]]:
@@ -21,22 +21,22 @@ def rollback_mail(svc, game: str, recipient: str) -> str:
 
 
 def test_rollback_undoes_civil_disorder_and_abandonment_and_lists_the_dislodged_unit(tmp_path):
-    svc, _ = service(tmp_path)
+    svc, clock = service(tmp_path)
     seven_player_game(svc, settings={"abandon_after": 2})
     # Spring 1901: Austria sends nothing (civil disorder, one phase missed)
     submit(svc, "alpha", "FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")
     submit(svc, "alpha", "GERMANY", "A MUN - RUH", "A BER - MUN", "F KIE H")
-    svc.process("alpha")
+    process_at_deadline(svc, clock, "alpha")
     at_fall = powers(tmp_path, "alpha")
     assert at_fall["AUSTRIA"] == ("civil disorder", 1)
     # Fall 1901: Austria misses again (abandoned); Germany dislodges the French army in Burgundy
     submit(svc, "alpha", "FRANCE", "A BUR H", "A PIC H", "F BRE H")
     submit(svc, "alpha", "GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
-    svc.process("alpha")
+    process_at_deadline(svc, clock, "alpha")
     assert svc.status("alpha").phase == "F1901R"
     assert powers(tmp_path, "alpha")["AUSTRIA"] == ("abandoned", 2)
     at_retreat = powers(tmp_path, "alpha")
-    svc.process("alpha")                 # France sends no retreat: civil disorder, the army disbanded
+    process_at_deadline(svc, clock, "alpha")     # France sends no retreat: civil disorder, the army disbanded
     assert powers(tmp_path, "alpha")["FRANCE"] == ("civil disorder", 1)
 
     svc.rollback("alpha", "F1901R")

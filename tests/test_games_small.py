@@ -26,9 +26,9 @@ def small_game(svc, name, players, seats):
     names = [f"{name}-{i}" for i in range(len(seats))]
     accounts(svc, names)
     svc.create_game(name, settings=Settings(players=players), seed=3)
-    for n, seat in zip(names, seats):
+    for n, seat in zip(names, seats, strict=True):
         status = svc.join(name, n, [seat])
-    return status, dict(zip(seats, names))
+    return status, dict(zip(seats, names, strict=True))
 
 
 def test_every_setup_covers_the_seven_powers_once():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfoNotFoundError
 
 import pytest
 
@@ -79,7 +80,7 @@ def test_settings_round_trip_and_refuse_nonsense():
     assert Settings.from_json(s.to_json()) == s and s.reminder_hours == (24.0, 2.0)
     with pytest.raises(ValueError):
         Settings.from_json({"movment_hours": 3})
-    with pytest.raises(Exception):
+    with pytest.raises(ZoneInfoNotFoundError):
         Settings(time_zone="Mars/Olympus")
     with pytest.raises(ValueError):
         Settings(abandon_after=0)

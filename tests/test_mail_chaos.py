@@ -27,6 +27,10 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
     process, port = start_judge(tmp_path, **TICK)
     try:
         for _ in range(ROUNDS):
+            # players answer the last results once they are mailed (orders sent before would be too late
+            # for the phase just played, and rightly refused: judge/games/submissions.py too_late)
+            wait_until(lambda: rows(db, "SELECT 1 FROM game_index WHERE name = 'alpha' AND pending_notices = 0"),
+                       what="the last results mailed")
             phase = service.status("alpha").phase
             units = service.status("alpha").position["units"]
             deadline = deadline_in(service, 3)
@@ -39,7 +43,7 @@ def test_killed_at_random_around_deadlines_no_order_is_lost_doubled_or_misfiled(
                 kills += 1
                 time.sleep(rng.uniform(0.0, 1.0))         # down for a while: the deadline may pass meanwhile
                 process, port = start_judge(tmp_path, **TICK)
-            wait_until(lambda: service.status("alpha").phase != phase, what=f"{phase} to be played")
+            wait_until(lambda phase=phase: service.status("alpha").phase != phase, what=f"{phase} to be played")
             assert datetime.now(timezone.utc) >= deadline      # played at its deadline, not before
         wait_until(lambda: not rows(db, "SELECT 1 FROM inbound WHERE state IN ('new', 'claimed')"),
                    what="every mail to be handled")

@@ -225,7 +225,8 @@ def test_orders_received_before_a_play_but_read_after_it_are_too_late_and_kept_n
     judge.service.process("alpha")                    # the master plays the spring meanwhile
     judge.processor.process_next()
     [answer] = [s for s in judge.outbox() if "france@dip.test" in s.to]
-    assert "A Par - Bur too late for Spring 1901 Movement (played Mon 02 Mar 2026 14:00 UTC), not used" in answer.text
+    assert ("A Par - Bur too late for Spring 1901 Movement (played at Mon 02 Mar 2026 14:00 UTC), not used;"
+            " now Fall 1901 Movement, deadline") in answer.text
     assert "=== France in alpha, Fall 1901 Movement ===" in answer.body   # what the phase now needs
     assert judge.service.confirmation("alpha", "FRANCE").orders == ()
     judge.close()

@@ -21,7 +21,7 @@ def test_signon_and_orders_get_a_full_confirmation(judge):
     assert "Army Paris -> Burgundy" in body and "Fleet Brest -> Mid-Atlantic Ocean" in body
     assert "ERROR on line 4: A Mar Sp" in body and "did you mean: Spain" in body
     assert "Not read as orders or commands (greetings and the like): Hello" in body and "Françoise" not in body
-    assert "Units still without orders" in body and "Army Marseilles" in body
+    assert "France is not in yet" in body and "- Army Marseilles: no order (it holds unless you order it)" in body
     assert "(UTC)" in body and "(Asia/Tokyo)" in body and "Time left: 2 days\r\n" in body
     assert "You are not waiting" in body
     assert "france-pw" not in str(reply.mail) and "SIGNON Falpha ********" in body.replace("signon", "SIGNON")

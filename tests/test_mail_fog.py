@@ -116,10 +116,12 @@ def game(tmp_path_factory):
         refused = reply(tmp_path, send(port, "gm@dip.test", f"signon M{GAME} gm-pw\nset fog off"))
         assert service.status(GAME).settings["fog"] is True, refused       # fixed once the game started
         positions = {"S1901M": starting_position(STANDARD)}
-        for code, _, orders in PHASES:
+        for code, name, orders in PHASES:
             for p, lines in orders.items():
                 send(port, f"{p.lower()}@dip.test", f"signon {p[0]}{GAME} {p.lower()}-pw\n" + "\n".join(lines))
             wait_until(lambda code=code: service.status(GAME).phase != code, what=f"{code} to be played")
+            for p in POWERS:   # each player answers the results once they are mailed, as players do
+                notice_mail(tmp_path, f"{p.lower()}@dip.test", f"{GAME}: {name} results")
             after = position_from_json(STANDARD, service.status(GAME).position)
             positions[service.status(GAME).phase] = after
         assert service.status(GAME).phase == "W1901A"
@@ -130,7 +132,7 @@ def game(tmp_path_factory):
 
 def test_each_power_reads_only_what_it_sees(game):
     _, _, positions, tmp_path = game
-    for (code, name, orders), after in zip(PHASES, ["F1901M", "W1901A"]):
+    for (code, name, orders), after in zip(PHASES, ["F1901M", "W1901A"], strict=True):
         before, later = positions[code], positions[after]
         whole = text_of(notice_mail(tmp_path, "gm@dip.test", f"{GAME}: {name} results"))
         for power in POWERS:
@@ -150,7 +152,8 @@ def test_each_power_reads_only_what_it_sees(game):
     fall = " ".join(text_of(notice_mail(tmp_path, "france@dip.test", f"{GAME}: Fall 1901 Movement results")).split())
     assert "bounced with the German army from Ruhr" in fall
     assert "France 4 3 builds 1" in fall             # its own count (Spain left empty in the fall)
-    assert "Germany 4" not in fall and "Germany:" not in fall and "Germany may" not in fall   # others' unseen
+    assert "Germany 4" not in fall and "Germany: Berlin" not in fall and "Germany may" not in fall  # others' unseen
+    assert "Germany: army in Ruhr." in fall      # where the units stand: only the German army in sight
     assert "Italy: Munich." in fall                    # a foreign centre next to Burgundy
     assert "Tyrolia" not in fall                       # the order that took it came from out of sight
 

@@ -232,17 +232,20 @@ def test_rollback_by_mail_restores_the_powers_and_its_notice_lists_the_dislodged
         svc = j.service
 
         def orders(power: str, *texts: str) -> None:
-            svc.submit_orders("alpha", power, list(zip(texts, (parse_order(STANDARD, t) for t in texts))),
+            svc.submit_orders("alpha", power, list(zip(texts, (parse_order(STANDARD, t) for t in texts), strict=True)),
                               account=power.lower())
 
         orders("FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")
         orders("GERMANY", "A MUN - RUH", "A BER - MUN", "F KIE H")
+        j.clock.set(svc.status("alpha").deadline["utc"])
         svc.process("alpha")
         orders("FRANCE", "A BUR H", "A PIC H", "F BRE H")
         orders("GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
+        j.clock.set(svc.status("alpha").deadline["utc"])
         svc.process("alpha")
         assert svc.status("alpha").phase == "F1901R"
         at_retreat = {p: (i.status, i.missed) for p, i in svc.status("alpha").powers.items()}
+        j.clock.set(svc.status("alpha").deadline["utc"])
         svc.process("alpha")                           # France sends no retreat: civil disorder
         assert svc.status("alpha").powers["FRANCE"].missed == 1
         svc.mark_notices_queued("alpha", [n.id for n in svc.pending_notices("alpha")])

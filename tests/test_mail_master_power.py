@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judge.mail.outbound.courier import Courier
+from judge.mail.screening.password_guard import FREE
 from mailjudge import POWERS, MailJudge
 
 
@@ -80,7 +81,67 @@ def test_a_co_master_has_the_masters_rights_and_mail_until_demoted(playing):
     r = answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nDEMOTE cm")
     assert "cm is no longer a master of alpha; the masters are gm" in r
     r = answer(playing, "cm@dip.test", "SIGNON Malpha cm-pw\nEXTEND 24")
-    assert "the password is not right" in r and "extended" not in r
+    assert "you (cm) are no longer a master of alpha" in r and "extended" not in r
+    assert "password is not right" not in r
+
+
+def test_a_demoted_co_masters_right_password_counts_as_no_wrong_one(playing):
+    """Told they are no longer a master, as often as they try: never held back as a guesser, and the
+    master's account counts nothing either."""
+    answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nPROMOTE cm")
+    answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nDEMOTE cm")
+    for _ in range(FREE["account"] + 2):
+        r = answer(playing, "cm@dip.test", "SIGNON Malpha cm-pw")
+        assert "no longer a master of alpha" in r and "too many wrong passwords" not in r
+    assert "signed on as the master in alpha" in answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw")
+    r = answer(playing, "cm@dip.test", "SIGNON Malpha gm-pw")     # not theirs: wrong, as any other
+    assert "the password is not right" in r
+
+
+def test_become_then_set_password_sets_the_players_password_and_tells_them(playing):
+    sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nBECOME France\nSET PASSWORD fresh-start")
+    reply = said(to(sent, "gm@dip.test")[0])
+    assert "the password of france, who plays France in alpha, is set" in reply and "fresh-start" not in reply
+    told = [s for s in to(sent, "france@dip.test") if "new password" in s.subject]
+    assert told and "the game master (gm) set a new password for your account" in said(told[0])
+    assert "fresh-start" not in str(told[0].mail)
+    assert playing.service.accounts.check_password("france", "fresh-start")
+    assert playing.service.accounts.check_password("gm", "gm-pw")         # the master's own is unchanged
+    assert "signed on as France in alpha" in answer(playing, "france@dip.test", "SIGNON Falpha fresh-start")
+
+
+def test_become_then_set_password_is_refused_for_a_player_of_other_games(playing):
+    """A master of one game must not take over an account that plays elsewhere: refused, with the
+    way the player can do it."""
+    playing.service.create_game("beta", master="cm")
+    playing.service.join("beta", "france", ["ITALY"])
+    playing.service.create_game("gamma", master="france")
+    r = answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nBECOME France\nSET PASSWORD fresh-start")
+    assert "cannot be set from alpha: france also plays or runs beta, gamma" in r
+    assert "with SET PASSWORD new" in r
+    assert playing.service.accounts.check_password("france", "france-pw")
+    assert playing.service.accounts.check_password("gm", "gm-pw")
+
+
+def test_an_early_process_counts_no_missed_phase(playing):
+    """The master's PROCESS before the deadline plays the phase, but powers without orders missed
+    nothing: no civil disorder, no abandonment, no notice of either, however often."""
+    for _ in range(3):
+        sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")
+        assert not [s for s in sent if "abandoned" in s.subject or "civil disorder" in s.subject.lower()]
+    powers = playing.service.status("alpha").powers
+    assert {p: (info.status, info.missed) for p, info in powers.items()} == {p: ("active", 0) for p in POWERS}
+    # A deadline that passed still counts.
+    past_the_deadline(playing)
+    playing.clock.advance(hours=12)     # and its grace
+    playing.service.wake("alpha")
+    assert all(info.missed == 1 for info in playing.service.status("alpha").powers.values())
+
+
+def past_the_deadline(j: MailJudge) -> None:
+    """The judge's clock an hour past the current phase's deadline (a master's PROCESS then counts misses)."""
+    j.clock.set(j.service.status("alpha").deadline["utc"])
+    j.clock.advance(hours=1)
 
 
 def test_clear_takes_back_a_players_own_orders_and_the_master_clears_any_power(playing):
@@ -197,6 +258,7 @@ def test_an_anonymous_game_keeps_every_players_name_and_address_out_of_the_other
         for power, name in NAMES.items():
             if power not in ("ITALY", "TURKEY"):       # Italy misses the phase: civil disorder, abandoned
                 play(f"{name}@dip.test", f"SIGNON {power[0]}alpha {name}-pw\n{HOLD[power]}")
+        past_the_deadline(j)
         play("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")                            # results
         for name in NAMES.values():
             for command in ("LIST alpha", "SUMMARY alpha", "HISTORY alpha", "LIST"):
@@ -239,6 +301,7 @@ def test_a_co_master_gets_the_masters_own_notices_too(playing):
     for p in POWERS:
         if p != "ITALY":
             playing.send(f"{p.lower()}@dip.test", f"SIGNON {p[0]}alpha {p.lower()}-pw\nSET WAIT")
+    past_the_deadline(playing)
     sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nPROCESS")
     for master in ("gm@dip.test", "cm@dip.test"):
         news = [s for s in to(sent, master) if s.subject == "alpha: Italy is in civil disorder"]

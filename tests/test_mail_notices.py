@@ -57,7 +57,7 @@ def kinds_the_games_layer_writes() -> set[str]:
                 if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "NoticeKind":
                     kinds.add(NoticeKind[arg.attr].value)
             if isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values):
+                for k, v in zip(node.keys, node.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value == "kind" and isinstance(v, ast.Constant):
                         kinds.add(v.value)
     return kinds
@@ -120,7 +120,11 @@ def test_every_mail_is_plain_text_in_78_columns_with_no_password_or_blank(played
         assert "secret-" not in text and "gm-secret" not in text
         for bad in ("None", "{{", "}}", "{%", "Undefined", "[]", "{'"):
             assert bad not in text, (m.kind, bad, text)
-        for line in m.mail.body.splitlines():
+        lines = m.mail.body.splitlines()
+        if m.kind is NoticeKind.RESULTS:     # its first line is for tools, whole (docs/players.md)
+            assert lines[0].startswith(":: Judge: "), lines[0]
+            lines = lines[1:]
+        for line in lines:
             assert len(line) < 78 or " " not in line.strip(), (m.kind, line)
         assert len(m.mail.subject) < 78, m.mail.subject
         assert "\n\n\n" not in m.mail.body, (m.kind, m.mail.body)
@@ -133,11 +137,13 @@ def test_movement_results_give_every_order_its_outcome_in_words(played):
             if m.mail.subject == "alpha: Fall 1901 Movement results"]
     text = fall[0].mail.body
     words = flat(text)
-    assert re.search(r"Army Ukraine -> Galicia +bounced with the Austrian", text)
+    assert re.search(r"Army Ukraine -> Galicia +bounced 1 to 1 with the", text)    # a standoff: equal strengths
+    assert "Army Ukraine -> Galicia bounced 1 to 1 with the Austrian army from Vienna" in words
     assert "support cut by the German army from Prussia" in words
-    assert re.search(r"Fleet Rumania holds +dislodged by the Turkish army", text)
-    assert "bounced with the Russian army in Warsaw" in words        # the unit it attacked held
-    assert "bounced with the French fleet in Brest" in words
+    assert re.search(r"Fleet Rumania holds +dislodged 2 to 1 by the", text)       # the attack's strength first
+    assert "Fleet Rumania holds dislodged 2 to 1 by the Turkish army from Bulgaria" in words
+    assert "bounced 1 to 1 with the Russian army in Warsaw" in words        # the unit it attacked held
+    assert "bounced 1 to 1 with the French fleet in Brest" in words
     assert re.search(r"Army Piedmont supports Army Burgundy -> Marseilles\s+support given", text)
     assert "no order given: held" in text                             # France, in civil disorder
     # dislodged units and where each may go
@@ -319,11 +325,21 @@ def test_master_actions_and_other_news(played):
     assert "Italian territory is open" in body(played, "italy_joins", "ww", None)
 
 
+def test_an_excused_miss_tells_the_player_and_the_others_only_that_the_deadline_moved(played):
+    mine = flat(body(played, "excused", "excused", "p-france"))
+    assert "you missed the deadline for Spring 1901 Movement (no orders from France)" in mine
+    assert "one of your 1 excuse is spent" in mine and "You have none left" in mine
+    assert "The deadline is now:" in mine
+    others = flat(body(played, "deadline_moved", "excused", "p-germany"))
+    assert "France was excused for missing it" in others and "New deadline:" in others
+    assert not played.of("excused", "excused", "p-germany")
+
+
 def test_convoys_unmatched_supports_and_orders_that_cannot_be_carried_out(played):
     text = [m for m in played.of("results", "beta", "p-england") if "Fall 1901 Movement" in m.mail.subject][0].mail.body
     words = flat(text)
-    assert ("Fleet North Sea convoys Army Yorkshire -> Norway dislodged by the German fleet from Helgoland Bight"
-            in words)
+    assert ("Fleet North Sea convoys Army Yorkshire -> Norway dislodged 2 to 1 by the German fleet from Helgoland"
+            " Bight" in words)     # the French support counts; Munich's, which cannot reach the sea, does not
     assert re.search(r"Army Yorkshire -> Norway via convoy +every convoy route was disrupted", text)
     assert "Fleet Black Sea convoys Army Bulgaria -> Sevastopol convoyed the army" in words
     assert "the supported unit was not ordered to do what this support says" in words
@@ -355,3 +371,20 @@ def test_exchange_offers_reach_the_partner_and_results_tell_what_was_exchanged(p
     results = played.of("results", "a2", None)[0].mail.body.replace("\n", " ")
     assert "Austria gave Budapest to Russia, and Russia gave Warsaw to Austria" in results
     assert "did not take place: Germany still occupies Berlin with a unit" in results
+
+
+def test_the_results_mails_first_line_is_in_the_form_docs_players_md_gives(played):
+    docs = (Path(__file__).parent.parent / "docs" / "players.md").read_text(encoding="utf-8")
+    form = re.compile(re.search(r"`(\^:: Judge: .*?\$)`", docs).group(1))
+    results = [m for m in played.mails if m.kind is NoticeKind.RESULTS]
+    assert results
+    for m in results:
+        found = form.match(m.mail.body.splitlines()[0])
+        assert found, m.mail.body.splitlines()[0]
+        judge, game, variant, phase, nxt, deadline = found.groups()
+        assert game == m.notice.payload["game"] and phase == m.notice.payload["phase"]
+        if "deadline" in m.notice.payload:
+            due = m.notice.payload["deadline"]
+            assert (nxt, deadline) == (m.notice.payload["next_phase"], due["utc"] if due else "none")
+        else:
+            assert (nxt, deadline) == ("none", "none")

@@ -37,7 +37,7 @@ def test_the_master_sees_deadlines_as_the_players_do(playing):
 
 
 def test_a_refusal_for_players_names_the_game_in_its_fix(playing):
-    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npreview")
+    r = playing.reply_to("france@dip.test", "signon Falpha france-pw\npause")
     assert "how to fix it: SIGNON Malpha password, as the master" in r.body
 
 
@@ -77,15 +77,15 @@ def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
     j.reply_to("russia@dip.test", "signon Ralpha russia-pw\nA Gal H")
     j.service.process("alpha")
     r = j.reply_to("russia@dip.test", "signon Ralpha russia-pw")
-    assert "Units still without orders (they are disbanded unless you order a retreat):" in r.body
+    assert "- Army Galicia: no order (it is disbanded unless you order a retreat)" in r.body
     assert "Army Galicia" in r.body
     r = j.reply_to("russia@dip.test", "signon Ralpha russia-pw\nA Gal - Ukr")
-    assert "Every unit that needs an order has one." in r.body
+    assert "Russia is in: every unit that needs an order has a valid one." in r.body
     j.service.process("alpha")
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre")
     assert "You may build 3 units; your orders give 2 builds or waives." in r.body
     assert "Builds you do not order are waived at the deadline." in r.body
-    assert "Every unit" not in r.body
+    assert "- 1 build or waive" in r.body and "France is not in yet" in r.body
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild f mar\nwaive")
     assert "each mail replaces all your earlier builds" in r.body and "give 2 builds" in r.body
     r = j.reply_to("france@dip.test", "signon Falpha france-pw\nbuild a par\nbuild f bre\nbuild f mar\nwaive")
@@ -96,7 +96,7 @@ def test_retreats_and_builds_are_counted_in_the_confirmation(playing):
 def test_a_resignation_reply_does_not_list_the_orders_of_the_power_left(playing):
     r = playing.reply_to("italy@dip.test", "signon Ialpha italy-pw\nresign")
     assert "you resigned Italy in alpha" in r.body
-    assert "=== Italy" not in r.body and "Units still without orders" not in r.body
+    assert "=== Italy" not in r.body and "not in yet" not in r.body
 
 
 def test_master_refusals_say_what_was_wrong_in_words(playing):

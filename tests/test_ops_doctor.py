@@ -78,7 +78,7 @@ def test_a_healthy_judge_passes(tmp_path):
         assert "FAIL" not in out
         assert f"ok   relay    the relay 127.0.0.1:{sink.port} answers" in out
         assert "was sent" in out and "nothing waits to be sent" in out
-        assert "1 game file(s) are at this judge's schema" in out
+        assert "1 game file(s) pass quick_check and are at this judge's schema" in out
         status, out = doctor(config, "--json")
         checks = json.loads(out)
         assert status == 0
@@ -200,7 +200,7 @@ def doctor_as(user: pwd.struct_passwd, *args: str) -> tuple[int, str]:
     """`judge doctor` run as `user`, in a child of this process: the judge's code is already loaded,
     so the user need not reach the source tree or its venv (a clone under a 0700 directory)."""
     import judge.cli
-    import judge.ops.doctor  # noqa: F401 - loaded before the child drops root
+    import judge.ops.doctor  # loaded before the child drops root
     judge.cli.build_parser()    # (and every subcommand's module, which `main` imports by name)
     read, write = os.pipe()
     pid = os.fork()
@@ -215,7 +215,7 @@ def doctor_as(user: pwd.struct_passwd, *args: str) -> tuple[int, str]:
             status = judge.cli.main(["doctor", *args])
         except SystemExit as e:
             status = e.code if isinstance(e.code, int) else 2
-        except BaseException:                        # noqa: BLE001 - told to the parent, not raised in a fork
+        except BaseException:                        # told to the parent, not raised in a fork
             import traceback
             traceback.print_exc()
         finally:

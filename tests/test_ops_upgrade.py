@@ -89,11 +89,38 @@ def test_judge_serve_migrates_an_older_data_directory_and_the_games_play_on(tmp_
 
 def test_a_file_from_a_newer_judge_is_refused_with_the_reason(tmp_path):
     data = old_data(tmp_path)
+    newer = known_versions()["game"] + 1
     with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        conn.execute("UPDATE schema_versions SET version = 9 WHERE component = 'game'")
+        conn.execute("UPDATE schema_versions SET version = ? WHERE component = 'game'", [newer])
     done = run_judge("serve", "--data", str(data), "--smtp-port", "0")
     assert done.returncode == 2
-    assert f"games/beta.sqlite: game schema 9 is newer than this judge knows ({known_versions()['game']})" \
+    assert f"games/beta.sqlite: game schema {newer} is newer than this judge knows ({known_versions()['game']})" \
         in done.stderr
     assert "Traceback" not in done.stderr
     assert schema_versions(data / "judge.sqlite")["games"] == 1       # nothing was half-migrated
+
+
+def test_on_a_restart_the_game_files_are_swept_after_the_banner_and_one_from_a_newer_judge_is_held(tmp_path):
+    """judge.sqlite is current after the first start: the next start takes mail at once, and the game
+    files changed since are checked by the worker. One this judge cannot open holds its own game only."""
+    data = old_data(tmp_path)
+    with JudgeServe(["--data", str(data), "--smtp-port", "0"]) as judge:
+        pass
+    assert judge.process.returncode == 0, judge.errors
+    with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
+        conn.execute("UPDATE schema_versions SET version = ? WHERE component = 'game'", [known_versions()["game"] + 1])
+    with JudgeServe(["--data", str(data), "--smtp-port", "0"]) as judge:
+        assert "upgraded" not in judge.banner
+        with sqlite3.connect(data / "judge.sqlite") as conn:
+            wait_until(lambda: conn.execute("SELECT name, kind FROM game_trouble").fetchall() == [("beta", "held")],
+                       what="the game from a newer judge held")
+            error = conn.execute("SELECT error FROM game_trouble").fetchone()[0]
+            assert f"schema version {known_versions()['game'] + 1} is newer" in error
+        smtplib.SMTP("127.0.0.1", judge.port, timeout=60).sendmail(
+            "p-germany@example.org", ["judge@example.org"],
+            b"Subject: orders\r\nMessage-ID: <after-restart@example.org>\r\n\r\nA MUN H\r\n")
+        with sqlite3.connect(data / "judge.sqlite") as conn:
+            wait_until(lambda: conn.execute("SELECT count(*) FROM inbound WHERE state = 'processed'").fetchone()[0]
+                       == 2, what="the mail after the restart handled")
+    assert judge.process.returncode == 0, judge.errors
+    assert schema_versions(data / "games" / "alpha.sqlite") == {"game": known_versions()["game"]}

@@ -80,7 +80,7 @@ def de(a: style.Rgb, b: style.Rgb) -> float:
         z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
         f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
         return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
-    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b), strict=True)) ** 0.5
 
 
 # -- cells ---------------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def test_every_cell_has_room_for_a_unit_and_its_name(drawn):
     unit = 2 * style.UNIT_RADIUS
     name_h = style.LABEL_SIZE * 1.2
     small = []
-    for pid, province in sorted(variant.board.provinces.items()):
+    for pid in sorted(variant.board.provinces):
         cell = atlas.cells == atlas.label(pid)
         assert cell.sum() >= 300, f"{pid}'s cell has only {cell.sum()} pixels"
         name_w = style.LABEL_SIZE * 0.68 * len(pid)

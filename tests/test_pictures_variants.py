@@ -133,7 +133,8 @@ def test_plane_cells_show_only_borders_the_board_has(plane):
     for a, b in ((grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])):
         touching = (a != b) & ~np.isin(a, (UNPLAYABLE_LAND, OPEN_WATER)) & ~np.isin(b, (UNPLAYABLE_LAND, OPEN_WATER))
         met |= {
-            tuple(sorted((order[x - 1], order[y - 1]))) for x, y in set(zip(a[touching].tolist(), b[touching].tolist()))
+            tuple(sorted((order[x - 1], order[y - 1])))
+            for x, y in set(zip(a[touching].tolist(), b[touching].tolist(), strict=True))
         }
     false = [pair for pair in sorted(met) if pair[1] not in variant.board.neighbours(pair[0])]
     assert not false, f"borders the board does not have: {false}"
@@ -146,7 +147,7 @@ def test_spread_pushes_crowded_places_apart_within_the_same_board():
     crowded = {f"c{i}": (10 + i % 3, 10 + i // 3) for i in range(9)}        # nine places a point apart
     places = {**crowded, "far1": (0.0, 0.0), "far2": (400.0, 300.0), "far3": (400.0, 0.0)}
     out = spread(places)
-    xs, ys = zip(*out.values())
+    xs, ys = zip(*out.values(), strict=True)
     assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((0, 400, 0, 300))
     gaps = [((out[a][0] - out[b][0]) ** 2 + (out[a][1] - out[b][1]) ** 2) ** 0.5
             for a, b in itertools.combinations(out, 2)]

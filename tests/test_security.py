@@ -73,8 +73,8 @@ def test_one_computer_guessing_many_accounts_is_stopped(judge):
     """Per source: three wrong guesses from one computer, each for another account and from other
     addresses, and that computer's next password is not checked, even a right one."""
     for n, power in enumerate(["A", "E", "G"]):
-        judge.mail(f"x{n}@evil.test", f"signon {power}alpha guess", peer="127.0.0.2")
-    outs = judge.mail("x9@evil.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.2")
+        judge.mail(f"x{n}@evil.test", f"signon {power}alpha guess", peer="127.0.0.20")
+    outs = judge.mail("x9@evil.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.20")
     assert judge.orders("ITALY") == []
     assert any("too many wrong passwords" in o.text for o in outs)
     judge.mail("italy@dip.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.3")   # elsewhere: fine
@@ -103,6 +103,82 @@ def test_the_owner_is_told_of_wrong_guesses(judge):
     assert len(told) == 1 and "wrong password for your account france" in told[0].text
     assert "m@evil.test" in told[0].text and "hunter2" not in told[0].raw.decode("latin-1")
     assert to(judge.mail("m2@evil.test", "signon Falpha hunter3"), "france@dip.test") == []   # not again this hour
+
+
+def test_guesses_through_a_relay_lock_out_no_bystander(judge):
+    """Every mail comes from the relay in front (127.0.0.1, naming no client): a guesser's wrong
+    passwords for France are not counted against that address, so Italy's right password from a
+    stranger's address still works, and France's own from her address too (she is told instead)."""
+    for n in range(FREE["account"] + 3):
+        judge.mail(f"m{n}@evil.test", f"signon Falpha guess{n}", peer="127.0.0.1")
+    outs = judge.mail("travelling@else.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1")
+    assert judge.orders("ITALY") == ["A Ven H"], [o.text for o in outs]
+    outs = judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.0.1")
+    assert judge.orders("FRANCE") == ["A Par - Bur"], [o.text for o in outs]
+    refused = judge.mail("stranger@else.test", "signon Falpha france-pw\nA Par - Pic", peer="127.0.0.1")
+    assert "too many wrong passwords" in to(refused, "stranger@else.test")[0].text     # the account's count holds
+
+
+def test_the_client_a_relay_names_is_counted_not_the_relay(judge):
+    """XFORWARD from the relay names the computer each mail came from: three wrong guesses from one,
+    each at another account, and its next password is not checked; another computer behind the same
+    relay signs on."""
+    for n, power in enumerate(["A", "E", "G"]):
+        judge.mail(f"x{n}@evil.test", f"signon {power}alpha guess", peer="127.0.0.1", client="203.0.113.5")
+    outs = judge.mail("x9@evil.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1", client="203.0.113.5")
+    assert judge.orders("ITALY") == [] and any("too many wrong passwords" in o.text for o in outs)
+    judge.mail("x10@else.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1", client="198.51.100.7")
+    assert judge.orders("ITALY") == ["A Ven H"]
+    assert judge.rows("SELECT peer FROM inbound ORDER BY id DESC LIMIT 1")[0][0].startswith("198.51.100.7:40000 via ")
+
+
+def test_a_forger_of_the_owners_address_does_not_lock_the_owner_out(judge):
+    """Guesses in mail forged from France's own address, from one computer: that computer is held
+    back; France writing from her own address, from hers, is not (her password is taken)."""
+    for n in range(FREE["from"] + 2):
+        judge.mail("france@dip.test", f"signon Falpha guess{n}", peer="127.0.0.1", client="203.0.113.66")
+    held = judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Pic", peer="127.0.0.1",
+                      client="203.0.113.66")
+    assert judge.orders("FRANCE") == [] and "too many wrong passwords" in to(held, "france@dip.test")[0].text
+    judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.0.1", client="192.0.2.8")
+    assert judge.orders("FRANCE") == ["A Par - Bur"]
+
+
+def test_the_owner_signing_on_while_strangers_are_held_back_is_told(tmp_path):
+    """France's password from her own address is taken while strangers' guesses hold her account
+    back; she is told of them in a mail of its own (at most once an hour)."""
+    j = MailJudge(tmp_path)
+    try:
+        j.seven_players()
+        for n in range(FREE["account"]):
+            j.send(f"m{n}@evil.test", f"signon Falpha guess{n}")      # the owner told at once; held 15 minutes
+        for minutes in (16, 31):        # a guess as each hold ends: held 30, then 60 minutes
+            j.clock.advance(minutes=minutes)
+            j.send("m99@evil.test", "signon Falpha guess-again")
+        j.clock.advance(minutes=15)     # still held, and an hour since the owner was told
+        sent = j.send("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
+        assert [o["written"] for o in j.service.confirmation("alpha", "FRANCE").orders] == ["A Par - Bur"]
+        told = [s for s in sent if s.to == ["france@dip.test"] and "others have given many wrong" in " ".join(
+            s.body.split())]
+        assert len(told) == 1 and "france-pw" not in told[0].body
+    finally:
+        j.close()
+
+
+def test_xforward_from_a_computer_that_is_no_relay_is_refused(judge):
+    """Only the relays in [smtp] relays may name another computer: anyone else is refused, and
+    XFORWARD is not even offered to them."""
+    import smtplib
+    with smtplib.SMTP("127.0.0.1", judge.port, source_address=("127.0.0.2", 0)) as smtp:
+        smtp.ehlo("evil.test")
+        assert not smtp.has_extn("xforward")
+        assert smtp.docmd("XFORWARD", "ADDR=198.51.100.7")[0] == 550
+    with smtplib.SMTP("127.0.0.1", judge.port) as smtp:
+        smtp.ehlo("relay.dip.test")
+        assert smtp.has_extn("xforward")
+        assert smtp.docmd("XFORWARD", "ADDR=198.51.100.7 COLOUR=red")[0] == 501
+        smtp.mail("a@dip.test")
+        assert smtp.docmd("XFORWARD", "ADDR=198.51.100.7")[0] == 503
 
 
 # -- secret reply addresses --------------------------------------------------------------------------

@@ -143,7 +143,7 @@ def test_two_judges_behind_one_postfix_share_accounts_forward_mail_and_route_sec
     for name in ("gm", "ann", "bob"):
         on_a = shards.account("a", name)
         assert on_a[0].startswith("scrypt$")
-        assert wait_until(lambda: shards.account("b", name), what=f"{name}'s account on host B") == on_a
+        assert wait_until(lambda name=name: shards.account("b", name), what=f"{name}'s account on host B") == on_a
 
     # The game is created on B: its address is routed there.
     created = shards.send("gm@players.test", f"judge+{GAME}@example.org", f"CREATE {GAME} gm-Secret9 france-austria")

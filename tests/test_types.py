@@ -1,4 +1,4 @@
-"""The adjudicator, the order reader and GameService's API are strictly typed: mypy --strict finds nothing in them."""
+"""The packages kept strictly typed: mypy --strict finds nothing in them."""
 from __future__ import annotations
 
 import subprocess
@@ -7,19 +7,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Each path is checked in full. The modules they import but that are not listed here are read for
+# their types only (--follow-imports=silent): they are not strict yet.
+STRICT = [
+    "judge/engine",
+    "judge/language",
+    "judge/storage",
+    "judge/games",
+    "judge/mail",
+    "judge/ops",
+    # the command line and the daemon round them: judge/ but for its pictures and the variant importer
+    "judge/__init__.py", "judge/cli.py", "judge/config.py", "judge/daemon.py", "judge/serve_cli.py",
+    "judge/adjudicate_cli.py", "judge/adjudicate_shape.py", "judge/sample_cli.py", "judge/order_reading.py",
+]
 
-def test_engine_and_language_pass_mypy_strict(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
-                           "judge/engine", "judge/language"], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Success: no issues found" in done.stdout
 
-
-def test_game_service_and_its_answers_pass_mypy_strict(tmp_path):
-    """GameService's API and the values it answers with are strictly typed. The modules they call
-    are read for their types but not checked here (--follow-imports=silent): they are not strict yet."""
+def test_strict_packages_pass_mypy_strict(tmp_path):
+    """One mypy run over every strict path, so the check stays one process however long the list grows."""
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-                           "--cache-dir", str(tmp_path / "cache"), "judge/games/service.py", "judge/games/answers.py"],
+                           "--cache-dir", str(tmp_path / "cache"), *STRICT],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Success: no issues found in 2 source files" in done.stdout
+    assert "Success: no issues found" in done.stdout

@@ -23,7 +23,7 @@ STARTING_UNITS = {
     "TURKEY": {"A con", "F dam", "F sin", "A smy"},
 }
 # Every abbreviation the rules text introduces is a province of the map.
-RULES_TEXT_ABBREVIATIONS = (
+RULES_TEXT_ABBREVIATIONS = (  # noqa: SIM905 - a word list reads best as words
     "alg and ang ara arc aro azo bob cas cat cau cic cms cou cro cys dam dbs dms dre ebs egy hbs ice ire lap leo "
     "lib lor lyo mac mas mes mor obe ode pal pec per ply ris sao sar sic sin swa tra vol wbs zar zur").split()
 

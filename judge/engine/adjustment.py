@@ -130,16 +130,18 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
                        loc.province, *sorted(sites))
     if position.owners.get(loc.province) != power:
         raise Rejected(Why.NOT_OWNED, loc.province)
-    if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):
-        raise Rejected(Why.OCCUPIED, loc.province)
+    # what could never stand there is said before "occupied": a fleet ordered for an inland centre
+    # is told it has no coast, not that it must wait for the army there to leave
     if order.kind not in variant.unit_kinds or order.kind is UnitKind.ARMY_FLEET:
         raise Rejected(Why.CANNOT_BUILD_KIND, order.kind.value)
-    if order.kind is UnitKind.ARMY:
-        if prov.is_sea:
-            raise Rejected(Why.ARMY_AT_SEA)
-        return Unit(power, UnitKind.ARMY, loc.bare)
-    if prov.is_land:
+    if order.kind is UnitKind.ARMY and prov.is_sea:
+        raise Rejected(Why.ARMY_AT_SEA)
+    if order.kind is UnitKind.FLEET and prov.is_land:
         raise Rejected(Why.FLEET_BUILT_INLAND, loc.province)
+    if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):
+        raise Rejected(Why.OCCUPIED, loc.province)
+    if order.kind is UnitKind.ARMY:
+        return Unit(power, UnitKind.ARMY, loc.bare)
     if prov.coasts:
         if loc.coast is None:
             raise Rejected(Why.SAY_WHICH_COAST_TO_BUILD, loc.province, *(c.value for c in prov.coasts))

@@ -18,7 +18,7 @@ In the tables below -1 stands for none (no move, no support, no unit coming the 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -61,7 +61,7 @@ class PlainOrders:
 
 
 def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-                     rules: Rules) -> PhaseResult | None:
+                     rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult | None:
     """The phase's result, or None when it is not an everyday one (the general engine's then)."""
     if variant.frozen is not None or army_fleet.HOOK in variant.hooks:
         return None
@@ -70,7 +70,19 @@ def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, 
         return None
     game = PlainRules(read, rules)
     answer = game.resolve()
-    return _result(variant, position, orders, rules, game, answer)
+    return _result(variant, position, orders, rules, game, answer, disorder)
+
+
+def in_disorder(position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules,
+                disorder: Collection[str] | None) -> frozenset[str]:
+    """The powers whose dislodged units are disbanded without a retreat: those given, else (the
+    rulebooks' "fails to submit orders") every power with units that sent no orders at all, where the
+    rules disband them."""
+    if disorder is not None:
+        return frozenset(disorder)
+    if not rules.civil_disorder_disbands_dislodged:
+        return frozenset()
+    return frozenset(p for p in {u.power for u in position.units} if not orders.get(p))
 
 
 def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequence[Order]]) -> PlainOrders | None:
@@ -151,7 +163,7 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 else:
                     to = given.to  # type: ignore[union-attr]
                     q = id_of[to.province]
-                    if to.coast is not None or q == p or q == t or not reachable >> q & 1:
+                    if to.coast is not None or q in (p, t) or not reachable >> q & 1:
                         return None
                     # ... and the supported unit could make the move itself
                     tkind = target.kind
@@ -356,7 +368,7 @@ class PlainRules:
 
 
 def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules,
-            game: PlainRules, answer: Mapping[int, bool]) -> PhaseResult:
+            game: PlainRules, answer: Mapping[int, bool], disorder: Collection[str] | None) -> PhaseResult:
     """`movement_results.movement_results` for a plain phase: the board after it, its dislodged units
     and standoffs, by name again; the outcomes bound to be worked out when first read."""
     plain = variant.board.plain
@@ -393,10 +405,11 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
     dislodged: list[DislodgedUnit] = []
     if dislodged_by:
         blocked = occupied | set(standoffs)
+        gone = in_disorder(position, orders, rules, disorder)
         for d in sorted(dislodged_by):  # (ids are in the order of the names)
             attacker = names[dislodged_by[d]]
             unit = unit_at[names[d]]
-            if rules.civil_disorder_disbands_dislodged and not orders.get(unit.power):
+            if unit.power in gone:
                 dislodged.append(DislodgedUnit(unit, attacker, (), True))
                 continue
             kind, coast = unit.kind, unit.location.coast

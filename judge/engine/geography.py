@@ -94,7 +94,3 @@ class Province:
     @property
     def is_coastal(self) -> bool:
         return self.terrain is Terrain.COAST
-
-    @property
-    def has_split_coasts(self) -> bool:
-        return len(self.coasts) > 0

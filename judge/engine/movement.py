@@ -6,13 +6,13 @@ follow the DATC's section 5: attack, hold, prevent and defend strength.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import cast
 
 from . import army_fleet
 from .convoy_routes import route_exists
-from .fast_movement import adjudicate_plain, is_dislodged, supports_given
+from .fast_movement import adjudicate_plain, in_disorder, is_dislodged, supports_given
 from .movement_orders import Entry, MovementOrders, Route, normalise
 from .movement_results import movement_results
 from .orders import Convoy, Move, Order, SupportHold, SupportMove
@@ -259,10 +259,7 @@ class MovementRules:
                 return False
         elif attack <= self.hold_strength(dest, r):
             return False
-        for q in self.moves_to.get(dest, ()):
-            if q != p and attack <= self.prevent_strength(q, r):
-                return False
-        return True
+        return not any(q != p and attack <= self.prevent_strength(q, r) for q in self.moves_to.get(dest, ()))
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
         return is_dislodged(p, self.dest, self.moves_to, r)
@@ -325,14 +322,15 @@ class MovementRules:
 
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-                        rules: Rules) -> PhaseResult:
-    """The everyday phase on the fast path (judge.engine.fast_movement), any other by the general engine."""
-    result = adjudicate_plain(variant, position, orders, rules)
-    return result if result is not None else adjudicate_general(variant, position, orders, rules)
+                        rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult:
+    """The everyday phase on the fast path (judge.engine.fast_movement), any other by the general engine.
+    `disorder`: the powers whose dislodged units are disbanded (None: `in_disorder`'s book reading)."""
+    result = adjudicate_plain(variant, position, orders, rules, disorder)
+    return result if result is not None else adjudicate_general(variant, position, orders, rules, disorder)
 
 
 def adjudicate_general(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-                       rules: Rules) -> PhaseResult:
+                       rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult:
     """Any movement phase: A/Fs, ice, convoys, orders to read more closely, orders to reject."""
     boarded: list[Outcome] = []
     if army_fleet.enabled(variant):
@@ -345,7 +343,5 @@ def adjudicate_general(variant: Variant, position: Position, orders: Mapping[str
     for p in game.entries:
         if p not in known:
             r.resolve(p)
-    # Civil disorder: a power with units that sent no orders at all (the rulebooks' "fails to submit orders")
-    disorder = frozenset(p for p in set(map(_POWER, position.units)) if not orders.get(p)) \
-        if rules.civil_disorder_disbands_dislodged else frozenset()
-    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected), disorder)
+    return movement_results(variant, position, game, r, (*boarded, *normalised.rejected),
+                            in_disorder(position, orders, rules, disorder))

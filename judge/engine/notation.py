@@ -9,6 +9,7 @@ forgiving parser in `judge.language`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .geography import Location, UnitKind
@@ -72,10 +73,7 @@ def order_text(order: Order) -> str:
 
 
 def _read_ref(variant: Variant, words: list[str]) -> UnitRef:
-    if words and words[0].upper() in ("A", "F", "A/F"):
-        kind = UnitKind(words.pop(0).upper())
-    else:
-        kind = None
+    kind = UnitKind(words.pop(0).upper()) if words and words[0].upper() in ("A", "F", "A/F") else None
     if not words:
         raise NotationError("a unit's location is missing")
     return UnitRef(parse_loc(variant, words.pop(0)), kind)
@@ -167,7 +165,7 @@ def _read_unit(variant: Variant, power: str, text: str) -> Unit:
     return Unit(power, kind, loc)
 
 
-def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
+def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
     phase = variant.calendar.parse(data["phase"])
     powers = set(variant.power_ids)
 
@@ -186,14 +184,19 @@ def position_from_json(variant: Variant, data: dict[str, Any]) -> Position:
                 raise NotationError(f"{c} is not a supply centre")
             owners[prov] = power_id(p)
     dislodged = []
+    occupied = {u.location.province for u in units}
     for p, ds in data.get("dislodged", {}).items():
         for d in ds:
             unit = _read_unit(variant, power_id(p), d["unit"])
+            retreats = tuple(parse_loc(variant, r) for r in d.get("retreats", ()))
+            for loc in retreats:  # (the engine takes the listed places as free: a unit going there stands alone)
+                if loc.province in occupied:
+                    raise NotationError(f"{d['unit']} cannot retreat to {loc_text(loc)}: a unit stands there")
             dislodged.append(
                 DislodgedUnit(
                     unit,
                     parse_loc(variant, d.get("attacker_from", unit.location.province)).province,
-                    tuple(parse_loc(variant, r) for r in d.get("retreats", ())),
+                    retreats,
                     bool(d.get("civil_disorder", False)),
                 )
             )

@@ -210,9 +210,6 @@ class PhaseResult:
         """The same phase with the position after it changed (a variant's exchange of centres)."""
         return PhaseResult(self.phase, lambda: self.outcomes, position, self.dislodged, self.standoffs)
 
-    def outcome_of(self, order: Order) -> Outcome | None:
-        return next((o for o in self.outcomes if o.order == order), None)
-
     def _key(self) -> tuple[object, ...]:
         return (self.phase, self.outcomes, self.position, self.dislodged, self.standoffs)
 

@@ -1,4 +1,5 @@
-"""Supply-centre ownership: a centre belongs to whoever last occupied it after an adjusting season."""
+"""Supply-centre ownership: a centre belongs to whoever last occupied it at the end of a year with an
+adjustment phase (`Calendar.adjusts`: every Fall in standard play, every tenth year in Hundred)."""
 from __future__ import annotations
 
 from .position import Position

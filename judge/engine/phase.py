@@ -1,7 +1,7 @@
 """One phase at a time: adjudicate it, then move on past phases nobody has to play."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
@@ -42,8 +42,15 @@ class Turn:
 
 
 def adjudicate(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-               rules: Rules = DEFAULT) -> PhaseResult:
-    """Adjudicate exactly the phase `position` is in. Pure: no I/O, no clock."""
+               rules: Rules = DEFAULT, *, disorder: Collection[str] | None = None) -> PhaseResult:
+    """Adjudicate exactly the phase `position` is in. Pure: no I/O, no clock.
+
+    `disorder` (a movement): the powers in civil disorder, whose dislodged units are disbanded with
+    no retreat. None: as the rulebooks have it (`Rules.civil_disorder_disbands_dislodged`), every
+    power with units that sent no orders. A mail game's house rule passes the powers it holds to be
+    gone (abandoned, resigned, neutral), so a player who only missed a deadline still retreats."""
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        return adjudicate_movement(variant, position, orders, rules, disorder)
     return _BY_KIND[position.phase.kind](variant, position, orders, rules)
 
 
@@ -81,12 +88,13 @@ def orders_needed(variant: Variant, position: Position) -> dict[str, Need]:
 
 
 def process_phase(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
-                  rules: Rules = DEFAULT, *, after_movement: Callable[[Position], Position] | None = None) -> Turn:
+                  rules: Rules = DEFAULT, *, after_movement: Callable[[Position], Position] | None = None,
+                  disorder: Collection[str] | None = None) -> Turn:
     """Adjudicate this phase, then settle the following phases that need no decision.
 
     `after_movement` changes the position at the end of a move, before retreats and adjustments
-    (a variant's exchange of centres); it must be pure like the rest."""
-    result = adjudicate(variant, position, orders, rules)
+    (a variant's exchange of centres); it must be pure like the rest. `disorder`: as `adjudicate`."""
+    result = adjudicate(variant, position, orders, rules, disorder=disorder)
     if after_movement is not None and position.phase.kind is PhaseKind.MOVEMENT:
         result = result.with_position(after_movement(result.position))
     skipped: list[PhaseResult] = []

@@ -34,7 +34,7 @@ def quick_init(cls: type[T]) -> type[T]:
             params.append(f"{f.name}=_default_{f.name}")
     lines = [f"def __init__(self, {', '.join(params)}):"] + [f"    _set_{n}(self, {n})" for n in names]
     # the source is made here from the field names alone, as `dataclasses` makes its own __init__
-    exec("\n".join(lines), scope)  # noqa: S102
+    exec("\n".join(lines), scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__

@@ -34,6 +34,10 @@ class Resolver(Generic[Key]):
         self.answers = self._known
         self._guessing: dict[Key, bool] = {}
         self._cycle: list[Key] = []  # decisions found to depend on a guess
+        # When each guessed decision began to be guessed (a count): a cycle that reads the guess of
+        # a decision begun before its own head rests on that outer guess, so it is not settled alone.
+        self._since: dict[Key, int] = {}
+        self._count = 0
 
     def resolve(self, key: Key) -> bool:
         known = self._known.get(key)
@@ -48,6 +52,8 @@ class Resolver(Generic[Key]):
 
         mark = len(self._cycle)
         self._guessing[key] = False
+        self._since[key] = since = self._count
+        self._count += 1
         first = self._adjudicate(key, self)
         if len(self._cycle) == mark:
             # Nothing depended on a guess: the answer is certain. (Most decisions end here, so
@@ -55,16 +61,19 @@ class Resolver(Generic[Key]):
             known = self._known.get(key)
             if known is None:
                 del self._guessing[key]
+                del self._since[key]
                 self._known[key] = known = first
             return known
-        if self._cycle[mark] != key:
-            # Part of a larger cycle whose first member is still being guessed.
-            self._cycle.append(key)
-            (self._known if key in self._known else self._guessing)[key] = first
-            return first
+        if self._reads_outer_guess(mark, since):
+            # Part of a larger cycle: the answer rests on the guess of a decision begun before this
+            # one, which settles the cycle. (Reads of decisions begun after it are its own cycle's.)
+            return self._in_larger_cycle(key, first)
 
         self._forget(mark)
-        second = self._guess(key, True)
+        second = self._guess(key, True, since)
+        if self._reads_outer_guess(mark, since):
+            # With the other guess, the answer rests on a decision still being guessed further out.
+            return self._in_larger_cycle(key, second)
         if first == second:
             self._forget(mark)
             self.settle(key, first)
@@ -79,6 +88,7 @@ class Resolver(Generic[Key]):
     def settle(self, key: Key, answer: bool) -> None:
         """Fix a decision's answer (used by the backup rule, and internally)."""
         self._guessing.pop(key, None)
+        self._since.pop(key, None)
         self._known[key] = answer
 
     def settle_unasked(self, answers: Mapping[Key, bool]) -> None:
@@ -86,15 +96,26 @@ class Resolver(Generic[Key]):
         assert not self._guessing, "only before resolving"
         self._known.update(answers)
 
-    def is_settled(self, key: Key) -> bool:
-        return key in self._known
-
-    def _guess(self, key: Key, guess: bool) -> bool:
+    def _guess(self, key: Key, guess: bool, since: int) -> bool:
         self._guessing[key] = guess
+        self._since[key] = since         # begun when first guessed: still inside the same decisions
         return self._adjudicate(key, self)
+
+    def _reads_outer_guess(self, mark: int, since: int) -> bool:
+        """Whether the reads recorded since `mark` include the guess of a decision begun before the
+        one begun at `since`: an answer found then holds only for that outer guess."""
+        begun = self._since
+        return any(begun.get(k, since) < since for k in self._cycle[mark:])
+
+    def _in_larger_cycle(self, key: Key, answer: bool) -> bool:
+        """Leave `key` guessed at `answer`, its reads recorded, for the outer decision to settle."""
+        self._cycle.append(key)
+        (self._known if key in self._known else self._guessing)[key] = answer
+        return answer
 
     def _forget(self, mark: int) -> None:
         for key in self._cycle[mark:]:
             self._guessing.pop(key, None)
+            self._since.pop(key, None)
             self._known.pop(key, None)
         del self._cycle[mark:]

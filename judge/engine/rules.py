@@ -109,8 +109,11 @@ SECOND_1982 = Rules(name="1982", removal_order=RemovalOrder.FARTHEST_FROM_HOME,
                     count_units_for_victory=True, retreat_to_convoyed_attackers_origin=False,
                     convoy_paradox=ConvoyParadox.CONVOYING_SEA_SUPPORT_NOT_CUT,
                     draw_share=DrawShare.PIECES_ON_BOARD)
-# The 2000 rules with the civil-disorder removals as godip plays them (DATC 4.D.8: the 2000 text is vague).
-FOURTH_2000_GODIP = replace(FOURTH_2000, name="2000-godip", removal_order=RemovalOrder.NEAREST_HOME_BY_ADJACENCY)
+# The 2000 rules as godip plays them, so the games played on it replay exactly: its reading of the
+# civil-disorder removals (DATC 4.D.8: the 2000 text is vague), and a power that missed a movement
+# keeps its retreats (godip disbands no dislodged unit for a missed phase, as the hobby's judges).
+FOURTH_2000_GODIP = replace(FOURTH_2000, name="2000-godip", removal_order=RemovalOrder.NEAREST_HOME_BY_ADJACENCY,
+                            civil_disorder_disbands_dislodged=False)
 # Editions the DATC names, for its edition-specific cases. The 1971 paradox rule is not modelled:
 # its cases run under Szykman.
 FIRST_1971 = replace(SECOND_1982, name="1971", adjacent_convoy=AdjacentConvoy.ANY_CONVOY,

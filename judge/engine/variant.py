@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .board import Board
@@ -169,14 +168,12 @@ def available_variants() -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "variant.json").is_file())
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
-    """Load a packaged variant by id (`standard`) or a variant file by path."""
-    path = Path(name_or_path)
-    if path.suffix == ".json" and path.is_file():
-        return variant_from_data(json.loads(path.read_text(encoding="utf-8")))
-    key = str(name_or_path).strip().lower()
+def load_variant(name: str) -> Variant:
+    """Load a packaged variant by its id (`standard`). Only by id: a name comes from mail and from
+    `judge adjudicate` requests, and must never open a file it names."""
+    key = str(name).strip().lower()
     if key not in available_variants():
-        raise KeyError(f"unknown variant {name_or_path!r}; known: {', '.join(available_variants())}")
+        raise KeyError(f"unknown variant {name!r}; known: {', '.join(available_variants())}")
     text = (resources.files("judge") / "variants" / key / "variant.json").read_text(encoding="utf-8")
     return variant_from_data(json.loads(text))
 

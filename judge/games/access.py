@@ -18,7 +18,7 @@ from .records import Record
 
 
 def set_password(gf: GameFile, password: str | None) -> None:
-    gf.db["access"].delete_where("kind = 'password'")
+    gf.db.table("access").delete_where("kind = 'password'")
     if password:
         _add(gf, "password", hash_password(password))
 
@@ -34,12 +34,12 @@ def deny(gf: GameFile, accounts: Iterable[str]) -> None:
 def _list(gf: GameFile, kind: str, other: str, accounts: Iterable[str]) -> None:
     """Put the accounts on one list (once each) and off the other."""
     for account in accounts:
-        gf.db["access"].delete_where("kind = ? AND value = ?", [other, account])
+        gf.db.table("access").delete_where("kind = ? AND value = ?", [other, account])
         _add(gf, kind, account)
 
 
 def _add(gf: GameFile, kind: str, value: str) -> None:
-    gf.db["access"].insert({"kind": kind, "value": value}, ignore=True)      # once: (kind, value) is the key
+    gf.db.table("access").insert({"kind": kind, "value": value}, ignore=True)      # once: (kind, value) is the key
 
 
 def _on(gf: GameFile, kind: str, account: str) -> bool:

@@ -7,6 +7,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -85,14 +86,14 @@ class Accounts:
                 raise ValueError(f"the account name {name!r} is taken")
             if self.db["addresses"].count_where("address = ?", [normal_address(address)]):
                 raise ValueError(f"the address {address} already belongs to an account")
-            account_id = self.db["accounts"].insert({
+            account_id = self.db.table("accounts").insert({
                 "name": name, "password": hash_password(password) if password else None, "time_zone": time_zone,
                 "keeper": int(keeper), "created_at": iso(now)}).last_pk
-            self._add(account_id, address, now)
+            self._add(cast(int, account_id), address, now)     # (sqlite-utils types last_pk as optional)
         return self.get(name)
 
     def _add(self, account_id: int, address: str, now: datetime) -> None:
-        self.db["addresses"].insert({"address": normal_address(address), "account_id": account_id,
+        self.db.table("addresses").insert({"address": normal_address(address), "account_id": account_id,
                                      "added_at": iso(now)})
 
     def _id(self, name: str) -> int | None:
@@ -114,11 +115,6 @@ class Accounts:
                               "WHERE d.address = ?", [normal_address(address)]).fetchone()
         return self.get(row[0]) if row else None
 
-    def add_address(self, name: str, address: str, now: datetime) -> None:
-        account = self.get(name)
-        with transaction(self.db):
-            self._add(account.id, address, now)
-
     def replace_address(self, name: str, address: str, now: datetime) -> None:
         """SET ADDRESS: the new address becomes the account's only one."""
         check_address(address)
@@ -127,13 +123,13 @@ class Accounts:
             if self.db["addresses"].count_where("address = ? AND account_id != ?",
                                                 [normal_address(address), account.id]):
                 raise ValueError(f"the address {address} already belongs to another account")
-            self.db["addresses"].delete_where("account_id = ?", [account.id])
+            self.db.table("addresses").delete_where("account_id = ?", [account.id])
             self._add(account.id, address, now)
 
     def set_password(self, name: str, password: str) -> None:
         with transaction(self.db):
             if (account_id := self._id(name)) is not None:
-                self.db["accounts"].update(account_id, {"password": hash_password(password)})
+                self.db.table("accounts").update(account_id, {"password": hash_password(password)})
 
     def check_password(self, name: str, password: str) -> bool:
         rows = list(self.db["accounts"].rows_where("name = ?", [name], select="password"))
@@ -143,7 +139,7 @@ class Accounts:
         ZoneInfo(zone)
         with transaction(self.db):
             if (account_id := self._id(name)) is not None:
-                self.db["accounts"].update(account_id, {"time_zone": zone})
+                self.db.table("accounts").update(account_id, {"time_zone": zone})
 
     def zone_of(self, name: str | None) -> str | None:
         if not name:

@@ -40,12 +40,15 @@ class NoticeKind(enum.StrEnum):
     CONCESSION = "concession"
     DEADLINE_MOVED = "deadline_moved"
     ELIMINATED = "eliminated"
+    EXCUSED = "excused"
     EXCHANGE_OFFER = "exchange_offer"
     GAME_END = "game_end"
     GAME_START = "game_start"
     ITALY_JOINS = "italy_joins"
     LATE = "late"
     MASTER_ACTED = "master_acted"
+    OFFER = "offer"
+    PASSWORD_SET = "password_set"
     PAUSED = "paused"
     PRESS = "press"
     REMINDER = "reminder"
@@ -89,6 +92,7 @@ class PowerState:
     waiting: bool
     owes: bool          # it has units that need orders and has given none
     centres: int
+    excuses_used: int = 0   # excused misses its seat has spent (judge.games.excuses)
 
 
 @dataclass(frozen=True)
@@ -125,9 +129,14 @@ class Confirmation:
     `orders`: the standing orders as stored ({"slot", "written", "read": order JSON}); `problems`:
     what cannot be carried out as things stand, each shaped as a result's outcome ({"order",
     "read", "reason", "why", "args"}); `adjustment` the builds or removals due and given;
-    `all_in` whether every unit that needs an order has a valid one; `plays` when the phase will
+    `units_without_orders` the units that need an order and have none; `owed_orders` the orders
+    for units that need one which the rules reject as things stand (shaped as `problems`; `why`
+    None where fog of war keeps the reason back), so they count for none; `all_in` whether the
+    power owes nothing (judge.games.processing.owed); `plays` when the phase will
     be played ({"when": "early" | "at" | "waits" | "paused", ...}); `repeated` the same message
-    was handled before; `refused` the index of each order not kept, and why."""
+    was handled before; `refused` the index of each order not kept, and why; `warnings` the
+    likely misorders among the orders ({"kind": judge.engine.misorders.Kind's code, "args"});
+    `digest` the standing orders' digest (judge.games.digests)."""
     game: str
     power: str
     phase: str
@@ -140,6 +149,9 @@ class Confirmation:
     deadline: Json | None
     repeated: bool = False
     refused: Mapping[int, str] = field(default_factory=dict)
+    warnings: tuple[Json, ...] = ()
+    digest: str = ""
+    owed_orders: tuple[Json, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,15 @@ class PhaseRecord:
     settings: Json
     position: Json
     results: tuple[Json, ...]
+
+
+@dataclass(frozen=True)
+class OwnPreview(PhaseRecord):
+    """One power's PREVIEW (GameService.preview_for): the current phase as a `PhaseRecord` played
+    with that power's standing orders alone, nothing stored; `power` the one whose orders they are,
+    `after` the position right after the phase (JSON)."""
+    power: str
+    after: Json
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 Seat = tuple[str, ...]
 # Up to this many seats every assignment is tried (8! = 40320), which fixes how ties are broken.
@@ -18,11 +18,12 @@ BRUTE_FORCE_UP_TO = 8
 def assign_random(players: Sequence[str], seats: Sequence[Seat], seed: int) -> dict[str, Seat]:
     shuffled = list(seats)
     random.Random(f"{seed}:assign").shuffle(shuffled)
-    return dict(zip(players, shuffled))
+    # strict=False: a forced start has fewer players than seats, and the seats left over stay neutral
+    return dict(zip(players, shuffled, strict=False))
 
 
 def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
-                         preferences: dict[str, Sequence[Seat]], seed: int) -> dict[str, Seat]:
+                         preferences: Mapping[str, Sequence[Seat]], seed: int) -> dict[str, Seat]:
     if len(players) > len(seats):      # fewer players than seats: a forced start leaves some empty
         raise ValueError(f"{len(seats)} seats for {len(players)} players")
     rng = random.Random(f"{seed}:assign")
@@ -40,7 +41,7 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
         # Chaos has 34 powers, Youngstown ten: 34! orders cannot be tried; the Hungarian method finds
         # a least-cost assignment in n^3 steps (ties resolved by the same seeded order, differently).
         # square: seats nobody takes (a forced start) go to players who do not exist, at no cost
-        perm = _least_cost(cost + [[0] * len(order) for _ in range(len(order) - len(who))])[:len(who)]
+        perm: Sequence[int] = _least_cost(cost + [[0] * len(order) for _ in range(len(order) - len(who))])[:len(who)]
         return {who[i]: order[j] for i, j in enumerate(perm)}
     best, best_cost = None, None
     # at most 7! = 5040 permutations on the standard map

@@ -9,10 +9,14 @@ import json
 import os
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from .answers import GameState, NoSuchGame
-from .service import GameError, GameService
+if TYPE_CHECKING:       # the games layer is imported when a command runs, not for `judge --help`
+    from .answers import GameState
+    from .service import GameService
+
+Command = Callable[[argparse.Namespace], int]     # a subcommand: its parsed arguments in, exit status out
 
 
 def _data_default() -> str:
@@ -46,15 +50,17 @@ EXAMPLES = {
 }
 
 
-def _add(subparsers, name: str, func, help_: str) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(name, help=help_, description=help_, epilog="example: " + EXAMPLES[name],
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+def _add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, func: Command,
+         help_: str) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help_, description=help_, epilog="example: " + EXAMPLES[name],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p)
     p.set_defaults(func=func)
     return p
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _add(subparsers, "create", _create, "create a game (it forms until enough players join)")
     p.add_argument("name")
     p.add_argument("--variant", default="standard")
@@ -83,9 +89,14 @@ def register(subparsers) -> None:
     p.add_argument("--keeper", action="store_true")
 
 
-def _service(args) -> GameService:
+def _service(args: argparse.Namespace, *, sweep: bool = False) -> GameService:
+    """The games service on the data directory. `sweep`: the index brought up to date with the game
+    files first (it lists them: a crash, or a file the keeper put back, may have left it behind);
+    the other commands read or write one game's own file, and pay nothing for the other 10,000."""
+    from .service import GameService
     svc = GameService(Path(args.data or _data_default()))
-    svc.sync_index(quick=True)
+    if sweep:
+        svc.sync_index(quick=True)
     return svc
 
 
@@ -96,13 +107,15 @@ def _json(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def _out(args, value: Any, text: str) -> int:
+def _out(args: argparse.Namespace, value: Any, text: str) -> int:
     print(json.dumps(value, indent=2, sort_keys=True, default=_json) if args.json else text)
     return 0
 
 
-def _guard(func):
-    def run(args) -> int:
+def _guard(func: Command) -> Command:
+    def run(args: argparse.Namespace) -> int:
+        from .answers import NoSuchGame
+        from .model import GameError
         try:
             return func(args)
         except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
@@ -112,7 +125,7 @@ def _guard(func):
 
 
 @_guard
-def _create(args) -> int:
+def _create(args: argparse.Namespace) -> int:
     settings = dict(args.settings)
     settings.setdefault("players", args.players)
     settings.setdefault("time_zone", args.time_zone)
@@ -122,14 +135,14 @@ def _create(args) -> int:
                               f"it starts when {len(_seats(status))} players have joined")
 
 
-def _seats(status: GameState) -> list:
+def _seats(status: GameState) -> list[tuple[str, ...]]:
     from ..engine import load_variant
     from .small import setup
     return list(setup(status.settings["players"], load_variant(status.variant)).seats)
 
 
 @_guard
-def _export(args) -> int:
+def _export(args: argparse.Namespace) -> int:
     record = _service(args).export(args.game)
     text = json.dumps(record, indent=1, sort_keys=True) + "\n"
     if not args.output:
@@ -143,15 +156,15 @@ def _export(args) -> int:
 
 
 @_guard
-def _list(args) -> int:
-    games = _service(args).list_games(all_games=True)
+def _list(args: argparse.Namespace) -> int:
+    games = _service(args, sweep=True).list_games(all_games=True)
     lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
              for g in games] or ["no games"]
     return _out(args, games, "\n".join(lines))
 
 
 @_guard
-def _status(args) -> int:
+def _status(args: argparse.Namespace) -> int:
     s = _service(args).status(args.game)
     lines = [f"{s.name}: {s.status}, {s.phase_name or 'not started'} ({s.variant}, {s.rules} rules)"]
     if s.deadline:
@@ -167,7 +180,7 @@ def _status(args) -> int:
 
 
 @_guard
-def _process(args) -> int:
+def _process(args: argparse.Namespace) -> int:
     svc = _service(args)
     done = svc.process(args.game)
     s = svc.status(args.game)
@@ -175,7 +188,7 @@ def _process(args) -> int:
 
 
 @_guard
-def _history(args) -> int:
+def _history(args: argparse.Namespace) -> int:
     h = _service(args).history(args.game)
     lines = []
     for row in h:
@@ -192,13 +205,13 @@ def _history(args) -> int:
 
 
 @_guard
-def _rollback(args) -> int:
+def _rollback(args: argparse.Namespace) -> int:
     s = _service(args).rollback(args.game, args.phase)
     return _out(args, s, f"{args.game} is back at {s.phase_name}")
 
 
 @_guard
-def _account(args) -> int:
+def _account(args: argparse.Namespace) -> int:
     password = os.environ.get(args.password_env) if args.password_env else None
     a = _service(args).create_account(args.name, args.address, password, time_zone=args.time_zone,
                                       keeper=args.keeper)

@@ -14,6 +14,7 @@ for the most seated players, from their registered zones.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -33,7 +34,7 @@ def parse_clock(text: str) -> time:
     return time(hours, minutes)
 
 
-def parse_days(names) -> tuple[str, ...]:
+def parse_days(names: Iterable[str]) -> tuple[str, ...]:
     """Weekday names (`mon`, `Tuesday`, ...) in week order, each once; empty means every day."""
     out = set()
     for name in names:

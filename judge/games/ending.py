@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..engine.army_fleet import unit_count
 from ..engine.position import Position
@@ -28,7 +29,7 @@ class Ending:
     measure: str                     # "centres" or "units"
     drawn: bool = False              # at a limit: the winners share a draw (no one won by the count)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {"how": self.how, "winners": list(self.winners), "counts": dict(self.counts), "measure": self.measure}
         return {**out, "drawn": True} if self.drawn else out
 

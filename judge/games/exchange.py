@@ -10,9 +10,10 @@ withdraws it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from ..engine.calendar import PhaseKind
 from ..engine.position import Position
@@ -44,7 +45,7 @@ def offer(gf: GameFile, power: str, partner: str, give: Sequence[str], receive: 
     variant = gf.variant
     if HOOK not in variant.hooks:
         raise GameError(f"centres cannot be exchanged in {variant.name}")
-    row = gf.current()
+    row = gf.phase_now()
     if row.position.phase.kind is not PhaseKind.MOVEMENT:
         raise GameError("centres are exchanged at the end of a move: send EXCHANGE during the next movement phase")
     names = NameIndex(variant)
@@ -80,7 +81,7 @@ def repeated(gf: GameFile, power: str, partner: str, source: str) -> ExchangeSta
 
 def standing(gf: GameFile, power: str, partner: str) -> ExchangeState:
     """Where `power`'s exchange with `partner` stands in the current phase."""
-    row = gf.current()
+    row = gf.phase_now()
     offers = current_offers(gf, row)
     mine, theirs = offers.get((power, partner)), offers.get((partner, power))
     occupied = sorted(c for c in (mine.give if mine else ()) if _occupier(row.position, c) == power)
@@ -121,7 +122,7 @@ class Settlement:
         self.variant = gf.variant
         on = HOOK in gf.variant.hooks and row.position.phase.kind is PhaseKind.MOVEMENT
         self.pairs = agreed(gf, row) if on else []
-        self.report: list[dict] = []
+        self.report: list[dict[str, Any]] = []
 
     def apply(self, position: Position) -> Position:
         owners = dict(position.owners)
@@ -185,7 +186,7 @@ def _check(variant: Variant, position: Position, power: str, partner: str, give:
     """Can this exchange be made? Occupation counts only at the end of the move (`at_end`): a unit
     on a centre when the offer is made may still leave it."""
     board = variant.board
-    name = lambda c: board.province(c).name  # noqa: E731
+    name: Callable[[str], str] = lambda c: board.province(c).name  # noqa: E731
     if not give or not receive or len(give) != len(receive):
         raise GameError(f"an exchange is an equal number of centres each way (you give {len(give)}, "
                         f"receive {len(receive)})")

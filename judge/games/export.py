@@ -6,7 +6,8 @@ when it was played, in canonical notation. Each phase also carries the position 
 and its stored results, for readers; `judge adjudicate` reads only `phase` and `orders` of them.
 
 Phases a rollback replaced are left out. Phases nobody had to decide that the game settled by
-itself (a neutral power's retreats, say) are listed with no orders, as the replay needs them.
+itself (a neutral power's retreats, say) are listed with no orders, as the replay needs them; the
+orders the judge's stand-in gave a power nobody plays (SET STANDIN) are read from the stored results.
 Where the replay cannot give the game's positions (variants whose hooks the games layer runs
 itself, such as Abstraction II's exchanges of centres), `replayable` is false and says why.
 """
@@ -17,9 +18,12 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import notation, process_phase
+from ..engine.orders import Order
 from ..engine.position import Position
+from ..engine.variant import Variant
 from .clock import iso
 from .gamefile import GameFile
+from .ordercodec import order_from_json
 
 
 def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
@@ -35,15 +39,16 @@ def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
     replay: Position | None = start
     why = None
     unplayed = None
+    stood_in = _stand_in_orders([json.loads(r) for _, _, _, r in rows if r])
     for seq, phase, position_json, result in rows:
         position = notation.position_from_json(variant, json.loads(position_json))
-        replay, settled, mismatch = _catch_up(gf, replay, position)
+        replay, settled, mismatch = _catch_up(gf, replay, position, stood_in)
         phases += settled
         why = why or mismatch
         if not result:
             unplayed = position      # the phase being played now: the replay must reach it
             continue
-        orders = gf.orders(seq)
+        orders = {**gf.orders(seq), **stood_in.get(phase, {})}
         phases.append({"phase": phase, "orders": {p: [notation.order_text(o) for o in os] for p, os in orders.items()},
                        "position": notation.position_to_json(variant, position),
                        "results": json.loads(result)["results"]})
@@ -55,22 +60,37 @@ def export(gf: GameFile, name: str, now: datetime) -> dict[str, Any]:
     return doc
 
 
-def _same(variant, a: Position | None, b: Position) -> bool:
+def _same(variant: Variant, a: Position | None, b: Position) -> bool:
     return a is not None and notation.position_to_json(variant, a) == notation.position_to_json(variant, b)
 
 
-def _catch_up(gf: GameFile, replay: Position | None,
-              stored: Position) -> tuple[Position | None, list[dict], str | None]:
+def _stand_in_orders(results: list[dict[str, Any]]) -> dict[str, dict[str, list[Order]]]:
+    """phase code -> power -> the orders the judge's stand-in gave it (SET STANDIN), as stored with the
+    results: the players' orders are the game's, the stand-in's only in its results."""
+    out: dict[str, dict[str, list[Order]]] = {}
+    for stored in results:
+        for result in stored.get("results", ()):
+            for o in result.get("outcomes", ()):
+                if o.get("stand_in"):
+                    out.setdefault(result["phase"], {}).setdefault(o["power"], []).append(order_from_json(o["json"]))
+    return out
+
+
+def _catch_up(gf: GameFile, replay: Position | None, stored: Position,
+              stood_in: dict[str, dict[str, list[Order]]]) -> tuple[Position | None, list[dict[str, Any]], str | None]:
     """Replay with no orders the phases the game settled by itself before `stored` (at most a
     few: processing settles no more than eight in a row). Returns the replay (None where it
     parted from the game), those phases, and why it parted."""
-    settled: list[dict] = []
+    settled: list[dict[str, Any]] = []
     for _ in range(9):
         if replay is None or _same(gf.variant, replay, stored):
             return replay, settled, None
         if replay.phase >= stored.phase:
             break
-        settled.append({"phase": gf.variant.calendar.code(replay.phase), "orders": {}, "settled_by_the_judge": True})
-        replay = process_phase(gf.variant, replay, {}, gf.rules).next
+        code = gf.variant.calendar.code(replay.phase)
+        orders = stood_in.get(code, {})
+        settled.append({"phase": code, "orders": {p: [notation.order_text(o) for o in os] for p, os in orders.items()},
+                        "settled_by_the_judge": True})
+        replay = process_phase(gf.variant, replay, orders, gf.rules).next
     code = gf.variant.calendar.code(stored.phase)
     return None, settled, f"replayed, {code} is not the position the game played it from"

@@ -15,7 +15,7 @@ sees what its powers see, everyone else (observers, strangers) sees no province 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,12 +258,14 @@ def cut_results(variant: Variant, payload: Mapping[str, Any], before: Mapping[st
     out["civil_disorder"] = [p for p in payload.get("civil_disorder", ()) if p in mine]
     out["news"] = [n for n in payload.get("news", ()) if n["power"] in mine or n.get("open_for_takeover")]
     out["rulings"] = [r for r in payload.get("rulings", ()) if r["power"] in mine]
+    # a digest of a few units' orders is found by trying them all: only the reader's own
+    out["digests"] = {p: d for p, d in payload.get("digests", {}).items() if p in mine}
     out["exchanges"] = [e for e in payload.get("exchanges", ()) if mine & set(e["powers"])]
     out["fog"] = {"powers": sorted(mine), "seen": sorted(view.seen), "seen_after": sorted(after)}
     return out
 
 
-def cut_history_phase(variant: Variant, results: list[dict[str, Any]], before: Mapping[str, Any],
+def cut_history_phase(variant: Variant, results: Sequence[Mapping[str, Any]], before: Mapping[str, Any],
                       after: Mapping[str, Any] | None, powers: Iterable[str]) -> list[dict[str, Any]]:
     """One played phase's stored results (HISTORY) as `powers` see them."""
     cut = Cut(variant, phase_view(variant, before, after, powers))

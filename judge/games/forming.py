@@ -36,7 +36,7 @@ def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetim
 def leave(gf: GameFile, account: str) -> None:
     if gf.status is not GameStatus.FORMING:
         raise GameError("the game has started: resign instead")
-    gf.db["signups"].delete_where("account = ?", [account])
+    gf.db.table("signups").delete_where("account = ?", [account])
 
 
 def signups(gf: GameFile) -> int:
@@ -63,13 +63,14 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
         seats = assign_by_preference(players, gf.setup.seats, prefs, seed)
     for account, seat in seats.items():
         for power in seat:
-            gf.db["powers"].insert({"power": power, "account": account, "status": PowerStatus.ACTIVE.value})
+            gf.db.table("powers").insert({"power": power, "account": account, "status": PowerStatus.ACTIVE.value})
             gf.power_event(power, account, "assigned", now, None)
     taken = {p for seat in seats.values() for p in seat}
     empty = [p for seat in gf.setup.seats for p in seat if p not in taken]
     neutral = [*gf.setup.neutral, *empty]
     for power in neutral:
-        gf.db["powers"].insert({"power": power, "account": None, "status": PowerStatus.NEUTRAL.value, "neutral": 1})
+        gf.db.table("powers").insert({"power": power, "account": None, "status": PowerStatus.NEUTRAL.value,
+                                      "neutral": 1})
     position = starting_position(gf.variant)
     if gf.setup.start_year:
         position = position.with_(phase=Phase(gf.setup.start_year, position.phase.season, PhaseKind.MOVEMENT))
@@ -87,4 +88,5 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
     gf.announce("0", NoticeKind.GAME_START, {**about, "phase": gf.phase_code(position), "neutral": neutral},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
-    gf.update_game(next_event_at=iso(processing.next_event(gf, now)))
+    nxt = processing.next_event(gf, now)
+    gf.update_game(next_event_at=iso(nxt) if nxt else None)     # (as master.resume writes it)

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -21,7 +21,7 @@ from ..engine.rules import Rules, edition
 from ..engine.variant import Variant
 from .answers import NoticeKind
 from .clock import Absence, iso, parse_time, shown
-from .model import GameStatus, PowerStatus, Settings
+from .model import GameError, GameStatus, PowerStatus, Settings
 from .ordercodec import order_from_json
 from .small import Setup, setup
 
@@ -34,6 +34,7 @@ class PowerRow:
     missed: int
     waiting: bool
     neutral: bool
+    excuses_used: int = 0
 
 
 @dataclass
@@ -66,15 +67,16 @@ class GameFile:
     def row(self) -> dict[str, Any]:
         cur = self.db.execute("SELECT * FROM game WHERE id = 1")
         names = [d[0] for d in cur.description]
-        return dict(zip(names, cur.fetchone()))
+        return dict(zip(names, cur.fetchone(), strict=True))
 
     @property
     def status(self) -> GameStatus:
         return GameStatus(self.row()["status"])
 
     def powers(self) -> dict[str, PowerRow]:
-        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5])) for r in self.db.execute(
-            "SELECT power, account, status, missed, waiting, neutral FROM powers ORDER BY power")}
+        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5]), r[6])
+                for r in self.db.execute("SELECT power, account, status, missed, waiting, neutral, excuses_used"
+                                         " FROM powers ORDER BY power")}
 
     def owners(self) -> dict[str, str | None]:
         return {p.power: p.account for p in self.powers().values()}
@@ -92,6 +94,13 @@ class GameFile:
     def current(self) -> PhaseRow | None:
         seq = self.row()["phase_seq"]
         return self.phase_row(seq) if seq is not None else None
+
+    def phase_now(self) -> PhaseRow:
+        """The phase being played, for what only a game under way does (a game still forming has none)."""
+        row = self.current()
+        if row is None:
+            raise GameError(f"{self.name} has not started")
+        return row
 
     def phase_row(self, seq: int) -> PhaseRow:
         r = self.db.execute("SELECT seq, phase, position, started_at, deadline, late_noticed, reminded "
@@ -142,30 +151,37 @@ class GameFile:
         sets = ", ".join(f"{k} = ?" for k in values)
         self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
 
+    def set_deadline(self, seq: int, deadline: datetime) -> None:
+        """A new deadline brings its own reminders and late notice; nobody is late any more."""
+        self.db.table("phases").update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
+        for p, pr in self.powers().items():
+            if pr.status is PowerStatus.LATE:
+                self.set_power(p, status=PowerStatus.ACTIVE)
+
     def power_event(self, power: str, account: str | None, event: str, now: datetime, phase: str | None) -> None:
-        self.db["power_history"].insert({"power": power, "account": account, "at": iso(now), "phase": phase,
+        self.db.table("power_history").insert({"power": power, "account": account, "at": iso(now), "phase": phase,
                                          "event": event})
 
     def event(self, kind: str, now: datetime, **detail: Any) -> None:
-        self.db["events"].insert({"at": iso(now), "kind": kind, "detail": json.dumps(detail, sort_keys=True)})
+        self.db.table("events").insert({"at": iso(now), "kind": kind, "detail": json.dumps(detail, sort_keys=True)})
 
     def submission(self, seq: int, power: str, now: datetime, source: str | None, action: str, written: str,
                    read: Any) -> int:
         """A message's orders (or CLEAR, or EXCHANGE) as it came, kept for good. Returns its id."""
-        return self.db["submissions"].insert({"phase_seq": seq, "power": power, "at": iso(now), "source": source,
-                                              "action": action, "written": written,
-                                              "read": json.dumps(read)}).last_pk
+        return cast(int, self.db.table("submissions").insert({    # (sqlite-utils types last_pk as optional)
+            "phase_seq": seq, "power": power, "at": iso(now), "source": source, "action": action, "written": written,
+            "read": json.dumps(read)}).last_pk)
 
     def new_phase(self, position: Position, now: datetime, deadline: datetime | None) -> int:
         powers = {p: {"account": r.account, "status": r.status.value, "missed": r.missed}
                   for p, r in self.powers().items()}
-        seq = self.db["phases"].insert({
+        seq = self.db.table("phases").insert({
             "phase": self.phase_code(position),
             "position": json.dumps(notation.position_to_json(self.variant, position)),
             "started_at": iso(now), "deadline": iso(deadline) if deadline else None,
             "powers": json.dumps(powers)}).last_pk
         self.update_game(phase_seq=seq)
-        return seq
+        return cast(int, seq)       # (sqlite-utils types last_pk as optional)
 
     # -- notices -----------------------------------------------------------------------------
     def recipients(self) -> list[str | None]:
@@ -199,7 +215,7 @@ class GameFile:
         stored result it reports (`results_of`, a phase seq) rather than carrying a copy per recipient,
         and gets that result here. Notices written before carry `results` themselves. `results`:
         the phases read so far, shared by one read of many notices."""
-        payload = json.loads(text)
+        payload: dict[str, Any] = json.loads(text)
         seq = payload.get("results_of")
         if seq is not None and "results" not in payload:
             if seq not in results:

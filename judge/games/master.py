@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 from ..engine.notation import loc_text, unit_text
+from ..engine.phase import Need
+from ..engine.position import Position
+from ..engine.rules import Rules
 from . import processing
 from .answers import NoticeKind
 from .clock import iso, move_past_absences, parse_time
@@ -14,16 +18,8 @@ from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
 
 
 def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
-    accounts = [gf.powers()[p].account for p in processing.expected(gf, gf.current().position)]
+    accounts = [gf.powers()[p].account for p in processing.expected(gf, gf.phase_now().position)]
     return move_past_absences(gf.settings, deadline, gf.absences(accounts))
-
-
-def set_deadline(gf: GameFile, seq: int, deadline: datetime) -> None:
-    """A new deadline brings its own reminders and late notice; nobody is late any more."""
-    gf.db["phases"].update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
-    for p, pr in gf.powers().items():
-        if pr.status is PowerStatus.LATE:
-            gf.set_power(p, status=PowerStatus.ACTIVE)
 
 
 def reschedule(gf: GameFile, now: datetime) -> None:
@@ -36,17 +32,18 @@ def pause(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.update_game(status=GameStatus.PAUSED.value, paused_at=iso(now), next_event_at=None)
     gf.event("paused", now)
-    gf.announce(f"{gf.current().seq}:{iso(now)}", NoticeKind.PAUSED, {"phase": gf.current().phase}, now)
+    gf.announce(f"{gf.phase_now().seq}:{iso(now)}", NoticeKind.PAUSED, {"phase": gf.phase_now().phase}, now)
 
 
 def resume(gf: GameFile, now: datetime) -> None:
     """The deadline moves on by as long as the game was paused (and past any absences)."""
     if gf.status is not GameStatus.PAUSED:
         raise GameError(f"{gf.name} is not paused")
-    row = gf.current()
+    row = gf.phase_now()
+    assert row.deadline is not None     # (a game is paused with the deadline it had, and keeps it)
     paused = now - parse_time(gf.row()["paused_at"])
     deadline = moved_past_absences(gf, row.deadline + paused)
-    set_deadline(gf, row.seq, deadline)
+    gf.set_deadline(row.seq, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, paused_at=None)
     gf.event("resumed", now, deadline=iso(deadline))
     gf.announce(f"{row.seq}:{iso(now)}", NoticeKind.RESUMED, {"phase": row.phase}, now, deadline)
@@ -62,7 +59,7 @@ def rollback(gf: GameFile, phase: str, now: datetime) -> None:
     old = gf.phase_row(target["seq"])
     # Raw SQL: an update of many rows by a condition, which the table API (update by key) has not.
     gf.db.execute("UPDATE phases SET rolled_back = 1 WHERE seq >= ?", [old.seq])
-    gf.db["votes"].delete_where()
+    gf.db.table("votes").delete_where()
     gf.update_game(status=GameStatus.ACTIVE.value, finished_at=None, result=None, paused_at=None)
     _restore_powers(gf, old)
     deadline = processing.phase_deadline(gf, old.position, now)
@@ -78,7 +75,7 @@ def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
     """Each power's status and phases missed as they were when `old` began: what the rolled-back
     phases did to them (civil disorder, abandonment, elimination) is undone. A power that has a new
     player since keeps that player, active with nothing missed."""
-    powers = gf.db["phases"].get(old.seq)["powers"]
+    powers = gf.db.table("phases").get(old.seq)["powers"]
     then = json.loads(powers) if powers else None
     for p, pr in gf.powers().items():
         if pr.neutral:
@@ -95,7 +92,7 @@ def _restore_powers(gf: GameFile, old: PhaseRow) -> None:
             gf.set_power(p, waiting=0)
 
 
-def _need_json(position, need) -> dict:
+def _need_json(position: Position, need: Need) -> dict[str, Any]:
     """What one power must decide in the phase played again, for the rollback notice."""
     return {"units": [unit_text(u.kind, u.location) for loc in need.units if (u := position.unit_in(loc.province))],
             "retreats": [{"unit": unit_text(d.unit.kind, d.unit.location),
@@ -103,7 +100,7 @@ def _need_json(position, need) -> dict:
             "builds": need.builds, "removals": need.removals}
 
 
-def change_settings(gf: GameFile, now: datetime, **changes) -> None:
+def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     """New settings; once the game has started only those in CHANGEABLE_IN_PLAY, and a new
     deadline rule counts from the next phase (the current deadline stays as announced)."""
     fixed = sorted(set(changes) - CHANGEABLE_IN_PLAY)
@@ -114,14 +111,23 @@ def change_settings(gf: GameFile, now: datetime, **changes) -> None:
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
 
 
+def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
+    """The rulebook the game is judged by: chosen while the game forms, fixed once it starts."""
+    if gf.status is not GameStatus.FORMING:
+        raise GameError("the rules cannot change once the game has started")
+    gf.update_game(edition=rules.name)
+    gf.rules = rules
+    gf.event("settings", now, rules=rules.name)
+
+
 def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) -> None:
     """The master's SET DEADLINE or EXTEND: the current phase's deadline moves, and everyone is told."""
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
     if deadline <= now:
         raise GameError("the new deadline must be in the future")
-    row = gf.current()
-    set_deadline(gf, row.seq, deadline)
+    row = gf.phase_now()
+    gf.set_deadline(row.seq, deadline)
     gf.event("deadline set", now, deadline=iso(deadline), reason=reason)
     gf.announce(f"{row.seq}:{iso(deadline)}", NoticeKind.DEADLINE_MOVED, {"phase": row.phase, "reason": reason},
                 now, deadline)
@@ -148,9 +154,9 @@ def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
                         else f"{account} is the master of {gf.name}, not a co-master")
     changed = gf.db["comasters"].count_where("account = ?", [account]) == (1 if remove else 0)
     if changed and remove:
-        gf.db["comasters"].delete(account)
+        gf.db.table("comasters").delete(account)
     elif changed:
-        gf.db["comasters"].insert({"account": account, "since": iso(now)})
+        gf.db.table("comasters").insert({"account": account, "since": iso(now)})
     if changed:
         gf.event("demoted" if remove else "promoted", now, account=account)
     return changed
@@ -171,7 +177,8 @@ def terminate(gf: GameFile, now: datetime) -> None:
         raise GameError(f"{gf.name} is already over")
     row = gf.current()
     if row is None:
-        result = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres", "phase": None}
+        result: dict[str, Any] = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres",
+                                  "phase": None}
         gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                        next_event_at=None)
         gf.event("finished", now, **result)

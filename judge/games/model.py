@@ -38,6 +38,16 @@ class NmrPolicy(enum.Enum):
     WAIT = "wait"
 
 
+class MissedOrders(enum.Enum):
+    """What a missed movement deadline costs a power that is still played."""
+    # The hobby's judges (njudge, DPjudge, webDiplomacy, diplicity): its units hold, and it still
+    # gets its retreats and adjustments; only an abandoned, resigned or neutral power has its
+    # dislodged units disbanded and its removals made by the judge.
+    HOBBY = "hobby"
+    # The rulebooks, written for a table: "If they are dislodged, they are disbanded."
+    BOOK = "book"
+
+
 class PressType(enum.Enum):
     WHITE = "white"          # signed
     GREY = "grey"            # may be sent anonymously
@@ -69,6 +79,7 @@ class Settings:
     press: PressType = PressType.WHITE
     movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
+    missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)
@@ -96,6 +107,16 @@ class Settings:
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
     # the master's REVEAL (judge.mail.words.anonymity); set before the start only
     anonymous: bool = False
+    # excused misses (judge.games.excuses): each power's player may miss this many deadlines in the
+    # game (0: none); a deadline missed with one left moves on `excuse_hours` instead of being played
+    excuses: int = 0
+    excuse_hours: float = 24.0
+    # a power abandoned or resigned, which nobody has taken over, is played by the judge's stand-in
+    # (judge.engine.stand_in: DPjudge's SMART_CD) rather than holding; off: its units hold
+    stand_in: bool = False
+    # a power open for takeover is offered by mail to the standby list (judge.games.standby), one
+    # standby at a time for this many hours each, most reliable first (0: to all of them at once)
+    offer_hours: float = 24.0
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -108,6 +129,12 @@ class Settings:
         for name in ("movement_hours", "retreat_hours", "adjustment_hours"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        if self.excuses < 0:
+            raise ValueError("excuses cannot be negative")
+        if self.offer_hours < 0:
+            raise ValueError("offer_hours cannot be negative")
+        if self.excuse_hours <= 0:
+            raise ValueError("excuse_hours must be positive")
         if self.grace_hours < 0:
             raise ValueError("grace_hours cannot be negative")
         if self.min_reliability is not None and not 0 <= self.min_reliability <= 100:
@@ -134,12 +161,13 @@ class Settings:
         if unknown:
             raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
         values: dict[str, Any] = {}
-        for name, value in data.items():
+        for name, given in data.items():
             default = getattr(cls, name, None)
+            value = given
             if isinstance(default, enum.Enum):
-                value = type(default)(value)
+                value = type(default)(given)
             elif name in ("reminder_hours", "deadline_days"):
-                value = tuple(value)
+                value = tuple(given)
             values[name] = value
         return cls(**values)
 
@@ -148,15 +176,14 @@ class Settings:
             k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}})
 
 
-DEFAULT_SETTINGS = Settings()
-
 # What a master may change once the game has started: the clock and the manners of play. The
 # rest (who plays, what wins, how the seats are given) is fixed when the players join.
 CHANGEABLE_IN_PLAY = frozenset({
     "movement_hours", "retreat_hours", "adjustment_hours", "grace_hours", "reminder_hours", "press",
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
-    "ends_at"})
+    "ends_at", "excuses", "excuse_hours", "stand_in",
+    "offer_hours"})
 
 
 class GameError(ValueError):

@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from . import processing
+from . import processing, standby
 from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
-from .master import moved_past_absences, reschedule, set_deadline
+from .master import moved_past_absences, reschedule
 from .model import GameError, GameStatus, PowerStatus
 
 
@@ -27,19 +27,21 @@ def check_playing(gf: GameFile, power: str, account: str | None) -> None:
 
 
 def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
-    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders."""
+    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders, and the
+    game's excused misses afresh (judge.games.excuses: they are the player's, kept on the seat)."""
     pr = gf.powers().get(power)
     if pr is None or pr.neutral or pr.status not in (PowerStatus.ABANDONED, PowerStatus.RESIGNED):
         raise GameError(f"{power} is not open for takeover in {gf.name}")
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
-    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0)
-    row = gf.current()
+    gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
+    standby.withdraw(gf, power)
+    row = gf.phase_now()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
     deadline = row.deadline
     if deadline is not None and full > deadline:
-        set_deadline(gf, row.seq, full)
+        gf.set_deadline(row.seq, full)
         deadline = full
     gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
                 {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
@@ -50,8 +52,8 @@ def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None
     check_playing(gf, power, account)
     pr = gf.powers()[power]
     gf.set_power(power, status=PowerStatus.RESIGNED, waiting=0)
-    gf.power_event(power, pr.account, "resigned", now, gf.current().phase)
-    gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
+    gf.power_event(power, pr.account, "resigned", now, gf.phase_now().phase)
+    gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RESIGNED,
                 {"power": power, "open_for_takeover": True, "by_master": account is None}, now)
     reschedule(gf, now)
 
@@ -61,8 +63,9 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     pr = gf.powers()[power]
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
-        gf.power_event(power, pr.account, "returned", now, gf.current().phase)
-        gf.announce(f"{gf.current().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
+        standby.withdraw(gf, power)
+        gf.power_event(power, pr.account, "returned", now, gf.phase_now().phase)
+        gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 
 
 def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by_master: bool,
@@ -80,7 +83,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
                             " ask the game master for more")
         if not gf.powers_of(account):
             raise GameError(f"{account} plays no power in {gf.name}")
-    gf.db["absences"].insert({"account": account, "starts": iso(starts), "ends": iso(ends),
+    gf.db.table("absences").insert({"account": account, "starts": iso(starts), "ends": iso(ends),
                               "set_by": "master" if by_master else "player", "at": iso(now)})
     out = AbsenceSet(starts=iso(starts), ends=iso(ends))
     row = gf.current()
@@ -88,7 +91,7 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
         moved = move_past_absences(gf.settings, row.deadline, [Absence(starts, ends)])
         waited_for = {gf.powers()[p].account for p in processing.expected(gf, row.position)}
         if moved != row.deadline and account in waited_for:
-            set_deadline(gf, row.seq, moved)
+            gf.set_deadline(row.seq, moved)
             gf.announce(f"{row.seq}:{iso(moved)}", NoticeKind.DEADLINE_MOVED,
                         {"phase": row.phase, "reason": "absence", "account": account}, now, moved)
             out = replace(out, deadline_moved=True, deadline=iso(moved))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from .answers import NoticeKind
 from .clock import iso
@@ -26,7 +27,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
             raise GameError(f"no power {t} in {gf.name}")
     shown = "anonymous" if anonymous else sender
     row = gf.current()
-    press_id = gf.db["press"].insert({
+    press_id = gf.db.table("press").insert({
         "phase_seq": row.seq if row else None, "at": iso(now), "sender": sender, "recipients": json.dumps(targets),
         "shown_as": shown, "body": body, "source": source}).last_pk
     masters = gf.masters()
@@ -39,7 +40,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
             "grey": anonymous,
             "copy": acc in masters and "MASTER" not in targets and not any(
                 powers[t].account == acc for t in targets if t != "MASTER")}, now)
-    return press_id
+    return cast(int, press_id)      # (sqlite-utils types last_pk as optional)
 
 
 def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> None:

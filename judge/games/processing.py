@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..engine import notation, orders_needed, process_phase
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Order, Waive
-from ..engine.outcomes import PhaseResult
+from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need, check_orders
 from ..engine.position import Position
-from . import records
+from ..engine.stand_in import stand_in_orders
+from . import excuses, records
 from .answers import NoticeKind
 from .clock import deadline_for, iso, processing_time, reminder_times
+from .digests import orders_digest
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
-from .model import PLAYING, GameStatus, NmrPolicy, PowerStatus
+from .model import PLAYING, GameStatus, MissedOrders, NmrPolicy, PowerStatus
 from .resultcodec import result_to_json, written_key
 from .worldwar import close_italy, italy_closed, world_war_events
 
@@ -58,32 +62,52 @@ def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
 
     Being "in" is what lets a phase be played before its deadline, so one stray line (an order
     for a unit that needed none, or for one unit of four) does not count: every unit must be
-    ordered, a hold included (see unordered)."""
+    ordered, a hold included (see owed)."""
     orders = gf.orders(row.seq)
-    return [p for p in expected(gf, row.position) if unordered(gf, row, p, orders)]
+    return [p for p in expected(gf, row.position) if owed(gf, row, p, orders)]
 
 
-def unordered(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> list[str]:
-    """What of this power's duty in the phase has no valid order yet ("A PAR", "2 builds"); empty
-    when the power is "in". Orders the rules reject (illegal, not needed) do not count. Checked
-    with every power's orders, so a move by an ally's convoy counts once the convoy is ordered."""
+@dataclass(frozen=True)
+class Owed:
+    """What of a power's duty in the phase has no valid order yet; empty when the power is "in".
+    `units`: units that need an order and have none ("A PAR"); `refused`: the power's orders for
+    such units that the rules reject as things stand (illegal, not needed), so they count for none;
+    `builds`, `removals`: how many builds (or waives) and removals are still owed."""
+    units: tuple[str, ...] = ()
+    refused: tuple[Outcome, ...] = ()
+    builds: int = 0
+    removals: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.units or self.refused or self.builds or self.removals)
+
+
+def owed(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> Owed:
+    """What of this power's duty in the phase has no valid order yet. Orders the rules reject
+    (illegal, not needed) do not count. Checked with every power's orders, so a move by an ally's
+    convoy counts once the convoy is ordered. The one rule of being "in": the confirmation's list
+    of what is owed and its "is in" both come from here, so they cannot disagree."""
     need = needs(gf, row.position).get(power)
     if not need:
-        return []
+        return Owed()
     orders = gf.orders(row.seq) if orders is None else orders
     mine = orders.get(power, [])
-    bad = [p.order for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
-    valid = [o for o in mine if o not in bad]
-    ordered = {o.unit.location.province for o in valid if getattr(o, "unit", None) is not None}
-    out = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in ordered]
-    out += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in ordered]
+    bad = [p for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    valid = [o for o in mine if all(o != p.order for p in bad)]
+    given = {_place(o) for o in mine} - {None}
+    ordered = {_place(o) for o in valid} - {None}
+    places = [loc.province for loc in need.units] + [d.unit.location.province for d in need.retreats]
+    units = [str(row.position.unit_in(loc.province)).upper() for loc in need.units if loc.province not in given]
+    units += [str(d.unit).upper() for d in need.retreats if d.unit.location.province not in given]
+    refused = tuple(p for p in bad if _place(p.order) in places and _place(p.order) not in ordered)
     builds = sum(isinstance(o, (Build, Waive)) for o in valid)
     removals = sum(isinstance(o, Disband) for o in valid)
-    if builds < need.builds:
-        out.append(f"{need.builds - builds} build(s) or waive(s)")
-    if removals < need.removals:
-        out.append(f"{need.removals - removals} removal(s)")
-    return out
+    return Owed(tuple(units), refused, max(0, need.builds - builds), max(0, need.removals - removals))
+
+
+def _place(order: Order) -> str | None:
+    unit = getattr(order, "unit", None)
+    return unit.location.province if unit is not None else None
 
 
 def ready(gf: GameFile, row: PhaseRow) -> bool:
@@ -125,20 +149,27 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     """Do whatever is due in this game now. Returns what was done."""
     if gf.status is not GameStatus.ACTIVE:
         return "nothing"
-    row = gf.current()
+    row = gf.phase_now()
     if ready(gf, row):
         return process(gf, now, checkpoint)
+    if row.deadline is None:    # (no deadline: only a phase every power is in is played, as next_event says)
+        return "nothing"
     late = owing(gf, row)
     # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
     # orders (a power that asked to wait does not hold back the deadline).
     if now >= processing_time(gf.settings, row.deadline) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
+        excused = excuses.excusable(gf, row, late)
+        if excused:     # a missed deadline a player still had an excuse for: it moves on instead
+            excuses.excuse(gf, row, excused, now)
+            gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
+            return "excused"
         return process(gf, now, checkpoint)
     done = "nothing"
     if now >= row.deadline and not row.late_noticed and late:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
-        gf.db["phases"].update(row.seq, {"late_noticed": 1})
+        gf.db.table("phases").update(row.seq, {"late_noticed": 1})
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
         done = "late"
@@ -150,15 +181,15 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db["phases"].update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
+        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 
 
 def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: NoticeKind, key: str, now: datetime,
-                extra: dict) -> None:
+                extra: dict[str, Any]) -> None:
     powers = gf.powers()
-    accounts = sorted({powers[p].account for p in late if powers[p].account})
+    accounts = sorted({a for p in late if (a := powers[p].account)})
     base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late, **extra}
     for account in accounts:
         gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account),
@@ -175,20 +206,27 @@ def _iso_or_none(when: datetime | None) -> str | None:
 # -- playing a phase -------------------------------------------------------------------------------
 
 def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -> str:
-    row = gf.current()
+    row = gf.phase_now()
     position = row.position
     orders = gf.orders(row.seq)
     need = needs(gf, position)
     missed = [p for p in need if not orders.get(p)]
-    rulings: list[dict] = []
+    rulings: list[dict[str, Any]] = []
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
     exchanges = Settlement(gf, row)  # centres exchanged at the end of the move (variants with the hook)
-    turn = process_phase(gf.variant, position, orders, gf.rules, after_movement=exchanges.apply)
+    stood_in = stand_ins(gf, position, orders)
+    disorder = gone_powers(gf, missed)
+    turn = process_phase(gf.variant, position, {**orders, **stood_in}, gf.rules, after_movement=exchanges.apply,
+                         disorder=None if disorder is None else disorder - set(stood_in))
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
+    stand_in_at = {0: set(stood_in)}  # which of `results` the stand-in played, for which powers
     nxt = turn.next
-    news = _record_missed(gf, need, missed, orders, now, row)
+    # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
+    # powers still without orders did not miss anything (no civil disorder, no abandonment).
+    deadline_passed = row.deadline is not None and now >= row.deadline
+    news = _record_missed(gf, need, missed if deadline_passed else [], orders, now, row)
     checkpoint("powers updated")
     # Settle at once the retreats and adjustments nobody who plays has to decide: those of neutral
     # powers and of powers abandoned or resigned (their dislodged units are disbanded, removals made
@@ -199,12 +237,18 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             news += happened
         if nxt.phase.kind is PhaseKind.MOVEMENT or expected(gf, nxt):
             break
-        more = process_phase(gf.variant, nxt, {}, gf.rules)
+        settled_for = stand_ins(gf, nxt, {})     # (empty unless SET STANDIN is on)
+        more = process_phase(gf.variant, nxt, settled_for, gf.rules)
+        stand_in_at[len(results)] = set(settled_for)
         results += [more.result, *more.skipped]
         nxt = more.next
 
     encoded = _results_json(gf, results, row.seq)
-    gf.db["phases"].update(row.seq, {
+    for i, powers in stand_in_at.items():     # the stand-in's orders are the judge's, told apart in the results
+        for o in encoded[i]["outcomes"]:
+            if o["power"] in powers:
+                o.update(by_judge=True, stand_in=True)
+    gf.db.table("phases").update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
     checkpoint("results stored")
@@ -221,7 +265,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for p in gf.powers():
             gf.set_power(p, waiting=0)
     checkpoint("phase advanced")
-    summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report}
+    summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,
+               "digests": played_digests(gf, row, need)}
     gf.announce(str(row.seq), NoticeKind.RESULTS, summary, now, deadline)
     for item in news:
         _tell_about(gf, f"{row.seq}:{item['power']}", item, now, deadline)
@@ -230,7 +275,52 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     return "finished" if ending else "processed"
 
 
-def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: datetime | None) -> None:
+def played_alone(gf: GameFile, power: str) -> tuple[dict[str, Any], Position]:
+    """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
+    power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
+    the rules' defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
+    the position right after it."""
+    row = gf.phase_now()
+    mine = {power: gf.orders(row.seq).get(power, [])}
+    result = process_phase(gf.variant, row.position, mine, gf.rules, disorder=gone_powers(gf, [])).result
+    return _results_json(gf, [result], row.seq)[0], result.position
+
+
+def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
+    """The powers whose dislodged units are disbanded with no retreat (Settings.missed_orders). The
+    hobby's reading: only those nobody plays now, neutral, resigned or abandoned (by this miss too);
+    a player who missed the deadline still retreats. The book's: None, every power without orders."""
+    if gf.settings.missed_orders is MissedOrders.BOOK:
+        return None
+    gone = set()
+    for p, pr in gf.powers().items():
+        abandoned_now = p in missed and pr.status in PLAYING and pr.missed + 1 >= gf.settings.abandon_after
+        if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
+            gone.add(p)
+    return frozenset(gone)
+
+
+def stand_ins(gf: GameFile, position: Position, orders: dict[str, list[Order]]) -> dict[str, list[Order]]:
+    """With SET STANDIN on, the stand-in's orders (judge.engine.stand_in) for each power abandoned or
+    resigned that has none of its own: a power taken over or come back is playing again, and so no
+    longer stood in for."""
+    if not gf.settings.stand_in:
+        return {}
+    powers = gf.powers()
+    gone = [p for p in needs(gf, position) if not orders.get(p)
+            and powers[p].status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)]
+    return {p: list(stand_in_orders(gf.variant, position, p, gf.rules)) for p in gone}
+
+
+def played_digests(gf: GameFile, row: PhaseRow, need: dict[str, Need]) -> dict[str, str]:
+    """Each power's digest of the orders the phase was played with, as stored (judge.games.digests):
+    every power that had to order or gave orders, so a player compares it with its confirmation's."""
+    stored = gf.orders(row.seq)
+    return {p: orders_digest(gf.name, row.phase, p, stored.get(p, ()))
+            for p in gf.variant.power_ids if p in need or stored.get(p)}
+
+
+def _tell_about(gf: GameFile, key: str, item: dict[str, Any], now: datetime, deadline: datetime | None) -> None:
     """News about one power (also in every results notice) goes to its player and the master; an open
     power is announced publicly (recipient None) for takeover."""
     account = item.get("account") or gf.powers()[item["power"]].account
@@ -242,13 +332,13 @@ def _tell_about(gf: GameFile, key: str, item: dict, now: datetime, deadline: dat
 
 
 def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], orders: dict[str, list[Order]],
-                   now: datetime, row: PhaseRow) -> list[dict]:
+                   now: datetime, row: PhaseRow) -> list[dict[str, Any]]:
     """Civil disorder, abandonment after too many misses in a row, and players who came back."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
-        if p in need and pr.status in PLAYING:
+        if p in need and pr.status in PLAYING and (p in missed or orders.get(p)):
             records.note(gf, row.seq, p, pr.account, "missed" if p in missed else
                          "late" if pr.status is PowerStatus.LATE else "on_time")
         if p in missed:
@@ -275,7 +365,7 @@ def _record_missed(gf: GameFile, need: dict[str, Need], missed: list[str], order
     return out
 
 
-def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict]:
+def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict[str, Any]]:
     out = []
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
@@ -292,13 +382,13 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
     """End the game at `position`; `played` names the phase it ended in when that is not the
     position's own (a win or a limit reached in processing: the phase just played)."""
     owners = gf.owners()
-    result = {**ending.to_json(), "players": sorted({owners[p] for p in ending.winners if owners.get(p)}),
+    result = {**ending.to_json(), "players": sorted({o for p in ending.winners if (o := owners.get(p))}),
               "phase": played or gf.phase_code(position)}
-    if gf.current() is None or gf.current().position != position:
+    if gf.current() is None or gf.phase_now().position != position:
         gf.new_phase(position, now, None)
     for p, pr in gf.powers().items():       # the players still in it, or put out by others, finished it
         if pr.status in PLAYING or (pr.status is PowerStatus.ELIMINATED and not _walked_out(gf, p, pr.account)):
-            records.note(gf, gf.current().seq, p, pr.account, "finished")
+            records.note(gf, gf.phase_now().seq, p, pr.account, "finished")
     gf.update_game(status=GameStatus.FINISHED.value, finished_at=iso(now), result=json.dumps(result),
                    next_event_at=None)
     gf.event("finished", now, **result)
@@ -313,7 +403,7 @@ def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
     return last is not None and last["event"] in ("abandoned", "resigned")
 
 
-def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict]:
+def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict[str, Any]]:
     """The phases one processing played, encoded once (judge.games.resultcodec) with the lines the
     players wrote beside the orders read."""
     written: dict[tuple[str, str], str] = {}
@@ -323,8 +413,8 @@ def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[di
     return [result_to_json(gf.variant, r, written) for r in results]
 
 
-def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict],
-             news: list[dict]) -> dict:
+def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict[str, Any]],
+             news: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything a results report needs, in plain JSON. The results themselves are not copied into
     every recipient's notice: `results_of` names the phase whose stored result they are, and
     `GameService.pending_notices` reads them from there (GameFile.read_notice_payload)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from .gamefile import GameFile
 
@@ -55,13 +56,13 @@ class Record:
         """Per cent of the phases that needed its orders in which it sent them (None: no phase yet)."""
         return None if not self.phases else 100.0 * (self.on_time + self.late) / self.phases
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "phases": self.phases, "reliability": self.reliability}
 
 
-def summed(rows: Iterable[tuple]) -> Record:
+def summed(rows: Iterable[tuple[int, ...]]) -> Record:
     """Rows of (games, on_time, late, missed, civil_disorder, abandoned, finished) summed."""
     total = [0] * 7
     for row in rows:
-        total = [a + (b or 0) for a, b in zip(total, row)]
+        total = [a + (b or 0) for a, b in zip(total, row, strict=True)]
     return Record(*total)

@@ -13,9 +13,11 @@ game files (`sync_index`, run at start-up). The clock is injected: tests move ti
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -30,18 +32,20 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import access, audience, deadlines, exchange, export, forming, master, players, press, processing, records, votes
+from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
+               standby, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
-                      NoSuchGame, Notice, NoticeKind, PhaseRecord, PlayedPhase, PowerState, SeatChange,
+                      NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
                       notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction
-from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_path, open_game,
-                    open_judge, stale_game_files)
+from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_files, game_path,
+                    open_game, open_judge, sound, stale_game_files)
+from .trouble import GameDamaged
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
                           store_orders, too_late)
 
@@ -55,6 +59,7 @@ def _current(gf: GameFile) -> PhaseRow:
         raise GameError(f"{gf.name} has not started")
     return row
 log = logging.getLogger("judge.games")
+news = logging.getLogger("judge.news")       # one line per game made; the courier tells the rest
 
 
 class GameService:
@@ -70,7 +75,11 @@ class GameService:
         self.clock = clock or SystemClock()
         self.checkpoint = checkpoint or (lambda name: None)
         self._local = threading.local()
-        self.judge  # migrate judge.sqlite now, at start-up
+        # Games whose phase raised in this process: not woken again until the judge restarts (trouble.HELD)
+        self._held: set[str] = set()
+        self._damaged: set[str] | None = None   # trouble.DAMAGED, read once, then kept up to date here
+        # this thread's connection, opened (and judge.sqlite migrated) now, at start-up
+        self._local.judge = open_judge(self.data, synchronous=self.judge_synchronous)
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -169,8 +178,44 @@ class GameService:
                 self.judge.execute("UPDATE game_index SET fingerprint = ? WHERE name = ? AND fingerprint = ?",
                                    [after, path.stem, before])
 
+    def damaged_games(self) -> set[str]:
+        if self._damaged is None:
+            self._damaged = trouble.damaged(self.judge)
+        return self._damaged
+
+    def _mark_damaged(self, name: str, error: str) -> None:
+        """The game's file is unsound: it is dropped from this thread's open files, unwritten, and
+        recorded for the keeper to be told (judge.mail.outbound.trouble_mail)."""
+        log.error("game %s: its file is damaged (%s); the game is left alone until it is restored", name, error)
+        key = game_path(self.data, name)
+        self.damaged_games().add(name)
+        getattr(self._local, "written", {}).pop(key, None)
+        db = (getattr(self._local, "games", None) or {}).pop(key, None)
+        if db is not None:
+            try:
+                if db.conn.in_transaction:
+                    db.conn.execute("ROLLBACK")
+                db.close()
+            except sqlite3.Error:
+                pass
+        trouble.mark(self.judge, name, trouble.DAMAGED, f"games/{key.name}: {error}", iso(self.clock()))
+
     @contextmanager
     def _game(self, name: str) -> Iterator[sqlite_utils.Database]:
+        """The game's file, open; a damaged one raises GameDamaged (whose words a player may read)."""
+        if check_game_name(name) in self.damaged_games():
+            raise GameDamaged(name)
+        try:
+            with self._open_game(name) as db:
+                yield db
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            self._mark_damaged(check_game_name(name), str(e))
+            raise GameDamaged(name) from e
+
+    @contextmanager
+    def _open_game(self, name: str) -> Iterator[sqlite_utils.Database]:
         pool = self._pool()
         if pool is None:    # (its fingerprint then changes on closing: the start-up sweep looks at it again)
             db = open_game(self.data, name)
@@ -253,22 +298,60 @@ class GameService:
         written (judge.games.store.fingerprint); the others are neither opened nor checked again.
         Each file is opened once (its schema checked then, for the rest of the process), and the
         whole index is written in one transaction: one fsync, however many games."""
-        paths = sorted((self.data / "games").glob("*.sqlite"))
-        stale = stale_game_files(self.data, self.judge) if quick else paths
-        for path in set(paths) - set(stale):
+        paths = game_files(self.data)
+        damaged = self.damaged_games()
+        # a damaged file is looked at again each time: a backup put back in its place clears the mark
+        stale = stale_game_files(self.data, self.judge, paths) if quick else paths
+        stale = sorted(set(stale) | {p for p in paths if p.stem in damaged})
+        for path in set(paths).difference(stale):
             game_checked(path)
         count = len(paths) - len(stale)
         with transaction(self.judge):
             for path in stale:
-                db = open_game(self.data, path.stem)
-                try:
-                    if db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
-                        continue  # left by a crash while the game was being created; never announced
-                    self._reindex(db)
-                finally:
-                    self._close_game(path, db)
-                count += 1
+                count += self._sweep(path)
+            for name in damaged - {p.stem for p in paths}:     # its file removed by the keeper: nothing to hold
+                trouble.clear(self.judge, name, trouble.DAMAGED)
+                damaged.discard(name)
         return count
+
+    def _sweep(self, path: Path) -> int:
+        """One changed game file at start-up: checked whole (store.sound) and its index row rewritten.
+        A damaged file is recorded (trouble.DAMAGED) and skipped, so every other game still runs.
+        1 if it holds a game."""
+        name = path.stem
+        try:
+            db = open_game(self.data, name)
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            self._mark_damaged(name, str(e))
+            return 0
+        except RuntimeError as e:   # a schema this judge cannot open (storage.db.migrate): held, the others run
+            self._hold(name, e, self.clock())
+            return 1
+        try:
+            problem = sound(db)
+            if problem is None and db.execute("SELECT count(*) FROM game").fetchone()[0] != 1:
+                return 0  # left by a crash while the game was being created; never announced
+            if problem is None:
+                self._reindex(db)
+        except sqlite3.DatabaseError as e:
+            if not trouble.is_damage(e):
+                raise
+            problem = str(e)
+        except Exception as e:  # a game the judge cannot read must not keep the others from starting
+            self._hold(name, e, self.clock())
+            return 1
+        finally:
+            with contextlib.suppress(sqlite3.DatabaseError):   # closing a damaged file may fail too
+                self._close_game(path, db)
+        if problem is not None:
+            self._mark_damaged(name, problem)
+            return 0
+        if trouble.clear(self.judge, name, trouble.DAMAGED):
+            log.warning("game %s: its file is sound again; the game runs", name)
+            self.damaged_games().discard(name)
+        return 1
 
     def close_games(self) -> None:
         """Close the game files this thread keeps open (the daemon, when it stops)."""
@@ -321,6 +404,7 @@ class GameService:
             self._reindex(db)
         finally:
             db.close()
+        news.info("game %s created: %s, %s rules, master %s", name, v.id, rules_.name, master or "none")
         return self.status(name)
 
     def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
@@ -377,9 +461,10 @@ class GameService:
         Orders for another power's units, and in a retreat phase for units not dislodged, are not
         kept: `refused` maps their index in `items` to why.
         `source` (the inbound message) makes a repeated dispatch of the same message do nothing.
-        `received` (when the judge took the mail in) ties the orders to the phase current then:
-        if that phase has since been played they are refused whole (`TooLate`), never stored
-        for the phase after it.
+        `received` (when the judge took the mail in) ties the orders to the phase current then, for
+        the sender: if that phase has since been played, or had only just begun and its sender's
+        results mail of the phase before was not yet out (`submissions.too_late`), they are refused
+        whole (`TooLate`), never stored for the phase after it.
         """
         power = power.upper()
         with self._write(name) as gf:
@@ -387,8 +472,8 @@ class GameService:
                 return replace(confirmation(gf, power), repeated=True)
             players.check_playing(gf, power, account)
             row = _current(gf)
-            if received is not None:
-                too_late(gf, row, received)
+            if received is not None:    # the results mail that could have told the sender of this phase
+                too_late(gf, row, received, account or gf.powers()[power].account)
             refused = {i: why for i, item in enumerate(items)
                        if (why := foreign_unit(gf, row, power, order_of(item))
                            or not_dislodged(gf, row, order_of(item))) is not None}
@@ -429,9 +514,13 @@ class GameService:
     def due_games(self, now: datetime | None = None, limit: int = 1000) -> list[str]:
         """Games with something due by `now`, by the indexed next_event_at: cost grows with the number due."""
         now = now or self.clock()
+        # a damaged game, or one whose phase raised in this process, is not due (see trouble)
+        held = sorted(self._held)
         return [r[0] for r in self.judge.execute(
-            "SELECT name FROM game_index WHERE next_event_at IS NOT NULL AND next_event_at <= ? "
-            "ORDER BY next_event_at LIMIT ?", [iso(now), limit])]
+            "SELECT name FROM game_index WHERE next_event_at IS NOT NULL AND next_event_at <= ?"
+            " AND name NOT IN (SELECT name FROM game_trouble WHERE kind = 'damaged')"
+            f" AND name NOT IN ({','.join('?' * len(held))})"
+            " ORDER BY next_event_at LIMIT ?", [iso(now), *held, limit])]
 
     def wake(self, name: str, now: datetime | None = None) -> str:
         """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
@@ -440,16 +529,70 @@ class GameService:
 
     def run_due(self, now: datetime | None = None, limit: int = 1000) -> dict[str, str]:
         """The scheduler's tick at `now` (the moment up to which the caller has read all stored mail;
-        a phase played here is played at `now`). A game that fails is logged and left due."""
+        a phase played here is played at `now`). One game's failure never stops the others: a damaged
+        file is recorded as such (trouble.DAMAGED); a game that raised is held (trouble.HELD) until
+        the judge restarts, its master and the keeper told; a busy file is left due for the next tick."""
         now = now or self.clock()
+        held_before = {t.name for t in trouble.everything(self.judge) if t.kind == trouble.HELD}
         done = {}
         for name in self.due_games(now, limit=limit):
             try:
                 done[name] = self.wake(name, now)
-            except Exception as e:  # noqa: BLE001 - one broken game must not stop every other game
-                log.exception("game %s could not be woken", name)
+            except GameDamaged:
+                done[name] = "damaged"
+                continue
+            except sqlite3.OperationalError as e:   # locked or busy: passing, tried again next tick
+                log.exception("game %s could not be woken; trying again next tick", name)
                 done[name] = f"error: {e}"
+                continue
+            except Exception as e:  # one broken game must not stop every other game
+                self._hold(name, e, now)
+                done[name] = "held"
+                continue
+            if name in held_before:
+                trouble.clear(self.judge, name, trouble.HELD)
+                log.warning("game %s: the phase held before was played", name)
+        self.offer_open_powers(now)
         return done
+
+    # -- the standby list (judge.games.standby) --------------------------------------------------
+    def set_standby(self, account: str, variants: str | None) -> str | None:
+        """STANDBY: put the account on the list (ANY, or variant ids), or take it off (None).
+        Returns what it is on now."""
+        self.accounts.get(account)
+        wanted = None if variants is None else standby.read_variants(variants)
+        for v in [] if wanted in (None, standby.ANY) else wanted.split(","):
+            self.variant(v)              # KeyError for a variant the judge does not have
+        standby.set_standby(self.judge, account, wanted, self.clock())
+        return wanted
+
+    def standby_of(self, account: str) -> str | None:
+        return standby.standby_of(self.judge, account)
+
+    def offer_open_powers(self, now: datetime | None = None) -> dict[str, list[tuple[str, str]]]:
+        """Offer each open power to the next standby for its variant (the tick's part): game ->
+        the (power, account) offers made. A game that fails here is left for the next tick."""
+        now = now or self.clock()
+        made: dict[str, list[tuple[str, str]]] = {}
+        for name in standby.games_with_open_powers(self.judge):
+            try:
+                with self._write(name) as gf:
+                    ranked = [a for a in standby.ranked_standbys(self.judge, gf.row()["variant"])
+                              if standby.may_take(gf, a, self.record(a))]
+                    offers = standby.offer_open_powers(gf, ranked, now)
+            except Exception:   # one game's trouble must not stop the tick; its own phase is run_due's
+                log.exception("game %s: offers to standbys failed; trying again next tick", name)
+                continue
+            if offers:
+                made[name] = offers
+        return made
+
+    def _hold(self, name: str, error: Exception, now: datetime) -> None:
+        log.exception("game %s: its phase could not be played; the game is held until the judge restarts", name)
+        self._held.add(name)
+        row = self.judge.execute("SELECT phase FROM game_index WHERE name = ?", [name]).fetchone()
+        trouble.mark(self.judge, name, trouble.HELD, f"{type(error).__name__}: {error}", iso(now),
+                     phase=row[0] if row else None)
 
     def process(self, name: str, *, source: str | None = None) -> str:
         """The master's `process`: play the current phase now, whatever is missing."""
@@ -594,6 +737,33 @@ class GameService:
                 gf.notice(f"{row.seq}:acted:{power}:{account}", NoticeKind.MASTER_ACTED, player,
                           {"power": power, "phase": row.phase, "master": account}, self.clock())
 
+    def set_player_password(self, name: str, power: str, master: str, password: str, *,
+                            source: str | None = None) -> str:
+        """A master sets a power's player's password (BECOME power, SET PASSWORD: njudge's way back for a
+        player who lost it); the player is told, without it (a password_set notice). Returns the
+        player's account. Refused (GameError) when that account reaches beyond this game (it plays
+        or masters another, or keeps the judge): a master of one game must not take over the rest."""
+        power = power.upper()
+        player = self.status(name).powers[power].account
+        if player is None:
+            raise GameError(f"nobody plays {power} in {name}")
+        elsewhere = sorted(({g for g, _ in self.games_of(player)} | {
+            g.name for g in self.list_games(player) if g.master == player or player in self.status(g.name).masters
+            or (g.status == "forming" and player in self.status(g.name).signups)}) - {name})
+        if elsewhere or self.accounts.get(player).keeper:
+            raise GameError(f"{player} also plays or runs {', '.join(elsewhere) or 'the judge'}")
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return player
+            if master not in gf.masters():
+                raise GameError(f"{master} is not a master of {name}")
+            now = self.clock()
+            gf.event("master set password", now, power=power, account=master)
+            gf.notice(f"{_current(gf).seq}:password:{power}:{iso(now)}", NoticeKind.PASSWORD_SET, player,
+                      {"power": power, "master": master}, now)
+            self.accounts.set_password(player, password)   # (again on a retry: the same password)
+        return player
+
     def eject(self, name: str, power: str, *, source: str | None = None) -> None:
         """The master takes a power from its player: it is open for takeover."""
         with self._write_once(name, source) as gf:
@@ -633,6 +803,18 @@ class GameService:
                 if nested:
                     db.conn.execute("RELEASE preview")
 
+    def preview_for(self, name: str, power: str) -> OwnPreview:
+        """A player's PREVIEW: the current phase played on paper with `power`'s standing orders and
+        no other power's (judge.games.processing.played_alone); nothing is stored."""
+        with self._read(name) as gf:
+            if gf.status is not GameStatus.ACTIVE:
+                raise GameError(f"{name} is {gf.status.value}")
+            row = _current(gf)
+            result, after = processing.played_alone(gf, power.upper())
+            return OwnPreview(seq=row.seq, phase=row.phase, variant=gf.variant.id, settings=gf.settings.to_json(),
+                              position=notation.position_to_json(gf.variant, row.position), results=(result,),
+                              power=power.upper(), after=notation.position_to_json(gf.variant, after))
+
     def auto_clock(self, name: str) -> deadlines.AutoClock:
         """The daily deadline hour (in the game's zone) that falls in waking hours for the most of its
         players, from their registered zones (those signed up, while it forms)."""
@@ -644,6 +826,12 @@ class GameService:
     def set_settings(self, name: str, **changes: Any) -> GameState:
         with self._write(name) as gf:
             master.change_settings(gf, self.clock(), **changes)
+        return self.status(name)
+
+    def set_rules(self, name: str, rules: str) -> GameState:
+        """The game's rulebook edition (`judge.engine.rules.edition`'s names), before it starts."""
+        with self._write(name) as gf:
+            master.change_rules(gf, edition(rules), self.clock())
         return self.status(name)
 
     # -- notices for the mail layer ----------------------------------------------------------------
@@ -688,7 +876,8 @@ class GameService:
 
     def games_with_notices(self) -> list[str]:
         return [r[0] for r in self.judge.execute(
-            "SELECT name FROM game_index WHERE pending_notices > 0 ORDER BY name")]
+            "SELECT name FROM game_index WHERE pending_notices > 0"
+            " AND name NOT IN (SELECT name FROM game_trouble WHERE kind = 'damaged') ORDER BY name")]
 
     def phase_of(self, name: str) -> tuple[str, str | None, str]:
         """(variant id, current phase code or None, game status): what reading orders needs."""
@@ -738,7 +927,8 @@ class GameService:
                 players_needed=gf.setup.players,
                 powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
                                       waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
-                                      centres=len(cur.position.centres_of(p)) if cur else 0)
+                                      centres=len(cur.position.centres_of(p)) if cur else 0,
+                                      excuses_used=pr.excuses_used)
                         for p, pr in powers.items()},
             )
 
@@ -799,6 +989,14 @@ class GameService:
         """The game's record as a whole-game `judge adjudicate` request (judge.games.export): JSON."""
         with self._read(name) as gf:
             return export.export(gf, name, self.clock())
+
+    def was_demoted(self, name: str, account: str) -> bool:
+        """`account` was a co-master of the game and is one no longer (DEMOTE)."""
+        if account in self.status(name).masters:
+            return False
+        with self._read(name) as gf:
+            return gf.db.execute("SELECT 1 FROM events WHERE kind = 'demoted' AND json_extract(detail, '$.account') = ?"
+                                 " LIMIT 1", [account]).fetchone() is not None
 
     def events(self, name: str) -> list[dict[str, Any]]:
         """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.variant import Variant
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -55,7 +57,7 @@ WORLD_WAR_TOSS_YEAR = 1914
 EACH = "each"
 
 
-def setup(name: str, variant=None) -> Setup:
+def setup(name: str, variant: Variant | None = None) -> Setup:
     """A setup by name; "each" gives every power of `variant` its own seat (none if not given)."""
     key = name.strip().lower()
     if key == EACH:

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from ..engine import notation
+from ..engine import misorders, notation
 from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Disembark, Order, Waive
-from ..engine.phase import check_orders
+from ..engine.outcomes import Outcome
+from ..engine.phase import Need, check_orders
+from ..engine.position import Position
 from . import fog, processing
-from .answers import Confirmation
-from .clock import iso, processing_time
+from .answers import Confirmation, NoticeKind
+from .clock import iso, parse_time, processing_time, shown
+from .digests import orders_digest
 from .gamefile import GameFile, PhaseRow
 from .model import GameError, GameStatus, NmrPolicy
 from .ordercodec import order_to_json
@@ -26,7 +29,8 @@ from .ordercodec import order_to_json
 
 def order_of(item: Any) -> Order | None:
     """The engine order of a parsed order or a (text, Order) pair."""
-    return item[1] if isinstance(item, tuple) else item.order
+    order: Order | None = item[1] if isinstance(item, tuple) else item.order
+    return order
 
 
 def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
@@ -90,18 +94,56 @@ class TooLate(GameError):
     """The mail's orders were for a phase that has been played since it arrived."""
 
 
-def too_late(gf: GameFile, row: PhaseRow, received: datetime) -> None:
-    """Refuse a mail's orders if the phase current when it arrived is no longer current.
+# No one reads a phase's results and answers them within this long of their being queued: a mail
+# that arrives sooner was written before its sender could have seen them.
+RESULTS_READ_SECONDS = 0   # the results queued is the moment they could be read: a mail after is for the new phase
+UNSENT_RESULTS_SECONDS = 600     # results not mailed this long after the play: no longer waited for
 
-    A mail's orders are for the phase that was current when the judge took the mail in: the one
-    it was written against. The daemon reads every stored mail before it plays a phase, so this
-    happens only to mail that came in after the play it missed (or in the moment of the play)."""
-    if received >= row.started_at:
+
+def too_late(gf: GameFile, row: PhaseRow, received: datetime, account: str | None = None) -> None:
+    """Refuse a mail's orders if they were written for a phase that is no longer current.
+
+    A mail's orders are for the phase its sender knew of when it arrived: the one current when
+    the judge took it in, unless that phase began so lately that the results of the one before
+    had not yet reached `account` (its results notice not yet queued, or queued less than
+    RESULTS_READ_SECONDS before). Such a mail was written for the phase just played (a rush of
+    orders in the seconds after a deadline), and filing it for the next one would play orders
+    nobody gave for it. That is asked only when the phase now is a movement phase: a movement
+    order reads as well in the next one, while in a retreat phase an order for a unit not
+    dislodged is refused as late on its own (`not_dislodged`), and builds are no moves. The daemon
+    reads every stored mail before it plays a phase, so this happens only to mail that came in after
+    (or in the moment of) the play it missed."""
+    if received < row.started_at:
+        then = _last_played(gf, "started_at <= ?", [iso(received)])
+        if then is None:
+            return   # it came before the game started: the first phase is the one it meant
+        raise _late(gf, row, then[0], then[1])
+    if account is None or row.position.phase.kind is not PhaseKind.MOVEMENT:
+        return   # only movement orders read as well in the phase after: retreats and builds differ in kind
+    before = gf.db.execute("SELECT seq, phase, processed_at FROM phases WHERE seq < ? AND rolled_back = 0"
+                           " AND processed_at IS NOT NULL ORDER BY seq DESC LIMIT 1", [row.seq]).fetchone()
+    if before is None:
         return
-    then = _last_played(gf, "started_at <= ?", [iso(received)])
-    if then is None:
-        return   # it came before the game started: the first phase is the one it meant
-    raise TooLate(f"too late for {played_words(gf, then[0], then[1])}, not used")
+    notice = gf.db.execute("SELECT queued_at FROM notices WHERE id = ?",
+                           [f"{gf.name}:{before[0]}:{NoticeKind.RESULTS}:{account}"]).fetchone()
+    if notice is None:
+        return   # no results mail goes to this account: the phase's start is all it could know
+    if notice[0] is None:
+        # Not yet mailed: the sender cannot have read it. Unless the courier has failed on it for
+        # long (then the keeper is told, and the players must not be shut out of the new phase).
+        if received < parse_time(before[2]) + timedelta(seconds=UNSENT_RESULTS_SECONDS):
+            raise _late(gf, row, before[1], before[2])
+    elif received < parse_time(notice[0]) + timedelta(seconds=RESULTS_READ_SECONDS):
+        raise _late(gf, row, before[1], before[2])
+
+
+def _late(gf: GameFile, row: PhaseRow, phase: str, processed_at: str) -> TooLate:
+    """"too late for Fall 1902 Movement (played at ...), not used; now Winter 1902 Adjustments,
+    deadline ...": the player learns at once which phase to write for, and by when."""
+    zone = gf.settings.time_zone
+    now = gf.variant.calendar.name(row.position.phase)
+    by = f", deadline {shown(iso(row.deadline), [zone])[zone]}" if row.deadline is not None else ""
+    return TooLate(f"too late for {played_words(gf, phase, processed_at)}, not used; now {now}{by}")
 
 
 def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] | None:
@@ -112,11 +154,10 @@ def _last_played(gf: GameFile, where: str, args: list[Any]) -> tuple[str, str] |
 
 
 def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
-    """"Fall 1901 Movement (played Tue 03 Mar 2026 12:00 CET)", in the game's zone."""
-    from .clock import shown
+    """"Fall 1901 Movement (played at Tue 03 Mar 2026 12:00 CET)", in the game's zone."""
     name = gf.variant.calendar.name(gf.variant.calendar.parse(phase))
     when = shown(processed_at, [gf.settings.time_zone])[gf.settings.time_zone]
-    return f"{name} (played {when})"
+    return f"{name} (played at {when})"
 
 
 def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,
@@ -148,7 +189,7 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
 
 def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
     sid = gf.submission(row.seq, power, now, source, "clear", "", [])
-    gf.db["orders"].delete_where("phase_seq = ? AND power = ?", [row.seq, power])
+    gf.db.table("orders").delete_where("phase_seq = ? AND power = ?", [row.seq, power])
     return sid
 
 
@@ -163,29 +204,49 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
 
 def confirmation(gf: GameFile, power: str) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
-    out as things stand, and the units still without orders (they will hold)."""
-    row = gf.current()
-    mine = gf.orders(row.seq).get(power, [])
-    problems = check_orders(gf.variant, row.position, {power: mine}, gf.rules)
+    out as things stand, and what the power still owes before it is "in" (processing.owed: the one
+    rule, so the reply never says both that every unit has an order and that the power is not in)."""
+    row = gf.phase_now()
+    every = gf.orders(row.seq)
+    mine = every.get(power, [])
+    # checked with every power's orders, as being "in" is: a move by an ally's convoy is no problem
+    # once the convoy is ordered
+    problems = [p for p in check_orders(gf.variant, row.position, every, gf.rules) if p.power == power]
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
     need = processing.needs(gf, row.position).get(power)
-    ordered = {o.unit.location.province for o in mine if hasattr(o, "unit")}
-    missing = [str(row.position.unit_in(loc.province)).upper() for loc in (need.units if need else ())
-               if loc.province not in ordered]
-    missing += [str(d.unit).upper() for d in (need.retreats if need else ())
-                if d.unit.location.province not in ordered]
+    owed = processing.owed(gf, row, power, every)
+    told = {p.order: _problem(p) for p in problems}
     return Confirmation(
         game=gf.name, power=power, phase=row.phase, orders=tuple(gf.order_rows(row.seq, power)),
-        problems=tuple({"order": notation.order_text(p.order), "read": order_to_json(p.order),
-                        "reason": p.reason.value, "why": p.why.value if p.why else None, "args": list(p.args)}
-                       for p in problems),
-        units_without_orders=tuple(missing), adjustment=_adjustment(need, mine),
-        all_in=not processing.unordered(gf, row, power), plays=_plays(gf, row, gf.powers()[power].account),
-        deadline=gf.times(row.deadline, gf.powers()[power].account))
+        problems=tuple(told.values()),
+        units_without_orders=owed.units, adjustment=_adjustment(need, mine, owed),
+        owed_orders=tuple(told.get(p.order, {**_problem(p), "why": None, "args": []}) for p in owed.refused),
+        all_in=not owed, plays=_plays(gf, row, gf.powers()[power].account),
+        deadline=gf.times(row.deadline, gf.powers()[power].account),
+        warnings=_warnings(gf, row.position, power, mine, problems),
+        digest=orders_digest(gf.name, row.phase, power, mine))
 
 
-def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
+def _problem(p: Outcome) -> dict[str, Any]:
+    return {"order": notation.order_text(p.order), "read": order_to_json(p.order), "reason": p.reason.value,
+            "why": p.why.value if p.why else None, "args": list(p.args)}
+
+
+def _warnings(gf: GameFile, position: Position, power: str, mine: Sequence[Order],
+              problems: Sequence[Outcome]) -> tuple[dict[str, Any], ...]:
+    """The likely misorders among the power's orders. Not a support or convoy of an empty province
+    that the problems already name (the reply says it there), nor, with fog of war, one out of the
+    power's sight (that would tell it the province is empty)."""
+    refused = {p.order.unit.location.province for p in problems if hasattr(p.order, "unit")}
+    seen = fog.sight(gf.variant, position, {power}) if gf.settings.fog else None
+    found = [w for w in misorders.warnings(gf.variant, position, power, mine)
+             if w.kind is not misorders.Kind.NOBODY_THERE
+             or (w.args[0] not in refused and (seen is None or w.args[1] in seen))]
+    return tuple({"kind": w.kind.value, "args": list(w.args)} for w in found)
+
+
+def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     """When the phase will be played as things stand, for the reply to say it truly: "early" (every
     power is in: at the scheduler's next look), at a time (the deadline after its grace), or
     "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
@@ -199,10 +260,12 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict:
     return {"when": "waits"}
 
 
-def _adjustment(need, orders: Sequence[Order]) -> dict | None:
-    """In an adjustment phase: builds allowed or removals due, and how many the orders give."""
+def _adjustment(need: Need | None, orders: Sequence[Order], owed: processing.Owed) -> dict[str, Any] | None:
+    """In an adjustment phase: builds allowed or removals due, how many the orders give, and how many
+    of those the rules allow (a build in a foreign centre counts for none)."""
     if need is None or not (need.builds or need.removals):
         return None
     return {"builds": need.builds, "removals": need.removals,
             "builds_ordered": sum(isinstance(o, (Build, Waive)) for o in orders),
-            "removals_ordered": sum(isinstance(o, Disband) for o in orders)}
+            "removals_ordered": sum(isinstance(o, Disband) for o in orders),
+            "builds_owed": owed.builds, "removals_owed": owed.removals}

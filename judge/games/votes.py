@@ -7,7 +7,7 @@ from . import processing
 from .answers import NoticeKind
 from .clock import iso
 from .ending import Ending, draw_result, draw_survivors
-from .gamefile import GameFile
+from .gamefile import GameFile, PowerRow
 from .model import DrawRule, GameError, GameStatus, PowerStatus
 
 
@@ -20,7 +20,7 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
     mine = [p for p in gf.powers_of(account) if powers[p].status is not PowerStatus.ELIMINATED]
     if not mine:
         raise GameError(f"{account} plays no surviving power in {gf.name}")
-    row = gf.current()
+    row = gf.phase_now()
     # who shares a draw (and so votes on it): as the game's edition counts survivors
     alive = [p for p in draw_survivors(row.position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
     if kind == "draw":
@@ -30,7 +30,7 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
     elif value and powers[value].account == account:
         raise GameError("a concession is to another player's power, not to one of your own")
     for p in mine:
-        gf.db["votes"].upsert({"power": p, "kind": kind, "value": value, "at": iso(now)}, pk=("power", "kind"))
+        gf.db.table("votes").upsert({"power": p, "kind": kind, "value": value, "at": iso(now)}, pk=("power", "kind"))
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
     ending = None
     if kind == "draw":
@@ -64,9 +64,10 @@ def _check_draw_vote(gf: GameFile, value: str, alive: list[str]) -> None:
         raise GameError("only survivors can share a draw, not " + ", ".join(sorted(unknown)))
 
 
-def _alive_sides(gf: GameFile) -> tuple[list[str], dict]:
+def _alive_sides(gf: GameFile) -> tuple[list[str], dict[str, PowerRow]]:
     powers = gf.powers()
-    alive = [p for p in draw_survivors(gf.current().position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
+    alive = [p for p in draw_survivors(gf.phase_now().position, gf.variant.power_ids, gf.rules)
+             if not powers[p].neutral]
     return alive, powers
 
 
@@ -85,9 +86,9 @@ def ask_to_concede(gf: GameFile, to_power: str, now: datetime) -> None:
     alive, powers = _alive_sides(gf)
     conceded, needed = concession_tally(gf, to_power)
     votes = gf.votes("concede")
-    ask = sorted({powers[p].account for p in alive if powers[p].account and votes.get(p) != to_power
-                  and powers[p].account != powers[to_power].account})
-    seq = gf.current().seq
+    ask = sorted({a for p in alive if (a := powers[p].account) and votes.get(p) != to_power
+                  and a != powers[to_power].account})
+    seq = gf.phase_now().seq
     for account in ask:
         gf.notice(f"{seq}:concede:{to_power}:{conceded}", NoticeKind.CONCESSION, account,
-                  {"power": to_power, "phase": gf.current().phase, "conceded": conceded, "needed": needed}, now)
+                  {"power": to_power, "phase": gf.phase_now().phase, "conceded": conceded, "needed": needed}, now)

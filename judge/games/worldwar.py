@@ -12,6 +12,7 @@ import json
 import random
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from ..engine import notation
 from ..engine.calendar import Phase, PhaseKind
@@ -28,10 +29,10 @@ def italy_closed(phase: Phase) -> bool:
     return phase.year <= WORLD_WAR_TOSS_YEAR
 
 
-def close_italy(orders: dict[str, list[Order]]) -> tuple[dict[str, list[Order]], list[dict]]:
+def close_italy(orders: dict[str, list[Order]]) -> tuple[dict[str, list[Order]], list[dict[str, Any]]]:
     """Orders that would enter Italian territory are void: the unit holds instead."""
     kept: dict[str, list[Order]] = {}
-    rulings: list[dict] = []
+    rulings: list[dict[str, Any]] = []
     for power, given in orders.items():
         kept[power] = []
         for order in given:
@@ -57,9 +58,9 @@ def _toss(gf: GameFile) -> tuple[str, ...] | None:
     return tuple(json.loads(row["detail"])["winner"])
 
 
-def world_war_events(gf: GameFile, position: Position, now: datetime) -> tuple[Position, list[dict]]:
+def world_war_events(gf: GameFile, position: Position, now: datetime) -> tuple[Position, list[dict[str, Any]]]:
     """Apply the game's special events up to `position`; returns it (retreats closed) and the news."""
-    news: list[dict] = []
+    news: list[dict[str, Any]] = []
     fall = max(i for i, s in enumerate(gf.variant.calendar.seasons) if s.adjustments)
     if position.phase > Phase(WORLD_WAR_TOSS_YEAR, fall, PhaseKind.MOVEMENT) and _toss(gf) is None:
         seats = gf.setup.seats
@@ -68,14 +69,14 @@ def world_war_events(gf: GameFile, position: Position, now: datetime) -> tuple[P
         news.append({"kind": "coin_toss", "power": ITALY, "winner": list(winner), "seat": seat_name(winner),
                      "joins": "Spring 1915"})
     italy = gf.powers().get(ITALY)
-    if italy and italy.neutral and position.phase >= Phase(WORLD_WAR_TOSS_YEAR + 1, 0, PhaseKind.MOVEMENT):
-        winner = _toss(gf)
-        account = gf.powers()[winner[0]].account
+    if italy and italy.neutral and position.phase >= Phase(WORLD_WAR_TOSS_YEAR + 1, 0, PhaseKind.MOVEMENT) \
+            and (tossed := _toss(gf)) is not None:      # (tossed in 1915: see above)
+        account = gf.powers()[tossed[0]].account
         gf.set_power(ITALY, account=account, neutral=0, missed=0,
                      status=PowerStatus.ACTIVE if position.units_of(ITALY) or position.centres_of(ITALY)
                      else PowerStatus.ELIMINATED)
-        gf.power_event(ITALY, account, "joined " + seat_name(winner), now, gf.phase_code(position))
-        news.append({"kind": "italy_joins", "power": ITALY, "seat": seat_name(winner), "account": account})
+        gf.power_event(ITALY, account, "joined " + seat_name(tossed), now, gf.phase_code(position))
+        news.append({"kind": "italy_joins", "power": ITALY, "seat": seat_name(tossed), "account": account})
     if italy_closed(position.phase):
         position = retreats_outside_italy(position)
     return position, news

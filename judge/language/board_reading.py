@@ -15,9 +15,19 @@ from collections.abc import Mapping
 from ..engine import (Build, Convoy, Disband, Hold, Move, Order, Position, Retreat, SupportHold, SupportMove,
                       UnitKind, UnitRef, Variant)
 from ..engine.calendar import PhaseKind
-from ..engine.geography import Terrain
+from ..engine.adjustment import buildable_sites
+from ..engine.geography import Location, Terrain
 from ..engine.phase import orders_needed
 from ..engine.position import DislodgedUnit, Unit
+
+
+def _loc(loc: Location) -> str:
+    """"Vie", "StP/nc" as a player writes them (the reader takes any case)."""
+    return str(loc).capitalize()
+
+
+def _short(unit: Unit) -> str:
+    return f"{unit.kind.value} {_loc(unit.location)}"
 
 
 def _a(kind: UnitKind) -> str:
@@ -28,7 +38,10 @@ def _a(kind: UnitKind) -> str:
 class BoardView:
     """The part of a position the reader uses; made once per message (or request) and read only."""
 
-    def __init__(self, variant: Variant, position: Position) -> None:
+    def __init__(self, variant: Variant, position: Position, unordered: frozenset[str] | None = None) -> None:
+        """`unordered`: the provinces of the units still without a stored order, if known: the
+        examples after a line that does not read come from those first."""
+        self.unordered = unordered
         self.variant = variant
         self.board = variant.board
         self.position = position
@@ -50,6 +63,35 @@ class BoardView:
         if self.kind is PhaseKind.RETREAT:
             return [d.unit for d in self.dislodged.values() if d.unit.power == power and d.unit.kind is kind]
         return [u for u in self.units.values() if u.power == power and u.kind is kind]
+
+    def examples(self, power: str) -> tuple[str, ...]:
+        """Orders this power could give now, from its own units ("A Vie H", "A Vie - Bud"), to show
+        after a line that does not read: a generic example names a unit the player does not have.
+        Empty when the power has nothing to order in this phase."""
+        if self.kind is PhaseKind.MOVEMENT:
+            own = self.units_of(power, UnitKind.ARMY) + self.units_of(power, UnitKind.FLEET)
+            for unit in sorted(own, key=lambda u: (self._ordered(u), str(u.location))):
+                near = sorted(p for p in self.board.neighbours(unit.location.province)
+                              if self.board.can_reach_province(unit.kind, unit.location, p))
+                held = f"{_short(unit)} H"
+                return (held, f"{_short(unit)} - {near[0].capitalize()}") if near else (held,)
+            return ()
+        if self.kind is PhaseKind.RETREAT:
+            for d in sorted(self.dislodged.values(), key=lambda d: (self._ordered(d.unit), str(d.unit.location))):
+                if d.unit.power == power:
+                    to = [f"{_short(d.unit)} R {_loc(d.retreats[0])}"] if d.retreats else []
+                    return (*to, f"disband {_short(d.unit)}")
+            return ()
+        need = self._needs.get(power)
+        if need and need.builds:
+            return tuple(f"build A {_loc(Location(c))}" for c in buildable_sites(self.variant, self.position, power))
+        if need and need.removals:
+            own = sorted((u for u in self.units.values() if u.power == power), key=lambda u: str(u.location))
+            return tuple(f"remove {_short(u)}" for u in own[:2])
+        return ()
+
+    def _ordered(self, unit: Unit) -> bool:
+        return self.unordered is not None and unit.location.province not in self.unordered
 
     def _name(self, province: str) -> str:
         return self.board.province(province).name

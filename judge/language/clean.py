@@ -136,9 +136,7 @@ def clean_text(text: str) -> str:
             in_signature = True
         elif in_signature and _quote_starts_at(lines, i):
             in_signature = False  # a quote below the signature: a bottom-poster's words may follow it
-        if in_signature:
-            out.append("")
-        elif _QUOTE.match(line):
+        if in_signature or _QUOTE.match(line):
             out.append("")
         elif (span := _attribution_at(lines, i)):
             if not _quote_follows(lines, i + span):

@@ -25,7 +25,7 @@ class Register:
 class SignOn:
     """`SIGNON Fgame pw`: power initial + game name. `word` is the two as written: a power may also
     be named by the start of its name (`SIGNON Parisgame`), which only the judge, knowing its games,
-    can tell from the game's name (judge.mail.screening.auth.read_signon); `power_letter` and `game`
+    can tell from the game's name (judge.mail.screening.sign_on_names.read_signon); `power_letter` and `game`
     are the reading with a one-letter initial."""
     power_letter: str
     game: str
@@ -84,6 +84,12 @@ class Map:
 @dataclass(frozen=True, slots=True)
 class Export:
     """`EXPORT game`: the game's whole record, a JSON attachment `judge adjudicate` replays."""
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Calendar:
+    """`CALENDAR game`: the game's next deadline, an .ics attachment for the player's calendar."""
     game: str
 
 
@@ -225,6 +231,17 @@ class Unobserve:
 
 
 @dataclass(frozen=True, slots=True)
+class Whois:
+    """WHOIS [account ...]: each account's record across this judge's games; none named: one's own."""
+    accounts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """VERSION: which judge this is, and its version."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The master's REVEAL: an anonymous game's players shown to everyone."""
 
@@ -280,15 +297,15 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
-           | Exchange | ForceStart | Terminate | Access | Map | Export | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal)
+           | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
-    "register signon sign login create join observe watch list games history hist summary sum press p "
+    "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export whogame promote demote clear concede unobserve unwatch stop reveal".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -362,6 +379,9 @@ class _Build(Transformer[Token, Command]):
 
     def export(self, c: _Items) -> Command:
         return Export(str(c[0]))
+
+    def calendar(self, c: _Items) -> Command:
+        return Calendar(str(c[0]))
 
     def join_password(self, c: _Items) -> Command:
         word = str(c[-1])
@@ -455,6 +475,12 @@ class _Build(Transformer[Token, Command]):
     def reveal(self, c: _Items) -> Command:
         return Reveal()
 
+    def whois(self, c: _Items) -> Command:
+        return Whois(_words(c))
+
+    def version(self, c: _Items) -> Command:
+        return Version()
+
     def process(self, c: _Items) -> Command:
         return Process(_opt(c, 0))
 
@@ -507,7 +533,7 @@ def _exchange(words: list[str]) -> Exchange:
     else:
         partner = words.pop(0)
         low.pop(0)
-    kept = [(w, lw) for w, lw in zip(words, low) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
+    kept = [(w, lw) for w, lw in zip(words, low, strict=True) if lw not in _GIVE_WORDS and lw not in ("and", "&")]
     if not kept or all(lw in _CANCEL_WORDS for _, lw in kept):
         return Exchange(partner, (), ())
     splits = [i for i, (_, lw) in enumerate(kept) if lw in _FOR_WORDS]
@@ -534,6 +560,8 @@ USAGE = {
     "join": "JOIN game password [power] [PRIVATE join-password]",
     "map": "MAP game [phase]",
     "export": "EXPORT game",
+    "calendar": "CALENDAR game",
+    "ics": "CALENDAR game",
     "observe": "OBSERVE game",
     "history": "HISTORY game [phases]",
     "summary": "SUMMARY game",
@@ -563,12 +591,18 @@ class CommandReader:
             # the Transformer given to Lark makes the tree a Command
             return cast(Command, self._lark.parse(line.strip()))
         except UnexpectedInput as e:
-            first = line.split()[0].lower() if line.split() else ""
-            usage = USAGE.get(first, "")
-            expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
-            shown = [x.strip('"').lower() for x in expected if not x.startswith("__")][:8]
-            return CommandError(f"command not understood at column {getattr(e, 'column', '?')}",
-                                usage or ", ".join(shown), (usage,) if usage else ())
+            # in the player's words, never the parser's: where the line stops making sense, and its form
+            text = line.strip()
+            first = text.split()[0] if text else ""
+            usage = USAGE.get(first.lower(), "")
+            column = getattr(e, "column", None)
+            ended = getattr(getattr(e, "token", None), "type", "") == "$END"      # the line ran out
+            rest = text[column - 1:].split() if not ended and isinstance(column, int) and 0 < column <= len(text) \
+                else []
+            problem = (f"{first.upper()} was not understood from {rest[0]!r} on" if rest
+                       else f"{first.upper()} needs more words")
+            return CommandError(problem, usage or "HELP COMMANDS shows how each command is written",
+                                (usage,) if usage else ())
         except (LarkError, ValueError) as e:
             cause = e.orig_exc if hasattr(e, "orig_exc") else e
             return CommandError(str(cause), USAGE.get(line.split()[0].lower(), ""))

@@ -315,7 +315,7 @@ class TokenListLexer(Lexer):
     # Lark's current custom-lexer interface: `lex(lexer_state, parser_state)`, called without a wrapper.
     __future_interface__ = 2
 
-    def __init__(self, lexer_conf: Any) -> None:  # noqa: D107 - Lark's constructor signature
+    def __init__(self, lexer_conf: Any) -> None:  # Lark's constructor signature
         pass
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:  # the state's text: our tokens

@@ -41,8 +41,8 @@ def unflow(text: str, delsp: bool = False) -> str:
     """Join the soft line breaks of a format=flowed body (RFC 3676, section 4)."""
     out: list[str] = []
     pending: tuple[int, str] | None = None  # (quote depth, text so far) of a line that flows on
-    for raw in text.split("\n"):
-        raw = raw.rstrip("\r")
+    for physical in text.split("\n"):
+        raw = physical.rstrip("\r")
         depth = len(raw) - len(raw.lstrip(">"))
         line = raw[depth:]
         if line.startswith(" "):
@@ -162,11 +162,23 @@ class _HtmlText(HTMLParser):
     def _quoted(self) -> bool:
         return any(q for _, q, _ in self.stack)
 
+    def _at_line_start(self) -> bool:
+        last = next((p for p in reversed(self.parts) if p), "\n")
+        return last.endswith("\n")
+
+    def _break(self, tag: str) -> None:
+        """A line ends at <br> always (<div><br></div> is the blank line the writer typed), at the edge
+        of a block only if one has not just ended: a mail client writes each line the writer typed as
+        a block of its own (<div>A Par H</div><div>A Mar H</div>), and the reply numbers the lines as
+        the writer saw them, not the block edges."""
+        if tag == "br" or not self._at_line_start():
+            self.parts.append("\n")
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         marks = {w.lower() for k, v in attrs if k in ("class", "id") and v for w in v.split()}
         quotes = tag == "blockquote" or bool(marks & self.QUOTE_MARKS)
         if tag in self.BREAKS:
-            self.parts.append("\n")
+            self._break(tag)
         elif tag in self.CELLS:
             self.parts.append(" ")
         if tag not in self.VOID:
@@ -174,24 +186,24 @@ class _HtmlText(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.BREAKS:
-            self.parts.append("\n")
+            self._break(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if any(t == tag for t, _, _ in self.stack):
             while self.stack and self.stack.pop()[0] != tag:
                 pass
         if tag in self.BREAKS:
-            self.parts.append("\n")
+            self._break(tag)
         elif tag in self.CELLS:
             self.parts.append(" ")
 
     def handle_data(self, data: str) -> None:
         if any(s for _, _, s in self.stack):
             return
-        if any(t == "pre" for t, _, _ in self.stack):
-            lines = data.split("\n")
-        else:
-            lines = [re.sub(r"[ \t\r\n]+", " ", data)]
+        pre = any(t == "pre" for t, _, _ in self.stack)
+        if not pre and not data.strip() and self._at_line_start():
+            return   # the white space between blocks in the markup: no line, and no text on one
+        lines = data.split("\n") if pre else [re.sub(r"[ \t\r\n]+", " ", data)]
         mark = "> " if self._quoted() else ""
         self.parts.append("\n".join(mark + line for line in lines))
 

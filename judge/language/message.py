@@ -7,9 +7,11 @@ when there was none) it returns an `OrderContext` or None ("no game to order for
 PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
 ends the message: lines after it are not read. Lines among the orders in which
 nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
-are not read as orders: they are listed in `Message.ignored`, never as errors. Two
-neighbouring lines that fail alone but read as one order line are one line a client
-hard-wrapped, and are read together (the order keeps the first line's number).
+are not read as orders: they are listed in `Message.ignored`, never as errors. A line
+that starts with njudge's or DPjudge's words (judge.language.other_judges) is a command,
+never such a line: read as this judge's command it is (`read_as`), or refused naming the
+nearest. Two neighbouring lines that fail alone but read as one order line are one line a
+client hard-wrapped, and are read together (the order keeps the first line's number).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from ..engine import Position
 from ..engine.calendar import PhaseKind
 from .board_reading import BoardView
 from .chatter import is_chatter
+from . import other_judges
 from .clean import normalise_chars
 from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
 from .parse import OrderError, OrderParse, OrderReader
@@ -41,6 +44,7 @@ class CommandItem:
     line: int
     text: str
     command: Command
+    read_as: str = ""   # an njudge or DPjudge command's line as this judge read it (judge.language.other_judges)
 
 
 @dataclass(frozen=True)
@@ -143,13 +147,19 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         i += 1
         if not line:
             continue
-        if _first_word(line) not in COMMAND_WORDS:
+        veteran = other_judges.read(line)    # a word of njudge's or DPjudge's is a command, never chatter
+        if veteran is None and _first_word(line) not in COMMAND_WORDS:
             block.append(number)
             continue
         flush()
-        result = commands.parse(line)
+        if veteran is not None and veteran.refused:
+            items.append(OrderError(number, line, f"not a command here; the nearest is {veteran.word.nearest}"))
+            continue
+        read_as = veteran.text if veteran is not None and veteran.mapped else ""
+        result = commands.parse(veteran.text if veteran is not None else line)
         if isinstance(result, CommandError):
-            items.append(OrderError(number, line, result.problem, result.expected, result.suggestions))
+            problem = f"read as {read_as}: {result.problem}" if read_as else result.problem
+            items.append(OrderError(number, line, problem, result.expected, result.suggestions))
             continue
         if isinstance(result, Press):
             body: list[str] = []
@@ -162,7 +172,7 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
                 continue
             i += 1  # the ENDPRESS line
             result = dataclasses.replace(result, body="\n".join(body).strip("\n"))
-        items.append(CommandItem(number, line, result))
+        items.append(CommandItem(number, line, result, read_as))
         if isinstance(result, (SignOn, Join)):
             signon = result
         if isinstance(result, SignOff):

@@ -13,17 +13,17 @@ import bisect
 import difflib
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
-
-from lark import Token
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Variant
+
+if TYPE_CHECKING:       # a type only: the games layer reads names without the parser (judge status)
+    from lark import Token
 
 _SEPARATORS = re.compile(r"[\s\-_]+")
 _DROPPED = re.compile(r"[.'’`]")
 MIN_PREFIX = 3
 MIN_TYPO_NAME = 5
-MAX_PHRASE_WORDS = 4
 MIN_POWER_PREFIX = 4
 # Older names of the standard map's powers, as the 1982 rulebook writes them ("Austria-Hungary:",
 # "S Austro-Hungarian A Ser"); only for a variant that has a power with that id.

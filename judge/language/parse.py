@@ -29,6 +29,7 @@ from ..engine.calendar import PhaseKind
 from ..engine.geography import Coast, Terrain
 from ..engine.notation import order_text
 from .clean import normalise_chars
+from .coast_reading import Refusal, read_coasts
 from .board_reading import BoardView
 from .lexer import KINDS, UNKNOWN_KIND, Lexed, TokenListLexer, lex, raw_words
 from .names import NameIndex, Resolved, or_list
@@ -61,12 +62,17 @@ class OrderError:
     problem: str
     expected: str = ""
     suggestions: tuple[str, ...] = ()
+    # the suggestions are orders of the phase's kind, not a guess at what was meant: a reply shows
+    # them "for example", never "did you mean" (they may name a unit the player does not have)
+    examples: bool = False
 
     def __str__(self) -> str:
         parts = [f"line {self.line}: {self.text!r}: {self.problem}"]
         if self.expected:
             parts.append(f"expected {self.expected}")
-        if self.suggestions:
+        if self.suggestions and self.examples:
+            parts.append("for example " + or_list([repr(s) for s in self.suggestions]))
+        elif self.suggestions:
             parts.append("did you mean " + or_list([repr(s) for s in self.suggestions]) + "?")
         return "; ".join(parts)
 
@@ -113,6 +119,15 @@ _NOT_IN_PHASE = {
     PhaseKind.RETREAT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "REMOVE", "BUILD", "WAIVE", "EMBARK", "DISEMBARK"},
     PhaseKind.ADJUSTMENT: {"HOLD", "SUPPORT", "CONVOY", "VIACONVOY", "RETREAT", "DASH", "EMBARK", "DISEMBARK"},
 }
+
+
+def _own_examples(error: OrderError, view: BoardView | None, power: str | None) -> OrderError:
+    """Generic examples ("A Bur - Gas") give way to orders from the writer's own units, when the
+    board and the power are known and it has something to order."""
+    if not error.examples or view is None or not power:
+        return error
+    own = view.examples(power)
+    return dataclasses.replace(error, suggestions=own) if own else error
 
 
 class _Build(Transformer[Token, _Built]):
@@ -170,7 +185,8 @@ class _Build(Transformer[Token, _Built]):
         return "convoy", Convoy(unit, army, to)
 
     def retreat(self, parts: _Items) -> _Built:
-        return "retreat", Retreat(parts[0], parts[-1])
+        unit = next(p for p in parts if isinstance(p, UnitRef))   # "A Bul R Con" or "retreat bul-con"
+        return "retreat", Retreat(unit, parts[-1])
 
     def disband(self, parts: _Items) -> _Built:
         a, b = parts
@@ -246,8 +262,8 @@ class OrderReader:
         errors: list[OrderError] = []
         current = power
         view = position if position is None or isinstance(position, BoardView) else BoardView(self.variant, position)
-        for number, line in enumerate(normalise_chars(text).split("\n"), first_line):
-            line = line.strip()
+        for number, given in enumerate(normalise_chars(text).split("\n"), first_line):
+            line = given.strip()
             if not line:
                 continue
             body, named, bad, prefix_notes = self._power_prefix(line)
@@ -261,7 +277,8 @@ class OrderReader:
                 continue
             whose = named or current
             adjust = adjusting or (view.adjusting(whose) if view is not None else None)
-            for piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+            for given_piece in _SPLIT.split(body) if ";" in body or "," in body else (body,):
+                piece = given_piece
                 if not piece[:1].isalpha():  # no quote or numbering to drop before a letter
                     piece = LIST_MARKER.sub("", _LEADING_QUOTE.sub("", piece))
                 if not piece[-1:].isalnum():  # nothing trailing to drop after a letter or digit
@@ -271,17 +288,24 @@ class OrderReader:
                     continue
                 read, board = self.read_one(piece, phase_kind, adjust)
                 # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
-                for part, result, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                for part, as_read, on_board in read if isinstance(read, list) else ((piece, read, board),):
+                    result = as_read
                     if on_board and view is not None:
                         result = self._board_read(part, phase_kind, adjust, view, whose, result)
                     if view is not None and isinstance(result, OrderError) and result.expected in _NAME_EXPECTED:
                         result = self._within_reach(part, result, view)
                     if isinstance(result, OrderError):
-                        errors.append(OrderError(number, part if part != line else line, result.problem,
-                                                 result.expected, result.suggestions))
+                        errors.append(_own_examples(dataclasses.replace(
+                            result, line=number, text=part if part != line else line), view, whose))
+                        continue
+                    # the unit named is the unit that is there, and a coast is one the map has
+                    placed = read_coasts(result[0], part, self.variant, view, whose)
+                    if isinstance(placed, Refusal):
+                        errors.append(OrderError(number, part if part != line else line, placed.problem,
+                                                 placed.expected, placed.suggestions))
                     else:
-                        order, notes = result
-                        orders.append(ParsedOrder(number, part, order, whose, prefix_notes + notes))
+                        orders.append(ParsedOrder(number, part, placed[0], whose,
+                                                  prefix_notes + result[1] + placed[1]))
         return OrderParse(tuple(orders), tuple(errors))
 
     def _power_prefix(self, line: str) -> tuple[str, str | None, str | None, tuple[str, ...]]:
@@ -299,14 +323,6 @@ class OrderReader:
         return line[m.end():], power, None, notes
 
     # -- one order ------------------------------------------------------------------------------
-    def parse_one(self, text: str, phase_kind: PhaseKind,
-                  adjusting: str | None = None) -> tuple[Order, tuple[str, ...]] | OrderError:
-        """One order (no separators) to (order, notes), or an OrderError with line 0, without a board."""
-        result = self.read_one(text, phase_kind, adjusting)[0]
-        if isinstance(result, list):
-            return OrderError(0, text, "several orders in one", "one order", tuple(t for t, _r, _b in result))
-        return result
-
     def read_one(self, text: str, phase_kind: PhaseKind,
                  adjusting: str | None = None) -> tuple[LineReading, bool]:
         """(result, board): the reading without a board, and whether the board could change it.
@@ -342,7 +358,7 @@ class OrderReader:
         if lexed.problems:
             return self._name_error(text, lexed)
         if not lexed.tokens:
-            return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2])
+            return OrderError(0, text, "no order here", "an order", EXAMPLES[phase_kind][:2], examples=True)
         try:
             tag, built = self._run(lexed.tokens)
         except UnexpectedInput as e:
@@ -350,7 +366,7 @@ class OrderReader:
         except (LarkError, VisitError, TypeError, ValueError, KeyError) as e:
             # A defect of the grammar or its Transformer: one line is refused, the message goes on.
             return OrderError(0, text, f"order not understood ({type(e).__name__})", "",
-                              EXAMPLES[phase_kind][:2])
+                              EXAMPLES[phase_kind][:2], examples=True)
         unit = getattr(built, "unit", None)
         if lexed.board or (unit is not None and unit.location is NOWHERE):
             lexed.board = True  # (a unit named by its kind alone: "F Stands")
@@ -380,6 +396,8 @@ class OrderReader:
         """The one reading of `text` the board allows (with a note saying how it was read), else
         `base` (the reading without the board); several readings the board allows are an error
         that names them."""
+        if isinstance(base, tuple) and view.problem(base[0], power) is None:
+            return base  # the plain reading is among the readings, and it stands if the board allows it
         lexed = lex(text, self.names)
         choices = []
         for token in lexed.tokens:
@@ -426,7 +444,7 @@ class OrderReader:
                 and _kind_alone(lexed.tokens):
             why = [f"{self.variant.power(unit.power).name} has one {unit.kind.full_name}, in "
                    f"{self.names.name(unit.location.province)}"]
-        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order])
+        ambiguous = [(t.value, c.value.province) for t, c in zip(lexed.tokens, chosen[order], strict=True)
                      if t.type == "PLACE" and t.value.province is None and t.value.ambiguous]
         if ambiguous:  # "Nor": say what it could have been, and which one the board has
             why = [f"'{r.text}' could be {or_list(r.ambiguous)}; only {self.names.name(pid)} fits the board"
@@ -494,7 +512,7 @@ class OrderReader:
             problem = "the order stops too soon"
         else:
             problem = f"'{_shown(token)}' was not expected there"
-        return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind])
+        return OrderError(0, text, problem, or_list(words) if words else "", EXAMPLES[phase_kind], examples=True)
 
     def _for_phase(self, text: str, tag: str, built: Any, phase: PhaseKind, notes: tuple[str, ...],
                    adjusting: str | None = None) -> Reading:
@@ -508,10 +526,6 @@ class OrderReader:
         if phase is PhaseKind.MOVEMENT:
             if tag == "move" and self._lands(built):
                 return Disembark(built.unit, built.to), notes + (f"{text} read as the army disembarking",)
-            if tag == "move" and built.unit.kind is UnitKind.ARMY and built.to.coast is not None:
-                notes = notes + (
-                    f"an army takes no coast: it moves to {self.variant.board.province(built.to.province).name}",
-                )
             if tag in ("move", "hold", "support", "convoy", "embark", "disembark"):
                 return built, notes
             return _wrong(text, phase, {"retreat": "a retreat", "disband": "a disband", "remove": "a removal",

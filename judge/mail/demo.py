@@ -14,12 +14,14 @@ import smtplib
 import sqlite3
 import sys
 import time
+from collections.abc import Callable, Sequence
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
-from ..config import ConfigError, load_config
+from ..config import Config, ConfigError, load_config
 from .outbound.compose import stable_message_id
 
 POWERS = {"A": "austria", "E": "england", "F": "france", "G": "germany", "I": "italy", "R": "russia", "T": "turkey"}
@@ -63,8 +65,10 @@ SCRIPT = [
     ),
 ]
 
+Say = Callable[..., object]     # print, or nothing (--quiet)
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("demo", help="play a short game by mail against a running `judge serve`",
                        description="Plays the 1901 year of a new game with seven players by SMTP against a running\n"
                                    "`judge serve` (start it first: bin/start), then shows where the reports are.",
@@ -80,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 class Player:
     """One demo mailbox: sends a mail to the judge and waits until the judge has answered it."""
 
-    def __init__(self, judge_address: str, host: str, port: int, db_path: Path, domain: str, say):
+    def __init__(self, judge_address: str, host: str, port: int, db_path: Path, domain: str, say: Say) -> None:
         self.judge, self.host, self.port, self.db_path, self.domain, self.say = \
             judge_address, host, port, db_path, domain, say
 
@@ -94,12 +98,14 @@ class Player:
         return self.answer(mail["Message-ID"].strip("<>"))
 
     def phase_after(self, game: str, phase: str, limit: float = 120.0) -> str:
-        """Wait until the game's phase is no longer `phase`; the phase it is now."""
+        """Wait until the game's phase is no longer `phase` and its results are mailed (a player answers
+        the results once read: orders sent before them would be too late for the phase just played);
+        the phase it is now."""
         give_up = time.monotonic() + limit
         while time.monotonic() < give_up:
-            row = _query(self.db_path, "SELECT phase, status FROM game_index WHERE name = ?", [game])
-            if row and (row[0][0] != phase or row[0][1] == "finished"):
-                return row[0][0] or row[0][1]
+            row = _query(self.db_path, "SELECT phase, status, pending_notices FROM game_index WHERE name = ?", [game])
+            if row and (row[0][0] != phase or row[0][1] == "finished") and not row[0][2]:
+                return str(row[0][0] or row[0][1])
             time.sleep(0.1)
         raise TimeoutError(f"the judge did not play {phase} of {game} within {limit:.0f} s: is `judge serve` running?")
 
@@ -112,13 +118,14 @@ class Player:
                 reply_id = stable_message_id(f"reply:{row[0][0]}:{row[0][1]}", self.domain)
                 raw = _query(self.db_path, "SELECT raw FROM outbox_mail WHERE message_id = ?", [reply_id])
                 if raw:
-                    return message_from_bytes(raw[0][0], policy=policy.default).get_body(("plain",)).get_content()
+                    text = message_from_bytes(raw[0][0], policy=policy.default).get_body(("plain",))
+                    return str(text.get_content()) if text is not None else "(an answer with no text)"
                 return f"(no answer: {row[0][2]})"
             time.sleep(0.1)
         raise TimeoutError(f"the judge did not process <{message_id}> within {limit:.0f} s: is `judge serve` running?")
 
 
-def _query(db_path: Path, sql: str, params) -> list:
+def _query(db_path: Path, sql: str, params: Sequence[object]) -> list[Any]:
     try:
         with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30) as conn:
             return conn.execute(sql, params).fetchall()
@@ -132,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"judge demo: {e}", file=sys.stderr)
         return 2
-    say = (lambda *a: None) if args.quiet else print
+    say: Say = (lambda *a: None) if args.quiet else print
     try:
         where = play(config, say)
     except (OSError, TimeoutError) as e:
@@ -142,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def play(config, say=print) -> str:
+def play(config: Config, say: Say = print) -> str:
     run_id = secrets.token_hex(3)
     game = f"demo{run_id}"
     host = "127.0.0.1" if config.smtp.host in ("0.0.0.0", "") else config.smtp.host
@@ -171,7 +178,7 @@ def play(config, say=print) -> str:
     return reports_note(config, game, [*address.values(), master])
 
 
-def reports_note(config, game: str, addresses: list[str]) -> str:
+def reports_note(config: Config, game: str, addresses: list[str]) -> str:
     """Where the game's mail is: the .eml files (no relay) or the relay, from the outbox table."""
     def settled() -> bool:   # the courier queues the last notices just after the reply; then they go out
         done = _query(config.db_path, "SELECT 1 FROM game_index WHERE name = ? AND pending_notices = 0", [game])
@@ -185,7 +192,7 @@ def reports_note(config, game: str, addresses: list[str]) -> str:
     mine = [r for r in rows if any(a in r[1] for a in addresses)]
     lines = [f"The demo game {game} was played by mail: {len(mine)} mails from the judge to its players."]
     results = []
-    for message_id, recipients, state, via, raw in mine:
+    for _message_id, recipients, state, via, raw in mine:
         mail = message_from_bytes(raw, policy=policy.compat32)
         if mail["In-Reply-To"] is None and addresses[2] in recipients:   # France's reports
             results.append(f"  {mail['Subject']}\n    {via or f'({state}: queued for delivery)'}")

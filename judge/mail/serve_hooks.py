@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from ..config import Config
 from ..games.service import GameService
 from ..storage.db import open_db
+from .outbound import trouble_mail
 from .outbound.courier import Courier
 from .commands.dispatch import Dispatch
 
@@ -31,6 +32,7 @@ class Tick:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self.config.db_path)
+        trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
         self.courier.run(db)
 
     def due(self, now: float) -> bool:
@@ -42,6 +44,7 @@ class Tick:
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
     # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
     service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
-    service.sync_index(quick=True)        # after `judge serve`'s upgrade: only what changed since (nothing)
+    # (the game files changed since the index saw them are swept by the daemon's worker once it
+    # takes mail: Dispatch.prepare)
     courier = Courier(service, config)
     return Dispatch(service, config, courier=courier), Tick(service, courier, config)

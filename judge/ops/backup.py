@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..mail.intake import spool_format
 from .datafiles import LEGACY_SPOOL, SPOOL_DIR, data_files, schema_versions, spool_segments
@@ -51,7 +52,7 @@ class Copied:
     schema: dict[str, int]
 
 
-def backup(data_dir: Path, target: Path, *, clock=time.time) -> list[Copied]:
+def backup(data_dir: Path, target: Path, *, clock: Callable[[], float] = time.time) -> list[Copied]:
     """Copy every SQLite file and spool segment of a (possibly running) judge into the new directory `target`."""
     data_dir, target = Path(data_dir), Path(target)
     judge_file = data_dir / "judge.sqlite"
@@ -140,10 +141,10 @@ def _seal_plain(path: Path, name: str) -> Copied:
     return Copied(name, path.stat().st_size, _sha256(path), {})
 
 
-def read_manifest(backup_dir: Path) -> dict:
+def read_manifest(backup_dir: Path) -> dict[str, Any]:
     path = Path(backup_dir) / MANIFEST
     try:
-        manifest = json.loads(path.read_text())
+        manifest: dict[str, Any] = json.loads(path.read_text())
     except FileNotFoundError:
         raise BackupError(f"{backup_dir} has no {MANIFEST}: not a complete judge backup") from None
     except (OSError, json.JSONDecodeError) as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..config import Config, ConfigError, load_config
@@ -29,9 +30,9 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", metavar="DIR", help="data directory (overrides the configuration)")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    def add(name: str, func, help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG[name],
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    def add(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG[name],
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         _config_args(p)
         p.set_defaults(func=func)

@@ -42,5 +42,5 @@ def schema_versions(path: Path) -> dict[str, int]:
 
 def versions_in(conn: sqlite3.Connection) -> dict[str, int]:
     """Component -> migration steps applied, on a connection opened read-only (so nothing is created)."""
-    table = sqlite_utils.Database(conn)["schema_versions"]
+    table = sqlite_utils.Database(conn, execute_plugins=False)["schema_versions"]
     return {r["component"]: r["version"] for r in table.rows} if table.exists() else {}

@@ -6,10 +6,12 @@ transaction (judge.storage.db), so a crash part-way leaves every file at a versi
 """
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import store as games_store
+from ..games import trouble
 from ..mail.federation import account_sync
 from ..mail.intake import archive
 from ..mail.screening import dispatch_store
@@ -26,6 +28,7 @@ JUDGE_FILE_COMPONENTS: dict[str, Schema] = {
     "games": games_store.JUDGE_SCHEMA,
     "dispatch": dispatch_store.SCHEMA,
     "shard": account_sync.SCHEMA,
+    "trouble": trouble.SCHEMA,
 }
 # The one component of each games/<name>.sqlite (migrated by the games layer when it opens a file).
 GAME_FILE_COMPONENTS: dict[str, Schema] = {"game": games_store.GAME_SCHEMA}
@@ -70,6 +73,21 @@ class Upgraded:
         return f"{self.name}: {changes}"
 
 
+def current(data_dir: Path) -> bool:
+    """Is judge.sqlite at this judge's schema, every component of it? Then the judge ran this directory
+    before and `upgrade` has nothing to do but sweep the game files changed since, which `judge serve`
+    leaves to its worker (judge.mail.commands.dispatch.Dispatch.prepare) so that it takes mail at once.
+    A game file changed since is checked there; one this judge cannot open is held, the others run."""
+    judge_file = Path(data_dir) / "judge.sqlite"
+    if not judge_file.exists():
+        return False
+    try:
+        versions = schema_versions(judge_file)
+    except sqlite3.DatabaseError:
+        return False        # upgrade says what is wrong with it
+    return all(versions.get(name) == schema.version for name, schema in JUDGE_FILE_COMPONENTS.items())
+
+
 def upgrade(data_dir: Path) -> list[Upgraded]:
     """Migrate every component of judge.sqlite and every game file; rebuild the games index. A game
     file unchanged since its index row was written at this judge's schema is current already: it is
@@ -91,7 +109,15 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
             stale = stale_game_files(data_dir, db)
         finally:
             db.conn.close()
-        before.update({path.relative_to(data_dir).as_posix(): schema_versions(path) for path in stale})
+        for path in stale:
+            try:
+                before[path.relative_to(data_dir).as_posix()] = schema_versions(path)
+            except sqlite3.DatabaseError as e:
+                if not trouble.is_damage(e):
+                    raise
+                # one damaged game file must not keep the judge from starting: the sweep below
+                # records it (judge.games.trouble) and every other game runs
+                continue
     # Nothing is migrated if any file is from a newer judge, or older than the floor: a downgrade, or an
     # upgrade this judge cannot finish, must not half-run.
     refused = [f"{name}: {problem}" for name, versions in before.items() for problem in outside_known(versions)]
@@ -114,7 +140,12 @@ def upgrade(data_dir: Path) -> list[Upgraded]:
     changed = []
     for name, versions in before.items():
         if name == "judge.sqlite" or versions.get("game") != known["game"]:     # a current game file stays so
-            after = schema_versions(data_dir / name)
+            try:
+                after = schema_versions(data_dir / name)
+            except sqlite3.DatabaseError as e:     # found damaged by the sweep: recorded there
+                if not trouble.is_damage(e):
+                    raise
+                continue
             if after != versions:
                 changed.append(Upgraded(name, versions, after))
     return changed

@@ -45,10 +45,7 @@ def run(args: argparse.Namespace) -> int:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"judge map: {message}", file=sys.stderr)
         return 1
-    if fmt == "svg":
-        data = paint_svg(scene, title).encode("utf-8")
-    else:
-        data = paint_png(scene)
+    data = paint_svg(scene, title).encode("utf-8") if fmt == "svg" else paint_png(scene)
     if args.output:
         Path(args.output).write_bytes(data)
     elif sys.stdout.isatty():
@@ -72,7 +69,7 @@ def _from_json(args: argparse.Namespace):
         raise ValueError("the input must be a JSON object: a `judge adjudicate` request or response")
     if "error" in data and "next" not in data:
         raise ValueError(f"the input is an error response: {data['error']}")
-    request = data["next"] if "next" in data else data
+    request = data.get("next", data)
     if "phase" not in request:
         raise ValueError('the input needs a phase, e.g. "S1901M" (a request) or a `next` position (a response)')
     variant = load_variant(request.get("variant", data.get("variant", "standard")))
@@ -80,11 +77,10 @@ def _from_json(args: argparse.Namespace):
     results = None
     if "next" not in data and request.get("orders"):
         orders = {}
-        for power, lines in request["orders"].items():
+        for power, given in request["orders"].items():
             if power.strip().upper() not in variant.power_ids:
                 raise ValueError(f"no power {power!r} in the {variant.name} variant")
-            if isinstance(lines, str):
-                lines = lines.splitlines()
+            lines = given.splitlines() if isinstance(given, str) else given
             orders[power.strip().upper()], bad, _ = read_order_lines(variant, position.phase.kind, lines)
             for b in bad:
                 print(f"judge map: {power} line {b['line']}: {b['error']}", file=sys.stderr)

@@ -289,7 +289,7 @@ class Overlay:
             order.unit.location.province, order.to.province, [c.order.unit.location.province for c in mine])
         path = [start, *(self._from(Location(f)) for f in route), end]
         outline = style.INK
-        for a, b in zip(path[:-2], path[1:-1]):
+        for a, b in zip(path[:-2], path[1:-1], strict=True):
             self.shapes += [Line((a, b), outline, self.line + 2.5), Line((a, b), colour, self.line)]
         tail = towards(path[-2], path[-1], self.r) if len(path) == 2 else path[-2]
         short = self._short(order.to, path[-2])

@@ -25,7 +25,7 @@ def load_font(size: float, bold: bool = True) -> ImageFont.FreeTypeFont | ImageF
 def _dashed(points, dash: float):
     """Split a polyline into the pieces of a dashed line."""
     pieces = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):   # each point with the next: one fewer
         length = math.hypot(x1 - x0, y1 - y0)
         t = 0.0
         while t < length:

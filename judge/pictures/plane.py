@@ -26,7 +26,7 @@ def nearest_ground(variant: Variant, layout: Mapping) -> Callable[[np.ndarray, n
         for where in (entry, *entry.get("coasts", {}).values()):
             places.append(point(where))
             land.append(on_land)
-    py, px = (np.array(c, dtype=np.float64) for c in zip(*places))
+    py, px = (np.array(c, dtype=np.float64) for c in zip(*places, strict=True))
     is_land_place = np.array(land, dtype=bool)
 
     def is_land(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:

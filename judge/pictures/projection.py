@@ -108,7 +108,7 @@ class Frame:
         spec = layout["projection"]
         points = [p for pts in layout_points(layout).values() for p in pts]
         if is_plane(layout):
-            xs, ys = zip(*(Plane().forward(a, b) for a, b in points))
+            xs, ys = zip(*(Plane().forward(a, b) for a, b in points), strict=True)
             margin = MARGIN_SHARE * max(max(xs) - min(xs), max(ys) - min(ys))
             return cls(Plane(), min(xs) - margin, max(ys) + margin, max(xs) - min(xs) + 2 * margin,
                        max(ys) - min(ys) + 2 * margin)
@@ -125,8 +125,8 @@ class Frame:
             lat = box["south"] + t * (box["north"] - box["south"])
             lon = box["west"] + t * (box["east"] - box["west"])
             edge += [(box["south"], lon), (box["north"], lon), (lat, box["west"]), (lat, box["east"])]
-        xs, ys = zip(*(proj.forward(la, lo) for la, lo in edge))
-        px, py = zip(*(proj.forward(la, lo) for la, lo in points))
+        xs, ys = zip(*(proj.forward(la, lo) for la, lo in edge), strict=True)
+        px, py = zip(*(proj.forward(la, lo) for la, lo in points), strict=True)
         margin = MARGIN_SHARE * max(max(px) - min(px), max(py) - min(py))
         west, east = max(min(xs), min(px) - margin), min(max(xs), max(px) + margin)
         south, north = max(min(ys), min(py) - margin), min(max(ys), max(py) + margin)

@@ -79,7 +79,7 @@ def spread(places: dict[str, tuple[float, float]], min_gap: float = MIN_GAP) -> 
             push = np.where(short, (min_gap - dist) / 2 / np.maximum(dist, 1e-9), 0.0)
         xy += (gap * push[..., None]).sum(axis=1) * 0.5
         xy = (xy - xy.min(axis=0)) / np.maximum(np.ptp(xy, axis=0), 1e-9) * extent
-    return {n: (float(x * size + low[0]), float(y * size + low[1])) for n, (x, y) in zip(names, xy)}
+    return {n: (float(x * size + low[0]), float(y * size + low[1])) for n, (x, y) in zip(names, xy, strict=True)}
 
 
 def plane_layout(variant: Variant, ps_text: str, source: str,

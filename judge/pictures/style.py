@@ -56,7 +56,7 @@ def ink_on(rgb: Rgb) -> Rgb:
 
 
 def mix(a: Rgb, b: Rgb, share_b: float) -> Rgb:
-    return tuple(round(x * (1 - share_b) + y * share_b) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x * (1 - share_b) + y * share_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def territory_tint(power_colour: Rgb) -> Rgb:

@@ -46,7 +46,9 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=30, check_same_thread=False)
-    db = sqlite_utils.Database(conn)
+    # no sqlite-utils plugins: looking for them reads every installed package's entry points (90 ms
+    # of `judge status`), and the judge's files are its own
+    db = sqlite_utils.Database(conn, execute_plugins=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
     conn.execute("PRAGMA foreign_keys=ON")
@@ -177,8 +179,8 @@ def migrate(db: sqlite_utils.Database, schema: Schema) -> int:
         raise RuntimeError(refusal)
     while found < schema.version:
         with transaction(db):       # one transaction per step; the version read again under the write lock
-            db["schema_versions"].create({"component": str, "version": int}, pk="component", not_null={"version"},
-                                         if_not_exists=True)
+            db.table("schema_versions").create({"component": str, "version": int}, pk="component",
+                                               not_null={"version"}, if_not_exists=True)
             found = schema_version(db, schema.component)
             if found >= schema.version:
                 continue            # another process migrated it meanwhile
@@ -188,7 +190,7 @@ def migrate(db: sqlite_utils.Database, schema: Schema) -> int:
             else:
                 schema.steps[found](db)
                 found += 1
-            db["schema_versions"].upsert({"component": schema.component, "version": found}, pk="component")
+            db.table("schema_versions").upsert({"component": schema.component, "version": found}, pk="component")
     if found > schema.version:              # a newer judge migrated it meanwhile
         raise RuntimeError(schema.refusal(found))
     # Inside a caller's transaction the steps are savepoints of it, undone if it rolls back (a mail's
@@ -221,5 +223,5 @@ def create_table(db: sqlite_utils.Database, name: str, columns: dict[str, type],
     one-column primary key, which the judge never writes NULL to). `pk` None: a rowid table.
     For a `Schema.current`."""
     single = {pk} if isinstance(pk, str) else set()
-    db[name].create(columns, pk=pk, not_null=set(columns) - set(nullable) - single, defaults=defaults or {},
+    db.table(name).create(columns, pk=pk, not_null=set(columns) - set(nullable) - single, defaults=defaults or {},
                     foreign_keys=list(foreign_keys))

@@ -83,10 +83,10 @@ def start_dovecot() -> Dovecot:
     server = Dovecot(directory, conf, port, process)
     try:
         wait_for_port("127.0.0.1", port, process=process)
-    except Exception:
+    except Exception as e:
         server.stop()
         output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-        raise RuntimeError(f"dovecot did not start: {output}\n{server.log()}")
+        raise RuntimeError(f"dovecot did not start: {output}\n{server.log()}") from e
     return server
 
 

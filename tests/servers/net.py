@@ -20,9 +20,9 @@ def wait_for_port(host: str, port: int, *, process=None, limit: float = 30.0) ->
         try:
             with socket.create_connection((host, port), timeout=1):
                 return
-        except OSError:
+        except OSError as e:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"nothing listens on {host}:{port}")
+                raise TimeoutError(f"nothing listens on {host}:{port}") from e
             time.sleep(0.02)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from ...games.service import GameService
 from ..screening.auth import Session
@@ -17,9 +18,13 @@ class Env:
     reports: Reports
     source: str        # "mail:<inbound id>:<item>": makes a repeated dispatch do nothing twice
     files: list[Attachment] = field(default_factory=list)   # the reply's attachments (MAP, EXPORT)
+    domain: str = "judge.invalid"      # the judge's mail domain (Config.domain): names its calendar events
+
+
+C = TypeVar("C")      # the command a handler takes
 
 
 @dataclass(frozen=True)
-class Handler:
-    run: Callable[[Env, object], list[str]]
+class Handler(Generic[C]):
+    run: Callable[[Env, C], list[str]]
     once: bool = False

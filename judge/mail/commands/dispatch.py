@@ -3,8 +3,11 @@
     dispatch = Dispatch(GameService(config.data_dir), config)
     Daemon(config, dispatch=dispatch, tick=...)
 
-The body is cleaned (quotes, signatures and HTML dropped), read by `parse_message` with the order
-context of the signed-on game, and each item handled in the order written: commands through
+A mail goes through the steps of `mail_steps.STEPS` (robots left unanswered, the sender found, a
+copy applied before skipped, the sign-on, the body read, a mail for another host's game forwarded,
+then what it asks carried out and answered). The body is cleaned (quotes, signatures and HTML
+dropped), read by `parse_message` with the order context of the signed-on game, and each item handled
+in the order written: commands through
 `judge.mail.commands.handlers.HANDLERS`, orders through `GameService.submit_orders`. The reply says what was
 done and what was wrong, and is queued in the outbox with a Message-ID derived from the inbound
 message, so dispatching the same message again queues nothing new. Orders and press carry the
@@ -28,10 +31,12 @@ on disk before their game marks them queued, runs after that commit (`after_comm
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from email.message import Message
 from pathlib import Path
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -41,47 +46,52 @@ from ...games.model import GameError
 from ...games.answers import NoSuchGame
 from ...games.service import GameService
 from ...engine.notation import position_from_json
+from ...engine.variant import Variant
 from ...games.submissions import TooLate
-from ...language import (BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader, clean_body,
-                         parse_message)
+from ...language import BoardView, CommandItem, CommandReader, OrderBlock, OrderContext, OrderReader
 from ...language.commands import BecomePower, Join, SignOn
-from ...language.parse import OrderError
-from ...language.mailbody import attachments
-from ..federation import account_sync, shards
+from ...language.parse import OrderError, ParsedOrder
+from ..federation import account_sync
 from ..outbound import outgoing
-from ..outbound.reachable import refuse_unreachable
-from ..screening.addresses import reply_address
-from ..intake.archive import StoredMessage, clear_failing, replace_raw
-from ..outbound.reply_budget import bounded_commands, cut_reply, first_lines, not_read_entry, stranger_over_budget
-from ..screening.auth import Refused, Session, resolve_power, start_session
+from ..outbound.outgoing import Attachment
+from ..intake.archive import StoredMessage, replace_raw
+from ..outbound.reply_budget import Item, cut_reply, stranger_over_budget
+from ..screening.auth import Alert, Refused, Session, resolve_power
 from ..screening.sign_on_names import power_signed, read_signon
 from .handlers import HANDLERS, Env
-from ..words.confirm import error_line, order_lines, power_summary
+from .mail_steps import STEPS, InMail
+from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
+from ..outbound import trouble_mail
 from ..outbound.courier import Courier
-from ..screening.dispatch_store import StepLog, finished, mark_finished, prepare
-from ..screening.robot_mail import Classification, classify
+from ..screening.dispatch_store import StepLog, mark_finished, prepare
+from ..screening.robot_mail import Bounce, Classification
 from ..outbound.compose import reply_subject
-from ..screening.password_guard import Source
-from ..screening.replays import first_copy, inbound_of
+from ..screening.replays import inbound_of
 from ..words.reports import Rendered, Reports
 from ..screening.secrets_mask import mask_line, mask_words, scrub_raw
 from ...storage.db import synchronous, transaction
-from ..screening.tokens import ReplyTokens, envelope_recipients
+from ..screening.tokens import ReplyTokens
 
 log = logging.getLogger("judge.dispatch")
+
+
+class MailContext(Protocol):
+    """What the daemon hands a dispatcher with each mail (judge.daemon.MailContext): the judge file."""
+    @property
+    def db(self) -> sqlite_utils.Database: ...
 
 
 @dataclass
 class Handled:
     """What the handling of one message produced, for the reply."""
-    entries: list[dict] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)   # lines set aside as greetings and the like
     attachments: list[str] = field(default_factory=list)   # attached files, never read
     touched: list[tuple[str, str]] = field(default_factory=list)   # (game, power) whose orders to summarise
-    signed: dict[int, tuple[str, tuple[str, ...], bool]] = field(default_factory=dict)
+    signed: dict[int, tuple[str | None, tuple[str, ...], bool]] = field(default_factory=dict)
     last_signon: int | None = None     # the sign-on the orders that follow belong to (BECOME changes it)
     silent: str = ""       # why no reply was sent (a budget spent), else ''
-    files: list = field(default_factory=list)   # outgoing.Attachment: what the reply carries (MAP, EXPORT)
+    files: list[Attachment] = field(default_factory=list)   # what the reply carries (MAP, EXPORT)
 
     def touch(self, game: str, power: str) -> None:
         if (game, power) not in self.touched:
@@ -101,11 +111,17 @@ class Dispatch:
     def __repr__(self) -> str:
         return "Dispatch: commands, orders and confirmation replies"
 
+    def prepare(self) -> None:
+        """The daemon has started: before the first mail, the games index is brought up to date with
+        the game files changed since it was written (a crash between the two), each of them checked
+        (a damaged one recorded, the others run). `judge serve` is taking mail meanwhile."""
+        self.service.sync_index(quick=True)
+
     def close(self) -> None:
         """The daemon stops: the game files kept open on this thread are closed."""
         self.service.close_games()
 
-    def judge_connection(self, path) -> sqlite_utils.Database | None:
+    def judge_connection(self, path: str | Path) -> sqlite_utils.Database | None:
         """The games service's connection to the judge file on this thread, for the daemon to handle
         each mail on (one connection, one transaction per mail); None if `path` is another file."""
         if Path(path).resolve() != (self.service.data / "judge.sqlite").resolve():
@@ -114,80 +130,39 @@ class Dispatch:
         prepare(db)     # the dispatcher's tables now, not inside a mail's transaction that may roll back
         return db
 
-    def __call__(self, message: StoredMessage, verdict: Classification, context) -> str:
+    def __call__(self, message: StoredMessage, verdict: Classification, context: MailContext) -> str:
         with self.service.batch():      # each game file opened once for the whole message
             return self._dispatch(message, verdict, context)
 
-    def after_commit(self, context) -> None:
+    def after_commit(self, context: MailContext) -> None:
         """After the mail's transaction committed: the notices its orders or commands released
         (press, a game started or played) are queued by the courier now, in transactions of their
         own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
+        try:
+            with synchronous(context.db, "FULL"):
+                trouble_mail.tell(self.config, context.db)   # a game this mail found damaged
+        except Exception:   # the mail was handled; the tick tells them later
+            log.exception("telling of a game's trouble failed; the next tick tries again")
         if self.courier is None:
             return
         try:
             with self.service.batch(), synchronous(context.db, "FULL"):
                 self.courier.run(context.db)
-        except Exception:   # noqa: BLE001 - the mail was handled; the tick sends the notices later
+        except Exception:   # the mail was handled; the tick sends the notices later
             log.exception("courier after a message failed; the next tick tries again")
 
-    def _dispatch(self, message: StoredMessage, verdict: Classification, context) -> str:
-        done = finished(context.db, message.id)
-        if done is not None:
-            return done     # handled (and scrubbed) before a crash kept the daemon from recording it
-        shard = shards.read(message.parsed(), self.config) if shards.KIND.encode() in message.raw else None
-        if shard is not None and shard.kind == "accounts":
-            return self._finish(context.db, message, set(), account_sync.apply(self.service, shard))
-        if shard is not None:    # forwarded by another host of this judge: the original, from its sender
-            message = shards.forwarded_message(message, shard)
-            verdict = classify(message.raw, message.mail_from)
-        if not verdict.reply_allowed:
-            return self._finish(context.db, message, set(), f"not read and not answered: {verdict.reason}")
-        mail = message.parsed()
-        sender = reply_address(mail, message.mail_from)
-        if not sender:
-            return self._finish(context.db, message, set(), "not answered: no address to answer")
-        clear_failing(context.db, sender)   # its owner writes from it: a past bounce no longer counts
-        tokens = ReplyTokens(context.db, self.config.address)
-        delivered = envelope_recipients(message.rcpt_tos, message.via, mail)
-        earlier = first_copy(context.db, message.id, mail, sender, delivered)
-        if earlier is not None:
-            return self._finish(context.db, message, set(), self._repeated(message, mail, sender, earlier, context.db))
-        source = Source.of(sender, message.mail_from, message.via, message.peer)
-        session = start_session(self.service, sender, tokens.find(delivered), source, tokens.stale(delivered))
-        limits = self.config.limits
-        # A body in a broken charset (UTF-7 with stray bytes) can decode to lone surrogates, which no
-        # reply could then be encoded with: they become U+FFFD, as any other undecodable byte.
-        text = clean_body(mail).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        text, lines_unread = first_lines(text, limits.lines_read)
-        parsed = parse_message(text, self._order_context(session), commands=self.commands)
-        elsewhere = shards.game_elsewhere(self.config, self.service, parsed.items, delivered,
-                                          forwarded=shard is not None)
-        if elsewhere is not None:
-            return self._finish(context.db, message, shards.passwords_in(parsed.items),
-                                shards.forward(context.db, self.config, message, sender, elsewhere))
-        items, commands_dropped = bounded_commands(parsed.items, limits.commands_run)
-        items, unreachable = refuse_unreachable(items, context.db, self.config.relay)
-        outcome = self.handle(message.id, items, session, StepLog(context.db),
-                              received=datetime.fromtimestamp(message.received_at, timezone.utc))
-        outcome.entries[:0] = unreachable
-        unread = not_read_entry(limits, lines_unread, commands_dropped)
-        if unread is not None:
-            outcome.entries.insert(0, unread)     # first: a long reply may be cut at its end
-        outcome.ignored = [mask_line(i.text) for i in parsed.ignored]
-        outcome.attachments = attachments(mail)
-        queued = self.answer(message, mail, session, outcome, tokens, context.db)
-        self._share_accounts(context.db, session)
-        done = sum(1 for e in outcome.entries if e["kind"] == "command" or e.get("power"))
-        errors = sum(1 for e in outcome.entries if e["kind"] == "error") + sum(
-            len(e["errors"]) for e in outcome.entries if e["kind"] == "orders")
-        if outcome.silent:
-            return self._finish(context.db, message, session.passwords,
-                                f"{done} item(s) done, {errors} error(s); not answered: {outcome.silent}")
-        return self._finish(context.db, message, session.passwords,
-                            f"answered {', '.join(session.recipients())}: {done} item(s) done, {errors} error(s)"
-                            + ("" if queued else " (reply already queued)"))
+    def _dispatch(self, message: StoredMessage, verdict: Classification, context: MailContext) -> str:
+        """The mail through each step of `mail_steps.STEPS` until one ends its handling."""
+        mail = InMail(message, verdict, context.db)
+        for step in STEPS:
+            stop = step(self, mail)
+            if stop is not None:
+                if not stop.record:
+                    return stop.outcome
+                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome)
+        raise AssertionError("the last step always ends a mail's handling")
 
-    def _share_accounts(self, db, session: Session) -> None:
+    def share_accounts(self, db: sqlite_utils.Database, session: Session) -> None:
         """Accounts this mail may have changed go to the judge's other hosts (judge.mail.federation.account_sync)."""
         if not self.config.shard.peer_addresses:
             return
@@ -195,10 +170,10 @@ class Dispatch:
             registered = self.service.accounts.by_address(session.sender)
             account_sync.share_changes(db, self.config, self.service, [
                 session.account, session.sender_account, registered.name if registered else None])
-        except Exception:   # noqa: BLE001 - the mail was handled; the account goes with its next change
+        except Exception:   # the mail was handled; the account goes with its next change
             log.exception("account changes of %s not sent to the other hosts", session.sender)
 
-    def _finish(self, db, message: StoredMessage, passwords: set[str], outcome: str) -> str:
+    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str) -> str:
         """The raw copy loses its passwords, in the transaction that records the message finished."""
         raw = scrub_raw(message.raw, passwords)
         with transaction(db):
@@ -207,7 +182,8 @@ class Dispatch:
             mark_finished(db, message.id, outcome)
         return outcome
 
-    def _repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int, db) -> str:
+    def repeated(self, message: StoredMessage, mail: Message, sender: str, earlier: int,
+                 db: sqlite_utils.Database) -> str:
         """A copy of a message applied before: not applied again, and the sender told which."""
         rendered = self.reports.render("reply_repeat.j2", earlier=earlier,
                                        subject=reply_subject(str(mail.get("Subject", "") or "")))
@@ -221,13 +197,12 @@ class Dispatch:
             self._readers[variant] = OrderReader(self.service.variant(variant))
         return self._readers[variant]
 
-    def _order_context(self, session: Session):
+    def order_context(self, session: Session) -> Callable[[SignOn | Join | None], OrderContext | None]:
         def context(signon: SignOn | Join | None) -> OrderContext | None:
+            who, game = "", signon.game if signon is not None else session.game
             if isinstance(signon, SignOn):      # `SIGNON Parisgame`: where the power ends, only the games tell
                 who, game = (read_signon(self.service, signon.word) if signon.word
                              else (signon.power_letter, signon.game))
-            else:
-                who, game = "", signon.game if signon is not None else session.game
             if not game:
                 return None
             try:
@@ -244,7 +219,7 @@ class Dispatch:
             return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v, power))
         return context
 
-    def _board(self, game: str, variant, power: str | None = None) -> BoardView | None:
+    def _board(self, game: str, variant: Variant, power: str | None = None) -> BoardView | None:
         """The game's board now, so orders are read as it allows (`A Liv` with the army in Liverpool,
         `F Edi` a build for a power that builds). Without it orders are still read, by name alone.
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
@@ -253,12 +228,20 @@ class Dispatch:
             position = record.position
             if record.settings.get("fog"):
                 position = fog.position_seen(variant, position, [power] if power else [])
-            return BoardView(variant, position_from_json(variant, position))
+            return BoardView(variant, position_from_json(variant, position), self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
 
+    def _unordered(self, game: str, power: str | None) -> frozenset[str] | None:
+        """The provinces of `power`'s units with no order stored yet ("A PAR" -> "par"), or None."""
+        try:
+            units = self.service.confirmation(game, power).units_without_orders if power else None
+        except (GameError, NoSuchGame, KeyError):   # the examples then come from every unit
+            return None
+        return None if units is None else frozenset(u.partition(" ")[2].partition("/")[0].lower() for u in units)
+
     # -- doing -------------------------------------------------------------------------------------
-    def handle(self, inbound_id: int, items, session: Session, steps: StepLog,
+    def handle(self, inbound_id: int, items: Iterable[Item], session: Session, steps: StepLog,
                received: datetime | None = None) -> Handled:
         """`received`: when the mail came in; its orders are for the phase current then."""
         out = Handled()
@@ -274,26 +257,31 @@ class Dispatch:
     def _command(self, inbound_id: int, index: int, item: CommandItem, session: Session, steps: StepLog,
                  out: Handled) -> None:
         text = mask_line(item.text)
+        # another judge's words read as this judge's: the reply says how, before what was done
+        read_as = f"read `{text}` as `{mask_line(item.read_as)}`" if item.read_as else ""
         handler = HANDLERS.get(type(item.command))
         if handler is None:
             out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
-        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files)
+        env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files,
+                  domain=self.config.domain)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:
                 lines = handler.run(env, item.command)
             except Refused as e:
-                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": e.problem,
+                out.entries.append({"kind": "error", "line": item.line, "text": text,
+                                    "problem": f"{read_as}: {e.problem}" if read_as else e.problem,
                                     "expected": e.fix, "suggestions": []})
                 return
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
                 problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-                out.entries.append({"kind": "error", "line": item.line, "text": text, "problem": problem,
+                out.entries.append({"kind": "error", "line": item.line, "text": text,
+                                    "problem": f"{read_as}: {problem}" if read_as else problem,
                                     "expected": "", "suggestions": []})
                 return
-            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+            except Exception:   # a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d line %d: %s failed", inbound_id, item.line, type(item.command).__name__)
                 out.entries.append({"kind": "error", "line": item.line, "text": text, "problem":
                                     "the judge failed on this line (a fault of its own, logged for its keeper)",
@@ -303,12 +291,13 @@ class Dispatch:
                 steps.record(inbound_id, index, lines)
         if isinstance(item.command, (SignOn, Join)):
             out.last_signon = id(item.command)
-        if isinstance(item.command, (SignOn, Join)) or (isinstance(item.command, BecomePower)
-                                                          and out.last_signon is not None):
+        # (after a SIGNON or JOIN, `last_signon` is its own: set just above)
+        if isinstance(item.command, (SignOn, Join, BecomePower)) and out.last_signon is not None:
             out.signed[out.last_signon] = (session.game, session.powers, session.as_master)
-            if session.power:
+            if session.power and session.game:
                 out.touch(session.game, session.power)
-        out.entries.append({"kind": "command", "line": item.line, "text": text, "lines": lines})
+        out.entries.append({"kind": "command", "line": item.line, "text": text,
+                            "lines": [read_as, *lines] if read_as else lines})
 
     def _orders(self, inbound_id: int, index: int, block: OrderBlock, session: Session, out: Handled,
                 received: datetime | None = None) -> None:
@@ -321,7 +310,7 @@ class Dispatch:
             game, powers, as_master = out.signed.get(id(block.signon), (None, (), False))
             allowed = id(block.signon) in out.signed
             why = "the SIGNON before these orders did not succeed, so they were not taken"
-        if not allowed:
+        if not allowed or game is None:
             for p in block.parse.orders:
                 errors.append({"line": p.line, "text": mask_line(p.text), "problem": why,
                                "expected": "SIGNON Fgame password (F: your power's initial or the start of its name)",
@@ -330,7 +319,7 @@ class Dispatch:
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
             return
         variant = self.service.variant(self.service.phase_of(game)[0])
-        by_power: dict[str, list] = {}
+        by_power: dict[str, list[ParsedOrder]] = {}
         for p in block.parse.orders:
             power = p.power or (powers[0] if len(powers) == 1 else None)
             if power is None or (power not in powers and not as_master):
@@ -339,7 +328,10 @@ class Dispatch:
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
                 continue
             by_power.setdefault(power, []).append(p)
+        for power in powers if block.parse.errors or block.parse.orders else ():
+            out.touch(game, power)   # what the phase still needs ends the reply, even when no line was taken
         for power, orders in by_power.items():
+            out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
             if later:   # older mail never replaces newer orders (judge.mail.screening.replays)
                 errors.extend({"line": p.line, "text": p.text, "problem": f"orders from a mail that reached the"
@@ -347,6 +339,8 @@ class Dispatch:
                                " an earlier mail, were not used", "expected": "", "suggestions": []} for p in orders)
                 continue
             try:
+                before = self.service.confirmation(game, power)
+                earlier = {} if before.adjustment is not None else stored_by_place(before.orders)
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
@@ -355,7 +349,7 @@ class Dispatch:
                 if isinstance(e, TooLate):
                     out.touch(game, power)     # what the phase now current needs of them
                 continue
-            except Exception:   # noqa: BLE001 - a defect of the judge's must not lose the rest of the mail
+            except Exception:   # a defect of the judge's must not lose the rest of the mail
                 log.exception("message #%d: orders for %s in %s failed", inbound_id, power, game)
                 errors.extend(
                     {
@@ -377,7 +371,8 @@ class Dispatch:
             if not kept:
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name,
-                                "orders": order_lines(kept, variant), "errors": [],
+                                "orders": order_lines(kept, variant, {} if result.repeated else earlier),
+                                "errors": [],
                                 "repeated": result.repeated})
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
@@ -385,7 +380,7 @@ class Dispatch:
 
     # -- answering ---------------------------------------------------------------------------------
     def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Handled,
-               tokens: ReplyTokens, db) -> bool:
+               tokens: ReplyTokens, db: sqlite_utils.Database) -> bool:
         summaries = []
         for game, power in outcome.touched:
             try:
@@ -394,7 +389,7 @@ class Dispatch:
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
             except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
-            except Exception:   # noqa: BLE001 - the reply still goes out, without this part
+            except Exception:   # the reply still goes out, without this part
                 log.exception("message #%d: no summary for %s in %s", message.id, power, game)
         subject = str(mail.get("Subject", "") or "").strip()
         rendered = self.reports.render(
@@ -448,7 +443,7 @@ class Dispatch:
         refused = any(e["kind"] == "error" or e.get("errors") for e in outcome.entries)
         return "nothing in it proved it was you (no right password)" if refused else ""
 
-    def bounced(self, message: StoredMessage, bounce, context) -> str:
+    def bounced(self, message: StoredMessage, bounce: Bounce, context: MailContext) -> str:
         """The daemon's on_bounce hook: the master of each game the failing address's player is in
         hears which power's mail bounced (the keeper is told by the daemon itself)."""
         told = []
@@ -468,7 +463,8 @@ class Dispatch:
                 told.append(f"{game} ({power})")
         return f"masters told: {', '.join(told)}" if told else ""
 
-    def _alert(self, message: StoredMessage, n: int, alert, session: Session, db) -> None:
+    def _alert(self, message: StoredMessage, n: int, alert: Alert, session: Session,
+               db: sqlite_utils.Database) -> None:
         to: list[str] = []
         if alert.account:       # for the account's owner, at the account's own addresses
             to = list(self.service.accounts.get(alert.account).addresses)

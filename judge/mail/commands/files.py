@@ -1,5 +1,6 @@
-"""Mail commands answered with a file: `MAP game [phase]` (a PNG of the board) and `EXPORT game`
-(the game's whole record as JSON, a whole-game request `judge adjudicate` replays).
+"""Mail commands answered with a file: `MAP game [phase]` (a PNG of the board), `EXPORT game`
+(the game's whole record as JSON, a whole-game request `judge adjudicate` replays) and `CALENDAR
+game` (the next deadline as an .ics file, judge.mail.outbound.deadline_calendar).
 
 Anyone may ask, as for LIST and HISTORY: both show only what the game's results mail showed. With fog
 of war a map is the reader's view, and the record waits for the game's end (its master excepted).
@@ -15,6 +16,7 @@ from ...pictures.atlas import has_layout
 from ...pictures.games import fogged_record, game_title, phase_board
 from ...pictures.render import render_png
 from ..screening.auth import Refused, known_game
+from ..outbound.deadline_calendar import deadline_file
 from ..outbound.outgoing import Attachment
 from .command_env import Env
 from ..words.fog_mail import reader_powers
@@ -76,3 +78,19 @@ def export(env: Env, cmd: c.Export) -> list[str]:
               else f"it cannot be replayed: {record['replayable'].get('why', '')}")
     return [(f"the record of {name}: {played} phase{'' if played == 1 else 's'} played, attached as"
              f" {filename}; {replay}")]
+
+
+def calendar(env: Env, cmd: c.Calendar) -> list[str]:
+    """The game's next deadline as an .ics file: the same event (one per game) the start mail and every
+    mail that moves the deadline carry, at a higher SEQUENCE, so a calendar updates it."""
+    proven_or_stranger(env, "CALENDAR")
+    name = known_game(env.service, cmd.game)
+    status = env.service.status(name)
+    if not status.deadline or not status.phase:
+        raise Refused(f"{name} has no deadline now (it is {status.status})",
+                      f"CALENDAR {name} once it has one; SUMMARY {name} tells its state")
+    now = env.service.clock()
+    env.files.append(deadline_file(env.reports, env.service, name, env.domain, phase=status.phase,
+                                   deadline_utc=status.deadline["utc"], stamp=now))
+    return [f"the deadline for {status.phase_name} in {name}: attached as {name}-deadline.ics, for your"
+            " calendar (in UTC; the event is updated by each later file the judge sends for this game)"]

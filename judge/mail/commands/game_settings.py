@@ -8,11 +8,13 @@ Whether a setting may change once the game has started is the games layer's rule
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ...engine.rules import edition
 from ...games.deadlines import parse_clock, parse_days
 from ..screening.auth import Refused
 
@@ -25,6 +27,32 @@ def _hours(text: str) -> float:
     if value <= 0:
         raise ValueError("hours must be more than 0")
     return value
+
+
+def _offer_hours(text: str) -> float:
+    """OFFERS ALL (every standby at once: 0), or the hours each standby in turn has to answer."""
+    return 0.0 if text.strip().lower() in ("all", "0") else _hours(text)
+
+
+_LENGTH = re.compile(r"(-?\d+(?:\.\d+)?|\.\d+)\s*(h|hours?|hrs?|m|mins?|minutes?)?", re.IGNORECASE)
+
+
+def _length(text: str) -> float:
+    """A phase's length in hours: "72", "36h", "1.5 hours", or in minutes: "90m", "30 minutes"."""
+    m = _LENGTH.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"{text!r} is not a length: write hours (36) or minutes (90m)") from None
+    value = float(m.group(1)) / (60 if (m.group(2) or "h")[0].lower() == "m" else 1)
+    if value <= 0:
+        raise ValueError("hours must be more than 0")
+    return value
+
+
+def length_shown(hours: object) -> str:
+    """A phase's length as SET writes it: whole hours as hours ("72"), else in minutes ("90m")."""
+    if isinstance(hours, (int, float)) and not float(hours).is_integer() and round(hours * 60, 6).is_integer():
+        return f"{round(hours * 60):d}m"
+    return shown(hours)
 
 
 def _whole(text: str) -> int:
@@ -66,10 +94,28 @@ def _clock(text: str) -> str:
     return parse_clock(text).strftime("%H:%M")
 
 
+# njudge's weekdays: seven places, Sunday first, a letter for a day deadlines may fall on, "-" for one
+# they may not ("-MTWTF-": Monday to Friday)
+_NJUDGE_WEEK = re.compile(r"^[a-z-]{7}$", re.IGNORECASE)
+_SUNDAY_FIRST = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
+
+
 def _days(text: str) -> tuple[str, ...]:
     if text.strip().lower() in ("all", "any", "every", "everyday"):
         return ()
+    if _NJUDGE_WEEK.match(text.strip()) and "-" in text:
+        days = [day for day, mark in zip(_SUNDAY_FIRST, text.strip(), strict=True) if mark != "-"]
+        if not days:
+            raise ValueError(f"{text.strip()!r} allows no day of the week")
+        return parse_days(days)
     return parse_days(text.replace(",", " ").split())
+
+
+def _edition(text: str) -> str:
+    try:
+        return edition(text).name
+    except KeyError:
+        raise ValueError(f"{text.strip()!r} is not a rulebook the judge knows: 5TH, 2000 or 1982") from None
 
 
 def _movement_only(text: str) -> bool:
@@ -94,6 +140,10 @@ def _percent(text: str) -> float:
     return value
 
 
+# The rulebook is no field of Settings but the game's edition (judge.engine.rules), chosen with the rest.
+EDITION = "edition"
+
+
 @dataclass(frozen=True)
 class Setting:
     words: tuple[str, ...]         # first is the name HELP uses
@@ -102,19 +152,24 @@ class Setting:
     means: str
     example: str                   # the value in `SET <name> <example>`
     implied: str | None = None     # the value of a name that says it all (SET NOABSENCE)
+    show: Callable[[Any], str] = lambda value: shown(value)   # the value as SET writes it
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _hours, "hours a movement phase lasts", "72"),
-    Setting(("RETREAT", "RETREATS"), "retreat_hours", _hours, "hours a retreat phase lasts", "24"),
-    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _hours, "hours an adjustment phase lasts", "24"),
+    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _length,
+            "hours a movement phase lasts (or minutes: 90m)", "72", show=length_shown),
+    Setting(("RETREAT", "RETREATS"), "retreat_hours", _length,
+            "hours a retreat phase lasts (or minutes: 30m)", "24", show=length_shown),
+    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _length,
+            "hours an adjustment phase lasts (or minutes: 30m)", "24", show=length_shown),
     Setting(("GRACE",), "grace_hours", float, "hours past a deadline before missing orders mean civil disorder", "12"),
     Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
             "reminders this many hours before a deadline (NONE: no reminders)", "24 4"),
     Setting(("CLOCK",), "deadline_clock", _none_or(_clock),
             "deadlines at this time of day in the game's zone (NONE: a phase's length after it starts; AUTO:"
             " the hour awake for the most players, from their zones)", "20:00"),
-    Setting(("DAYS",), "deadline_days", _days, "the weekdays a deadline may fall on (ALL: any)", "mon tue wed thu fri"),
+    Setting(("DAYS",), "deadline_days", _days,
+            "the weekdays a deadline may fall on (ALL: any; njudge's -MTWTF- too)", "mon tue wed thu fri"),
     Setting(("PRESS",), "press", _choice(white="white", grey="grey|gray", broadcast="broadcast|public",
                                          none="none|no|off"),
             "WHITE (signed), GREY (may be anonymous), BROADCAST (only to everyone) or NONE", "grey"),
@@ -122,6 +177,20 @@ SETTINGS: tuple[Setting, ...] = (
             "ALL, or MOVEMENT: no press in retreat and adjustment phases (as at a table)", "movement"),
     Setting(("NMR",), "nmr_policy", _choice(civil_disorder="cd|civil disorder|civildisorder", wait="wait"),
             "at the deadline a power without orders is in civil disorder (CD), or the game WAITs", "cd"),
+    Setting(("MISSED", "MISSEDORDERS"), "missed_orders", _choice(hobby="hobby|judge|judges", book="book|rulebook|ftf"),
+            "what a missed movement deadline costs: HOBBY (the units hold and still retreat, as on njudge"
+            " and the web) or BOOK (the rulebooks: its dislodged units are disbanded)", "book"),
+    Setting(("EXCUSES",), "excuses", _whole,
+            "deadlines each player may miss in the game (0: none, the default): a deadline passed with no"
+            " orders from a player with an excuse left moves on once by EXCUSELENGTH hours instead of being"
+            " played; the player is told, the others that it moved (naming no one in an anonymous game);"
+            " a master's PROCESS spends none", "2"),
+    Setting(("EXCUSELENGTH", "EXCUSEHOURS"), "excuse_hours", _hours,
+            "hours an excused miss moves the deadline on, from the end of its grace", "24"),
+    Setting(("OFFERS", "OFFERHOURS"), "offer_hours", _offer_hours,
+            "a power open for takeover is offered by mail to the standby list (STANDBY), the most"
+            " reliable first, each having this many hours to take it before the next is asked (ALL:"
+            " every standby at once, the first to JOIN takes it)", "24"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",
@@ -129,6 +198,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("PICTURES",), "pictures", _switch, "results mail carries a picture of the board (ON or OFF)", "off"),
     Setting(("FOG", "BLIND", "FOGOFWAR"), "fog", _switch,
             "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),
+    Setting(("STANDIN", "SMARTCD", "SMART_CD"), "stand_in", _switch,
+            "a power abandoned or resigned, and not taken over, is played by the judge's stand-in, which"
+            " holds the line, rather than left holding (ON or OFF)", "on"),
     Setting(("GAMEZONE",), "time_zone", _zone, "the game's time zone, in which deadlines are shown", "Europe/Paris"),
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
     Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,
@@ -142,6 +214,8 @@ SETTINGS: tuple[Setting, ...] = (
             "a draw is shared by ALL survivors, or by the powers the votes NAME", "named"),
     Setting(("ASSIGNMENT",), "assignment", _choice(random="random", preference="preference|preferences"),
             "powers given out at RANDOM or by PREFERENCE", "random"),
+    Setting(("RULES", "RULE", "RULEBOOK", "EDITION"), EDITION, _edition,
+            "the rulebook the game is judged by: 5TH, 2000 or 1982 (before the start)", "2000"),
     Setting(("PLAYERS",), "players", _choice(seven="seven|7", six="six|6", five="five|5", four="four|4",
                                              three="three|3", three_1982="three-1982", two="two|2"),
             "how many play: SEVEN to TWO (the rulebooks' games for fewer players)", "five"),
@@ -170,7 +244,7 @@ def read_setting(name: str, value: str | None) -> tuple[Setting, Any]:
         raise Refused(f"SET {setting.words[0]}: {why}", f"SET {setting.words[0]} {setting.example}") from None
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A setting's value as SET writes it: 36, grey, on, none, 24 4."""
     if value is None or value == [] or value == ():
         return "none"

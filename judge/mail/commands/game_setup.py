@@ -15,7 +15,7 @@ from ...games.model import GameError, Settings
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, game_name, require_master
 from .command_env import Env
-from .game_settings import BY_WORD, read_setting, shown
+from .game_settings import BY_WORD, EDITION, read_setting
 from .variant_info import find_variant
 
 USAGE = "CREATE game password [variant] [setting value ...] [PRIVATE join-password]"
@@ -65,10 +65,10 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
             problems.append(e.problem)
             continue
         changes[setting.field] = read
-        said.append(f"{setting.words[0]} {shown(read)}")
+        said.append(f"{setting.words[0]} {setting.show(read)}")
     if not problems:
         try:
-            Settings().with_(**changes)
+            Settings().with_(**{k: v for k, v in changes.items() if k != EDITION})
         except (ValueError, TypeError) as e:
             problems.append(str(e))
     if problems:
@@ -79,10 +79,12 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
 def create(env: Env, cmd: c.Create) -> list[str]:
     account = authenticate(env.service, env.session, cmd.password, USAGE)
     name = game_name(cmd.game)
-    variant, words = cmd.variant, cmd.settings
+    variant: str | None = cmd.variant
+    words = cmd.settings
     if variant is not None and (variant.upper() in BY_WORD or variant.lower() in c.JOIN_PASSWORD_WORDS):
-        variant, words = None, (variant, *words)       # no variant named: the standard map
+        words, variant = (variant, *words), None       # no variant named: the standard map
     changes, said, key = read_settings(words)
+    rules = changes.pop(EDITION, "5th")
     if key:
         env.session.passwords.add(key)                 # masked in the reply and the archive
     existing = _master_of(env, name)
@@ -100,7 +102,7 @@ def create(env: Env, cmd: c.Create) -> list[str]:
     try:
         # a variant by its id or its name, as HELP VARIANT takes it
         chosen = (find_variant(variant) or variant.lower()) if variant else "standard"
-        env.service.create_game(name, variant=chosen, master=account,
+        env.service.create_game(name, variant=chosen, master=account, rules=rules,
                                 settings=Settings().with_(**changes))
     except GameError as e:
         raise Refused(f"nothing was created: {e}", USAGE) from None

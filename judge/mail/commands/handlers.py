@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
 from ...games.answers import GameState
 from ...games.clock import shown
@@ -23,6 +24,7 @@ from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
                               resolve_power, signon)
 from .command_env import Env, Handler
+from .press_recipients import UnreadableRecipient, read_recipients
 from .game_settings import HELP_SETTINGS
 from ..screening.sign_on_names import read_signon
 from ..screening.tokens import revoke
@@ -89,7 +91,9 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: Ga
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
     open_ = [p for p, info in status.powers.items() if info.status in ("resigned", "abandoned")]
     if not open_:
-        raise Refused(f"{name} has started and no power is open for takeover", f"OBSERVE {name} password to watch it")
+        raise Refused(f"{name} has started and no power is open for takeover (one offered earlier has been"
+                      " taken, or its player came back): thank you all the same",
+                      f"OBSERVE {name} password to watch it")
     power = resolve_power(env.service.variant(status.variant), wanted) if wanted else None
     if power not in open_:
         names = [power_name(env.service, name, p) for p in open_]
@@ -124,7 +128,7 @@ def _concede(env: Env, cmd: c.Concede) -> list[str]:
         if power is None:
             raise Refused(f"{cmd.power!r} is not a power in {game}", "CONCEDE France")
     try:
-        ended = env.service.concede(game, env.session.account, power)
+        ended = env.service.concede(game, env.session.account_signed_on, power)
     except GameError as e:
         raise Refused(str(e), "CONCEDE a surviving power of another player, or CONCEDE NONE") from None
     if power is None:
@@ -144,26 +148,23 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
     else:
         game, sender = require_player(session, "press")
     variant = env.service.variant(env.service.phase_of(game)[0])
-    to: list[str] | None = []
-    for word in cmd.recipients:
-        if word.lower() in ("all", "everyone", "everybody"):
-            to = None
-            break
-        if word.lower() in ("master", "gm"):
-            to.append("MASTER")
-            continue
-        power = resolve_power(variant, word)
-        if power is None:
+    to: list[str] | None = None
+    left_out: tuple[str, ...] = ()
+    if not cmd.broadcast:
+        if not cmd.recipients:
+            raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+        try:
+            chosen = read_recipients(variant, cmd.recipients, tuple(env.service.status(game).powers), sender)
+        except UnreadableRecipient as e:
             names = [p.name for p in variant.powers]
-            close = difflib.get_close_matches(word.title(), names, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(e.word.title(), names, n=1, cutoff=0.6) if e.word else []
             guess = f" (did you mean {close[0]}?)" if close else ""
-            raise Refused(f"{word!r} is not a power in {game}{guess}; the press was not sent",
-                          f"PRESS TO France Germany ... ENDPRESS ({' '.join(names)})")
-        to.append(power)
-    if cmd.broadcast:
-        to = None
-    elif to == []:
-        raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
+            raise Refused(f"{e.word!r} is not a power in {game}{guess}; the press was not sent"
+                          if e.word else f"{e}; the press was not sent",
+                          f"PRESS TO France Germany ... ENDPRESS, PRESS TO ALL BUT Germany ... ENDPRESS"
+                          f" ({' '.join(names)})") from None
+        to = None if chosen.powers is None else list(chosen.powers)
+        left_out = chosen.excluded
     if not cmd.body.strip():
         raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
     try:
@@ -173,6 +174,8 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
         raise Refused(f"{e}; the press was not sent",
                       "send it again as PRESS TO ... ENDPRESS, without GREY" if cmd.grey else "") from None
     whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
+    if left_out:
+        whom += f" (not {', '.join(variant.power(p).name for p in left_out)})"
     count = len(cmd.body.splitlines())
     return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({count} line{'' if count == 1 else 's'})"]
 
@@ -189,11 +192,12 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
     variant = env.service.variant(env.service.phase_of(game)[0])
     powers = None
     if cmd.powers:
-        powers = [resolve_power(variant, w) for w in cmd.powers]
-        if None in powers:
+        named = [resolve_power(variant, w) for w in cmd.powers]
+        powers = [p for p in named if p is not None]
+        if len(powers) < len(named):
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
     try:
-        ended = env.service.vote_draw(game, env.session.account, cmd.draw, powers)
+        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers)
     except GameError as e:
         raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
                       " the vote back") from None
@@ -214,12 +218,14 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     account, by_master = env.session.account, False
     if env.session.acting:      # a master after BECOME power: the absence is its player's
         account, by_master = env.service.status(game).powers[power].account, True
+    if account is None:
+        raise Refused(f"nobody plays {power_name(env.service, game, power)} in {game} now", usage)
     try:
         out = env.service.add_absence(game, account, match["start"], match["end"], by_master=by_master,
                                       source=env.source)
     except ValueError as e:
         raise Refused(str(e), usage) from None
-    if out.repeated:
+    if out.repeated or out.starts is None or out.ends is None:      # (a repeat has no span)
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
     lines = [*_times("away from", out.starts, zones), *_times("       to", out.ends, zones)]
@@ -243,12 +249,31 @@ def _zones(env: Env, game: str) -> list[str]:
 
 
 def _set_password(env: Env, cmd: c.SetPassword) -> list[str]:
+    session = env.session
+    if session.acting and session.game and session.power:     # BECOME power: the player's password
+        return _set_players_password(env, session.game, session.power, cmd.password)
     account = authenticate(env.service, env.session, None, "SIGNON Fgame old-password, then SET PASSWORD new")
     env.session.passwords.add(cmd.password)
     env.service.accounts.set_password(account, cmd.password)
     revoke(env.service.judge, account)      # whoever learnt a reply address with the old password loses it
     return ["password changed (it is not repeated here); your old secret reply addresses no longer work:"
             " answer this mail or the judge's next ones"]
+
+
+def _set_players_password(env: Env, game: str, power: str, password: str) -> list[str]:
+    """A master after BECOME power sets its player's password (the player is told, not the password)."""
+    env.session.passwords.add(password)
+    name = power_name(env.service, game, power)
+    try:
+        player = env.service.set_player_password(game, power, env.session.account_signed_on, password,
+                                                 source=env.source)
+    except GameError as e:
+        raise Refused(f"the password of {name}'s player cannot be set from {game}: {e}",
+                      "the player can answer any of the judge's mails to them about no game in particular"
+                      " (its reply address needs no password) with SET PASSWORD new") from None
+    revoke(env.service.judge, player)       # the old reply addresses, with whoever has them
+    return [f"the password of {player}, who plays {name} in {game}, is set (it is not repeated here); they are"
+            " told at their address, without it: tell it to them yourself. Your own password is unchanged"]
 
 
 def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
@@ -322,7 +347,7 @@ def _exchange(env: Env, cmd: c.Exchange) -> list[str]:
 
 
 # The commands of the mail judge. Adding one is one entry here.
-HANDLERS: dict[type, Handler] = {
+HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the command its key names)
     c.Register: Handler(_register),
     c.SignOn: Handler(_signon),
     c.Create: Handler(setup.create),
@@ -334,6 +359,7 @@ HANDLERS: dict[type, Handler] = {
     c.Summary: Handler(info.summary),
     c.Map: Handler(files.board_map),
     c.Export: Handler(files.export),
+    c.Calendar: Handler(files.calendar),
     c.Press: Handler(_press),               # idempotent by its source
     c.SetWait: Handler(_set_wait),
     c.SetDraw: Handler(_set_draw),
@@ -366,6 +392,8 @@ HANDLERS: dict[type, Handler] = {
     c.Concede: Handler(_concede),           # a vote: the same twice is the same
     c.Unobserve: Handler(_unobserve),
     c.Reveal: Handler(master.reveal, once=True),
+    c.Whois: Handler(info.whois),
+    c.Version: Handler(info.version),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

@@ -4,8 +4,10 @@ files.py."""
 from __future__ import annotations
 
 import re
+from importlib import metadata
 
-from ...games.answers import GameState
+from ...engine.variant import Variant
+from ...games.answers import GameState, Json
 from ...games.records import Record
 from ...games.service import GameService
 from ...language import commands as c
@@ -14,7 +16,7 @@ from ..words.anonymity import hides_players
 from ..screening.auth import Refused, known_game
 from .command_env import Env
 from ..words.fog_mail import history_as_seen, reader_powers
-from .game_settings import SETTINGS, shown
+from .game_settings import EDITION, SETTINGS
 from ..words.textlayout import WIDTH, table, wrap
 from .variant_info import list_variants
 
@@ -84,7 +86,7 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     return lines
 
 
-def outcome_line(variant, outcome: dict) -> str:
+def outcome_line(variant: Variant, outcome: Json) -> str:
     """One order's outcome in a table of a phase: the power by name, the order, ok or why not."""
     why = "ok" if outcome["succeeded"] else outcome["reason"]
     return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
@@ -143,6 +145,20 @@ def history(env: Env, cmd: c.History) -> list[str]:
     return lines + ([f"{current[-1]}: not played yet"] if current and not cmd.phases else [])
 
 
+def excuses_spent(s: GameState, variant: Variant, who: str | None, anonymous: bool) -> list[str]:
+    """The excused misses each seat has spent (judge.games.excuses), where the game gives any. In an
+    anonymous game a player sees only their own powers' (whoever missed is not named to the others)."""
+    allowed = int(s.settings.get("excuses") or 0)
+    if not allowed:
+        return []
+    seats = [(p, info) for p, info in s.powers.items() if info.account and info.status != "neutral"
+             and (not anonymous or info.account == who)]
+    if not seats:
+        return []
+    return wrap("excuses spent (of " + str(allowed) + " each): " + ", ".join(
+        f"{variant.power(p).name} {info.excuses_used}" for p, info in sorted(seats)), "  ", "", WIDTH - 2).split("\n")
+
+
 def summary(env: Env, cmd: c.Summary) -> list[str]:
     """njudge's whogame: who plays each power and since when, the centres by year, the settings."""
     name = known_game(env.service, cmd.game)
@@ -183,10 +199,37 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
         lines.extend(table([[variant.power(p).name, *(counts[y].get(p, 0) for y in years)]
                             for p in variant.power_ids if p in s.powers and (sees is None or p in sees)],
                            ["power", *map(str, years)]).split("\n"))
+    lines += excuses_spent(s, variant, who, anonymous)
     played = [h.phase for h in env.service.history(name) if h.processed_at and not h.rolled_back]
     lines.append(f"phases played: {len(played)}, {played[0]} to {played[-1]}" if played else "phases played: none")
-    settings = s.settings
+    settings = {**s.settings, EDITION: s.rules}      # the rulebook shown with the settings, as SET RULES sets it
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
-                      + "; ".join(f"{st.words[0]} {shown(settings[st.field])}" for st in SETTINGS
+                      + "; ".join(f"{st.words[0]} {st.show(settings[st.field])}" for st in SETTINGS
                                   if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
     return lines
+
+
+def whois(env: Env, cmd: c.Whois) -> list[str]:
+    """WHOIS [account ...] (njudge's WHOIS, DPjudge's INFO PLAYER): each account's public record
+    here; no address is shown. None named: the sender's own."""
+    names = cmd.accounts or ((env.session.sender_account or env.session.account),)
+    if names == (None,):
+        raise Refused("whose record? this address has no account here", "WHOIS name (the name an account"
+                      " REGISTERed with)")
+    lines = []
+    for name in names:
+        try:
+            account = env.service.accounts.get(str(name)).name
+        except KeyError:
+            lines.append(f"there is no account {name!r} on this judge")
+            continue
+        lines.append(record_line(env.service.record(account), f"{account}'s"))
+    return lines
+
+
+def version(env: Env, cmd: c.Version) -> list[str]:
+    try:
+        number = metadata.version("judge")
+    except metadata.PackageNotFoundError:    # run from a source tree never installed
+        number = "unknown"
+    return [f"this judge is version {number} (a Diplomacy judge by mail, in Python)"]

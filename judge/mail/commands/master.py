@@ -9,8 +9,9 @@ import re
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
-from .game_settings import read_setting, shown
+from .game_settings import EDITION, Setting, read_setting
 from .info import outcome_line
+from .own_preview import own_preview
 from ..screening.tokens import revoke
 
 
@@ -115,17 +116,29 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
 
 def rollback(env: Env, cmd: c.Rollback) -> list[str]:
     game = require_master(env.service, env.session, "ROLLBACK")
-    phase = cmd.phase
-    if phase is None:
+    phase, turn = cmd.phase, ""
+    if phase is None or phase.isdigit():
         played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
-        phase = played[-1]
+        if phase is None:
+            phase = played[-1]
+        else:   # njudge's turn number: the n-th phase played (1: the first), to be played again
+            if not 1 <= int(phase) <= len(played):
+                raise Refused(f"there is no turn {phase}: {game} has played {len(played)} phase"
+                              + ("" if len(played) == 1 else "s"),
+                              f"ROLLBACK {played[-1]} (or a turn from 1 to {len(played)})")
+            turn, phase = f" (turn {phase}, as njudge counts them)", played[int(phase) - 1]
     status = env.service.rollback(game, phase, source=env.source)
-    return [f"{game} rolled back to {status.phase}"]
+    return [f"{game} rolled back to {status.phase}{turn}"]
 
 
 def preview(env: Env, cmd: c.Preview) -> list[str]:
+    """A player's PREVIEW is its own power's (judge.mail.commands.own_preview); the master's, every
+    power's orders as PROCESS would play them."""
+    session = env.session
+    if session.power is not None or (session.powers and not session.as_master):
+        return own_preview(env, *require_player(session, "PREVIEW"))   # (several powers: which one?)
     game = require_master(env.service, env.session, "PREVIEW")
     result = env.service.preview(game)
     variant = env.service.variant(env.service.status(game).variant)
@@ -142,17 +155,57 @@ def preview(env: Env, cmd: c.Preview) -> list[str]:
 
 def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     """SET <setting> <value>: one of the game's settings (judge.mail.commands.game_settings)."""
+    if cmd.setting == "STANDBY":        # the one SET word about the player, not the game
+        return _standby(env, cmd.value)
     game = require_master(env.service, env.session, f"SET {cmd.setting}")
     if cmd.setting == "CLOCK" and (cmd.value or "").strip().upper() == "AUTO":
         return _auto_clock(env, game)
     setting, value = read_setting(cmd.setting, cmd.value)
+    if setting.field == EDITION:
+        return _set_rules(env, game, setting, value)
     before = env.service.status(game).settings[setting.field]
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
     except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
-    return [f"{setting.words[0]} of {game}: {shown(after)} (was {shown(before)}); {setting.means}"]
+    return [f"{setting.words[0]} of {game}: {setting.show(after)} (was {setting.show(before)}); {setting.means}"]
 
+
+
+def _standby(env: Env, value: str | None) -> list[str]:
+    """SET STANDBY [ANY | variant,variant | OFF]: the standby list (judge.games.standby); alone, what
+    the account is on."""
+    usage = "SET STANDBY standard,abstraction2 (or ANY; OFF to leave the list; alone: what you are on)"
+    account = authenticate(env.service, env.session, None,
+                           "REGISTER name password (or SIGNON Fgame password), then " + usage, anywhere=True)
+    word = (value or "").strip()
+    if not word:
+        now = env.service.standby_of(account)
+        return [f"you are on the standby list for {_standby_words(now)}" if now else
+                "you are not on the standby list; " + usage]
+    if word.lower() in ("off", "none", "no", "-"):
+        env.service.set_standby(account, None)
+        return ["you are off the standby list: the judge offers you no power"]
+    try:
+        now = env.service.set_standby(account, word)
+    except (KeyError, ValueError, FileNotFoundError):
+        raise Refused(f"{word[:60]!r} names a variant this judge does not have", "LIST VARIANTS; " + usage) from None
+    return [f"you are on the standby list for {_standby_words(now)}: when a power in such a game loses its"
+            " player, the judge may offer it to you by mail"]
+
+
+def _standby_words(variants: str | None) -> str:
+    return "any variant" if variants == "ANY" else f"these variants: {(variants or '').replace(',', ', ')}"
+
+
+def _set_rules(env: Env, game: str, setting: Setting, rules: str) -> list[str]:
+    """SET RULES: the rulebook the game is judged by, chosen while it forms."""
+    before = env.service.status(game).rules
+    try:
+        after = env.service.set_rules(game, rules).rules
+    except ValueError as e:            # GameError: the game has started
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+    return [f"{setting.words[0]} of {game}: {after} (was {before}); {setting.means}"]
 
 
 def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
@@ -173,7 +226,8 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     word = "ALLOW" if cmd.allow else "DENY"
     game = require_master(env.service, env.session, word)
     try:
-        rules = env.service.set_access(game, **({"allow": cmd.accounts} if cmd.allow else {"deny": cmd.accounts}))
+        rules = (env.service.set_access(game, allow=cmd.accounts) if cmd.allow
+                 else env.service.set_access(game, deny=cmd.accounts))
     except KeyError as e:
         raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
                       f"{word} name (the names players REGISTERed with)") from None
@@ -205,7 +259,7 @@ def become_power(env: Env, cmd: c.BecomePower) -> list[str]:
     who cannot write; the power's player is told (a master_acted notice)."""
     game = require_master(env.service, env.session, f"BECOME {cmd.power}")
     power = power_in(env, game, cmd.power)
-    env.service.act_for(game, power, env.session.account, source=env.source)
+    env.service.act_for(game, power, env.session.account_signed_on, source=env.source)
     env.session.powers, env.session.acting = (power,), True
     player = env.service.status(game).powers[power].account
     name = power_name(env.service, game, power)

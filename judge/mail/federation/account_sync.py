@@ -24,6 +24,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypedDict
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -31,11 +32,13 @@ import sqlite_utils
 from ...config import Config
 from ...games.accounts import check_address, check_name, normal_address
 from ...games.clock import iso
-from ...games.service import GameService
 from ...storage.db import Schema, migrate, transaction
 from ..outbound import outbox
 from .shards import ShardMail, wrap
 from ..screening.tokens import revoke
+
+if TYPE_CHECKING:       # a type only: `judge serve`'s start-up (ops.upgrade) reads SCHEMA without the games service
+    from ...games.service import GameService
 
 log = logging.getLogger("judge.shards")
 
@@ -56,20 +59,28 @@ MIGRATIONS = [_create_account_versions]
 SCHEMA = Schema(COMPONENT, MIGRATIONS, current=_create_account_versions)   # (one step: today's table)
 
 
+class AccountState(TypedDict):
+    """What a host sends of an account: compared by its digest, applied as a whole."""
+    name: str
+    password: str
+    time_zone: str
+    addresses: list[str]
+
+
 def prepare(db: sqlite_utils.Database) -> None:
     migrate(db, SCHEMA)
 
 
-def state_of(db: sqlite_utils.Database, name: str) -> dict | None:
+def state_of(db: sqlite_utils.Database, name: str) -> AccountState | None:
     row = db.execute("SELECT id, name, password, time_zone FROM accounts WHERE name = ?", [name]).fetchone()
     if row is None:
         return None
     addresses = [r[0] for r in db.execute(
         "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, address", [row[0]])]
-    return {"name": row[1], "password": row[2], "time_zone": row[3], "addresses": addresses}
+    return AccountState(name=row[1], password=row[2], time_zone=row[3], addresses=addresses)
 
 
-def digest(state: dict) -> str:
+def digest(state: AccountState) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -78,7 +89,7 @@ def _known(db: sqlite_utils.Database, name: str) -> tuple[int, str, str] | None:
     return (row[0], row[1], row[2]) if row else None
 
 
-def _record(db: sqlite_utils.Database, name: str, stamp: int, origin: str, state: dict) -> None:
+def _record(db: sqlite_utils.Database, name: str, stamp: int, origin: str, state: AccountState) -> None:
     db.conn.execute("INSERT INTO account_versions (account, stamp, origin, digest) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(account) DO UPDATE SET stamp = excluded.stamp, origin = excluded.origin, "
                     "digest = excluded.digest", [name, stamp, origin, digest(state)])
@@ -140,8 +151,10 @@ def apply(service: GameService, shard: ShardMail) -> str:
             account_id = db.execute("SELECT id FROM accounts WHERE name = ?", [name]).fetchone()[0]
             db.conn.execute("UPDATE accounts SET password = ?, time_zone = ? WHERE id = ?",
                             [password, zone, account_id])
+        assert account_id is not None       # (an INSERT's rowid)
         taken = _apply_addresses(db, account_id, addresses, now)
         after = state_of(db, name)
+        assert after is not None            # (written just now)
         # what this host now holds is what it knows of the account: not sent back unless it changes
         _record(db, after["name"], stamp, origin, after)
         if before is not None and (before["password"] != after["password"]

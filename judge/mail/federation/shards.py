@@ -24,30 +24,34 @@ import hashlib
 import hmac
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage, Message
 from email.utils import formatdate
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
 from ...config import Config
 from ...games.answers import NoSuchGame
-from ...games.service import GameService
 from ...games.store import check_game_name
-from ...language import CommandItem
-from ...language.commands import Create, Register
 from ..outbound import outbox
 from ..intake.archive import StoredMessage
 from ..intake.message_keys import content_hash, message_id_of
 from ..outbound.compose import stable_message_id
+from ..outbound.reply_budget import Item
 from ...storage.db import transaction
+
+if TYPE_CHECKING:       # types only: `judge serve`'s start-up (ops.upgrade) reads the schemas without the games layer
+    from ...games.service import GameService
 
 log = logging.getLogger("judge.shards")
 
 KIND = "X-Judge-Shard"                  # 'forward' or 'accounts'
 SIGNATURE = "X-Judge-Shard-Signature"
 KINDS = ("forward", "accounts")
+Meta = dict[str, Any]       # a shard mail's description: a JSON object, from another host (its fields checked as read)
 _META, _ORIGINAL = "meta.json", "original.eml"
 
 
@@ -55,7 +59,7 @@ _META, _ORIGINAL = "meta.json", "original.eml"
 class ShardMail:
     """A mail from another host of this judge, its signature checked."""
     kind: str
-    meta: dict
+    meta: Meta
     original: bytes
 
 
@@ -68,7 +72,7 @@ def signature(secret: str, kind: str, meta: bytes, original: bytes) -> str:
     return mac.hexdigest()
 
 
-def wrap(config: Config, kind: str, meta: dict, original: bytes, *, key: str, to: str) -> EmailMessage:
+def wrap(config: Config, kind: str, meta: Meta, original: bytes, *, key: str, to: str) -> EmailMessage:
     """A signed mail from this host to another (`key`: what makes its Message-ID, so queueing it
     again after a crash queues nothing new)."""
     body = json.dumps(meta, sort_keys=True).encode("utf-8")
@@ -106,7 +110,8 @@ def _untrusted(mail: Message, kind: str, config: Config) -> ShardMail | str:
         return "this judge has no [shard] secret"
     if kind not in KINDS:
         return f"unknown kind {kind!r}"
-    parts = {part.get_filename(): part for part in mail.iter_attachments()} if mail.is_multipart() else {}
+    parts = ({part.get_filename(): part for part in mail.iter_attachments()}
+             if isinstance(mail, EmailMessage) and mail.is_multipart() else {})  # (policy.default's: EmailMessage)
     try:
         meta = parts[_META].get_content() if _META in parts else None
         original = parts[_ORIGINAL].get_content() if _ORIGINAL in parts else b""
@@ -142,7 +147,7 @@ def forwarded_message(stored: StoredMessage, shard: ShardMail) -> StoredMessage:
         received_at=float(meta.get("received_at") or stored.received_at))
 
 
-def game_elsewhere(config: Config, service: GameService, items, delivered: list[str], *,
+def game_elsewhere(config: Config, service: GameService, items: Iterable[Item], delivered: list[str], *,
                    forwarded: bool) -> str | None:
     """The game, named in this mail to the home address, that this host does not have: the mail is
     for the host that does. None when sharding is off, the mail came to any other address (a game's
@@ -152,6 +157,8 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
     home = config.address.lower()
     if not any(str(a).strip().strip("<>").lower() == home for a in delivered):
         return None
+    from ...language import CommandItem     # here: the grammars are built at import (not at start-up)
+    from ...language.commands import Create
     for item in items:
         command = getattr(item, "command", None) if isinstance(item, CommandItem) else None
         game = getattr(command, "game", None)
@@ -168,9 +175,11 @@ def game_elsewhere(config: Config, service: GameService, items, delivered: list[
     return None
 
 
-def passwords_in(items) -> set[str]:
+def passwords_in(items: Iterable[Item]) -> set[str]:
     """The passwords a forwarded mail holds: its copy in this host's archive loses them, as a mail
     handled here does (judge.mail.screening.secrets_mask)."""
+    from ...language import CommandItem     # here: the grammars are built at import (not at start-up)
+    from ...language.commands import Register
     found = set()
     for item in items:
         command = getattr(item, "command", None) if isinstance(item, CommandItem) else None

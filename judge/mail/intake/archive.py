@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
@@ -62,13 +63,13 @@ def _create_address_status(db: sqlite_utils.Database) -> None:
 
 def _add_retries(db: sqlite_utils.Database) -> None:
     """A message whose processing failed waits (state 'new', retry_at) and is tried again a few times."""
-    db["inbound"].add_column("attempts", int, not_null_default=0)
-    db["inbound"].add_column("retry_at", float)
+    db.table("inbound").add_column("attempts", int, not_null_default=0)
+    db.table("inbound").add_column("retry_at", float)
 
 
 def _add_spool_key(db: sqlite_utils.Database) -> None:
     """A message drained from intake's spool (judge.mail.intake.spool) records its spool key: drained once."""
-    db["inbound"].add_column("spool_key", str)
+    db.table("inbound").add_column("spool_key", str)
     db.execute("CREATE UNIQUE INDEX inbound_spool_key ON inbound(spool_key) WHERE spool_key IS NOT NULL")
 
 
@@ -150,7 +151,7 @@ def _insert_sql(count: int) -> str:
 class Archive:
     """One connection to the judge file. Not shared between threads at the same time."""
 
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock=time.time,
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL", clock: Callable[[], float] = time.time,
                  db: sqlite_utils.Database | None = None):
         """`db`: a connection to this file that another part owns and closes (the daemon's worker
         shares its games service's, so a mail is handled on one connection in one transaction)."""
@@ -177,9 +178,9 @@ class Archive:
                  content_hash(a.raw), a.raw, None) for a in arrivals]
         made = self._insert_all(rows)
         return [StoredMessage(id_, a.raw, a.mail_from, a.rcpt_tos, a.via, a.peer, row[5], row[6], now, first)
-                for a, row, (id_, first) in zip(arrivals, rows, made)]
+                for a, row, (id_, first) in zip(arrivals, rows, made, strict=True)]
 
-    def _insert_all(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
+    def _insert_all(self, rows: Sequence[tuple[object, ...]]) -> list[tuple[int, int | None]]:
         if len({(row[5] or "", row[6]) for row in rows}) == len(rows):
             # One statement for the whole batch, its own transaction (or the caller's): committed (with the
             # connection's sync, FULL for intake) as its last row is read, before this returns.
@@ -197,7 +198,7 @@ class Archive:
             if not moved.more:
                 return stored
 
-    def _insert(self, rows: list[tuple]) -> list[tuple[int, int | None]]:
+    def _insert(self, rows: Sequence[tuple[object, ...]]) -> list[tuple[int, int | None]]:
         """Insert rows whose (Message-ID, content) differ; their (id, first copy's id) in their order."""
         returned = self.db.conn.execute(_insert_sql(len(rows)), [p for row in rows for p in row]).fetchall()
         made = {(mid or "", digest): (id_, first) for id_, mid, digest, first in returned}
@@ -244,7 +245,7 @@ class Archive:
         row = self.db.conn.execute("SELECT attempts FROM inbound WHERE id = ?", [message_id]).fetchone()
         if row is None:
             raise KeyError(message_id)
-        return row[0]
+        return int(row[0])
 
     def mark_failed(self, message_id: int, error: str) -> None:
         """Processing kept failing: set aside with the error for the judge's keeper, not retried in a loop."""

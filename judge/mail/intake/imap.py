@@ -14,9 +14,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 
-from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient import IMAPClient  # type: ignore[import-untyped]  # (imapclient ships no type hints)
+from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]  # (nor here)
 
 from ...config import ImapConfig, LimitsConfig
 from .archive import StoredMessage
@@ -76,10 +77,8 @@ class ImapIntake:
                 return
         except Exception:
             pass               # nothing is lost by not saying goodbye
-        try:
+        with suppress(Exception):
             client.shutdown()
-        except Exception:
-            pass
 
     def fetch_unseen(self) -> list[StoredMessage]:
         """Store every unseen message, each marked \\Seen right after its own commit."""
@@ -185,6 +184,6 @@ class ImapIntake:
         return thread
 
 
-def _untagged(client: IMAPClient) -> dict:
+def _untagged(client: IMAPClient) -> dict[str, list[bytes]]:
     """imaplib's store of untagged responses not yet consumed (imapclient has no public view of it)."""
     return getattr(getattr(client, "_imap", None), "untagged_responses", {})

@@ -17,7 +17,9 @@ from email._header_value_parser import get_addr_spec, get_angle_addr
 from email.errors import HeaderParseError
 
 from aiosmtpd.lmtp import LMTP
-from aiosmtpd.smtp import SMTP
+from aiosmtpd.smtp import SMTP, Envelope, syntax
+
+from . import xforward
 
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _PLAIN = re.compile(rf"<({_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*)>(.*)", re.DOTALL)
@@ -59,9 +61,45 @@ class _QuickAddresses:
         return address, rest
 
 
-class JudgeSMTP(_QuickAddresses, SMTP):
+class ForwardedEnvelope(Envelope):
+    """aiosmtpd's envelope, with what a trusted relay said of the client (XFORWARD). A new one is made after
+    each message and at RSET and EHLO, so one client's address never passes to the next message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.xforward: dict[str, str] = {}
+
+
+class _Forwarding(SMTP):
+    """XFORWARD, for SMTP and LMTP alike (LMTP is an SMTP: this class comes before it in the order of bases)."""
+
+    def _create_envelope(self) -> Envelope:
+        return ForwardedEnvelope()
+
+    @syntax("XFORWARD attribute=value ...")
+    async def smtp_XFORWARD(self, arg: str) -> None:
+        """Postfix's answers, word for word (its XFORWARD_README)."""
+        relays = getattr(self.event_handler, "relays", ())
+        peer = getattr(self.session, "peer", None)
+        if not (isinstance(peer, tuple) and xforward.is_relay(str(peer[0]), relays)):
+            await self.push("550 5.7.0 Error: insufficient authorization")
+            return
+        if self.envelope is not None and self.envelope.mail_from is not None:
+            await self.push("503 5.5.1 Error: MAIL transaction in progress")
+            return
+        attributes = xforward.parse(arg or "")
+        if attributes is None:
+            await self.push("501 5.5.4 Syntax: XFORWARD attribute=value...")
+            return
+        envelope = self.envelope
+        if isinstance(envelope, ForwardedEnvelope):
+            envelope.xforward.update(attributes)
+        await self.push("250 2.0.0 Ok")
+
+
+class JudgeSMTP(_QuickAddresses, _Forwarding, SMTP):
     pass
 
 
-class JudgeLMTP(_QuickAddresses, LMTP):
+class JudgeLMTP(_QuickAddresses, _Forwarding, LMTP):
     pass

@@ -29,13 +29,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from ...config import LimitsConfig
-from . import spool_drain
+from . import spool_drain, xforward
 from .archive import Archive, Arrival
 from .shape_gate import refusal
 from .smtp_protocol import JudgeLMTP, JudgeSMTP
@@ -74,7 +75,7 @@ class RateLimiter:
                 del self._times[stale]
 
 
-def sender_key(mail_from: str, peer) -> str:
+def sender_key(mail_from: str, peer: object) -> str:
     """The null sender (bounces) is limited per client address instead."""
     address = (mail_from or "").strip("<> ").lower()
     if address:
@@ -136,7 +137,7 @@ class GroupCommit:
         self.on_committed = on_committed
         self.undrained = True       # the spool may hold records: set by the commits, read by the processor
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._pending: list[tuple[Arrival, asyncio.Future]] = []
+        self._pending: list[tuple[Arrival, asyncio.Future[Spooled]]] = []
         self._in_flight = 0         # messages being committed, not yet answered: 0 when no commit runs
         self._expected: dict[int, float] = {}     # sessions between MAIL FROM and the end of DATA: when
         self._wait: asyncio.TimerHandle | None = None   # a free thread waits for them, until this fires
@@ -169,7 +170,7 @@ class GroupCommit:
         def drain_and_close() -> None:
             try:
                 self.drain()
-            except Exception:   # noqa: BLE001 - the records stay spooled: the next start drains them
+            except Exception:   # the records stay spooled: the next start drains them
                 log.exception("intake: could not drain the spool at close; the next start will")
             self.archive.close()
         self.drainer.submit(drain_and_close).result()
@@ -205,10 +206,8 @@ class GroupCommit:
         # (the age read here first: a young segment, the usual case, costs the loop no wake-up)
         if writing is not None and loop is not None and age is not None and age >= self.RETIRE_AFTER \
                 and self.reader.has_read(writing):
-            try:
+            with suppress(RuntimeError):    # the loop is closed: the server stopped
                 loop.call_soon_threadsafe(self._retire_drained, writing)
-            except RuntimeError:    # the loop is closed: the server stopped
-                pass
         for copy, first in moved.redeliveries:
             log.info("intake: #%d is a redelivery of #%d", copy, first)
         return moved
@@ -242,7 +241,7 @@ class GroupCommit:
     async def store(self, arrival: Arrival, session: object = None) -> Spooled:
         self._expected.pop(id(session), None)
         loop = self._loop = asyncio.get_running_loop()
-        done: asyncio.Future = loop.create_future()
+        done: asyncio.Future[Spooled] = loop.create_future()
         self._pending.append((arrival, done))
         if not self._in_flight:
             self._commit_now_or_soon()
@@ -279,7 +278,7 @@ class GroupCommit:
         else:
             self._executor.submit(self._commit_on_thread, asyncio.get_running_loop(), batch)
 
-    def _commit(self, batch: list[tuple[Arrival, asyncio.Future]]) -> list[Spooled | BaseException]:
+    def _commit(self, batch: list[tuple[Arrival, asyncio.Future[Spooled]]]) -> list[Spooled | BaseException]:
         """Spool the batch (on whichever thread): each message's outcome."""
         start = time.monotonic()
         try:
@@ -293,18 +292,17 @@ class GroupCommit:
         self.stats.storing += time.monotonic() - start      # (one float: safe beside the loop's reads)
         return outcomes
 
-    def _commit_on_thread(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Arrival, asyncio.Future]]) -> None:
+    def _commit_on_thread(self, loop: asyncio.AbstractEventLoop,
+                          batch: list[tuple[Arrival, asyncio.Future[Spooled]]]) -> None:
         """On the commits' thread: spool the batch, and hand the outcomes back to the loop in one call."""
         outcomes = self._commit(batch)
-        try:
+        with suppress(RuntimeError):    # the loop is closed: the server stopped, nobody waits for these answers
             loop.call_soon_threadsafe(self._committed, batch, outcomes)
-        except RuntimeError:    # the loop is closed: the server stopped, nobody waits for these answers
-            pass
 
-    def _committed(self, batch: list[tuple[Arrival, asyncio.Future]],
+    def _committed(self, batch: list[tuple[Arrival, asyncio.Future[Spooled]]],
                    outcomes: list[Spooled | BaseException]) -> None:
         """On the loop's thread: answer each message of the commit, then start the next one."""
-        for (_, done), outcome in zip(batch, outcomes):
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
             if done.done():     # its client went away: nobody waits for the answer
                 continue
             if isinstance(outcome, BaseException):
@@ -335,9 +333,11 @@ class IntakeHandler:
     def __init__(self, archive_path: str | Path, *, rate: RateLimiter, lmtp: bool = False,
                  synchronous: str = "FULL",
                  limits: LimitsConfig | None = None, spool: str | Path | None = None,
-                 on_committed: Callable[[], None] | None = None):
+                 on_committed: Callable[[], None] | None = None, relays: str = "127.0.0.1, ::1"):
         """`on_committed`: see GroupCommit's (called on the event loop's thread). `spool`: the spool's
-        directory, by default spool/ beside `archive_path`."""
+        directory, by default spool/ beside `archive_path`. `relays`: the addresses of the mail servers
+        in front of the judge, whose XFORWARD is believed (judge.mail.intake.xforward)."""
+        self.relays = xforward.relay_networks(relays)
         self.rate = rate
         self.limits = limits or LimitsConfig()
         self.lmtp = lmtp
@@ -367,6 +367,14 @@ class IntakeHandler:
     def close(self) -> None:
         self._store.close()
 
+    async def handle_EHLO(self, server: SMTP, session: Session, envelope: Envelope, hostname: str,
+                          responses: list[str]) -> list[str]:
+        """aiosmtpd's answer, with XFORWARD offered to a trusted relay (and to nobody else)."""
+        session.host_name = hostname
+        if isinstance(session.peer, tuple) and xforward.is_relay(str(session.peer[0]), self.relays):
+            return [*responses[:-1], xforward.EHLO_LINE, responses[-1]]
+        return responses
+
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           mail_options: list[str]) -> str:
         key = sender_key(address, session.peer)
@@ -382,9 +390,9 @@ class IntakeHandler:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content
         if raw is None:
-            raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
+            raw = envelope.content if isinstance(envelope.content, bytes) else (envelope.content or "").encode()
         via = "lmtp" if self.lmtp else "smtp"
-        peer = f"{session.peer[0]}:{session.peer[1]}" if isinstance(session.peer, tuple) else str(session.peer)
+        peer = xforward.stored_peer(session.peer, getattr(envelope, "xforward", {}), self.relays)
         absurd = refusal(bytes(raw), self.limits)
         if absurd is not None:
             log.warning("intake: refused a message from %s for good (554): %s", envelope.mail_from, absurd)
@@ -419,7 +427,7 @@ def protocol_factory(handler: IntakeHandler, *, size_limit: int, hostname: str |
 
 
 async def start_server(handler: IntakeHandler, host: str, port: int, *, size_limit: int,
-                       hostname: str | None = None) -> asyncio.AbstractServer:
+                       hostname: str | None = None) -> asyncio.Server:
     loop = asyncio.get_running_loop()
     return await loop.create_server(protocol_factory(handler, size_limit=size_limit, hostname=hostname),
                                     host=host, port=port)

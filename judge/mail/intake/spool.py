@@ -19,7 +19,9 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,7 +50,7 @@ class Spooled:
 
 class Spool:
     def __init__(self, directory: str | Path, *, sync: bool = True, segment_bytes: int = SEGMENT_BYTES,
-                 clock=time.time):
+                 clock: Callable[[], float] = time.time):
         """`sync`: False only where nothing need survive a crash (tests; synchronous=OFF)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -74,10 +76,8 @@ class Spool:
                 os.close(self._fd)
                 self._fd = None
             self.synced = None
-        try:
+        with suppress(OSError):
             self._spare.result()
-        except OSError:
-            pass
         self._spares.shutdown(wait=True)
         self._remove_spares()
 
@@ -91,7 +91,7 @@ class Spool:
         for a in arrivals:
             try:
                 envelope = [now, a.via, a.peer, a.mail_from, list(a.rcpt_tos), message_id_of(a.raw)]
-            except Exception as e:   # noqa: BLE001 - the caller answers 554: the same bytes fail the same way
+            except Exception as e:   # the caller answers 554: the same bytes fail the same way
                 outcomes.append(e)
                 continue
             seq, self._seq = self._seq, self._seq + 1
@@ -146,6 +146,7 @@ class Spool:
                 self._roll(need=len(records[at]))
                 continue
             data = b"".join(records[at:end])
+            assert self._fd is not None     # (`_roll` opened it)
             _pwrite_all(self._fd, data, self._offset)
             self._offset += len(data)
             at = end
@@ -165,10 +166,8 @@ class Spool:
                     self._sync()    # what this batch wrote here is synced before anything is answered
             finally:
                 fd, self._fd = self._fd, None
-                try:
+                with suppress(OSError):     # (closed already by a failed disk: nothing of it is used again)
                     os.close(fd)
-                except OSError:     # (closed already by a failed disk: nothing of it is used again)
-                    pass
         self._broken = False
         if fmt.HEAD_SIZE + need > self.segment_bytes:
             spare = self._make_spare(fmt.HEAD_SIZE + need)
@@ -186,6 +185,7 @@ class Spool:
             fsync_dir(self.directory)   # the name is on disk before any record in it is acknowledged
         except BaseException:
             os.close(fd)
+            Path(spare).unlink(missing_ok=True)     # not named yet: a spare nobody will use
             raise
         self._fd, self._number = fd, number
         self._offset, self._size, self._first_at = fmt.HEAD_SIZE, os.fstat(fd).st_size, None
@@ -204,8 +204,12 @@ class Spool:
             for at in range(0, size, len(_ZEROS)):
                 _pwrite_all(fd, _ZEROS[:min(len(_ZEROS), size - at)], at)
             os.fsync(fd)
-        finally:
+        except BaseException:
+            # (a full disk): the part made goes, or every retry would leave another and fill it further
             os.close(fd)
+            path.unlink(missing_ok=True)
+            raise
+        os.close(fd)
         return path
 
 

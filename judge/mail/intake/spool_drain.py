@@ -143,7 +143,9 @@ class SpoolReader:
         self._read_to.update(read_to)
         for path in finished:
             path.unlink(missing_ok=True)
-            self._read_to.pop(fmt.segment_number(path), None)
+            number = fmt.segment_number(path)
+            if number is not None:
+                self._read_to.pop(number, None)
 
 
 def move(db: sqlite_utils.Database, reader: SpoolReader, limit: int = DRAIN_BYTES) -> Moved:

@@ -83,7 +83,7 @@ def head(token: bytes) -> bytes:
 _JSON = json.JSONEncoder(separators=(",", ":"))     # (made once: json.dumps with options makes one a call)
 
 
-def encode(seq: int, envelope: list, raw: bytes) -> bytes:
+def encode(seq: int, envelope: list[object], raw: bytes) -> bytes:
     meta = _JSON.encode(envelope).encode()
     checked = _CHECKED.pack(seq, len(meta), len(raw))
     crc = zlib.crc32(raw, zlib.crc32(meta, zlib.crc32(checked)))

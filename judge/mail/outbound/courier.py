@@ -15,7 +15,8 @@ A results mail carries a picture of the board with the phase's orders, and the g
 chart of the centres by year (PNG attachments after the text), unless the game's `pictures`
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
 once in the outbox for all of them (judge.mail.outbound.shared_part). A game's notices are rendered first,
-then queued in one transaction of the judge file.
+then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
+a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
 """
 from __future__ import annotations
 
@@ -27,12 +28,17 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TypeVar, cast
 
+import sqlite_utils
+
 from ...config import Config
 from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ...games.service import GameService
+from ...games.trouble import GameDamaged
 from ...pictures import Atlas, end_of_game_painter, load_atlas, phase_painter
 from ...pictures.atlas import has_layout
+from ...games.clock import parse_time
 from . import outbox, outgoing
+from .deadline_calendar import deadline_file
 from ..words.fog_mail import picture_powers
 from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
@@ -44,7 +50,15 @@ log = logging.getLogger("judge.courier")
 
 RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
+PictureKey = tuple[str, str, object, frozenset[str] | None]    # (game, kind, phase, the powers it shows)
+Drawn = dict[PictureKey, Picture | Future[Picture | None] | None]       # the run's pictures, drawn or being drawn
 Answer = TypeVar("Answer")
+# the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
+# results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
+CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
+                            NoticeKind.RESUMED})
+Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
+Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 
 
@@ -61,12 +75,14 @@ class Courier:
         self.config = config
         self.reports = reports or Reports()
         self.render = render or _default_render()
+        # the results mail's first line names the judge (templates/notice_results.j2)
+        self.reports.env.globals["judge_id"] = config.address
         self._atlases: dict[str, Atlas] = {}   # variant id -> its read-only map geometry, loaded on first use
         # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
         # runs never render and queue the same pending notice at once.
         self._one_at_a_time = threading.Lock()
 
-    def run(self, db) -> int:
+    def run(self, db: sqlite_utils.Database) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now.
 
         Games are read a few ahead of the one being written out, and their pictures painted on a
@@ -76,21 +92,27 @@ class Courier:
         with self._one_at_a_time:
             return self._run(db)
 
-    def _run(self, db) -> int:
+    def _run(self, db: sqlite_utils.Database) -> int:
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
-        pictures: dict[tuple, Picture | Future | None] = {}
+        pictures: Drawn = {}
         failures = NoticeFailures(db, self.config, self.clock)
         games = iter(self.service.games_with_notices())
-        window: deque[tuple[str, OneRead, list[Notice]]] = deque()
+        window: deque[tuple[str, GameService, list[Notice]]] = deque()
 
         def read_ahead() -> None:
-            game = next(games, None)
-            if game is None:
-                return
-            reading = OneRead(self.service)      # the game read once for all its notices
-            notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+            while True:
+                game = next(games, None)
+                if game is None:
+                    return
+                # the game read once for all its notices (OneRead answers as the service it wraps)
+                reading = cast(GameService, OneRead(self.service))
+                try:
+                    notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
+                except GameDamaged:     # recorded as such, and told (trouble_mail): the other games go on
+                    continue
+                break
             for notice in notices:               # (a notice that failed lately is tried later)
                 self.start_picture(game, notice, pictures, reading, painter)
             window.append((game, reading, notices))
@@ -106,24 +128,27 @@ class Courier:
                     del pictures[key]            # its mails are queued: the picture is in the outbox
         return queued
 
-    def _run_game(self, db, tokens: ReplyTokens, failures: NoticeFailures, game: str, reading: OneRead,
-                  notices: list[Notice], pictures: dict) -> int:
-        ready, failed = [], []
+    def _run_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, failures: NoticeFailures, game: str,
+                  reading: GameService, notices: list[Notice], pictures: Drawn) -> int:
+        ready: list[Ready] = []
+        failed: list[Failed] = []
         for notice in notices:
             try:               # rendered and drawn before the judge file's write lock is taken
                 ready.append((notice, self.render(self.reports, reading, notice), self.picture(game, notice, pictures)))
-            except Exception as e:   # noqa: BLE001 - one notice that cannot be rendered must not stop the rest
+            except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
         done, queued = self._queue_game(db, tokens, game, ready, failed)
-        for notice, e in failed:
-            if failures.failed(game, notice, e):
+        _tell_news(game, [notice for notice, _, _ in ready if notice.id in done])
+        for notice, error in failed:
+            if failures.failed(game, notice, error):
                 done.append(notice.id)     # set aside: no longer pending, the keeper was told
         if done:
             self.service.mark_notices_queued(game, done)
         return queued
 
-    def _queue_game(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+    def _queue_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
+                    failed: list[Failed]) -> tuple[list[str], int]:
         """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
         one per mail), each notice under a savepoint so that one failing leaves the others queued."""
         if not ready:
@@ -131,7 +156,8 @@ class Courier:
         with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
             return self._queue_ready(db, tokens, game, ready, failed)
 
-    def _queue_ready(self, db, tokens: ReplyTokens, game: str, ready: list, failed: list) -> tuple[list[str], int]:
+    def _queue_ready(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
+                     failed: list[Failed]) -> tuple[list[str], int]:
         done: list[str] = []
         queued = 0
         db.conn.execute("BEGIN IMMEDIATE")
@@ -140,7 +166,7 @@ class Courier:
                 db.conn.execute("SAVEPOINT notice")
                 try:
                     queued += self._queue(db, tokens, game, notice, rendered, picture)
-                except Exception as e:   # noqa: BLE001 - as above: this notice's failure only
+                except Exception as e:   # as above: this notice's failure only
                     db.conn.execute("ROLLBACK TO notice")
                     log.exception("notice %s of %s could not be queued", notice.id, game)
                     failed.append((notice, e))
@@ -153,16 +179,17 @@ class Courier:
             raise
         return done, queued
 
-    def deliver(self, db, tokens: ReplyTokens, game: str, notice: Notice,
-                pictures: dict[tuple, Picture | None] | None = None) -> int:
+    def deliver(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice,
+                pictures: Drawn | None = None) -> int:
         """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
         return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
                                                                             else pictures))
 
-    def _queue(self, db, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
+    def _queue(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
                picture: Picture | None) -> int:
         accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
+        files = self.calendar(game, notice)
         queued = 0
         for account in accounts:
             try:
@@ -174,25 +201,42 @@ class Courier:
                 continue
             # the picture's part is stored once for all its recipients (outbox_parts)
             queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
-                                    reply_to=tokens.address_for(account, game), shared=picture)
+                                    reply_to=tokens.address_for(account, game), shared=picture, files=files)
         return queued
 
-    def picture(self, game: str, notice: Notice, drawn: dict[tuple, Picture | Future | None]) -> Picture | None:
+    def calendar(self, game: str, notice: Notice) -> list[outgoing.Attachment]:
+        """The game's next deadline as an .ics file (judge.mail.outbound.deadline_calendar), on the
+        mails that set or move it: the start, a moved deadline, a resumption."""
+        deadline = notice.payload.get("deadline")
+        if notice.kind not in CALENDAR_KINDS or not isinstance(deadline, dict) or not deadline.get("utc"):
+            return []
+        phase = notice.payload.get("phase")
+        if not phase:
+            return []
+        try:
+            return [deadline_file(self.reports, self.service, game, self.config.domain, phase=phase,
+                                  deadline_utc=deadline["utc"], stamp=parse_time(notice.created_at))]
+        except Exception:   # the news matters more than its calendar file
+            log.exception("no calendar file for notice %s", notice.id)
+            return []
+
+    def picture(self, game: str, notice: Notice, drawn: Drawn) -> Picture | None:
         """The board after a results notice's phase, or the centre chart for the game's end; drawn once
         per run. A picture that cannot be drawn is logged and the mail goes without it."""
         key = self.start_picture(game, notice, drawn)
         if key is None:
             return None
-        if isinstance(drawn[key], Future):
+        drawing = drawn[key]
+        if isinstance(drawing, Future):
             try:
-                drawn[key] = drawn[key].result()
-            except Exception:   # noqa: BLE001 - the report matters more than its picture
+                drawing = drawn[key] = drawing.result()
+            except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
-                drawn[key] = None
-        return drawn[key]
+                drawing = drawn[key] = None
+        return drawing
 
-    def start_picture(self, game: str, notice: Notice, drawn: dict, service: GameService | None = None,
-                      painter: Executor | None = None) -> tuple | None:
+    def start_picture(self, game: str, notice: Notice, drawn: Drawn, service: GameService | None = None,
+                      painter: Executor | None = None) -> PictureKey | None:
         """Read what the notice's picture shows and start painting it (on `painter`, else now).
         Returns the picture's key in `drawn`, None for a notice without a picture."""
         if notice.kind not in (NoticeKind.RESULTS, NoticeKind.GAME_END):
@@ -200,12 +244,12 @@ class Courier:
         service = service or self.service
         # fog of war: a results picture per view (the master's and the board's whole one is shared)
         powers = picture_powers(service, game, notice) if notice.kind is NoticeKind.RESULTS else None
-        key = (game, notice.kind, notice.payload.get("phase"), powers)
+        key: PictureKey = (game, notice.kind, notice.payload.get("phase"), powers)
         if key not in drawn:
             try:
                 paint = self._painter(game, notice, service, powers)
                 drawn[key] = None if paint is None else painter.submit(paint) if painter else paint()
-            except Exception:   # noqa: BLE001 - the report matters more than its picture
+            except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None
         return key
@@ -229,7 +273,7 @@ class Courier:
         paint = phase_painter(service, game, phase, atlas=self._atlases[variant.id], powers=powers)
         if paint is None:
             return None
-        return lambda: SharedPicture(f"{game}-{phase}.png", paint())
+        return lambda: SharedPicture(f"{game}-{phase}.png", cast(bytes, paint()))     # (not svg: PNG bytes)
 
 
 class OneRead:
@@ -240,9 +284,9 @@ class OneRead:
 
     def __init__(self, service: GameService) -> None:
         self._service = service
-        self._memo: dict[tuple, object] = {}     # the answers are frozen: sharing them is safe
+        self._memo: dict[tuple[object, ...], object] = {}     # the answers are frozen: sharing them is safe
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._service, name)
 
     def status(self, name: str, *, viewer: str | None = None) -> GameState:
@@ -251,7 +295,23 @@ class OneRead:
     def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         return self._once(("phase_record", name, phase), lambda: self._service.phase_record(name, phase))
 
-    def _once(self, key: tuple, read: Callable[[], Answer]) -> Answer:
+    def _once(self, key: tuple[object, ...], read: Callable[[], Answer]) -> Answer:
         if key not in self._memo:
             self._memo[key] = read()
         return cast(Answer, self._memo[key])     # the key names the call, so the kind of answer
+
+
+news = logging.getLogger("judge.news")
+_NEWS = {NoticeKind.GAME_START: "started", NoticeKind.RESULTS: "played", NoticeKind.GAME_END: "ended"}
+
+
+def _tell_news(game: str, queued: list[Notice]) -> None:
+    """One log line when a game starts, plays a phase or ends (its notices are one per reader)."""
+    told: set[tuple[str, str]] = set()
+    for notice in queued:
+        what = _NEWS.get(notice.kind) if isinstance(notice.kind, NoticeKind) else None
+        payload = notice.payload if isinstance(notice.payload, dict) else {}
+        phase = str(payload.get("phase_name") or payload.get("phase") or "") if what == "played" else ""
+        if what is not None and (what, phase) not in told:
+            told.add((what, phase))
+            news.info("game %s %s%s", game, what, f" {phase}" if phase else "")

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+
+import sqlite_utils
 
 from ...config import Config
+from ...games.answers import Notice
 from ...storage.db import transaction
 from . import outgoing
 from ..words.reports import Reports
@@ -22,7 +26,7 @@ FIRST_RETRY = 60.0       # seconds; doubles after each failure
 
 
 class NoticeFailures:
-    def __init__(self, db, config: Config, clock=time.time):
+    def __init__(self, db: sqlite_utils.Database, config: Config, clock: Callable[[], float] = time.time) -> None:
         self.db, self.config, self.clock = db, config, clock
 
     def due(self, game: str, notice_id: str) -> bool:
@@ -30,19 +34,19 @@ class NoticeFailures:
                                    [game, notice_id]).fetchone()
         return row is None or row[0] <= self.clock()
 
-    def failed(self, game: str, notice, error: Exception) -> bool:
+    def failed(self, game: str, notice: Notice, error: Exception) -> bool:
         """Count one failure. True when the notice is now set aside (to be marked queued)."""
         text = f"{type(error).__name__}: {error}"[:500]
         row = self.db.conn.execute("SELECT attempts FROM notice_failures WHERE game = ? AND notice_id = ?",
                                    [game, notice.id]).fetchone()
-        attempts = (row[0] if row else 0) + 1
+        attempts = (int(row[0]) if row else 0) + 1
         give_up = attempts >= NOTICE_ATTEMPTS
         with transaction(self.db):
             self.db.conn.execute(
                 "INSERT INTO notice_failures (game, notice_id, attempts, retry_at, last_error, set_aside_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(game, notice_id) DO UPDATE SET attempts = excluded.attempts,"
                 " retry_at = excluded.retry_at, last_error = excluded.last_error, set_aside_at = excluded.set_aside_at",
-                [game, notice.id, attempts, self.clock() + FIRST_RETRY * 2 ** (attempts - 1), text,
+                [game, notice.id, attempts, self.clock() + FIRST_RETRY * 2.0 ** (attempts - 1), text,
                  self.clock() if give_up else None])
             if give_up:
                 self._alert(game, notice, attempts, text)
@@ -53,7 +57,7 @@ class NoticeFailures:
                         notice.id, game, attempts, NOTICE_ATTEMPTS)
         return give_up
 
-    def _alert(self, game: str, notice, attempts: int, error: str) -> None:
+    def _alert(self, game: str, notice: Notice, attempts: int, error: str) -> None:
         if not self.config.master_address:
             log.warning("notice %s of %s set aside: no master_address configured, so nobody is told", notice.id, game)
             return

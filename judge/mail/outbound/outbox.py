@@ -30,7 +30,7 @@ import socket
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -67,7 +67,7 @@ def _create_outbox(db: sqlite_utils.Database) -> None:
 
 def _index_created(db: sqlite_utils.Database) -> None:
     """For the hourly reply budget per address (`sent_to_recently`)."""
-    db["outbox"].create_index(["created_at"], index_name="outbox_created")
+    db.table("outbox").create_index(["created_at"], index_name="outbox_created")
 
 
 def _create_relay_facts(db: sqlite_utils.Database) -> None:
@@ -107,7 +107,7 @@ def _index_sent(db: sqlite_utils.Database) -> None:
 def _add_forget_when_sent(db: sqlite_utils.Database) -> None:
     """Mail whose body must not outlive its delivery (a player's mail forwarded to another host, with
     any password in it; accounts sent to a peer): emptied as soon as it is sent, whatever the retention."""
-    db["outbox"].add_column("forget_when_sent", int, not_null_default=0)
+    db.table("outbox").add_column("forget_when_sent", int, not_null_default=0)
 
 
 def _current(db: sqlite_utils.Database) -> None:
@@ -257,6 +257,9 @@ class Attempt:
     detail: str
 
 
+Refused = dict[str, tuple[int, bytes]]     # smtplib's: each refused recipient's (code, message)
+
+
 class TemporaryFailure(Exception):
     pass
 
@@ -267,14 +270,18 @@ class PermanentFailure(Exception):
 
 def retry_delay(attempts: int, config: OutboxConfig) -> float:
     """Exponential backoff: first_retry after the first failure, doubling, at most max_retry."""
-    return min(config.max_retry, config.first_retry * 2 ** max(0, attempts - 1))
+    return min(config.max_retry, config.first_retry * 2.0 ** max(0, attempts - 1))
 
 
 class Sender:
     """Delivers due messages, one at a time, from its own connection to the judge file."""
 
     def __init__(self, db_path: str | Path, relay: RelayConfig, config: OutboxConfig, eml_dir: str | Path, *,
-                 clock=time.time, local_hostname: str | None = None):
+                 clock: Callable[[], float] = time.time, local_hostname: str | None = None,
+                 on_failed: Callable[[sqlite_utils.Database, str, str, int], None] | None = None):
+        """`on_failed(db, message_id, error, attempts)`: called in the transaction that marks a mail
+        failed for good, before its body may be dropped (judge.mail.outbound.failed_mail tells the keeper)."""
+        self.on_failed = on_failed
         self.db = open_db(db_path)
         prepare(self.db)
         self.relay, self.config, self.eml_dir = relay, config, Path(eml_dir)
@@ -291,7 +298,8 @@ class Sender:
             return f"the SMTP relay {self.relay.host}:{self.relay.port}"
         return f".eml files in {self.eml_dir}/ (no relay set)"
 
-    def deliver_due(self, limit: int = 100) -> list[Attempt]:
+    def deliver_due(self, limit: int = 100, stopping: Callable[[], bool] = lambda: False) -> list[Attempt]:
+        """Up to `limit` due messages, one at a time; none more once `stopping()` (SIGTERM)."""
         now = self.clock()
         self._forget_old(now)
         rows = self.db.conn.execute(
@@ -301,7 +309,7 @@ class Sender:
             [now, limit]).fetchall()
         return [self._attempt(mid, sender, json.loads(rcpts), bytes(raw) + (bytes(part) if part_id else b""),
                               attempts)
-                for mid, sender, rcpts, raw, attempts, part_id, part in rows]
+                for mid, sender, rcpts, raw, attempts, part_id, part in rows if not stopping()]
 
     def _forget_old(self, now: float) -> None:
         """Sent mail's bodies and pictures are dropped after the keeper's retention, looked at hourly."""
@@ -317,14 +325,10 @@ class Sender:
             log.info("outbox: dropped the bodies of %d mails sent more than %g days ago", emptied,
                      self.config.keep_sent_days)
 
-    def next_due(self) -> float | None:
-        row = self.db.conn.execute("SELECT min(next_attempt_at) FROM outbox WHERE state = 'queued'").fetchone()
-        return row[0]
-
     def _attempt(self, message_id: str, envelope_from: str, recipients: list[str], raw: bytes,
                  attempts: int) -> Attempt:
         attempts += 1
-        refused: dict = {}
+        refused: Refused = {}
         try:
             if self.relay.enabled:
                 via, refused = self._relay(envelope_from, recipients, raw)
@@ -336,7 +340,7 @@ class Sender:
             return Attempt(message_id, "failed", str(e))
         except TemporaryFailure as e:
             return self._attempt_failed(message_id, attempts, e)
-        except Exception as e:   # noqa: BLE001 - unforeseen: this message's failure, never the sender's death
+        except Exception as e:   # unforeseen: this message's failure, never the sender's death
             log.exception("outbox: <%s> attempt %d raised", message_id, attempts)
             return self._attempt_failed(message_id, attempts, TemporaryFailure(f"unexpected error: {e!r}"))
         return self._attempt_succeeded(message_id, attempts, via, refused)
@@ -352,7 +356,7 @@ class Sender:
         log.warning("outbox: <%s> attempt %d failed (%s); next in %.0f s", message_id, attempts, e, delay)
         return Attempt(message_id, "queued", str(e))
 
-    def _attempt_succeeded(self, message_id: str, attempts: int, via: str, refused: dict) -> Attempt:
+    def _attempt_succeeded(self, message_id: str, attempts: int, via: str, refused: Refused) -> Attempt:
         detail = None
         if refused:
             detail = "refused: " + "; ".join(f"{a} {c} {m.decode('utf-8', 'replace')}" for a, (c, m) in refused.items())
@@ -366,7 +370,7 @@ class Sender:
                     " last_error = ? WHERE message_id = ?",
                     [json.dumps(retry), attempts, self.clock() + delay, via, detail, message_id])
             log.warning("outbox: <%s> deferred for %s; next in %.0f s", message_id, ", ".join(retry), delay)
-            return Attempt(message_id, "queued", detail)
+            return Attempt(message_id, "queued", detail or "")     # (never empty: some were refused)
         with transaction(self.db):
             self.db.conn.execute(
                 "UPDATE outbox SET state = 'sent', attempts = ?, sent_at = ?, delivered_via = ?, last_error = ?,"
@@ -377,12 +381,18 @@ class Sender:
 
     def _update(self, message_id: str, state: str, attempts: int, next_at: float | None, error: str) -> None:
         with transaction(self.db):
+            if state == "failed" and self.on_failed is not None:
+                try:
+                    with transaction(self.db):      # a savepoint: the note, or none of it
+                        self.on_failed(self.db, message_id, error, attempts)
+                except Exception:   # marking the mail failed matters more than the note about it
+                    log.exception("outbox: <%s>: the keeper's note about its failure could not be queued", message_id)
             self.db.conn.execute(
                 "UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at),"
                 " last_error = ?, raw = CASE WHEN forget_when_sent AND ? = 'failed' THEN X'' ELSE raw END"
                 " WHERE message_id = ?", [state, attempts, next_at, error, state, message_id])
 
-    def _relay(self, envelope_from: str, recipients: list[str], raw: bytes) -> tuple[str, dict]:
+    def _relay(self, envelope_from: str, recipients: list[str], raw: bytes) -> tuple[str, Refused]:
         """Returns where it went and the recipients the relay refused while accepting the others."""
         relay = self.relay
         try:
@@ -425,7 +435,7 @@ class Sender:
                     "INSERT INTO relay_facts (relay, smtputf8, seen_at) VALUES (?, ?, ?) ON CONFLICT(relay)"
                     " DO UPDATE SET smtputf8 = excluded.smtputf8, seen_at = excluded.seen_at",
                     [_relay_name(self.relay), int(smtputf8), self.clock()])
-        except Exception:   # noqa: BLE001 - a fact for later checks; the mail in hand matters more
+        except Exception:   # a fact for later checks; the mail in hand matters more
             log.exception("outbox: could not record the relay's SMTPUTF8 support")
 
     def _write_eml(self, message_id: str, raw: bytes) -> str:
@@ -466,7 +476,7 @@ def eml_name(message_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9@._+-]", "_", message_id.strip("<>")).lstrip(".") + ".eml"
 
 
-def _failure(replies, what: str) -> Exception:
+def _failure(replies: Iterable[tuple[int, bytes | str]], what: str) -> Exception:
     replies = list(replies)
     text = "; ".join(f"{code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
                      for code, msg in replies)
@@ -475,10 +485,10 @@ def _failure(replies, what: str) -> Exception:
     return TemporaryFailure(f"{what}: {text}")
 
 
-def status(db: sqlite_utils.Database, message_id: str) -> dict | None:
+def status(db: sqlite_utils.Database, message_id: str) -> dict[str, object] | None:
     row = db.conn.execute("SELECT state, attempts, next_attempt_at, sent_at, delivered_via, last_error "
                           "FROM outbox WHERE message_id = ?", [message_id.strip("<>")]).fetchone()
     if row is None:
         return None
     keys = ("state", "attempts", "next_attempt_at", "sent_at", "delivered_via", "last_error")
-    return dict(zip(keys, row))
+    return dict(zip(keys, row, strict=True))

@@ -9,10 +9,13 @@ from __future__ import annotations
 import logging
 from email.parser import BytesHeaderParser
 
+import sqlite_utils
+
 from ...config import Config
 from . import outgoing
 from ..screening.addresses import header_text, reply_address
 from ..intake.archive import StoredMessage
+from ..screening.own_addresses import OwnAddresses
 from ..screening.robot_mail import UTF8_HEADERS, classify
 from .compose import reply_subject
 from ..words.reports import Reports
@@ -20,11 +23,11 @@ from ..words.reports import Reports
 log = logging.getLogger("judge.quarantine")
 
 
-def answerable_sender(message: StoredMessage) -> tuple[str | None, str]:
+def answerable_sender(message: StoredMessage, config: Config) -> tuple[str | None, str]:
     """(the address to tell, '') or (None, why nobody is told)."""
     try:
-        verdict = classify(message.raw, message.mail_from)
-    except Exception:   # noqa: BLE001 - a mail that cannot even be classified is not answered
+        verdict = classify(message.raw, message.mail_from, OwnAddresses.configured(config))
+    except Exception:   # a mail that cannot even be classified is not answered
         return None, "its headers cannot be read"
     if not verdict.reply_allowed:
         return None, verdict.reason
@@ -33,12 +36,12 @@ def answerable_sender(message: StoredMessage) -> tuple[str | None, str]:
     return (address, "") if address else (None, "no address to answer")
 
 
-def set_aside(config: Config, db, message: StoredMessage, attempts: int, error: str) -> str:
+def set_aside(config: Config, db: sqlite_utils.Database, message: StoredMessage, attempts: int, error: str) -> str:
     """Queue the sender's note and the keeper's alert; return what was done, in words."""
     said = []
     headers = BytesHeaderParser(policy=UTF8_HEADERS).parsebytes(message.raw)
     subject = header_text(headers.get("Subject")).strip()[:200] or "(no subject)"
-    sender, why_not = answerable_sender(message)
+    sender, why_not = answerable_sender(message, config)
     reports = Reports()
     if sender is not None:
         outgoing.send(

@@ -2,23 +2,30 @@
 otherwise accept the address and then fail every mail it writes there."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import sqlite_utils
+
+from ...config import RelayConfig
 from ...language import CommandItem
 from ...language.commands import SetAddress
 from .outbox import address_refusal
+from .reply_budget import Item
 
 
-def refuse_unreachable(items: list, db, relay) -> tuple[list, list[dict]]:
+def refuse_unreachable(items: Iterable[Item], db: sqlite_utils.Database,
+                       relay: RelayConfig) -> tuple[list[Item], list[dict[str, object]]]:
     """SET ADDRESS to an address this judge's relay cannot carry (an internationalised address and
     no SMTPUTF8) is refused with words, not accepted and then failed at every mail. Returns the
     items to carry out and the reply's error entries for the ones refused."""
-    kept, refused = [], []
+    kept: list[Item] = []
+    refused: list[dict[str, object]] = []
     for item in items:
-        problem = None
         if isinstance(item, CommandItem) and isinstance(item.command, SetAddress):
             problem = address_refusal(db, relay, item.command.address)
-        if problem is None:
-            kept.append(item)
-        else:
-            refused.append({"kind": "error", "line": item.line, "text": item.text, "problem": problem,
-                            "expected": "SET ADDRESS you@example.org", "suggestions": []})
+            if problem is not None:
+                refused.append({"kind": "error", "line": item.line, "text": item.text, "problem": problem,
+                                "expected": "SET ADDRESS you@example.org", "suggestions": []})
+                continue
+        kept.append(item)
     return kept, refused

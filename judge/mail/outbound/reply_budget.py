@@ -9,9 +9,12 @@ replies an hour (beyond that the judge is silent, and says why in the message's 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+
+import sqlite_utils
 
 from ...config import LimitsConfig
-from ...language import CommandItem
+from ...language import CommandItem, OrderBlock, OrderError
 from . import outbox
 
 
@@ -24,9 +27,13 @@ def first_lines(text: str, limit: int) -> tuple[str, int]:
     return "\n".join(lines), rest.count("\n") + 1
 
 
-def bounded_commands(items: list, limit: int) -> tuple[list, int]:
+Item = CommandItem | OrderBlock | OrderError      # what a mail's lines read as (judge.language.Message.items)
+
+
+def bounded_commands(items: Iterable[Item], limit: int) -> tuple[list[Item], int]:
     """Every item, except the commands after the first `limit`; and how many commands were dropped."""
-    kept, commands, dropped = [], 0, 0
+    kept: list[Item] = []
+    commands, dropped = 0, 0
     for item in items:
         if isinstance(item, CommandItem):
             commands += 1
@@ -37,7 +44,7 @@ def bounded_commands(items: list, limit: int) -> tuple[list, int]:
     return kept, dropped
 
 
-def not_read_entry(limits: LimitsConfig, lines_unread: int, commands_dropped: int) -> dict | None:
+def not_read_entry(limits: LimitsConfig, lines_unread: int, commands_dropped: int) -> dict[str, object] | None:
     """The reply's word on what was not read, as one of its error entries; None when all was read."""
     parts = []
     if lines_unread:
@@ -62,7 +69,8 @@ def cut_reply(body: str, limit: int) -> str:
             " it was longer than the judge sends in one mail.]\n")
 
 
-def stranger_over_budget(db, limits: LimitsConfig, address: str, size: int, now: float | None = None) -> str | None:
+def stranger_over_budget(db: sqlite_utils.Database, limits: LimitsConfig, address: str, size: int,
+                         now: float | None = None) -> str | None:
     """Why a reply of `size` bytes to `address` (no account's address) must not be sent; None if it may."""
     now = time.time() if now is None else now
     used = outbox.sent_to_recently(db, address, now - 3600)

@@ -12,7 +12,7 @@ from email.utils import parseaddr
 
 
 
-def header_text(value) -> str:
+def header_text(value: object) -> str:
     """A header's value as a str, whatever the policy gave: a str, a header object, or compat32's
     Header (which parseaddr cannot take). Parse with robot_mail.UTF8_HEADERS to get raw UTF-8 as text."""
     return "" if value is None else str(value)
@@ -41,7 +41,7 @@ def _address(text: str) -> str:
     return address
 
 
-def _header(mail: Message, name: str):
+def _header(mail: Message, name: str) -> object:
     """The header as the policy reads it, or as written when the policy cannot read it (an encoded
     display name hiding a CR LF makes policy.default's address parser raise): the address part of
     the raw text is still read, and checked again before anything is sent to it."""

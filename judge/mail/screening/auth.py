@@ -67,6 +67,14 @@ class Session:
     def power(self) -> str | None:
         return self.powers[0] if len(self.powers) == 1 else None
 
+    @property
+    def account_signed_on(self) -> str:
+        """`account`, for a command run after `require_player` or `require_master` (which refuse without one)."""
+        if self.account is None:
+            raise Refused("this needs a sign-on first",
+                          "SIGNON Fgame password (F: your power's initial or the start of its name)")
+        return self.account
+
     def proven_for(self, account: str, game: str | None) -> bool:
         """This message proved `account` for `game` (None: for the account as a whole)."""
         if account in self.proven:
@@ -117,6 +125,13 @@ def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> 
     return True
 
 
+def power_by_letter(variant: Variant, letter: str) -> str | None:
+    for p in variant.powers:
+        if p.letter.upper() == letter.upper():
+            return p.id
+    return None
+
+
 def resolve_power(variant: Variant, word: str) -> str | None:
     """A power named by its letter, id, name or adjective, in any case."""
     key = word.strip().strip(".:").lower()
@@ -162,6 +177,12 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         account, role = status.master, "the master"
         if session.sender_account in status.masters[1:]:
             account, role = session.sender_account, "a co-master"     # a co-master (PROMOTE) signs on as itself
+        elif session.sender_account and service.was_demoted(game, session.sender_account):
+            # A former co-master means their own password: checked as theirs (a wrong one counts against
+            # their account, never the master's), and a right one hears why it signs on to nothing.
+            _check_password(service, session, session.sender_account, password, f"SIGNON M{game} password", game)
+            raise Refused(f"you ({session.sender_account}) are no longer a master of {game}: a master removed you"
+                          " (DEMOTE)", f"the master of {game}, {status.master}, can PROMOTE you again")
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
@@ -185,10 +206,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     session.account = account
     session.acting = False      # a BECOME earlier in the mail ends at a new sign-on
     _enter_game(service, session, account, game)
-    if letter.upper() == MASTER_LETTER and power is None:
-        session.powers = ()
-    else:
-        session.powers = (power,)
+    session.powers = () if power is None else (power,)     # (None: the master, as a letter not M was refused)
     if _copy_if_elsewhere(service, session, account):
         session.foreign = True
         session.alerts.append(Alert(game, f"{role} in {game} signed on with the right password from"
@@ -197,6 +215,11 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
                 " goes to your own address only. If you did not send this mail, someone else knows your password:"
                 " change it with SET PASSWORD (from your own address)")
     return f"signed on as {role} in {game}"
+
+
+_GUESSED = ("Your password for {account} was taken from your own address, but others have given many wrong"
+            " passwords for it lately: their mail is held back, yours is not. If you chose a simple password,"
+            " change it with SET PASSWORD.")
 
 
 def check_password(service: GameService, session: Session, account: str, password: str, usage: str,
@@ -215,6 +238,8 @@ def check_password(service: GameService, session: Session, account: str, passwor
                       "answer one of the judge's mails to you: its reply address needs no password")
     if service.accounts.check_password(account, password):
         session.proven.add(account)
+        if own and guard.account_held(account) and guard.should_tell_owner(account):
+            session.alerts.append(Alert(game or session.game, _GUESSED.format(account=account), account=account))
         return
     failures = guard.failed(account, source)
     where = game or session.game
@@ -298,6 +323,7 @@ __all__ = [
     "check_password",
     "game_name",
     "known_game",
+    "power_by_letter",
     "power_name",
     "require_master",
     "require_player",

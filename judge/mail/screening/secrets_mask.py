@@ -47,7 +47,9 @@ _QUOTE = re.compile(r"^([\s>|]*)(.*)$")
 def _mask_text(text: str, secrets: Iterable[str]) -> str:
     lines = []
     for line in text.split("\n"):
-        lead, rest = _QUOTE.match(line).groups()
+        quoted = _QUOTE.match(line)
+        assert quoted is not None       # (the pattern matches every line)
+        lead, rest = quoted.groups()
         masked = mask_line(rest.rstrip("\r"))
         lines.append(line if masked == rest.rstrip("\r") else lead + masked + ("\r" if rest.endswith("\r") else ""))
     text = "\n".join(lines)
@@ -84,7 +86,7 @@ def scrub_raw(raw: bytes, secrets: Iterable[str]) -> bytes:
             mail.replace_header("Subject", _mask_text(subject, secrets))
             changed = True
         out = mail.as_bytes(policy=policy.SMTP) if changed else raw
-    except Exception:   # noqa: BLE001 - a mail too odd to write again still loses its passwords
+    except Exception:   # a mail too odd to write again still loses its passwords
         out = raw
     for secret in _variants(secrets):    # what decoding did not reach (or could not be written again)
         out = re.sub(rb"(?<![A-Za-z0-9])" + re.escape(secret.encode("utf-8", "surrogatepass")) + rb"(?![A-Za-z0-9])",

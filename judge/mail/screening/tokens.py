@@ -24,6 +24,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from email.message import Message
 
 import sqlite_utils
 
@@ -54,14 +55,14 @@ class ReplyTokens:
             "SELECT token FROM reply_tokens WHERE account = ? AND game = ?", [account, key]
         ).fetchone()
         if row:
-            return row[0]
+            return str(row[0])
         token = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20))
         sql = ("INSERT INTO reply_tokens (token, account, game, created_at) VALUES (?, ?, ?, ?) "
                "ON CONFLICT(account, game) DO NOTHING")
         with transaction(self.db):       # or a savepoint in the caller's transaction
             self.db.conn.execute(sql, [token, account, key, time.time()])
-        return self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?",
-                               [account, key]).fetchone()[0]
+        return str(self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?",
+                                   [account, key]).fetchone()[0])
 
     def address_for(self, account: str, game: str | None) -> str:
         token = self.token_for(account, game)
@@ -104,7 +105,7 @@ def revoke(db: sqlite_utils.Database, account: str, game: str | None = None) -> 
         return db.conn.execute(sql, args).rowcount
 
 
-def envelope_recipients(rcpt_tos: Iterable[str], via: str, mail) -> list[str]:
+def envelope_recipients(rcpt_tos: Iterable[str], via: str, mail: Message) -> list[str]:
     """Where the mail was delivered. By SMTP/LMTP: the envelope. By IMAP there is no envelope: the
     delivering server records it in the topmost Delivered-To (or X-Original-To) header, above any a
     sender wrote, so only that first one counts."""

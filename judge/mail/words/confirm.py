@@ -3,41 +3,48 @@
 Each order the message gave, exactly as read and in full names; each error with its suggestion;
 the power's standing orders and what cannot be carried out as things stand; the units still
 without orders; the deadline in the game's zone and the player's, with the time left; whether
-the power asked the game to wait.
+the power asked the game to wait; the likely misorders (judge.engine.misorders: warnings, the
+orders still stand); the digest of the standing orders (judge.games.digests).
 """
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 from ...engine.calendar import PhaseKind
 from ...engine.geography import UnitKind
 from ...engine.notation import parse_loc
 from ...engine.variant import Variant
+from ...games.answers import Json
 from ...games.clock import parse_time
 from ...games.ordercodec import order_from_json
 from ...games.service import GameService
 from ...language import ParsedOrder, describe
 from ...language.parse import OrderError
-from ...language.render import place_name
+from ...language.render import place_name, unit_name
 from .notices import duration
 from .reason_words import detail_words
 
 
-def order_line(parsed: ParsedOrder, variant: Variant) -> dict:
+def order_line(parsed: ParsedOrder, variant: Variant) -> dict[str, Any]:
     return {"line": parsed.line, "written": parsed.text, "read": describe(parsed.order, variant),
             "notes": list(parsed.notes)}
 
 
-def ordered_place(order) -> str | None:
+def ordered_place(order: object) -> str | None:
     """The province an order is for (a unit's, or a build's); None for orders of no place (WAIVE)."""
     unit = getattr(order, "unit", None)
     location = unit.location if unit is not None else getattr(order, "location", None)
     return location.province if location is not None else None
 
 
-def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
+def order_lines(orders: list[ParsedOrder], variant: Variant,
+                earlier: Mapping[str, Json] | None = None) -> list[dict[str, Any]]:
     """Each order as read; one that a later line of the same mail replaced (a unit has one order)
-    says so, or the player would think both stand."""
+    says so, or the player would think both stand. `earlier`: the orders stored before this mail,
+    by province (`stored_by_place`): the last line for one of those places says what it replaced."""
     lines = [order_line(p, variant) for p in orders]
     last: dict[str, int] = {}
     for index, parsed in enumerate(orders):
@@ -45,15 +52,33 @@ def order_lines(orders: list[ParsedOrder], variant: Variant) -> list[dict]:
         if place is None:
             continue
         if place in last:
-            earlier = lines[last[place]]
-            earlier["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
+            before = lines[last[place]]
+            before["notes"].append(f"replaced by line {parsed.line}: a unit has one order, the last one given")
         last[place] = index
+    for place, index in last.items():
+        old = (earlier or {}).get(place)
+        said = describe(order_from_json(old["read"]), variant) if old is not None else None
+        if old is not None and said != lines[index]["read"]:    # (the same order again replaces nothing)
+            lines[index]["notes"].append(f"replaces your earlier order for {_whose(old, place, variant)}: {said}")
     return lines
 
 
-def error_line(error: OrderError, mask) -> dict:
+def stored_by_place(orders: Iterable[Json]) -> dict[str, Json]:
+    """The stored orders (Confirmation.orders) by the province each is for."""
+    return {place: o for o in orders if (place := ordered_place(order_from_json(o["read"]))) is not None}
+
+
+def _whose(stored: Json, place: str, variant: Variant) -> str:
+    """"Army Paris": the unit a stored order is for; its province's name for an order of no unit."""
+    unit = getattr(order_from_json(stored["read"]), "unit", None)
+    if unit is not None:
+        return unit_name(dataclasses.replace(unit, power=None), variant)
+    return variant.board.province(place).name
+
+
+def error_line(error: OrderError, mask: Callable[[str], str]) -> dict[str, Any]:
     return {"line": error.line, "text": mask(error.text), "problem": error.problem, "expected": error.expected,
-            "suggestions": [mask(s) for s in error.suggestions]}
+            "suggestions": [mask(s) for s in error.suggestions], "examples": error.examples}
 
 
 def unit_full_name(variant: Variant, text: str) -> str:
@@ -65,14 +90,14 @@ def unit_full_name(variant: Variant, text: str) -> str:
         return text
 
 
-def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> str:
+def time_left(deadline_utc: str, now: datetime, plays: Json | None = None) -> str:
     """"1 day 23 hours", "3 hours 10 minutes" (the words of the judge's notices); past the deadline,
     whether orders sent now still count, and until when."""
     seconds = (parse_time(deadline_utc) - now).total_seconds()
     if seconds > 0:
         return duration(seconds)
     when = (plays or {}).get("when")
-    if when == "at":
+    if when == "at" and plays is not None:
         grace = (parse_time(plays["at"]["utc"]) - now).total_seconds()
         first = next(iter(plays["at"]["shown"].items()), None)
         at = f", at {first[1]} ({first[0]})" if first else ""
@@ -88,7 +113,7 @@ def time_left(deadline_utc: str, now: datetime, plays: dict | None = None) -> st
     return "none: the deadline has passed"
 
 
-def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict:
+def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict[str, Any]:
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
     scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
     status = service.status(game)
@@ -102,6 +127,8 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "problems": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
                      for p in confirmed.problems],
         "missing": [unit_full_name(variant, u) for u in confirmed.units_without_orders],
+        "refused": [{"order": describe(order_from_json(p["read"]), variant), "detail": detail_words(variant, p)}
+                    for p in confirmed.owed_orders],
         "adjustment": confirmed.adjustment,
         "retreat": variant.calendar.parse(confirmed.phase).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
@@ -110,10 +137,18 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "waiting": bool(status.powers[power].waiting),
         "in": confirmed.all_in,
         "plays": _plays(confirmed.plays, tick_seconds),
+        "warnings": [misorder_words(variant, w) for w in confirmed.warnings],
+        "digest": confirmed.digest,
     }
 
 
-def _plays(plays: dict, tick_seconds: float) -> dict:
+def misorder_words(variant: Variant, warning: Json) -> dict[str, Any]:
+    """A likely misorder for the template: its kind's code and the provinces in full names (the
+    template has the sentence for each kind)."""
+    return {"kind": warning["kind"], "places": [place_name(parse_loc(variant, a), variant) for a in warning["args"]]}
+
+
+def _plays(plays: Json, tick_seconds: float) -> Json:
     if plays["when"] == "early":
         return {**plays, "within": duration(max(2 * tick_seconds, 60.0))}
     if plays["when"] == "at":

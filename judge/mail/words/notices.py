@@ -20,19 +20,21 @@ players, the centre table by year). Every template gets the context `notice_cont
 Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
-revealed -> `seats`. In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
+revealed -> `seats`; replacement -> `standing`, `centre_tables` (the new player's copy only: the
+hand-over). In an anonymous game the status and payload come masked (judge.mail.words.anonymity).
 Under fog of war a results notice's payload is first cut to what its recipient sees
 (judge.mail.words.fog_mail.notice_as_seen): then `p.fog` names the reader's powers and `report.fog` is true.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import jinja2
 
 from ...engine import starting_position
 from ...engine.notation import unit_text
+from ...engine.position import Unit
 from ...engine.variant import Variant
 from ...games.clock import parse_time, shown
 from ...games.answers import CentreCount, GameState, Notice, NoticeKind
@@ -90,6 +92,10 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     def left(times: dict[str, Any]) -> str:
         return duration((parse_time(times["utc"]) - created).total_seconds())
 
+    def passed(times: dict[str, Any]) -> bool:
+        """Whether the time had gone by when the notice was made (`left` then says so in words)."""
+        return (parse_time(times["utc"]) - created).total_seconds() <= 0
+
     ctx: dict[str, Any] = {
         "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
         "your_powers": [variant.power(x).name for x in p.get("powers", ())],
@@ -103,7 +109,7 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         "units_of": lambda x: [unit_words(variant, u) for u in (status.position or {}).get("units", {}).get(x, ())],
         "in_play": [variant.power(x).name for x, info in status.powers.items()
                     if info.status not in ("eliminated", "neutral")],
-        "when": when, "left": left, "fail": _fail,
+        "when": when, "left": left, "passed": passed, "fail": _fail,
     }
     extra = _EXTRA.get(notice.kind)
     if extra:
@@ -133,7 +139,8 @@ def _players(status: GameState) -> dict[str, str | None]:
 
 
 def _results(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
-    return {"report": results_report(variant, notice.payload, _players(status))}
+    return {"report": results_report(variant, notice.payload, _players(status),
+                                     reader=tuple(notice.payload.get("powers", ())))}
 
 
 def _game_start(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
@@ -159,7 +166,7 @@ def _game_start(service: GameService, notice: Notice, variant: Variant, status: 
     }
 
 
-def example_moves(variant: Variant, units) -> list[str]:
+def example_moves(variant: Variant, units: Iterable[Unit]) -> list[str]:
     """Moves the player's own first units could make ("A VIE - BOH"), for the first mail's example:
     an example made of another power's units reads as a mistake. Destinations with coasts are
     skipped so no example needs one."""
@@ -172,11 +179,11 @@ def example_moves(variant: Variant, units) -> list[str]:
     return out[:2]
 
 
-def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, str]]:
+def game_rules(variant: Variant, settings: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The settings a player needs to know, as (what, how) rows."""
     seats = setup(settings["players"])
     victory = settings["victory_centres"] or seats.victory_centres or variant.victory_centres
-    hours = lambda h: f"{h:g} hour{'s' if h != 1 else ''}"  # noqa: E731
+    hours: Callable[[float], str] = lambda h: f"{h:g} hour{'s' if h != 1 else ''}"  # noqa: E731
     rows = [
         ("Movement phases", hours(settings["movement_hours"])),
         ("Retreat phases", hours(settings["retreat_hours"])),
@@ -186,6 +193,8 @@ def game_rules(variant: Variant, settings: dict[str, Any]) -> list[tuple[str, st
          if settings["reminder_hours"] else "none"),
         ("Missing orders", "the power falls into civil disorder" if settings["nmr_policy"] == "civil disorder"
          else "the game waits for them (the master can process)"),
+        ("After a missed move", "dislodged units are disbanded, as the rulebooks say"
+         if settings.get("missed_orders") == "book" else "the units hold and may still retreat"),
         ("Abandoned after", f"{settings['abandon_after']} phases missed in a row"),
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
                    "broadcast": "broadcast only (to every power at once)",
@@ -216,6 +225,18 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: Ga
         "final_rows": [[variant.power(x).name, players.get(x) or "-", counts.get(x, 0)]
                        for x in sorted(variant.power_ids, key=lambda x: -counts.get(x, 0))],
     }
+
+
+def _replacement(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
+    """The hand-over, for the new player's copy only: the power's orders standing (its previous
+    player's, for this phase) and the centres by year (not under fog, where they are not all seen)."""
+    p = notice.payload
+    if notice.recipient is None or notice.recipient != p.get("account"):
+        return {"standing": [], "centre_tables": []}
+    standing = ([o["written"] for o in service.confirmation(p["game"], p["power"]).orders]
+                if status.phase == p["phase"] else [])
+    tables = [] if status.settings.get("fog") else centre_tables(variant, service.centre_history(p["game"]))
+    return {"standing": standing, "centre_tables": tables}
 
 
 def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
@@ -270,8 +291,8 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
     return {"seats": [[variant.power(x).name, players.get(x) or "(neutral)"] for x in variant.power_ids]}
 
 
-_EXTRA: dict[NoticeKind, Callable[..., dict[str, Any]]] = {
+_EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
-    NoticeKind.REVEALED: _revealed,
+    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement,
 }

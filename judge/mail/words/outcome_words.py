@@ -8,14 +8,17 @@ of the same phase: in a movement phase every unit has an order, the judge's hold
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...engine.geography import Location, UnitKind
 from ...engine.outcomes import Reason, Why
+from ...engine.strengths import Strengths, contests
 from ...engine.variant import Variant
 from ...games.ordercodec import order_from_json
+from ...games.resultcodec import outcomes_from_json
 from ...language.render import describe, place_name
-from .reason_words import REASONS, because, detail_words
+from .reason_words import REASONS, detail_words
 
 # Outcomes whose own reason says it all when the order succeeded.
 _DONE = {
@@ -32,6 +35,10 @@ _FAILED = {
     Reason.SUPPORT_UNMATCHED: "the supported unit was not ordered to do what this support says",
     Reason.CONVOY_UNMATCHED: "the army was not ordered to move along this convoy",
 }
+
+# The sentence a result stored before the codes has in `detail` where one stored now has Why.OWN_UNIT:
+# stored data, compared as such (the words players read are reason_words', and may change).
+_OWN_UNIT_BEFORE_CODES = "a power cannot dislodge its own unit"
 
 
 def place(variant: Variant, text: str) -> str:
@@ -69,27 +76,65 @@ def unit_phrase(variant: Variant, units: dict[str, tuple[str, UnitKind | None]],
 
 
 def order_words(variant: Variant, outcome: dict[str, Any]) -> str:
-    """The order in full names, marked when the judge gave it (a default hold, a removal)."""
+    """The order in full names, marked when the judge gave it (a default hold, a removal, the orders
+    of the stand-in for a power nobody plays)."""
     text = describe(order_from_json(outcome["json"]), variant)
+    if outcome.get("stand_in"):
+        return text + " (stand-in)"
     # a default hold says so in its result ("no order given: held")
     return text + " (by the judge)" if outcome.get("by_judge") and outcome["reason"] != Reason.HELD.value else text
 
 
-def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]]) -> str:
-    """The result of one order, e.g. "bounced with the German army from Munich"."""
+def _why(outcome: dict[str, Any]) -> Why | None:
+    """The outcome's code; for a result stored before the codes, the one its sentence stands for
+    where this module needs to know it."""
+    if outcome.get("why"):
+        return Why(outcome["why"])
+    return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
+
+
+def phase_contests(result: Mapping[str, Any]) -> dict[str, Strengths]:
+    """Each bounced or dislodged unit's strengths in one phase's stored result (judge.engine.strengths),
+    by the unit's province."""
+    return contests(outcomes_from_json(result))
+
+
+def contest_of(outcome: dict[str, Any], found: dict[str, Strengths] | None) -> Strengths | None:
+    """The strengths of the unit this outcome is about, if they were worked out (not under fog of war:
+    supports out of sight would be counted, or be missing)."""
+    unit = outcome["json"].get("unit")
+    if not found or not unit or outcome["reason"] == Reason.ILLEGAL.value:
+        return None
+    return found.get(Location.parse(unit["at"]).province)
+
+
+def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[str, UnitKind | None]],
+            strengths: Strengths | None = None) -> str:
+    """The result of one order, e.g. "bounced with the German army from Munich"; with its unit's
+    `strengths`, "beaten 2 to 1 by the German army from Munich" or "bounced 1 to 1 with ..."."""
     reason = Reason(outcome["reason"])
+    why = _why(outcome)
     involving = [p.lower() for p in outcome.get("involving") or ()]
     attacker = outcome.get("dislodged_from")
-    name = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
-    by = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
+    name: Callable[[str], str] = lambda prov: variant.board.province(prov.lower()).name  # noqa: E731
+    by: Callable[[str], str] = lambda prov: f"{unit_phrase(variant, units, prov)} from {name(prov)}"  # noqa: E731
     dislodged = f"dislodged by {by(attacker)}" if attacker else ""
+    contest = strengths.bounced if strengths else None
+    lost = strengths.dislodged if strengths else None
+    if attacker and lost is not None and lost.by == (attacker.lower(),):
+        dislodged = f"dislodged {lost.against} to {lost.own} by {by(attacker)}"
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
-    if reason is Reason.BOUNCED and involving and detail != because(variant, Why.OWN_UNIT):
+    if reason is Reason.BOUNCED and involving and why is not Why.OWN_UNIT:
         target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
-        parts = [f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving]
-        text = "bounced with " + " and ".join(parts)
-        if outcome.get("why") == Why.STAYS_ABOARD.value:  # a ferried army that could not land
+        parts = {q: f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving}
+        if contest is not None and contest.beaten and set(contest.by) <= set(parts):
+            text = f"beaten {contest.against} to {contest.own} by " + " and ".join(parts[q] for q in contest.by)
+        elif contest is not None and contest.against == contest.own:
+            text = f"bounced {contest.own} to {contest.against} with " + " and ".join(parts.values())
+        else:
+            text = "bounced with " + " and ".join(parts.values())
+        if why is Why.STAYS_ABOARD:  # a ferried army that could not land
             text += f", and {detail}"
     elif reason is Reason.SUPPORT_CUT:
         if attacker:
@@ -101,7 +146,7 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
         text = f"illegal order: {detail}" if detail else "illegal order"
     elif outcome["succeeded"] and reason in _DONE:
         text = _DONE[reason]
-        if outcome.get("by_judge") and reason is Reason.HELD:
+        if outcome.get("by_judge") and reason is Reason.HELD and not outcome.get("stand_in"):
             text = "no order given: held"
         if detail:
             text += f" ({detail})"
@@ -111,6 +156,6 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
         text = REASONS[reason]
         if detail and detail != text:
             text += f": {detail}"
-    if attacker and reason is not Reason.DISLODGED:
+    if attacker:        # (a dislodged unit's words were returned above)
         text += f"; {dislodged}"
     return text

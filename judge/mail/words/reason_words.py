@@ -104,7 +104,7 @@ WORDS: Mapping[Why, str] = {
     Why.OCCUPIED: "{0:province} is occupied",
     Why.CANNOT_BUILD_KIND: "you cannot build an {0:kind}",
     Why.ARMY_AT_SEA: "an army cannot be built at sea",
-    Why.FLEET_BUILT_INLAND: "a fleet cannot be built in {0:province}, an inland province",
+    Why.FLEET_BUILT_INLAND: "a fleet cannot be built in {0:province}: it has no coast",
     Why.SAY_WHICH_COAST_TO_BUILD: "say which coast of {0:province} the fleet is built on ({rest:coasts})",
     Why.NO_SUCH_COAST: "{0:province} has no {1:coast}",
     Why.NO_UNIT_TO_REMOVE: "you have no unit in {0:province}",
@@ -173,7 +173,7 @@ class _Words(string.Formatter):
             return f"one of your {what}s{named}"
         if format_spec == "units":
             return f"{value} unit{'s' if int(value) > 1 else ''}"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 def because(variant: Variant, why: Why | None, args: Sequence[str] = ()) -> str:

@@ -33,7 +33,7 @@ class Reports:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
         self.env.filters.update(FILTERS)  # wrap, columns, table, listing: see textlayout.py
 
-    def render(self, template: str, **context) -> Rendered:
+    def render(self, template: str, **context: object) -> Rendered:
         text = self.env.get_template(template).render(**context)
         head, _, body = text.partition("\n\n")
         if not head.startswith("Subject:") or "\n" in head:

@@ -7,37 +7,41 @@ builds and removals due.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...engine.notation import parse_order
 from ...engine.outcomes import Reason
 from ...engine.variant import Variant
 from ...language.render import describe
-from .outcome_words import explain, order_words, place, unit_words, units_at
+from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
 
 
 def _adjusts(variant: Variant, phase: str) -> bool:
     cal = variant.calendar
-    return cal.seasons[cal.parse(phase).season].adjustments
+    return cal.adjusts(cal.parse(phase))
 
 
-def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
-             silent: frozenset[str] = frozenset()) -> dict[str, Any]:
+def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
+                  silent: frozenset[str] = frozenset(), fog: bool = False) -> dict[str, Any]:
     """One phase's results. A power nobody orders (abandoned or resigned: `silent`) whose units all
     held for want of orders is told in one line, `idle`, not as a block of "no order given: held"
-    that the closing paragraph would then say again."""
+    that the closing paragraph would then say again. Under `fog` no strengths are told: the
+    supports behind them may be out of the reader's sight."""
     units = units_at(result["outcomes"])
+    found = None if fog else phase_contests(result)
     # a unit whose order could not be carried out holds: the judge's hold is listed after it
     refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
                if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
     powers: dict[str, list[tuple[str, str]]] = {}
     for o in result["outcomes"]:
-        outcome = explain(variant, o, units)
+        outcome = explain(variant, o, units, contest_of(o, found))
         if o["by_judge"] and o["reason"] == Reason.HELD.value and (o["power"], o["json"]["unit"]["at"]) in refused:
             outcome = "held instead"
         powers.setdefault(o["power"], []).append((order_words(variant, o), outcome))
     idle = {p for p in silent & set(powers)
-            if all(o["by_judge"] and o["reason"] == Reason.HELD.value for o in result["outcomes"] if o["power"] == p)
+            if all(o["by_judge"] and o["reason"] == Reason.HELD.value and not o.get("stand_in")
+                   for o in result["outcomes"] if o["power"] == p)
             and not any(d["power"] == p for d in result["dislodged"])}
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
@@ -54,15 +58,18 @@ def _section(variant: Variant, result: dict[str, Any], players: dict[str, str | 
     }
 
 
-def results_report(variant: Variant, payload: dict[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
-    """Everything the results template shows, with names in full and tables ready to align."""
+def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None],
+                   reader: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Everything the results template shows, with names in full and tables ready to align; the
+    powers of `reader` (the recipient's) come first where the units stand."""
     position = payload["position"]
     told = {n["power"] for n in payload.get("news", ())}
     silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
-    sections = [_section(variant, r, players, silent) for r in payload["results"]
+    fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
+    stood_in = {o["power"] for r in payload["results"] for o in r["outcomes"] if o.get("stand_in")}
+    sections = [phase_section(variant, r, players, silent, fog is not None) for r in payload["results"]
                 if r["outcomes"] or r["dislodged"] or r["standoffs"]]
     due = payload["adjustments"]
-    fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
     centre_rows = []
     for p in variant.power_ids:
         if fog is not None and p not in fog["powers"]:
@@ -90,9 +97,11 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "removals": [(variant.power(p).name, n["removals"]) for p, n in due.items() if n["removals"]],
         "retreats_due": [(variant.power(p).name, [unit_words(variant, u, p) for u in us])
                          for p, us in payload["retreats"].items()],
-        # powers without orders that no news item tells about (already abandoned or resigned)
+        # powers without orders that no news item tells about (already abandoned or resigned), and
+        # those of them the judge's stand-in played (SET STANDIN)
         "silent": [(variant.power(p).name, players.get(p)) for p in payload["civil_disorder"]
-                   if p not in {n["power"] for n in payload.get("news", ())}],
+                   if p not in told and p not in stood_in],
+        "stood_in": [(variant.power(p).name, players.get(p)) for p in variant.power_ids if p in stood_in],
         "rulings": [(variant.power(r["power"]).name, describe(parse_order(variant, r["order"]), variant), r["ruling"])
                     for r in payload.get("rulings", ())],
         # civil disorder is told in one list; the other news one paragraph each
@@ -101,7 +110,24 @@ def results_report(variant: Variant, payload: dict[str, Any], players: dict[str,
         "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
         "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
+        # each power's digest of the orders it was played with (judge.games.digests); a results
+        # notice written before digests existed has none
+        # who stands where after the phase (under fog, what the reader sees), the reader's powers first
+        "standing": standing(variant, position, reader),
+        "digests": [[variant.power(p).name, payload["digests"][p]] for p in variant.power_ids
+                    if p in payload.get("digests", {})],
     }
+
+
+def standing(variant: Variant, position: Mapping[str, Any],
+             first: str | tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
+    """Who stands where in a position (JSON): each power with units, `first` (the reader's own power,
+    or powers) before the others, its units in words ("army in Burgundy") by the provinces' names."""
+    mine = (first,) if isinstance(first, str) else first
+    order = sorted(variant.power_ids, key=lambda p: p not in mine)
+    return [(variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
+                                           key=lambda words: words.partition(" in ")[2]))
+            for p in order if position["units"].get(p)]
 
 
 def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:

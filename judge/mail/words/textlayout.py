@@ -48,7 +48,7 @@ def table(rows: Iterable[Sequence[object]], header: Sequence[str], indent: int =
     numeric = [all(isinstance(r[i], int) for r in rows) and bool(rows) for i in range(len(header))]
 
     def line(r: Sequence[str]) -> str:
-        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)]
+        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric, strict=True)]
         return (" " * indent + (" " * gap).join(parts)).rstrip()
 
     rule = (" " * indent + (" " * gap).join("-" * w for w in widths))
@@ -70,12 +70,6 @@ def fit(line: str, indent: str = "", more: str = "  ", width: int = WIDTH) -> st
     if len(indent) + len(line) <= width:
         return indent + line
     return wrap(line, indent + more, indent, width)
-
-
-def fit_lines(text: str, more: str = "  ", width: int = WIDTH) -> str:
-    """Each line of a mail body built in code kept within `width` (see `fit`): for the keeper's
-    alerts, whose lines carry an error or a server's words of any length."""
-    return "\n".join(fit(line, "", more, width) if line.strip() else line for line in text.split("\n"))
 
 
 FILTERS = {"fit": fit, "wrap": wrap, "columns": columns, "table": table, "listing": listing}

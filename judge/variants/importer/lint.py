@@ -121,8 +121,8 @@ def _reachable(variant: dict[str, Any], r: Report) -> None:
     nbrs: dict[str, set[str]] = {p: set() for p in open_}
     for a, b in variant["army_edges"]:
         nbrs[a].add(b), nbrs[b].add(a)
-    for a, b in variant["fleet_edges"]:
-        a, b = a.split("/")[0], b.split("/")[0]
+    for a_coast, b_coast in variant["fleet_edges"]:
+        a, b = a_coast.split("/")[0], b_coast.split("/")[0]
         nbrs[a].add(b), nbrs[b].add(a)
     seen = {open_[0]}
     todo = deque([open_[0]])

@@ -322,18 +322,18 @@ class _Reader:
 
     def homes(self, p: PowerData, centres: list[str]) -> None:
         d = self.data
-        for c in centres:
-            if c.startswith("-"):
-                c = c[1:].lower()
+        for given in centres:
+            if given.startswith("-"):
+                c = given[1:].lower()
                 if c in p.homes:
                     p.homes.remove(c)
                     if c not in d.unowned:
                         d.unowned.append(c)
                 continue
-            marks = re.match(r"[&+*@~]*", c).group(0)
+            marks = re.match(r"[&+*@~]*", given).group(0)
             for mark in marks:
                 d.need(HOME_MARKS[mark])
-            c = re.sub(r"\(.*\)$", "", c[len(marks):]).lower()
+            c = re.sub(r"\(.*\)$", "", given[len(marks):]).lower()
             if c == "sc":
                 continue  # "&SC": a claim to be made later, not a place
             if "+" in marks or "*" in marks:
@@ -359,8 +359,8 @@ class _Reader:
         self.power = None
 
     def rules(self, names: list[str]) -> None:
-        for r in names:
-            r = r.upper()
+        for given in names:
+            r = given.upper()
             if r.startswith("!"):
                 if r[1:] in self.data.rules:
                     self.data.rules.remove(r[1:])

@@ -1,0 +1,68 @@
+"""The standby list through a real `judge serve`: a standby registers and goes on the list by mail;
+Italy's player resigns; the tick mails the standby the offer; the standby takes Italy by JOIN, gets
+the hand-over mail and then orders for Italy, and the reply says Italy is in."""
+import smtplib
+from email import message_from_bytes, policy
+
+from judge.games.model import Settings
+from judge.games.service import GameService
+
+from mailjudge import POWERS, mail
+from servers.net import wait_until
+from servers.serve import rows, start_judge, stop
+
+GAME = "beta"
+
+
+def send(port: int, frm: str, body: str) -> str:
+    raw = mail(frm, body)
+    with smtplib.SMTP("127.0.0.1", port) as smtp:
+        smtp.sendmail(frm, ["judge@dip.test"], raw)
+    return raw.split(b"Message-ID: <", 1)[1].split(b">", 1)[0].decode()
+
+
+def text(message) -> str:
+    return " ".join(message.get_body(("plain",)).get_content().split())
+
+
+def queued(tmp_path, address: str, subject: str):
+    """The one mail with this subject queued for this address, once it is."""
+    def found():
+        return [m for m in (message_from_bytes(r[0], policy=policy.default) for r in rows(
+            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox_mail WHERE recipients LIKE ?",
+            [f'%"{address}"%'])) if str(m["Subject"]) == subject]
+    got = wait_until(found, what=f"{subject!r} for {address}")
+    assert len(got) == 1
+    return got[0]
+
+
+def answer_to(tmp_path, sent: str):
+    found = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
+                                    "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
+                                    [f"In-Reply-To: <{sent}>"]), what="the answer")
+    return message_from_bytes(found[0][0], policy=policy.default)
+
+
+def test_a_standby_takes_the_offered_power_by_mail_and_orders_for_it(tmp_path):
+    service = GameService(tmp_path / "var")
+    service.create_account("gm", "gm@dip.test", "gm-pw")
+    service.create_game(GAME, master="gm", settings=Settings(pictures=False))
+    for p in POWERS:
+        service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
+        service.join(GAME, p.lower(), [p])
+    process, port = start_judge(tmp_path, JUDGE_TICK_SECONDS="0.2")
+    try:
+        listed = send(port, "sam@dip.test", "REGISTER sam sam-pw\nSET STANDBY standard")
+        assert "on the standby list for these variants: standard" in text(answer_to(tmp_path, listed))
+        send(port, "italy@dip.test", f"SIGNON I{GAME} italy-pw\nRESIGN")
+        offer = queued(tmp_path, "sam@dip.test", f"{GAME}: Italy needs a player")
+        assert f"JOIN {GAME} password Italy" in text(offer)
+        joined = send(port, "sam@dip.test", f"JOIN {GAME} sam-pw Italy")
+        assert f"you now play Italy in {GAME}" in text(answer_to(tmp_path, joined))
+        handover = queued(tmp_path, "sam@dip.test", f"{GAME}: sam now plays Italy")
+        assert "Your units:" in text(handover) and "Rome" in text(handover)
+        ordered = send(port, "sam@dip.test", f"SIGNON I{GAME} sam-pw\nA Rom - Apu\nA Ven H\nF Nap - Ion")
+        assert "Italy is in" in text(answer_to(tmp_path, ordered))
+        assert service.status(GAME).powers["ITALY"].account == "sam"
+    finally:
+        stop(process)
