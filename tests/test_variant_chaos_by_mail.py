@@ -27,9 +27,21 @@ def chaos_game(j: MailJudge, name: str, settings: Settings | None = None) -> Non
     assert j.service.status(name).status == "active"
 
 
+pytestmark = pytest.mark.xdist_group("variant_chaos_by_mail")     # one worker makes the shared game once
+
+
 @pytest.fixture
 def judge(tmp_path):
     j = MailJudge(tmp_path)
+    yield j
+    j.close()
+
+
+@pytest.fixture(scope="module")
+def mess(tmp_path_factory):
+    """One Chaos game for the sign-on checks, which only sign on and vote (34 accounts made once)."""
+    j = MailJudge(tmp_path_factory.mktemp("chaos"))
+    chaos_game(j, "mess")
     yield j
     j.close()
 
@@ -42,18 +54,16 @@ def body(j: MailJudge, frm: str, text: str) -> str:
                                        ("Pa", "PARIS"), ("Paris", "PARIS"), ("Lo", "LONDON"),
                                        ("St", "STPETERSBURG"), ("StPetersburg", "STPETERSBURG"),
                                        ("A", "ANKARA"), ("Vienn", "VIENNA")])
-def test_a_chaos_power_signs_on_by_any_start_of_its_name_that_is_its_alone(judge, who, power):
-    chaos_game(judge, "mess")
+def test_a_chaos_power_signs_on_by_any_start_of_its_name_that_is_its_alone(mess, who, power):
     name = CHAOS.power(power).name
-    answer = body(judge, f"{power.lower()}@dip.test", f"SIGNON {who}mess {power.lower()}-pw\nSET DRAW")
+    answer = body(mess, f"{power.lower()}@dip.test", f"SIGNON {who}mess {power.lower()}-pw\nSET DRAW")
     assert f"signed on as {name} in mess" in answer and "you vote for a draw" in answer, answer
 
 
 @pytest.mark.parametrize("who,could", [("B", "Belgium or Berlin or Brest or Budapest or Bulgaria"),
                                        ("V", "Venice or Vienna"), ("Se", "Serbia or Sevastopol")])
-def test_a_start_two_powers_share_is_refused_naming_them(judge, who, could):
-    chaos_game(judge, "mess")
-    answer = body(judge, "berlin@dip.test", f"SIGNON {who}mess berlin-pw")
+def test_a_start_two_powers_share_is_refused_naming_them(mess, who, could):
+    answer = body(mess, "berlin@dip.test", f"SIGNON {who}mess berlin-pw")
     assert f"{who} could be {could} in mess" in answer, answer
     assert "signed on" not in answer and "Ber (Berlin)" in answer
 
