@@ -3,7 +3,9 @@ real SMTP in, an SMTP sink as the relay out, the games on disk). Data-driven by
 tests/data/variants/by_mail.json: the master asks LIST VARIANTS and HELP VARIANT and creates the
 game by mail, one player per power registers and joins by mail, a few powers send orders, the master
 processes the first phase (its results mail carries the board's picture), and every surviving power
-votes for a draw; each player's end-of-game mail says so. Cheap on purpose: one phase per game."""
+votes for a draw; each player's end-of-game mail says so. Cheap on purpose: one phase per game. The
+maps issue 29 added play the same game side by side in one judge in-process (the real dispatcher,
+no SMTP: tests/mailjudge.py), and a few of them again side by side in one running judge, for SMTP."""
 import json
 import smtplib
 from email import message_from_bytes, policy
@@ -15,12 +17,17 @@ from judge.engine import load_variant
 from judge.games.clock import ManualClock
 from judge.games.service import GameService
 
-from mailjudge import mail
+from judge.mail.outbound.courier import Courier
+
+from mailjudge import MailJudge, mail
 from servers.net import wait_until
 from servers.sink import Sink
 from test_mail_game import judge_config, running
 
-GAMES = json.loads((Path(__file__).parent / "data" / "variants" / "by_mail.json").read_text(encoding="utf-8"))["games"]
+BY_MAIL = json.loads((Path(__file__).parent / "data" / "variants" / "by_mail.json").read_text(encoding="utf-8"))
+GAMES = [g for g in BY_MAIL["games"] if not g.get("in_process")]
+IN_PROCESS = [g for g in BY_MAIL["games"] if g.get("in_process")]
+SIDE_BY_SIDE = [g for g in IN_PROCESS if g["variant"] in BY_MAIL["side_by_side"]]
 JUDGE = "judge@dip.test"
 
 
@@ -110,10 +117,114 @@ def test_a_variant_played_by_mail_to_its_end(tmp_path, game):
                 assert "draw" in str(ends[0]["Subject"])
 
 
+class InProcess:
+    """The players' side of an in-process judge (tests/mailjudge.py, its courier queueing each game's
+    notices as the mail that caused them is answered): as Players, without SMTP."""
+
+    def __init__(self, judge: MailJudge):
+        self.judge, self.seen = judge, []
+
+    def to(self, address: str):
+        return [m.mail for m in self.seen if address in m.to]      # (the outbox's recipients: no header parsed)
+
+    def send(self, frm: str, body: str) -> str:
+        sent = self.judge.send(frm, body)
+        self.seen += sent
+        [reply] = [m for m in sent if frm in m.to and m.mail["In-Reply-To"]]     # (the notices answer nothing)
+        return reply.body
+
+
+def test_the_new_maps_played_by_mail_side_by_side_in_process_to_their_ends(tmp_path):
+    """Every map by_mail.json marks in_process, its whole game as above, all of them side by side in
+    one judge through the real dispatcher in-process: a player is one account (one per power's name)
+    with one mail per step for every game that has its power."""
+    judge = MailJudge(tmp_path)
+    judge.dispatch.courier = Courier(judge.service, judge.config)
+    try:
+        play_side_by_side(InProcess(judge), judge.service, IN_PROCESS)
+    finally:
+        judge.close()
+
+
+def test_variants_sharing_powers_played_by_mail_side_by_side_to_their_ends(tmp_path):
+    """As above, for a few of those maps (by_mail.json's side_by_side) in one running judge, for the
+    SMTP path."""
+    service = GameService(tmp_path / "var", clock=ManualClock("2026-03-02T12:00:00Z"))
+    with Sink() as sink:
+        config = judge_config(tmp_path, sink)
+        with running(config, service) as judge:
+            play_side_by_side(Players(sink, judge.port), service, SIDE_BY_SIDE)
+
+
+def play_side_by_side(table: Players | InProcess, service: GameService, games: list[dict]) -> None:
+    """The games played to their ends at once, each as test_a_variant_played_by_mail_to_its_end plays
+    one: JOIN, orders and SET DRAW for every game a player's power is in, in one mail per step."""
+    variants = {g["variant"]: load_variant(g["variant"]) for g in games}
+    name = {v: "g" + v.replace("-", "") for v in variants}
+    powers = sorted({p.id for v in variants.values() for p in v.powers})
+    asks = [f"HELP VARIANT {v.name}\nCREATE {name[v.id]} gm-Secret9 {v.id}" for v in variants.values()]
+    reply = table.send("gm@dip.test", "\n".join(["REGISTER gm gm-Secret9", "LIST VARIANTS", *asks]))
+    reply = " ".join(reply.split())
+    for g in games:
+        v = variants[g["variant"]]
+        assert f"{v.id} - {v.name}:" in reply and f"{v.name} (CREATE game password {v.id})" in reply
+        assert all(words in reply for words in g["help"]), g["help"]
+        assert f"created {name[v.id]}" in reply
+
+    def in_games(power: str) -> list[str]:
+        return [v for v, var in variants.items() if power in var.power_ids]
+
+    for power in powers:
+        joins = [f"JOIN {name[v]} {password(power)} {power}" for v in in_games(power)]
+        reply = table.send(address(power), "\n".join([f"REGISTER {power.lower()} {password(power)}", *joins]))
+        assert all(f"joined {name[v]}" in reply for v in in_games(power)), reply
+    for v in variants:
+        assert wait_until(lambda v=v: service.status(name[v]).status == "active", what=f"{v} to start")
+    first = {v: service.status(name[v]).phase for v in variants}
+
+    by_power: dict[str, list[str]] = {}
+    for g in games:
+        for power, lines in g["orders"].items():
+            letter = variants[g["variant"]].power(power).letter
+            signon = f"SIGNON {letter}{name[g['variant']]} {password(power)}"
+            by_power.setdefault(power, []).extend([signon, *lines])
+    for power, lines in by_power.items():
+        reply = table.send(address(power), "\n".join(lines))
+        assert "ERROR" not in reply and "not read" not in reply, reply
+    reply = table.send("gm@dip.test", "\n".join(f"SIGNON M{name[v]} gm-Secret9\nPROCESS" for v in variants))
+    for g in games:
+        v = g["variant"]
+        assert f"{name[v]} {first[v]}: processed" in reply, reply
+        units = service.status(name[v]).position["units"]
+        for power, unit in g["after"].items():
+            assert unit in units[power], (v, power, units[power])
+        someone = address(next(iter(g["orders"])))
+        results = wait_until(lambda v=v, someone=someone: [
+            m for m in table.to(someone)
+            if str(m["Subject"]).startswith(f"{name[v]}: ") and "results" in str(m["Subject"]).lower()],
+            what=f"{v}'s first results")
+        assert any(part.get_content_type() == "image/png" for part in results[0].iter_attachments()), v
+
+    for power in powers:
+        votes = []
+        for v in in_games(power):
+            position = service.status(name[v]).position
+            if position["units"].get(power) or position["centres"].get(power):
+                letter = variants[v].power(power).letter
+                votes.append(f"SIGNON {letter}{name[v]} {password(power)}\nSET DRAW")
+        if votes:
+            assert "you vote for a draw" in table.send(address(power), "\n".join(votes))
+    for v in variants:
+        assert service.status(name[v]).status == "finished", v
+        for power in variants[v].power_ids:
+            ends = wait_until(lambda v=v, power=power: [m for m in table.to(address(power))
+                              if str(m["Subject"]).strip().startswith(f"{name[v]} is over")],
+                              what=f"{power}'s end-of-game mail in {v}")
+            assert "draw" in str(ends[0]["Subject"])
+
+
 def test_list_variants_names_every_variant_and_help_variant_reads_ids_and_names(tmp_path):
     from judge.engine.variant import available_variants
-
-    from mailjudge import MailJudge
 
     j = MailJudge(tmp_path)
     listed = j.reply_to("ann@dip.test", "LIST VARIANTS").body

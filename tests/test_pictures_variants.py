@@ -1,15 +1,18 @@
 """Every variant has a readable picture: data-driven by tests/data/pictures/boards.json, which says
 where each board comes from (its own geography, the standard map's, or a plane board drawn from its
-own graph with DPjudge's places). Each variant's start and a phase with orders are drawn (saved
-under tests/artefacts/); plane boards are measured as the geographic ones are in
-test_pictures_readable.py: room for a unit and its name in every cell, every unit inside its cell,
-every arrow ending inside its destination, the cells showing only borders the board has."""
+own graph with DPjudge's places). Each variant's start with a phase of orders is drawn once (saved
+under tests/artefacts/), and each board's atlas loaded once, for all the checks here. Plane boards
+are measured as the geographic ones are in test_pictures_readable.py: room for a unit and its name in
+every cell, every unit inside its cell, every arrow ending inside its destination, the cells showing
+only borders the board has."""
 from __future__ import annotations
 
 import io
 import itertools
 import json
 import random
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +21,9 @@ from PIL import Image
 
 from judge.engine import FIFTH, load_variant, process_phase, starting_position
 from judge.engine.variant import available_variants
-from judge.pictures import load_atlas, render_png, style
+from judge.pictures import build_scene, load_atlas, style
+from judge.pictures.paint_png import paint_png
+from judge.pictures.scene import Scene
 from judge.pictures.atlas import board_home, cells_path, fingerprint, load_layout
 from judge.pictures.projection import is_plane
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
@@ -27,15 +32,42 @@ from test_pictures_readable import UNIT_ROOM, arrows_outside, de, depth, fits
 from test_variants_play import random_orders
 
 BOARDS = json.loads((Path(__file__).parent / "data" / "pictures" / "boards.json").read_text(encoding="utf-8"))["boards"]
-PLANES = sorted(v for v, b in BOARDS.items() if b["from"] == "plane")
+PLANES = sorted(v for v, b in BOARDS.items() if b["from"] == "plane" and "board_of" not in b)
 ARTEFACTS = Path(__file__).parent / "artefacts"
 WIDTH = 1200
 
 
+pytestmark = pytest.mark.xdist_group("pictures_variants")     # one worker loads each board's atlas once
+
+
+@cache      # a board's atlas is costly (its cells, passages, places): loaded once for all its checks here
+def atlas_of(variant_id: str):
+    return load_atlas(load_variant(variant_id))
+
+
+@dataclass(frozen=True)
+class Painted:
+    """A board's one picture, shared by its checks: its start with random orders played on it."""
+    start: Scene                  # the scene of the start alone, not painted: what the orders add to it
+    played: Scene
+    png: bytes
+
+
+@cache
+def painted(variant_id: str) -> Painted:
+    variant, atlas = load_variant(variant_id), atlas_of(variant_id)
+    position = starting_position(variant)
+    rng = random.Random(17)
+    orders = {p.id: random_orders(variant, position, p.id, rng) for p in variant.powers}
+    turn = process_phase(variant, position, orders, FIFTH)
+    assert turn.result.outcomes
+    played = build_scene(variant, position, turn.result, width=WIDTH, atlas=atlas)
+    return Painted(build_scene(variant, position, width=WIDTH, atlas=atlas), played, paint_png(played))
+
+
 @pytest.fixture(scope="module", params=PLANES)
 def plane(request):
-    variant = load_variant(request.param)
-    return variant, load_atlas(variant)
+    return load_variant(request.param), atlas_of(request.param)
 
 
 def test_every_variant_says_where_its_picture_comes_from():
@@ -46,7 +78,7 @@ def test_every_variant_says_where_its_picture_comes_from():
 def test_the_board_comes_from_where_the_data_says_and_its_cells_are_current(variant_id):
     variant, board = load_variant(variant_id), BOARDS[variant_id]
     layout = load_layout(variant_id)
-    assert board_home(variant_id) == ("standard" if board["from"] == "standard" else variant_id)
+    assert board_home(variant_id) == board.get("board_of", "standard" if board["from"] == "standard" else variant_id)
     assert is_plane(layout) == (board["from"] == "plane")
     if board["from"] == "plane":
         assert board["ps"] in layout["projection"]["source"]
@@ -56,34 +88,26 @@ def test_the_board_comes_from_where_the_data_says_and_its_cells_are_current(vari
 
 
 @pytest.mark.parametrize("variant_id", sorted(BOARDS))
-def test_the_start_and_a_phase_with_orders_are_drawn(variant_id):
-    variant = load_variant(variant_id)
-    atlas = load_atlas(variant)
-    position = starting_position(variant)
-    start = render_png(variant, position, atlas=atlas)
-    rng = random.Random(17)
-    orders = {p.id: random_orders(variant, position, p.id, rng) for p in variant.powers}
-    turn = process_phase(variant, position, orders, FIFTH)
-    assert turn.result.outcomes
-    played = render_png(variant, position, turn.result, atlas=atlas)
+def test_the_start_with_a_phase_of_orders_is_drawn(variant_id):
+    variant, picture = load_variant(variant_id), painted(variant_id)
     ARTEFACTS.mkdir(exist_ok=True)
-    for name, png in (("start", start), ("orders", played)):
-        (ARTEFACTS / f"variant_{variant_id}_{name}.png").write_bytes(png)
-        with Image.open(io.BytesIO(png)) as img:
-            assert img.format == "PNG" and img.width == WIDTH
-    assert start != played          # the orders are on it
-    with Image.open(io.BytesIO(start)) as img:      # every power's colour is on the board at the start
-        pixels = np.asarray(img.convert("RGB")).reshape(-1, 3)
-    drawn = {tuple(c) for c in np.unique(pixels, axis=0)}
+    (ARTEFACTS / f"variant_{variant_id}_orders.png").write_bytes(picture.png)
+    with Image.open(io.BytesIO(picture.png)) as img:
+        assert img.format == "PNG" and img.width == WIDTH
+        pixels = np.asarray(img.convert("RGB")).astype(np.uint32)
+    assert [s for s in picture.played.shapes if s not in picture.start.shapes]      # the orders are on it
+    # every power's colour is on the board (its units and centres at the start): each pixel as one number
+    drawn = set(np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]).tolist())
     for power in variant.powers:
         if power.starting_units or power.owned_at_start:
-            assert atlas.colours[power.id] in drawn, power.id
+            r, g, b = atlas_of(variant_id).colours[power.id]
+            assert (r << 16 | g << 8 | b) in drawn, power.id
 
 
 @pytest.mark.parametrize("variant_id", sorted(v for v, b in BOARDS.items() if b.get("colours") != "repeat"))
 def test_power_colours_stand_apart_from_the_ground_and_each_other(variant_id):
     """As test_pictures_readable checks the standard map's (Chaos's 34 powers must share colours)."""
-    colours = load_atlas(load_variant(variant_id)).colours
+    colours = atlas_of(variant_id).colours
     tints = {p: style.territory_tint(c) for p, c in colours.items()}
     grounds = (style.LAND, style.SEA, style.UNPLAYABLE)
     assert not [p for p, c in colours.items() for g in grounds if de(c, g) < 25]

@@ -68,7 +68,8 @@ def test_checked_in_variants_are_what_the_importer_makes(entry):
     aliases = (json.loads((VARIANTS / entry["aliases_from"] / "variant.json").read_text())
                if entry.get("aliases_from") else None)
     data, report, _ = import_map(MAPS / entry["map"], id=entry["id"], name=entry["name"],
-                                 description=entry["description"], aliases_from=aliases)
+                                 description=entry["description"], aliases_from=aliases,
+                                 letters_from_names=entry.get("letters") == "names")
     assert not report.errors
     assert json.loads((VARIANTS / entry["id"] / "variant.json").read_text(encoding="utf-8")) == data
     assert "Permission is hereby granted" in (VARIANTS / entry["id"] / "SOURCE.md").read_text(encoding="utf-8")
@@ -82,7 +83,8 @@ def test_checked_in_setups_are_the_standard_map_with_powers_absent(setup):
     assert set(variant.power_ids) == set(SETUPS[setup][1])
 
 
-READS = [  # what the importer must make of DPjudge's calendar and rule directives
+READS = [  # what the importer must make of DPjudge's calendar and rule directives (and every import
+    # wins only by its count: win_by_count_only, added to the hooks below)
     ("hundred.map", {"start_year": 1425, "year_step": 5, "adjustment_every": 10,
                      "seasons": [{"name": "A.D.", "code": "A", "adjustments": True}]}, ["build_any"], []),
     ("1898.map", {"start_year": 1898, "first_phase": "W1898A"}, ["mobilize"], []),
@@ -96,4 +98,4 @@ READS = [  # what the importer must make of DPjudge's calendar and rule directiv
 def test_calendar_hooks_and_absent_powers_are_read(name, calendar, hooks, absent):
     data, _, _ = import_map(MAPS / name)
     assert {k: data["calendar"][k] for k in calendar} == calendar
-    assert data.get("hooks", []) == hooks and data.get("absent_powers", []) == absent
+    assert data["hooks"] == ["win_by_count_only", *hooks] and data.get("absent_powers", []) == absent

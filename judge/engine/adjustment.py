@@ -124,9 +124,10 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     if loc.province not in board.provinces:
         raise Rejected(Why.NO_SUCH_PROVINCE, loc.province)
     prov = board.province(loc.province)
-    if loc.province not in build_sites(variant, power, position):
+    sites = build_sites(variant, power, position)
+    if loc.province not in sites:      # the sites too, so the words can say "your home centre" to one who has one
         raise Rejected(Why.NOT_HOME_CENTRE if "build_any" not in variant.hooks else Why.NOT_OWN_CENTRE,
-                       loc.province)
+                       loc.province, *sorted(sites))
     if position.owners.get(loc.province) != power:
         raise Rejected(Why.NOT_OWNED, loc.province)
     # what could never stand there is said before "occupied": a fleet ordered for an inland centre

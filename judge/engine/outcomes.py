@@ -137,8 +137,8 @@ class Why(enum.Enum):
     BUILD_LIMIT = "build_limit"  # (count)
     REMOVAL_LIMIT = "removal_limit"  # (count)
     NO_BUILD_ORDERED = "no_build_ordered"
-    NOT_HOME_CENTRE = "not_home_centre"  # (province)
-    NOT_OWN_CENTRE = "not_own_centre"  # (province): the variant builds on any owned centre
+    NOT_HOME_CENTRE = "not_home_centre"  # (province, the power's home centres...)
+    NOT_OWN_CENTRE = "not_own_centre"  # (province, its owned centres...): the variant builds on any owned centre
     NOT_OWNED = "not_owned"  # (province)
     OCCUPIED = "occupied"  # (province)
     CANNOT_BUILD_KIND = "cannot_build_kind"  # (unit kind)

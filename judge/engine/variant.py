@@ -23,7 +23,7 @@ class Power:
     id: str  # e.g. "FRANCE"
     name: str  # "France"
     adjective: str  # "French"
-    letter: str  # njudge's one-letter power initial
+    letter: str  # njudge's power initial for SIGNON Fgame (Chaos: the shortest start of the name, "Ber")
     colour: str
     home_centres: tuple[str, ...]
     starting_units: tuple[tuple[UnitKind, Location], ...]

@@ -27,10 +27,11 @@ class Ending:
     winners: tuple[str, ...]         # powers sharing the result
     counts: Mapping[str, int]        # centres (or units) per power at the end
     measure: str                     # "centres" or "units"
+    drawn: bool = False              # at a limit: the winners share a draw (no one won by the count)
 
     def to_json(self) -> dict[str, Any]:
-        return {"how": self.how, "winners": list(self.winners), "counts": dict(self.counts),
-                "measure": self.measure}
+        out = {"how": self.how, "winners": list(self.winners), "counts": dict(self.counts), "measure": self.measure}
+        return {**out, "drawn": True} if self.drawn else out
 
 
 def survivors(position: Position, powers: tuple[str, ...]) -> tuple[str, ...]:
@@ -89,6 +90,11 @@ def check_limits(variant: Variant, position: Position, settings: Settings, setup
     # the 1982 short game, and a variant that says so at its last phase (Abstraction II): most units on the board
     units = rules.count_units_for_victory or (how == "last phase" and "victory_by_units_at_end" in variant.hooks)
     counts = _counts(position, variant.power_ids, units)
+    if "win_by_count_only" in variant.hooks and how != "last phase":
+        # DPjudge's variants know no short game: a win is the victory count (Chaos: 18 of 34) or
+        # nothing, so a game stopped before anyone reaches it is a draw of the survivors.
+        return Ending(how, draw_survivors(position, variant.power_ids, rules), counts,
+                      "units" if units else "centres", drawn=True)
     groups = _grouped(counts, owner, settings.victory_by_player or setup_.victory_by_player)
     totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}
     best = max(totals.values())

@@ -275,8 +275,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
         gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners(), now,
         gf.variant.last_phase is not None and gf.variant.last_phase < nxt.phase)
-    if ending:
-        finish(gf, ending, nxt, now, key=str(row.seq))
+    if ending:      # it ended in the last phase played, not in the one that would have come next
+        finish(gf, ending, nxt, now, key=str(row.seq), played=gf.variant.calendar.code(results[-1].phase))
         deadline = None
     else:
         deadline = phase_deadline(gf, nxt, now)
@@ -397,10 +397,13 @@ def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict[str, 
     return out
 
 
-def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key: str) -> None:
+def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key: str,
+           played: str | None = None) -> None:
+    """End the game at `position`; `played` names the phase it ended in when that is not the
+    position's own (a win or a limit reached in processing: the phase just played)."""
     owners = gf.owners()
     result = {**ending.to_json(), "players": sorted({o for p in ending.winners if (o := owners.get(p))}),
-              "phase": gf.phase_code(position)}
+              "phase": played or gf.phase_code(position)}
     if gf.current() is None or gf.phase_now().position != position:
         gf.new_phase(position, now, None)
     for p, pr in gf.powers().items():       # the players still in it, or put out by others, finished it

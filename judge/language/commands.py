@@ -6,7 +6,7 @@ password is the player's business); command words are read in any case.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, cast
 
@@ -23,10 +23,14 @@ class Register:
 
 @dataclass(frozen=True, slots=True)
 class SignOn:
-    """`SIGNON Fgame pw`: power initial + game name."""
+    """`SIGNON Fgame pw`: power initial + game name. `word` is the two as written: a power may also
+    be named by the start of its name (`SIGNON Parisgame`), which only the judge, knowing its games,
+    can tell from the game's name (judge.mail.screening.sign_on_names.read_signon); `power_letter` and `game`
+    are the reading with a one-letter initial."""
     power_letter: str
     game: str
     password: str | None
+    word: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +389,7 @@ class _Build(Transformer[Token, Command]):
             return Join(who[1:], _opt(c, 1))
         if len(who) < 2:
             raise ValueError("SIGNON needs the power initial and the game name together, e.g. SIGNON Fgame")
-        return SignOn(who[0].upper(), who[1:], _opt(c, 1))
+        return SignOn(who[0].upper(), who[1:], _opt(c, 1), who)
 
     def create(self, c: _Items) -> Command:
         return Create(str(c[0]).lstrip("?"), _opt(c, 1), _opt(c, 2), _words(c[3:]))

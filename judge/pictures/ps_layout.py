@@ -6,6 +6,8 @@ DPjudge's `.ps` boards (MIT, Manus Hand; see judge/variants/importer/DPJUDGE-LIC
 `% INFO` block: one line per province and per split coast, `%  x  y ABBR  Full name`, in PostScript
 points with y up. Those places become the variant's `plane` layout (see judge.pictures.plane); the
 judge never reads a `.ps` file itself. Run `python -m judge.pictures.build_cells VARIANT` afterwards.
+A province the drawing places nowhere (Canton's impassable Nepal) is placed with
+`--between nep=asm,cal,del,kas,tib`: at the middle of its neighbours' places.
 
 DPjudge draws some parts of a board much denser than others (Youngstown's Europe is a corner of
 Asia), so the places are first spread (`spread`): pushed apart until no two provinces' places are
@@ -18,7 +20,9 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 
 from ..engine import load_variant
 from ..engine.variant import Variant
@@ -78,8 +82,17 @@ def spread(places: dict[str, tuple[float, float]], min_gap: float = MIN_GAP) -> 
     return {n: (float(x * size + low[0]), float(y * size + low[1])) for n, (x, y) in zip(names, xy, strict=True)}
 
 
-def plane_layout(variant: Variant, ps_text: str, source: str) -> dict:
+def plane_layout(variant: Variant, ps_text: str, source: str,
+                 between: Mapping[str, Sequence[str]] = MappingProxyType({})) -> dict:
+    """`between`: a province the drawing places no unit in (Canton's impassable Nepal) put at the
+    middle of the places of the provinces named (its neighbours on DPjudge's map)."""
     rows = read_info(ps_text)
+    for pid, around in between.items():
+        xys = [(x, y) for x, y, a, _ in rows if a in around]
+        if len(xys) != len(around):
+            raise ValueError(f"{source} places no unit in one of {', '.join(around)}")
+        rows.append((sum(x for x, _ in xys) / len(xys), sum(y for _, y in xys) / len(xys), pid,
+                     variant.board.provinces[pid].name))
     mains = spread({abbreviation: (x, y) for x, y, abbreviation, _ in rows if "/" not in abbreviation})
     moved = []
     for x, y, abbreviation, name in rows:   # a coast moves with its province
@@ -114,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ps", type=Path)
     parser.add_argument("variant")
+    parser.add_argument("--between", action="append", default=[], metavar="PROV=A,B,C",
+                        help="place a province the drawing leaves out at the middle of these provinces' places")
     args = parser.parse_args(argv)
     variant = load_variant(args.variant)
-    layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name)
+    between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
+    layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
     if out.is_file():   # colours chosen by hand for the picture stay
         layout = {**layout, **{k: v for k, v in json.loads(out.read_text(encoding="utf-8")).items() if k == "colours"}}

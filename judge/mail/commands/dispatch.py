@@ -56,7 +56,8 @@ from ..outbound import outgoing
 from ..outbound.outgoing import Attachment
 from ..intake.archive import StoredMessage, replace_raw
 from ..outbound.reply_budget import Item, cut_reply, stranger_over_budget
-from ..screening.auth import Alert, Refused, Session, power_by_letter, resolve_power
+from ..screening.auth import Alert, Refused, Session, resolve_power
+from ..screening.sign_on_names import power_signed, read_signon
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
 from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
@@ -198,7 +199,10 @@ class Dispatch:
 
     def order_context(self, session: Session) -> Callable[[SignOn | Join | None], OrderContext | None]:
         def context(signon: SignOn | Join | None) -> OrderContext | None:
-            game = signon.game if signon is not None else session.game
+            who, game = "", signon.game if signon is not None else session.game
+            if isinstance(signon, SignOn):      # `SIGNON Parisgame`: where the power ends, only the games tell
+                who, game = (read_signon(self.service, signon.word) if signon.word
+                             else (signon.power_letter, signon.game))
             if not game:
                 return None
             try:
@@ -211,7 +215,7 @@ class Dispatch:
             if isinstance(signon, Join):       # taking over an open power in a game under way
                 power = resolve_power(v, signon.preference) if signon.preference else None
             else:
-                power = power_by_letter(v, signon.power_letter) if signon else session.power
+                power = power_signed(v, who) if signon else session.power
             return OrderContext(self._reader(variant), v.calendar.parse(phase).kind, power, self._board(game, v, power))
         return context
 
@@ -309,7 +313,8 @@ class Dispatch:
         if not allowed or game is None:
             for p in block.parse.orders:
                 errors.append({"line": p.line, "text": mask_line(p.text), "problem": why,
-                               "expected": "SIGNON Fgame password (F: your power's initial)", "suggestions": []})
+                               "expected": "SIGNON Fgame password (F: your power's initial or the start of its name)",
+                               "suggestions": []})
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
             return

@@ -29,12 +29,14 @@ from ..screening.auth import (Refused, authenticate, check_password, game_name, 
 from .command_env import Env, Handler
 from .press_recipients import UnreadableRecipient, read_recipients
 from .game_settings import HELP_SETTINGS
+from ..screening.sign_on_names import read_signon
 from ..screening.tokens import revoke
 from .variant_info import help_variant
 
 
 def _signon(env: Env, cmd: c.SignOn) -> list[str]:
-    return [signon(env.service, env.session, cmd.power_letter, cmd.game, cmd.password)]
+    who, game = read_signon(env.service, cmd.word) if cmd.word else (cmd.power_letter, cmd.game)
+    return [signon(env.service, env.session, who, game, cmd.password)]
 
 
 def _register(env: Env, cmd: c.Register) -> list[str]:

@@ -16,6 +16,7 @@ from ...engine.variant import available_variants, load_variant
 from ...pictures.atlas import board_home, has_layout, load_layout
 from ...pictures.projection import is_plane
 from ..screening.auth import Refused
+from ..screening.sign_on_names import shortest_sign
 from .command_env import Env
 
 
@@ -31,6 +32,7 @@ class VariantFacts:
     notes: str
     source: str                   # where the map data comes from
     picture: str                  # where the picture comes from
+    signs: tuple[str, ...] = ()   # "Ber (Berlin)": the fewest letters that sign on as each power
 
 
 def _picture_source(variant_id: str) -> str:
@@ -56,7 +58,8 @@ def variant_facts(variant_id: str) -> VariantFacts:
         absent=tuple(p["name"] for p in data["powers"] if p["id"] in absent),
         victory=variant.victory_centres, centres=len(variant.supply_centres),
         first_phase=variant.calendar.name(variant.calendar.first_phase),
-        notes=variant.description, source=data.get("map_source", ""), picture=_picture_source(variant_id))
+        notes=variant.description, source=data.get("map_source", ""), picture=_picture_source(variant_id),
+        signs=tuple(f"{shortest_sign(variant, p.id)} ({p.name})" for p in variant.powers))
 
 
 def _key(word: str) -> str:

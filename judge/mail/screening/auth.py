@@ -23,9 +23,8 @@ from ...games.answers import NoSuchGame
 from ...games.service import GameService
 from ...games.store import check_game_name
 from .password_guard import FREE, PasswordGuard, Source
+from .sign_on_names import MASTER_LETTER, power_signed, powers_signed, shortest_sign
 from .tokens import ReplyToken
-
-MASTER_LETTER = "M"
 
 
 class Refused(Exception):
@@ -72,7 +71,8 @@ class Session:
     def account_signed_on(self) -> str:
         """`account`, for a command run after `require_player` or `require_master` (which refuse without one)."""
         if self.account is None:
-            raise Refused("this needs a sign-on first", "SIGNON Fgame password (F: your power's initial)")
+            raise Refused("this needs a sign-on first",
+                          "SIGNON Fgame password (F: your power's initial or the start of its name)")
         return self.account
 
     def proven_for(self, account: str, game: str | None) -> bool:
@@ -172,7 +172,7 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
     except NoSuchGame:
         raise Refused(f"there is no game called {game}", "LIST shows the games") from None
     variant = service.variant(status.variant)
-    power = power_by_letter(variant, letter)
+    power = power_signed(variant, letter)
     if power is None and letter.upper() == MASTER_LETTER:
         account, role = status.master, "the master"
         if session.sender_account in status.masters[1:]:
@@ -186,8 +186,13 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
         if account is None:
             raise Refused(f"{game} has no master", "BECOME MASTER after signing on to it")
     elif power is None:
-        letters = ", ".join(f"{p.letter} ({p.name})" for p in variant.powers)
-        raise Refused(f"{letter} is no power's initial in {game}", f"use one of {letters}, or M for the master")
+        letters = ", ".join(f"{shortest_sign(variant, p.id)} ({p.name})" for p in variant.powers)
+        could = [variant.power(p).name for p in powers_signed(variant, letter)]
+        if could:
+            raise Refused(f"{letter} could be {' or '.join(could)} in {game}",
+                          f"write more of the power's name: {letters}; or M for the master")
+        raise Refused(f"{letter} names no power in {game}",
+                      f"use one of {letters} (or more of the power's name), or M for the master")
     else:
         info = status.powers.get(power)
         if status.status == "forming" or info is None:
@@ -286,7 +291,8 @@ def authenticate(service: GameService, session: Session, password: str | None, u
 def require_player(session: Session, what: str) -> tuple[str, str]:
     """(game, power) of the signed-on player, for orders, press and settings."""
     if session.game is None or session.account is None:
-        raise Refused(f"{what} needs a game: sign on first", "SIGNON Fgame password (F: your power's initial)")
+        raise Refused(f"{what} needs a game: sign on first",
+                      "SIGNON Fgame password (F: your power's initial or the start of its name)")
     if session.power is None:
         if not session.powers:
             raise Refused(f"you play no power in {session.game}", "SIGNON with your power's initial")

@@ -221,6 +221,7 @@ def _game_end(service: GameService, notice: Notice, variant: Variant, status: Ga
     players = _players(status)
     return {
         "centre_tables": centre_tables(variant, service.centre_history(notice.payload["game"])),
+        "victory": status.settings.get("victory_centres") or variant.victory_centres,
         "final_rows": [[variant.power(x).name, players.get(x) or "-", counts.get(x, 0)]
                        for x in sorted(variant.power_ids, key=lambda x: -counts.get(x, 0))],
     }

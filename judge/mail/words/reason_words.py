@@ -98,8 +98,8 @@ WORDS: Mapping[Why, str] = {
     Why.BUILD_LIMIT: "you may build only {0:units}",
     Why.REMOVAL_LIMIT: "you need to remove only {0:units}",
     Why.NO_BUILD_ORDERED: "no build was ordered",
-    Why.NOT_HOME_CENTRE: "{0:province} is not one of your home centres",
-    Why.NOT_OWN_CENTRE: "{0:province} is not one of your supply centres",
+    Why.NOT_HOME_CENTRE: "{0:province} is not {rest:your home centre}",
+    Why.NOT_OWN_CENTRE: "{0:province} is not {rest:your supply centre}",
     Why.NOT_OWNED: "you do not own {0:province} now",
     Why.OCCUPIED: "{0:province} is occupied",
     Why.CANNOT_BUILD_KIND: "you cannot build an {0:kind}",
@@ -129,7 +129,8 @@ REASONS: Mapping[Reason, str] = {
 }
 
 # codes whose last things are a list: the position it starts at
-_TAIL: Mapping[Why, int] = {Why.SAY_WHICH_COAST: 1, Why.SAY_WHICH_COAST_TO_BUILD: 1, Why.CANNOT_RETREAT_THERE: 2}
+_TAIL: Mapping[Why, int] = {Why.SAY_WHICH_COAST: 1, Why.SAY_WHICH_COAST_TO_BUILD: 1, Why.CANNOT_RETREAT_THERE: 2,
+                            Why.NOT_HOME_CENTRE: 1, Why.NOT_OWN_CENTRE: 1}
 
 
 class _Words(string.Formatter):
@@ -164,6 +165,12 @@ class _Words(string.Formatter):
             return ", ".join(self.place(p) for p in value) or "nowhere: it can only disband"
         if format_spec == "kind":
             return UnitKind(value).full_name
+        if format_spec.startswith("your "):    # {rest:your home centre}: the centres named, as many as there are
+            what = format_spec.removeprefix("your ")
+            if len(value) == 1:
+                return f"your {what} ({self.place(value[0])})"
+            named = f" ({', '.join(self.place(p) for p in value)})" if value else ""   # none: a result stored before
+            return f"one of your {what}s{named}"
         if format_spec == "units":
             return f"{value} unit{'s' if int(value) > 1 else ''}"
         return str(super().format_field(value, format_spec))

@@ -41,7 +41,8 @@ def _write(data: dict, out: Path) -> None:
 def _one(path: Path, args) -> int:
     aliases = base_data(args.aliases_from) if args.aliases_from else None
     data, report, needs = import_map(path, id=args.id, name=args.name, description=args.description or "",
-                                     search=tuple(args.maps), aliases_from=aliases)
+                                     search=tuple(args.maps), aliases_from=aliases,
+                                     letters_from_names=getattr(args, "letters", None) == "names")
     failed = bool(report.errors)
     try:
         variant_from_data(data)
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         for entry in CATALOGUE["imported"]:
             status |= _one(args.catalogue / entry["map"], argparse.Namespace(**{
                 **vars(args), "id": entry["id"], "name": entry["name"], "description": entry["description"],
-                "aliases_from": entry.get("aliases_from")}))
+                "aliases_from": entry.get("aliases_from"), "letters": entry.get("letters")}))
         for setup in sorted(SETUPS):
             data = derive(setup)
             variant_from_data(data)

@@ -194,6 +194,20 @@ def _begin(data: MapData, cal: dict, seasons: list[dict], adjustment: dict) -> d
     return out
 
 
+def _name_starts(data: MapData) -> dict[str, str]:
+    """Each power's sign-on letters from its name: the shortest start no other power's name shares
+    (Chaos's 34: `A` Ankara, `Ber` Berlin, `Bel` Belgium; DPjudge's one-character letters there,
+    Paris `V` and London `P`, follow nothing a player could guess)."""
+    spelt = {p.id: re.sub(r"[^a-z0-9]", "", p.name.lower()) for p in data.powers.values()}
+    out: dict[str, str] = {}
+    for p in data.powers.values():
+        own = spelt[p.id]
+        n = next((n for n in range(1, len(own) + 1)
+                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)), len(own))
+        out[p.id] = p.name[:1].upper() + own[1:n]
+    return out
+
+
 def _letters(data: MapData) -> dict[str, str]:
     """Each power's one-character initial (SIGNON Fgame): DPjudge's, or where two powers share one,
     the first free letter of the later power's name, then a digit."""
@@ -211,8 +225,9 @@ def _letters(data: MapData) -> dict[str, str]:
 
 
 def variant_data(data: MapData, *, id: str, name: str, description: str = "",
-                 source: str = "") -> dict[str, Any]:
-    """The variant.json data for a read map (validate it with `judge.engine.variant_from_data`)."""
+                 source: str = "", letters_from_names: bool = False) -> dict[str, Any]:
+    """The variant.json data for a read map (validate it with `judge.engine.variant_from_data`).
+    `letters_from_names`: the powers' sign-on letters are the starts of their names (`_name_starts`)."""
     geo = Geography(data)
     centres = set(supply_centres(data))
     provinces = []
@@ -235,7 +250,7 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
             if c not in COASTS:
                 data.need(f"coasts other than north, south, east and west ({p}/{c})")
     powers = []
-    letters = _letters(data)
+    letters = _name_starts(data) if letters_from_names else _letters(data)
     for i, p in enumerate(data.powers.values()):
         entry: dict[str, Any] = {
             "id": p.id, "name": p.name, "adjective": p.adjective, "letter": letters[p.id],
@@ -245,7 +260,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         if p.owns is not None and sorted(p.owns) != sorted(p.homes):
             entry["starting_centres"] = list(p.owns)
         powers.append(entry)
-    hooks = []
+    # DPjudge's rules know a win only by the victory count: no short game's "most centres" at a limit
+    hooks = ["win_by_count_only"]
     for r in data.rules:
         if r in RULE_HOOKS:
             hooks.append(RULE_HOOKS[r])
@@ -260,8 +276,7 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
                                 f"by judge.variants.importer",
         "calendar": calendar(data), "victory_centres": victory, "unit_kinds": ["army", "fleet"],
     }
-    if hooks:
-        out["hooks"] = hooks
+    out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
     out |= {"powers": powers, "provinces": provinces,

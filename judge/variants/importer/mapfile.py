@@ -234,7 +234,8 @@ class _Reader:
             aliases.append(a.replace("+", " ").lower())
         if old and old != abbr:
             self.rename(old, abbr)
-        self.data.places[abbr] = Place(" ".join(left.split()), aliases)
+        # "+" is DPjudge's space inside one word, in a name as in an alias (Empire's "Washington D+C")
+        self.data.places[abbr] = Place(" ".join(left.replace("+", " ").split()), aliases)
 
     def terrain_line(self, words: list[str]) -> None:
         kind, abbr = words[0].upper(), words[1]
