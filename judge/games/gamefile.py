@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -60,7 +60,7 @@ class Snapshot:
     but the first read of each. It holds while the connection's `total_changes` is what it was when
     read: any write it does not know (raw SQL, sqlite-utils) empties it; GameFile's own writes drop
     only what they change. A rollback of writes since read is told with `reset` (the service does)."""
-    __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs")
+    __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs", "worked")
 
     def __init__(self) -> None:
         self.reset(-1)
@@ -74,6 +74,7 @@ class Snapshot:
         self.orders: dict[int, list[tuple[str, str]]] = {}      # phase seq -> (power, read) rows as stored
         self.queries: dict[tuple[str, tuple[Any, ...]], list[tuple[Any, ...]]] = {}   # GameFile.read
         self.needs: dict[int, tuple[Position, dict[str, Need]]] = {}    # id(position) -> (it, orders_needed)
+        self.worked: dict[Hashable, Any] = {}      # GameFile.worked_out
 
 
 class Problems:
@@ -111,7 +112,7 @@ class GameFile:
         self.name: str = row["name"]
         self.variant = variants(row["variant"])
         self.rules: Rules = edition(row["edition"])
-        self.settings = Settings.from_json(json.loads(row["settings"]))
+        self.settings = _settings(row["settings"])
         self.setup: Setup = setup(self.settings.players, self.variant)
         self.zone_of = zone_of
 
@@ -137,6 +138,7 @@ class GameFile:
         if "orders" in parts:
             snapshot.orders.clear()
         snapshot.queries.clear()
+        snapshot.worked.clear()
         snapshot.changes = self.db.conn.total_changes
 
     def read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -215,6 +217,14 @@ class GameFile:
         for power, read in self._order_texts(seq):
             out.setdefault(power, []).append(_order(read))
         return out
+
+    def worked_out(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        """What `work` makes of the file as read, made once per snapshot (until the file is written):
+        for answers asked many times a mail, such as what each power owes."""
+        snapshot = self._fresh()
+        if key not in snapshot.worked:
+            snapshot.worked[key] = work()
+        return snapshot.worked[key]
 
     def orders_needed(self, position: Position) -> dict[str, Need]:
         """judge.engine.orders_needed of a position, worked out once per snapshot for a position read
@@ -390,3 +400,9 @@ class GameFile:
 def _order(read: str) -> Order:
     """An order as stored (JSON text), decoded once: orders are frozen values, so one may be shared."""
     return order_from_json(json.loads(read))
+
+
+@functools.lru_cache(maxsize=1024)
+def _settings(text: str) -> Settings:
+    """A game's settings as stored (JSON text), read once: Settings is frozen, so one may be shared."""
+    return Settings.from_json(json.loads(text))

@@ -93,10 +93,12 @@ def owed(gf: GameFile, row: PhaseRow, power: str) -> Owed:
 def owed_by_power(gf: GameFile, row: PhaseRow) -> dict[str, Owed]:
     """`owed` for every power that has something to decide, in one pass: the stored orders read and
     checked once (GameFile.problems: one adjudication for them all, none if checked before)."""
-    orders = gf.orders(row.seq)
-    problems = gf.problems(row.seq)
-    return {power: _owed(row, need, orders.get(power, []), [p for p in problems if p.power == power])
-            for power, need in needs(gf, row.position).items()}
+    def work() -> dict[str, Owed]:
+        orders = gf.orders(row.seq)
+        problems = gf.problems(row.seq)
+        return {power: _owed(row, need, orders.get(power, []), [p for p in problems if p.power == power])
+                for power, need in needs(gf, row.position).items()}
+    return dict(gf.worked_out(("owed", row.seq), work))
 
 
 def _owed(row: PhaseRow, need: Need, mine: list[Order], bad: list[Outcome]) -> Owed:
