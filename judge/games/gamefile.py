@@ -59,7 +59,8 @@ class Snapshot:
     snapshot, shared by the operations of one mail on one connection (GameService.batch), answers all
     but the first read of each. It holds while the connection's `total_changes` is what it was when
     read: any write it does not know (raw SQL, sqlite-utils) empties it; GameFile's own writes drop
-    only what they change. A rollback of writes since read is told with `reset` (the service does)."""
+    only what they change. After a rollback, or once the mail's transaction begins (another process
+    may have written the file before), the service starts a new one (GameService._forget)."""
     __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs", "worked")
 
     def __init__(self) -> None:
