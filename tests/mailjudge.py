@@ -3,23 +3,30 @@ tmp_path, a manual clock, and helpers to send a mail and read what the judge que
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 import json
 import sqlite3
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from judge.config import load_config
 from judge.daemon import Processor
 from judge.games.clock import ManualClock
+from judge.games.model import Settings
 from judge.games.service import GameService
 from judge.language.commands import CommandReader
 from judge.mail.commands.dispatch import Dispatch
 from judge.mail.words.reports import Reports
+from judge.mail.outbound.courier import Courier
 from judge.mail.serve_hooks import KEEP_OPEN
+from judge.storage.db import open_db
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+HOLDS = {"AUSTRIA": "A VIE H", "ENGLAND": "A LVP H", "FRANCE": "A PAR H", "GERMANY": "A BER H",
+         "ITALY": "A ROM H", "RUSSIA": "A MOS H", "TURKEY": "A CON H"}     # an order for each power's first unit
 _ids = itertools.count(1)
 
 
@@ -128,3 +135,30 @@ class MailJudge:
         for p in POWERS:
             self.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw", time_zone="Asia/Tokyo")
             self.service.join(game, p.lower(), [p])
+
+
+# -- a game "alpha" mastered by gm, with seven players, played by mail and by the tick -------------
+
+def judge_with_master(tmp_path: Path) -> Iterator[MailJudge]:
+    """For a module's fixture: a mail judge in-process with the master's account, gm (gm-secret)."""
+    judge = MailJudge(tmp_path)
+    judge.service.create_account("gm", "gm@dip.test", "gm-secret")
+    yield judge
+    judge.close()
+
+
+def start(j: MailJudge, **settings: Any) -> None:
+    """Game alpha, with these settings, each power's player (france, france-pw ...) in its seat; the
+    start mail delivered and set aside."""
+    j.service.create_game("alpha", master="gm", settings=Settings(grace_hours=2, pictures=False, **settings))
+    for p in POWERS:
+        j.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
+        j.service.join("alpha", p.lower(), [p])
+    deliver(j)
+
+
+def deliver(j: MailJudge) -> list[Sent]:
+    """The courier's run, as the daemon's tick makes it: the pending notices into the outbox."""
+    before = j.last_outbox_row()
+    Courier(j.service, j.config).run(open_db(j.config.db_path))
+    return j.outbox(after=before)

@@ -104,6 +104,9 @@ def alpha(svc: GameService, clock, courier: Courier) -> None:
     submit(svc, "alpha", "ITALY", "A VEN - PIE", "A ROM - VEN", "F NAP - ION")
     submit(svc, "alpha", "RUSSIA", "A WAR - GAL", "A MOS - UKR", "F SEV - RUM", "F STP/SC - BOT")
     submit(svc, "alpha", "TURKEY", "F ANK - BLA", "A CON - BUL", "A SMY - ARM")
+    # njudge's PHASE: orders kept for the fall, one of them void then (the army left Constantinople)
+    svc.keep_orders("alpha", "TURKEY", "F1901M", orders("A BUL - RUM", "A CON H"), account="p-turkey",
+                    source="test:later")
     clock.set(deadline(svc, "alpha") - timedelta(hours=23))
     svc.run_due()          # the 24-hour reminder, to France and the master
     courier()
@@ -262,16 +265,21 @@ def excused(svc: GameService, clock, courier: Courier) -> None:
 
 
 def standby(svc: GameService, clock, courier: Courier) -> None:
-    """Last (the list would reach every later game's open powers): a resigned power offered to the
-    one standby, who takes it."""
-    seven_player_game(svc, "stood")
-    accounts(svc, ["standby-sam"])
+    """Last (the list would reach every later game's open powers): a resigned power offered to two
+    standbys at once in a game whose master approves takeovers; one asks, the master approves, and
+    the other is told the offer is over."""
+    seven_player_game(svc, "stood", settings=Settings(offer_hours=0, approve_takeovers=True))
+    accounts(svc, ["standby-sam", "standby-tia"])
     svc.set_standby("standby-sam", "standard")
+    svc.set_standby("standby-tia", "ANY")
     svc.resign("stood", "ITALY", account="p-italy")
     svc.run_due()
     courier()
-    svc.take_over("stood", "ITALY", "standby-sam")
+    assert not svc.claim("stood", "ITALY", "standby-sam")
+    courier()
+    svc.decide_takeover("stood", "standby-sam", True)
     svc.set_standby("standby-sam", None)
+    svc.set_standby("standby-tia", None)
     courier()
 
 

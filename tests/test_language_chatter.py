@@ -1,29 +1,33 @@
 """Greetings and sign-offs among orders: ignored lines, never errors that hide good orders."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from judge.engine import load_variant
 from judge.engine.calendar import PhaseKind
 from judge.language import CommandReader, OrderBlock, OrderContext, OrderReader, parse_message
-from judge.language.chatter import is_chatter
 
 READER = OrderReader(load_variant("standard"))
 COMMANDS = CommandReader()
 
 
-@pytest.mark.parametrize("line", ["Hi judge,", "Thanks, Ann", "Best regards,", "Cheers", "Sent from my iPhone",
-                                  "Get Outlook for Android", "Viele Grüße", "Cordialement,", "Orders:", "---",
-                                  "Have a nice day", "Here are my orders for Spring 1901:", "No changes"])
-def test_plain_conversation_is_chatter(line):
-    assert is_chatter(line, READER, PhaseKind.MOVEMENT)
+CASES = json.loads((Path(__file__).parent / "data" / "language" / "chatter_cases.json").read_text())
 
 
-@pytest.mark.parametrize("line", ["A Lndn - Yrk", "Pariss holds", "Hold Paris", "Greetings from Berlin",
-                                  "England:", "waive", "Army Lndn", "1. F Xyz - Abc", "SINGON Fgame pw",
-                                  "Regsiter me please"])
-def test_anything_that_could_be_an_order_is_read(line):
-    assert not is_chatter(line, READER, PhaseKind.MOVEMENT)
+@pytest.mark.parametrize("line, set_aside", [(line, True) for line in CASES["set_aside"]]
+                         + [(line, False) for line in CASES["answered"]])
+def test_a_line_among_orders_is_set_aside_or_answered(line, set_aside):
+    message = parse_message("SIGNON Fgame pw\n" + line, lambda s: OrderContext(READER, PhaseKind.MOVEMENT, "FRANCE"),
+                            commands=COMMANDS)
+    orders = [o for i in message.items if isinstance(i, OrderBlock) for o in i.parse.orders]
+    if set_aside:
+        assert [i.text for i in message.ignored] == [line.strip()] and not message.errors and not orders
+    else:
+        assert not message.ignored          # read: an order, an error, or a power heading ("England:")
+        assert all(e.expected for e in message.errors)   # a failed line is told what was expected
 
 
 def test_greeting_and_sign_off_are_listed_as_ignored_and_orders_all_count():

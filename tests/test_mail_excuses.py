@@ -9,38 +9,14 @@ from datetime import timedelta
 import pytest
 
 from judge.games.clock import parse_time
-from judge.games.model import Settings
-from judge.mail.outbound.courier import Courier
-from judge.storage.db import open_db
 
-from mailjudge import POWERS, MailJudge
+from mailjudge import HOLDS, POWERS, MailJudge, deliver, judge_with_master, start
 from test_games_helpers import orders
-
-HOLDS = {"AUSTRIA": "A VIE H", "ENGLAND": "A LVP H", "FRANCE": "A PAR H", "GERMANY": "A BER H",
-         "ITALY": "A ROM H", "RUSSIA": "A MOS H", "TURKEY": "A CON H"}
 
 
 @pytest.fixture
 def j(tmp_path):
-    judge = MailJudge(tmp_path)
-    judge.service.create_account("gm", "gm@dip.test", "gm-secret")
-    yield judge
-    judge.close()
-
-
-def start(j: MailJudge, **settings) -> None:
-    j.service.create_game("alpha", master="gm", settings=Settings(grace_hours=2, pictures=False, **settings))
-    for p in POWERS:
-        j.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
-        j.service.join("alpha", p.lower(), [p])
-    deliver(j)
-
-
-def deliver(j: MailJudge) -> list:
-    """The courier's run, as the daemon's tick makes it: the pending notices into the outbox."""
-    before = j.last_outbox_row()
-    Courier(j.service, j.config).run(open_db(j.config.db_path))
-    return j.outbox(after=before)
+    yield from judge_with_master(tmp_path)
 
 
 def all_but(j: MailJudge, missing: str) -> None:

@@ -1,8 +1,9 @@
 """An njudge master at home, through a real `judge serve` over SMTP: a game created and set up in
 njudge's words (CREATE ... RULES 2000, SET CENTERS, SET NO PRESS, SET MOVE CLOCK, SET MOVE DAYS
--MTWTF-, ...), joined with njudge's SIGNON ?game, then run (SET DEADLINE, WHOGAME) and asked about
-(WHOIS, VERSION) as njudge's players do; njudge's words with nothing like them here refused with
-the nearest. Each row of the vocabulary one by one: tests/test_mail_other_judges.py."""
+-MTWTF-, ...), joined with njudge's SIGNON ?game and SET PREFERENCE, then run (SET DEADLINE, WHOGAME)
+and asked about (WHOIS, VERSION, PHASE and its orders kept, I AM ALSO) as njudge's players do;
+njudge's words with nothing like them here refused with the nearest. Each row of the vocabulary one
+by one: tests/test_mail_other_judges.py."""
 from __future__ import annotations
 
 import smtplib
@@ -42,29 +43,32 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
             "SET MOVE DAYS -MTWTF-", "SET DIAS", "SET NMR", "SET MAX ABSENCE 5", "GET master")))
         assert "created vet; you are its master" in created and "settings: RULES 2000" in created, created
         for njudge, ours in (("SET CENTERS 17", "SET VICTORY 17"), ("SET NO PRESS", "SET PRESS NONE"),
-                             ("SET MOVE CLOCK 20:00", "SET CLOCK 20:00"), ("SET MOVE DAYS -MTWTF-", "SET DAYS -MTWTF-"),
                              ("SET DIAS", "SET DRAWRULE ALL"), ("SET NMR", "SET NMR CD"),
                              ("SET MAX ABSENCE 5", "SET MAXABSENCE 5"), ("GET master", "HELP MASTER")):
             assert f"read `{njudge}` as `{ours}`" in created, (njudge, created)
-        assert "VICTORY of vet: 17" in created and "DAYS of vet: mon tue wed thu fri" in created, created
+        assert "VICTORY of vet: 17" in created and "MOVE DAYS of vet: mon tue wed thu fri" in created, created
+        assert "MOVE CLOCK of vet: 20:00" in created and "read `SET MOVE" not in created, created   # njudge's own
         assert "ERROR" not in created, created
-        for p in POWERS:     # njudge's way into a forming game
-            joined = asked(tmp_path, port, f"{p.lower()}@dip.test", f"SIGNON ?vet {p.lower()}-pw")
+        for p in POWERS:     # njudge's way into a forming game, and its preference list (Turkey's: the last seat)
+            joined = asked(tmp_path, port, f"{p.lower()}@dip.test",
+                           f"SIGNON ?vet {p.lower()}-pw\nSET PREFERENCE {p[0]}")
             assert "joined vet" in joined, joined
-        when = (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%d 18:00")
-        ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {when}\nset rules 1982\n"
-                                                   "whogame vet\nversion")
-        assert "deadline of vet set to" in ran, ran
+            assert p == "TURKEY" or f"your preferences in vet: {p.title()}" in joined, joined
+        day = datetime.now(UTC) + timedelta(days=3)      # njudge's date form: the day alone, at the MOVE CLOCK
+        ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {day:%a %b} {day.day}\n"
+                                                   "set rules 1982\nwhogame vet\nversion")
+        assert f"deadline of vet set to {day:%a %d %b %Y} 20:00 UTC (UTC), read in the game's zone, UTC; a date" \
+               " alone is at the game's deadline hour, 20:00" in ran, ran
         assert "SET RULES: the rules cannot change once the game has started" in ran, ran
         assert "read `whogame vet` as `SUMMARY vet`" in ran and "vet: Standard (2000 rules), active" in ran, ran
-        assert "VICTORY 17" in ran and "PRESS none" in ran and "CLOCK 20:00" in ran, ran
+        assert "VICTORY 17" in ran and "PRESS none" in ran and "MOVE CLOCK 20:00" in ran, ran
         assert "this judge is version" in ran, ran
         player = asked(tmp_path, port, "france@dip.test", "Hello judge,\nWHOIS gm\nINFO PLAYER england\n"
-                                                          "PHASE Fall 1901 Movement\nI AM ALSO france@home.test")
+                       "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")
         assert "gm's record:" in player and "read `INFO PLAYER england` as `WHOIS england`" in player, player
-        assert "ERROR on line 4: PHASE Fall 1901 Movement not a command here; the nearest is" in player, player
-        assert "ERROR on line 5: I AM ALSO france@home.test not a command here; the nearest is SET ADDRESS" \
-            in player, player
+        assert "Orders for France in vet, kept for Fall 1901 Movement:" in player, player
+        assert "read `I AM ALSO france@home.test` as `SET ADDRESS ALSO france@home.test`" in player, player
+        assert "a code is mailed to france@home.test" in player and "ERROR" not in player, player
         assert "greetings and the like): Hello judge," in player, player
     finally:
         stop(process)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sqlite3
 from datetime import datetime, timedelta
 import hashlib
@@ -117,8 +118,9 @@ def test_the_results_repeat_the_digest_of_the_orders_confirmed(with_notices):
     help_text = " ".join(judge.reply_to("france@dip.test", "help digest").body.split())
     assert "SHA-256" in help_text
     # HELP's worked example is these very orders: its sha256sum starts with the digest confirmed
-    example = re.search(r"printf '(.*?)' \| sha256sum", help_text).group(1).replace("\\n", "\n")
-    assert hashlib.sha256(example.encode()).hexdigest()[:10] == after
+    example = re.search(r"printf '%s\\n' (.*?) \| sha256sum", help_text).group(1).replace(" \\ ", " ")
+    printed = "".join(line + "\n" for line in shlex.split(example))   # what printf '%s\n' prints
+    assert hashlib.sha256(printed.encode()).hexdigest()[:10] == after
 
 
 def test_orders_changed_behind_the_players_back_show_in_the_results(with_notices):

@@ -46,3 +46,13 @@ def test_unreadable_recipients_send_nothing(playing):  # noqa: F811 - the fixtur
     reply = " ".join(to(sent, "france@dip.test")[0].body.split())
     assert "'Gremlins' is not a power in alpha" in reply and "the press was not sent" in reply
     assert [s for s in sent if "Secret." in s.body] == []
+
+
+def test_letters_run_together_and_all_but_two_by_mail_reach_exactly_those(playing):  # noqa: F811 - the fixture
+    sent = playing.send("france@dip.test", "SIGNON Falpha france-pw\nPRESS TO EG\nNorth Sea plans.\nENDPRESS\n"
+                        "PRESS TO ALL BUT E F\nWest is busy.\nENDPRESS")
+    got = {p: [s.text for s in to(sent, f"{p}@dip.test")] for p in
+           ("austria", "england", "germany", "italy", "russia", "turkey")}
+    for power, mails in got.items():
+        assert any("North Sea plans." in m for m in mails) == (power in ("england", "germany")), power
+        assert any("West is busy." in m for m in mails) == (power != "england"), power

@@ -29,7 +29,7 @@ def test_every_help_settings_example_is_a_setting_the_master_can_set_by_mail(jud
     examples = help_examples(judge)
     assert len(examples) == len(SETTINGS) and examples[0] == "SET MOVEMENT 72"
     reply = judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\n" + "\n".join(examples))
-    done = re.findall(r"^\s*(\w+) of alpha: ", reply.body, re.MULTILINE)
+    done = re.findall(r"^\s*([A-Z]+(?: [A-Z]+)?) of alpha: ", reply.body, re.MULTILINE)   # MOVE CLOCK too
     assert done == [s.words[0] for s in SETTINGS], reply.body
     settings = judge.service.status("alpha").settings
     assert (settings["movement_hours"], settings["press"], settings["deadline_clock"]) == (72.0, "grey", "20:00")

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 
 from judge.engine import FIFTH, load_variant, process_phase, starting_position
-from judge.engine.calendar import PhaseKind
+from judge.engine.calendar import Phase, PhaseKind
 from judge.engine.geography import Location, Terrain, UnitKind
 from judge.engine.orders import Move, UnitRef
 from judge.engine.outcomes import Outcome, Reason
 from judge.engine.position import Position, Unit
 from judge.order_reading import read_order_lines
-from judge.pictures import load_atlas, render_png, style
+from judge.pictures import build_scene, load_atlas, render_png, style
 from judge.pictures.atlas import SHORE
 from judge.pictures.overlay import Overlay
-from judge.pictures.scene import Line, Polygon
+from judge.pictures.scene import Circle, Line, Polygon, Text
 
 ARTEFACTS = Path(__file__).parent / "artefacts"
 VARIANTS = ["standard", "abstraction2"]
@@ -211,7 +211,6 @@ def test_the_legend_and_the_map_use_the_same_colours():
     variant = load_variant("standard")
     atlas = load_atlas(variant)
     assert atlas.colours["RUSSIA"] != style.hex_rgb(variant.power("RUSSIA").colour)  # white is not used
-    from judge.pictures import build_scene
     scene = build_scene(variant, starting_position(variant), atlas=atlas)
     fills = {s.fill for s in scene.shapes if getattr(s, "fill", None) is not None}
     assert set(atlas.colours.values()) <= fills
@@ -263,3 +262,94 @@ def test_readable_pictures_are_saved():
     ARTEFACTS.mkdir(exist_ok=True)
     (ARTEFACTS / "readable-standard-1901.png").write_bytes(png)
     assert png.startswith(b"\x89PNG")
+
+
+# -- marks, the legend and the names -----------------------------------------------------------------
+
+def _play(variant, position, lines: dict[str, list[str]]):
+    kind = position.phase.kind
+    return process_phase(variant, position, {p: read_order_lines(variant, kind, ls)[0] for p, ls in lines.items()},
+                         FIFTH)
+
+
+def test_a_supported_hold_cannot_be_taken_for_a_dislodged_unit():
+    """Austria's red is the dislodged ring's red: the ring round a unit held by support is dashed, so a
+    solid ring of that red stands only round a unit dislodged."""
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    position = starting_position(variant).with_(units=starting_position(variant).units + (
+        Unit("FRANCE", UnitKind.ARMY, Location("bur")), Unit("GERMANY", UnitKind.ARMY, Location("ruh"))))
+    played = _play(variant, position, {"AUSTRIA": ["A VIE S A BUD", "A BUD H"],
+                                       "GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"], "FRANCE": ["A BUR H"]})
+    assert [d.unit.location.province for d in played.result.dislodged] == ["bur"]
+    assert de(atlas.colours["AUSTRIA"], style.DISLODGED) < 20          # why the ring must differ in shape
+    scene = build_scene(variant, position, played.result, atlas=atlas)
+    places = Overlay(variant, atlas, position, WIDTH).places
+    red_rings = [s for s in scene.shapes if isinstance(s, Circle) and s.fill is None and s.outline is not None
+                 and de(s.outline, style.DISLODGED) < 20 and s.centre[1] < scene.map_height]
+    assert [places.province_at(s.centre) for s in red_rings] == ["bur"]
+    bud = places.unit(position.unit_in("bud"))
+    dashes = [s for s in scene.shapes if isinstance(s, Line) and s.colour == atlas.colours["AUSTRIA"]
+              and all(abs(math.dist(p, bud) - style.UNIT_RADIUS * 1.6) < 1 for p in s.points)]
+    assert len(dashes) >= 6, "Budapest's support is drawn as a ring of dashes"
+
+
+def legend_texts(scene) -> list[str]:
+    return [s.text for s in scene.shapes if isinstance(s, Text) and s.at[1] > scene.map_height]
+
+
+def test_the_legend_keys_what_the_phase_drew_and_counts_units_after_the_adjustments():
+    variant = load_variant("standard")
+    atlas = load_atlas(variant)
+    start = starting_position(variant)
+    winter = start.with_(phase=Phase(1901, 1, PhaseKind.ADJUSTMENT),
+                         units=tuple(u for u in start.units if u.location.province != "mos"),
+                         owners={**start.owners, "swe": "RUSSIA", "rum": "RUSSIA", "bud": "RUSSIA"})
+    adjusted = _play(variant, winter, {"RUSSIA": ["BUILD A MOS", "BUILD A WAR"], "AUSTRIA": ["A VIE D"]})
+    after = adjusted.next
+    assert len(after.units_of("RUSSIA")) != len(winter.units_of("RUSSIA"))   # builds were made
+    texts = legend_texts(build_scene(variant, winter, adjusted.result, atlas=atlas))
+    def told(n: int, noun: str) -> str:
+        return f"{n} {noun}" + ("s" if n != 1 else "")
+    expected = {told(len(winter.centres_of(p.id)), "centre") + ", " + told(len(after.units_of(p.id)), "unit")
+                for p in variant.powers}
+    assert expected <= set(texts), (expected - set(texts), texts)
+    assert {"built", "removed"} <= set(texts) and not {"move", "dislodged, retreats to"} & set(texts)
+    moved = _play(variant, start, {"AUSTRIA": ["A VIE S A BUD", "A BUD H"]})
+    texts = legend_texts(build_scene(variant, start, moved.result, atlas=atlas))
+    assert {"move", "support", "held by support"} <= set(texts) and not {"built", "convoy"} & set(texts)
+
+
+@pytest.mark.parametrize("lines", [{}, {"GERMANY": ["A MUN S A BER", "A BER H"]}], ids=["holds", "supported-hold"])
+def test_the_legend_fits_the_picture(drawn, lines):
+    variant, atlas = drawn
+    position = starting_position(variant)
+    played = process_phase(variant, position, {p: read_order_lines(variant, PhaseKind.MOVEMENT, ls)[0]
+                                               for p, ls in lines.items()}, FIFTH)
+    scene = build_scene(variant, position, played.result, atlas=atlas)
+    keys = [s for s in scene.shapes if isinstance(s, Text) and s.at[1] > scene.map_height]
+    assert max(s.at[0] + len(s.text) * s.size * 0.62 for s in keys) <= WIDTH
+
+
+def test_no_name_lies_under_a_unit_or_on_a_province_no_unit_may_enter(drawn):
+    """Each name's box clears the disc of every place a unit may stand, and the cells of impassable
+    provinces (Switzerland's hatched disc), so no name hides a unit or the mark that says 'no entry'."""
+    variant, atlas = drawn
+    overlay = Overlay(variant, atlas, starting_position(variant), WIDTH)
+    places = overlay.places
+    spots = {str(Location(p, c)): places.of(Location(p, c)) for p, prov in variant.board.provinces.items()
+             for c in (None, *prov.coasts)}
+    spots.update({f"{p} (fleet)": places.scaled(at) for p, at in atlas.fleet_places.items()})
+    walls = {p for p, prov in variant.board.provinces.items() if prov.terrain is Terrain.IMPASSABLE}
+    half_h = overlay.label_size * 0.6
+    hidden, walled = [], []
+    for pid, (x, y, half_w) in overlay.labels.items():
+        for spot, (sx, sy) in spots.items():
+            if math.dist((min(max(sx, x - half_w), x + half_w), min(max(sy, y - half_h), y + half_h)),
+                         (sx, sy)) < overlay.r:
+                hidden.append((pid, spot))
+        box = [(x + dx * half_w, y + dy * half_h) for dx in np.linspace(-1, 1, 9) for dy in (-1, 0, 1)]
+        if any(places.province_at(p) in walls for p in box):
+            walled.append(pid)
+    assert not hidden, f"names over a place a unit stands: {hidden}"
+    assert not walled, f"names over a province no unit may enter: {walled}"

@@ -107,13 +107,17 @@ class Accounts:
         if not row:
             raise KeyError(f"no account {name!r}")
         addresses = tuple(r[0] for r in self.db.execute(
-            "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, address", [row[0]]))
+            "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, rowid", [row[0]]))   # oldest first
         return Account(row[0], row[1], row[2], bool(row[3]), addresses)
 
     def by_address(self, address: str) -> Account | None:
         row = self.db.execute("SELECT a.name FROM addresses d JOIN accounts a ON a.id = d.account_id "
                               "WHERE d.address = ?", [normal_address(address)]).fetchone()
         return self.get(row[0]) if row else None
+
+    def add_address(self, name: str, address: str, now: datetime) -> None:
+        """One more address for the account (proven first: judge.games.address_claims)."""
+        self._add(self.get(name).id, check_address(address), now)
 
     def replace_address(self, name: str, address: str, now: datetime) -> None:
         """SET ADDRESS: the new address becomes the account's only one."""

@@ -46,8 +46,10 @@ class NoticeKind(enum.StrEnum):
     GAME_START = "game_start"
     ITALY_JOINS = "italy_joins"
     LATE = "late"
+    LATER_ORDERS = "later_orders"
     MASTER_ACTED = "master_acted"
     OFFER = "offer"
+    OFFER_ENDED = "offer_ended"
     PASSWORD_SET = "password_set"
     PAUSED = "paused"
     PRESS = "press"
@@ -59,6 +61,7 @@ class NoticeKind(enum.StrEnum):
     RETURNED = "returned"
     REVEALED = "revealed"
     ROLLBACK = "rollback"
+    TAKEOVER_REQUEST = "takeover_request"
 
 
 def notice_kind(stored: str) -> NoticeKind | str:
@@ -152,6 +155,7 @@ class Confirmation:
     warnings: tuple[Json, ...] = ()
     digest: str = ""
     owed_orders: tuple[Json, ...] = ()
+    later: tuple[Json, ...] = ()     # orders kept for later phases (njudge's PHASE): {"phase", "written"}, oldest first
 
 
 @dataclass(frozen=True)

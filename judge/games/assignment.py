@@ -24,6 +24,14 @@ def assign_random(players: Sequence[str], seats: Sequence[Seat], seed: int) -> d
 
 def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
                          preferences: Mapping[str, Sequence[Seat]], seed: int) -> dict[str, Seat]:
+    """Each player's seats best first, one to a rank."""
+    return assign_by_rank(players, seats, {p: {s: i for i, s in enumerate(prefs)} for p, prefs in preferences.items()},
+                          seed)
+
+
+def assign_by_rank(players: Sequence[str], seats: Sequence[Seat], ranks: Mapping[str, Mapping[Seat, int]],
+                   seed: int) -> dict[str, Seat]:
+    """`ranks`: each player's listed seats and their rank (0 best; equal ranks as njudge's `E[FG]R`)."""
     if len(players) > len(seats):      # fewer players than seats: a forced start leaves some empty
         raise ValueError(f"{len(seats)} seats for {len(players)} players")
     rng = random.Random(f"{seed}:assign")
@@ -33,8 +41,7 @@ def assign_by_preference(players: Sequence[str], seats: Sequence[Seat],
     rng.shuffle(who)
 
     def rank(player: str, seat: Seat) -> int:
-        prefs = list(preferences.get(player, ()))
-        return prefs.index(seat) if seat in prefs else len(seats)
+        return ranks.get(player, {}).get(seat, len(seats))
 
     cost = [[rank(p, s) for s in order] for p in who]
     if len(order) > BRUTE_FORCE_UP_TO:

@@ -80,22 +80,24 @@ def deadline_for(settings: Settings, kind: str, start: datetime, absences: Seque
     grid after them)."""
     hours = settings.phase_hours(kind)
     deadline = start + timedelta(hours=hours)
-    if settings.deadline_clock is not None:
+    if settings.clock_for(kind) is not None:
         deadline -= deadlines.slack(hours)
-    deadline = _fit(settings, deadline)
+    deadline = fit(settings, kind, deadline)
     for _ in range(50):             # absences and the grid may push each other a few times
         moved = move_past_absences(settings, deadline, absences)
         if moved == deadline:
             break
-        deadline = _fit(settings, moved)
+        deadline = fit(settings, kind, moved)
     return deadline
 
 
-def _fit(settings: Settings, earliest: datetime) -> datetime:
-    if settings.deadline_clock is None and not settings.deadline_days:
+def fit(settings: Settings, kind: str, earliest: datetime) -> datetime:
+    """The first instant from `earliest` on the grid of this phase kind (its clock and weekdays)."""
+    hour, days = settings.clock_for(kind), settings.days_for(kind)
+    if hour is None and not days:
         return earliest
-    clock = deadlines.parse_clock(settings.deadline_clock) if settings.deadline_clock else None
-    return deadlines.on_grid(earliest, clock, settings.deadline_days, settings.time_zone)
+    clock = deadlines.parse_clock(hour) if hour else None
+    return deadlines.on_grid(earliest, clock, days, settings.time_zone)
 
 
 def move_past_absences(settings: Settings, deadline: datetime, absences: Sequence[Absence]) -> datetime:
@@ -111,9 +113,12 @@ def move_past_absences(settings: Settings, deadline: datetime, absences: Sequenc
     return deadline
 
 
-def processing_time(settings: Settings, deadline: datetime) -> datetime:
-    """Orders missing at the deadline are waited for through the grace period, then the phase is played."""
-    return deadline + timedelta(hours=settings.grace_hours)
+def processing_time(settings: Settings, deadline: datetime, kind: str) -> datetime:
+    """Orders missing at the deadline are waited for through the grace period of this phase kind
+    (or until the master's grace date, if later), then the phase is played."""
+    after = deadline + timedelta(hours=settings.grace_for(kind))
+    until = parse_time(settings.grace_until) if settings.grace_until else None
+    return max(after, until) if until is not None and until > deadline else after
 
 
 def reminder_times(settings: Settings, deadline: datetime, started: datetime) -> list[tuple[float, datetime]]:

@@ -39,7 +39,8 @@ def excuse(gf: GameFile, row: PhaseRow, excused: list[str], now: datetime) -> da
     grace), or from now if the judge looks later than that."""
     settings = gf.settings
     assert row.deadline is not None     # (processing.wake excuses only at a deadline passed)
-    deadline = max(processing_time(settings, row.deadline), now) + timedelta(hours=settings.excuse_hours)
+    played_at = processing_time(settings, row.deadline, row.position.phase.kind.value)
+    deadline = max(played_at, now) + timedelta(hours=settings.excuse_hours)
     powers = gf.powers()
     for p in excused:
         gf.set_power(p, excuses_used=powers[p].excuses_used + 1)

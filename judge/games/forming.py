@@ -9,21 +9,18 @@ from ..engine import starting_position
 from ..engine.calendar import Phase, PhaseKind
 from . import processing
 from .answers import NoticeKind
-from .assignment import assign_by_preference, assign_random
+from .assignment import assign_by_rank, assign_random
 from .clock import iso
 from .gamefile import GameFile
 from .model import Assignment, GameError, GameStatus, PowerStatus
 from .small import parse_seat, seat_name
 
 
-def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetime) -> None:
+def sign_up(gf: GameFile, account: str, preferences: Sequence[str | Sequence[str]], now: datetime) -> None:
     """Join (or change one's preferences); the last player needed starts the game."""
     if gf.status is not GameStatus.FORMING:
         raise GameError(f"{gf.name} is not forming; an open power can be taken over instead")
-    try:
-        seats = [seat_name(parse_seat(gf.setup, p)) for p in preferences]
-    except ValueError as e:
-        raise GameError(str(e)) from None
+    seats = _seats(gf, preferences)
     # Raw SQL: a player changing preferences keeps their place in the queue (joined_at), which
     # sqlite-utils' upsert would overwrite.
     gf.db.execute("INSERT INTO signups (account, preferences, joined_at) VALUES (?, ?, ?) "
@@ -31,6 +28,33 @@ def sign_up(gf: GameFile, account: str, preferences: Sequence[str], now: datetim
                   [account, json.dumps(seats), iso(now)])
     if signups(gf) >= gf.setup.players:
         start(gf, now)
+
+
+def _seats(gf: GameFile, preferences: Sequence[str | Sequence[str]]) -> list[str | list[str]]:
+    """The preferences as stored: seat names best first, a list of them for seats of equal rank."""
+    try:
+        return [seat_name(parse_seat(gf.setup, p)) if isinstance(p, str) else
+                [seat_name(parse_seat(gf.setup, q)) for q in p] for p in preferences]
+    except ValueError as e:
+        raise GameError(str(e)) from None
+
+
+def set_preferences(gf: GameFile, account: str, preferences: Sequence[str | Sequence[str]]) -> None:
+    """A player signed up changes the ranked list (njudge's SET PREFERENCE); the place in line stays."""
+    if gf.status is not GameStatus.FORMING:
+        raise GameError(f"{gf.name} has started: preferences count only while a game is forming")
+    if not gf.db["signups"].count_where("account = ?", [account]):
+        raise GameError(f"you have not joined {gf.name}: JOIN {gf.name} password, then your preferences")
+    gf.db.table("signups").update(account, {"preferences": json.dumps(_seats(gf, preferences))})
+
+
+def _ranks(gf: GameFile, stored: str) -> dict[tuple[str, ...], int]:
+    """Stored preferences as ranks: each entry one rank, a list's seats all of that rank."""
+    ranks: dict[tuple[str, ...], int] = {}
+    for i, entry in enumerate(json.loads(stored)):
+        for name in [entry] if isinstance(entry, str) else entry:
+            ranks.setdefault(parse_seat(gf.setup, name), i)
+    return ranks
 
 
 def leave(gf: GameFile, account: str) -> None:
@@ -59,8 +83,7 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
     if gf.settings.assignment is Assignment.RANDOM:
         seats = assign_random(players, gf.setup.seats, seed)
     else:
-        prefs = {a: [parse_seat(gf.setup, s) for s in json.loads(p)] for a, p in rows}
-        seats = assign_by_preference(players, gf.setup.seats, prefs, seed)
+        seats = assign_by_rank(players, gf.setup.seats, {a: _ranks(gf, p) for a, p in rows}, seed)
     for account, seat in seats.items():
         for power in seat:
             gf.db.table("powers").insert({"power": power, "account": account, "status": PowerStatus.ACTIVE.value})

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from ..engine.notation import loc_text, unit_text
 from ..engine.phase import Need
@@ -11,7 +12,9 @@ from ..engine.position import Position
 from ..engine.rules import Rules
 from . import processing
 from .answers import NoticeKind
-from .clock import iso, move_past_absences, parse_time
+from .clock import fit, iso, move_past_absences, parse_time
+from .dates import When, read_when
+from .deadlines import parse_clock
 from .ending import Ending
 from .gamefile import GameFile, PhaseRow
 from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
@@ -36,13 +39,18 @@ def pause(gf: GameFile, now: datetime) -> None:
 
 
 def resume(gf: GameFile, now: datetime) -> None:
-    """The deadline moves on by as long as the game was paused (and past any absences)."""
+    """The deadline moves on by as long as the game was paused, then to the first instant on the
+    phase's clock and weekdays (a Tue/Thu/Sat game paused a day is due on the Thursday, not the
+    Wednesday), and past any absences."""
     if gf.status is not GameStatus.PAUSED:
         raise GameError(f"{gf.name} is not paused")
     row = gf.phase_now()
     assert row.deadline is not None     # (a game is paused with the deadline it had, and keeps it)
     paused = now - parse_time(gf.row()["paused_at"])
-    deadline = moved_past_absences(gf, row.deadline + paused)
+    kind = row.position.phase.kind.value
+    deadline = fit(gf.settings, kind, row.deadline + paused)
+    moved = moved_past_absences(gf, deadline)
+    deadline = deadline if moved == deadline else fit(gf.settings, kind, moved)
     gf.set_deadline(row.seq, deadline)
     gf.update_game(status=GameStatus.ACTIVE.value, paused_at=None)
     gf.event("resumed", now, deadline=iso(deadline))
@@ -109,6 +117,9 @@ def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     settings = gf.settings.with_(**changes)
     gf.update_game(settings=json.dumps(settings.to_json()))
     gf.event("settings", now, **{k: str(v) for k, v in changes.items()})
+    if gf.status is GameStatus.ACTIVE:
+        gf.settings = settings
+        reschedule(gf, now)      # (an earliest processing, SET START, may hold the next event back)
 
 
 def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
@@ -118,6 +129,20 @@ def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
     gf.update_game(edition=rules.name)
     gf.rules = rules
     gf.event("settings", now, rules=rules.name)
+
+
+def read_date(gf: GameFile, text: str, now: datetime) -> When:
+    """A date the master wrote (judge.games.dates), in the game's zone; a date alone is at the
+    current phase's deadline hour: its clock's, else the hour its deadline has now."""
+    row = gf.current()
+    hour = gf.settings.clock_for(row.position.phase.kind.value if row else "M")
+    zone = ZoneInfo(gf.settings.time_zone)
+    if hour is not None:
+        usual = parse_clock(hour)
+    else:
+        local = (row.deadline if row is not None and row.deadline is not None else now).astimezone(zone)
+        usual = time(local.hour, local.minute)
+    return read_when(text, gf.settings.time_zone, usual, now)
 
 
 def move_deadline(gf: GameFile, deadline: datetime, now: datetime, reason: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -67,6 +68,11 @@ class Assignment(enum.Enum):
     PREFERENCE = "preference"
 
 
+# a phase kind's letter -> the word its own settings are named with (movement_clock, ...)
+_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+_PHASE_DAYS = frozenset(f"{kind}_days" for kind in _KINDS.values())
+
+
 @dataclass(frozen=True)
 class Settings:
     # hours a phase lasts, by phase kind (M, R, A)
@@ -102,6 +108,23 @@ class Settings:
     # ("18:00"; None: a phase is due its length after it starts), on these weekdays (empty: any)
     deadline_clock: str | None = None
     deadline_days: tuple[str, ...] = ()
+    # njudge's per-phase clocks (SET MOVE|RETREAT|ADJUST CLOCK|DAYS|GRACE): a phase kind's own time
+    # of day, weekdays and grace hours; None: the game's (deadline_clock, deadline_days, grace_hours)
+    movement_clock: str | None = None
+    retreat_clock: str | None = None
+    adjustment_clock: str | None = None
+    movement_days: tuple[str, ...] | None = None
+    retreat_days: tuple[str, ...] | None = None
+    adjustment_days: tuple[str, ...] | None = None
+    movement_grace: float | None = None
+    retreat_grace: float | None = None
+    adjustment_grace: float | None = None
+    # grace "until a date" (njudge's GRACE given a date): missing orders are waited for until this
+    # UTC ISO instant, whatever the grace hours say; None: no such date
+    grace_until: str | None = None
+    # njudge's SET START: no phase is played before this UTC ISO instant, early or at a deadline,
+    # and a phase that starts before it is due no sooner (None: no such date)
+    earliest: str | None = None
     # fog of war (judge.games.fog): each power sees only what its units and centres see
     fog: bool = False
     # anonymous (gunboat): no player's name or address in mail to the others until the game ends or
@@ -117,6 +140,10 @@ class Settings:
     # a power open for takeover is offered by mail to the standby list (judge.games.standby), one
     # standby at a time for this many hours each, most reliable first (0: to all of them at once)
     offer_hours: float = 24.0
+    # a takeover (JOIN or TAKE of an open power) is held until a master's APPROVE (judge.games.takeovers)
+    approve_takeovers: bool = False
+    # njudge's QUIET: a replacement is announced to the others without the new player's name
+    quiet: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -142,6 +169,31 @@ class Settings:
         if self.deadline_clock is not None:    # one spelling, HH:MM
             object.__setattr__(self, "deadline_clock", deadlines.parse_clock(self.deadline_clock).strftime("%H:%M"))
         object.__setattr__(self, "deadline_days", deadlines.parse_days(self.deadline_days))
+        for kind in _KINDS.values():
+            clock, days, grace = (getattr(self, f"{kind}_{what}") for what in ("clock", "days", "grace"))
+            if clock is not None:
+                object.__setattr__(self, f"{kind}_clock", deadlines.parse_clock(clock).strftime("%H:%M"))
+            if days is not None:
+                object.__setattr__(self, f"{kind}_days", deadlines.parse_days(days))
+            if grace is not None and grace < 0:
+                raise ValueError("grace hours cannot be negative")
+        for name in ("grace_until", "earliest"):    # UTC instants, as the scheduler reads them
+            value = getattr(self, name)
+            if value is not None and datetime.fromisoformat(str(value).replace("Z", "+00:00")).tzinfo is None:
+                raise ValueError(f"{name} needs a zone (UTC: ...Z)")
+
+    def clock_for(self, kind: str) -> str | None:
+        """The time of day a phase of this kind (M, R, A) falls due at: its own, else the game's."""
+        own: str | None = getattr(self, f"{_KINDS[kind]}_clock")
+        return self.deadline_clock if own is None else own
+
+    def days_for(self, kind: str) -> tuple[str, ...]:
+        own: tuple[str, ...] | None = getattr(self, f"{_KINDS[kind]}_days")
+        return self.deadline_days if own is None else own
+
+    def grace_for(self, kind: str) -> float:
+        own: float | None = getattr(self, f"{_KINDS[kind]}_grace")
+        return self.grace_hours if own is None else own
 
     def phase_hours(self, kind: str) -> float:
         return {"M": self.movement_hours, "R": self.retreat_hours, "A": self.adjustment_hours}[kind]
@@ -166,7 +218,7 @@ class Settings:
             value = given
             if isinstance(default, enum.Enum):
                 value = type(default)(given)
-            elif name in ("reminder_hours", "deadline_days"):
+            elif name in ("reminder_hours", "deadline_days") or (name in _PHASE_DAYS and given is not None):
                 value = tuple(given)
             values[name] = value
         return cls(**values)
@@ -183,8 +235,14 @@ CHANGEABLE_IN_PLAY = frozenset({
     "movement_press_only", "nmr_policy", "abandon_after", "max_absence_days", "after_absence_hours",
     "pictures", "deadline_clock", "deadline_days", "time_zone", "unlisted", "min_reliability", "last_year",
     "ends_at", "excuses", "excuse_hours", "stand_in",
-    "offer_hours"})
+    "offer_hours", "approve_takeovers", "quiet", "movement_clock", "retreat_clock", "adjustment_clock",
+    "movement_days", "retreat_days", "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace",
+    "grace_until", "earliest"})
 
 
 class GameError(ValueError):
     """A request the game cannot grant; the message is fit to send to the player."""
+
+
+class SignedPressOnly(GameError):
+    """Grey (unsigned) press in a game whose press is signed: the same press without GREY goes."""

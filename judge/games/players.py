@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from . import processing, standby
 from .answers import AbsenceSet, NoticeKind
@@ -13,8 +14,9 @@ from .model import GameError, GameStatus, PowerStatus
 
 
 def check_playing(gf: GameFile, power: str, account: str | None) -> None:
-    """`account` (None: the judge itself) may act for `power` now."""
-    if gf.status is not GameStatus.ACTIVE:
+    """`account` (None: the judge itself) may act for `power` now. A paused game takes orders and
+    press as a running one does: a pause only stops its clock (nothing is played until RESUME)."""
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}; orders are not taken now")
     powers = gf.powers()
     if power not in powers or powers[power].neutral:
@@ -27,15 +29,17 @@ def check_playing(gf: GameFile, power: str, account: str | None) -> None:
 
 
 def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
-    """A replacement takes an abandoned or resigned power, and gets a full phase for its orders, and the
-    game's excused misses afresh (judge.games.excuses: they are the player's, kept on the seat)."""
+    """A replacement takes an abandoned or resigned power (or one its master SEEKs a player for), and
+    gets a full phase for its orders, and the game's excused misses afresh (judge.games.excuses: they
+    are the player's, kept on the seat)."""
     pr = gf.powers().get(power)
-    if pr is None or pr.neutral or pr.status not in (PowerStatus.ABANDONED, PowerStatus.RESIGNED):
+    sought = pr is not None and power in standby.sought(gf) and pr.status is not PowerStatus.ELIMINATED
+    if pr is None or pr.neutral or not (sought or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)):
         raise GameError(f"{power} is not open for takeover in {gf.name}")
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
     gf.set_power(power, account=account, status=PowerStatus.ACTIVE, missed=0, waiting=0, excuses_used=0)
-    standby.withdraw(gf, power)
+    standby.withdraw(gf, power, now, "taken", taker=account)
     row = gf.phase_now()
     gf.power_event(power, account, "replaced", now, row.phase)
     full = moved_past_absences(gf, now + timedelta(hours=gf.settings.phase_hours(row.position.phase.kind.value)))
@@ -43,9 +47,24 @@ def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
     if deadline is not None and full > deadline:
         gf.set_deadline(row.seq, full)
         deadline = full
-    gf.announce(f"{row.seq}:{power}:{iso(now)}", NoticeKind.REPLACEMENT,
-                {"power": power, "account": account, "phase": row.phase, "previous": pr.account}, now, deadline)
+    _announce_replacement(gf, f"{row.seq}:{power}:{iso(now)}", {"power": power, "account": account,
+                          "phase": row.phase, "previous": pr.account}, now, deadline,
+                          ousted=pr.account if sought and pr.status not in (PowerStatus.ABANDONED,
+                                                                            PowerStatus.RESIGNED) else None)
     reschedule(gf, now)
+
+
+def _announce_replacement(gf: GameFile, key: str, payload: dict[str, Any], now: datetime,
+                          deadline: datetime | None, ousted: str | None) -> None:
+    """Everyone is told who now plays the power; in a QUIET game (njudge's) only the new player and
+    the masters are, the others only that it has a player again. A player the master replaced
+    (SEEK) is told too: it plays the power no more."""
+    everyone = [*gf.recipients(), *([ousted] if ousted and ousted not in gf.recipients() else [])]
+    named = {payload["account"], *gf.masters()} if gf.settings.quiet else set(everyone)
+    payload = {**payload, "ousted": ousted}
+    gf.announce(key, NoticeKind.REPLACEMENT, payload, now, deadline, recipients=[r for r in everyone if r in named])
+    gf.announce(key, NoticeKind.REPLACEMENT, {**payload, "account": None, "previous": None, "quiet": True}, now,
+                deadline, recipients=[r for r in everyone if r not in named])
 
 
 def resign(gf: GameFile, power: str, account: str | None, now: datetime) -> None:
@@ -63,7 +82,7 @@ def returned(gf: GameFile, power: str, now: datetime) -> None:
     pr = gf.powers()[power]
     if pr.status is PowerStatus.ABANDONED:
         gf.set_power(power, status=PowerStatus.ACTIVE, missed=0)
-        standby.withdraw(gf, power)
+        standby.withdraw(gf, power, now, "returned")
         gf.power_event(power, pr.account, "returned", now, gf.phase_now().phase)
         gf.announce(f"{gf.phase_now().seq}:{power}:{iso(now)}", NoticeKind.RETURNED, {"power": power}, now)
 

@@ -11,7 +11,7 @@ from typing import cast
 from .answers import NoticeKind
 from .clock import iso
 from .gamefile import GameFile
-from .model import GameError, PressType
+from .model import GameError, PressType, SignedPressOnly
 from .players import check_playing
 
 
@@ -57,4 +57,4 @@ def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> N
     if settings.press is PressType.BROADCAST and to is not None:
         raise GameError(f"{gf.name} has broadcast press only: write BROADCAST ... ENDPRESS to every power at once")
     if anonymous and settings.press is not PressType.GREY:
-        raise GameError(f"{gf.name} has {settings.press.value} press: messages are signed")
+        raise SignedPressOnly(f"{gf.name} has {settings.press.value} press: messages are signed")

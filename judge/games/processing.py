@@ -19,9 +19,9 @@ from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
-from . import excuses, records
+from . import excuses, later_orders, records
 from .answers import NoticeKind
-from .clock import deadline_for, iso, processing_time, reminder_times
+from .clock import deadline_for, fit, iso, parse_time, processing_time, reminder_times
 from .digests import orders_digest
 from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
@@ -126,8 +126,21 @@ def ready(gf: GameFile, row: PhaseRow) -> bool:
     return bool(waiting) and not not_in(gf, row) and not any(powers[p].waiting for p in waiting)
 
 
+def held_until(gf: GameFile, now: datetime) -> datetime | None:
+    """The master's earliest processing (SET START), while it is still to come: nothing is played before."""
+    earliest = parse_time(gf.settings.earliest) if gf.settings.earliest else None
+    return earliest if earliest is not None and now < earliest else None
+
+
 def next_event(gf: GameFile, now: datetime) -> datetime | None:
-    """When the scheduler must next look at this game (None: nothing will happen by itself)."""
+    """When the scheduler must next look at this game (None: nothing will happen by itself); not
+    before the master's earliest processing (SET START)."""
+    nxt = _next_event(gf, now)
+    held = held_until(gf, now)
+    return max(nxt, held) if nxt is not None and held is not None else nxt
+
+
+def _next_event(gf: GameFile, now: datetime) -> datetime | None:
     if gf.status is not GameStatus.ACTIVE:
         return None
     row = gf.current()
@@ -138,7 +151,7 @@ def next_event(gf: GameFile, now: datetime) -> datetime | None:
     times = []
     late = owing(gf, row)
     if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late:
-        times.append(processing_time(gf.settings, row.deadline))
+        times.append(processing_time(gf.settings, row.deadline, row.position.phase.kind.value))
     if late:
         if not row.late_noticed:
             times.append(row.deadline)
@@ -148,15 +161,20 @@ def next_event(gf: GameFile, now: datetime) -> datetime | None:
 
 
 def phase_deadline(gf: GameFile, position: Position, now: datetime) -> datetime:
+    """The deadline of a phase starting now; no sooner than the master's earliest processing (SET
+    START), on the phase's clock."""
     accounts = [gf.powers()[p].account for p in expected(gf, position)]
-    return deadline_for(gf.settings, position.phase.kind.value, now, gf.absences(accounts))
+    kind = position.phase.kind.value
+    deadline = deadline_for(gf.settings, kind, now, gf.absences(accounts))
+    held = held_until(gf, now)
+    return fit(gf.settings, kind, held) if held is not None and held > deadline else deadline
 
 
 # -- the scheduler's call --------------------------------------------------------------------------
 
 def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -> str:
     """Do whatever is due in this game now. Returns what was done."""
-    if gf.status is not GameStatus.ACTIVE:
+    if gf.status is not GameStatus.ACTIVE or held_until(gf, now) is not None:
         return "nothing"
     row = gf.phase_now()
     if ready(gf, row):
@@ -166,7 +184,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     late = owing(gf, row)
     # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
     # orders (a power that asked to wait does not hold back the deadline).
-    if now >= processing_time(gf.settings, row.deadline) and (
+    if now >= processing_time(gf.settings, row.deadline, row.position.phase.kind.value) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         excused = excuses.excusable(gf, row, late)
         if excused:     # a missed deadline a player still had an excuse for: it moves on instead
@@ -179,8 +197,9 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
         gf.db.table("phases").update(row.seq, {"late_noticed": 1})
+        played_at = processing_time(gf.settings, row.deadline, row.position.phase.kind.value)
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
-                    {"processing_at": gf.times(processing_time(gf.settings, row.deadline), None)})
+                    {"processing_at": gf.times(played_at, None)})
         done = "late"
     due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
            if when <= now and h not in row.reminded]
@@ -273,6 +292,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         gf.new_phase(nxt, now, deadline)
         for p in gf.powers():
             gf.set_power(p, waiting=0)
+        later_orders.tell(gf, later_orders.bring_in(gf, gf.phase_now(), now), now, deadline)
     checkpoint("phase advanced")
     summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,
                "digests": played_digests(gf, row, need)}

@@ -33,12 +33,13 @@ from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
-               standby, trouble, votes)
+               standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
                       NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
                       notice_kind)
 from .clock import SystemClock, iso, parse_time
+from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
@@ -46,8 +47,10 @@ from ..storage.db import transaction, write_statement
 from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_files, game_path,
                     open_game, open_judge, sound, stale_game_files)
 from .trouble import GameDamaged
+from . import later_orders
+from .order_store import items_of, store_orders
 from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
-                          store_orders, too_late)
+                          too_late)
 
 Checkpoint = Callable[[str], None]
 
@@ -152,7 +155,7 @@ class GameService:
         self._local.batch = True
         self._local.written = {}     # path -> (connection, the fingerprint its index row was written with)
         self._local.snapshots = {}   # id(connection) -> what the mail read of that file (gamefile.Snapshot)
-        self._local.zones = {}       # (account, judge.sqlite's total_changes) -> its time zone
+        self._local.zones = {}       # (account, judge.sqlite's total_changes) -> its time zone; phase_of's rows
         try:
             yield
         except BaseException:
@@ -330,15 +333,17 @@ class GameService:
                 [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
                  row["next_event_at"], pending, iso(self.clock()), int(not gf.settings.unlisted), seen,
                  len(GAME_MIGRATIONS)])
-            self._index_rows(row["name"], records.totals(gf), gf.powers())
+            self._index_rows(row["name"], records.totals(gf), gf.powers(), standby.sought(gf))
         return seen
 
-    def _index_rows(self, name: str, totals: dict[str, dict[str, int]], powers: dict[str, PowerRow]) -> None:
-        """The game's rows of player_records and game_powers, rewritten if they changed (on most mails
-        they did not: one SELECT then, where rewriting them is four statements). Each table's rows in
-        one statement, as JSON."""
+    def _index_rows(self, name: str, totals: dict[str, dict[str, int]], powers: dict[str, PowerRow],
+                    seeking: set[str]) -> None:
+        """The game's rows of player_records and game_powers (a power the master SEEKs a player for
+        shown as sought), rewritten if they changed (on most mails they did not: one SELECT then, where
+        rewriting them is four statements). Each table's rows in one statement, as JSON."""
         kept = [[account, *(t[k] for k in records.KINDS)] for account, t in sorted(totals.items())]
-        seats = [[p.power, p.account, p.status.value] for _, p in sorted(powers.items())]
+        seats = [[p.power, p.account, standby.SOUGHT if p.power in seeking else p.status.value]
+                 for _, p in sorted(powers.items())]
         found = self.judge.execute(
             f"SELECT (SELECT json_group_array(json_array(account, {', '.join(records.KINDS)})) FROM"
             " (SELECT * FROM player_records WHERE name = ? ORDER BY account)),"
@@ -470,7 +475,7 @@ class GameService:
         news.info("game %s created: %s, %s rules, master %s", name, v.id, rules_.name, master or "none")
         return self.status(name)
 
-    def join(self, name: str, account: str, preferences: Sequence[str] = (), *,
+    def join(self, name: str, account: str, preferences: Sequence[str | Sequence[str]] = (), *,
              join_password: str | None = None) -> GameState:
         """Sign up (preferences: seats, best first); the last player needed starts the game. A
         private game needs the account on its ALLOW list or its join password (judge.games.access)."""
@@ -493,6 +498,11 @@ class GameService:
             access.allow(gf, allow)
             access.deny(gf, deny)
             return access.rules(gf)
+
+    def set_preferences(self, name: str, account: str, preferences: Sequence[str | Sequence[str]]) -> None:
+        """A signed-up player's ranked list of seats, best first; a list inside it: seats of equal rank."""
+        with self._write(name) as gf:
+            forming.set_preferences(gf, account, preferences)
 
     def leave(self, name: str, account: str) -> None:
         with self._write(name) as gf:
@@ -546,6 +556,19 @@ class GameService:
                 players.returned(gf, power, self.clock())
                 master.reschedule(gf, self.clock())
             return replace(confirmation(gf, power), refused=refused)
+
+    def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
+                    source: str | None = None) -> str:
+        """Keep a message's orders for a later phase (`phase`: its code, njudge's PHASE) until it opens;
+        they are checked against the board then (judge.games.later_orders). Returns the phase's name."""
+        power = power.upper()
+        with self._write(name) as gf:
+            target = gf.variant.calendar.parse(phase)
+            if not already_handled(gf, source) and not gf.db["later_orders"].count_where("source = ?", [source]):
+                players.check_playing(gf, power, account)
+                later_orders.keep(gf, power, target, items_of(items), account or gf.powers()[power].account,
+                                  self.clock(), source)
+            return gf.variant.calendar.name(target)
 
     def confirmation(self, name: str, power: str) -> Confirmation:
         """The power's standing orders, their problems, units still without orders and the deadline."""
@@ -697,6 +720,41 @@ class GameService:
             players.take_over(gf, power.upper(), account, self.clock())
         return self.status(name)
 
+    def claim(self, name: str, power: str, account: str, *, join_password: str | None = None) -> bool:
+        """A JOIN or TAKE of an open power: taken now (True), or held for a master's APPROVE (False:
+        the game's `approve_takeovers`, judge.games.takeovers)."""
+        self.accounts.get(account)
+        record = self.record(account)
+        with self._write(name) as gf:
+            access.check_may_join(gf, account, join_password)
+            access.check_record(gf, record)
+            if takeovers.needs_approval(gf, account):
+                takeovers.request(gf, power.upper(), account, self.clock())
+                return False
+            players.take_over(gf, power.upper(), account, self.clock())
+        return True
+
+    def decide_takeover(self, name: str, account: str, approve: bool, *, source: str | None = None) -> str | None:
+        """A master's APPROVE or REJECT of the account's waiting takeover: the power (None: done before)."""
+        with self._write_once(name, source) as gf:
+            return None if gf is None else takeovers.decide(gf, account, approve, self.clock())
+
+    def seek(self, name: str, power: str, on: bool = True, *, source: str | None = None) -> None:
+        """The master's SEEK: offer a power still played to the standbys (off: stop)."""
+        with self._write_once(name, source) as gf:
+            if gf is not None:
+                standby.seek(gf, power.upper(), on, self.clock())
+
+    def takeovers_waiting(self, name: str, account: str) -> list[str]:
+        """The powers whose takeover by the account waits for a master's APPROVE."""
+        with self._read(name) as gf:
+            return takeovers.waiting(gf, account)
+
+    def open_powers(self, name: str) -> list[str]:
+        """The powers a replacement may take now (judge.games.standby.open_powers)."""
+        with self._read(name) as gf:
+            return standby.open_powers(gf)
+
     def resign(self, name: str, power: str, *, account: str | None = None, source: str | None = None) -> None:
         with self._write_once(name, source) as gf:
             if gf is not None:
@@ -749,13 +807,18 @@ class GameService:
 
     def move_deadline(self, name: str, deadline: datetime | str, *, reason: str = "set by the master",
                       source: str | None = None) -> GameState:
-        """SET DEADLINE: a time without an offset is read in the game's zone."""
+        """SET DEADLINE: a date in any form judge.games.dates reads, in the game's zone."""
         with self._write_once(name, source) as gf:
             if gf is None:
                 return self.status(name)
-            when = parse_time(deadline, gf.settings.time_zone) if isinstance(deadline, str) else deadline
+            when = master.read_date(gf, deadline, self.clock()).instant if isinstance(deadline, str) else deadline
             master.move_deadline(gf, when, self.clock(), reason)
         return self.status(name)
+
+    def read_date(self, name: str, text: str) -> When:
+        """A date the master wrote, as SET DEADLINE reads it (master.read_date); ValueError says why not."""
+        with self._read(name) as gf:
+            return master.read_date(gf, text, self.clock())
 
     def extend(self, name: str, hours: float, *, source: str | None = None) -> GameState:
         """EXTEND: the current deadline moves `hours` later."""
@@ -943,9 +1006,14 @@ class GameService:
             " AND name NOT IN (SELECT name FROM game_trouble WHERE kind = 'damaged') ORDER BY name")]
 
     def phase_of(self, name: str) -> tuple[str, str | None, str]:
-        """(variant id, current phase code or None, game status): what reading orders needs."""
-        row = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
-                                 [check_game_name(name)]).fetchone()
+        """(variant id, current phase code or None, game status): what reading orders needs. In a batch
+        (one mail) read once until judge.sqlite is written (the index row is written there)."""
+        key = ("phase_of", check_game_name(name), self.judge.conn.total_changes)
+        known: dict[Any, Any] = self._local.zones if getattr(self._local, "batch", False) else {}
+        if key not in known:
+            known[key] = self.judge.execute("SELECT variant, phase, status FROM game_index WHERE name = ?",
+                                            [key[1]]).fetchone()
+        row = known[key]
         if row is None:
             raise NoSuchGame(name, f"there is no game called {name}")
         return row[0], row[1], row[2]

@@ -7,7 +7,12 @@ out are withdrawn (their rows dropped, so a later JOIN finds no power open and i
 
 The judge file keeps the list (`standbys`); each game file keeps its offers (`offers`), written in
 the same transaction as the offer's notice, whose key names the offer: a restart neither loses an
-offer nor mails one twice. The scheduler's tick (GameService.run_due) calls `offer_open_powers`."""
+offer nor mails one twice. The scheduler's tick (GameService.run_due) calls `offer_open_powers`.
+
+A master may SEEK a player for a power still played (`seeking`): it is open for takeover like an
+abandoned one until someone takes it or the master stops. Every standby whose offer ends (run out,
+the power taken or its player back, a takeover the master rejected) is told once: the notice's key
+names the offer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,6 +29,7 @@ from .records import Record
 from ..storage.db import transaction
 
 ANY = "ANY"
+SOUGHT = "sought"       # game_powers' mark (an index, not a PowerStatus) of a power its master SEEKs a player for
 
 
 def read_variants(text: str | None) -> str:
@@ -69,16 +75,37 @@ def games_with_open_powers(judge: sqlite_utils.Database) -> list[str]:
         return []
     return [r[0] for r in judge.execute(
         "SELECT DISTINCT p.name FROM game_powers p JOIN game_index g ON g.name = p.name"
-        " WHERE p.status IN (?, ?) AND g.status = ? ORDER BY p.name",
-        [PowerStatus.ABANDONED.value, PowerStatus.RESIGNED.value, GameStatus.ACTIVE.value])]
+        " WHERE p.status IN (?, ?, ?) AND g.status = ? ORDER BY p.name",
+        [PowerStatus.ABANDONED.value, PowerStatus.RESIGNED.value, SOUGHT, GameStatus.ACTIVE.value])]
+
+
+def sought(gf: GameFile) -> set[str]:
+    """The powers the master SEEKs a player for while their own still plays them."""
+    return {r[0] for r in gf.read("SELECT power FROM seeking")}
 
 
 def open_powers(gf: GameFile) -> list[str]:
-    """The powers a replacement may take now."""
-    if gf.status is not GameStatus.ACTIVE:
+    """The powers a replacement may take now: abandoned, resigned, or sought by the master."""
+    if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         return []
+    seeking = sought(gf)
     return sorted(p for p, pr in gf.powers().items()
-                  if not pr.neutral and pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED))
+                  if not pr.neutral and (pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED)
+                                         or (p in seeking and pr.status is not PowerStatus.ELIMINATED)))
+
+
+def seek(gf: GameFile, power: str, on: bool, now: datetime) -> None:
+    """The master's SEEK: offer a power still played to the standbys (its player plays on until
+    someone takes it); `on` False stops, and the offers out are withdrawn."""
+    pr = gf.powers().get(power)
+    if gf.status is not GameStatus.ACTIVE:
+        raise GameError(f"{gf.name} is {gf.status.value}: no power is offered now")
+    if pr is None or pr.neutral or pr.status is PowerStatus.ELIMINATED:
+        raise GameError(f"nobody plays {power} in {gf.name}")
+    if on:
+        gf.db.execute("INSERT OR IGNORE INTO seeking (power, since) VALUES (?, ?)", [power, iso(now)])
+    else:
+        withdraw(gf, power, now, "closed")
 
 
 def may_take(gf: GameFile, account: str, record: Record) -> bool:
@@ -92,10 +119,30 @@ def may_take(gf: GameFile, account: str, record: Record) -> bool:
     return True
 
 
-def withdraw(gf: GameFile, power: str) -> None:
-    """The power has a player again (taken over, or its own came back): its offers end now, so that
-    if it is ever open again every standby is asked afresh."""
-    gf.db.execute("DELETE FROM offers WHERE power = ?", [power])
+def withdraw(gf: GameFile, power: str, now: datetime, why: str, taker: str | None = None) -> None:
+    """The power is open no more (`why`: "taken", its own player "returned", or "closed"): its offers
+    and requests end now, so that if it is ever open again every standby is asked afresh. Each
+    standby holding a live offer or waiting for the master's approval, but the taker, is told."""
+    told: dict[str, str] = {}
+    for account, sent_at, expires in gf.db.execute(
+            "SELECT account, sent_at, expires_at FROM offers WHERE power = ?", [power]).fetchall():
+        if expires is None or parse_time(expires) > now:
+            told[account] = sent_at
+    for account, at in gf.db.execute("SELECT account, at FROM takeover_requests WHERE power = ?", [power]).fetchall():
+        told.setdefault(account, at)
+    for account, since in told.items():
+        if account != taker:
+            offer_ended(gf, power, account, since, why, now)
+    for table in ("offers", "takeover_requests", "seeking"):
+        gf.db.execute(f"DELETE FROM {table} WHERE power = ?", [power])
+
+
+def offer_ended(gf: GameFile, power: str, account: str, since: str, why: str, now: datetime) -> None:
+    """Tell a standby its offer (made at `since`) is over, and why: "expired", "taken", "returned",
+    "closed" or "rejected". Once per offer: the key names it, whichever way it ended first."""
+    row = gf.current()
+    gf.notice(f"offer-ended:{power}:{since}", NoticeKind.OFFER_ENDED, account,
+              {"power": power, "why": why, "phase": row.phase if row else None}, now)
 
 
 def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> list[tuple[str, str]]:
@@ -103,18 +150,23 @@ def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> l
     reliable first), if none holds a live offer for it. Offers of powers no longer open are dropped.
     Returns the (power, account) offers made."""
     open_ = open_powers(gf)
-    if open_:
-        gf.db.execute(f"DELETE FROM offers WHERE power NOT IN ({','.join('?' * len(open_))})", open_)
-    else:
-        gf.db.execute("DELETE FROM offers")
+    for power, account, sent_at, expires in gf.db.execute(
+            "SELECT power, account, sent_at, expires_at FROM offers ORDER BY power").fetchall():
+        if power not in open_:
+            withdraw(gf, power, now, "closed")
+        elif expires is not None and parse_time(expires) <= now and not _waiting(gf, power, account):
+            offer_ended(gf, power, account, sent_at, "expired", now)
+    if not open_:
         return []
     seated = {pr.account for pr in gf.powers().values() if pr.account} | set(gf.masters())
+    seeking = sought(gf) - {p for p, pr in gf.powers().items() if pr.status in (PowerStatus.ABANDONED,
+                                                                                 PowerStatus.RESIGNED)}
     hours = gf.settings.offer_hours
     made: list[tuple[str, str]] = []
     for power in open_:
         asked = {a: (None if e is None else parse_time(e)) for a, e in gf.db.execute(
             "SELECT account, expires_at FROM offers WHERE power = ?", [power])}
-        live = any(e is None or e > now for e in asked.values())
+        live = any(e is None or e > now for e in asked.values()) or _waiting(gf, power)
         fresh = [a for a in standbys if a not in seated and a not in asked]
         if hours <= 0:
             chosen = fresh                              # ALL: everyone not yet asked, at once
@@ -127,7 +179,14 @@ def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> l
             gf.db.table("offers").insert({"power": power, "account": account, "sent_at": iso(now),
                                           "expires_at": None if expires is None else iso(expires)})
             gf.notice(f"offer:{power}:{iso(now)}", NoticeKind.OFFER, account,
-                      {"power": power, "phase": gf.phase_now().phase, "hours": hours,
+                      {"power": power, "phase": gf.phase_now().phase, "hours": hours, "sought": power in seeking,
                        "expires": gf.times(expires, account)}, now)
             made.append((power, account))
     return made
+
+
+def _waiting(gf: GameFile, power: str, account: str | None = None) -> bool:
+    """Whether a takeover of `power` (by `account`, or anyone) waits for the master's APPROVE: the
+    offer is held meanwhile, and nobody else is asked."""
+    return gf.db.execute("SELECT 1 FROM takeover_requests WHERE power = ? AND account = coalesce(?, account)",
+                         [power, account]).fetchone() is not None

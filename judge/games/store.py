@@ -222,6 +222,22 @@ def _game_v10(db: sqlite_utils.Database) -> None:
                  pk=("power", "account"), nullable={"expires_at"})
 
 
+def _game_v11(db: sqlite_utils.Database) -> None:
+    """The master's SEEK (a power offered to the standbys while its player still plays it) and takeovers
+    held for the master's APPROVE (judge.games.takeovers): one row per power sought, one per request."""
+    create_table(db, "seeking", {"power": str, "since": str}, pk="power")
+    create_table(db, "takeover_requests", {"power": str, "account": str, "at": str}, pk=("power", "account"))
+
+
+def _game_v12(db: sqlite_utils.Database) -> None:
+    """Orders for a later phase (njudge's PHASE, judge.games.later_orders): kept as read, by the phase's
+    code, until that phase opens; `state` waiting, then used or void, and `void` the lines found void then."""
+    create_table(db, "later_orders", {"id": int, "phase": str, "power": str, "account": str, "at": str,
+                                      "source": str, "written": str, "read": str, "state": str, "void": str},
+                 pk="id", nullable={"account", "source"}, defaults={"state": "waiting", "void": "[]"})
+    db.table("later_orders").create_index(["phase", "state"], index_name="later_orders_phase")
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -275,11 +291,13 @@ def _game_current(db: sqlite_utils.Database) -> None:
     _game_v6(db)        # records
     _game_v7(db)        # comasters
     _game_v10(db)       # offers
+    _game_v11(db)       # seeking, takeover_requests
+    _game_v12(db)       # later_orders
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
-                   _game_v10]
+                   _game_v10, _game_v11, _game_v12]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 
@@ -380,6 +398,13 @@ def _judge_v7(db: sqlite_utils.Database) -> None:
     create_table(db, "standbys", {"account": str, "variants": str, "since": str}, pk="account")
 
 
+def _judge_v8(db: sqlite_utils.Database) -> None:
+    """Addresses claimed for an account (njudge's I AM ALSO, judge.games.address_claims): the address (lower
+    case), the account, the code mailed there (its SHA-256) and when; one claim per address."""
+    create_table(db, "address_claims", {"address": str, "account_id": int, "code": str, "sent_at": str},
+                 pk="address", foreign_keys=[("account_id", "accounts", "id")])
+
+
 def _judge_current(db: sqlite_utils.Database) -> None:
     """The games part of a new judge.sqlite, as the steps above leave it."""
     # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
@@ -414,10 +439,11 @@ def _judge_current(db: sqlite_utils.Database) -> None:
     _judge_v3(db)       # observers
     _judge_v5(db)       # player_records
     _judge_v7(db)       # standbys
+    _judge_v8(db)       # address_claims
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7]
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7, _judge_v8]
 JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
 
 

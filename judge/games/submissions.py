@@ -6,19 +6,17 @@ the power's adjustment orders, because builds and removals count in the order wr
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..engine import misorders, notation
-from ..engine.army_fleet import army_key
 from ..engine.calendar import PhaseKind
-from ..engine.orders import Build, Disband, Disembark, Order, Waive
+from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome
 from ..engine.phase import Need
 from ..engine.position import Position
-from . import fog, processing
+from . import fog, later_orders, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time, shown
 from .digests import orders_digest
@@ -31,20 +29,6 @@ def order_of(item: Any) -> Order | None:
     """The engine order of a parsed order or a (text, Order) pair."""
     order: Order | None = item[1] if isinstance(item, tuple) else item.order
     return order
-
-
-def _items(items: Sequence[Any]) -> list[tuple[str, Order, int | None]]:
-    """(text as written, engine order, line) from parsed orders or (text, Order) pairs."""
-    out = []
-    for item in items:
-        if isinstance(item, tuple):
-            text, order = item
-            line = None
-        else:
-            text, order, line = item.text, item.order, getattr(item, "line", None)
-        if order is not None:
-            out.append((text, order, line))
-    return out
 
 
 def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order | None) -> str | None:
@@ -160,28 +144,6 @@ def played_words(gf: GameFile, phase: str, processed_at: str) -> str:
     return f"{name} (played at {when})"
 
 
-def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], now: datetime,
-                 source: str | None, written: str | None) -> int:
-    parsed = _items(items)
-    read = [{"text": t, "line": line, "order": notation.order_text(o), "json": order_to_json(o)}
-            for t, o, line in parsed]
-    text = written if written is not None else "\n".join(t for t, _, _ in parsed)
-    sid = gf.submission(row.seq, power, now, source, "orders", text, read)
-    adjustment = row.position.phase.kind is PhaseKind.ADJUSTMENT
-    start = 0 if adjustment else gf.db.execute(     # (an adjustment's orders replace all the power's)
-        "SELECT coalesce(max(position), 0) FROM orders WHERE phase_seq = ? AND power = ?",
-        [row.seq, power]).fetchone()[0]
-    rows = []
-    for i, (t, order, _) in enumerate(parsed):
-        unit = getattr(order, "unit", None)
-        slot = f"adjustment:{i:03d}" if adjustment or unit is None else unit.location.province
-        if isinstance(order, Disembark):  # an A/F's army has an order of its own beside its fleet's
-            slot = army_key(slot)
-        rows.append((slot, start + i + 1, t, json.dumps(order_to_json(order)), sid))
-    gf.put_orders(row.seq, power, rows, replace_all=adjustment)
-    return sid
-
-
 def clear_orders(gf: GameFile, row: PhaseRow, power: str, now: datetime, source: str | None) -> int:
     sid = gf.submission(row.seq, power, now, source, "clear", "", [])
     gf.db.table("orders").delete_where("phase_seq = ? AND power = ?", [row.seq, power])
@@ -220,7 +182,7 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
         all_in=not owed, plays=_plays(gf, row, gf.powers()[power].account),
         deadline=gf.times(row.deadline, gf.powers()[power].account),
         warnings=_warnings(gf, row.position, power, mine, problems),
-        digest=orders_digest(gf.name, row.phase, power, mine))
+        digest=orders_digest(gf.name, row.phase, power, mine), later=tuple(later_orders.waiting(gf, power)))
 
 
 def _problem(p: Outcome) -> dict[str, Any]:
@@ -250,8 +212,9 @@ def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     if processing.ready(gf, row):
         return {"when": "early"}
     if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not processing.owing(gf, row):
-        return {"when": "at", "at": gf.times(processing_time(gf.settings, row.deadline), account),
-                "grace_hours": gf.settings.grace_hours}
+        kind = row.position.phase.kind.value
+        return {"when": "at", "at": gf.times(processing_time(gf.settings, row.deadline, kind), account),
+                "grace_hours": gf.settings.grace_for(kind)}
     return {"when": "waits"}
 
 

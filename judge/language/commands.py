@@ -41,11 +41,13 @@ class Create:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """`JOIN game pw` or njudge's `SIGNON ?game pw`."""
+    """`JOIN game pw` or njudge's `SIGNON ?game pw`; `TAKE game power [pw]` (`take`) accepts an
+    offered power and only that: it joins no game still forming."""
     game: str
     password: str | None = None
     preference: str | None = None
     join_password: str | None = None    # a private game's: `JOIN game pw [power] PRIVATE join-pw`
+    take: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,26 @@ class SetPassword:
 @dataclass(frozen=True, slots=True)
 class SetAddress:
     address: str
+    also: tuple[str, ...] = ()     # SET ADDRESS a,b: the others, each added once confirmed from it
+
+
+@dataclass(frozen=True, slots=True)
+class SetPreference:
+    """njudge's `SET PREFERENCE E[FG]R...` (or names): the powers one would play, best first, as written."""
+    ranking: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddAddress:
+    """`SET ADDRESS ALSO addr` (njudge's `I AM ALSO addr`): one more address for the account, added once
+    a mail from it answers the code the judge mails there."""
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmAddress:
+    """`SET ADDRESS CONFIRM code`, from the address claimed: the code the judge mailed to it."""
+    code: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +260,29 @@ class Version:
 
 
 @dataclass(frozen=True, slots=True)
+class Phase:
+    """njudge's `PHASE Fall 1901 Movement` (or `PHASE F1901M`): the order lines after it, to the next
+    PHASE or sign-on, are for that phase, kept until it opens (the words as written, read with the map)."""
+    when: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The master's REVEAL: an anonymous game's players shown to everyone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """The master's `SEEK power`: offer a power still played to the standbys now; `SEEK power OFF` stops."""
+    power: str
+    stop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DecideTakeover:
+    """The master's `APPROVE account` or `REJECT account`: a takeover held for approval."""
+    account: str
+    approve: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,18 +333,21 @@ class Exchange:
 
 
 Command = (Register | SignOn | Create | Join | Observe | ListGames | History | Summary | Press | SetWait
-           | SetDraw | SetAbsence | SetPassword | SetAddress | NewReplyAddress | SetTimezone | SetDeadline | SetGame
+           | SetDraw | SetAbsence | SetPassword | SetAddress | AddAddress | ConfirmAddress | NewReplyAddress
+           | SetPreference
+           | SetTimezone | SetDeadline | SetGame
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover | Phase)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
     "register signon sign login create join observe watch list games history hist summary sum press p "  # noqa: SIM905 - a word list reads best as words
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
-    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version".split())
+    "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version "
+    "standby take seek approve reject phase".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -354,9 +400,8 @@ class _Build(Transformer[Token, Command]):
                 key = words[i + 1]
                 del words[i:i + 2]
                 break
-        if len(words) > 3:
-            raise ValueError("JOIN game password [power] [PRIVATE join-password]: too many words")
-        return Join(words[0].lstrip("?"), _opt(words, 1), _opt(words, 2), key)
+        # the powers one would play, best first (`JOIN g pw E F G`, njudge's `E[FG]R`): read with the map
+        return Join(words[0].lstrip("?"), _opt(words, 1), " ".join(words[2:]) or None, key)
 
     def observe(self, c: _Items) -> Command:
         return Observe(str(c[0]), _opt(c, 1))
@@ -420,7 +465,16 @@ class _Build(Transformer[Token, Command]):
         return SetPassword(str(c[0]))
 
     def address(self, c: _Items) -> Command:
-        return SetAddress(str(c[0]))
+        return SetAddress(str(c[0]), _words(c[1:]))
+
+    def preference(self, c: _Items) -> Command:
+        return SetPreference(str(c[0]).strip())
+
+    def address_also(self, c: _Items) -> Command:
+        return AddAddress(str(c[0]))
+
+    def address_confirm(self, c: _Items) -> Command:
+        return ConfirmAddress(str(c[0]))
 
     def newreply(self, c: _Items) -> Command:
         return NewReplyAddress()
@@ -477,6 +531,9 @@ class _Build(Transformer[Token, Command]):
     def version(self, c: _Items) -> Command:
         return Version()
 
+    def phase(self, c: _Items) -> Command:
+        return Phase(str(c[0]).strip())
+
     def process(self, c: _Items) -> Command:
         return Process(_opt(c, 0))
 
@@ -515,6 +572,24 @@ class _Build(Transformer[Token, Command]):
 
     def exchange(self, c: _Items) -> Command:
         return _exchange(list(_words(c)))
+
+    def standby(self, c: _Items) -> Command:
+        return SetGame("STANDBY", _opt(c, 0))
+
+    def take(self, c: _Items) -> Command:
+        return Join(str(c[0]), _opt(c, 2), str(c[1]), take=True)
+
+    def seek(self, c: _Items) -> Command:
+        stop = _opt(c, 1)
+        if stop is not None and stop.lower() not in _CANCEL_WORDS:
+            raise ValueError("SEEK takes one power (SEEK France), or the power and OFF to stop")
+        return Seek(str(c[0]), stop is not None)
+
+    def approve(self, c: _Items) -> Command:
+        return DecideTakeover(str(c[0]), True)
+
+    def reject(self, c: _Items) -> Command:
+        return DecideTakeover(str(c[0]), False)
 
 
 def _exchange(words: list[str]) -> Exchange:
@@ -572,6 +647,10 @@ USAGE = {
     "concede": "CONCEDE power",
     "press": "PRESS TO powers ... ENDPRESS",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
+    "take": "TAKE game power [password]",
+    "seek": "SEEK power (or: SEEK power OFF)",
+    "approve": "APPROVE account",
+    "reject": "REJECT account",
 }
 
 

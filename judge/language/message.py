@@ -10,7 +10,9 @@ nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatte
 are not read as orders: they are listed in `Message.ignored`, never as errors. A line
 that starts with njudge's or DPjudge's words (judge.language.other_judges) is a command,
 never such a line: read as this judge's command it is (`read_as`), or refused naming the
-nearest. Two neighbouring lines that fail alone but read as one order line are one line a
+nearest. After njudge's `PHASE Fall 1901 Movement` the order lines, to the next PHASE or sign-on, are
+read for that phase (its kind of orders, by name alone: the board they meet is the one it opens on)
+and their block carries its code. Two neighbouring lines that fail alone but read as one order line are one line a
 client hard-wrapped, and are read together (the order keeps the first line's number).
 """
 from __future__ import annotations
@@ -26,6 +28,8 @@ from .chatter import is_chatter
 from . import other_judges
 from .clean import normalise_chars
 from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
+from .commands import Phase as PhaseLine
+from .later_phase import EXAMPLE, read_phase
 from .parse import OrderError, OrderParse, OrderReader
 
 
@@ -52,6 +56,7 @@ class OrderBlock:
     first_line: int
     signon: SignOn | Join | None  # the sign-on these orders follow
     parse: OrderParse
+    phase: str | None = None      # after a PHASE line: the later phase they are for (its code, `F1901M`)
 
 
 @dataclass(frozen=True)
@@ -111,12 +116,24 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
     ignored: list[IgnoredLine] = []
     signon: SignOn | Join | None = None
     block: list[int] = []  # line numbers of order lines waiting to be read
+    later: PhaseLine | None = None   # the PHASE line the order lines now read follow
 
     def flush() -> None:
         if not block:
             return
         ctx = context(signon) if context is not None else None
         reader, kind = (ctx.reader, ctx.phase_kind) if ctx is not None else (None, None)
+        code = None
+        if ctx is not None and later is not None:
+            try:
+                target = read_phase(ctx.reader.variant.calendar, later.when)
+            except ValueError as e:
+                items.extend(OrderError(n, lines[n - 1].strip(), f"not used: the PHASE line before it names no phase"
+                                        f" ({e})", EXAMPLE) for n in block if lines[n - 1].strip())
+                block.clear()
+                return
+            kind, code = target.kind, ctx.reader.variant.calendar.code(target)
+            ctx = dataclasses.replace(ctx, phase_kind=kind, position=None)   # the board then is not known now
         text = {n: lines[n - 1] for n in block}
         if reader is not None and kind is not None:
             _rejoin_wrapped(text, reader, kind)
@@ -139,7 +156,7 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             items.extend(OrderError(n, text[n].strip(), why, "SIGNON Fgame password") for n in read)
         else:
             items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
-                                                                   first_line=first, position=ctx.position)))
+                                                                   first_line=first, position=ctx.position), code))
 
     i = 0
     while i < len(lines):
@@ -174,7 +191,9 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             result = dataclasses.replace(result, body="\n".join(body).strip("\n"))
         items.append(CommandItem(number, line, result, read_as))
         if isinstance(result, (SignOn, Join)):
-            signon = result
+            signon, later = result, None
+        if isinstance(result, PhaseLine):
+            later = result
         if isinstance(result, SignOff):
             break
     flush()

@@ -1,14 +1,22 @@
-"""The band under the map: the phase, each power with its colour and counts, and a key to the symbols."""
+"""The band under the map: the phase, each power with its colour and counts, and a key to the symbols.
+
+The counts are of the board the phase leaves: after an adjustment phase's builds and removals,
+as the reader will next play it. The key shows the symbols of the phase drawn: moves, supports
+(to a move, or a dashed ring round a unit held: only when one is drawn, as convoys) after movement;
+builds and removals after adjustments."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from ..engine.calendar import PhaseKind
 from ..engine.geography import Location, UnitKind
+from ..engine.orders import Build, Convoy, Disband, SupportHold
+from ..engine.outcomes import Outcome
 from ..engine.position import Position, Unit
 from ..engine.variant import Variant
 from . import style
-from .overlay import centre_mark, unit_shapes
-from .scene import Circle, Line, Shape, Text, arrow, cross
+from .overlay import BUILT, centre_mark, unit_shapes
+from .scene import Circle, Line, Shape, Text, arrow, cross, dashed_ring
 
 
 POWERS_PER_ROW = 10  # Youngstown's and Modern's ten fit one row; Chaos's 34 take four
@@ -24,8 +32,12 @@ def legend_height(variant: Variant, width: int) -> int:
 
 
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
-           width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None) -> list[Shape]:
-    """`counted`: the powers whose centres and units are told (fog of war); None: every power."""
+           width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None,
+           outcomes: Sequence[Outcome] = ()) -> list[Shape]:
+    """`counted`: the powers whose centres and units are told (fog of war); None: every power.
+    `outcomes`: the phase's, whose builds and removals the unit counts include."""
+    adjusting = position.phase.kind is PhaseKind.ADJUSTMENT
+    units = units_after(position, outcomes if adjusting else ())
     k = width / 1200
     shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
     shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
@@ -41,7 +53,7 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
         counts = (
             f"{_count(len(position.centres_of(power.id)), 'centre')}, "
-            f"{_count(len(position.units_of(power.id)), 'unit')}"
+            f"{_count(units.get(power.id, 0), 'unit')}"
             if counted is None or power.id in counted
             else "unseen"
         )
@@ -66,23 +78,51 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
     item("centre, neutral / owned", centre_mark((x + sc, y), None, sc) + centre_mark((x + 3.5 * sc, y),
          (150, 150, 150), sc), 5.5 * sc)
     line = style.LINE * k
-    if with_orders:
+    if with_orders and adjusting:
+        unit = Unit("", UnitKind.ARMY, Location("legend"))
+        item("built", [Circle((x + 1.7 * r, y), r * 1.7, None, style.INK, line + 2),
+                       Circle((x + 1.7 * r, y), r * 1.7, None, BUILT, line)]
+             + unit_shapes(unit, (x + 1.7 * r, y), grey, r), 3.8 * r)
+        item("removed", unit_shapes(unit, (x + r, y), grey, r) + cross((x + r, y), r * 0.9, style.FAILED, line),
+             2.4 * r)
+        item("failed", cross((x + 0.6 * r, y), 0.6 * r, style.FAILED, line), 1.6 * r)
+    elif with_orders:
         item("move", arrow((x, y), (x + 30 * k, y), grey, line, head=r * 1.3, outline=style.INK), 34 * k)
         item("support", [Line(((x, y), (x + 26 * k, y)), style.INK, line + 2, dash=line * 2),
                          Line(((x, y), (x + 26 * k, y)), grey, line, dash=line * 2),
                          Circle((x + 26 * k, y), line * 1.2, grey, style.INK, 1.0)], 32 * k)
-        item("convoy", [Circle((x + 1.75 * r, y), 1.75 * r, None, style.CONVOY, line * 0.8)], 3.8 * r)
+        drawn = {type(o.order) for o in outcomes}     # the rarer keys only when the picture has them
+        if SupportHold in drawn or not outcomes:
+            held = Unit("", UnitKind.ARMY, Location("legend"))
+            item("held by support", unit_shapes(held, (x + 1.6 * r, y), grey, r)
+                 + dashed_ring((x + 1.6 * r, y), r * 1.6, grey, line, outline=style.INK), 3.6 * r)
+        if Convoy in drawn or not outcomes:
+            item("convoy", [Circle((x + 1.75 * r, y), 1.75 * r, None, style.CONVOY, line * 0.8)], 3.8 * r)
         item("failed", cross((x + 0.6 * r, y), 0.6 * r, style.FAILED, line), 1.6 * r)
-    item("dislodged, may retreat to", [Circle((x + 1.2 * r, y), 1.2 * r, None, style.DISLODGED, 2.5),
-                                       Line(((x + 2.6 * r, y), (x + 5.5 * r, y)), style.RETREAT, line * 0.7,
-                                            dash=line * 1.2),
-                                       Circle((x + 6.0 * r, y), 0.45 * r, None, style.RETREAT, line * 0.7)],
-         6.8 * r)
+    if not adjusting:   # no unit is dislodged in an adjustment phase
+        item("dislodged, retreats to", [Circle((x + 1.2 * r, y), 1.2 * r, None, style.DISLODGED, 2.5),
+                                        Line(((x + 2.6 * r, y), (x + 5.5 * r, y)), style.RETREAT, line * 0.7,
+                                             dash=line * 1.2),
+                                        Circle((x + 6.0 * r, y), 0.45 * r, None, style.RETREAT, line * 0.7)],
+             6.8 * r)
     if frozen:
         hatch = [Line(((x + i * 4 * k, y + 6 * k), (x + i * 4 * k + 12 * k, y - 6 * k)), style.FROZEN_HATCH,
                       max(1.0, k)) for i in range(4)]
         item("frozen", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
     return shapes
+
+
+def units_after(position: Position, outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """Each power's units once these builds and removals are made (removing an army at sea leaves
+    its fleet: one unit still)."""
+    counts = {p: len(position.units_of(p)) for p in {u.power for u in position.units}}
+    for o in outcomes:
+        if o.succeeded and isinstance(o.order, Build):
+            counts[o.power] = counts.get(o.power, 0) + 1
+        elif o.succeeded and isinstance(o.order, Disband):
+            gone = position.unit_in(o.order.unit.location.province)
+            counts[o.power] = counts.get(o.power, 0) - (gone is None or gone.kind is not UnitKind.ARMY_FLEET)
+    return counts
 
 
 def _count(n: int, noun: str) -> str:

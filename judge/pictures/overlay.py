@@ -3,7 +3,8 @@
 Every unit stands on its province's main place (a fleet on a split coast on that coast's place);
 each name sits under its place, after the supply-centre mark when the province has one. Orders:
 moves are solid arrows in the power's colour (a convoyed army's arrow runs through its fleets),
-supports dashed lines to the move they support (or a ring round the unit they hold), convoys a
+supports dashed lines to the move they support (or a dashed ring round the unit they hold, never
+to be taken for a dislodged unit's solid red ring), convoys a
 blue ring round the fleet, and a failed order gets a red cross where it stopped.
 """
 from __future__ import annotations
@@ -13,14 +14,17 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..engine.geography import Location, UnitKind
+from ..engine.geography import Location, Terrain, UnitKind
 from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from ..engine.outcomes import Outcome
 from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas
-from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, towards
+from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, dashed_ring, towards
+
+
+BUILT = (250, 210, 40)   # the ring round a unit just built
 
 
 class Places:
@@ -126,18 +130,38 @@ class Overlay:
             units = ((nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2).sum(axis=1)
             px, py, pw = placed[:len(out), 0], placed[:len(out), 1], placed[:len(out), 2]
             names = ((np.abs(cx - px) < half_w + pw) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
-            return units + names
+            return 3 * units + names + self._over_impassable(options, half_w, half_h)   # a unit hidden is worst
 
         for pid, province in sorted(self.variant.board.provinces.items()):
             x, y = self.places.of(Location(pid))
             half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
             side = half_w + self.r * 1.2
             options = np.array([(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
-                                (x, y + self.label_dy * 1.7)])
+                                (x, y + self.label_dy * 1.7), (x, y - self.label_dy * 1.7),
+                                (x + side, y + self.label_dy), (x - side, y + self.label_dy),
+                                (x + side, y - self.label_dy), (x - side, y - self.label_dy),
+                                (x, y + self.label_dy * 2.4), (x, y - self.label_dy * 2.4),
+                                (x + side * 1.8, y), (x - side * 1.8, y)])
             best = options[int(np.argmin(clashes(options, half_w)))]  # the first of the least crowded
             placed[len(out)] = (best[0], best[1], half_w)
             out[pid] = (float(best[0]), float(best[1]), half_w)
         return out
+
+    def _over_impassable(self, options: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
+        """For each option (n, 2) of a name's centre, how many points of its box lie on a province no
+        unit may enter (Switzerland's hatched disc): a name there hides the mark that says so."""
+        atlas = self.places.atlas
+        walls = [atlas.provinces.index(p) + 1 for p, prov in self.variant.board.provinces.items()
+                 if prov.terrain is Terrain.IMPASSABLE and p in atlas.provinces]
+        if not walls:
+            return np.zeros(len(options), dtype=int)
+        dx, dy = np.meshgrid(np.linspace(-half_w, half_w, 9), np.linspace(-half_h, half_h, 3))
+        xs = ((options[:, :1] + dx.ravel()[None, :]) / self.places.scale).astype(int)
+        ys = ((options[:, 1:] + dy.ravel()[None, :]) / self.places.scale).astype(int)
+        height, width = atlas.cells.shape
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        cells = atlas.cells[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)]
+        return (np.isin(cells, walls) & inside).sum(axis=1)
 
     # -- the board -----------------------------------------------------------------------------
     def passages(self) -> None:
@@ -332,9 +356,9 @@ class Overlay:
         end = towards(held, start, self.r * 1.6)
         line = (towards(start, end, self.r), end)
         self.shapes += [Line(line, style.INK, self.line + 2, dash=self.line * 2),
-                        Line(line, colour, self.line, dash=self.line * 2),
-                        Circle(held, self.r * 1.6, None, style.INK, self.line + 2),
-                        Circle(held, self.r * 1.6, None, colour, self.line)]
+                        Line(line, colour, self.line, dash=self.line * 2)]
+        # a dashed ring, as the support's line is dashed: a solid ring is a dislodged unit's
+        self.shapes += dashed_ring(held, self.r * 1.6, colour, self.line, outline=style.INK)
         if not o.succeeded:
             self._fail(along(start, end, 0.5))
 
@@ -374,7 +398,7 @@ class Overlay:
         unit = Unit(o.power, order.kind, order.location)
         at = self.places.unit(unit)
         self.shapes += [Circle(at, self.r * 1.7, None, style.INK, self.line + 2),
-                        Circle(at, self.r * 1.7, None, (250, 210, 40), self.line)]
+                        Circle(at, self.r * 1.7, None, BUILT, self.line)]
         self.shapes += unit_shapes(unit, at, colour, self.r)
         if not o.succeeded:
             self._fail(at)

@@ -91,7 +91,8 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay.orders(outcomes)
     scene.add(*overlay.shapes)
     scene.add(*legend(variant, atlas.colours, position, title or title_of(variant, position), map_height, width,
-                      frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted))
+                      frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted,
+                      outcomes=outcomes))
     return scene
 
 

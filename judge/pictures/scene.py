@@ -96,6 +96,20 @@ def cross(centre: Point, size: float, colour: Rgb, width: float) -> list[Shape]:
             Line(((x - size, y + size), (x + size, y - size)), colour, width)]
 
 
+def dashed_ring(centre: Point, radius: float, colour: Rgb, width: float, *, outline: Rgb | None = None,
+                dashes: int = 8) -> list[Shape]:
+    """A ring of `dashes` arcs with gaps as long between them: a support's dashes bent round a unit,
+    which no solid ring (a dislodged unit's) can be taken for, whatever the colours."""
+    x, y = centre
+    arcs = []
+    for i in range(dashes):
+        start = 2 * math.pi * i / dashes
+        steps = [start + math.pi / dashes * k / 4 for k in range(5)]   # half the step drawn, half left open
+        arcs.append(tuple((x + radius * math.cos(a), y + radius * math.sin(a)) for a in steps))
+    out: list[Shape] = [Line(arc, outline, width + 2) for arc in arcs] if outline is not None else []
+    return out + [Line(arc, colour, width) for arc in arcs]
+
+
 def along(start: Point, end: Point, share: float) -> Point:
     return start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share
 

@@ -262,7 +262,7 @@ class Dispatch:
                                 "this judge does not do that command yet", "expected": "", "suggestions": []})
             return
         env = Env(self.service, session, self.reports, f"mail:{inbound_id}:{index}", out.files,
-                  domain=self.config.domain)
+                  domain=self.config.domain, config=self.config)
         lines = steps.answer(inbound_id, index) if handler.once else None
         if lines is None:
             try:
@@ -326,6 +326,9 @@ class Dispatch:
             by_power.setdefault(power, []).append(p)
         for power in powers if block.parse.errors or block.parse.orders else ():
             out.touch(game, power)   # what the phase still needs ends the reply, even when no line was taken
+        if block.phase is not None and block.phase != self.service.phase_of(game)[1]:
+            self._keep(game, variant, block.phase, by_power, f"mail:{inbound_id}:{index}", session, out, errors)
+            return
         for power, orders in by_power.items():
             out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
@@ -374,7 +377,24 @@ class Dispatch:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
 
-    # -- answering ---------------------------------------------------------------------------------
+    def _keep(self, game: str, variant: Variant, phase: str, by_power: dict[str, list[ParsedOrder]], source: str,
+              session: Session, out: Handled, errors: list[dict[str, Any]]) -> None:
+        """Orders after njudge's PHASE line for a later phase: kept until it opens, and confirmed as such."""
+        for power, orders in by_power.items():
+            try:
+                name = self.service.keep_orders(game, power, phase, orders, account=session.account,
+                                                source=f"{source}:{power}")
+            except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
+                errors.extend({"line": p.line, "text": p.text, "problem": f"not kept: {e}", "expected": "",
+                               "suggestions": []} for p in orders)
+                continue
+            out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name, "later": name,
+                                "orders": order_lines(orders, variant), "errors": [], "repeated": False})
+        if errors:
+            out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
+                                "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
+
+        # -- answering ---------------------------------------------------------------------------------
     def answer(self, message: StoredMessage, mail: Message, session: Session, outcome: Handled,
                tokens: ReplyTokens, db: sqlite_utils.Database) -> bool:
         summaries = []

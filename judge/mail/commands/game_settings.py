@@ -29,6 +29,12 @@ def _hours(text: str) -> float:
     return value
 
 
+def _takeovers_switch(text: str) -> bool:
+    """SET APPROVE TAKEOVERS ON: the word TAKEOVERS may follow APPROVE or be left out."""
+    words = text.split()
+    return _switch(" ".join(words[1:]) if len(words) > 1 and words[0].lower() == "takeovers" else text)
+
+
 def _offer_hours(text: str) -> float:
     """OFFERS ALL (every standby at once: 0), or the hours each standby in turn has to answer."""
     return 0.0 if text.strip().lower() in ("all", "0") else _hours(text)
@@ -103,7 +109,8 @@ _SUNDAY_FIRST = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
 def _days(text: str) -> tuple[str, ...]:
     if text.strip().lower() in ("all", "any", "every", "everyday"):
         return ()
-    if _NJUDGE_WEEK.match(text.strip()) and "-" in text:
+    if _NJUDGE_WEEK.match(text.strip()) and all(m in (d, "-") for m, d in zip(text.strip().upper(), "SMTWTFS",
+                                                                                   strict=True)):
         days = [day for day, mark in zip(_SUNDAY_FIRST, text.strip(), strict=True) if mark != "-"]
         if not days:
             raise ValueError(f"{text.strip()!r} allows no day of the week")
@@ -140,6 +147,46 @@ def _percent(text: str) -> float:
     return value
 
 
+def _game_or(read: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A phase's own value, or GAME (also NONE): the game's own setting again."""
+    return lambda text: None if text.strip().lower() in ("game", "same", "default", "none", "off", "-") else read(text)
+
+
+def _or_game(value: object) -> str:
+    return "game's" if value is None else shown(value)
+
+
+def _utc_shown(value: object) -> str:
+    return "none" if value is None else str(value).replace("T", " ").replace(":00Z", " UTC")
+
+
+def _grace_hours(text: str) -> float:
+    try:
+        value = float(text.lower().removesuffix("hours").removesuffix("h").strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of hours") from None
+    if value < 0:
+        raise ValueError("grace hours cannot be negative")
+    return value
+
+
+def _two_words(name: str, value: str | None) -> tuple[str, str | None]:
+    """njudge's per-phase words (SET MOVE CLOCK 20:00) and a grace date (SET GRACE Dec 12) as the
+    setting they name and its value."""
+    first, _, rest = (value or "").strip().partition(" ")
+    both = f"{name} {first}".upper()
+    if both in _TWO_WORDS:
+        return both, rest
+    if name.upper() == "GRACE" and first and not first.replace(".", "", 1).isdigit():
+        return "GRACE UNTIL", value
+    return name, value
+
+
+# The grace date, an instant the games layer stores in UTC once read in the game's zone (master.set_game).
+GRACE_UNTIL = "grace_until"
+EARLIEST = "earliest"
+DATES = frozenset({GRACE_UNTIL, EARLIEST})     # settings whose value is a date, read in the game's zone
+
 # The rulebook is no field of Settings but the game's edition (judge.engine.rules), chosen with the rest.
 EDITION = "edition"
 
@@ -153,14 +200,32 @@ class Setting:
     example: str                   # the value in `SET <name> <example>`
     implied: str | None = None     # the value of a name that says it all (SET NOABSENCE)
     show: Callable[[Any], str] = lambda value: shown(value)   # the value as SET writes it
+    quiet_unset: bool = False      # SUMMARY leaves it out while unset (a phase's own clock: most have none)
 
+
+# njudge's per-phase clocks (SET MOVE|RETREAT|ADJUST CLOCK|DAYS|GRACE): each phase kind may have its
+# own time of day, weekdays and grace; unset, it follows the game's CLOCK, DAYS and GRACE.
+_PHASES = (("MOVE", "MOVEMENT", "movement", "a movement"), ("RETREAT", "RETREATS", "retreat", "a retreat"),
+           ("ADJUST", "ADJUSTMENT", "adjustment", "an adjustment"))
+PHASE_CLOCKS: tuple[Setting, ...] = tuple(
+    row for short, long, field, phase in _PHASES for row in (
+        Setting((f"{short} CLOCK", f"{long} CLOCK"), f"{field}_clock", _game_or(_clock),
+                f"{phase.split()[1]} deadlines at this time of day (GAME: the game's CLOCK)", "23:00", show=_or_game,
+                quiet_unset=True),
+        Setting((f"{short} DAYS", f"{long} DAYS"), f"{field}_days", _game_or(_days),
+                f"the weekdays {phase} deadline may fall on (GAME: the game's DAYS)", "-MTWTF-", show=_or_game,
+                quiet_unset=True),
+        Setting((f"{short} GRACE", f"{long} GRACE"), f"{field}_grace", _game_or(_grace_hours),
+                f"hours of grace after {phase} deadline (GAME: the game's GRACE)", "24", show=_or_game,
+                quiet_unset=True)))
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting(("MOVEMENT", "MOVE", "MOVES"), "movement_hours", _length,
+    Setting(("MOVEMENT", "MOVE", "MOVES", "MOVE NEXT", "MOVEMENT NEXT"), "movement_hours", _length,
             "hours a movement phase lasts (or minutes: 90m)", "72", show=length_shown),
-    Setting(("RETREAT", "RETREATS"), "retreat_hours", _length,
+    Setting(("RETREAT", "RETREATS", "RETREAT NEXT"), "retreat_hours", _length,
             "hours a retreat phase lasts (or minutes: 30m)", "24", show=length_shown),
-    Setting(("ADJUSTMENT", "ADJUST", "BUILDS"), "adjustment_hours", _length,
+    Setting(("ADJUSTMENT", "ADJUST", "BUILDS", "ADJUST NEXT", "ADJUSTMENT NEXT", "BUILDS NEXT"), "adjustment_hours",
+            _length,
             "hours an adjustment phase lasts (or minutes: 30m)", "24", show=length_shown),
     Setting(("GRACE",), "grace_hours", float, "hours past a deadline before missing orders mean civil disorder", "12"),
     Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
@@ -191,6 +256,13 @@ SETTINGS: tuple[Setting, ...] = (
             "a power open for takeover is offered by mail to the standby list (STANDBY), the most"
             " reliable first, each having this many hours to take it before the next is asked (ALL:"
             " every standby at once, the first to JOIN takes it)", "24"),
+    Setting(("APPROVE", "APPROVETAKEOVERS"), "approve_takeovers", _takeovers_switch,
+            "a JOIN or TAKE of a power open for takeover waits for a master's APPROVE name (or REJECT"
+            " name, the offer going on to the next standby) instead of taking it at once (TAKEOVERS ON or"
+            " OFF)", "takeovers on"),
+    Setting(("QUIET",), "quiet", _switch,
+            "a replacement is not announced with the new player's name: the others are told only that the"
+            " power has a player again (njudge's QUIET; ON or OFF)", "on"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
     Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",
@@ -219,15 +291,28 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("PLAYERS",), "players", _choice(seven="seven|7", six="six|6", five="five|5", four="four|4",
                                              three="three|3", three_1982="three-1982", two="two|2"),
             "how many play: SEVEN to TWO (the rulebooks' games for fewer players)", "five"),
+    *PHASE_CLOCKS,
+    Setting(("GRACE UNTIL",), GRACE_UNTIL, _game_or(str),
+            "missing orders are waited for until this date (in the game's zone: Dec 12 or 2026-12-12 18:00),"
+            " whatever GRACE says; SET GRACE Dec 12 too (NONE: no such date)", "Dec 12", show=_utc_shown,
+            quiet_unset=True),
+    Setting(("START",), EARLIEST, _game_or(str),
+            "no phase is played before this date (in the game's zone: Dec 5 or 2026-12-05 18:00), early or at"
+            " a deadline, and none is due sooner: njudge's earliest processing (NONE: no such date)", "Dec 5",
+            show=_utc_shown, quiet_unset=True),
 )
 
-BY_WORD = {w: s for s in SETTINGS for w in s.words}
+# The one-word names the grammar knows (a test keeps them the same); the two-word ones are njudge's
+# per-phase names, SET MOVE CLOCK 20:00 read as the MOVE setting with the value `CLOCK 20:00`.
+BY_WORD = {w: s for s in SETTINGS for w in s.words if " " not in w}
+_TWO_WORDS = {w: s for s in SETTINGS for w in s.words if " " in w}
 HELP_SETTINGS = [(s.words[0], s.example, s.means) for s in SETTINGS]    # HELP SETTINGS' rows
 
 
 def read_setting(name: str, value: str | None) -> tuple[Setting, Any]:
     """(the setting, its value read) or Refused saying what was wrong and how it is written."""
-    setting = BY_WORD.get(name.upper())
+    name, value = _two_words(name, value)
+    setting = BY_WORD.get(name.upper()) or _TWO_WORDS.get(name.upper())
     if setting is None:
         raise Refused(f"there is no game setting {name!r}", "HELP SETTINGS lists them")
     if setting.implied is not None:

@@ -15,7 +15,8 @@ from ...games.model import GameError, Settings
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, game_name, require_master
 from .command_env import Env
-from .game_settings import BY_WORD, EDITION, read_setting
+from ...games.clock import iso
+from .game_settings import BY_WORD, DATES, EDITION, SETTINGS, read_setting
 from .variant_info import find_variant
 
 USAGE = "CREATE game password [variant] [setting value ...] [PRIVATE join-password]"
@@ -68,7 +69,7 @@ def read_settings(words: tuple[str, ...]) -> tuple[dict[str, Any], list[str], st
         said.append(f"{setting.words[0]} {setting.show(read)}")
     if not problems:
         try:
-            Settings().with_(**{k: v for k, v in changes.items() if k != EDITION})
+            Settings().with_(**{k: v for k, v in changes.items() if k != EDITION and k not in DATES})
         except (ValueError, TypeError) as e:
             problems.append(str(e))
     if problems:
@@ -85,6 +86,8 @@ def create(env: Env, cmd: c.Create) -> list[str]:
         words, variant = (variant, *words), None       # no variant named: the standard map
     changes, said, key = read_settings(words)
     rules = changes.pop(EDITION, "5th")
+    # a date (SET START, GRACE UNTIL) is read in the game's zone and on its clock: once the game is made
+    dates = {f: changes.pop(f) for f in DATES if f in changes}
     if key:
         env.session.passwords.add(key)                 # masked in the reply and the archive
     existing = _master_of(env, name)
@@ -116,7 +119,22 @@ def create(env: Env, cmd: c.Create) -> list[str]:
         lines.append(f"{name} is private: joining needs its join password (not repeated here)")
     if said:
         lines.append("settings: " + "; ".join(said))
-    return lines
+    return lines + _dates(env, name, dates)
+
+
+def _dates(env: Env, name: str, dates: dict[str, str | None]) -> list[str]:
+    """The date settings CREATE was given, read in the new game's zone; one that cannot be is left
+    unset, and the reply says so."""
+    out = []
+    for field, text in dates.items():
+        word = next(s.words[0] for s in SETTINGS if s.field == field)
+        try:
+            value = None if text is None else iso(env.service.read_date(name, text).instant)
+        except ValueError as e:
+            out.append(f"{word} was not set: {e}; SET {word} with a date to come")
+            continue
+        env.service.set_settings(name, **{field: value})
+    return out
 
 
 def _master_of(env: Env, name: str) -> str | None | bool:

@@ -15,10 +15,13 @@ from typing import Any
 
 from ...games.answers import GameState
 from ...games.clock import shown
-from ...games.model import GameError
+from ...games.model import GameError, SignedPressOnly
 from ...language import commands as c
 from . import game_setup as setup
 from . import info
+from . import later_phase
+from . import more_addresses
+from . import preferences
 from . import files
 from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
@@ -61,23 +64,26 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
 
 
 def _join(env: Env, cmd: c.Join) -> list[str]:
-    account = authenticate(env.service, env.session, cmd.password, f"JOIN {cmd.game} password [power]")
+    usage = f"TAKE {cmd.game} power password" if cmd.take else f"JOIN {cmd.game} password [power]"
+    account = authenticate(env.service, env.session, cmd.password, usage)
     name = game_name(cmd.game)
     if cmd.join_password:
         env.session.passwords.add(cmd.join_password)     # masked in the reply and the archive
     current = env.service.status(name)
     if current.status in ("active", "paused"):
         return _take_over(env, name, account, cmd.preference, current, cmd.join_password)
-    preference = cmd.preference
-    if preference:      # a power's initial, as SIGNON takes it, or its name
-        preference = resolve_power(env.service.variant(current.variant), preference) or preference
-    status = env.service.join(name, account, [preference] if preference else [],
-                              join_password=cmd.join_password)
+    if cmd.take:
+        raise Refused(f"{name} has not started: TAKE is for a power open in a game under way",
+                      f"JOIN {name} password [power]")
+    # a power's initial, as SIGNON takes it, or its name; or njudge's ranked list (E F G, E[FG]R)
+    ranked = preferences.ranking(env, name, cmd.preference) if cmd.preference else []
+    status = env.service.join(name, account, ranked, join_password=cmd.join_password)
     env.session.game, env.session.powers = name, ()
     if status.status == "forming":
         have, need = len(status.signups), status.players_needed
+        wanted = [f"your preferences: {preferences.said(env, name, ranked)}"] if len(ranked) > 1 else []
         return [f"joined {name}: {have} of {need} players signed up; the game starts when all {need} have,"
-                " and the judge then mails you your power", info.record_line(env.service.record(account))]
+                " and the judge then mails you your power", *wanted, info.record_line(env.service.record(account))]
     mine = [p for p, info in status.powers.items() if info.account == account]
     env.session.powers = tuple(mine)
     names = ", ".join(power_name(env.service, name, p) for p in mine)
@@ -87,7 +93,7 @@ def _join(env: Env, cmd: c.Join) -> list[str]:
 def _take_over(env: Env, name: str, account: str, wanted: str | None, status: GameState,
                join_password: str | None = None) -> list[str]:
     """JOIN a game under way: take over a power its player left (resigned or abandoned)."""
-    open_ = [p for p, info in status.powers.items() if info.status in ("resigned", "abandoned")]
+    open_ = env.service.open_powers(name)
     if not open_:
         raise Refused(f"{name} has started and no power is open for takeover (one offered earlier has been"
                       " taken, or its player came back): thank you all the same",
@@ -97,7 +103,11 @@ def _take_over(env: Env, name: str, account: str, wanted: str | None, status: Ga
         names = [power_name(env.service, name, p) for p in open_]
         raise Refused(f"{name} has started; the powers open for takeover are {', '.join(names)}",
                       f"JOIN {name} password {names[0]}")
-    env.service.take_over(name, power, account, join_password=join_password)
+    if not status.settings.get("approve_takeovers"):
+        master.end_ousted_replies(env, name, power, account)
+    if not env.service.claim(name, power, account, join_password=join_password):
+        return [f"your takeover of {power_name(env.service, name, power)} in {name} waits for the master's"
+                " approval: the judge mails you the power's position when the master approves"]
     env.session.game, env.session.powers = name, (power,)
     return [f"you now play {power_name(env.service, name, power)} in {name}"]
 
@@ -170,7 +180,8 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
                                source=env.source)
     except GameError as e:
         raise Refused(f"{e}; the press was not sent",
-                      "send it again as PRESS TO ... ENDPRESS, without GREY" if cmd.grey else "") from None
+                      "send it again as PRESS TO ... ENDPRESS, without GREY" if isinstance(e, SignedPressOnly)
+                      else "") from None
     whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
     if left_out:
         whom += f" (not {', '.join(variant.power(p).name for p in left_out)})"
@@ -285,7 +296,7 @@ def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
     revoke(env.service.judge, account)      # the old reply addresses went to the old address
     env.session.copy_to.add(cmd.address.lower())
     return [f"the judge now writes to {cmd.address} (this answer goes to your old address too); your old"
-            " secret reply addresses no longer work"]
+            " secret reply addresses no longer work", *(more_addresses.claim(env, account, a) for a in cmd.also)]
 
 
 def _new_reply_address(env: Env, cmd: c.NewReplyAddress) -> list[str]:
@@ -364,6 +375,9 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.SetAbsence: Handler(_set_absence, once=True),
     c.SetPassword: Handler(_set_password),
     c.SetAddress: Handler(_set_address),
+    c.AddAddress: Handler(more_addresses.add_address),
+    c.SetPreference: Handler(preferences.set_preference),
+    c.ConfirmAddress: Handler(more_addresses.confirm_address),
     c.SetTimezone: Handler(_set_timezone),
     c.NewReplyAddress: Handler(_new_reply_address),
     c.SetDeadline: Handler(master.set_deadline, once=True),
@@ -390,8 +404,11 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.Concede: Handler(_concede),           # a vote: the same twice is the same
     c.Unobserve: Handler(_unobserve),
     c.Reveal: Handler(master.reveal, once=True),
+    c.Seek: Handler(master.seek, once=True),
+    c.DecideTakeover: Handler(master.decide_takeover, once=True),
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
+    c.Phase: Handler(later_phase.phase),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

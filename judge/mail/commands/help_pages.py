@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..words.reports import Reports
 from .game_settings import HELP_SETTINGS
 
-TOPICS = ("orders", "commands", "press", "master", "settings", "deadlines")
+TOPICS = ("orders", "commands", "press", "master", "settings", "deadlines", "digest")
 
 
 def help_document(reports: Reports | None = None) -> str:

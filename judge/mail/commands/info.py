@@ -205,7 +205,8 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     settings = {**s.settings, EDITION: s.rules}      # the rulebook shown with the settings, as SET RULES sets it
     lines.extend(wrap("settings (the master changes them with SET setting value; HELP SETTINGS): "
                       + "; ".join(f"{st.words[0]} {st.show(settings[st.field])}" for st in SETTINGS
-                                  if st.implied is None), "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
+                                  if st.implied is None and not (st.quiet_unset and settings[st.field] is None)),
+                      "  ", "", WIDTH - 2).split("\n"))   # the reply indents by 2
     return lines
 
 

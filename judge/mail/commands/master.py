@@ -5,11 +5,13 @@ which makes one."""
 from __future__ import annotations
 
 import re
+from zoneinfo import ZoneInfo
 
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
-from .game_settings import EDITION, Setting, read_setting
+from ...games.clock import iso
+from .game_settings import DATES, EDITION, Setting, read_setting
 from .info import outcome_line
 from .own_preview import own_preview
 from ..screening.tokens import revoke
@@ -32,13 +34,20 @@ def deadline_words(env: Env, game: str) -> str:
 
 
 def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
+    """SET DEADLINE in this judge's words or njudge's (`Dec 5`, `Sat Dec 5 2026 23:30`, `Saturday`),
+    in the game's zone; a date alone is at the game's deadline hour (judge.games.dates)."""
     game = require_master(env.service, env.session, "SET DEADLINE")
+    zone = env.service.status(game).settings["time_zone"]
     try:
-        env.service.move_deadline(game, cmd.when, source=env.source)
+        when = env.service.read_date(game, cmd.when)
+        env.service.move_deadline(game, when.instant, source=env.source)
     except ValueError as e:
-        raise Refused(f"cannot use {cmd.when!r} as a deadline: {e}",
-                      "a date and time, SET DEADLINE 2026-12-01 18:00 (in the game's time zone)") from None
-    return [f"deadline of {game} set to {deadline_words(env, game)}"]
+        raise Refused(f"cannot use {cmd.when.strip()[:60]!r} as a deadline: {e}",
+                      f"SET DEADLINE Dec 5, Sat Dec 5 23:30 or 2026-12-05 23:30 (read in the game's zone, {zone})"
+                      ) from None
+    hour = (f"; a date alone is at the game's deadline hour, {when.instant.astimezone(ZoneInfo(zone)):%H:%M}"
+            if when.hour_implied else "")
+    return [f"deadline of {game} set to {deadline_words(env, game)}, read in the game's zone, {zone}{hour}"]
 
 
 def extend(env: Env, cmd: c.Extend) -> list[str]:
@@ -70,7 +79,8 @@ def process(env: Env, cmd: c.Process) -> list[str]:
 def pause(env: Env, cmd: c.Pause) -> list[str]:
     game = require_master(env.service, env.session, "PAUSE")
     env.service.pause(game, source=env.source)
-    return [f"{game} is paused: no deadline runs until RESUME"]
+    return [f"{game} is paused: its clock is stopped until RESUME; players may still send orders and press"
+            " (nothing is played while it is paused)"]
 
 
 def resume(env: Env, cmd: c.Resume) -> list[str]:
@@ -163,6 +173,8 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     setting, value = read_setting(cmd.setting, cmd.value)
     if setting.field == EDITION:
         return _set_rules(env, game, setting, value)
+    if setting.field in DATES and value is not None:
+        value = _date_setting(env, game, setting, value)
     before = env.service.status(game).settings[setting.field]
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
@@ -170,6 +182,16 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {setting.show(after)} (was {setting.show(before)}); {setting.means}"]
 
+
+
+def _date_setting(env: Env, game: str, setting: Setting, text: str) -> str:
+    """SET GRACE UNTIL <date>, SET START <date>: read as SET DEADLINE reads a date (in the game's
+    zone), stored in UTC."""
+    try:
+        return iso(env.service.read_date(game, text).instant)
+    except ValueError as e:
+        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}, or"
+                      f" {setting.example} 18:00 (in the game's zone)") from None
 
 
 def _standby(env: Env, value: str | None) -> list[str]:
@@ -315,3 +337,45 @@ def reveal(env: Env, cmd: c.Reveal) -> list[str]:
     game = require_master(env.service, env.session, "REVEAL")
     env.service.reveal(game, source=env.source)
     return [f"the players of {game} are revealed: everyone is told who plays each power"]
+
+
+def seek(env: Env, cmd: c.Seek) -> list[str]:
+    """SEEK power: the master asks the standbys for a new player for a power still played (its
+    player plays on until one takes it); SEEK power OFF stops (judge.games.standby)."""
+    game = require_master(env.service, env.session, f"SEEK {cmd.power}")
+    power = power_in(env, game, cmd.power)
+    env.service.seek(game, power, not cmd.stop, source=env.source)
+    name = power_name(env.service, game, power)
+    if cmd.stop:
+        return [f"{name} in {game} is no longer offered: the offers out are withdrawn, each standby told"]
+    return [f"{name} in {game} is offered to the standby list, the most reliable first; its player plays on"
+            f" until someone takes it (SEEK {name} OFF stops)"]
+
+
+def end_ousted_replies(env: Env, game: str, power: str, taker: str) -> None:
+    """Before a power the master SEEKs a player for passes: its player's reply address for the game
+    stops signing on (before the deed, as REPLACE: a crash between leaves no live token), unless
+    that player plays another power there."""
+    status = env.service.status(game)
+    ousted = status.powers[power].account if power in status.powers else None
+    if ousted and ousted != taker and status.powers[power].status not in ("resigned", "abandoned") and not any(
+            p != power and info.account == ousted for p, info in status.powers.items()):
+        revoke(env.service.judge, ousted, game)
+
+
+def decide_takeover(env: Env, cmd: c.DecideTakeover) -> list[str]:
+    """APPROVE or REJECT name: a takeover held for the master (SET APPROVE TAKEOVERS ON)."""
+    word = "APPROVE" if cmd.approve else "REJECT"
+    game = require_master(env.service, env.session, f"{word} {cmd.account}")
+    account = _account_named(env, cmd.account, f"{word} name (the account in the judge's mail)")
+    waiting = env.service.takeovers_waiting(game, account)
+    if cmd.approve and waiting:
+        end_ousted_replies(env, game, waiting[0], account)       # the one APPROVE hands over
+    power = env.service.decide_takeover(game, account, cmd.approve, source=env.source)
+    if power is None:
+        return [f"{word} {account}: done before"]
+    name = power_name(env.service, game, power)
+    if not cmd.approve:
+        return [f"{account}'s takeover of {name} in {game} is rejected: they are told, with thanks, and the"
+                " power is offered to the next standby"]
+    return [f"{account} now plays {name} in {game}: they get the position, everyone is told"]

@@ -1,5 +1,5 @@
-"""SET ADDRESS to an address the relay cannot carry is refused before it is taken: the judge would
-otherwise accept the address and then fail every mail it writes there."""
+"""SET ADDRESS (and I AM ALSO) to an address the relay cannot carry is refused before it is taken: the
+judge would otherwise accept the address and then fail every mail it writes there."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -8,7 +8,7 @@ import sqlite_utils
 
 from ...config import RelayConfig
 from ...language import CommandItem
-from ...language.commands import SetAddress
+from ...language.commands import AddAddress, SetAddress
 from .outbox import address_refusal
 from .reply_budget import Item
 
@@ -21,8 +21,9 @@ def refuse_unreachable(items: Iterable[Item], db: sqlite_utils.Database,
     kept: list[Item] = []
     refused: list[dict[str, object]] = []
     for item in items:
-        if isinstance(item, CommandItem) and isinstance(item.command, SetAddress):
-            problem = address_refusal(db, relay, item.command.address)
+        if isinstance(item, CommandItem) and isinstance(item.command, (SetAddress, AddAddress)):
+            wanted = (item.command.address, *(item.command.also if isinstance(item.command, SetAddress) else ()))
+            problem = next((p for a in wanted if (p := address_refusal(db, relay, a)) is not None), None)
             if problem is not None:
                 refused.append({"kind": "error", "line": item.line, "text": item.text, "problem": problem,
                                 "expected": "SET ADDRESS you@example.org", "suggestions": []})

@@ -132,13 +132,15 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "adjustment": confirmed.adjustment,
         "retreat": variant.calendar.parse(confirmed.phase).kind is PhaseKind.RETREAT,
         "deadline": [f"{text} ({zone})" for zone, text in deadline["shown"].items()] if deadline else [],
-        "time_left": (time_left(deadline["utc"], service.clock(), confirmed.plays) if deadline
-                      else "no deadline (the game is paused)"),
+        "time_left": ("the clock is stopped: the game is paused until the master's RESUME"
+                      if status.status == "paused" or not deadline
+                      else time_left(deadline["utc"], service.clock(), confirmed.plays)),
         "waiting": bool(status.powers[power].waiting),
         "in": confirmed.all_in,
         "plays": _plays(confirmed.plays, tick_seconds),
         "warnings": [misorder_words(variant, w) for w in confirmed.warnings],
         "digest": confirmed.digest,
+        "later": [{"phase": k["phase_name"], "lines": k["written"].splitlines()} for k in confirmed.later],
     }
 
 

@@ -1,7 +1,9 @@
 """Plain-text layout for mail: wrapped paragraphs, two aligned columns, and tables.
 
 Mail clients show text in a fixed width of about 78 columns, so every helper here keeps lines
-within `width` (77) where the words allow; a single word longer than that is never broken.
+within `width` (77) where the words allow; a single word longer than that is never broken. A
+paragraph never ends on a line of one word when the line above can give it a companion: a word
+alone reads as a stray, not as the end of a sentence.
 """
 from __future__ import annotations
 
@@ -13,8 +15,19 @@ WIDTH = 77
 
 def wrap(text: str, indent: str = "", first: str | None = None, width: int = WIDTH) -> str:
     """A paragraph filled to `width`; `first` is the first line's indent (default: `indent`)."""
-    return textwrap.fill(" ".join(str(text).split()), width=width, initial_indent=indent if first is None else first,
-                         subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(_filled(str(text), width, indent if first is None else first, indent))
+
+
+def _filled(text: str, width: int, first: str = "", indent: str = "") -> list[str]:
+    lines = textwrap.wrap(" ".join(text.split()), width=width, initial_indent=first, subsequent_indent=indent,
+                          break_long_words=False, break_on_hyphens=False)
+    if len(lines) < 2 or " " in lines[-1][len(indent):]:
+        return lines
+    above = first if len(lines) == 2 else indent
+    kept, _, word = lines[-2][len(above):].rpartition(" ")
+    if " " in kept and len(indent) + len(word) + 1 + len(lines[-1]) - len(indent) <= width:
+        lines[-2:] = [above + kept, indent + word + " " + lines[-1][len(indent):]]   # two words end it
+    return lines
 
 
 def columns(rows: Iterable[Sequence[str]], indent: int = 2, gap: int = 2, max_left: int = 44,
@@ -28,8 +41,7 @@ def columns(rows: Iterable[Sequence[str]], indent: int = 2, gap: int = 2, max_le
     column = indent + left + gap
     lines = []
     for a, b in rows:
-        right = textwrap.wrap(" ".join(b.split()), width=max(width - column, 20),
-                              break_long_words=False, break_on_hyphens=False) or [""]
+        right = _filled(b, max(width - column, 20)) or [""]
         if len(a) > left:
             lines.append(" " * indent + a)
             lines += [" " * column + r for r in right]
