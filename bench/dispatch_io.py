@@ -6,8 +6,10 @@ A started standard game; each mail is a power's three orders sent to its secret 
 (the usual answer to the judge's mail). Counted per mail over the dispatcher's work alone (claim,
 dispatch, record): fsync/fdatasync calls (strace attached to this process), SQLite files opened,
 opens of the game's file, COMMITs per file (savepoints inside a transaction are not commits), SQL
-statements run, and the median time. Issue 15's goal: one
-connection and one transaction per file per mail, at most 2 fsyncs, the schema checked once.
+statements run, adjudications (the engine's one entry point, judge.engine.phase.adjudicate, which
+check_orders and process_phase go through), and the median time. Issue 15's goal: one
+connection and one transaction per file per mail, at most 2 fsyncs, the schema checked once; issue
+27's: at most 60 statements and 2 adjudications a mail (tests/test_mail_statements.py holds them).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import judge.engine.phase as engine_phase  # noqa: E402 - imported once sys.path names the repository
 from dispatch import signed_on  # noqa: E402 - imported once sys.path names the repository
 from mailjudge import POWERS, mail  # noqa: E402 - imported once sys.path names the repository
 
@@ -44,8 +47,15 @@ class Counter:
         self.opens: list[str] = []
         self.statements = 0
         self.commits: dict[str, int] = {}       # file name -> COMMITs (autocommitted writes not counted)
+        self.adjudications = 0
         self._connect = sqlite3.connect
         sqlite3.connect = self.connect
+        adjudicate = engine_phase.adjudicate
+
+        def counted(*args, **kwargs):
+            self.adjudications += 1
+            return adjudicate(*args, **kwargs)
+        engine_phase.adjudicate = counted
 
     def connect(self, database, *args, **kwargs):
         conn = self._connect(database, *args, **kwargs)
@@ -117,6 +127,7 @@ def main() -> None:
                                                         rcpt_tos=[secret[p]], via="smtp").id)
         times = []
         opens_before, statements_before, commits_before = len(counter.opens), counter.statements, dict(counter.commits)
+        adjudications_before = counter.adjudications
         with Syscalls(Path(tmp) / "strace.out") as syscalls:
             for _ in stored:
                 start = time.perf_counter()
@@ -125,6 +136,7 @@ def main() -> None:
         commits_after = dict(counter.commits)     # before closing (closing a game file updates its index row)
         opens = counter.opens[opens_before:]
         statements = counter.statements - statements_before
+        adjudications = counter.adjudications - adjudications_before
         states = judge.processor.archive.counts()
         judge.close()
     n = len(stored)
@@ -142,7 +154,8 @@ def main() -> None:
     commits = {k: v - commits_before.get(k, 0) for k, v in commits_after.items() if v > commits_before.get(k, 0)}
     print("  commits by file per mail: " + ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(commits.items()))
           + "   (goal: 1 per file; judge.sqlite's was 7)")
-    print(f"  SQL statements per mail    {statements / n:6.1f}   (issue 15 measured 142)")
+    print(f"  SQL statements per mail    {statements / n:6.1f}   (goal: at most 60; issue 27 measured 249)")
+    print(f"  adjudications per mail     {adjudications / n:6.2f}   (goal: at most 2; issue 27 measured 23)")
     print("  fsyncs by file: " + ", ".join(f"{name} {count / n:.1f}" for name, count in sorted(syscalls.files.items())))
     print(f"  median {statistics.median(times) * 1000:.1f} ms per mail "
           f"(p95 {sorted(times)[int(0.95 * n) - 1] * 1000:.1f} ms)")

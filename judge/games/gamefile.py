@@ -6,8 +6,10 @@ retried operation never announces anything twice.
 """
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -16,6 +18,8 @@ import sqlite_utils
 
 from ..engine import notation
 from ..engine.orders import Order
+from ..engine.outcomes import Outcome
+from ..engine.phase import Need, check_orders, orders_needed
 from ..engine.position import Position
 from ..engine.rules import Rules, edition
 from ..engine.variant import Variant
@@ -26,7 +30,7 @@ from .ordercodec import order_from_json
 from .small import Setup, setup
 
 
-@dataclass
+@dataclass(frozen=True)
 class PowerRow:
     power: str
     account: str | None
@@ -37,7 +41,7 @@ class PowerRow:
     excuses_used: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class PhaseRow:
     seq: int
     phase: str
@@ -45,38 +49,127 @@ class PhaseRow:
     started_at: datetime
     deadline: datetime | None
     late_noticed: bool
-    reminded: list[float]
+    reminded: tuple[float, ...]
+
+
+class Snapshot:
+    """What has been read of one game file since its last write: the game row, the powers, each phase
+    row (its position decoded once) and each phase's orders (each decoded once). A mail reads the same
+    game a dozen times over (the reply, the confirmation, "is everyone in?", the index row): one
+    snapshot, shared by the operations of one mail on one connection (GameService.batch), answers all
+    but the first read of each. It holds while the connection's `total_changes` is what it was when
+    read: any write it does not know (raw SQL, sqlite-utils) empties it; GameFile's own writes drop
+    only what they change. After a rollback, or once the mail's transaction begins (another process
+    may have written the file before), the service starts a new one (GameService._forget)."""
+    __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs", "worked")
+
+    def __init__(self) -> None:
+        self.reset(-1)
+
+    def reset(self, changes: int) -> None:
+        self.changes = changes
+        self.row: dict[str, Any] | None = None
+        self.powers: dict[str, PowerRow] | None = None
+        self.phases: dict[int, PhaseRow] = {}
+        self.texts: dict[int, str] = {}                          # phase seq -> its position as stored
+        self.orders: dict[int, list[tuple[str, str]]] = {}      # phase seq -> (power, read) rows as stored
+        self.queries: dict[tuple[str, tuple[Any, ...]], list[tuple[Any, ...]]] = {}   # GameFile.read
+        self.needs: dict[int, tuple[Position, dict[str, Need]]] = {}    # id(position) -> (it, orders_needed)
+        self.worked: dict[Hashable, Any] = {}      # GameFile.worked_out
+
+
+class Problems:
+    """The orders that cannot be carried out (judge.engine.check_orders) for a phase as stored, kept by
+    what the phase holds: the variant, rules, position and every stored order, as text. A game checked
+    again with nothing changed (the reminder tick, another reply to the same player, "is everyone
+    in?" after the confirmation) is not adjudicated again. Bounded; shared by a service's threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._found: dict[tuple[Any, ...], tuple[Outcome, ...]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, key: tuple[Any, ...], check: Callable[[], tuple[Outcome, ...]]) -> tuple[Outcome, ...]:
+        with self._lock:
+            found = self._found.get(key)
+        if found is not None:
+            return found
+        found = check()
+        with self._lock:
+            if len(self._found) >= self.size:
+                self._found.pop(next(iter(self._found)))     # the oldest first
+            self._found[key] = found
+        return found
 
 
 class GameFile:
     def __init__(self, db: sqlite_utils.Database, variants: Callable[[str], Variant],
-                 zone_of: Callable[[str | None], str | None]) -> None:
+                 zone_of: Callable[[str | None], str | None], snapshot: Snapshot | None = None,
+                 problems: Problems | None = None) -> None:
         self.db = db
+        self._snapshot = snapshot if snapshot is not None else Snapshot()
+        self._problems = problems if problems is not None else Problems(size=16)
         row = self.row()
         self.name: str = row["name"]
         self.variant = variants(row["variant"])
         self.rules: Rules = edition(row["edition"])
-        self.settings = Settings.from_json(json.loads(row["settings"]))
+        self.settings = _settings(row["settings"])
         self.setup: Setup = setup(self.settings.players, self.variant)
         self.zone_of = zone_of
 
     # -- reading -----------------------------------------------------------------------------
-    # row, powers, masters, phase_row and the orders are read many times for every mail: one plain
-    # SELECT each, where sqlite-utils' rows_where would first look the schema up three times
-    # (bench/dispatch_io.py counts the statements).
+    # row, powers, phase_row and the orders are asked for many times for every mail: read once into
+    # the snapshot (above), each with one plain SELECT, where sqlite-utils' rows_where would first
+    # look the schema up three times (bench/dispatch_io.py counts the statements).
+    def _fresh(self) -> Snapshot:
+        """The snapshot, emptied first if the file was written since it was read."""
+        snapshot = self._snapshot
+        changes = self.db.conn.total_changes
+        if snapshot.changes != changes:
+            snapshot.reset(changes)
+        return snapshot
+
+    def _wrote(self, snapshot: Snapshot, *parts: str) -> None:
+        """One write of ours just ran, on a snapshot fresh before it: only `parts` are read again (and
+        any query: `read` does not say which tables it reads)."""
+        if "row" in parts:
+            snapshot.row = None
+        if "powers" in parts:
+            snapshot.powers = None
+        if "orders" in parts:
+            snapshot.orders.clear()
+        snapshot.queries.clear()
+        snapshot.worked.clear()
+        snapshot.changes = self.db.conn.total_changes
+
+    def read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """A SELECT's rows, run once per snapshot (until the file is written)."""
+        snapshot = self._fresh()
+        key = (sql, tuple(args))
+        if key not in snapshot.queries:
+            snapshot.queries[key] = [tuple(r) for r in self.db.execute(sql, list(args))]
+        return snapshot.queries[key]
+
     def row(self) -> dict[str, Any]:
-        cur = self.db.execute("SELECT * FROM game WHERE id = 1")
-        names = [d[0] for d in cur.description]
-        return dict(zip(names, cur.fetchone(), strict=True))
+        snapshot = self._fresh()
+        if snapshot.row is None:
+            cur = self.db.execute("SELECT * FROM game WHERE id = 1")
+            names = [d[0] for d in cur.description]
+            snapshot.row = dict(zip(names, cur.fetchone(), strict=True))
+        return dict(snapshot.row)
 
     @property
     def status(self) -> GameStatus:
         return GameStatus(self.row()["status"])
 
     def powers(self) -> dict[str, PowerRow]:
-        return {r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5]), r[6])
+        snapshot = self._fresh()
+        if snapshot.powers is None:
+            snapshot.powers = {
+                r[0]: PowerRow(r[0], r[1], PowerStatus(r[2]), r[3], bool(r[4]), bool(r[5]), r[6])
                 for r in self.db.execute("SELECT power, account, status, missed, waiting, neutral, excuses_used"
                                          " FROM powers ORDER BY power")}
+        return dict(snapshot.powers)
 
     def owners(self) -> dict[str, str | None]:
         return {p.power: p.account for p in self.powers().values()}
@@ -85,7 +178,7 @@ class GameFile:
         """The master, then the co-masters (PROMOTE): each has the master's rights and mail."""
         master = self.row()["master"]
         return [*([master] if master else []),
-                *(r[0] for r in self.db.execute("SELECT account FROM comasters ORDER BY since, account")
+                *(r[0] for r in self.read("SELECT account FROM comasters ORDER BY since, account")
                   if r[0] != master)]
 
     def powers_of(self, account: str) -> tuple[str, ...]:
@@ -103,20 +196,58 @@ class GameFile:
         return row
 
     def phase_row(self, seq: int) -> PhaseRow:
-        r = self.db.execute("SELECT seq, phase, position, started_at, deadline, late_noticed, reminded "
-                            "FROM phases WHERE seq = ?", [seq]).fetchone()
-        return PhaseRow(r[0], r[1], notation.position_from_json(self.variant, json.loads(r[2])),
-                        parse_time(r[3]), parse_time(r[4]) if r[4] else None, bool(r[5]), json.loads(r[6]))
+        snapshot = self._fresh()
+        if seq not in snapshot.phases:
+            r = self.db.execute("SELECT seq, phase, position, started_at, deadline, late_noticed, reminded "
+                                "FROM phases WHERE seq = ?", [seq]).fetchone()
+            snapshot.texts[seq] = r[2]
+            snapshot.phases[seq] = PhaseRow(
+                r[0], r[1], notation.position_from_json(self.variant, json.loads(r[2])), parse_time(r[3]),
+                parse_time(r[4]) if r[4] else None, bool(r[5]), tuple(json.loads(r[6])))
+        return snapshot.phases[seq]
+
+    def _order_texts(self, seq: int) -> list[tuple[str, str]]:
+        snapshot = self._fresh()
+        if seq not in snapshot.orders:
+            snapshot.orders[seq] = [(power, read) for power, read in self.db.execute(
+                "SELECT power, read FROM orders WHERE phase_seq = ? ORDER BY power, position", [seq])]
+        return snapshot.orders[seq]
 
     def orders(self, seq: int) -> dict[str, list[Order]]:
         out: dict[str, list[Order]] = {}
-        for power, read in self.db.execute(
-                "SELECT power, read FROM orders WHERE phase_seq = ? ORDER BY power, position", [seq]):
-            out.setdefault(power, []).append(order_from_json(json.loads(read)))
+        for power, read in self._order_texts(seq):
+            out.setdefault(power, []).append(_order(read))
         return out
 
+    def worked_out(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        """What `work` makes of the file as read, made once per snapshot (until the file is written):
+        for answers asked many times a mail, such as what each power owes."""
+        snapshot = self._fresh()
+        if key not in snapshot.worked:
+            snapshot.worked[key] = work()
+        return snapshot.worked[key]
+
+    def orders_needed(self, position: Position) -> dict[str, Need]:
+        """judge.engine.orders_needed of a position, worked out once per snapshot for a position read
+        from the file (asked a dozen times a mail: who owes, who is in, the reply)."""
+        snapshot = self._fresh()
+        known = snapshot.needs.get(id(position))
+        if known is None or known[0] is not position:
+            known = snapshot.needs[id(position)] = (position, orders_needed(self.variant, position))
+        return dict(known[1])
+
+    def problems(self, seq: int) -> tuple[Outcome, ...]:
+        """The stored orders of phase `seq` that cannot be carried out as things stand (check_orders,
+        every power's orders at once, so a move by an ally's convoy is no problem once the convoy is
+        ordered). Adjudicated once per state of the phase (Problems)."""
+        row = self.phase_row(seq)
+        texts = self._order_texts(seq)
+        key = (self.variant.id, self.rules, self._snapshot.texts[seq], tuple(texts))
+        return self._problems.of(key, lambda: check_orders(self.variant, row.position, self.orders(seq),
+                                                           self.rules))
+
     def order_rows(self, seq: int, power: str) -> list[dict[str, Any]]:
-        return [{"slot": r[0], "written": r[1], "read": json.loads(r[2])} for r in self.db.execute(
+        return [{"slot": r[0], "written": r[1], "read": json.loads(r[2])} for r in self.read(
             "SELECT slot, written, read FROM orders WHERE phase_seq = ? AND power = ? ORDER BY position",
             [seq, power])]
 
@@ -141,15 +272,22 @@ class GameFile:
     # update_game runs on every mail: one UPDATE, where sqlite-utils' update() would first read the
     # row and look the table up (ten statements; bench/dispatch_io.py counts them).
     def update_game(self, **values: Any) -> None:
+        snapshot = self._fresh()
         sets = ", ".join(f"{k} = ?" for k in values)
         self.db.execute(f"UPDATE game SET {sets} WHERE id = 1", list(values.values()))
+        row = snapshot.row
+        self._wrote(snapshot, "row")
+        if row is not None and all(v is None or type(v) in (str, int, float) for v in values.values()):
+            snapshot.row = {**row, **values}    # as SQLite gives them back: no need to read the row again
 
     def set_power(self, power: str, **values: Any) -> None:
         values = {k: (v.value if isinstance(v, PowerStatus) else v) for k, v in values.items()}
         # Raw SQL: for each power in every phase played; sqlite-utils' update() reads the row and the
         # table's columns first (eleven statements for this one).
+        snapshot = self._fresh()
         sets = ", ".join(f"{k} = ?" for k in values)
         self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
+        self._wrote(snapshot, "powers")
 
     def set_deadline(self, seq: int, deadline: datetime) -> None:
         """A new deadline brings its own reminders and late notice; nobody is late any more."""
@@ -168,9 +306,34 @@ class GameFile:
     def submission(self, seq: int, power: str, now: datetime, source: str | None, action: str, written: str,
                    read: Any) -> int:
         """A message's orders (or CLEAR, or EXCHANGE) as it came, kept for good. Returns its id."""
-        return cast(int, self.db.table("submissions").insert({    # (sqlite-utils types last_pk as optional)
-            "phase_seq": seq, "power": power, "at": iso(now), "source": source, "action": action, "written": written,
-            "read": json.dumps(read)}).last_pk)
+        # Raw SQL: on every order mail; sqlite-utils' insert looks the schema up twice and wraps the one
+        # statement in a savepoint.
+        snapshot = self._fresh()
+        sid = self.db.execute(
+            "INSERT INTO submissions (phase_seq, power, at, source, action, written, read)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [seq, power, iso(now), source, action, written, json.dumps(read)]).lastrowid
+        self._wrote(snapshot)       # (no submission is in the snapshot)
+        return cast(int, sid)
+
+    def put_orders(self, seq: int, power: str, rows: Sequence[tuple[str, int, str, str, int]],
+                   replace_all: bool) -> None:
+        """Orders stored for `power` in phase `seq`, each row (slot, position, written, read as JSON,
+        submission id) replacing the order in its slot; `replace_all`: every order of the power's
+        before goes. The rows in one statement, in their order (so the last for a slot stands)."""
+        snapshot = self._fresh()
+        if replace_all:
+            self.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [seq, power])
+        if rows:
+            self.db.execute(
+                "INSERT INTO orders (phase_seq, power, slot, position, written, read, submission_id)"
+                " SELECT ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
+                " json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]')"
+                " FROM json_each(?) WHERE true ON CONFLICT(phase_seq, power, slot) DO UPDATE SET"
+                " position = excluded.position, written = excluded.written, read = excluded.read,"
+                " submission_id = excluded.submission_id",
+                [seq, power, json.dumps(rows)])
+        self._wrote(snapshot, "orders")
 
     def new_phase(self, position: Position, now: datetime, deadline: datetime | None) -> int:
         powers = {p: {"account": r.account, "status": r.status.value, "missed": r.missed}
@@ -205,10 +368,12 @@ class GameFile:
                 "powers": list(self.powers_of(recipient)) if recipient else [], **payload}
         # Raw SQL: per recipient of every notice; sqlite-utils' insert(ignore=True) looks up the row it
         # did not insert with five more statements.
+        snapshot = self._fresh()
         self.db.execute(
             "INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
             [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)],
         )
+        self._wrote(snapshot)       # (no notice is in the snapshot)
 
     def read_notice_payload(self, text: str, results: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         """A stored notice's payload as the mail layer reads it: a results notice names the phase whose
@@ -230,3 +395,15 @@ class GameFile:
         for r in (self.recipients() if recipients is None else recipients):
             extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
             self.notice(key, kind, r, {**payload, **extra}, now)
+
+
+@functools.lru_cache(maxsize=8192)
+def _order(read: str) -> Order:
+    """An order as stored (JSON text), decoded once: orders are frozen values, so one may be shared."""
+    return order_from_json(json.loads(read))
+
+
+@functools.lru_cache(maxsize=1024)
+def _settings(text: str) -> Settings:
+    """A game's settings as stored (JSON text), read once: Settings is frozen, so one may be shared."""
+    return Settings.from_json(json.loads(text))

@@ -41,7 +41,7 @@ def keep(gf: GameFile, power: str, phase: Phase, items: Sequence[tuple[str, Orde
 def waiting(gf: GameFile, power: str) -> list[dict[str, Any]]:
     """The power's orders kept for later phases: [{phase, phase_name, written}], oldest first."""
     calendar = gf.variant.calendar
-    return [{"phase": r[0], "phase_name": calendar.name(calendar.parse(r[0])), "written": r[1]} for r in gf.db.execute(
+    return [{"phase": r[0], "phase_name": calendar.name(calendar.parse(r[0])), "written": r[1]} for r in gf.read(
         "SELECT phase, written FROM later_orders WHERE power = ? AND state = 'waiting' ORDER BY id", [power])]
 
 

@@ -39,20 +39,15 @@ def store_orders(gf: GameFile, row: PhaseRow, power: str, items: Sequence[Any], 
     text = written if written is not None else "\n".join(t for t, _, _ in parsed)
     sid = gf.submission(row.seq, power, now, source, "orders", text, read)
     adjustment = row.position.phase.kind is PhaseKind.ADJUSTMENT
-    # Raw SQL from here: on every order mail (the orders upserted one by one, the last line for a unit
-    # standing); sqlite-utils' table API would look the schema up again for each statement.
-    if adjustment:
-        gf.db.execute("DELETE FROM orders WHERE phase_seq = ? AND power = ?", [row.seq, power])
-    start = gf.db.execute("SELECT coalesce(max(position), 0) FROM orders WHERE phase_seq = ? AND power = ?",
-                          [row.seq, power]).fetchone()[0]
+    start = 0 if adjustment else gf.db.execute(     # (an adjustment's orders replace all the power's)
+        "SELECT coalesce(max(position), 0) FROM orders WHERE phase_seq = ? AND power = ?",
+        [row.seq, power]).fetchone()[0]
+    rows = []
     for i, (t, order, _) in enumerate(parsed):
         unit = getattr(order, "unit", None)
         slot = f"adjustment:{i:03d}" if adjustment or unit is None else unit.location.province
         if isinstance(order, Disembark):  # an A/F's army has an order of its own beside its fleet's
             slot = army_key(slot)
-        gf.db.execute("INSERT INTO orders (phase_seq, power, slot, position, written, read, submission_id) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(phase_seq, power, slot) DO UPDATE SET "
-                      "position = excluded.position, written = excluded.written, read = excluded.read, "
-                      "submission_id = excluded.submission_id",
-                      [row.seq, power, slot, start + i + 1, t, json.dumps(order_to_json(order)), sid])
+        rows.append((slot, start + i + 1, t, json.dumps(order_to_json(order)), sid))
+    gf.put_orders(row.seq, power, rows, replace_all=adjustment)
     return sid

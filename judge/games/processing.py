@@ -16,7 +16,7 @@ from ..engine import notation, orders_needed, process_phase
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome, PhaseResult
-from ..engine.phase import Need, check_orders
+from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
 from . import excuses, later_orders, records
@@ -42,7 +42,7 @@ def _no_checkpoint(name: str) -> None:
 def needs(gf: GameFile, position: Position) -> dict[str, Need]:
     """What each power with a player (or that could have one) must decide; neutral powers never do."""
     powers = gf.powers()
-    return {p: n for p, n in orders_needed(gf.variant, position).items() if not powers[p].neutral}
+    return {p: n for p, n in gf.orders_needed(position).items() if not powers[p].neutral}
 
 
 def expected(gf: GameFile, position: Position) -> list[str]:
@@ -63,8 +63,8 @@ def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
     Being "in" is what lets a phase be played before its deadline, so one stray line (an order
     for a unit that needed none, or for one unit of four) does not count: every unit must be
     ordered, a hold included (see owed)."""
-    orders = gf.orders(row.seq)
-    return [p for p in expected(gf, row.position) if owed(gf, row, p, orders)]
+    owes = owed_by_power(gf, row)
+    return [p for p in expected(gf, row.position) if owes.get(p)]
 
 
 @dataclass(frozen=True)
@@ -82,17 +82,26 @@ class Owed:
         return bool(self.units or self.refused or self.builds or self.removals)
 
 
-def owed(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]] | None = None) -> Owed:
+def owed(gf: GameFile, row: PhaseRow, power: str) -> Owed:
     """What of this power's duty in the phase has no valid order yet. Orders the rules reject
     (illegal, not needed) do not count. Checked with every power's orders, so a move by an ally's
     convoy counts once the convoy is ordered. The one rule of being "in": the confirmation's list
     of what is owed and its "is in" both come from here, so they cannot disagree."""
-    need = needs(gf, row.position).get(power)
-    if not need:
-        return Owed()
-    orders = gf.orders(row.seq) if orders is None else orders
-    mine = orders.get(power, [])
-    bad = [p for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    return owed_by_power(gf, row).get(power, Owed())
+
+
+def owed_by_power(gf: GameFile, row: PhaseRow) -> dict[str, Owed]:
+    """`owed` for every power that has something to decide, in one pass: the stored orders read and
+    checked once (GameFile.problems: one adjudication for them all, none if checked before)."""
+    def work() -> dict[str, Owed]:
+        orders = gf.orders(row.seq)
+        problems = gf.problems(row.seq)
+        return {power: _owed(row, need, orders.get(power, []), [p for p in problems if p.power == power])
+                for power, need in needs(gf, row.position).items()}
+    return dict(gf.worked_out(("owed", row.seq), work))
+
+
+def _owed(row: PhaseRow, need: Need, mine: list[Order], bad: list[Outcome]) -> Owed:
     valid = [o for o in mine if all(o != p.order for p in bad)]
     given = {_place(o) for o in mine} - {None}
     ordered = {_place(o) for o in valid} - {None}
@@ -200,7 +209,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted(row.reminded + due))})
+        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted([*row.reminded, *due]))})
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 

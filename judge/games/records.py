@@ -30,7 +30,7 @@ def note(gf: GameFile, seq: int, power: str, account: str | None, kind: str) -> 
 def totals(gf: GameFile) -> dict[str, dict[str, int]]:
     """account -> kind -> count, over the phases that still count (rollbacks left out)."""
     out: dict[str, dict[str, int]] = {}
-    for account, kind, n in gf.db.execute(     # a join and an aggregate: SQL
+    for account, kind, n in gf.read(     # a join and an aggregate: SQL
             "SELECT r.account, r.kind, count(*) FROM records r JOIN phases p ON p.seq = r.seq"
             " WHERE p.rolled_back = 0 GROUP BY r.account, r.kind"):
         out.setdefault(account, dict.fromkeys(KINDS, 0))[kind] = n

@@ -81,7 +81,7 @@ def games_with_open_powers(judge: sqlite_utils.Database) -> list[str]:
 
 def sought(gf: GameFile) -> set[str]:
     """The powers the master SEEKs a player for while their own still plays them."""
-    return {r[0] for r in gf.db.execute("SELECT power FROM seeking")}
+    return {r[0] for r in gf.read("SELECT power FROM seeking")}
 
 
 def open_powers(gf: GameFile) -> list[str]:

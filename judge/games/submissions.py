@@ -14,7 +14,7 @@ from ..engine import misorders, notation
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome
-from ..engine.phase import Need, check_orders
+from ..engine.phase import Need
 from ..engine.position import Position
 from . import fog, later_orders, processing
 from .answers import Confirmation, NoticeKind
@@ -168,11 +168,11 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
     mine = every.get(power, [])
     # checked with every power's orders, as being "in" is: a move by an ally's convoy is no problem
     # once the convoy is ordered
-    problems = [p for p in check_orders(gf.variant, row.position, every, gf.rules) if p.power == power]
+    problems = [p for p in gf.problems(row.seq) if p.power == power]
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
     need = processing.needs(gf, row.position).get(power)
-    owed = processing.owed(gf, row, power, every)
+    owed = processing.owed(gf, row, power)
     told = {p.order: _problem(p) for p in problems}
     return Confirmation(
         game=gf.name, power=power, phase=row.phase, orders=tuple(gf.order_rows(row.seq, power)),

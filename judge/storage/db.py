@@ -24,10 +24,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -41,6 +43,12 @@ _checked: set[tuple[str, int, int, str, int]] = set()
 _checked_lock = threading.Lock()
 
 
+# What never changes for an open connection, or changes only through this module, kept beside it so
+# that each mail does not ask SQLite again: its file (migrate) and its sync level (synchronous).
+_paths: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_levels: weakref.WeakKeyDictionary[sqlite_utils.Database, int] = weakref.WeakKeyDictionary()
+
+
 def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Database:
     """A WAL-mode database with foreign keys on. FULL sync: an acknowledged write survives power loss."""
     path = Path(path)
@@ -51,6 +59,7 @@ def open_db(path: str | Path, *, synchronous: str = "FULL") -> sqlite_utils.Data
     db = sqlite_utils.Database(conn, execute_plugins=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
+    _remember_level(db, synchronous)
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     # sqlite-utils learns whether SQLite has upsert (3.24+) by creating and dropping a table in the file,
@@ -84,11 +93,21 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         raise
 
 
+def _remember_level(db: sqlite_utils.Database, level: str | int) -> None:
+    known = _LEVELS.get(str(level).upper(), int(level) if str(level).isdigit() else None)
+    if known is None:
+        _levels.pop(db, None)
+    else:
+        _levels[db] = known
+
+
 @contextmanager
 def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.Database]:
     """The connection's sync level for the block (e.g. FULL for commits that must be on disk before
     something else happens), then back to what it was."""
-    before = db.conn.execute("PRAGMA synchronous").fetchone()[0]
+    before = _levels.get(db)
+    if before is None:      # (a connection not opened here: asked)
+        before = db.conn.execute("PRAGMA synchronous").fetchone()[0]
     if db.conn.in_transaction:
         # SQLite fixes the level for a transaction once it began: inside one (a mail's, begun
         # durable) the block commits with that transaction, which must already be as safe
@@ -97,10 +116,35 @@ def synchronous(db: sqlite_utils.Database, level: str) -> Iterator[sqlite_utils.
         yield db
         return
     db.conn.execute(f"PRAGMA synchronous={level}")
+    _remember_level(db, level)
     try:
         yield db
     finally:
         db.conn.execute(f"PRAGMA synchronous={before}")
+        _levels[db] = before
+
+
+@dataclass(frozen=True)
+class Written:
+    rows: list[tuple[Any, ...]]         # what it returned (RETURNING)
+    count: int                          # rows it changed
+
+
+def write_statement(db: sqlite_utils.Database, sql: str, args: Sequence[object] = ()) -> Written:
+    """One writing statement, as `transaction` would run it, without its savepoint inside a transaction:
+    SQLite undoes a failed statement whole by itself, so a savepoint around one adds two statements
+    and nothing else. Alone, it runs in a transaction of its own. Run to its end (a RETURNING
+    statement is not done until its rows are read)."""
+    if db.conn.in_transaction:
+        return _run(db, sql, args)
+    with transaction(db):
+        return _run(db, sql, args)
+
+
+def _run(db: sqlite_utils.Database, sql: str, args: Sequence[object]) -> Written:
+    cur = db.conn.execute(sql, args)
+    rows: list[tuple[Any, ...]] = [tuple(r) for r in cur.fetchall()]
+    return Written(rows, cur.rowcount)
 
 
 @contextmanager
@@ -168,8 +212,11 @@ def migrate(db: sqlite_utils.Database, schema: Schema) -> int:
     """Bring the file to `schema.version`: a new file gets the current schema at once, an older one
     each step it has not seen, each in its own transaction. Returns the version. Once a file is up
     to date, this process does not look again."""
-    row = db.execute("PRAGMA database_list").fetchone()
-    identity = _identity(os.path.abspath(row[2])) if row and row[2] else None    # None: in memory
+    path = _paths.get(db)
+    if path is None:
+        row = db.execute("PRAGMA database_list").fetchone()
+        path = _paths[db] = row[2] if row and row[2] else ""
+    identity = _identity(os.path.abspath(path)) if path else None    # None: in memory
     key = (*identity, schema.component, schema.version) if identity else None
     if key is not None and key in _checked:
         return schema.version

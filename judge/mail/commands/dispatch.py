@@ -138,9 +138,8 @@ class Dispatch:
         """After the mail's transaction committed: the notices its orders or commands released
         (press, a game started or played) are queued by the courier now, in transactions of their
         own (FULL: a notice is marked queued in its game file only once its mail is on disk)."""
-        try:
-            with synchronous(context.db, "FULL"):
-                trouble_mail.tell(self.config, context.db)   # a game this mail found damaged
+        try:    # (FULL for each trouble it tells, by itself)
+            trouble_mail.tell(self.config, context.db)   # a game this mail found damaged
         except Exception:   # the mail was handled; the tick tells them later
             log.exception("telling of a game's trouble failed; the next tick tries again")
         if self.courier is None:
@@ -176,9 +175,11 @@ class Dispatch:
     def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str) -> str:
         """The raw copy loses its passwords, in the transaction that records the message finished."""
         raw = scrub_raw(message.raw, passwords)
+        if raw == message.raw:      # one statement: no savepoint needed around it (storage.db.write_statement)
+            mark_finished(db, message.id, outcome)
+            return outcome
         with transaction(db):
-            if raw != message.raw:
-                replace_raw(db, message.id, raw)
+            replace_raw(db, message.id, raw)
             mark_finished(db, message.id, outcome)
         return outcome
 

@@ -121,8 +121,9 @@ def sign_on(dispatch: Dispatch, mail: InMail) -> Stop | None:
     body signs on later, through the one password guard)."""
     assert mail.tokens is not None
     source = Source.of(mail.sender, mail.message.mail_from, mail.message.via, mail.message.peer)
-    mail.session = start_session(dispatch.service, mail.sender, mail.tokens.find(mail.delivered), source,
-                                 mail.tokens.stale(mail.delivered))
+    token = mail.tokens.find(mail.delivered)
+    mail.session = start_session(dispatch.service, mail.sender, token, source,
+                                 token is None and mail.tokens.stale(mail.delivered))
     return None
 
 

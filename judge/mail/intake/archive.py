@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import sqlite_utils
 
-from ...storage.db import Schema, create_table, durable, migrate, open_db, transaction
+from ...storage.db import Schema, create_table, durable, migrate, open_db, synchronous, transaction, write_statement
 from . import spool_drain
 from .message_keys import content_hash, message_id_of
 
@@ -212,23 +212,20 @@ class Archive:
 
     def claim_next(self) -> StoredMessage | None:
         """The oldest unprocessed message, marked claimed so no second worker takes it."""
-        conn = self.db.conn
-        with transaction(self.db):
-            row = conn.execute(
-                "SELECT id FROM inbound WHERE state = 'new' AND (retry_at IS NULL OR retry_at <= ?)"
-                " ORDER BY id LIMIT 1", [self.clock()]).fetchone()
-            if row is not None:
-                conn.execute("UPDATE inbound SET state = 'claimed', claimed_at = ? WHERE id = ?",
-                             [self.clock(), row[0]])
-        return self.get(row[0]) if row else None
+        now = self.clock()
+        row = write_statement(   # found and claimed in one statement (a transaction of its own, or the caller's)
+            self.db, "UPDATE inbound SET state = 'claimed', claimed_at = ? WHERE id = (SELECT id FROM inbound"
+            " WHERE state = 'new' AND (retry_at IS NULL OR retry_at <= ?) ORDER BY id LIMIT 1) RETURNING id",
+            [now, now]).rows
+        return self.get(row[0][0]) if row else None
 
     def mark_processed(self, message_id: int, outcome: str) -> None:
         """With FULL sync whatever the connection's setting: what handling the message wrote is on disk.
         Inside the caller's transaction (the daemon's, from the claim on), it commits with that."""
-        with durable(self.db):
-            updated = self.db.conn.execute(
-                "UPDATE inbound SET state = 'processed', processed_at = ?, outcome = ? "
-                "WHERE id = ? AND state = 'claimed'", [self.clock(), outcome, message_id]).rowcount
+        with synchronous(self.db, "FULL"):
+            updated = write_statement(
+                self.db, "UPDATE inbound SET state = 'processed', processed_at = ?, outcome = ? "
+                "WHERE id = ? AND state = 'claimed'", [self.clock(), outcome, message_id]).count
         if updated != 1:
             raise RuntimeError(f"inbound message #{message_id} was not claimed; refusing to mark it processed")
 
@@ -308,5 +305,4 @@ def replace_raw(db: sqlite_utils.Database, message_id: int, raw: bytes) -> None:
 
 def clear_failing(db: sqlite_utils.Database, address: str) -> None:
     """The address worked again (for example its owner wrote to the judge from it)."""
-    with transaction(db):
-        db.conn.execute("UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])
+    write_statement(db, "UPDATE address_status SET failing = 0 WHERE address = ?", [address.lower()])

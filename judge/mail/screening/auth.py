@@ -96,7 +96,8 @@ def start_session(service: GameService, sender: str, token: ReplyToken | None, s
     session = Session(sender, owner.name if owner else None, token, source=source or Source(sender.lower()),
                       token_stale=stale)
     if token is not None:
-        if sender.lower() not in service.accounts.get(token.account).addresses:
+        holder = owner if owner is not None and owner.name == token.account else service.accounts.get(token.account)
+        if sender.lower() not in holder.addresses:
             session.token_refused = True
             return session
         session.account = token.account

@@ -74,8 +74,9 @@ def first_copy(db: sqlite_utils.Database, inbound_id: int, mail: Message, sender
             row = db.conn.execute("SELECT inbound_id FROM applied_messages WHERE key = ?", [key]).fetchone()
             if row and row[0] != inbound_id:
                 return int(row[0])
-        db.conn.executemany("INSERT OR IGNORE INTO applied_messages (key, inbound_id, at) VALUES (?, ?, ?)",
-                            [(k, inbound_id, time.time()) for k in (mid_key, body_key) if k])
+        keys = [k for k in (mid_key, body_key) if k]      # (one statement for both)
+        db.conn.execute("INSERT OR IGNORE INTO applied_messages (key, inbound_id, at) VALUES "
+                        + ", ".join(["(?, ?, ?)"] * len(keys)), [v for k in keys for v in (k, inbound_id, time.time())])
     return None
 
 
