@@ -64,7 +64,14 @@ def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
     for a unit that needed none, or for one unit of four) does not count: every unit must be
     ordered, a hold included (see owed)."""
     orders = gf.orders(row.seq)
-    return [p for p in expected(gf, row.position) if owed(gf, row, p, orders)]
+    waiting = expected(gf, row.position)
+    if not waiting:
+        return []
+    # the phase's needs and its orders' check made once for every power: made per power, a 34-power
+    # game (Chaos) checked the whole phase 34 times for each mail's orders
+    need_of = needs(gf, row.position)
+    bad = check_orders(gf.variant, row.position, orders, gf.rules)
+    return [p for p in waiting if _owed(row, p, orders, need_of.get(p), bad)]
 
 
 @dataclass(frozen=True)
@@ -91,8 +98,16 @@ def owed(gf: GameFile, row: PhaseRow, power: str, orders: dict[str, list[Order]]
     if not need:
         return Owed()
     orders = gf.orders(row.seq) if orders is None else orders
+    return _owed(row, power, orders, need, check_orders(gf.variant, row.position, orders, gf.rules))
+
+
+def _owed(row: PhaseRow, power: str, orders: dict[str, list[Order]], need: Need | None,
+          problems: tuple[Outcome, ...]) -> Owed:
+    """owed, given the power's need and the phase's check of every power's orders (check_orders)."""
+    if not need:
+        return Owed()
     mine = orders.get(power, [])
-    bad = [p for p in check_orders(gf.variant, row.position, orders, gf.rules) if p.power == power]
+    bad = [p for p in problems if p.power == power]
     valid = [o for o in mine if all(o != p.order for p in bad)]
     given = {_place(o) for o in mine} - {None}
     ordered = {_place(o) for o in valid} - {None}
