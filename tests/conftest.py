@@ -4,6 +4,9 @@ the same name and may ask for this one inside it (`def judge(judge): ...`), as p
 Every fixture here is safe under pytest-xdist: its files live in the test's own tmp_path."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from judge.games import accounts
@@ -49,9 +52,10 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    root = config.rootpath
-    grouped = {path.relative_to(root).as_posix() for path in (root / "tests").glob("test_*.py")
-               if "pytest.mark.xdist_group(" in path.read_text(encoding="utf-8")}
+    grouped = grouped_modules(config.rootpath)
+    # dealt out in the order the workers collected them (pytest_collection_modifyitems: slowest
+    # first), not re-sorted by xdist by how many tests a unit holds
+    config.option.loadscopereorder = False
 
     class ModulesMarkedAsGroups(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
@@ -59,3 +63,32 @@ def pytest_xdist_make_scheduler(config, log):
             return module if module in grouped else nodeid
 
     return ModulesMarkedAsGroups(config, log)
+
+
+def grouped_modules(root: Path) -> set[str]:
+    """The test modules marked xdist_group, by their path from the root (as a nodeid begins)."""
+    return {path.relative_to(root).as_posix() for path in (root / "tests").glob("test_*.py")
+            if "pytest.mark.xdist_group(" in path.read_text(encoding="utf-8")}
+
+
+DURATIONS = Path(__file__).parent / "data" / "test_durations.json"
+
+
+def pytest_collection_modifyitems(config, items):
+    """On a pytest-xdist worker: the slowest tests first (tests/data/test_durations.json), a grouped
+    module by its tests' seconds added up, so no long test is left to start when the rest is done and
+    the workers end together. Every worker sorts the same way (xdist checks that the collections
+    match); the others keep the files' order, and so does a run on one process."""
+    if not hasattr(config, "workerinput"):
+        return
+    seconds = json.loads(DURATIONS.read_text(encoding="utf-8"))["seconds"]
+    grouped = grouped_modules(config.rootpath)
+    module_seconds: dict[str, float] = {}
+    for nodeid, took in seconds.items():
+        module_seconds[nodeid.split("::", 1)[0]] = module_seconds.get(nodeid.split("::", 1)[0], 0.0) + took
+
+    def cost(item) -> float:
+        module = item.nodeid.split("::", 1)[0]
+        return module_seconds.get(module, 0.0) if module in grouped else seconds.get(item.nodeid, 0.0)
+
+    items.sort(key=lambda item: -cost(item))      # stable: a module's tests stay in their order
