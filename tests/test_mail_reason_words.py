@@ -33,7 +33,7 @@ def test_each_code_reads_as_a_sentence_with_the_places_named(why):
     tail = [spec for _, f, spec, _ in string.Formatter().parse(WORDS[why]) if f == "rest"]
     if tail:
         assert len(args) == _TAIL[why]
-        args += rest[tail[0]]
+        args += rest["places" if tail[0].startswith("your ") else tail[0]]   # {rest:your home centre}: places
     text = because(V, why, args)
     assert text and "{" not in text and "stp" not in text
     if "0" in fields and specs[0] == "province":
