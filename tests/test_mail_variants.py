@@ -140,8 +140,8 @@ def test_the_new_maps_played_by_mail_side_by_side_in_process_to_their_ends(tmp_p
     with one mail per step for every game that has its power."""
     judge = MailJudge(tmp_path)
     judge.dispatch.courier = Courier(judge.service, judge.config)
-    try:
-        play_side_by_side(InProcess(judge), judge.service, IN_PROCESS)
+    try:    # each board's picture is painted by test_pictures_variants; the served games below attach it
+        play_side_by_side(InProcess(judge), judge.service, IN_PROCESS, pictures=False)
     finally:
         judge.close()
 
@@ -156,13 +156,16 @@ def test_variants_sharing_powers_played_by_mail_side_by_side_to_their_ends(tmp_p
             play_side_by_side(Players(sink, judge.port), service, SIDE_BY_SIDE)
 
 
-def play_side_by_side(table: Players | InProcess, service: GameService, games: list[dict]) -> None:
+def play_side_by_side(table: Players | InProcess, service: GameService, games: list[dict], *,
+                      pictures: bool = True) -> None:
     """The games played to their ends at once, each as test_a_variant_played_by_mail_to_its_end plays
-    one: JOIN, orders and SET DRAW for every game a player's power is in, in one mail per step."""
+    one: JOIN, orders and SET DRAW for every game a player's power is in, in one mail per step.
+    `pictures`: the results carry the board's picture (else the games are made with PICTURES OFF)."""
     variants = {g["variant"]: load_variant(g["variant"]) for g in games}
     name = {v: "g" + v.replace("-", "") for v in variants}
     powers = sorted({p.id for v in variants.values() for p in v.powers})
-    asks = [f"HELP VARIANT {v.name}\nCREATE {name[v.id]} gm-Secret9 {v.id}" for v in variants.values()]
+    off = "" if pictures else " PICTURES OFF"
+    asks = [f"HELP VARIANT {v.name}\nCREATE {name[v.id]} gm-Secret9 {v.id}{off}" for v in variants.values()]
     reply = table.send("gm@dip.test", "\n".join(["REGISTER gm gm-Secret9", "LIST VARIANTS", *asks]))
     reply = " ".join(reply.split())
     for g in games:
@@ -203,7 +206,8 @@ def play_side_by_side(table: Players | InProcess, service: GameService, games: l
             m for m in table.to(someone)
             if str(m["Subject"]).startswith(f"{name[v]}: ") and "results" in str(m["Subject"]).lower()],
             what=f"{v}'s first results")
-        assert any(part.get_content_type() == "image/png" for part in results[0].iter_attachments()), v
+        drawn = [p for p in results[0].iter_attachments() if p.get_content_type() == "image/png"]
+        assert len(drawn) == pictures, v
 
     for power in powers:
         votes = []
