@@ -701,4 +701,7 @@ class CommandReader:
             return CommandError(problem, usage or "HELP COMMANDS shows how each command is written")
         except (LarkError, ValueError) as e:
             cause = e.orig_exc if hasattr(e, "orig_exc") else e
-            return CommandError(str(cause), USAGE.get(line.split()[0].lower(), ""))
+            first = line.split()[0]
+            # our own ValueErrors are written for the player; anything else is the parser's or Python's
+            problem = str(cause) if isinstance(cause, ValueError) else f"{first.upper()} was not understood"
+            return CommandError(problem, USAGE.get(first.lower(), ""))
