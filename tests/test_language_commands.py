@@ -115,7 +115,8 @@ def test_press_body_up_to_endpress_and_orders_around_it():
 
 def test_orders_without_signon_are_errors_that_say_so():
     message = parse_message("A Par-Bur\nLIST", context_for(), commands=COMMANDS)
-    assert isinstance(message.items[0], OrderError) and "SIGNON" in message.items[0].problem
+    error = message.items[0]
+    assert isinstance(error, OrderError) and "sign on first" in error.problem and "SIGNON" in error.expected
     assert message.items[1].command == ListGames()
 
 

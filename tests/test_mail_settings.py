@@ -67,8 +67,9 @@ def test_once_started_only_the_clock_and_manners_change(judge):
     r = judge.reply_to("gm@dip.test", "SIGNON Malpha gm-secret\nSET PLAYERS five\nSET VICTORY 20\nSET PRESS none\n"
                                       "SET CLOCK 18:30")
     text = " ".join(r.body.split())
-    assert "SET PLAYERS: players cannot change once the game has started" in text
-    assert "SET VICTORY: victory_centres cannot change once the game has started" in text
+    assert "SET PLAYERS cannot change once the game has started" in text
+    assert "SET VICTORY cannot change once the game has started" in text      # its word, not the field's
+    assert "victory_centres" not in text
     assert "PRESS of alpha: none (was white)" in text and "CLOCK of alpha: 18:30 (was none)" in text
 
 

@@ -570,12 +570,13 @@ class GameService:
                                   self.clock(), source)
             return gf.variant.calendar.name(target)
 
-    def confirmation(self, name: str, power: str) -> Confirmation:
-        """The power's standing orders, their problems, units still without orders and the deadline."""
+    def confirmation(self, name: str, power: str, *, viewer: str | None = None) -> Confirmation:
+        """The power's standing orders, their problems, units still without orders and the deadline
+        (in the game's zone and `viewer`'s; by default the power's player's)."""
         with self._read(name) as gf:
             if gf.current() is None:
                 raise GameError(f"{name} has not started")
-            return confirmation(gf, power.upper())
+            return confirmation(gf, power.upper(), viewer)
 
     def clear_orders(self, name: str, power: str, *, account: str | None = None,
                      source: str | None = None) -> Confirmation:

@@ -159,10 +159,13 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
         [source, source, source]).fetchone() is not None
 
 
-def confirmation(gf: GameFile, power: str) -> Confirmation:
+def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and what the power still owes before it is "in" (processing.owed: the one
-    rule, so the reply never says both that every unit has an order and that the power is not in)."""
+    rule, so the reply never says both that every unit has an order and that the power is not in).
+    Times are in the game's zone and `viewer`'s (by default the power's player: a master acting for
+    the power reads them in the master's own)."""
+    reader = viewer if viewer is not None else gf.powers()[power].account
     row = gf.phase_now()
     every = gf.orders(row.seq)
     mine = every.get(power, [])
@@ -179,8 +182,8 @@ def confirmation(gf: GameFile, power: str) -> Confirmation:
         problems=tuple(told.values()),
         units_without_orders=owed.units, adjustment=_adjustment(need, mine, owed),
         owed_orders=tuple(told.get(p.order, {**_problem(p), "why": None, "args": []}) for p in owed.refused),
-        all_in=not owed, plays=_plays(gf, row, gf.powers()[power].account),
-        deadline=gf.times(row.deadline, gf.powers()[power].account),
+        all_in=not owed, plays=_plays(gf, row, reader),
+        deadline=gf.times(row.deadline, reader),
         warnings=_warnings(gf, row.position, power, mine, problems),
         digest=orders_digest(gf.name, row.phase, power, mine), later=tuple(later_orders.waiting(gf, power)))
 

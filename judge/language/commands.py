@@ -658,6 +658,18 @@ USAGE = {
 }
 
 
+# A player's SET word given with no value: how it is written (a game setting's own word goes to the
+# master's SET, which says what its value is).
+SET_USAGE = {
+    "deadline": "SET DEADLINE when: 2026-12-05 23:30, Dec 5 or Sat Dec 5 23:30 (the master's)",
+    "absence": "SET ABSENCE from to (HELP DEADLINES)",
+    "password": "SET PASSWORD new",
+    "address": "SET ADDRESS new",
+    "timezone": "SET TIMEZONE zone, e.g. Europe/Berlin",
+    "zone": "SET ZONE zone, e.g. Europe/Berlin (yours; the game's is SET GAMEZONE)",
+}
+
+
 class CommandReader:
     """Build once (the LALR tables are made here) and keep."""
 
@@ -678,10 +690,18 @@ class CommandReader:
             ended = getattr(getattr(e, "token", None), "type", "") == "$END"      # the line ran out
             rest = text[column - 1:].split() if not ended and isinstance(column, int) and 0 < column <= len(text) \
                 else []
+            words = text.split()
+            if first.lower() == "set" and len(words) == 2 and not rest:     # SET DEADLINE, and no value
+                word = words[1].upper()
+                return CommandError(f"SET {word} needs a value",
+                                    SET_USAGE.get(word.lower(), "HELP SETTINGS shows how each setting is written"))
             problem = (f"{first.upper()} was not understood from {rest[0]!r} on" if rest
                        else f"{first.upper()} needs more words")
-            return CommandError(problem, usage or "HELP COMMANDS shows how each command is written",
-                                (usage,) if usage else ())
+            # the form once, as the fix: not again as a "did you mean" of the same words
+            return CommandError(problem, usage or "HELP COMMANDS shows how each command is written")
         except (LarkError, ValueError) as e:
             cause = e.orig_exc if hasattr(e, "orig_exc") else e
-            return CommandError(str(cause), USAGE.get(line.split()[0].lower(), ""))
+            first = line.split()[0]
+            # our own ValueErrors are written for the player; anything else is the parser's or Python's
+            problem = str(cause) if isinstance(cause, ValueError) else f"{first.upper()} was not understood"
+            return CommandError(problem, USAGE.get(first.lower(), ""))

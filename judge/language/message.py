@@ -151,9 +151,12 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         first, last = read[0], read[-1]
         chunk = "\n".join(text[n] if n in read else "" for n in range(first, last + 1))
         if ctx is None:
-            why = "orders need a game: sign on first (SIGNON Fgame password)" if signon is None \
-                else "there is nothing to order in that game now"
-            items.extend(OrderError(n, text[n].strip(), why, "SIGNON Fgame password") for n in read)
+            # signed on, a game with nothing to order has not started or is over: signing on again
+            # would not help, its summary says which
+            why, fix = (("orders need a game: sign on first", "SIGNON Fgame password") if signon is None
+                        else ("there is nothing to order in that game now: it has not started, or it is over",
+                              f"SUMMARY {signon.game} shows where it stands"))
+            items.extend(OrderError(n, text[n].strip(), why, fix) for n in read)
         else:
             items.append(OrderBlock(first, signon, ctx.reader.parse(chunk, ctx.phase_kind, power=ctx.power,
                                                                    first_line=first, position=ctx.position), code))

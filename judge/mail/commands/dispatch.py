@@ -405,9 +405,12 @@ class Dispatch:
         summaries = []
         for game, power in outcome.touched:
             try:
-                if self.service.status(game).powers[power].status in ("resigned", "eliminated"):
-                    continue   # the sender just left it, or it is out: its orders are no longer theirs to see
-                summaries.append(power_summary(self.service, game, power, self.config.tick_seconds))
+                state = self.service.status(game)
+                if state.status == "finished" or state.powers[power].status in ("resigned", "eliminated"):
+                    continue   # over, or the sender left it or is out: no deadline, nothing owed to show
+                # in the reader's zone: a master acting for a power (BECOME) reads the master's times
+                summaries.append(power_summary(self.service, game, power, self.config.tick_seconds,
+                                               viewer=session.account))
             except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # the reply still goes out, without this part

@@ -8,6 +8,7 @@ Whether a setting may change once the game has started is the games layer's rule
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,19 @@ from ...games.deadlines import parse_clock, parse_days
 from ..screening.auth import Refused
 
 
+# The longest a length in hours may be: a year. More is no game's wish, and beyond the calendar's
+# end it cannot be added to a date at all ("nan" and "1e999" are floats too, and never a length).
+MOST_HOURS = 366 * 24
+
+
+def within_a_year(text: str, value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{text.strip()!r} is not a number")
+    if value > MOST_HOURS:
+        raise ValueError(f"{text.strip()!r} is too long: at most a year ({MOST_HOURS} hours)")
+    return value
+
+
 def _hours(text: str) -> float:
     try:
         value = float(text.lower().removesuffix("hours").removesuffix("h").strip())
@@ -26,7 +40,7 @@ def _hours(text: str) -> float:
         raise ValueError(f"{text!r} is not a number of hours") from None
     if value <= 0:
         raise ValueError("hours must be more than 0")
-    return value
+    return within_a_year(text, value)
 
 
 def _takeovers_switch(text: str) -> bool:
@@ -51,7 +65,7 @@ def _length(text: str) -> float:
     value = float(m.group(1)) / (60 if (m.group(2) or "h")[0].lower() == "m" else 1)
     if value <= 0:
         raise ValueError("hours must be more than 0")
-    return value
+    return within_a_year(text, value)
 
 
 def length_shown(hours: object) -> str:
@@ -141,7 +155,10 @@ def _zone(text: str) -> str:
 
 
 def _percent(text: str) -> float:
-    value = float(text.strip().rstrip("%"))
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:        # (Python's own words, "could not convert string to float", are not a reply)
+        raise ValueError(f"{text.strip()!r} is not a percentage: write a number from 0 to 100") from None
     if not 0 <= value <= 100:
         raise ValueError("a percentage is from 0 to 100")
     return value
@@ -160,6 +177,17 @@ def _utc_shown(value: object) -> str:
     return "none" if value is None else str(value).replace("T", " ").replace(":00Z", " UTC")
 
 
+def _absence_days(text: str) -> float:
+    """MAXABSENCE's days: 0 (none) up to a year."""
+    try:
+        value = float(text.lower().removesuffix("days").removesuffix("d").strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of days") from None
+    if value < 0:
+        raise ValueError("days cannot be negative")
+    return within_a_year(text, value * 24) / 24
+
+
 def _grace_hours(text: str) -> float:
     try:
         value = float(text.lower().removesuffix("hours").removesuffix("h").strip())
@@ -167,7 +195,7 @@ def _grace_hours(text: str) -> float:
         raise ValueError(f"{text!r} is not a number of hours") from None
     if value < 0:
         raise ValueError("grace hours cannot be negative")
-    return value
+    return within_a_year(text, value)
 
 
 def _two_words(name: str, value: str | None) -> tuple[str, str | None]:
@@ -227,7 +255,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("ADJUSTMENT", "ADJUST", "BUILDS", "ADJUST NEXT", "ADJUSTMENT NEXT", "BUILDS NEXT"), "adjustment_hours",
             _length,
             "hours an adjustment phase lasts (or minutes: 30m)", "24", show=length_shown),
-    Setting(("GRACE",), "grace_hours", float, "hours past a deadline before missing orders mean civil disorder", "12"),
+    Setting(("GRACE",), "grace_hours", _grace_hours,
+            "hours past a deadline before missing orders mean civil disorder", "12"),
     Setting(("REMINDERS", "REMINDER"), "reminder_hours", _reminders,
             "reminders this many hours before a deadline (NONE: no reminders)", "24 4"),
     Setting(("CLOCK",), "deadline_clock", _none_or(_clock),
@@ -264,9 +293,10 @@ SETTINGS: tuple[Setting, ...] = (
             "a replacement is not announced with the new player's name: the others are told only that the"
             " power has a player again (njudge's QUIET; ON or OFF)", "on"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
-    Setting(("MAXABSENCE",), "max_absence_days", float, "the longest absence a player may set, in days (0: none)", "7"),
-    Setting(("NOABSENCE",), "max_absence_days", float, "players may not set absences (MAXABSENCE gives them back)",
-            "", implied="0"),
+    Setting(("MAXABSENCE",), "max_absence_days", _absence_days,
+            "the longest absence a player may set, in days (0: none)", "7"),
+    Setting(("NOABSENCE",), "max_absence_days", _absence_days,
+            "players may not set absences (MAXABSENCE gives them back)", "", implied="0"),
     Setting(("PICTURES",), "pictures", _switch, "results mail carries a picture of the board (ON or OFF)", "off"),
     Setting(("FOG", "BLIND", "FOGOFWAR"), "fog", _switch,
             "fog of war: each power sees only what its units and centres see (ON or OFF, before the start)", "on"),

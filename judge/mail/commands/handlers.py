@@ -210,8 +210,10 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
     try:
         ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers)
     except GameError as e:
+        # a vote naming powers may be written otherwise; a plain SET DRAW the game refused (it is over,
+        # say) would only be refused again: no fix that repeats it
         raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
-                      " the vote back") from None
+                      " the vote back" if cmd.powers else "") from None
     return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
             else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 

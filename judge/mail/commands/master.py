@@ -11,7 +11,8 @@ from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
 from ...games.clock import iso
-from .game_settings import DATES, EDITION, Setting, read_setting
+from ...games.model import CHANGEABLE_IN_PLAY, GameStatus
+from .game_settings import DATES, EDITION, Setting, read_setting, within_a_year
 from .info import outcome_line
 from .own_preview import own_preview
 from ..screening.tokens import revoke
@@ -22,7 +23,11 @@ def hours_in(text: str) -> float:
     if not m:
         raise Refused(f"cannot read {text!r} as a length of time", "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m")
     n, unit = float(m[1]), (m[2] or "h").lower()
-    return n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
+    hours = n * 24 if unit.startswith("d") else n / 60 if unit.startswith("m") else n
+    try:
+        return within_a_year(text, hours)
+    except ValueError as e:
+        raise Refused(str(e), "EXTEND 24 (hours), EXTEND 2d or EXTEND 90m") from None
 
 
 def deadline_words(env: Env, game: str) -> str:
@@ -175,7 +180,12 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
         return _set_rules(env, game, setting, value)
     if setting.field in DATES and value is not None:
         value = _date_setting(env, game, setting, value)
-    before = env.service.status(game).settings[setting.field]
+    state = env.service.status(game)
+    if setting.field not in CHANGEABLE_IN_PLAY and state.status != GameStatus.FORMING.value:
+        # said in the setting's own word (the games layer names its field, which no player writes)
+        raise Refused(f"SET {setting.words[0]} cannot change once the game has started",
+                      "none: once a game has started only its clock and manners change (HELP SETTINGS)")
+    before = state.settings[setting.field]
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
     except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone

@@ -113,12 +113,14 @@ def time_left(deadline_utc: str, now: datetime, plays: Json | None = None) -> st
     return "none: the deadline has passed"
 
 
-def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0) -> dict[str, Any]:
+def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0,
+                  viewer: str | None = None) -> dict[str, Any]:
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
-    scheduler looks, so a phase every power is in is said to be played within that time (it is)."""
+    scheduler looks, so a phase every power is in is said to be played within that time (it is).
+    `viewer`: whose zone the times are shown in besides the game's (by default the power's player)."""
     status = service.status(game)
     variant = service.variant(status.variant)
-    confirmed = service.confirmation(game, power)
+    confirmed = service.confirmation(game, power, viewer=viewer)
     deadline = confirmed.deadline
     return {
         "game": game, "power": variant.power(power).name, "phase": status.phase_name,
