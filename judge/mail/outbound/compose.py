@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from email import policy
+import time
+from datetime import datetime, timezone
 from email.message import EmailMessage, Message
-from email.utils import formataddr, formatdate
+from email.utils import format_datetime, formataddr
 
 from ..screening.robot_mail import header_message_id
+from . import plain_headers
 
 
 def stable_message_id(key: str, domain: str) -> str:
@@ -36,11 +38,13 @@ def build_message(*, key: str, sender: str, to: list[str] | tuple[str, ...], sub
     # To an internationalised address (RFC 6532) the headers are raw UTF-8: an encoded word is not
     # allowed in an address, and the outbox sends such mail only with SMTPUTF8.
     international = not all(address.isascii() for address in (sender, *to))
-    msg = EmailMessage(policy=policy.SMTPUTF8 if international else policy.SMTP)
+    # (policy.SMTP's, with the plain headers stored as they are: judge.mail.outbound.plain_headers)
+    msg = EmailMessage(policy=plain_headers.SMTPUTF8 if international else plain_headers.SMTP)
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = ", ".join(to)
     msg["Subject"] = subject
-    msg["Date"] = formatdate(date, localtime=False, usegmt=True)
+    # "+0000", as the standard path wrote "GMT" back anyway
+    msg["Date"] = format_datetime(datetime.fromtimestamp(time.time() if date is None else date, timezone.utc))
     msg["Message-ID"] = f"<{stable_message_id(key, domain)}>"
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to is not None else "auto-generated"
     # Microsoft's auto-responders do not read RFC 3834; this asks them not to answer either.

@@ -29,7 +29,9 @@ class Reports:
         loader = (jinja2.PackageLoader("judge.templates", ".") if directory is None
                   else jinja2.FileSystemLoader(str(directory)))
         self.env = jinja2.Environment(
-            loader=loader, undefined=jinja2.StrictUndefined,
+            # auto_reload off: a template is read and compiled once per process, not looked at on disk
+            # again at every mail (the templates change only with the judge's code)
+            loader=loader, undefined=jinja2.StrictUndefined, auto_reload=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
         self.env.filters.update(FILTERS)  # wrap, columns, table, listing: see textlayout.py
 

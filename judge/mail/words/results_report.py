@@ -7,6 +7,9 @@ builds and removals due.
 """
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +23,31 @@ from .outcome_words import contest_of, explain, order_words, phase_contests, pla
 def _adjusts(variant: Variant, phase: str) -> bool:
     cal = variant.calendar
     return cal.adjusts(cal.parse(phase))
+
+
+# A phase's section is the same in every copy of the report but under fog (each reader's outcomes are
+# cut to what it sees): the last few are kept, by content, so that the players' copies share one.
+_SECTIONS: OrderedDict[tuple[object, ...], tuple[Variant, dict[str, Any]]] = OrderedDict()
+_SECTIONS_KEPT = 16
+_SECTIONS_LOCK = threading.Lock()     # (a courier's run and a reply may render at once)
+
+
+def shared_section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
+                   silent: frozenset[str] = frozenset(), fog: bool = False) -> dict[str, Any]:
+    """phase_section, made once for the copies of one report (the answer is shared: only read)."""
+    key = (id(variant), json.dumps(result, sort_keys=True, default=str), tuple(sorted(players.items())),
+           tuple(sorted(silent)), fog)
+    with _SECTIONS_LOCK:
+        kept = _SECTIONS.get(key)
+        if kept is not None and kept[0] is variant:      # (the variant is held: its id is not reused meanwhile)
+            _SECTIONS.move_to_end(key)
+            return kept[1]
+    section = phase_section(variant, result, players, silent, fog)
+    with _SECTIONS_LOCK:
+        _SECTIONS[key] = variant, section
+        if len(_SECTIONS) > _SECTIONS_KEPT:
+            _SECTIONS.popitem(last=False)
+    return section
 
 
 def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
@@ -67,7 +95,7 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
     silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
     fog = payload.get("fog")      # cut to what the reader's powers see (judge.games.fog)
     stood_in = {o["power"] for r in payload["results"] for o in r["outcomes"] if o.get("stand_in")}
-    sections = [phase_section(variant, r, players, silent, fog is not None) for r in payload["results"]
+    sections = [shared_section(variant, r, players, silent, fog is not None) for r in payload["results"]
                 if r["outcomes"] or r["dislodged"] or r["standoffs"]]
     due = payload["adjustments"]
     centre_rows = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 WIDTH = 77
 
@@ -19,15 +20,21 @@ def wrap(text: str, indent: str = "", first: str | None = None, width: int = WID
 
 
 def _filled(text: str, width: int, first: str = "", indent: str = "") -> list[str]:
+    return list(_filled_once(text, width, first, indent))
+
+
+# the same paragraphs come in every copy of a report (7 players' and the master's): filled once
+@lru_cache(maxsize=4096)
+def _filled_once(text: str, width: int, first: str, indent: str) -> tuple[str, ...]:
     lines = textwrap.wrap(" ".join(text.split()), width=width, initial_indent=first, subsequent_indent=indent,
                           break_long_words=False, break_on_hyphens=False)
     if len(lines) < 2 or " " in lines[-1][len(indent):]:
-        return lines
+        return tuple(lines)
     above = first if len(lines) == 2 else indent
     kept, _, word = lines[-2][len(above):].rpartition(" ")
     if " " in kept and len(indent) + len(word) + 1 + len(lines[-1]) - len(indent) <= width:
         lines[-2:] = [above + kept, indent + word + " " + lines[-1][len(indent):]]   # two words end it
-    return lines
+    return tuple(lines)
 
 
 def columns(rows: Iterable[Sequence[str]], indent: int = 2, gap: int = 2, max_left: int = 44,
