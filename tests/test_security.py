@@ -1,8 +1,11 @@
 """The security suite: each attack on a running `judge serve`, by mail over SMTP, and that it fails.
 
-One test per attack. The judge under attack (tests/securityjudge.py) runs a game under way, alpha,
-with seven players and a master. Attacks that are not by mail (a message dispatched again after a
-crash, mail read out of its arrival order) use the in-process judge of tests/mailjudge.py.
+One test per attack. One judge serves the whole module (tests/securityjudge.py, started once: a
+`judge serve` costs seconds), and each test plays at its own `table` on it: its own game under way
+with seven players and a master, its own accounts, addresses and computers, so that no test sees
+another's mail, nor another's wrong passwords counted against it. Attacks that are not by mail (a
+message dispatched again after a crash, mail read out of its arrival order) use the in-process
+judge of tests/mailjudge.py.
 """
 from __future__ import annotations
 
@@ -17,131 +20,161 @@ from judge.mail.screening.password_guard import FREE
 from mailjudge import MailJudge, mail
 from securityjudge import JUDGE, ServedJudge, compose
 
+pytestmark = pytest.mark.xdist_group("security")     # one worker starts the one judge
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    judge = ServedJudge(tmp_path_factory.mktemp("served"))
+    yield judge
+    judge.stop()
+
 
 @pytest.fixture
-def judge(tmp_path):
-    served = ServedJudge(tmp_path)
-    yield served
-    served.stop()
+def table(served):
+    """This test's own game, accounts, addresses and computers on the module's judge."""
+    return served.table()
 
 
 def to(outs, address):
     return [o for o in outs if address in o.to]
 
 
+RELAY = "127.0.0.1"     # the relay in front ([smtp] relays): it may name the client with XFORWARD
+
+
 # -- guessing passwords ------------------------------------------------------------------------------
-def test_register_guessing_then_set_address_is_stopped(judge):
+def test_register_guessing_then_set_address_is_stopped(table):
     """Issue 12 #7: `REGISTER account guess` + `SET ADDRESS thief@` from a forged From, MAIL FROM
     changed every time. Guesses are counted (per account and source), and the right password, when
     finally tried, is no longer checked: the address never changes."""
+    france, thief = table.france, table.at("thief")
     for n in range(16):
-        judge.mail("france@dip.test", f"register france guess{n}\nset address thief@evil.test",
-                   mail_from=f"bounce{n}@evil.test")
-    outs = judge.mail("france@dip.test", "register france france-pw\nset address thief@evil.test",
-                      mail_from="bounce99@evil.test")
-    assert judge.service.accounts.get("france").addresses == ("france@dip.test",)
-    assert "too many wrong passwords" in to(outs, "france@dip.test")[0].text
-    assert judge.rows("SELECT count(*) FROM guard_failures WHERE subject = 'account:france'")[0][0] >= FREE["from"]
-    assert not any("thief@evil.test" in o.to for o in outs)
+        table.mail(france.address, f"register {france.account} guess{n}\nset address {thief}",
+                   mail_from=table.at(f"bounce{n}"))
+    outs = table.mail(france.address, f"register {france.account} {france.password}\nset address {thief}",
+                      mail_from=table.at("bounce99"))
+    assert table.service.accounts.get(france.account).addresses == (france.address,)
+    assert "too many wrong passwords" in to(outs, france.address)[0].text
+    [[counted]] = table.judge.rows("SELECT count(*) FROM guard_failures WHERE subject = ?",
+                                   [f"account:{france.account}"])
+    assert counted >= FREE["from"]
+    assert not any(thief in o.to for o in outs)
 
 
 @pytest.mark.parametrize("command", [
-    "signon Falpha {pw}", "register france {pw}", "join alpha {pw}", "observe alpha {pw}", "create beta {pw}",
-    "become master {pw}"])
-def test_every_command_that_takes_a_password_is_guarded(judge, command):
+    "signon F{game} {pw}", "register {account} {pw}", "join {game} {pw}", "observe {game} {pw}",
+    "create {other} {pw}", "become master {pw}"])
+def test_every_command_that_takes_a_password_is_guarded(table, command):
     """Each command that checks a password goes through the one guard: after the free guesses
     (each from a new envelope sender), even the right password is refused for a while."""
+    france = table.france
+
+    def said(password: str) -> str:
+        return command.format(game=table.game, other=table.other, account=france.account, pw=password)
+
     for n in range(FREE["account"]):
-        judge.mail("france@dip.test", command.format(pw=f"guess{n}"), mail_from=f"b{n}@evil.test")
-    outs = judge.mail("france@dip.test", command.format(pw="france-pw"), mail_from="b99@evil.test")
-    assert "too many wrong passwords" in to(outs, "france@dip.test")[0].text
-    assert judge.service.status("alpha").master == "gm"
-    assert "beta" not in [g.name for g in judge.service.list_games()]
+        table.mail(france.address, said(f"guess{n}"), mail_from=table.at(f"b{n}"))
+    outs = table.mail(france.address, said(france.password), mail_from=table.at("b99"))
+    assert "too many wrong passwords" in to(outs, france.address)[0].text
+    assert table.service.status(table.game).master == table.gm.account
+    assert table.other not in [g.name for g in table.service.list_games()]
 
 
-def test_rotating_mail_from_from_and_computer_does_not_reset_the_account_count(judge):
+def test_rotating_mail_from_from_and_computer_does_not_reset_the_account_count(table):
     """Every guess from a new envelope sender, a new From and a new loopback address: the
     account's own count still stops the guessing."""
     for n in range(FREE["account"]):
-        judge.mail(f"m{n}@evil.test", f"signon Falpha guess{n}\nA Par - Pic", peer=f"127.0.0.{10 + n}")
-    outs = judge.mail("m99@evil.test", "signon Falpha france-pw\nA Par - Pic", peer="127.0.0.99")
-    assert judge.orders("FRANCE") == []
-    assert "too many wrong passwords" in to(outs, "m99@evil.test")[0].text
+        table.mail(table.at(f"m{n}"), f"signon F{table.game} guess{n}\nA Par - Pic", peer=table.peer(10 + n))
+    outs = table.mail(table.at("m99"), f"signon F{table.game} {table.france.password}\nA Par - Pic",
+                      peer=table.peer(99))
+    assert table.orders("FRANCE") == []
+    assert "too many wrong passwords" in to(outs, table.at("m99"))[0].text
 
 
-def test_one_computer_guessing_many_accounts_is_stopped(judge):
+def test_one_computer_guessing_many_accounts_is_stopped(table):
     """Per source: three wrong guesses from one computer, each for another account and from other
     addresses, and that computer's next password is not checked, even a right one."""
+    italy = table.italy
     for n, power in enumerate(["A", "E", "G"]):
-        judge.mail(f"x{n}@evil.test", f"signon {power}alpha guess", peer="127.0.0.20")
-    outs = judge.mail("x9@evil.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.20")
-    assert judge.orders("ITALY") == []
+        table.mail(table.at(f"x{n}"), f"signon {power}{table.game} guess", peer=table.peer(20))
+    outs = table.mail(table.at("x9"), f"signon I{table.game} {italy.password}\nA Ven H", peer=table.peer(20))
+    assert table.orders("ITALY") == []
     assert any("too many wrong passwords" in o.text for o in outs)
-    judge.mail("italy@dip.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.3")   # elsewhere: fine
-    assert judge.orders("ITALY") == ["A Ven H"]
+    table.mail(italy.address, f"signon I{table.game} {italy.password}\nA Ven H", peer=table.peer(3))  # elsewhere: fine
+    assert table.orders("ITALY") == ["A Ven H"]
 
 
-def test_a_guessing_attack_cannot_lock_the_owner_out(judge):
+def test_a_guessing_attack_cannot_lock_the_owner_out(table):
     """Lockout as denial of service: while a guesser writing from other addresses has passwords
     for France refused to everyone else, France's password from her own address still works, and
     so does her secret reply address."""
-    secret = judge.secret_of("france")
+    france, stranger = table.france, table.at("stranger", "else")
+    secret = table.secret_of(france)
     for n in range(FREE["account"] + 3):
-        judge.mail(f"m{n}@evil.test", f"signon Falpha guess{n}", peer=f"127.0.1.{n + 1}")
-    refused = judge.mail("stranger@else.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.2.1")
-    assert "too many wrong passwords" in to(refused, "stranger@else.test")[0].text
-    judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
-    assert judge.orders("FRANCE") == ["A Par - Bur"]
-    judge.mail("france@dip.test", "A Par - Pic", to=secret)
-    assert judge.orders("FRANCE") == ["A Par - Pic"]
+        table.mail(table.at(f"m{n}"), f"signon F{table.game} guess{n}", peer=table.peer(n + 1, subnet=1))
+    refused = table.mail(stranger, f"signon F{table.game} {france.password}\nA Par - Bur",
+                         peer=table.peer(1, subnet=2))
+    assert "too many wrong passwords" in to(refused, stranger)[0].text
+    table.mail(france.address, f"signon F{table.game} {france.password}\nA Par - Bur")
+    assert table.orders("FRANCE") == ["A Par - Bur"]
+    table.mail(france.address, "A Par - Pic", to=secret)
+    assert table.orders("FRANCE") == ["A Par - Pic"]
 
 
-def test_the_owner_is_told_of_wrong_guesses(judge):
+def test_the_owner_is_told_of_wrong_guesses(table):
     """A wrong password from an address not the owner's: the owner hears of it at their own address
     (once an hour at most), without the guess."""
-    told = to(judge.mail("m@evil.test", "signon Falpha hunter2"), "france@dip.test")
-    assert len(told) == 1 and "wrong password for your account france" in told[0].text
-    assert "m@evil.test" in told[0].text and "hunter2" not in told[0].raw.decode("latin-1")
-    assert to(judge.mail("m2@evil.test", "signon Falpha hunter3"), "france@dip.test") == []   # not again this hour
+    france, guesser = table.france, table.at("m")
+    told = to(table.mail(guesser, f"signon F{table.game} hunter2"), france.address)
+    assert len(told) == 1 and f"wrong password for your account {france.account}" in told[0].text
+    assert guesser in told[0].text and "hunter2" not in told[0].raw.decode("latin-1")
+    again = table.mail(table.at("m2"), f"signon F{table.game} hunter3")
+    assert to(again, france.address) == []        # not again this hour
 
 
-def test_guesses_through_a_relay_lock_out_no_bystander(judge):
+def test_guesses_through_a_relay_lock_out_no_bystander(table):
     """Every mail comes from the relay in front (127.0.0.1, naming no client): a guesser's wrong
     passwords for France are not counted against that address, so Italy's right password from a
     stranger's address still works, and France's own from her address too (she is told instead)."""
+    france, italy, stranger = table.france, table.italy, table.at("stranger", "else")
     for n in range(FREE["account"] + 3):
-        judge.mail(f"m{n}@evil.test", f"signon Falpha guess{n}", peer="127.0.0.1")
-    outs = judge.mail("travelling@else.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1")
-    assert judge.orders("ITALY") == ["A Ven H"], [o.text for o in outs]
-    outs = judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.0.1")
-    assert judge.orders("FRANCE") == ["A Par - Bur"], [o.text for o in outs]
-    refused = judge.mail("stranger@else.test", "signon Falpha france-pw\nA Par - Pic", peer="127.0.0.1")
-    assert "too many wrong passwords" in to(refused, "stranger@else.test")[0].text     # the account's count holds
+        table.mail(table.at(f"m{n}"), f"signon F{table.game} guess{n}", peer=RELAY)
+    outs = table.mail(table.at("travelling", "else"), f"signon I{table.game} {italy.password}\nA Ven H", peer=RELAY)
+    assert table.orders("ITALY") == ["A Ven H"], [o.text for o in outs]
+    outs = table.mail(france.address, f"signon F{table.game} {france.password}\nA Par - Bur", peer=RELAY)
+    assert table.orders("FRANCE") == ["A Par - Bur"], [o.text for o in outs]
+    refused = table.mail(stranger, f"signon F{table.game} {france.password}\nA Par - Pic", peer=RELAY)
+    assert "too many wrong passwords" in to(refused, stranger)[0].text     # the account's count holds
 
 
-def test_the_client_a_relay_names_is_counted_not_the_relay(judge):
+def test_the_client_a_relay_names_is_counted_not_the_relay(table):
     """XFORWARD from the relay names the computer each mail came from: three wrong guesses from one,
     each at another account, and its next password is not checked; another computer behind the same
     relay signs on."""
+    italy, guesser, other = table.italy, table.client(5), table.client(7)
     for n, power in enumerate(["A", "E", "G"]):
-        judge.mail(f"x{n}@evil.test", f"signon {power}alpha guess", peer="127.0.0.1", client="203.0.113.5")
-    outs = judge.mail("x9@evil.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1", client="203.0.113.5")
-    assert judge.orders("ITALY") == [] and any("too many wrong passwords" in o.text for o in outs)
-    judge.mail("x10@else.test", "signon Ialpha italy-pw\nA Ven H", peer="127.0.0.1", client="198.51.100.7")
-    assert judge.orders("ITALY") == ["A Ven H"]
-    assert judge.rows("SELECT peer FROM inbound ORDER BY id DESC LIMIT 1")[0][0].startswith("198.51.100.7:40000 via ")
+        table.mail(table.at(f"x{n}"), f"signon {power}{table.game} guess", peer=RELAY, client=guesser)
+    outs = table.mail(table.at("x9"), f"signon I{table.game} {italy.password}\nA Ven H", peer=RELAY, client=guesser)
+    assert table.orders("ITALY") == [] and any("too many wrong passwords" in o.text for o in outs)
+    signer = table.at("x10", "else")
+    table.mail(signer, f"signon I{table.game} {italy.password}\nA Ven H", peer=RELAY, client=other)
+    assert table.orders("ITALY") == ["A Ven H"]
+    [[peer]] = table.judge.rows("SELECT peer FROM inbound WHERE mail_from = ?", [signer])
+    assert peer.startswith(f"{other}:40000 via ")
 
 
-def test_a_forger_of_the_owners_address_does_not_lock_the_owner_out(judge):
+def test_a_forger_of_the_owners_address_does_not_lock_the_owner_out(table):
     """Guesses in mail forged from France's own address, from one computer: that computer is held
     back; France writing from her own address, from hers, is not (her password is taken)."""
+    france, forger, hers = table.france, table.client(66), table.client(8)
     for n in range(FREE["from"] + 2):
-        judge.mail("france@dip.test", f"signon Falpha guess{n}", peer="127.0.0.1", client="203.0.113.66")
-    held = judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Pic", peer="127.0.0.1",
-                      client="203.0.113.66")
-    assert judge.orders("FRANCE") == [] and "too many wrong passwords" in to(held, "france@dip.test")[0].text
-    judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Bur", peer="127.0.0.1", client="192.0.2.8")
-    assert judge.orders("FRANCE") == ["A Par - Bur"]
+        table.mail(france.address, f"signon F{table.game} guess{n}", peer=RELAY, client=forger)
+    held = table.mail(france.address, f"signon F{table.game} {france.password}\nA Par - Pic", peer=RELAY,
+                      client=forger)
+    assert table.orders("FRANCE") == [] and "too many wrong passwords" in to(held, france.address)[0].text
+    table.mail(france.address, f"signon F{table.game} {france.password}\nA Par - Bur", peer=RELAY, client=hers)
+    assert table.orders("FRANCE") == ["A Par - Bur"]
 
 
 def test_the_owner_signing_on_while_strangers_are_held_back_is_told(tmp_path):
@@ -165,15 +198,16 @@ def test_the_owner_signing_on_while_strangers_are_held_back_is_told(tmp_path):
         j.close()
 
 
-def test_xforward_from_a_computer_that_is_no_relay_is_refused(judge):
+def test_xforward_from_a_computer_that_is_no_relay_is_refused(served):
     """Only the relays in [smtp] relays may name another computer: anyone else is refused, and
-    XFORWARD is not even offered to them."""
+    XFORWARD is not even offered to them. (No mail is sent: no table is needed, and 127.0.0.2 is no
+    table's computer.)"""
     import smtplib
-    with smtplib.SMTP("127.0.0.1", judge.port, source_address=("127.0.0.2", 0)) as smtp:
+    with smtplib.SMTP("127.0.0.1", served.port, source_address=("127.0.0.2", 0)) as smtp:
         smtp.ehlo("evil.test")
         assert not smtp.has_extn("xforward")
         assert smtp.docmd("XFORWARD", "ADDR=198.51.100.7")[0] == 550
-    with smtplib.SMTP("127.0.0.1", judge.port) as smtp:
+    with smtplib.SMTP("127.0.0.1", served.port, source_address=(RELAY, 0)) as smtp:
         smtp.ehlo("relay.dip.test")
         assert smtp.has_extn("xforward")
         assert smtp.docmd("XFORWARD", "ADDR=198.51.100.7 COLOUR=red")[0] == 501
@@ -182,76 +216,80 @@ def test_xforward_from_a_computer_that_is_no_relay_is_refused(judge):
 
 
 # -- secret reply addresses --------------------------------------------------------------------------
-def test_a_foreign_signon_is_answered_to_the_owner_only(judge):
+def test_a_foreign_signon_is_answered_to_the_owner_only(table):
     """The right password from a thief's address: the answer, and with it France's secret reply
     address, goes to France's own address only, saying plainly someone else may have sent it."""
-    outs = judge.mail("thief@evil.test", "signon Falpha france-pw\nA Par - Bur")
-    assert to(outs, "thief@evil.test") == []
-    [own] = to(outs, "france@dip.test")
-    assert own.to == ["france@dip.test"] and "Someone else may have sent it" in own.text
-    assert all(o.to == ["france@dip.test"] for o in outs if "judge+" in str(o.mail["Reply-To"] or ""))
+    france, thief = table.france, table.at("thief")
+    outs = table.mail(thief, f"signon F{table.game} {france.password}\nA Par - Bur")
+    assert to(outs, thief) == []
+    [own] = to(outs, france.address)
+    assert own.to == [france.address] and "Someone else may have sent it" in own.text
+    assert all(o.to == [france.address] for o in outs if "judge+" in str(o.mail["Reply-To"] or ""))
 
 
-def test_a_reply_to_set_by_a_forger_never_gets_the_secret_address(judge):
+def test_a_reply_to_set_by_a_forger_never_gets_the_secret_address(table):
     """From: france@, Reply-To: thief@ with France's password: answered to France only."""
-    outs = judge.mail("france@dip.test", "signon Falpha france-pw", headers={"Reply-To": "thief@evil.test"})
-    assert to(outs, "thief@evil.test") == [] and to(outs, "france@dip.test")
+    france, thief = table.france, table.at("thief")
+    outs = table.mail(france.address, f"signon F{table.game} {france.password}", headers={"Reply-To": thief})
+    assert to(outs, thief) == [] and to(outs, france.address)
 
 
-def test_a_token_only_in_cc_does_not_sign_on(judge):
+def test_a_token_only_in_cc_does_not_sign_on(table):
     """The secret address in Cc (or To) but not among the envelope recipients proves nothing."""
-    secret = judge.secret_of("france")
-    judge.mail("france@dip.test", "A Par - Pic", to="judge@dip.test", rcpt=["judge@dip.test"],
+    secret = table.secret_of(table.france)
+    table.mail(table.france.address, "A Par - Pic", to="judge@dip.test", rcpt=["judge@dip.test"],
                headers={"Cc": secret, "Delivered-To": secret})
-    assert judge.orders("FRANCE") == []
+    assert table.orders("FRANCE") == []
 
 
-def test_an_allys_reply_all_to_the_token_does_not_sign_on(judge):
+def test_an_allys_reply_all_to_the_token_does_not_sign_on(table):
     """Germany answers all to a mail France sent to her secret address: delivered to the token, but
     from Germany's address, so it is not France's."""
-    secret = judge.secret_of("france")
-    outs = judge.mail("germany@dip.test", "A Par - Pic", to=secret)
-    assert judge.orders("FRANCE") == []
-    [reply] = to(outs, "germany@dip.test")
+    secret = table.secret_of(table.france)
+    outs = table.mail(table.germany.address, "A Par - Pic", to=secret)
+    assert table.orders("FRANCE") == []
+    [reply] = to(outs, table.germany.address)
     assert "not read as theirs" in reply.text and secret not in reply.raw.decode("latin-1")
 
 
-def test_a_token_for_one_game_does_not_sign_on_to_another(judge):
+def test_a_token_for_one_game_does_not_sign_on_to_another(table):
     """France plays in alpha and beta: her alpha reply address neither signs on to beta, nor
     changes what is the whole account's (password, address)."""
-    svc = judge.service
-    svc.create_game("beta", master="gm")
-    for p in ["austria", "england", "france", "germany", "italy", "russia", "turkey"]:
-        svc.join("beta", p, [p.upper()])
-    secret = judge.secret_of("france")
-    outs = judge.mail("france@dip.test", "signon Fbeta\nA Par - Bur\nset password mine\nset address x@evil.test",
+    svc, france, beta = table.service, table.france, table.other
+    svc.create_game(beta, master=table.gm.account)
+    for power, player in table.players.items():
+        svc.join(beta, player.account, [power.upper()])
+    secret = table.secret_of(france)
+    outs = table.mail(france.address, f"signon F{beta}\nA Par - Bur\nset password mine\nset address {table.at('x')}",
                       to=secret)
-    assert [o["written"] for o in svc.confirmation("beta", "FRANCE").orders] == []
-    assert svc.accounts.get("france").addresses == ("france@dip.test",)
-    assert svc.accounts.check_password("france", "france-pw")
-    assert "password is needed" in to(outs, "france@dip.test")[0].text
+    assert table.orders("FRANCE", beta) == []
+    assert svc.accounts.get(france.account).addresses == (france.address,)
+    assert svc.accounts.check_password(france.account, france.password)
+    assert "password is needed" in to(outs, france.address)[0].text
 
 
 @pytest.mark.parametrize("rotation", ["set password", "set address", "set newreply", "eject", "replace"])
-def test_an_old_secret_address_stops_working(judge, rotation):
+def test_an_old_secret_address_stops_working(table, rotation):
     """A secret reply address is replaced on SET PASSWORD, SET ADDRESS, SET NEWREPLY (on request),
     and for the ousted player on EJECT and REPLACE: mail to the old one is not France's any more."""
-    secret = judge.secret_of("france")
-    frm = "france@dip.test"
+    france, gm = table.france, table.gm
+    secret = table.secret_of(france)
+    frm = france.address
+    signon = f"signon F{table.game} {france.password}"
     if rotation == "set password":
-        judge.mail(frm, "signon Falpha france-pw\nset password better-pw")
+        table.mail(frm, f"{signon}\nset password better-pw")
     elif rotation == "set address":
-        judge.mail(frm, "signon Falpha france-pw\nset address france2@dip.test")
-        frm = "france2@dip.test"
+        frm = table.at("france2", "dip")
+        table.mail(france.address, f"{signon}\nset address {frm}")
     elif rotation == "set newreply":
-        judge.mail(frm, "A Par H", to=secret)
-        judge.mail(frm, "set newreply", to=secret)
+        table.mail(frm, "A Par H", to=secret)
+        table.mail(frm, "set newreply", to=secret)
     else:
-        judge.mail("gm@dip.test", "signon Malpha gm-secret\n" + ("eject France" if rotation == "eject"
-                                                                  else "replace France spare@dip.test"))
-    before = judge.orders("FRANCE")
-    outs = judge.mail(frm, "A Par - Pic", to=secret)
-    assert judge.orders("FRANCE") == before and "A Par - Pic" not in before
+        table.mail(gm.address, f"signon M{table.game} {gm.password}\n" + (
+            "eject France" if rotation == "eject" else f"replace France {table.spare.address}"))
+    before = table.orders("FRANCE")
+    outs = table.mail(frm, "A Par - Pic", to=secret)
+    assert table.orders("FRANCE") == before and "A Par - Pic" not in before
     assert "no longer knows" in to(outs, frm)[0].text
 
 
@@ -270,31 +308,34 @@ def test_a_delivered_to_header_written_by_the_sender_does_not_sign_on_by_imap(tm
 
 
 # -- replays -----------------------------------------------------------------------------------------
-def test_a_replay_with_a_header_added_is_not_applied(judge):
+def test_a_replay_with_a_header_added_is_not_applied(table):
     """The same mail again with one header added: not applied, so its old orders do not replace
     the newer ones."""
-    first = compose("france@dip.test", "signon Falpha france-pw\nA Par - Bur")
-    judge.send(first, mail_from="france@dip.test")
-    judge.mail("france@dip.test", "signon Falpha france-pw\nA Par - Pic")
-    outs = judge.send(b"X-Resent: yes\r\n" + first, mail_from="france@dip.test")
-    assert judge.orders("FRANCE") == ["A Par - Pic"]
-    assert "was not read again" in to(outs, "france@dip.test")[0].text
+    france = table.france
+    signon = f"signon F{table.game} {france.password}"
+    first = compose(france.address, f"{signon}\nA Par - Bur")
+    table.send(first, mail_from=france.address)
+    table.mail(france.address, f"{signon}\nA Par - Pic")
+    outs = table.send(b"X-Resent: yes\r\n" + first, mail_from=france.address)
+    assert table.orders("FRANCE") == ["A Par - Pic"]
+    assert "was not read again" in to(outs, france.address)[0].text
 
 
-def test_a_replay_without_message_id_is_not_applied(judge):
+def test_a_replay_without_message_id_is_not_applied(table):
     """A mail without a Message-ID, sent again with a header added; and a mail that had one, sent
     again with it removed: neither is applied again."""
-    bare = compose("germany@dip.test", "signon Galpha germany-pw\nA Ber - Kie", message_id=False)
-    judge.send(bare, mail_from="germany@dip.test")
-    judge.mail("germany@dip.test", "signon Galpha germany-pw\nA Ber - Mun")
-    judge.send(b"X-Loop: 1\r\n" + bare, mail_from="germany@dip.test")
-    assert judge.orders("GERMANY") == ["A Ber - Mun"]
-    had = compose("italy@dip.test", "signon Ialpha italy-pw\nA Ven - Tyr")
-    judge.send(had, mail_from="italy@dip.test")
-    judge.mail("italy@dip.test", "signon Ialpha italy-pw\nA Ven H")
+    germany, italy = table.germany, table.italy
+    bare = compose(germany.address, f"signon G{table.game} {germany.password}\nA Ber - Kie", message_id=False)
+    table.send(bare, mail_from=germany.address)
+    table.mail(germany.address, f"signon G{table.game} {germany.password}\nA Ber - Mun")
+    table.send(b"X-Loop: 1\r\n" + bare, mail_from=germany.address)
+    assert table.orders("GERMANY") == ["A Ber - Mun"]
+    had = compose(italy.address, f"signon I{table.game} {italy.password}\nA Ven - Tyr")
+    table.send(had, mail_from=italy.address)
+    table.mail(italy.address, f"signon I{table.game} {italy.password}\nA Ven H")
     stripped = b"\r\n".join(line for line in had.split(b"\r\n") if not line.lower().startswith(b"message-id:"))
-    judge.send(stripped, mail_from="italy@dip.test")
-    assert judge.orders("ITALY") == ["A Ven H"]
+    table.send(stripped, mail_from=italy.address)
+    assert table.orders("ITALY") == ["A Ven H"]
 
 
 def test_older_mail_read_after_newer_mail_does_not_replace_its_orders(tmp_path):
@@ -314,32 +355,37 @@ def test_older_mail_read_after_newer_mail_does_not_replace_its_orders(tmp_path):
 
 
 # -- passwords at rest -------------------------------------------------------------------------------
-def test_no_password_stays_in_the_archive_or_a_backup(judge, tmp_path):
+def test_no_password_stays_in_the_archive_or_a_backup(table, tmp_path):
     """After the mail is handled its raw copy holds no password (nor does its exact redelivery),
-    in the judge file on disk or in a backup of it."""
-    raw = compose("turkey@dip.test", "signon Talpha turkey-pw\nset password Zebra-Quartz-71\nF Ank - Bla",
-                  headers={"Subject": "signon Talpha turkey-pw"})
-    judge.send(raw, mail_from="turkey@dip.test")
-    judge.send(raw, mail_from="turkey@dip.test")            # redelivered, byte for byte
-    judge.mail("russia@dip.test", "<p>signon Ralpha russia-pw</p>", html=True)
+    in the judge file on disk or in a backup of it. (The passwords are this table's own: no other
+    test's mail holds them.)"""
+    turkey, russia, judge = table.turkey, table.russia, table.judge
+    new = f"Zebra-{table.n}-Quartz"
+    turkeys = [turkey.password.encode(), new.encode()]
+    raw = compose(turkey.address, f"signon T{table.game} {turkey.password}\nset password {new}\nF Ank - Bla",
+                  headers={"Subject": f"signon T{table.game} {turkey.password}"})
+    table.send(raw, mail_from=turkey.address)
+    table.send(raw, mail_from=turkey.address)            # redelivered, byte for byte
+    table.mail(russia.address, f"<p>signon R{table.game} {russia.password}</p>", html=True)
     stored = [bytes(r[0]) for r in judge.rows("SELECT raw FROM inbound")]
-    assert stored and not any(b"turkey-pw" in r or b"Zebra-Quartz-71" in r or b"russia-pw" in r for r in stored)
-    assert judge.orders("TURKEY") == ["F Ank - Bla"]
+    assert stored and not any(pw in r for r in stored for pw in [*turkeys, russia.password.encode()])
+    assert table.orders("TURKEY") == ["F Ank - Bla"]
     judge.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     for path in judge.db.parent.glob("judge.sqlite*"):
         data = path.read_bytes()
-        assert b"turkey-pw" not in data and b"Zebra-Quartz-71" not in data, path
-    subprocess.run([str(JUDGE), "backup", str(tmp_path / "bk")], cwd=tmp_path, check=True, capture_output=True)
+        assert not any(pw in data for pw in turkeys), path
+    subprocess.run([str(JUDGE), "backup", str(tmp_path / "bk")], cwd=judge.dir, check=True, capture_output=True)
     for path in (tmp_path / "bk").rglob("*"):
         if path.is_file():
-            assert b"turkey-pw" not in path.read_bytes() and b"Zebra-Quartz-71" not in path.read_bytes(), path
+            assert not any(pw in path.read_bytes() for pw in turkeys), path
 
 
-def test_a_served_judge_hashes_passwords_at_the_shipped_cost(judge):
+def test_a_served_judge_hashes_passwords_at_the_shipped_cost(table):
     """In-process the tests hash cheaply (tests/conftest.py); a real `judge serve` must not: a password
     set by mail is stored as scrypt at the cost the judge ships (n = 2**14, r = 8, p = 1)."""
-    judge.mail("turkey@dip.test", "signon Talpha turkey-pw\nset password Zebra-Quartz-71")
-    [[stored]] = judge.rows("SELECT password FROM accounts WHERE name = 'turkey'")
+    turkey = table.turkey
+    table.mail(turkey.address, f"signon T{table.game} {turkey.password}\nset password Zebra-Quartz-71")
+    [[stored]] = table.judge.rows("SELECT password FROM accounts WHERE name = ?", [turkey.account])
     assert stored.startswith(f"scrypt${2 ** 14}$8$1$")
 
 
@@ -375,17 +421,20 @@ def test_the_reply_goes_to_the_address_in_angle_brackets_behind_a_crafted_displa
     assert reply_address(mail, "envelope@dip.test") == address
 
 
-def test_header_injection_through_register_and_set_address_fails(judge):
+def test_header_injection_through_register_and_set_address_fails(table):
     """Names and addresses that would add headers or recipients are refused; no mail the judge
     queues has a header it did not write or a recipient that is not one plain address."""
-    judge.mail("ann@dip.test", "register ann\x07bcc pw")
-    judge.mail("bob@dip.test", "register bob bob-pw\nset address bob@dip.test>Bcc:<victim@evil.test")
-    judge.send(b"Reply-To: =?utf-8?q?x=0D=0ABcc=3A_v=40evil.test?= <carl@dip.test>\r\n"
-               + compose("carl@dip.test", "register carl carl-pw"), mail_from="carl@dip.test")
-    for name in ("ann\x07bcc",):
-        with pytest.raises(KeyError):
-            judge.service.accounts.get(name)
-    assert judge.service.accounts.get("bob").addresses == ("bob@dip.test",)
-    for out in judge.outbox().values():
+    n, victim = table.n, table.at("victim")
+    bob, carl = table.at("bob", "dip"), table.at("carl", "dip")
+    table.mail(table.at("ann", "dip"), f"register ann{n}\x07bcc pw")
+    table.mail(bob, f"register bob{n} bob-pw\nset address {bob}>Bcc:<{victim}")
+    table.send(f"Reply-To: =?utf-8?q?x=0D=0ABcc=3A_v=40evil.test?= <{carl}>\r\n".encode()
+               + compose(carl, f"register carl{n} carl-pw"), mail_from=carl)
+    with pytest.raises(KeyError):
+        table.service.accounts.get(f"ann{n}\x07bcc")
+    assert table.service.accounts.get(f"bob{n}").addresses == (bob,)
+    queued = table.queued()
+    assert queued
+    for out in queued:
         assert all(check_address(r) == r for r in out.to)
-        assert "victim@evil.test" not in out.to and b"\nBcc:" not in out.raw and b"\nbcc:" not in out.raw.lower()
+        assert victim not in out.to and b"\nBcc:" not in out.raw and b"\nbcc:" not in out.raw.lower()
