@@ -218,7 +218,7 @@ def test_the_master_seeks_a_player_for_a_power_still_played(j):
     assert "withdrawn: the power is no longer open" in ended(stopped)["sam"]
     assert "no power is open for takeover" in j.reply_to("sam@dip.test", "JOIN alpha sam-pw Italy").text
     master(j, "SEEK Italy")
-    assert offers(tick(j, 1)) == ["sam"], "asked afresh"
+    assert offers(tick(j)) == ["sam"], "asked afresh, in the same second too"
     assert "you now play Italy" in j.reply_to("sam@dip.test", "TAKE alpha Italy sam-pw").text
     told = deliver(j)
     [ousted] = [m for m in told if m.to == ["italy@dip.test"]]

@@ -178,7 +178,12 @@ def offer_open_powers(gf: GameFile, standbys: Sequence[str], now: datetime) -> l
         for account in chosen:
             gf.db.table("offers").insert({"power": power, "account": account, "sent_at": iso(now),
                                           "expires_at": None if expires is None else iso(expires)})
-            gf.notice(f"offer:{power}:{iso(now)}", NoticeKind.OFFER, account,
+            # the offers this standby had of this power before: a power withdrawn and offered again
+            # within one second is a new offer (and a retry after a crash counts the same, so it is
+            # still written once)
+            before = gf.db.execute("SELECT count(*) FROM notices WHERE id LIKE ? AND recipient = ?",
+                                   [f"{gf.name}:offer:{power}:%", account]).fetchone()[0]
+            gf.notice(f"offer:{power}:{iso(now)}:{before}", NoticeKind.OFFER, account,
                       {"power": power, "phase": gf.phase_now().phase, "hours": hours, "sought": power in seeking,
                        "expires": gf.times(expires, account)}, now)
             made.append((power, account))
