@@ -1,16 +1,14 @@
 """An excused miss through a real `judge serve`: France sends nothing by a deadline while her seat has
 an excuse left; the judge mails her personally (with the calendar update), tells Germany only that
 the deadline moved, moves it, and the phase is then played with the orders France sends."""
-import smtplib
-from email import message_from_bytes, policy
-
 from judge.games.clock import parse_time
 from judge.games.model import Settings
 from judge.games.service import GameService
 
-from mailjudge import POWERS, mail
+from mailjudge import POWERS
 from servers.net import wait_until
-from servers.serve import rows, start_judge, stop
+from servers.serve import start_judge, stop
+from servers.served_mail import answer_to, queued, send, text
 from test_games_helpers import orders
 
 GAME = "beta"
@@ -18,28 +16,6 @@ GAME = "beta"
 HOLDS = {"AUSTRIA": ["A VIE H", "A BUD H", "F TRI H"], "ENGLAND": ["F LON H", "F EDI H", "A LVP H"],
          "GERMANY": ["A BER H", "A MUN H", "F KIE H"], "ITALY": ["A ROM H", "A VEN H", "F NAP H"],
          "RUSSIA": ["A MOS H", "A WAR H", "F SEV H", "F STP/SC H"], "TURKEY": ["A CON H", "A SMY H", "F ANK H"]}
-
-
-def send(port: int, frm: str, body: str) -> str:
-    raw = mail(frm, body)
-    with smtplib.SMTP("127.0.0.1", port) as smtp:
-        smtp.sendmail(frm, ["judge@dip.test"], raw)
-    return raw.split(b"Message-ID: <", 1)[1].split(b">", 1)[0].decode()
-
-
-def queued(tmp_path, address: str, subject: str):
-    """The one mail with this subject queued for this address, once it is."""
-    def found():
-        return [m for m in (message_from_bytes(r[0], policy=policy.default) for r in rows(
-            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox_mail WHERE recipients LIKE ?",
-            [f'%"{address}"%'])) if str(m["Subject"]) == subject]
-    got = wait_until(found, what=f"{subject!r} for {address}")
-    assert len(got) == 1
-    return got[0]
-
-
-def text(message) -> str:
-    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def calendar(message) -> str:
@@ -73,10 +49,8 @@ def test_a_missed_deadline_with_an_excuse_left_moves_and_the_phase_is_played_wit
         assert stamp in calendar(mine) and stamp in calendar(told)
         # France answers at once: every power is in, and the phase is played with her orders
         sent = send(port, "france@dip.test", f"signon F{GAME} france-pw\nA Par - Bur\nA Mar H\nF Bre - Mao")
-        answer = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
-                                         "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
-                                         [f"In-Reply-To: <{sent}>"]), what="the answer to France's orders")
-        assert "France is in" in text(message_from_bytes(answer[0][0], policy=policy.default)), answer[0][0][-3000:]
+        answer = answer_to(tmp_path, sent)
+        assert "France is in" in text(answer), text(answer)
         wait_until(lambda: service.status(GAME).phase != "S1901M", what="spring to be played")
         after = service.status(GAME)
         assert {"A BUR", "F MAO", "A MAR"} <= set(after.position["units"]["FRANCE"])

@@ -3,27 +3,17 @@ by side on the same position (issue 24): Germany sends nothing in Fall 1901 whil
 dislodge her army in Munich. In the game played as the hobby plays (the default), Germany still gets
 her retreat and sends it by mail; in the game played by the book (`missed_orders` BOOK), the army is
 disbanded and the game goes straight on to the adjustments."""
-from email import message_from_bytes, policy
-
 from judge.games.model import MissedOrders, Settings
 from judge.games.service import GameService
 
 from mailjudge import POWERS
 from servers.net import wait_until
-from servers.serve import rows, start_judge, stop
+from servers.serve import start_judge, stop
+from servers.served_mail import answer_to, send, text
 from test_games_helpers import orders
-from test_mail_excuses_serve import send
 
 SPRING = {"AUSTRIA": ["A VIE - BOH"], "FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN H", "A BER H", "F KIE H"]}
 FALL = {"AUSTRIA": ["A BOH - MUN"], "FRANCE": ["A BUR S A BOH - MUN"]}     # Germany sends nothing
-
-
-def answer_to(tmp_path, message_id: str) -> str:
-    [(raw,)] = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
-                                       "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
-                                       [f"In-Reply-To: <{message_id}>"]), what="the answer")
-    body = message_from_bytes(raw, policy=policy.default).get_body(("plain",)).get_content()
-    return " ".join(body.split())
 
 
 def test_a_power_that_missed_a_move_retreats_by_mail_as_the_hobby_plays_and_not_by_the_book(tmp_path):
@@ -57,7 +47,7 @@ def test_a_power_that_missed_a_move_retreats_by_mail_as_the_hobby_plays_and_not_
         hobby = service.status("hob")
         assert hobby.phase == "F1901R" and hobby.powers["GERMANY"].status == "civil disorder"
         sent = send(port, "germany@dip.test", "signon Ghob germany-pw\nA Mun R Ruh")
-        assert "Germany is in" in answer_to(tmp_path, sent)
+        assert "Germany is in" in text(answer_to(tmp_path, sent))
         wait_until(lambda: service.status("hob").phase == "W1901A", what="the retreat to be played")
         after = service.status("hob")
         assert "A RUH" in after.position["units"]["GERMANY"] and "A MUN" in after.position["units"]["AUSTRIA"]

@@ -1,46 +1,14 @@
 """The standby list through a real `judge serve`: a standby registers and goes on the list by mail
 (STANDBY); Italy's player resigns; the tick mails the standby the offer; the standby takes Italy by
 TAKE, gets the hand-over mail and then orders for Italy, and the reply says Italy is in."""
-import smtplib
-from email import message_from_bytes, policy
-
 from judge.games.model import Settings
 from judge.games.service import GameService
 
-from mailjudge import POWERS, mail
-from servers.net import wait_until
-from servers.serve import rows, start_judge, stop
+from mailjudge import POWERS
+from servers.serve import start_judge, stop
+from servers.served_mail import answer_to, queued, send, text
 
 GAME = "beta"
-
-
-def send(port: int, frm: str, body: str) -> str:
-    raw = mail(frm, body)
-    with smtplib.SMTP("127.0.0.1", port) as smtp:
-        smtp.sendmail(frm, ["judge@dip.test"], raw)
-    return raw.split(b"Message-ID: <", 1)[1].split(b">", 1)[0].decode()
-
-
-def text(message) -> str:
-    return " ".join(message.get_body(("plain",)).get_content().split())
-
-
-def queued(tmp_path, address: str, subject: str):
-    """The one mail with this subject queued for this address, once it is."""
-    def found():
-        return [m for m in (message_from_bytes(r[0], policy=policy.default) for r in rows(
-            tmp_path / "var" / "judge.sqlite", "SELECT raw FROM outbox_mail WHERE recipients LIKE ?",
-            [f'%"{address}"%'])) if str(m["Subject"]) == subject]
-    got = wait_until(found, what=f"{subject!r} for {address}")
-    assert len(got) == 1
-    return got[0]
-
-
-def answer_to(tmp_path, sent: str):
-    found = wait_until(lambda: rows(tmp_path / "var" / "judge.sqlite",
-                                    "SELECT raw FROM outbox_mail WHERE instr(raw, CAST(? AS BLOB)) > 0",
-                                    [f"In-Reply-To: <{sent}>"]), what="the answer")
-    return message_from_bytes(found[0][0], policy=policy.default)
 
 
 def test_a_standby_takes_the_offered_power_by_mail_and_orders_for_it(tmp_path):
