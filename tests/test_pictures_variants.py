@@ -23,7 +23,7 @@ from judge.engine import FIFTH, load_variant, process_phase, starting_position
 from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
-from judge.pictures.scene import Scene
+from judge.pictures.scene import Scene, Text
 from judge.pictures.atlas import board_home, cells_path, fingerprint, load_layout
 from judge.pictures.projection import is_plane
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
@@ -179,3 +179,98 @@ def test_spread_pushes_crowded_places_apart_within_the_same_board():
     assert out["c8"][0] > out["c0"][0] and out["c8"][1] > out["c0"][1]    # the order of places kept
     ps = "% INFO\n%  250  400 BER    Berlin\n%  205  443 ARA/NC Aragon (north coast)\n% MAP\n%  1 1 XXX Not read\n"
     assert read_info(ps) == [(250.0, 400.0, "ber", "Berlin"), (205.0, 443.0, "ara/nc", "Aragon (north coast)")]
+
+
+# -- the picture check: names inside their cells, clear of units and of each other; owners told apart --
+
+# Colour distances are CIE76 ΔE (test_pictures_readable.de). Owned land (a power's tint) against the sea
+# and against land no one owns, and units against them; the land and units of two powers owning
+# neighbouring provinces against each other.
+OWNED_FROM_GROUND, UNIT_FROM_GROUND = 15, 25
+OWNED_FROM_NEIGHBOUR, UNIT_FROM_NEIGHBOUR = 12, 20
+NAME_GAP = 2    # pixels at least between two names, so that they read as two
+
+
+def name_boxes(variant, scene) -> dict[str, tuple[float, float, float, float]]:
+    """Each province's name as drawn on the start picture (its supply-centre mark included): the
+    box (left, top, right, bottom) of its letters in pixels, measured with the font that draws them."""
+    from judge.pictures.paint_png import load_font
+
+    by_text = {p.upper(): p for p in variant.board.provinces}
+    sc_r = style.SC_RADIUS * scene.width / 1200
+    boxes, fonts = {}, {}
+    for shape in scene.shapes[:scene.board]:
+        if not isinstance(shape, Text) or shape.text not in by_text:
+            continue
+        pid = by_text[shape.text]
+        font = fonts.get((round(shape.size), shape.bold)) or fonts.setdefault(
+            (round(shape.size), shape.bold), load_font(round(shape.size), shape.bold))
+        left, top, right, bottom = font.getbbox(shape.text, anchor=shape.anchor)
+        x, y = shape.at
+        box = [x + left, y + top, x + right, y + bottom]
+        if variant.board.provinces[pid].supply_centre:      # the mark stands before the name
+            mark = x - sc_r * 1.6
+            box = [mark - sc_r, min(box[1], y - sc_r), box[2], max(box[3], y + sc_r)]
+        boxes[pid] = tuple(box)
+    return boxes
+
+
+def unit_spots(variant, atlas) -> dict[str, tuple[float, float]]:
+    """Every place a unit may stand, at the atlas's width: each province's, each coast's, each shore's."""
+    spots = {pid: atlas.places[pid] for pid in variant.board.provinces}
+    spots.update({f"{p}/{c}": atlas.places[f"{p}/{c}"] for p, prov in variant.board.provinces.items()
+                  for c in (x.value for x in prov.coasts)})
+    spots.update({f"{p} (fleet)": at for p, at in atlas.fleet_places.items()})
+    return spots
+
+
+def picture_check(variant, atlas, scene) -> dict[str, list]:
+    """What the start picture gets wrong, by measure: names not wholly in their own cell, names over a
+    unit's place, names overlapping, and owners whose colours do not stand apart."""
+    boxes = name_boxes(variant, scene)
+    spots = unit_spots(variant, atlas)
+    sx, sy = np.array(list(spots.values())).T
+    outside, over_units, overlapping = [], [], []
+    for pid, (x0, y0, x1, y1) in sorted(boxes.items()):
+        cut = atlas.cells[max(int(y0), 0):int(np.ceil(y1)), max(int(x0), 0):int(np.ceil(x1))]
+        if x0 < 0 or y0 < 0 or x1 > atlas.width or y1 > atlas.height or (cut != atlas.label(pid)).any():
+            outside.append(pid)
+        under = np.hypot(np.clip(sx, x0, x1) - sx, np.clip(sy, y0, y1) - sy) < style.UNIT_RADIUS
+        over_units += [[pid, spot] for spot, hit in zip(spots, under, strict=True) if hit]
+    for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in itertools.combinations(sorted(boxes.items()), 2):
+        if ax0 < bx1 + NAME_GAP and bx0 < ax1 + NAME_GAP and ay0 < by1 + NAME_GAP and by0 < ay1 + NAME_GAP:
+            overlapping.append([a, b])
+    position = starting_position(variant)
+    colours = atlas.colours
+    faint = []
+    for power in sorted({*position.owners.values(), *(u.power for u in position.units)}):
+        for ground, rgb in (("sea", style.SEA), ("land", style.LAND)):
+            if de(style.territory_tint(colours[power]), rgb) < OWNED_FROM_GROUND:
+                faint.append([power, f"owned land like {ground}"])
+            if de(colours[power], rgb) < UNIT_FROM_GROUND:
+                faint.append([power, f"units like {ground}"])
+    alike = set()
+    for pid, owner in position.owners.items():
+        for n in variant.board.neighbours(pid):
+            other = position.owners.get(n)
+            if other is None or other == owner:
+                continue
+            a, b = colours[owner], colours[other]
+            if de(style.territory_tint(a), style.territory_tint(b)) < OWNED_FROM_NEIGHBOUR \
+                    or de(a, b) < UNIT_FROM_NEIGHBOUR:
+                alike.add(tuple(sorted((owner, other))))
+    return {"names outside their cell": outside, "names over a unit": over_units,
+            "names overlapping": overlapping, "colours too faint": faint,
+            "neighbours alike": [list(pair) for pair in sorted(alike)]}
+
+
+@pytest.mark.parametrize("variant_id", sorted(BOARDS))
+def test_the_start_picture_passes_the_picture_check(variant_id):
+    """Every name wholly inside its own cell and clear of every place a unit may stand and of every
+    other name; every owner's land and units apart (ΔE) from sea, unowned land and neighbouring owners.
+    A board's known faults are listed in boards.json under `faults` (the test fails when one is added
+    or mended: then take it off the list)."""
+    variant = load_variant(variant_id)
+    found = picture_check(variant, atlas_of(variant_id), painted(variant_id).start)
+    known = BOARDS[variant_id].get("faults", {})
+    assert {k: v for k, v in found.items() if v} == known

@@ -22,6 +22,7 @@ from PIL import Image, PngImagePlugin
 
 from ..engine.geography import Terrain
 from ..engine.variant import Variant
+from .owners import Pattern, distinct_owners
 from .passages import Passage, find_passages
 from .projection import Frame, is_plane, point
 from .shapes import province_order
@@ -38,6 +39,10 @@ UNIT_ROOM = 9  # the depth (half a square's side) that holds a unit's disc, styl
 # A fleet on a shore stands this many pixels (at CELLS_WIDTH) from its sea: its hull's middle on land,
 # its bow over the water.
 SHORE = (5, 9)
+
+
+# layout.json's `owners` for a board with more powers than colours that stand apart (judge.pictures.owners)
+COLOUR_AND_PATTERN = "colour and pattern"
 
 
 class NoLayout(ValueError):
@@ -68,7 +73,8 @@ def load_layout(variant_id: str) -> dict:
                        f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
     if "board_of" in own:  # the other board's geometry; this variant's own colours, if it names any
         base = load_layout(own["board_of"])
-        return {**base, "colours": {**base.get("colours", {}), **own.get("colours", {})}}
+        return {**base, "colours": {**base.get("colours", {}), **own.get("colours", {})},
+                **({"owners": own["owners"]} if "owners" in own else {})}
     return own
 
 
@@ -80,8 +86,18 @@ def power_colours(variant: Variant, layout: Mapping | None = None) -> Mapping[st
 
     if layout is None:
         layout = load_layout(variant.id) if has_layout(variant.id) else {}
+    if layout.get("owners") == COLOUR_AND_PATTERN:
+        return distinct_owners(variant)[0]
     named = layout.get("colours", {})
     return MappingProxyType({p.id: hex_rgb(named.get(p.id, p.colour)) for p in variant.powers})
+
+
+def power_patterns(variant: Variant, layout: Mapping) -> Mapping[str, Pattern]:
+    """Each power's pattern over the land it owns: only for a layout whose `owners` is "colour and
+    pattern" (more powers than colours that stand apart: Chaos); else none."""
+    if layout.get("owners") == COLOUR_AND_PATTERN:
+        return distinct_owners(variant)[1]
+    return MappingProxyType({})
 
 
 def fingerprint(variant: Variant, layout: Mapping) -> str:
@@ -137,6 +153,8 @@ class Atlas:
     # Where a fleet stands in a coastal province with one coast: on the shore nearest its place
     # (Ankara's fleet on the Black Sea, not in Ankara); missing where the place is on the shore already.
     fleet_places: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # power -> the pattern over the land it owns (a board of many powers, `power_patterns`); else empty
+    patterns: Mapping[str, Pattern] = field(default_factory=dict)
     # What every picture at one width shares, made on first use (the background's pixel classes, where
     # names go): key -> value, never changed once set, so threads may fill it side by side.
     cache: dict = field(default_factory=dict, compare=False, repr=False)
@@ -190,7 +208,7 @@ def load_atlas(variant: Variant) -> Atlas:
             if spot is not None:
                 fleets[pid] = spot
     return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order),
-                 power_colours(variant, layout), MappingProxyType(fleets))
+                 power_colours(variant, layout), MappingProxyType(fleets), power_patterns(variant, layout))
 
 
 def shore_spot(grid: np.ndarray, ys: np.ndarray, xs: np.ndarray, label: int, seas: list[int],

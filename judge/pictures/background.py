@@ -16,13 +16,21 @@ from PIL import Image
 
 from . import style
 from .atlas import Atlas
+from .owners import Pattern
 from .shapes import OPEN_WATER, UNPLAYABLE_LAND
 
-# Pixel classes: 0-255 a cell's label (its fill), STRIPE + label a stripe pixel of that cell (its
-# hatch colour when hatched, else its fill), then the three kinds of border.
-STRIPE = 256
-LAND_BORDER, SEA_BORDER, COAST = 512, 513, 514
-CLASSES = 515
+# Pixel classes: 0-255 a cell's label (its fill); STRIPE + label a pixel of that cell on a stripe
+# rising to the right (its hatch colour when hatched, else its fill), BACK + label one on a stripe
+# falling to the right, CROSSING + label one on both (an owner's pattern, owners.Pattern, picks which
+# of them take its colour); then the three kinds of border.
+STRIPE, BACK, CROSSING = 256, 512, 768
+LAND_BORDER, SEA_BORDER, COAST = 1024, 1025, 1026
+CLASSES = 1027
+
+
+# Which stripe classes an owner's pattern colours.
+PATTERN_CLASSES = {Pattern.PLAIN: (), Pattern.SLASH: (STRIPE, CROSSING), Pattern.BACKSLASH: (BACK, CROSSING),
+                   Pattern.CROSS: (STRIPE, BACK, CROSSING)}
 
 
 def scaled_cells(atlas: Atlas, width: int) -> np.ndarray:
@@ -72,8 +80,11 @@ def _classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
 
     classes = cells.astype(np.uint16)
     yy, xx = np.indices(cells.shape)
-    stripes = ((xx + yy) % max(4, round(7 * width / 1200))) == 0
-    classes[stripes] += STRIPE
+    period = max(4, round(7 * width / 1200))
+    rising, falling = ((xx + yy) % period) == 0, ((xx - yy) % period) == 0
+    classes[rising & ~falling] += STRIPE
+    classes[falling & ~rising] += BACK
+    classes[rising & falling] += CROSSING
     classes[(edge | other) & ~wet] = LAND_BORDER
     classes[edge & wet & ~(coast | coast_other)] = SEA_BORDER
     classes[coast | coast_other] = COAST
@@ -82,16 +93,19 @@ def _classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
 
 
 def paint_background(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb],
-                     water: frozenset[str], hatches: Mapping[str, style.Rgb] | None = None
+                     water: frozenset[str], hatches: Mapping[str, style.Rgb] | None = None,
+                     patterns: Mapping[str, tuple[style.Rgb, Pattern]] | None = None
                      ) -> tuple[np.ndarray, frozenset[style.Rgb]]:
     """fills: province -> colour; water: the sea provinces; hatches: province -> colour of the diagonal
-    stripes over it (frozen spaces, impassable provinces). Returns the RGB array and every colour in it."""
-    classes, palette, colours = paint_classes(atlas, width, fills, water, hatches)
+    stripes over it (frozen spaces, impassable provinces); patterns: province -> its owner's colour and
+    pattern (where the province has no hatch). Returns the RGB array and every colour in it."""
+    classes, palette, colours = paint_classes(atlas, width, fills, water, hatches, patterns)
     return np.take(palette, classes, axis=0), colours
 
 
 def paint_classes(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb], water: frozenset[str],
-                  hatches: Mapping[str, style.Rgb] | None = None
+                  hatches: Mapping[str, style.Rgb] | None = None,
+                  patterns: Mapping[str, tuple[style.Rgb, Pattern]] | None = None
                   ) -> tuple[np.ndarray, np.ndarray, frozenset[style.Rgb]]:
     """`paint_background` before its last step: each pixel's class, each class's colour, the colours.
     A picture's painter uses the classes to name each background pixel's palette entry at once."""
@@ -100,9 +114,16 @@ def paint_classes(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb], wate
     palette[OPEN_WATER] = style.OPEN_WATER
     for i, pid in enumerate(atlas.provinces, 1):
         palette[i] = fills[pid]
-    palette[STRIPE:STRIPE + 256] = palette[:256]
+    for start in (STRIPE, BACK, CROSSING):
+        palette[start:start + 256] = palette[:256]
+    for pid, (colour, pattern) in (patterns or {}).items():
+        label = atlas.label(pid)
+        for start in PATTERN_CLASSES[pattern]:
+            palette[start + label] = colour
     for pid, colour in (hatches or {}).items():
-        palette[STRIPE + atlas.label(pid)] = colour
+        label = atlas.label(pid)
+        palette[STRIPE + label] = palette[CROSSING + label] = colour
+        palette[BACK + label] = fills[pid]
     palette[LAND_BORDER] = style.LAND_BORDER
     palette[SEA_BORDER] = style.SEA_BORDER
     palette[COAST] = style.COAST

@@ -16,7 +16,8 @@ from ..engine.position import Position, Unit
 from ..engine.variant import Variant
 from . import style
 from .overlay import BUILT, centre_mark, unit_shapes
-from .scene import Circle, Line, Shape, Text, arrow, cross, dashed_ring
+from .owners import Pattern
+from .scene import Circle, Line, Polygon, Shape, Text, arrow, cross, dashed_ring
 
 
 POWERS_PER_ROW = 10  # Youngstown's and Modern's ten fit one row; Chaos's 34 take four
@@ -33,9 +34,10 @@ def legend_height(variant: Variant, width: int) -> int:
 
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
            width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None,
-           outcomes: Sequence[Outcome] = ()) -> list[Shape]:
+           outcomes: Sequence[Outcome] = (), patterns: Mapping[str, Pattern] | None = None) -> list[Shape]:
     """`counted`: the powers whose centres and units are told (fog of war); None: every power.
-    `outcomes`: the phase's, whose builds and removals the unit counts include."""
+    `outcomes`: the phase's, whose builds and removals the unit counts include. `patterns`: each
+    power's hatching of its land (a board of many powers), shown as a swatch of that land."""
     adjusting = position.phase.kind is PhaseKind.ADJUSTMENT
     units = units_after(position, outcomes if adjusting else ())
     k = width / 1200
@@ -49,7 +51,10 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         x = 14 * k + (i % per_row) * column
         y = top + (44 + (i // per_row) * ROW) * k
         colour = colours[power.id]
-        shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
+        if patterns and power.id in patterns:
+            shapes += swatch((x + r, y), r, colour, patterns[power.id])
+        else:
+            shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
         shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
         counts = (
             f"{_count(len(position.centres_of(power.id)), 'centre')}, "
@@ -109,6 +114,23 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         hatch = [Line(((x + i * 4 * k, y + 6 * k), (x + i * 4 * k + 12 * k, y - 6 * k)), style.FROZEN_HATCH,
                       max(1.0, k)) for i in range(4)]
         item("frozen", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
+    return shapes
+
+
+def swatch(at: tuple[float, float], r: float, colour: style.Rgb, pattern: Pattern) -> list[Shape]:
+    """A square of a power's owned land, as the map paints it: its tint, hatched in its pattern, edged
+    in its units' colour."""
+    x, y = at
+    square = ((x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r))
+    shapes: list[Shape] = [Polygon(square, style.territory_tint(colour), colour, max(1.5, r / 4))]
+    width = max(1.0, r / 6)
+    a = r * 0.85                    # the stripes keep inside the square's edge
+    for c in (-a, 0.0, a):          # three stripes each way: u + v = c (rising), u - v = c (falling)
+        u0, u1 = max(-a, c - a), min(a, c + a)
+        if pattern in (Pattern.SLASH, Pattern.CROSS):
+            shapes.append(Line(((x + u0, y + c - u0), (x + u1, y + c - u1)), colour, width))
+        if pattern in (Pattern.BACKSLASH, Pattern.CROSS):
+            shapes.append(Line(((x + u0, y + u0 - c), (x + u1, y + u1 - c)), colour, width))
     return shapes
 
 

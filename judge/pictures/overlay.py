@@ -9,6 +9,7 @@ blue ring round the fleet, and a failed order gets a red cross where it stopped.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -21,10 +22,12 @@ from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas
+from .paint_png import load_font
 from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, dashed_ring, towards
 
 
 BUILT = (250, 210, 40)   # the ring round a unit just built
+NAME_GAP = 3.0           # pixels (at 1200) at least between two names side by side, so they read as two
 
 
 class Places:
@@ -75,6 +78,12 @@ def unit_shapes(unit: Unit, at: Point, colour: style.Rgb, radius: float, *, outl
     letters = "F" if unit.kind is UnitKind.FLEET else "A/F"
     return [Polygon(hull, colour, outline, ring_width),
             Text((x, y + 0.05 * r), letters, radius * (1.2 if letters == "F" else 0.9), ink)]
+
+
+@functools.cache
+def name_width(text: str, size: float) -> float:
+    """How wide a province's name is drawn (bold, at this size), in pixels: as the painter's font draws it."""
+    return float(load_font(round(size)).getlength(text))
 
 
 def centre_mark(at: Point, owner_colour: style.Rgb | None, radius: float) -> list[Shape]:
@@ -129,12 +138,14 @@ class Overlay:
             ny = np.clip(sy[None, :], cy - half_h, cy + half_h)
             units = ((nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2).sum(axis=1)
             px, py, pw = placed[:len(out), 0], placed[:len(out), 1], placed[:len(out), 2]
-            names = ((np.abs(cx - px) < half_w + pw) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
-            return 3 * units + names + self._over_impassable(options, half_w, half_h)   # a unit hidden is worst
+            names = ((np.abs(cx - px) < half_w + pw + NAME_GAP) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
+            # a unit hidden is worst, then a name hidden; a name straying out of its cell least
+            return 3 * units + names + self._over_impassable(options, half_w, half_h) \
+                + 0.9 * self._astray(options, half_w, half_h, pid)
 
         for pid, province in sorted(self.variant.board.provinces.items()):
             x, y = self.places.of(Location(pid))
-            half_w = (self.label_size * 0.68 * len(pid) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
+            half_w = (name_width(pid.upper(), self.label_size) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
             side = half_w + self.r * 1.2
             options = np.array([(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
                                 (x, y + self.label_dy * 1.7), (x, y - self.label_dy * 1.7),
@@ -142,10 +153,27 @@ class Overlay:
                                 (x + side, y - self.label_dy), (x - side, y - self.label_dy),
                                 (x, y + self.label_dy * 2.4), (x, y - self.label_dy * 2.4),
                                 (x + side * 1.8, y), (x - side * 1.8, y)])
-            best = options[int(np.argmin(clashes(options, half_w)))]  # the first of the least crowded
+            # then any spot near the place: where a small cell keeps its name only off the usual spots
+            gx, gy = np.meshgrid(np.linspace(-1.6, 1.6, 9) * side, np.linspace(-2.6, 2.6, 11) * self.label_dy)
+            options = np.vstack([options, np.column_stack([x + gx.ravel(), y + gy.ravel()])])
+            far = np.hypot((options[:, 0] - x) / side, (options[:, 1] - y) / self.label_dy)
+            # the least crowded, the nearest of those (a name far from its unit is its own only less clearly)
+            best = options[int(np.argmin(clashes(options, half_w) + 0.03 * far))]
             placed[len(out)] = (best[0], best[1], half_w)
             out[pid] = (float(best[0]), float(best[1]), half_w)
         return out
+
+    def _astray(self, options: np.ndarray, half_w: float, half_h: float, pid: str) -> np.ndarray:
+        """For each option (n, 2) of a name's centre, the share of its box outside the province's own
+        cell (over a border, the sea, the board's edge): a name in its own cell reads as its own."""
+        atlas = self.places.atlas
+        dx, dy = np.meshgrid(np.linspace(-half_w, half_w, 9), np.linspace(-half_h, half_h, 3))
+        xs = ((options[:, :1] + dx.ravel()[None, :]) / self.places.scale).astype(int)
+        ys = ((options[:, 1:] + dy.ravel()[None, :]) / self.places.scale).astype(int)
+        height, width = atlas.cells.shape
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        own = (atlas.cells[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)] == atlas.label(pid)) & inside
+        return 1.0 - own.mean(axis=1)
 
     def _over_impassable(self, options: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
         """For each option (n, 2) of a name's centre, how many points of its box lie on a province no

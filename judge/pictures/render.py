@@ -70,8 +70,10 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     hatches = {p: style.FROZEN_HATCH for p in frozen}
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
                     if prov.terrain is Terrain.IMPASSABLE})
+    patterns = {p: (atlas.colours[owner], atlas.patterns[owner]) for p, owner in position.owners.items()
+                if owner in atlas.patterns and p not in hidden}
     classes, ground, colours = paint_classes(atlas, width, province_fills(variant, position, atlas.colours, hidden),
-                                             water, {p: h for p, h in hatches.items() if p not in hidden})
+                                             water, {p: h for p, h in hatches.items() if p not in hidden}, patterns)
     background = np.take(ground, classes, axis=0)
     map_height = background.shape[0]
     legend_height = legend_rows_height(variant, width)
@@ -93,7 +95,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     scene.add(*overlay.shapes)
     scene.add(*legend(variant, atlas.colours, position, title or title_of(variant, position), map_height, width,
                       frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted,
-                      outcomes=outcomes))
+                      outcomes=outcomes, patterns=atlas.patterns))
     return scene
 
 
