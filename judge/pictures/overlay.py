@@ -10,6 +10,7 @@ blue ring round the fleet, and a failed order gets a red cross where it stopped.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -27,6 +28,8 @@ from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cros
 
 
 BUILT = (250, 210, 40)   # the ring round a unit just built
+# A passage longer than this (pixels at 1200) is named at both ends rather than drawn across the board.
+LONG_PASSAGE = 180.0
 NAME_GAP = 3.0           # pixels (at 1200) at least between two names side by side, so they read as two
 
 
@@ -108,6 +111,7 @@ class Overlay:
         self.shapes: list[Shape] = []
         self.failures: list[Shape] = []  # drawn last, over everything
         self.labels = self._label_boxes()
+        self._far_ends: dict[str, int] = {}   # province -> the far ends of long passages named under it
 
     # -- the board -----------------------------------------------------------------------------
     def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
@@ -193,9 +197,15 @@ class Overlay:
 
     # -- the board -----------------------------------------------------------------------------
     def passages(self) -> None:
-        """Dashed lines across straits and canals, reaching a little into both provinces."""
+        """Dashed lines across straits and canals, reaching a little into both provinces. A passage
+        longer than LONG_PASSAGE (Youngstown's oceans off the board, joined round the world) is not
+        drawn across the board: each end gets the other's name, `↔OBJ`, under its own."""
         for p in self.places.atlas.passages:
             (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
+            if math.dist((x0, y0), (x1, y1)) > self.places.size(LONG_PASSAGE):
+                self._far_end(p.a, p.b)
+                self._far_end(p.b, p.a)
+                continue
             mid = ((x0 + x1) / 2, (y0 + y1) / 2)
             gap = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
             half = max(gap / 2 + self.r * 0.6, self.r)
@@ -203,6 +213,15 @@ class Overlay:
             a, b = (mid[0] - ux * half, mid[1] - uy * half), (mid[0] + ux * half, mid[1] + uy * half)
             colour = style.COAST if p.by_sea else style.LAND_BORDER
             self.shapes.append(Line((a, b), colour, self.places.size(2.0), dash=self.places.size(3.0)))
+
+    def _far_end(self, province: str, other: str) -> None:
+        """`↔OTHER` under `province`'s name (one line more for each such passage it has)."""
+        x, y, _ = self.labels[province]
+        self._far_ends[province] = row = self._far_ends.get(province, 0) + 1
+        sea = self.variant.board.provinces[province].is_sea
+        self.shapes.append(Text((x, y + row * self.label_size * 1.15), f"↔{other.upper()}", self.label_size * 0.9,
+                                style.COAST if sea else style.LAND_BORDER,
+                                halo=style.SEA_HALO if sea else style.LAND_HALO, bold=False))
 
     def board(self) -> None:
         sc_r = self.places.size(style.SC_RADIUS)
