@@ -24,7 +24,7 @@ from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
 from judge.pictures.scene import Scene, Text
-from judge.pictures.atlas import board_home, cells_path, fingerprint, load_layout
+from judge.pictures.atlas import board_home, cells_path, fingerprint, land_path, load_layout
 from judge.pictures.projection import is_plane
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
 
@@ -82,6 +82,7 @@ def test_the_board_comes_from_where_the_data_says_and_its_cells_are_current(vari
     assert is_plane(layout) == (board["from"] == "plane")
     if board["from"] == "plane":
         assert board["ps"] in layout["projection"]["source"]
+    assert land_path(variant_id).is_file() == (board.get("land") == "drawn")    # DPjudge's coasts, or none
     with Image.open(io.BytesIO(cells_path(variant_id).read_bytes())) as img:
         assert img.text.get("fingerprint") == fingerprint(variant, layout), \
             f"run python -m judge.pictures.build_cells {board_home(variant_id)}"

@@ -109,7 +109,15 @@ def fingerprint(variant: Variant, layout: Mapping) -> str:
         "version": CELLS_VERSION,
         "board": {p: [prov.terrain.value, sorted(board.neighbours(p))] for p, prov in sorted(board.provinces.items())},
     }
+    drawn = land_path(variant.id)
+    if drawn.is_file():   # the ground DPjudge's drawing gives (else the places give it: nothing more to add)
+        data["land"] = hashlib.sha256(drawn.read_bytes()).hexdigest()
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def land_path(variant_id: str):
+    """A plane board's land and water as DPjudge draws them (judge.pictures.ps_land), if it has them."""
+    return resources.files("judge") / "variants" / board_home(variant_id) / "land.png"
 
 
 def cells_path(variant_id: str):
@@ -127,10 +135,15 @@ def encode_cells(grid: np.ndarray, print_: str) -> bytes:
 def grow_from_mask(variant: Variant, layout: Mapping, frame: Frame) -> np.ndarray:
     from .shapes import grow_cells, land_grid
 
-    if is_plane(layout):  # no geography: land and water from the board's own points
-        from .plane import nearest_ground
+    if is_plane(layout):  # no geography: land and water from DPjudge's drawing, else the board's own points
+        from .plane import nearest_ground, on_own_ground
 
-        land = land_grid(frame, CELLS_WIDTH, nearest_ground(variant, layout))
+        drawn = land_path(variant.id)
+        if drawn.is_file():
+            with Image.open(io.BytesIO(drawn.read_bytes())) as img:
+                land = on_own_ground(variant, layout, frame, np.array(img.convert("1"), dtype=bool))
+        else:
+            land = land_grid(frame, CELLS_WIDTH, nearest_ground(variant, layout))
         return grow_cells(variant, layout, frame, land)
     from global_land_mask import globe  # loads the 1 km world mask: seconds and about a gigabyte
 

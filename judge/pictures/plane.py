@@ -38,3 +38,18 @@ def nearest_ground(variant: Variant, layout: Mapping) -> Callable[[np.ndarray, n
         return out.reshape(np.shape(ys))
 
     return is_land
+
+
+def on_own_ground(variant: Variant, layout: Mapping, frame, land: np.ndarray, reach: int = 6) -> np.ndarray:
+    """A drawn land mask with every place (main and coasts) on its own ground: a square `reach` pixels
+    round a land province's place made land, round a sea's made water, so that no province is left
+    without ground to grow on where the drawing's coast, moved with the places, misses its place."""
+    out = land.copy()
+    height, width = out.shape
+    for pid, entry in layout["positions"].items():
+        is_land = not variant.board.provinces[pid].is_sea
+        for where in (entry, *entry.get("coasts", {}).values()):
+            x, y = frame.to_pixel(*point(where), width)
+            out[max(int(y) - reach, 0):min(int(y) + reach + 1, height),
+                max(int(x) - reach, 0):min(int(x) + reach + 1, width)] = is_land
+    return out
