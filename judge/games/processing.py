@@ -19,7 +19,7 @@ from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
-from . import excuses, later_orders, records
+from . import diaries, excuses, later_orders, records
 from .answers import NoticeKind
 from .clock import deadline_for, fit, iso, parse_time, processing_time, reminder_times
 from .digests import orders_digest
@@ -422,6 +422,7 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
                    next_event_at=None)
     gf.event("finished", now, **result)
     gf.announce(f"{key}:end", NoticeKind.GAME_END, {"result": result}, now)
+    diaries.reveal_at_end(gf, key, now)
 
 
 def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:

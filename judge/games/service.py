@@ -32,12 +32,12 @@ import sqlite_utils
 from ..engine import load_variant, notation
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
-               standby, takeovers, trouble, votes)
+from . import (access, audience, deadlines, diaries, exchange, export, forming, master, players, press, processing,
+               records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
-from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
-                      NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
-                      notice_kind)
+from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryEntry, ExchangeState, GameState,
+                      ListedGame, NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState,
+                      SeatChange, notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
@@ -792,12 +792,42 @@ class GameService:
             return votes.concession_tally(gf, to_power.upper())
 
     def send_press(self, name: str, sender: str, to: Sequence[str] | None, body: str, *,
-                   anonymous: bool = False, account: str | None = None, source: str | None = None) -> int:
-        """Press from a power (or 'MASTER') to powers (None: everyone). Returns the press id."""
+                   anonymous: bool = False, account: str | None = None, source: str | None = None,
+                   fake: press.Fake | None = None) -> int:
+        """Press from a power (or 'MASTER', or 'OBSERVER' with the observer's account) to powers (None:
+        everyone), `fake` the recipients its readers are shown instead. Returns the press id."""
+        watching = self.observers(name)
         with self._write(name) as gf:
             if already_handled(gf, source):
                 return int(gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0])
-            return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
+            return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock(),
+                              observers=watching, fake=fake)
+
+    # -- diaries (njudge's DIARY) ---------------------------------------------------------------------
+    def diary_record(self, name: str, power: str, body: str, *, account: str | None,
+                     source: str | None = None) -> int:
+        """A new entry in the player's diary for the power; its number (the same for a mail read again)."""
+        with self._write(name) as gf:
+            done = diaries.kept(gf, source)
+            if done is not None:
+                return done
+            players.check_playing(gf, power.upper(), account)
+            return diaries.record(gf, power.upper(), account, body, source, self.clock())
+
+    def diary(self, name: str, power: str, account: str | None) -> list[DiaryEntry]:
+        """The player's own entries for the power (each power's player keeps their own)."""
+        with self._read(name) as gf:
+            return diaries.entries(gf, power.upper(), account)
+
+    def diary_delete(self, name: str, power: str, number: int, *, account: str | None) -> None:
+        with self._write(name) as gf:
+            players.check_playing(gf, power.upper(), account)
+            diaries.delete(gf, power.upper(), account, number)
+
+    def revealed_diaries(self, name: str) -> list[DiaryEntry]:
+        """Every player's diary, once the game is over (GameError before, or if they stay private)."""
+        with self._read(name) as gf:
+            return diaries.revealed(gf)
 
     # -- the master's tools ------------------------------------------------------------------------
     def rollback(self, name: str, phase: str, *, source: str | None = None) -> GameState:

@@ -238,6 +238,14 @@ def _game_v12(db: sqlite_utils.Database) -> None:
     db.table("later_orders").create_index(["phase", "state"], index_name="later_orders_phase")
 
 
+def _game_v13(db: sqlite_utils.Database) -> None:
+    """Diaries (njudge's DIARY, judge.games.diaries): each entry numbered per power and player, the
+    mail it came in (`source`) so a mail read twice keeps it once; a deleted entry keeps its number."""
+    create_table(db, "diary", {"id": int, "power": str, "account": str, "number": int, "at": str, "phase": str,
+                               "body": str, "source": str, "deleted": int}, pk="id",
+                 nullable={"account", "phase", "source"}, defaults={"deleted": 0})
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -293,11 +301,12 @@ def _game_current(db: sqlite_utils.Database) -> None:
     _game_v10(db)       # offers
     _game_v11(db)       # seeking, takeover_requests
     _game_v12(db)       # later_orders
+    _game_v13(db)       # diary
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
-                   _game_v10, _game_v11, _game_v12]
+                   _game_v10, _game_v11, _game_v12, _game_v13]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 

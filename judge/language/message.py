@@ -4,8 +4,8 @@ A message is usually `SIGNON Fgame pw` and orders, or commands only. Orders need
 the signed-on game's variant and phase, which only the games code knows, so the
 caller passes `context`: called with the SignOn/Join the orders follow (or None
 when there was none) it returns an `OrderContext` or None ("no game to order for").
-PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
-ends the message: lines after it are not read. Lines among the orders in which
+PRESS/BROADCAST take the lines up to ENDPRESS as their body, DIARY RECORD those up to ENDDIARY.
+SIGNOFF (or END) ends the message: lines after it are not read. Lines among the orders in which
 nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
 are not read as orders: they are listed in `Message.ignored`, never as errors. A line
 that starts with njudge's or DPjudge's words (judge.language.other_judges) is a command,
@@ -27,7 +27,7 @@ from .board_reading import BoardView
 from .chatter import is_chatter
 from . import other_judges
 from .clean import normalise_chars
-from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
+from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Diary, Join, Press, SignOff, SignOn
 from .commands import Phase as PhaseLine
 from .later_phase import EXAMPLE, read_phase
 from .parse import OrderError, OrderParse, OrderReader
@@ -85,6 +85,7 @@ class Message:
 
 
 END_PRESS = {"endpress", "end press", "endbroadcast", "end broadcast", "endp"}
+END_DIARY = END_PRESS | {"enddiary", "end diary"}     # njudge ends a diary entry as it ends press
 
 
 def _first_word(line: str) -> str:
@@ -181,14 +182,16 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             problem = f"read as {read_as}: {result.problem}" if read_as else result.problem
             items.append(OrderError(number, line, problem, result.expected, result.suggestions))
             continue
-        if isinstance(result, Press):
+        if isinstance(result, Press) or (isinstance(result, Diary) and result.action == "record"):
+            ends, what = (END_PRESS, "press") if isinstance(result, Press) else (END_DIARY, "diary")
             body: list[str] = []
-            while i < len(lines) and lines[i].strip().lower() not in END_PRESS:
+            while i < len(lines) and lines[i].strip().lower() not in ends:
                 body.append(lines[i].rstrip())
                 i += 1
             if i >= len(lines):
-                items.append(OrderError(number, line, "press without ENDPRESS: nothing was sent",
-                                       "ENDPRESS on a line of its own after the press"))
+                items.append(OrderError(number, line, f"{what} without END{what.upper()}: nothing was "
+                                        f"{'sent' if what == 'press' else 'kept'}",
+                                        f"END{what.upper()} on a line of its own after the {what}"))
                 continue
             i += 1  # the ENDPRESS line
             result = dataclasses.replace(result, body="\n".join(body).strip("\n"))
