@@ -58,7 +58,7 @@ def _all(env: Env, game: str) -> list[str]:
 
 
 def _heading(e: DiaryEntry) -> str:
-    return f"entry {e.number}, written {e.at.replace('T', ' ').replace('Z', ' UTC')}" + (
+    return f"entry {e.number}, written {e.at[:16].replace('T', ' ')} UTC" + (
         f" in {e.phase}" if e.phase else "")
 
 

@@ -328,7 +328,7 @@ SETTINGS: tuple[Setting, ...] = (
             " can always be written to; ON or OFF)", "on"),
     Setting(("DIARIES", "DIARY"), "diaries_revealed", _diaries,
             "players' diaries (DIARY RECORD) are shown to all at the END of the game, the default, or"
-            " stay PRIVATE", "private"),
+            " stay PRIVATE", "private", show=lambda revealed: "end" if revealed else "private"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", _absence_days,
             "the longest absence a player may set, in days (0: none)", "7"),
