@@ -1,7 +1,8 @@
 """An njudge master at home, through a real `judge serve` over SMTP: a game created and set up in
 njudge's words (CREATE ... RULES 2000, SET CENTERS, SET NO PRESS, SET MOVE CLOCK, SET MOVE DAYS
 -MTWTF-, ...), joined with njudge's SIGNON ?game and SET PREFERENCE, then run (SET DEADLINE, WHOGAME)
-and asked about (WHOIS, VERSION, PHASE and its orders kept, I AM ALSO) as njudge's players do;
+and asked about (WHOIS, VERSION, PHASE and its orders kept, I AM ALSO, a DIARY) as njudge's players do,
+its press set up in njudge's words (SET OBSERVER, SET PARTIAL MAY BE FAKED, SET NO LATE PRESS, SET MUST ORDER);
 njudge's words with nothing like them here refused with the nearest. Each row of the vocabulary one
 by one: tests/test_mail_other_judges.py."""
 from __future__ import annotations
@@ -56,19 +57,24 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
             assert p == "TURKEY" or f"your preferences in vet: {p.title()}" in joined, joined
         day = datetime.now(UTC) + timedelta(days=3)      # njudge's date form: the day alone, at the MOVE CLOCK
         ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {day:%a %b} {day.day}\n"
-                                                   "set rules 1982\nwhogame vet\nversion")
+                                                   "set rules 1982\nwhogame vet\nversion\nSET OBSERVER ANY PRESS\n"
+                                                   "SET PARTIAL MAY BE FAKED\nSET NO LATE PRESS\nSET MUST ORDER")
         assert f"deadline of vet set to {day:%a %d %b %Y} 20:00 UTC (UTC), read in the game's zone, UTC; a date" \
                " alone is at the game's deadline hour, 20:00" in ran, ran
         assert "SET RULES: the rules cannot change once the game has started" in ran, ran
         assert "read `whogame vet` as `SUMMARY vet`" in ran and "vet: Standard (2000 rules), active" in ran, ran
         assert "VICTORY 17" in ran and "PRESS none" in ran and "MOVE CLOCK 20:00" in ran, ran
         assert "this judge is version" in ran, ran
+        assert "OBSERVERS of vet: any" in ran and "read `SET PARTIAL MAY BE FAKED` as `SET FAKE ON`" in ran, ran
+        assert "LATEPRESS of vet: off" in ran and "MUSTORDER of vet: on" in ran, ran
         player = asked(tmp_path, port, "france@dip.test", "Hello judge,\nWHOIS gm\nINFO PLAYER england\n"
-                       "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")
+                       "SIGNON Fvet france-pw\nDIARY RECORD\nGermany first.\nENDDIARY\n"
+                       "PHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")
         assert "gm's record:" in player and "read `INFO PLAYER england` as `WHOIS england`" in player, player
         assert "Orders for France in vet, kept for Fall 1901 Movement:" in player, player
         assert "read `I AM ALSO france@home.test` as `SET ADDRESS ALSO france@home.test`" in player, player
         assert "a code is mailed to france@home.test" in player and "ERROR" not in player, player
         assert "greetings and the like): Hello judge," in player, player
+        assert "diary entry 1 kept for France in vet: nobody else reads it until the game ends" in player, player
     finally:
         stop(process)

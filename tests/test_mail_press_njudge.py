@@ -211,3 +211,14 @@ def test_a_diary_without_its_end_is_not_kept_and_a_wrong_word_says_how(judge):
     text, _ = mail_as(judge, "F", g, "DIARY SHOW 1\nDIARY READ")
     assert "DIARY is followed by RECORD, LIST, READ number or DELETE number" in text, text
     assert "DIARY READ needs the entry's number (DIARY LIST shows them)" in text, text
+
+
+def test_help_press_tells_each_of_them_and_help_diary_finds_it(judge):
+    text = said(judge.reply_to("gm@dip.test", "HELP DIARY").body)
+    for told in ("SET OBSERVERS WHITE or ANY", "SET WATCHPRESS ON", "PRESS GREY TO ALL BUT G FAKE BROADCAST",
+                 "SET FAKE BROADCAST", "SET LATEPRESS OFF", "SET MUSTORDER ON", "DIARY READ 2", "SET DIARIES PRIVATE"):
+        assert told in text, told
+    text = said(judge.reply_to("gm@dip.test", "HELP SETTINGS").body)
+    for setting in ("SET OBSERVERS white", "SET WATCHPRESS on", "SET FAKE on", "SET LATEPRESS off",
+                    "SET MUSTORDER on", "SET DIARIES private"):
+        assert setting in text, setting
