@@ -208,6 +208,8 @@ def test_a_diary_without_its_end_is_not_kept_and_a_wrong_word_says_how(judge):
     g = game(judge)
     text, _ = mail_as(judge, "F", g, "DIARY RECORD\nno end")
     assert "diary without ENDDIARY: nothing was kept" in text, text
+    text, _ = mail_as(judge, "F", g, "DIARY DELETE 99999999999999999999999\nDIARY READ -1")
+    assert text.count("DIARY DELETE needs the entry's number") == 1 and "DIARY READ needs" in text, text
     text, _ = mail_as(judge, "F", g, "DIARY SHOW 1\nDIARY READ")
     assert "DIARY is followed by RECORD, LIST, READ number or DELETE number" in text, text
     assert "DIARY READ needs the entry's number (DIARY LIST shows them)" in text, text
