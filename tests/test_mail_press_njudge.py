@@ -3,7 +3,7 @@ press (SET OBSERVERS, njudge's SET OBSERVER) and their reading all of it (SET WA
 WATCH ALL PRESS), faked recipients (SET FAKE; njudge's PRESS ... FAKE ...: the master sees the truth),
 no press from a power late with its orders (SET LATEPRESS) or one whose orders are not in (SET
 MUSTORDER), and diaries (DIARY RECORD ... ENDDIARY, LIST, READ, DELETE), shown to all at the end unless
-SET DIARIES PRIVATE. njudge's fake-press syntax is read by the cases of tests/data/language/fake_press.json."""
+SET DIARIES NEVER. njudge's fake-press syntax is read by the cases of tests/data/language/fake_press.json."""
 from __future__ import annotations
 
 import itertools
@@ -195,7 +195,7 @@ def test_a_diary_is_its_writers_alone_until_the_game_ends_then_shown_to_all(judg
 def test_diaries_kept_private_are_never_shown(judge):
     g = game(judge)
     text, _ = mail_as(judge, "M", g, "SET DIARIES PRIVATE")
-    assert f"DIARIES of {g}: private (was end)" in text, text
+    assert f"DIARIES of {g}: never (was end)" in text, text
     text, _ = mail_as(judge, "F", g, "DIARY RECORD\nNobody will ever know.\nENDDIARY")
     assert "nobody else reads it, even after the end" in text, text
     text, sent = mail_as(judge, "M", g, "TERMINATE")
@@ -218,9 +218,9 @@ def test_a_diary_without_its_end_is_not_kept_and_a_wrong_word_says_how(judge):
 def test_help_press_tells_each_of_them_and_help_diary_finds_it(judge):
     text = said(judge.reply_to("gm@dip.test", "HELP DIARY").body)
     for told in ("SET OBSERVERS WHITE or ANY", "SET WATCHPRESS ON", "PRESS GREY TO ALL BUT G FAKE BROADCAST",
-                 "SET FAKE BROADCAST", "SET LATEPRESS OFF", "SET MUSTORDER ON", "DIARY READ 2", "SET DIARIES PRIVATE"):
+                 "SET FAKE BROADCAST", "SET LATEPRESS OFF", "SET MUSTORDER ON", "DIARY READ 2", "SET DIARIES NEVER"):
         assert told in text, told
     text = said(judge.reply_to("gm@dip.test", "HELP SETTINGS").body)
     for setting in ("SET OBSERVERS white", "SET WATCHPRESS on", "SET FAKE on", "SET LATEPRESS off",
-                    "SET MUSTORDER on", "SET DIARIES private"):
+                    "SET MUSTORDER on", "SET DIARIES never"):
         assert setting in text, setting

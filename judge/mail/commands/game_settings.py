@@ -122,9 +122,9 @@ def _diaries(text: str) -> bool:
     word = text.strip().lower()
     if word in ("end", "on", "revealed", "reveal", "shown"):
         return True
-    if word in ("private", "off", "never", "hidden"):
+    if word in ("never", "private", "off", "hidden"):    # (CREATE reads PRIVATE as its join password's word)
         return False
-    raise ValueError(f"{text.strip()!r} is neither END nor PRIVATE")
+    raise ValueError(f"{text.strip()!r} is neither END nor NEVER")
 
 
 def _clock(text: str) -> str:
@@ -328,7 +328,7 @@ SETTINGS: tuple[Setting, ...] = (
             " can always be written to; ON or OFF)", "on"),
     Setting(("DIARIES", "DIARY"), "diaries_revealed", _diaries,
             "players' diaries (DIARY RECORD) are shown to all at the END of the game, the default, or"
-            " stay PRIVATE", "private", show=lambda revealed: "end" if revealed else "private"),
+            " are NEVER shown", "never", show=lambda revealed: "end" if revealed else "never"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", _absence_days,
             "the longest absence a player may set, in days (0: none)", "7"),
