@@ -61,9 +61,14 @@ def readers(sent: list[Sent], words: str) -> dict[str, str]:
     return {s.to[0].split("@")[0]: said(s.body) for s in sent if words in s.body}
 
 
+@pytest.fixture(scope="module")
+def reader():
+    return CommandReader()      # its tables built once
+
+
 @pytest.mark.parametrize("case", FAKES, ids=[c["line"] for c in FAKES])
-def test_njudges_fake_press_is_read_as_written(case):
-    read = CommandReader().parse(case["line"])
+def test_njudges_fake_press_is_read_as_written(reader, case):
+    read = reader.parse(case["line"])
     if "error" in case:
         assert isinstance(read, CommandError) and case["error"] in read.problem, read
         return
