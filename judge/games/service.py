@@ -1130,6 +1130,14 @@ class GameService:
             return gf.db.execute("SELECT 1 FROM events WHERE kind = 'demoted' AND json_extract(detail, '$.account') = ?"
                                  " LIMIT 1", [account]).fetchone() is not None
 
+    def played_before(self, name: str, power: str, account: str) -> bool:
+        """`account` once played `power` in the game and plays it no longer (replaced or gone)."""
+        if self.status(name).powers.get(power) is None or self.status(name).powers[power].account == account:
+            return False
+        with self._read(name) as gf:
+            return gf.db.execute("SELECT 1 FROM power_history WHERE power = ? AND account = ? LIMIT 1",
+                                 [power, account]).fetchone() is not None
+
     def events(self, name: str) -> list[dict[str, Any]]:
         """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""
         with self._read(name) as gf:
