@@ -92,6 +92,35 @@ def _first_word(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
+# The words this judge takes after SET that players write alone, as some judges had them ("WAIT",
+# "DRAW ?"): a command, never a greeting. WAIT and NOWAIT alone are read as their SET line (a
+# player's own manner, taken back as easily); a draw vote is never cast by one bare word, nor
+# anything done for a line ending in a question mark: those are refused with the SET line to write.
+_SET_WORDS = {"wait": "SET WAIT", "nowait": "SET NOWAIT", "draw": "SET DRAW", "nodraw": "SET NODRAW"}
+_DONE_ALONE = frozenset({"wait", "nowait"})
+# Commands a question mark may follow: HELP ? is HELP; a press's header is followed by its body.
+_ASKING_TAKEN = frozenset({"help", "?", "press", "p", "broadcast", "broad"})
+
+
+def _refused_alone(line: str) -> OrderError | None:
+    """A command line ending in a question mark ("WAIT ?", "RESIGN ?", "DRAW?"), or DRAW alone: refused,
+    never done and never set aside as a greeting. A command asks nothing with a question mark, and
+    doing the line without it could do what the player only asked about (RESIGN ?). None for any
+    other line."""
+    asking = line.endswith("?") and not line.startswith("?")
+    words = (line[:-1] if asking else line).split()
+    first = words[0].lower().rstrip(":") if words else ""
+    if first in _SET_WORDS and len(words) == 1 and (asking or first not in _DONE_ALONE):
+        return OrderError(0, line, f"{words[0].upper()} is written {_SET_WORDS[first]} here"
+                                   + (", and a question mark asks nothing of the judge" if asking else "")
+                                   + ": nothing was done",
+                          f"{_SET_WORDS[first]} (every reply tells whether you wait and what you owe)")
+    if asking and first in COMMAND_WORDS and first not in _ASKING_TAKEN:
+        return OrderError(0, line, f"a command here takes no question mark: nothing was done for {' '.join(words)}",
+                          "the command without it, once sure (HELP COMMANDS and HELP MASTER say what each does)")
+    return None
+
+
 def _rejoin_wrapped(text: dict[int, str], reader: OrderReader, kind: PhaseKind) -> None:
     """Undo a hard wrap: Outlook's plain text (76 columns) and others break long lines. Two
     neighbouring lines that each fail but read cleanly as one line were one line: the first
@@ -167,16 +196,22 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         i += 1
         if not line:
             continue
-        veteran = other_judges.read(line)    # a word of njudge's or DPjudge's is a command, never chatter
-        if veteran is None and _first_word(line) not in COMMAND_WORDS:
+        asked = _refused_alone(line)
+        if asked is not None:
+            flush()
+            items.append(dataclasses.replace(asked, line=number))
+            continue
+        alone = _SET_WORDS[line.lower()] if line.lower() in _DONE_ALONE else None    # WAIT alone: SET WAIT
+        veteran = other_judges.read(alone or line)    # a word of njudge's or DPjudge's is a command, never chatter
+        if veteran is None and alone is None and _first_word(line) not in COMMAND_WORDS:
             block.append(number)
             continue
         flush()
         if veteran is not None and veteran.refused:
             items.append(OrderError(number, line, f"not a command here; the nearest is {veteran.word.nearest}"))
             continue
-        read_as = veteran.text if veteran is not None and veteran.mapped else ""
-        result = commands.parse(veteran.text if veteran is not None else line)
+        read_as = veteran.text if veteran is not None and veteran.mapped else alone or ""
+        result = commands.parse(veteran.text if veteran is not None else alone or line)
         if isinstance(result, CommandError):
             problem = f"read as {read_as}: {result.problem}" if read_as else result.problem
             items.append(OrderError(number, line, problem, result.expected, result.suggestions))

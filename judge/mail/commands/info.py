@@ -68,6 +68,8 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     sees = reader_powers(service, name, reader, s)
     lines = [f"{s.name}: {s.variant} ({s.rules} rules), {s.status}"
              + (f", {s.phase_name}" if s.phase_name else "")]
+    if s.settings.get("comment"):      # the master's SET COMMENT
+        lines.append(f"comment: {s.settings['comment']}")
     if s.deadline:
         lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s.deadline["shown"].items()))
     anonymous = hidden(s, viewer)
