@@ -322,7 +322,7 @@ SETTINGS: tuple[Setting, ...] = (
             " never (OFF: njudge's NO REVEAL); the command REVEAL shows them at once", "off"),
     Setting(("COMMENT",), "comment", _none_or(_comment),
             "a line about the game, shown by LIST game and SUMMARY (NONE: none; njudge's COMMENT)",
-            "Gunboat, two moves a week", quiet_unset=True),
+            "For njudge veterans", quiet_unset=True),
     Setting(("MANUALPROCESS",), "manual_process", _switch,
             "a phase is played only when a master sends PROCESS, never by the clock nor when every order is"
             " in (njudge's MANUAL PROCESS; ON or OFF)", "on"),

@@ -327,6 +327,8 @@ def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
         status = env.service.start(game, force=cmd.force, source=env.source)
     except ValueError as e:       # GameError: started already, or not full (START)
         raise Refused(str(e), "FORCE START starts it with the players there are" if not cmd.force else "") from None
+    if not cmd.force:
+        return [f"{game} has started: the powers are given out and every player is told"]
     neutral = [power_name(env.service, game, p) for p, info in status.powers.items() if info.status == "neutral"]
     return [f"{game} has started with the players there are"
             + (f"; {', '.join(neutral)} {'is' if len(neutral) == 1 else 'are'} neutral" if neutral else "")]
