@@ -50,6 +50,9 @@ def test_allow_and_deny_take_a_name_off_again_and_none_empties_the_list(judge):
     judge.reply_to("gm@dip.test", "SIGNON Malpha gm-pw\nSET JOIN PASSWORD club-key")
     r = master(judge, "ALLOW dan", "ALLOW NONE")      # a join password still keeps the game private
     assert "alpha is private: only those invited may join; invited: nobody" in r, r
+    r = master(judge, "ALLOW ivy zed")
+    assert "ALLOW: there is no account zed; nothing was changed" in r, r
+    assert judge.service.set_access("alpha").allow == ()
 
 
 def test_eject_takes_a_player_by_name_or_address_and_ends_an_observers_watch(judge):

@@ -356,8 +356,9 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     try:
         rules = (env.service.set_access(game, clear=clear, allow=added, unallow=taken) if cmd.allow
                  else env.service.set_access(game, clear=clear, deny=added, undeny=taken))
-    except KeyError as e:
-        raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
+    except KeyError:
+        unknown = ", ".join(a for a in added if not _registered(env, a))
+        raise Refused(f"{word}: there is no account {unknown}; nothing was changed",
                       f"{word} name (the names players REGISTERed with), {word} -name to take one off,"
                       f" {word} NONE to empty the list") from None
     invited = ", ".join(rules.allow) or "nobody"
@@ -366,6 +367,14 @@ def access(env: Env, cmd: c.Access) -> list[str]:
     lines = [f"the {word} list of {game} is emptied"] if clear else []
     lines += [f"{', '.join(absent)} {'was' if len(absent) == 1 else 'were'} not on the {word} list"] if absent else []
     return [*lines, f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
+
+
+def _registered(env: Env, name: str) -> bool:
+    try:
+        env.service.accounts.get(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _auto_clock(env: Env, game: str) -> list[str]:
