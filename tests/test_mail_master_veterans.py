@@ -137,8 +137,12 @@ def test_resume_undoes_a_terminate_within_a_day_and_not_after(judge):
 def test_manual_process_plays_a_phase_only_at_the_masters_process(judge):
     fill(judge)
     assert "MANUALPROCESS of alpha: on (was off)" in master(judge, "SET MANUALPROCESS ON")
+    r = said(judge.reply_to("cy@dip.test", "SIGNON Falpha cy-pw\nA Par H"))
+    assert "The phase will be played when the game master says so" in r and "played at" not in r, r
     judge.clock.advance(days=5)            # far past the deadline and its grace
     judge.service.run_due()
+    r = said(judge.reply_to("cy@dip.test", "SIGNON Falpha cy-pw"))
+    assert "orders sent now still count until the game master plays the phase" in r, r
     assert judge.service.status("alpha").phase == "S1901M"
     assert "alpha S1901M:" in master(judge, "PROCESS")
     assert judge.service.status("alpha").phase == "F1901M"
@@ -162,3 +166,10 @@ def test_a_master_votes_a_draw_for_the_power_it_acts_for(judge):
         if name != "cy":
             judge.reply_to(f"{name}@dip.test", f"SIGNON {SEATS[name][0]}alpha {name}-pw\nSET DRAW")
     assert judge.service.status("alpha").result["how"] == "draw"
+
+
+def test_a_full_game_held_by_manual_start_starts_when_the_master_turns_it_off(judge):
+    master(judge, "SET MANUALSTART ON")
+    fill(judge)
+    assert "MANUALSTART of alpha: off (was on)" in master(judge, "SET MANUALSTART OFF")
+    assert judge.service.status("alpha").status == "active"

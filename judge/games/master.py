@@ -10,7 +10,7 @@ from ..engine.notation import loc_text, unit_text
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.rules import Rules
-from . import processing
+from . import forming, processing
 from .answers import NoticeKind
 from .clock import fit, iso, move_past_absences, parse_time
 from .dates import When, read_when
@@ -120,6 +120,9 @@ def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     if gf.status is GameStatus.ACTIVE:
         gf.settings = settings
         reschedule(gf, now)      # (an earliest processing, SET START, may hold the next event back)
+    elif changes.get("manual_start") is False and forming.signups(gf) >= gf.setup.players:
+        gf.settings = settings
+        forming.start(gf, now)   # a full game held by MANUAL START starts once it no longer is
 
 
 def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
