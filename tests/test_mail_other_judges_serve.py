@@ -75,6 +75,6 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
         assert "read `I AM ALSO france@home.test` as `SET ADDRESS ALSO france@home.test`" in player, player
         assert "a code is mailed to france@home.test" in player and player.count("ERROR") == 1, player   # WAIT ?
         assert "greetings and the like): Hello judge," in player, player
-        assert "WAIT is written SET WAIT here, and a question mark asks nothing of the judge" in player, player
+        assert "WAIT alone is no command here, and a question mark asks nothing of the judge" in player, player
     finally:
         stop(process)

@@ -92,12 +92,13 @@ def _first_word(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
-# The words this judge takes after SET that players write alone, as some judges had them ("WAIT",
-# "DRAW ?"): a command, never a greeting. WAIT and NOWAIT alone are read as their SET line (a
-# player's own manner, taken back as easily); a draw vote is never cast by one bare word, nor
-# anything done for a line ending in a question mark: those are refused with the SET line to write.
-_SET_WORDS = {"wait": "SET WAIT", "nowait": "SET NOWAIT", "draw": "SET DRAW", "nodraw": "SET NODRAW"}
-_DONE_ALONE = frozenset({"wait", "nowait"})
+# The words this judge takes after SET that players write alone, as some judges had them ("WAIT ?",
+# "DRAW"): a command, never a greeting, and never done on a guess: a draw vote is not cast by one
+# bare word, nor anything done for a line ending in a question mark; refused with the line to
+# write. WAIT alone is DPjudge's master's word (the game waiting): its row of the vocabulary
+# (judge.language.other_judges) names both readings.
+_SET_WORDS = {"wait": "SET WAIT (a player's; a master's PAUSE stops the clock, as DPjudge's WAIT did)",
+              "nowait": "SET NOWAIT", "draw": "SET DRAW", "nodraw": "SET NODRAW"}
 # Commands a question mark may follow: HELP ? is HELP; a press's header is followed by its body.
 _ASKING_TAKEN = frozenset({"help", "?", "press", "p", "broadcast", "broad"})
 
@@ -110,11 +111,11 @@ def _refused_alone(line: str) -> OrderError | None:
     asking = line.endswith("?") and not line.startswith("?")
     words = (line[:-1] if asking else line).split()
     first = words[0].lower().rstrip(":") if words else ""
-    if first in _SET_WORDS and len(words) == 1 and (asking or first not in _DONE_ALONE):
-        return OrderError(0, line, f"{words[0].upper()} is written {_SET_WORDS[first]} here"
+    if first in _SET_WORDS and len(words) == 1 and (asking or first != "wait"):
+        return OrderError(0, line, f"{words[0].upper()} alone is no command here"
                                    + (", and a question mark asks nothing of the judge" if asking else "")
                                    + ": nothing was done",
-                          f"{_SET_WORDS[first]} (every reply tells whether you wait and what you owe)")
+                          f"{_SET_WORDS[first]}; every reply tells whether you wait and what you owe")
     if asking and first in COMMAND_WORDS and first not in _ASKING_TAKEN:
         return OrderError(0, line, f"a command here takes no question mark: nothing was done for {' '.join(words)}",
                           "the command without it, once sure (HELP COMMANDS and HELP MASTER say what each does)")
@@ -201,17 +202,16 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             flush()
             items.append(dataclasses.replace(asked, line=number))
             continue
-        alone = _SET_WORDS[line.lower()] if line.lower() in _DONE_ALONE else None    # WAIT alone: SET WAIT
-        veteran = other_judges.read(alone or line)    # a word of njudge's or DPjudge's is a command, never chatter
-        if veteran is None and alone is None and _first_word(line) not in COMMAND_WORDS:
+        veteran = other_judges.read(line)    # a word of njudge's or DPjudge's is a command, never chatter
+        if veteran is None and _first_word(line) not in COMMAND_WORDS:
             block.append(number)
             continue
         flush()
         if veteran is not None and veteran.refused:
             items.append(OrderError(number, line, f"not a command here; the nearest is {veteran.word.nearest}"))
             continue
-        read_as = veteran.text if veteran is not None and veteran.mapped else alone or ""
-        result = commands.parse(veteran.text if veteran is not None else alone or line)
+        read_as = veteran.text if veteran is not None and veteran.mapped else ""
+        result = commands.parse(veteran.text if veteran is not None else line)
         if isinstance(result, CommandError):
             problem = f"read as {read_as}: {result.problem}" if read_as else result.problem
             items.append(OrderError(number, line, problem, result.expected, result.suggestions))
