@@ -63,6 +63,7 @@ class NoticeKind(enum.StrEnum):
     REVEALED = "revealed"
     ROLLBACK = "rollback"
     TAKEOVER_REQUEST = "takeover_request"
+    UNSTARTED = "unstarted"
 
 
 @dataclass(frozen=True)
