@@ -19,7 +19,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..storage.db import Schema, create_table, mark_checked, migrate, open_db
-from ..storage.files import fingerprint
+from ..storage.files import fingerprint, fingerprints
 from . import trouble
 from .answers import NoSuchGame
 
@@ -415,10 +415,10 @@ def _judge_v9(db: sqlite_utils.Database) -> None:
 
 
 def _list_index(db: sqlite_utils.Database) -> None:
-    """`judge list` reads every row: from this index alone, not from the rows themselves, each a page
-    or so now that it holds `state`."""
+    """`judge list` and the start-up sweep (stale_game_files) read every row: from this index alone,
+    not from the rows themselves, each a page or so now that it holds `state`."""
     db.execute("CREATE INDEX game_index_list ON game_index(name, variant, status, phase, master, next_event_at,"
-               " fingerprint)")
+               " fingerprint, schema)")
 
 
 def _judge_current(db: sqlite_utils.Database) -> None:
@@ -486,7 +486,12 @@ def stale_game_files(data: Path, judge: sqlite_utils.Database | None, paths: lis
     if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
         known = {r["name"]: (r["fingerprint"], r["schema"])
                  for r in judge["game_index"].rows_where(select="name, fingerprint, schema")}
-    return [p for p in paths if known.get(p.stem) != (fingerprint(p), len(GAME_MIGRATIONS))]
+    games = Path(data) / "games"
+    prints = fingerprints(games, ".sqlite")     # one listing, a stat a file (most have no log)
+
+    def now(path: Path) -> str | None:
+        return prints.get(path.stem) if path.parent == games else fingerprint(path)
+    return [p for p in paths if known.get(p.stem) != (now(p), len(GAME_MIGRATIONS))]
 
 
 def game_checked(path: Path) -> None:
