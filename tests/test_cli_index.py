@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sqlite3
 from dataclasses import asdict
 from pathlib import Path
@@ -72,13 +73,22 @@ def test_the_index_says_what_the_game_files_say(case, tmp_path, capsys):
                 by_the_games_layer(capsys, "status", data, as_json=as_json, game=game)
 
 
-@pytest.fixture
-def two_games(tmp_path):
-    data = tmp_path / "var"
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory) -> Path:
+    data = tmp_path_factory.mktemp("two") / "var"
     svc = GameService(data)
     seven_player_game(svc, "alpha")
     seven_player_game(svc, "beta")
-    return data, svc
+    svc.judge.conn.close()
+    return data
+
+
+@pytest.fixture
+def two_games(made_once, tmp_path):
+    """Two games under way, their index as the games layer left it: a copy of one data directory
+    (times kept, so each file's fingerprint is still its row's)."""
+    data = shutil.copytree(made_once, tmp_path / "var")
+    return data, GameService(data)
 
 
 def test_a_game_file_changed_behind_the_index_is_read_from_its_file(two_games, capsys):
