@@ -194,7 +194,8 @@ def long_game(svc: GameService, clock, courier: Courier) -> None:
 
 
 def other_endings(svc: GameService, clock, courier: Courier) -> None:
-    """A game that reaches its last year, and one that ends by concession."""
+    """A game that reaches its last year, one that ends by concession, and one the master takes back to
+    forming (UNSTART) and then ends by mistake and resumes (RESUME within a day of TERMINATE)."""
     seven_player_game(svc, "short", settings=Settings(last_year=1901))
     while svc.status("short").status != "finished":
         past_grace(svc, clock, "short")
@@ -202,6 +203,12 @@ def other_endings(svc: GameService, clock, courier: Courier) -> None:
     seven_player_game(svc, "gift")
     for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         svc.concede("gift", f"p-{power.lower()}", "FRANCE")
+    courier()
+    seven_player_game(svc, "undone")
+    svc.unstart("undone")
+    svc.start("undone")
+    svc.terminate("undone")
+    svc.resume("undone")
     courier()
 
 

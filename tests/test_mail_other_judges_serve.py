@@ -40,14 +40,17 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
     try:
         created = asked(tmp_path, port, "gm@dip.test", "\n".join((
             "CREATE ?vet gm-pw standard RULES 2000", "SET CENTERS 17", "SET NO PRESS", "SET MOVE CLOCK 20:00",
-            "SET MOVE DAYS -MTWTF-", "SET DIAS", "SET NMR", "SET MAX ABSENCE 5", "GET master")))
+            "SET MOVE DAYS -MTWTF-", "SET DIAS", "SET NMR", "SET MAX ABSENCE 5", "SET NO REVEAL",
+            "SET COMMENT For veterans", "GET master")))
         assert "created vet; you are its master" in created and "settings: RULES 2000" in created, created
         for njudge, ours in (("SET CENTERS 17", "SET VICTORY 17"), ("SET NO PRESS", "SET PRESS NONE"),
                              ("SET DIAS", "SET DRAWRULE ALL"), ("SET NMR", "SET NMR CD"),
-                             ("SET MAX ABSENCE 5", "SET MAXABSENCE 5"), ("GET master", "HELP MASTER")):
+                             ("SET MAX ABSENCE 5", "SET MAXABSENCE 5"), ("GET master", "HELP MASTER"),
+                             ("SET NO REVEAL", "SET REVEAL OFF")):
             assert f"read `{njudge}` as `{ours}`" in created, (njudge, created)
         assert "VICTORY of vet: 17" in created and "MOVE DAYS of vet: mon tue wed thu fri" in created, created
         assert "MOVE CLOCK of vet: 20:00" in created and "read `SET MOVE" not in created, created   # njudge's own
+        assert "COMMENT of vet: For veterans" in created and "UNSTART before the first phase" in created, created
         assert "ERROR" not in created, created
         for p in POWERS:     # njudge's way into a forming game, and its preference list (Turkey's: the last seat)
             joined = asked(tmp_path, port, f"{p.lower()}@dip.test",
@@ -56,19 +59,22 @@ def test_an_njudge_master_creates_sets_up_and_runs_a_game_in_njudges_words(tmp_p
             assert p == "TURKEY" or f"your preferences in vet: {p.title()}" in joined, joined
         day = datetime.now(UTC) + timedelta(days=3)      # njudge's date form: the day alone, at the MOVE CLOCK
         ran = asked(tmp_path, port, "gm@dip.test", f"signon Mvet gm-pw\nset deadline {day:%a %b} {day.day}\n"
-                                                   "set rules 1982\nwhogame vet\nversion")
+                                                   "set rules 1982\nwhogame vet\nversion\nset manual process")
         assert f"deadline of vet set to {day:%a %d %b %Y} 20:00 UTC (UTC), read in the game's zone, UTC; a date" \
                " alone is at the game's deadline hour, 20:00" in ran, ran
         assert "SET RULES: the rules cannot change once the game has started" in ran, ran
         assert "read `whogame vet` as `SUMMARY vet`" in ran and "vet: Standard (2000 rules), active" in ran, ran
         assert "VICTORY 17" in ran and "PRESS none" in ran and "MOVE CLOCK 20:00" in ran, ran
-        assert "this judge is version" in ran, ran
+        assert "this judge is version" in ran and "comment: For veterans" in ran, ran
+        assert "read `set manual process` as `SET MANUALPROCESS ON`" in ran and "MANUALPROCESS of vet: on" in ran
         player = asked(tmp_path, port, "france@dip.test", "Hello judge,\nWHOIS gm\nINFO PLAYER england\n"
-                       "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test")
+                       "SIGNON Fvet france-pw\nPHASE Fall 1901 Movement\nA Par - Pic\nI AM ALSO france@home.test\n"
+                       "WAIT ?")
         assert "gm's record:" in player and "read `INFO PLAYER england` as `WHOIS england`" in player, player
         assert "Orders for France in vet, kept for Fall 1901 Movement:" in player, player
         assert "read `I AM ALSO france@home.test` as `SET ADDRESS ALSO france@home.test`" in player, player
-        assert "a code is mailed to france@home.test" in player and "ERROR" not in player, player
+        assert "a code is mailed to france@home.test" in player and player.count("ERROR") == 1, player   # WAIT ?
         assert "greetings and the like): Hello judge," in player, player
+        assert "WAIT alone is no command here, and a question mark asks nothing of the judge" in player, player
     finally:
         stop(process)

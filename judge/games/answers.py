@@ -62,6 +62,7 @@ class NoticeKind(enum.StrEnum):
     REVEALED = "revealed"
     ROLLBACK = "rollback"
     TAKEOVER_REQUEST = "takeover_request"
+    UNSTARTED = "unstarted"
 
 
 def notice_kind(stored: str) -> NoticeKind | str:

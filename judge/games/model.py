@@ -144,6 +144,14 @@ class Settings:
     approve_takeovers: bool = False
     # njudge's QUIET: a replacement is announced to the others without the new player's name
     quiet: bool = False
+    # njudge's COMMENT: a line about the game, shown in LIST game and SUMMARY (None: none)
+    comment: str | None = None
+    # an anonymous game shows who played each power when it ends (njudge's REVEAL); off: never (NO REVEAL)
+    reveal_at_end: bool = True
+    # njudge's MANUAL PROCESS: a phase is played only at a master's PROCESS, never by the clock
+    manual_process: bool = False
+    # njudge's MANUAL START: a full game waits for a master's START instead of starting at once
+    manual_start: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -237,7 +245,7 @@ CHANGEABLE_IN_PLAY = frozenset({
     "ends_at", "excuses", "excuse_hours", "stand_in",
     "offer_hours", "approve_takeovers", "quiet", "movement_clock", "retreat_clock", "adjustment_clock",
     "movement_days", "retreat_days", "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace",
-    "grace_until", "earliest"})
+    "grace_until", "earliest", "comment", "reveal_at_end", "manual_process"})
 
 
 class GameError(ValueError):

@@ -517,13 +517,20 @@ class GameService:
         return self.status(name)
 
     def set_access(self, name: str, *, password: str | None = None, clear_password: bool = False,
-                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> AccessRules:
-        """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now."""
+                   allow: Sequence[str] = (), deny: Sequence[str] = (), unallow: Sequence[str] = (),
+                   undeny: Sequence[str] = (), clear: Sequence[str] = ()) -> AccessRules:
+        """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now.
+        `unallow`/`undeny`: names taken off a list (`ALLOW -sam`); `clear`: the lists emptied
+        ("allow", "deny": `ALLOW NONE`), before any name is added."""
         for account in (*allow, *deny):
             self.accounts.get(account)
         with self._write(name) as gf:
             if password or clear_password:
                 access.set_password(gf, None if clear_password else password)
+            for kind in clear:
+                access.clear(gf, kind)
+            access.remove(gf, "allow", unallow)
+            access.remove(gf, "deny", undeny)
             access.allow(gf, allow)
             access.deny(gf, deny)
             return access.rules(gf)
@@ -725,9 +732,20 @@ class GameService:
                 master.pause(gf, self.clock())
 
     def resume(self, name: str, *, source: str | None = None) -> None:
+        """RESUME: a paused game's clock runs again; a game its master TERMINATEd less than a day ago
+        is put back as it was (judge.games.master.undo_terminate)."""
+        with self._write_once(name, source) as gf:
+            if gf is not None and gf.status is GameStatus.FINISHED:
+                master.undo_terminate(gf, self.clock())
+            elif gf is not None:
+                master.resume(gf, self.clock())
+
+    def unstart(self, name: str, *, source: str | None = None) -> GameState:
+        """UNSTART (DPjudge): back to forming, its players kept, before the first phase is played."""
         with self._write_once(name, source) as gf:
             if gf is not None:
-                master.resume(gf, self.clock())
+                master.unstart(gf, self.clock())
+        return self.status(name)
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
                     by_master: bool = False, source: str | None = None) -> AbsenceSet:
@@ -791,8 +809,10 @@ class GameService:
                 players.resign(gf, power.upper(), account, self.clock())
 
     # -- votes and press -------------------------------------------------------------------------
-    def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None) -> bool:
-        """The player's draw vote, for every power they play. True: the game ended in a draw.
+    def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None, *,
+                  for_power: str | None = None) -> bool:
+        """The player's draw vote, for every power they play (`for_power`: a master's, for the one power
+        it acts for after BECOME). True: the game ended in a draw.
 
         By the rulebooks a draw is shared by all survivors. Under the "named" draw rule a vote names
         the powers who share it, and passes when every survivor names the same powers.
@@ -804,7 +824,7 @@ class GameService:
         else:
             value = "yes:" + ",".join(sorted({p.strip().upper() for p in powers}))
         with self._write(name) as gf:
-            return votes.vote(gf, account, "draw", value, self.clock())
+            return votes.vote(gf, account, "draw", value, self.clock(), for_power)
 
     def concede(self, name: str, account: str, to_power: str | None) -> bool:
         """Concede to a power (None withdraws). When every other survivor concedes to it, it wins;
@@ -865,6 +885,17 @@ class GameService:
         keeper = self.accounts.get(account).keeper
         with self._write(name) as gf:
             master.become_master(gf, account, keeper, self.clock())
+
+    def hand_over(self, name: str, account: str, successor: str | None, *, source: str | None = None) -> str | None:
+        """The master's RESIGN (`successor` None: to the first co-master; a co-master's: its own rights
+        end) or SET MASTER (the game to `successor`); never leaves the game with no master. Returns
+        the master now."""
+        if successor is not None:
+            self.accounts.get(successor)
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name).master
+            return master.hand_over(gf, account, successor, self.clock())
 
     def promote(self, name: str, account: str, *, remove: bool = False, source: str | None = None) -> bool:
         """PROMOTE: a co-master with the master's rights (its mail included); `remove`: DEMOTE."""
@@ -1138,6 +1169,14 @@ class GameService:
         with self._read(name) as gf:
             return gf.db.execute("SELECT 1 FROM events WHERE kind = 'demoted' AND json_extract(detail, '$.account') = ?"
                                  " LIMIT 1", [account]).fetchone() is not None
+
+    def played_before(self, name: str, power: str, account: str) -> bool:
+        """`account` once played `power` in the game and plays it no longer (replaced or gone)."""
+        if self.status(name).powers.get(power) is None or self.status(name).powers[power].account == account:
+            return False
+        with self._read(name) as gf:
+            return gf.db.execute("SELECT 1 FROM power_history WHERE power = ? AND account = ? LIMIT 1",
+                                 [power, account]).fetchone() is not None
 
     def events(self, name: str) -> list[dict[str, Any]]:
         """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""

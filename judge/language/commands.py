@@ -205,7 +205,22 @@ class Process:
 
 @dataclass(frozen=True, slots=True)
 class ForceStart:
-    """The master's FORCE START: start with the players there are; empty seats are neutral."""
+    """The master's FORCE START: start with the players there are; empty seats are neutral. `force`
+    False: START, a full game held by MANUAL START started (njudge)."""
+    force: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Unstart:
+    """The master's UNSTART (DPjudge): a game whose first phase is not played yet forms again, its
+    players kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """The master's SET MASTER account: the game handed to another master (the master's RESIGN
+    steps down to a co-master)."""
+    account: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +358,8 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover | Phase)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover | Phase
+           | Unstart | HandOver)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
@@ -351,7 +367,7 @@ COMMAND_WORDS = frozenset(
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
     "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version "
-    "standby take seek approve reject phase".split())
+    "standby take seek approve reject phase start unstart".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -543,6 +559,15 @@ class _Build(Transformer[Token, Command]):
 
     def force_start(self, c: _Items) -> Command:
         return ForceStart()
+
+    def start_game(self, c: _Items) -> Command:
+        return ForceStart(force=False)
+
+    def unstart(self, c: _Items) -> Command:
+        return Unstart()
+
+    def set_master(self, c: _Items) -> Command:
+        return HandOver(str(c[0]))
 
     def terminate(self, c: _Items) -> Command:
         return Terminate()

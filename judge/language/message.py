@@ -92,6 +92,36 @@ def _first_word(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
+# The words this judge takes after SET that players write alone, as some judges had them ("WAIT ?",
+# "DRAW"): a command, never a greeting, and never done on a guess: a draw vote is not cast by one
+# bare word, nor anything done for a line ending in a question mark; refused with the line to
+# write. WAIT alone is DPjudge's master's word (the game waiting): its row of the vocabulary
+# (judge.language.other_judges) names both readings.
+_SET_WORDS = {"wait": "SET WAIT (a player's; a master's PAUSE stops the clock, as DPjudge's WAIT did)",
+              "nowait": "SET NOWAIT", "draw": "SET DRAW", "nodraw": "SET NODRAW"}
+# Commands a question mark may follow: HELP ? is HELP; a press's header is followed by its body.
+_ASKING_TAKEN = frozenset({"help", "?", "press", "p", "broadcast", "broad"})
+
+
+def _refused_alone(line: str) -> OrderError | None:
+    """A command line ending in a question mark ("WAIT ?", "RESIGN ?", "DRAW?"), or DRAW alone: refused,
+    never done and never set aside as a greeting. A command asks nothing with a question mark, and
+    doing the line without it could do what the player only asked about (RESIGN ?). None for any
+    other line."""
+    asking = line.endswith("?") and not line.startswith("?")
+    words = (line[:-1] if asking else line).split()
+    first = words[0].lower().rstrip(":") if words else ""
+    if first in _SET_WORDS and len(words) == 1 and (asking or first != "wait"):
+        return OrderError(0, line, f"{words[0].upper()} alone is no command here"
+                                   + (", and a question mark asks nothing of the judge" if asking else "")
+                                   + ": nothing was done",
+                          f"{_SET_WORDS[first]}; every reply tells whether you wait and what you owe")
+    if asking and first in COMMAND_WORDS and first not in _ASKING_TAKEN:
+        return OrderError(0, line, f"a command here takes no question mark: nothing was done for {' '.join(words)}",
+                          "the command without it, once sure (HELP COMMANDS and HELP MASTER say what each does)")
+    return None
+
+
 def _rejoin_wrapped(text: dict[int, str], reader: OrderReader, kind: PhaseKind) -> None:
     """Undo a hard wrap: Outlook's plain text (76 columns) and others break long lines. Two
     neighbouring lines that each fail but read cleanly as one line were one line: the first
@@ -166,6 +196,11 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         number, line = i + 1, lines[i].strip()
         i += 1
         if not line:
+            continue
+        asked = _refused_alone(line)
+        if asked is not None:
+            flush()
+            items.append(dataclasses.replace(asked, line=number))
             continue
         veteran = other_judges.read(line)    # a word of njudge's or DPjudge's is a command, never chatter
         if veteran is None and _first_word(line) not in COMMAND_WORDS:

@@ -188,6 +188,16 @@ def _absence_days(text: str) -> float:
     return within_a_year(text, value * 24) / 24
 
 
+COMMENT_LENGTH = 80      # one line of LIST game and SUMMARY
+
+
+def _comment(text: str) -> str:
+    line = " ".join(text.split())
+    if len(line) > COMMENT_LENGTH:
+        raise ValueError(f"a comment is one line of at most {COMMENT_LENGTH} characters; that one has {len(line)}")
+    return line
+
+
 def _grace_hours(text: str) -> float:
     try:
         value = float(text.lower().removesuffix("hours").removesuffix("h").strip())
@@ -307,6 +317,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
     Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,
             "nobody's name or address in the players' mail until the game ends or REVEAL (ON or OFF)", "on"),
+    Setting(("REVEAL",), "reveal_at_end", _switch,
+            "an anonymous game shows everyone who played each power when it ends (ON, the default), or"
+            " never (OFF: njudge's NO REVEAL); the command REVEAL shows them at once", "off"),
+    Setting(("COMMENT",), "comment", _none_or(_comment),
+            "a line about the game, shown by LIST game and SUMMARY (NONE: none; njudge's COMMENT)",
+            "For njudge veterans", quiet_unset=True),
+    Setting(("MANUALPROCESS",), "manual_process", _switch,
+            "a phase is played only when a master sends PROCESS, never by the clock nor when every order is"
+            " in (njudge's MANUAL PROCESS; ON or OFF)", "on"),
+    Setting(("MANUALSTART",), "manual_start", _switch,
+            "a full game waits for a master's START instead of starting at once (njudge's MANUAL START;"
+            " ON or OFF, before the start)", "on"),
     Setting(("UNLISTED",), "unlisted", _switch, "leave the game out of LIST for those not in it (ON or OFF)", "on"),
     Setting(("NOLIST",), "unlisted", _switch, "the same as UNLISTED ON", "", implied="on"),
     Setting(("RELIABILITY",), "min_reliability", _none_or(_percent),

@@ -208,14 +208,16 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
         if len(powers) < len(named):
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
     try:
-        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers)
+        acting = env.session.power if env.session.acting else None     # a master after BECOME power
+        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers, for_power=acting)
     except GameError as e:
         # a vote naming powers may be written otherwise; a plain SET DRAW the game refused (it is over,
         # say) would only be refused again: no fix that repeats it
         raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
                       " the vote back" if cmd.powers else "") from None
-    return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
-            else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
+    who = f"{power_name(env.service, game, acting)} votes" if acting else "you vote"
+    return [(f"{who} for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
+            else f"{who} against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 
 
 _SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s+(?:(?:to|until|-)\s+)?(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
@@ -323,6 +325,8 @@ def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
 
 
 def _resign(env: Env, cmd: c.Resign) -> list[str]:
+    if env.session.as_master and not env.session.acting and env.session.power is None:
+        return master.step_down(env)       # the master's: steps down, never leaving the game masterless
     game, power = require_player(env.session, "RESIGN")
     if cmd.game and game_name(cmd.game) != game:
         raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
@@ -413,6 +417,8 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
     c.Phase: Handler(later_phase.phase),
+    c.Unstart: Handler(master.unstart, once=True),
+    c.HandOver: Handler(master.hand_over, once=True),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]
