@@ -28,10 +28,21 @@ def adjustment_due(variant: Variant, position: Position, power: str) -> int:
 
 def build_sites(variant: Variant, power: str, position: Position) -> tuple[str, ...]:
     """Where this power may ever build now: its home centres, or (hook `build_any`: Chaos,
-    Hundred) every centre it owns."""
+    Hundred) every centre it owns. Hook `remote_builds` (DPjudge's REMOTE_BUILDS: Aberration,
+    Classical): every centre it owns, but only while it owns one of its home centres. Hook
+    `home_builds` (DPjudge's HOME_BUILDS: Imperial): any centre it owns that is some power's home."""
+    if "remote_builds" in variant.hooks:
+        return tuple(sorted(position.centres_of(power))) if _holds_a_home(variant, power, position) else ()
     if "build_any" in variant.hooks:
         return tuple(sorted(position.centres_of(power)))
+    if "home_builds" in variant.hooks:
+        homes = {c for p in variant.powers for c in p.home_centres}
+        return tuple(sorted(c for c in position.centres_of(power) if c in homes))
     return variant.power(power).home_centres
+
+
+def _holds_a_home(variant: Variant, power: str, position: Position) -> bool:
+    return any(position.owners.get(c) == power for c in variant.power(power).home_centres)
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
@@ -81,6 +92,17 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
     return PhaseResult(position.phase, tuple(outcomes), after)
 
 
+def _not_a_site(variant: Variant, power: str, position: Position) -> Why:
+    """Why a province is not one of this power's build sites, by the variant's build rule."""
+    if "remote_builds" in variant.hooks:
+        return Why.NOT_OWN_CENTRE if _holds_a_home(variant, power, position) else Why.NO_HOME_CENTRE_HELD
+    if "build_any" in variant.hooks:
+        return Why.NOT_OWN_CENTRE
+    if "home_builds" in variant.hooks:
+        return Why.NOT_OWNED_HOME_CENTRE
+    return Why.NOT_HOME_CENTRE
+
+
 def _builds(variant: Variant, position: Position, power: str, due: int,
             given: list[Order]) -> tuple[list[Unit], list[Outcome]]:
     board = variant.board
@@ -126,8 +148,7 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     prov = board.province(loc.province)
     sites = build_sites(variant, power, position)
     if loc.province not in sites:      # the sites too, so the words can say "your home centre" to one who has one
-        raise Rejected(Why.NOT_HOME_CENTRE if "build_any" not in variant.hooks else Why.NOT_OWN_CENTRE,
-                       loc.province, *sorted(sites))
+        raise Rejected(_not_a_site(variant, power, position), loc.province, *sorted(sites))
     if position.owners.get(loc.province) != power:
         raise Rejected(Why.NOT_OWNED, loc.province)
     # what could never stand there is said before "occupied": a fleet ordered for an inland centre

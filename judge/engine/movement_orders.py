@@ -95,7 +95,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         only if asked, about a convoy or a move beyond the next province."""
         if not known:
             known.append(board.graph.bits(u.location.province for u in position.units
-                                          if u.kind is UnitKind.FLEET and u.location.province in board.seas))
+                                          if u.kind is UnitKind.FLEET and u.location.province in board.convoy_waters))
         return known[0]
 
     if repeated:  # some unit's first order was replaced, or it has none now: list them again
@@ -308,7 +308,7 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
 
 def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef, order: Convoy) -> Convoy:
     board = variant.board
-    if unit.kind is not UnitKind.FLEET or not board.province(unit.location.province).is_sea:
+    if unit.kind is not UnitKind.FLEET or not board.can_convoy_from(unit.location.province):
         raise _Reject(Why.ONLY_FLEETS_AT_SEA_CONVOY)
     origin, dest = order.army.location.province, order.to.province
     for p in (origin, dest):

@@ -139,6 +139,8 @@ class Why(enum.Enum):
     NO_BUILD_ORDERED = "no_build_ordered"
     NOT_HOME_CENTRE = "not_home_centre"  # (province, the power's home centres...)
     NOT_OWN_CENTRE = "not_own_centre"  # (province, its owned centres...): the variant builds on any owned centre
+    NO_HOME_CENTRE_HELD = "no_home_centre_held"  # (province): remote_builds, and the power owns none of its homes
+    NOT_OWNED_HOME_CENTRE = "not_owned_home_centre"  # (province, its build sites...): home_builds
     NOT_OWNED = "not_owned"  # (province)
     OCCUPIED = "occupied"  # (province)
     CANNOT_BUILD_KIND = "cannot_build_kind"  # (unit kind)

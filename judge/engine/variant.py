@@ -104,6 +104,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         provinces,
         [tuple(e) for e in data["army_edges"]],
         [(Location.parse(a), Location.parse(b)) for a, b in data["fleet_edges"]],
+        ports=data.get("ports", ()),
     )
     cal = data["calendar"]
     seasons = tuple(Season(s["name"], s["code"], bool(s.get("adjustments"))) for s in cal["seasons"])
@@ -113,6 +114,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         start_season=next((i for i, s in enumerate(seasons) if s.code == cal.get("start_season")), 0),
         adjustment_name=adjustment.get("name"), adjustment_code=adjustment.get("code"),
         year_step=int(cal.get("year_step", 1)), adjustment_every=int(cal.get("adjustment_every", 1)),
+        eras=_eras(cal.get("eras"), seasons),
     )
     if cal.get("first_phase"):  # a start other than the first season's movement (W1898A, F1900M)
         first = calendar.parse(cal["first_phase"])
@@ -148,6 +150,16 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
     )
     _check(variant)
     return variant
+
+
+def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tuple[Season, Season] | None:
+    """A calendar's eras (before, after), each a name and a phase-code letter; only with one season."""
+    if not eras:
+        return None
+    if len(eras) != 2 or len(seasons) != 1:
+        raise ValueError("a calendar of eras has two eras and one season")
+    before, after = (Season(e["name"], e["code"]) for e in eras)
+    return before, after
 
 
 def _check(variant: Variant) -> None:

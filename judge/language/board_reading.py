@@ -155,7 +155,7 @@ class BoardView:
                 return f"{_a(unit.kind)} in {where} cannot support into {self._name(target)}"
             return self._enters(other, target) if isinstance(order, SupportMove) else None
         if isinstance(order, Convoy):
-            if not self.board.province(unit.location.province).is_sea:
+            if not self.board.can_convoy_from(unit.location.province):
                 return f"a fleet in {self._name(unit.location.province)} cannot convoy"
             army, why = self._unit(order.army, None, self.units)
             if why or army is None:

@@ -100,6 +100,8 @@ WORDS: Mapping[Why, str] = {
     Why.NO_BUILD_ORDERED: "no build was ordered",
     Why.NOT_HOME_CENTRE: "{0:province} is not {rest:your home centre}",
     Why.NOT_OWN_CENTRE: "{0:province} is not {rest:your supply centre}",
+    Why.NO_HOME_CENTRE_HELD: "you own none of your home centres, so you may not build",
+    Why.NOT_OWNED_HOME_CENTRE: "{0:province} is not a home centre (of any power) that you own",
     Why.NOT_OWNED: "you do not own {0:province} now",
     Why.OCCUPIED: "{0:province} is occupied",
     Why.CANNOT_BUILD_KIND: "you cannot build an {0:kind}",

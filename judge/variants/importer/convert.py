@@ -21,7 +21,8 @@ COLOURS = {"AUSTRIA": "#d22f2f", "ENGLAND": "#1f3a93", "FRANCE": "#6fb7ff", "GER
 PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e1b12c", "#e67e22",
            "#16a085", "#8e44ad", "#c0392b", "#2c3e50", "#f39c12", "#27ae60", "#d35400", "#7f8c8d"]
 # RULE flags the judge has a hook for, by the hook's name in variant.json.
-RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize"}
+RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS": "remote_builds",
+              "HOME_BUILDS": "home_builds"}
 
 
 def army_forbidden(written: str) -> bool:
@@ -117,7 +118,9 @@ def calendar(data: MapData) -> dict[str, Any]:
         name, _, arg = item.partition(":")
         if name == "NEWYEAR":
             step = int(arg or 1)
-            if step < 1:
+            if step == -1:   # B.C. counting down (Classical): years by era, kept as astronomical years
+                cal["eras"] = [{"name": "BC", "code": "B"}, {"name": "AD", "code": "A"}]
+            elif step < 1:
                 data.need(f"years that count down (FLOW NEWYEAR:{arg})")
             else:
                 cal["year_step"] = step
@@ -149,6 +152,13 @@ def calendar(data: MapData) -> dict[str, Any]:
     cal = {"start_year": 1901, "seasons": seasons, **({"adjustment": adjustment} if adjustment else {}), **cal}
     if data.begin:
         cal.update(_begin(data, cal, seasons, adjustment))
+    if "eras" in cal:
+        if len(seasons) != 1:
+            data.need(f"years that count down over several seasons (FLOW {' '.join(flow)})")
+            del cal["eras"]
+        else:   # DPjudge's year 273 counting down is 273 BC: astronomically -272
+            cal["first_phase"] = f"B{cal['start_year']}M"
+            cal["start_year"] = 1 - cal["start_year"]
     return cal
 
 
@@ -279,6 +289,9 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
+    ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
+    if ports:  # coasts whose fleets convoy as if at sea
+        out["ports"] = ports
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}

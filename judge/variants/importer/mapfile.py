@@ -254,8 +254,6 @@ class _Reader:
                 else:
                     t.abuts = [x for x in t.abuts if x.lower() != a.lower()] + [a]
             return
-        if kind == "PORT":
-            d.need("PORT spaces (coasts whose fleets convoy)")
         d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
 
     def drop(self, abbr: str) -> None:
