@@ -45,5 +45,6 @@ def read_phase(calendar: Calendar, text: str) -> Phase:
     year = 1 - years[0] if said == [0] else years[0]      # the astronomical year: 1 BC is 0
     phase = Phase(year, named[0], kinds[0] if kinds else PhaseKind.MOVEMENT)
     if phase.kind is PhaseKind.ADJUSTMENT and not calendar.adjusts(phase):
-        raise ValueError(f"there is no adjustment phase after {calendar.name(Phase(phase.year, phase.season)).rsplit(' ', 1)[0]}")
+        season_and_year = calendar.name(Phase(phase.year, phase.season)).rsplit(" ", 1)[0]   # Spring 1901, 273 BC
+        raise ValueError(f"there is no adjustment phase after {season_and_year}")
     return phase
