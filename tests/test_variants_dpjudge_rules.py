@@ -1,8 +1,10 @@
 """The DPjudge rules issue 29 adds as hooks, by cases (tests/data/variants/dpjudge_rules.json): PORT
-(a coast whose fleet convoys), REMOTE_BUILDS, HOME_BUILDS, and a calendar that counts years down
+(a coast whose fleet convoys), REMOTE_BUILDS, HOME_BUILDS, borders open only to owners of some centres,
+and a calendar that counts years down
 B.C. to A.D., its phases named by era in codes and in words."""
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +15,10 @@ from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant
 from judge.engine.board import Board
 from judge.engine.geography import Province, Terrain
+from judge.engine.variant import variant_from_data
 from judge.language import OrderReader
 from judge.language.later_phase import read_phase
+from judge.variants.importer import import_map
 
 CASES = json.loads((Path(__file__).parent / "data" / "variants" / "dpjudge_rules.json").read_text(encoding="utf-8"))
 
@@ -22,7 +26,7 @@ CASES = json.loads((Path(__file__).parent / "data" / "variants" / "dpjudge_rules
 @pytest.mark.parametrize("case", CASES["orders"], ids=[c["name"] for c in CASES["orders"]])
 def test_rule_cases(case):
     def named(name: str):
-        variant = load_variant(name)
+        variant = imported(case["import"]) if "import" in case else load_variant(name)
         variant = replace(variant, hooks=variant.hooks | set(case.get("hooks", ())))
         return variant, OrderReader(variant)
 
@@ -33,6 +37,18 @@ def test_rule_cases(case):
     assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
     for power, centres in case.get("centres", {}).items():
         assert sorted(response["next"]["centres"][power]) == centres
+    for power, units in case.get("retreats", {}).items():
+        got_retreats = {d["unit"]: sorted(d["retreats"]) for d in response["dislodged"][power]}
+        assert got_retreats == units
+
+
+@functools.cache
+def imported(map_file: str):
+    """A map whose rules are all hooks but that is not offered yet (Imperial: its board is more than
+    the picture's cell grid holds), imported from the tests' copy of DPjudge's maps."""
+    data, report, needs = import_map(Path(__file__).parent / "data" / "dpjudge-maps" / map_file)
+    assert not report.errors and not needs
+    return variant_from_data(data)
 
 
 @pytest.mark.parametrize("case", CASES["calendar"], ids=[c["name"] for c in CASES["calendar"]])

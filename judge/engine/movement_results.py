@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
+from .owner_edges import closed_to
 from . import army_fleet
 from .board import Board
 from .entries import Entry, Route
@@ -86,7 +87,8 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         if not (game.by_convoy(attacker, r) and game.rules.retreat_to_convoyed_attackers_origin):
             blocked.add(came_from)
         steps = [dst for dst in _steps(board, unit)
-                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
+                 if dst.province not in blocked and board.can_stand(unit.kind, dst)
+                 and not closed_to(variant.owner_edges, position, unit.power, p, dst.province)]
         if with_af:
             occupant = {u.location.province: u for u in staying + arrived}
             steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)

@@ -86,6 +86,7 @@ class Why(enum.Enum):
     SAY_WHICH_COAST = "say_which_coast"  # (province, coast, coast, ...): the coasts it could mean
     CANNOT_REACH_COAST = "cannot_reach_coast"  # (unit, coast, province)
     ONLY_FLEETS_AT_SEA_CONVOY = "only_fleets_at_sea_convoy"
+    BORDER_NEEDS_CENTRES = "border_needs_centres"  # (from, to, the centres the power lacks...): Imperial's Bosphorus
     NO_ARMY_TO_CONVOY = "no_army_to_convoy"  # (province)
     CONVOY_NOT_COASTAL = "convoy_not_coastal"
     CONVOY_GOES_NOWHERE = "convoy_goes_nowhere"

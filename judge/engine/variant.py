@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .owner_edges import OwnerEdge
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -57,6 +58,8 @@ class Variant:
     last_phase: Phase | None = None  # the game ends after this phase, if set
     # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange", "build_any", "mobilize").
     hooks: frozenset[str] = frozenset()
+    # Borders only the owners of some centres may cross (DPjudge's XXX(C,D): Imperial's Bosphorus).
+    owner_edges: tuple[OwnerEdge, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -146,6 +149,8 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         frozen=frozen,
         last_phase=calendar.parse(data["last_phase"]) if data.get("last_phase") else None,
         hooks=frozenset(data.get("hooks", ())),
+        owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
+                          for e in data.get("owner_edges", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -163,6 +168,12 @@ def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tup
 
 
 def _check(variant: Variant) -> None:
+    for edge in variant.owner_edges:
+        a, b = sorted(edge.between)
+        if b not in variant.board.neighbours(a) or not all(
+                variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
+            raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
+                             f"between provinces, or names a province that is no supply centre")
     for power in variant.powers:
         for kind, loc in power.starting_units:
             if not variant.board.can_stand(kind, loc):

@@ -39,8 +39,8 @@ def special(written: str) -> str | None:
     """What a marked adjacency asks for that the judge has no rule for, if anything."""
     if ":" in written:
         return "adjacencies for some powers only, or one-way (P:XXX)"
-    if "(" in written:
-        return "adjacencies open only to owners of some centres (XXX(C,D))"
+    if "(" in written and written.strip("~*") != written:
+        return "adjacencies open only to owners of some centres (XXX(C,D)) with strait marks"
     if written.strip("~*") != written:
         return "straits with weak or half-strength moves (~XXX, *XXX)"
     return None
@@ -68,6 +68,7 @@ class Geography:
         self.army_pairs: dict[tuple[str, str], bool] = {}    # (from, to) -> allowed as written
         self.fleet_pairs: set[tuple[str, str]] = set()       # (from location, to location)
         self.loose: list[str] = []                           # adjacency entries naming no place
+        self.owner_edges: dict[frozenset[str], set[str]] = {}  # XXX(C,D): crossed only by owners of C and D
         for k, line in t.items():
             for written in line.abuts:
                 what = special(written)
@@ -76,6 +77,10 @@ class Geography:
                     if ":" in written:
                         continue  # restricted to some powers (or to none): not an edge for everyone
                 target = _plain(written).lower()
+                if "(" in written:
+                    centres = re.search(r"\((.*)\)", written)[1]   # type: ignore[index]
+                    between = frozenset((base(k), base(target)))
+                    self.owner_edges.setdefault(between, set()).update(c.strip().lower() for c in centres.split(","))
                 if base(target) not in self.kind:
                     self.loose.append(f"{k} abuts {written}, which is not on the map")
                     continue
@@ -289,6 +294,9 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
+    if geo.owner_edges:   # borders only owners of some centres cross (Imperial's Bosphorus)
+        out["owner_edges"] = [{"between": sorted(b), "owners_of": sorted(c)}
+                              for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
     ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
     if ports:  # coasts whose fleets convoy as if at sea
         out["ports"] = ports
