@@ -1,6 +1,6 @@
 """The DPjudge rules issue 29 adds as hooks, by cases (tests/data/variants/dpjudge_rules.json): PORT
 (a coast whose fleet convoys), REMOTE_BUILDS, HOME_BUILDS, borders open only to owners of some centres,
-and a calendar that counts years down
+home centres reassigned in a given year (NEWHOMES), and a calendar that counts years down
 B.C. to A.D., its phases named by era in codes and in words."""
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ def test_rule_cases(case):
     assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
     for power, centres in case.get("centres", {}).items():
         assert sorted(response["next"]["centres"][power]) == centres
+    for power, homes in case.get("homes", {}).items():    # NEWHOMES: kept in the position as reassigned
+        assert sorted(response["next"]["homes"].get(power, [])) == homes
     for power, units in case.get("retreats", {}).items():
         got_retreats = {d["unit"]: sorted(d["retreats"]) for d in response["dislodged"][power]}
         assert got_retreats == units

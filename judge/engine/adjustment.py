@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from . import army_fleet
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
+from .homes import home_centres
 from .orders import Build, Disband, Order, UnitRef, Waive
 from .outcomes import Outcome, PhaseResult, Reason, Rejected, Why
 from .position import Position, Unit
@@ -36,13 +37,13 @@ def build_sites(variant: Variant, power: str, position: Position) -> tuple[str, 
     if "build_any" in variant.hooks:
         return tuple(sorted(position.centres_of(power)))
     if "home_builds" in variant.hooks:
-        homes = {c for p in variant.powers for c in p.home_centres}
+        homes = {c for p in variant.power_ids for c in home_centres(variant, position, p)}
         return tuple(sorted(c for c in position.centres_of(power) if c in homes))
-    return variant.power(power).home_centres
+    return home_centres(variant, position, power)
 
 
 def _holds_a_home(variant: Variant, power: str, position: Position) -> bool:
-    return any(position.owners.get(c) == power for c in variant.power(power).home_centres)
+    return any(position.owners.get(c) == power for c in home_centres(variant, position, power))
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
@@ -88,7 +89,7 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
     owners = dict(position.owners)
     if _mobilizing(variant, position):
         owners = _mobilized(variant, owners, [u for u in units if u not in position.units])
-    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, ())
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, (), position.homes)
     return PhaseResult(position.phase, tuple(outcomes), after)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from .homes import settle_new_homes
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location
@@ -106,7 +107,7 @@ def process_phase(variant: Variant, position: Position, orders: Mapping[str, Seq
         if nxt.phase.kind is PhaseKind.MOVEMENT:
             break  # a movement phase with no units at all: nothing more to play
         nxt = step.position
-    return Turn(result, tuple(skipped), nxt)
+    return Turn(result, tuple(skipped), settle_new_homes(variant, nxt))
 
 
 def _game_over(variant: Variant, position: Position) -> bool:

@@ -60,6 +60,8 @@ class Variant:
     hooks: frozenset[str] = frozenset()
     # Borders only the owners of some centres may cross (DPjudge's XXX(C,D): Imperial's Bosphorus).
     owner_edges: tuple[OwnerEdge, ...] = ()
+    # The year whose adjustments make each power's owned centres its homes (DPjudge's NEWHOMES: 1897).
+    new_homes_in: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -149,6 +151,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         frozen=frozen,
         last_phase=calendar.parse(data["last_phase"]) if data.get("last_phase") else None,
         hooks=frozenset(data.get("hooks", ())),
+        new_homes_in=int(data["new_homes_in"]) if data.get("new_homes_in") is not None else None,
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},

@@ -294,6 +294,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
+    if data.new_homes is not None:   # NEWHOMES: homes become the centres owned at that year's adjustments
+        out["new_homes_in"] = data.new_homes
     if geo.owner_edges:   # borders only owners of some centres cross (Imperial's Bosphorus)
         out["owner_edges"] = [{"between": sorted(b), "owners_of": sorted(c)}
                               for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
