@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from .owner_edges import closed_to
 from . import army_fleet
 from .board import Board
 from .entries import Entry, MovementOrders, Route
@@ -29,6 +28,7 @@ from .orders import (
     UnitRef,
 )
 from .outcomes import Outcome, Reason, Why
+from .owner_edges import closed_to
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .variant import Variant

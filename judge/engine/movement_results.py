@@ -8,13 +8,13 @@ from collections.abc import Collection, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from .owner_edges import closed_to
 from . import army_fleet
 from .board import Board
 from .entries import Entry, Route
 from .geography import Location
 from .orders import Convoy, Move
 from .outcomes import Outcome, PhaseResult, Reason, Why
+from .owner_edges import closed_to
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .variant import Variant

@@ -4,10 +4,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from .homes import settle_new_homes
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location
+from .homes import settle_new_homes
 from .movement import adjudicate_movement
 from .orders import Order
 from .outcomes import Outcome, PhaseResult, Reason

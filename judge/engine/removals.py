@@ -10,8 +10,8 @@ centre, fleets before armies, then by the province's abbreviation.
 """
 from __future__ import annotations
 
-from .homes import home_centres
 from .geography import UnitKind
+from .homes import home_centres
 from .position import Position, Unit
 from .rules import RemovalOrder, Rules
 from .variant import Variant

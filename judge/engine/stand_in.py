@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .homes import home_centres
 from .adjustment import adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
+from .homes import home_centres
 from .orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from .phase import check_orders, orders_needed
 from .position import DislodgedUnit, Position, Unit
