@@ -148,6 +148,8 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
                 **({"civil_disorder": True} if d.civil_disorder else {}),
             })
         out["dislodged"] = dislodged
+    if position.homes is not None:     # reassigned during the game (NEWHOMES)
+        out["homes"] = {p: [c.upper() for c in cs] for p, cs in position.homes.items()}
     return out
 
 
@@ -200,7 +202,13 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
                     bool(d.get("civil_disorder", False)),
                 )
             )
+    homes = None
+    if data.get("homes") is not None:
+        homes = {power_id(p): tuple(parse_loc(variant, c).province for c in cs) for p, cs in data["homes"].items()}
+        for c in (c for cs in homes.values() for c in cs):
+            if not variant.board.province(c).supply_centre:
+                raise NotationError(f"home centre {c.upper()} is not a supply centre")
     try:
-        return Position(phase, tuple(units), owners, tuple(dislodged))
+        return Position(phase, tuple(units), owners, tuple(dislodged), homes)
     except ValueError as e:
         raise NotationError(str(e)) from None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location
+from .homes import settle_new_homes
 from .movement import adjudicate_movement
 from .orders import Order
 from .outcomes import Outcome, PhaseResult, Reason
@@ -106,7 +107,7 @@ def process_phase(variant: Variant, position: Position, orders: Mapping[str, Seq
         if nxt.phase.kind is PhaseKind.MOVEMENT:
             break  # a movement phase with no units at all: nothing more to play
         nxt = step.position
-    return Turn(result, tuple(skipped), nxt)
+    return Turn(result, tuple(skipped), settle_new_homes(variant, nxt))
 
 
 def _game_over(variant: Variant, position: Position) -> bool:

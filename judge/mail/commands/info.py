@@ -94,7 +94,7 @@ def outcome_line(variant: Variant, outcome: Json) -> str:
     return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
 
 
-_PHASE = re.compile(r"^[SFWU]\d{3,4}[MRAB]$", re.IGNORECASE)
+_PHASE = re.compile(r"^[A-Z]{1,3}\d{1,4}[MRAB]$", re.IGNORECASE)   # S1901M; A1425M (Hundred), B273M (Classical)
 _RANGE_WORDS = {"from", "to", "until", "-", "..", "through"}
 
 

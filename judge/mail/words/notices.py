@@ -259,7 +259,7 @@ def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
     columns: list[tuple[str, Mapping[str, int]]] = [("Start", history[0].centres)]
     for year in sorted({row.year for row in history}):
         later = [row for row in history if row.year > year]
-        columns.append((str(year), (later[0] if later else history[-1]).centres))
+        columns.append((variant.calendar.year_name(year), (later[0] if later else history[-1]).centres))
     # each column takes its label's width and a gap of two; the power names take the first
     names = max(len("Power"), *(len(p.name) for p in variant.powers))
     per_table = max(1, (WIDTH - 2 - names) // (2 + max(len(label) for label, _ in columns)))

@@ -62,6 +62,7 @@ class MapData:
     flow: list[str] = field(default_factory=list)
     victory: list[int] = field(default_factory=list)
     unplayed: list[str] = field(default_factory=list)
+    new_homes: int | None = None                                  # NEWHOMES year: homes become the centres owned
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
     renamed: list[str] = field(default_factory=list)              # what the import changed, and why
     files: list[str] = field(default_factory=list)
@@ -207,6 +208,9 @@ class _Reader:
         if head in ("DUMMY", "DUMMIES"):
             d.need(f"dummy powers nobody plays (DUMMY): {line}")
             return
+        if head == "NEWHOMES" and len(words) == 2 and words[1].isdigit():
+            d.new_homes = int(words[1])
+            return
         if head in ("LEAGUE", "CONTROL", "TEAM", "TEAMS", "NEWHOMES"):
             what = {"LEAGUE": "leagues restricting support and convoy (LEAGUE)",
                     "CONTROL": "dummy powers controlled by others (CONTROL)",
@@ -254,8 +258,6 @@ class _Reader:
                 else:
                     t.abuts = [x for x in t.abuts if x.lower() != a.lower()] + [a]
             return
-        if kind == "PORT":
-            d.need("PORT spaces (coasts whose fleets convoy)")
         d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
 
     def drop(self, abbr: str) -> None:
