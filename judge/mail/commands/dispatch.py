@@ -158,7 +158,7 @@ class Dispatch:
             if stop is not None:
                 if not stop.record:
                     return stop.outcome
-                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome)
+                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome, mail.mail)
         raise AssertionError("the last step always ends a mail's handling")
 
     def share_accounts(self, db: sqlite_utils.Database, session: Session) -> None:
@@ -172,9 +172,11 @@ class Dispatch:
         except Exception:   # the mail was handled; the account goes with its next change
             log.exception("account changes of %s not sent to the other hosts", session.sender)
 
-    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str) -> str:
-        """The raw copy loses its passwords, in the transaction that records the message finished."""
-        raw = scrub_raw(message.raw, passwords)
+    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str,
+                read: Message) -> str:
+        """The raw copy loses its passwords, in the transaction that records the message finished
+        (`read`: the one parse of it, so a mail with nothing to mask is not parsed again)."""
+        raw = scrub_raw(message.raw, passwords, read)
         if raw == message.raw:      # one statement: no savepoint needed around it (storage.db.write_statement)
             mark_finished(db, message.id, outcome)
             return outcome
