@@ -30,6 +30,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine import load_variant, notation
+from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
@@ -1097,6 +1098,13 @@ class GameService:
                 out.append(CentreCount(phase=phase, year=gf.variant.calendar.parse(phase).year,
                                        centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
+
+    def position_now(self, name: str) -> tuple[Position, bool]:
+        """The current phase's position as the engine's value (decoded once per state of the game file,
+        not encoded to JSON and read back), and whether the game is played under fog of war: what
+        the dispatcher reads a mail's orders against."""
+        with self._read(name) as gf:
+            return gf.phase_now().position, bool(gf.settings.fog)
 
     def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         """One phase as played: its position before the orders (JSON, as in `status`) and, once

@@ -227,11 +227,11 @@ class Dispatch:
         `F Edi` a build for a power that builds). Without it orders are still read, by name alone.
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
         try:
-            record = self.service.phase_record(game)
-            position = record.position
-            if record.settings.get("fog"):
-                position = fog.position_seen(variant, position, [power] if power else [])
-            return BoardView(variant, position_from_json(variant, position), self._unordered(game, power))
+            position, fogged = self.service.position_now(game)     # (the game file's own decoded value)
+            if fogged:
+                seen = fog.position_seen(variant, self.service.phase_record(game).position, [power] if power else [])
+                position = position_from_json(variant, seen)
+            return BoardView(variant, position, self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
 
@@ -412,7 +412,7 @@ class Dispatch:
                     continue   # over, or the sender left it or is out: no deadline, nothing owed to show
                 # in the reader's zone: a master acting for a power (BECOME) reads the master's times
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds,
-                                               viewer=session.account))
+                                               viewer=session.account, status=state))
             except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # the reply still goes out, without this part
