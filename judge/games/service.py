@@ -1099,6 +1099,13 @@ class GameService:
                                        centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
 
+    def seats(self, name: str, account: str) -> tuple[str, tuple[str, ...], bool]:
+        """The game's name as stored, the powers `account` plays in it (in `status`'s order) and whether
+        it is one of its masters: who a mail signs on as, without building the whole `status`."""
+        with self._read(name) as gf:
+            powers = tuple(p for p, row in gf.powers().items() if row.account == account)
+            return gf.row()["name"], powers, account in gf.masters()
+
     def position_now(self, name: str) -> tuple[Position, bool]:
         """The current phase's position as the engine's value (decoded once per state of the game file,
         not encoded to JSON and read back), and whether the game is played under fog of war: what
