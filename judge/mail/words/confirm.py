@@ -108,6 +108,8 @@ def time_left(deadline_utc: str, now: datetime, plays: Json | None = None) -> st
                 " before the judge plays the phase, at its next look")
     if when == "waits":
         return "none: the deadline has passed, but orders sent now still count: this game waits for them"
+    if when == "manual":
+        return "none: the deadline has passed, but orders sent now still count until the game master plays the phase"
     if when == "early":
         return "none: the deadline has passed; every power is in, and the phase is played at the judge's next look"
     return "none: the deadline has passed"

@@ -241,8 +241,14 @@ def _replacement(service: GameService, notice: Notice, variant: Variant, status:
 
 def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
+        if x.startswith("OBSERVER"):       # an observer's press: OBSERVER, or OBSERVER:account where signed
+            return f"{x.partition(':')[2]} (an observer)" if ":" in x else "an observer"
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
+
+
+def _diaries(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
+    return {"who": lambda x: variant.power(x).name}
 
 
 def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
@@ -294,5 +300,5 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
 _EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
-    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement,
+    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement, NoticeKind.DIARIES: _diaries,
 }
