@@ -30,6 +30,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine import load_variant, notation
+from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
 from . import (access, audience, deadlines, diaries, exchange, export, forming, master, players, press, processing,
@@ -1167,6 +1168,20 @@ class GameService:
                 out.append(CentreCount(phase=phase, year=gf.variant.calendar.parse(phase).year,
                                        centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
+
+    def seats(self, name: str, account: str) -> tuple[str, tuple[str, ...], bool]:
+        """The game's name as stored, the powers `account` plays in it (in `status`'s order) and whether
+        it is one of its masters: who a mail signs on as, without building the whole `status`."""
+        with self._read(name) as gf:
+            powers = tuple(p for p, row in gf.powers().items() if row.account == account)
+            return gf.row()["name"], powers, account in gf.masters()
+
+    def position_now(self, name: str) -> tuple[Position, bool]:
+        """The current phase's position as the engine's value (decoded once per state of the game file,
+        not encoded to JSON and read back), and whether the game is played under fog of war: what
+        the dispatcher reads a mail's orders against."""
+        with self._read(name) as gf:
+            return gf.phase_now().position, bool(gf.settings.fog)
 
     def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         """One phase as played: its position before the orders (JSON, as in `status`) and, once

@@ -110,12 +110,9 @@ def start_session(service: GameService, sender: str, token: ReplyToken | None, s
 
 def _enter_game(service: GameService, session: Session, account: str, game: str) -> None:
     try:
-        status = service.status(game)
+        session.game, session.powers, session.as_master = service.seats(game, account)
     except NoSuchGame:
         return
-    session.game = status.name
-    session.powers = tuple(p for p, info in status.powers.items() if info.account == account)
-    session.as_master = account in status.masters
 
 
 def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> bool:
