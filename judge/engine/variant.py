@@ -57,6 +57,8 @@ class Variant:
     last_phase: Phase | None = None  # the game ends after this phase, if set
     # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange", "build_any", "mobilize").
     hooks: frozenset[str] = frozenset()
+    # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
+    dummies: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -144,6 +146,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         frozen=frozen,
         last_phase=calendar.parse(data["last_phase"]) if data.get("last_phase") else None,
         hooks=frozenset(data.get("hooks", ())),
+        dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -151,6 +154,9 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
 
 
 def _check(variant: Variant) -> None:
+    unknown = variant.dummies - set(variant.power_ids)
+    if unknown:
+        raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
     for power in variant.powers:
         for kind, loc in power.starting_units:
             if not variant.board.can_stand(kind, loc):

@@ -88,6 +88,9 @@ class Settings:
     missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
+    # DPjudge's NO_DRAW: no draw may be voted; the game ends in a win (or a concession to one side).
+    # On from the start in a variant whose hooks say `no_draw` (Sengoku).
+    no_draw: bool = False
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)
     # Count the player's countries together for victory (the two-player World War I game).
     victory_by_player: bool = False

@@ -21,7 +21,10 @@ COLOURS = {"AUSTRIA": "#d22f2f", "ENGLAND": "#1f3a93", "FRANCE": "#6fb7ff", "GER
 PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e1b12c", "#e67e22",
            "#16a085", "#8e44ad", "#c0392b", "#2c3e50", "#f39c12", "#27ae60", "#d35400", "#7f8c8d"]
 # RULE flags the judge has a hook for, by the hook's name in variant.json.
-RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize"}
+RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize",
+              # dummy powers (judge.engine.dummies) and a game without draws (the game's no_draw setting)
+              "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
+              "NO_DRAW": "no_draw"}
 
 
 def army_forbidden(written: str) -> bool:
@@ -279,6 +282,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
+    if data.dummies:
+        out["dummy_powers"] = list(data.dummies)
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}

@@ -62,6 +62,7 @@ class MapData:
     flow: list[str] = field(default_factory=list)
     victory: list[int] = field(default_factory=list)
     unplayed: list[str] = field(default_factory=list)
+    dummies: list[str] = field(default_factory=list)              # powers nobody plays (DUMMY)
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
     renamed: list[str] = field(default_factory=list)              # what the import changed, and why
     files: list[str] = field(default_factory=list)
@@ -205,8 +206,7 @@ class _Reader:
         if head == "UNPLAYED":
             return self.unplayed(words[1:], line)
         if head in ("DUMMY", "DUMMIES"):
-            d.need(f"dummy powers nobody plays (DUMMY): {line}")
-            return
+            return self.dummy(words[1:], line)
         if head in ("LEAGUE", "CONTROL", "TEAM", "TEAMS", "NEWHOMES"):
             what = {"LEAGUE": "leagues restricting support and convoy (LEAGUE)",
                     "CONTROL": "dummy powers controlled by others (CONTROL)",
@@ -358,6 +358,24 @@ class _Reader:
             if pid not in d.unplayed:
                 d.unplayed.append(pid)
         self.power = None
+
+    def dummy(self, words: list[str], line: str) -> None:
+        """`DUMMY` in a power's lines: that power; `DUMMY A B`, `DUMMY ALL [EXCEPT A B]`: those."""
+        d = self.data
+        names = [_power_id(w) for w in words]
+        if not names:
+            chosen = [self.current(line).id]
+        elif names[0] == "ALL":
+            keep = set(names[2:]) if names[1:2] == ["EXCEPT"] else set()
+            chosen = [p for p in d.powers if p not in keep]
+        else:
+            chosen = names
+            self.power = None
+        for pid in chosen:
+            if pid not in d.powers:
+                raise MapError(f"DUMMY {pid}: no such power")
+            if pid not in d.dummies:
+                d.dummies.append(pid)
 
     def rules(self, names: list[str]) -> None:
         for given in names:
