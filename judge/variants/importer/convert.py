@@ -206,7 +206,8 @@ def _name_starts(data: MapData) -> dict[str, str]:
     for p in data.powers.values():
         own = spelt[p.id]
         n = next((n for n in range(1, len(own) + 1)
-                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)), len(own))
+                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)
+                  and own[:n] != "m"), len(own))      # M alone signs on as the master (Void's Mid-Atlantic: Mi)
         out[p.id] = p.name[:1].upper() + own[1:n]
     return out
 

@@ -117,7 +117,9 @@ class _Reader:
         if self.stanza is not None:
             if head == "END":
                 self.stanza = None
-            elif head in ("RULE", "RULES") and self.stanza == "":
+            elif self.stanza not in ("", "STANDARD"):
+                pass    # for DPjudge's other kinds of game (PAYOLA DIRECTIVES): this judge plays standard games
+            elif head in ("RULE", "RULES"):
                 self.rules(words[1:])
             else:
                 d.need(f"DIRECTIVES stanza: {line}")
