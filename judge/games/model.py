@@ -84,6 +84,9 @@ class Settings:
     reminder_hours: tuple[float, ...] = (24.0, 4.0)
     press: PressType = PressType.WHITE
     movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
+    # DPjudge's FTF_PRESS (Sail Ho!): press only in movement phases, as above, and no private press
+    # once a movement deadline has passed (powers late); broadcasts and the master still can be written
+    ftf_press: bool = False
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned

@@ -19,7 +19,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
          account: str | None, source: str | None, now: datetime) -> int:
     if sender != "MASTER":
         check_playing(gf, sender, account)
-        _check_allowed(gf, to, anonymous)
+        _check_allowed(gf, to, anonymous, now)
     powers = gf.powers()
     targets = sorted(powers) if to is None else [t.upper() for t in to]
     for t in targets:
@@ -43,7 +43,7 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
     return cast(int, press_id)      # (sqlite-utils types last_pk as optional)
 
 
-def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> None:
+def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool, now: datetime) -> None:
     """The game's press rules for a player's press; the master may always be written to."""
     settings = gf.settings
     if list(to or ()) == ["MASTER"]:
@@ -51,9 +51,14 @@ def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> N
     if settings.press is PressType.NONE:
         raise GameError(f"{gf.name} has no press between players: only the game master can be written to")
     row = gf.current()
-    if settings.movement_press_only and row is not None and row.position.phase.kind.value != "M":
+    if (settings.movement_press_only or settings.ftf_press) and row is not None \
+            and row.position.phase.kind.value != "M":
         raise GameError(f"{gf.name} has press only in movement phases, as at a table: wait for the next"
                         " movement phase (the game master can still be written to)")
+    if settings.ftf_press and to is not None and row is not None and row.deadline is not None \
+            and now >= row.deadline:
+        raise GameError(f"{gf.name} has face-to-face press: once the deadline has passed no private press goes"
+                        " (a BROADCAST to every power, or press to the game master, still does)")
     if settings.press is PressType.BROADCAST and to is not None:
         raise GameError(f"{gf.name} has broadcast press only: write BROADCAST ... ENDPRESS to every power at once")
     if anonymous and settings.press is not PressType.GREY:

@@ -24,7 +24,9 @@ PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e
 RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize",
               # dummy powers (judge.engine.dummies) and a game without draws (the game's no_draw setting)
               "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
-              "NO_DRAW": "no_draw"}
+              "NO_DRAW": "no_draw",
+              # a game setting more than a map rule: the game's ftf_press (judge.games.press)
+              "FTF_PRESS": "ftf_press"}
 
 
 def army_forbidden(written: str) -> bool:
