@@ -6,7 +6,7 @@ import pytest
 
 from judge.games.model import GameError
 
-from mailjudge import MailJudge
+from mailjudge import MailJudge, deliver
 from test_games_helpers import seven_player_game, service, submit
 
 GAME = "gsail"
@@ -23,6 +23,9 @@ def test_sail_ho_press_is_face_to_face_by_mail(tmp_path):
             assert f"joined {GAME}" in reply.body, reply.body
         status = judge.service.status(GAME)
         assert status.status == "active" and status.settings["ftf_press"]
+        [start] = [m.body for m in deliver(judge) if "north@dip.test" in m.to and "Press" in m.body]
+        assert "none in retreat and adjustment phases; no private press once a deadline has passed" in " ".join(
+            start.split())
 
         def press(line: str) -> str:
             body = f"SIGNON N{GAME} north-Secret9\n{line}\nThe islands are ours to share.\nENDPRESS"

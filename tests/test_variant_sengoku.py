@@ -41,6 +41,9 @@ def test_sengoku_played_by_mail_with_neutral_a_dummy_nobody_plays(tmp_path):
             assert f"joined {GAME}" in reply, reply
         status = service.status(GAME)
         assert status.status == "active" and status.phase == "S1570M"
+        start = [m for m in table.to(address("ODA")) if "Draws" in m.get_body(("plain",)).get_content()]
+        assert "Draws none: the game ends in a win, or when the others concede to one power" in " ".join(
+            start[0].get_body(("plain",)).get_content().split())
         assert status.powers["NEUTRAL"].account is None and not status.powers["NEUTRAL"].owes
 
         def play(moves: dict[str, list[str]]) -> None:
