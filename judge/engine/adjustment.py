@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import army_fleet
+from . import army_fleet, dummies
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
 from .homes import home_centres
@@ -134,6 +134,11 @@ def _builds(variant: Variant, position: Position, power: str, due: int,
         outcomes.append(Outcome(power, order, True, Reason.BUILT))
     sites = [c for c in buildable_sites(variant, position, power)
              if c not in {u.location.province for u in built}]
+    if not given and dummies.builds_by_rule(variant, power):     # hook cd_builds: a dummy builds
+        for build in dummies.rule_builds(variant, sites, due):
+            built.append(Unit(power, build.kind, build.location))
+            outcomes.append(Outcome(power, build, True, Reason.BUILT, Why.BUILT_FOR_DUMMY, by_judge=True))
+        return built, outcomes
     for _ in range(min(due - used, len(sites))):
         outcomes.append(Outcome(power, Waive(), True, Reason.WAIVED, Why.NO_BUILD_ORDERED, by_judge=True))
     del board

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from . import army_fleet
+from . import army_fleet, dummies
 from .board import Board
 from .entries import Entry, MovementOrders, Route
 from .entries import Rejected as _Reject
@@ -47,7 +47,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
-    plain = not with_af and variant.frozen is None and not variant.owner_edges
+    # (a move of a unit that may not move is read closely, to be refused: judge.engine.dummies)
+    plain = not with_af and variant.frozen is None and not variant.owner_edges \
+        and not dummies.orders_move_immobile(variant, orders)
     by_province = position._by_province  # (the unit in each province: read for every order)
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
     # look only at theirs
@@ -217,6 +219,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
     if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
         raise _Reject(Why.FROZEN_FLEET, province)
     if isinstance(order, Move):
+        if dummies.immobile(variant, power):
+            raise _Reject(Why.IMMOBILE_DUMMY, power)
         if not order.via_convoy:
             _check_owner_edge(variant, position, unit, order.to.province)
         return unit, _read_move(variant, unit, own, order)

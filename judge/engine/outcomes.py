@@ -62,6 +62,7 @@ class Why(enum.Enum):
     NO_SUCH_POWER = "no_such_power"  # (text)
     NO_UNIT = "no_unit"  # (province)
     NOT_YOUR_UNIT = "not_your_unit"  # (province, power)
+    IMMOBILE_DUMMY = "immobile_dummy"  # (power): a dummy power's units may not move
     FROZEN_FLEET = "frozen_fleet"  # (province): a fleet in the ice must stand
     FROZEN_ARMY = "frozen_army"  # (province): an army in the ice leaves only overland
     FROZEN_LANDING = "frozen_landing"  # (province)
@@ -152,6 +153,7 @@ class Why(enum.Enum):
     NO_UNIT_TO_REMOVE = "no_unit_to_remove"  # (province, or the text written)
     ALREADY_REMOVED = "already_removed"
     REMOVED_IN_DISORDER = "removed_in_disorder"  # the civil-disorder rule chose it
+    BUILT_FOR_DUMMY = "built_for_dummy"  # the variant's rule built it for a power nobody plays
 
 
 class Rejected(Exception):

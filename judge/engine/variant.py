@@ -62,6 +62,8 @@ class Variant:
     owner_edges: tuple[OwnerEdge, ...] = ()
     # The year whose adjustments make each power's owned centres its homes (DPjudge's NEWHOMES: 1897).
     new_homes_in: int | None = None
+    # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
+    dummies: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -154,6 +156,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         new_homes_in=int(data["new_homes_in"]) if data.get("new_homes_in") is not None else None,
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
+        dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -177,6 +180,9 @@ def _check(variant: Variant) -> None:
                 variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
             raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
                              f"between provinces, or names a province that is no supply centre")
+    unknown = variant.dummies - set(variant.power_ids)
+    if unknown:
+        raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
     for power in variant.powers:
         for kind, loc in power.starting_units:
             if not variant.board.can_stand(kind, loc):

@@ -98,10 +98,16 @@ class Settings:
     reminder_hours: tuple[float, ...] = (24.0, 4.0)
     press: PressType = PressType.WHITE
     movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
+    # DPjudge's FTF_PRESS (Sail Ho!): press only in movement phases, as above, and no private press
+    # once a movement deadline has passed (powers late); broadcasts and the master still can be written
+    ftf_press: bool = False
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
+    # DPjudge's NO_DRAW: no draw may be voted; the game ends in a win (or a concession to one side).
+    # On from the start in a variant whose hooks say `no_draw` (Sengoku).
+    no_draw: bool = False
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)
     # Count the player's countries together for victory (the two-player World War I game).
     victory_by_player: bool = False

@@ -39,10 +39,10 @@ def send(gf: GameFile, sender: str, to: Sequence[str] | None, body: str, anonymo
     if sender == OBSERVER:
         if account not in observers:
             raise GameError(f"you do not observe {gf.name}")
-        _check_observer(gf, to, anonymous)
+        _check_observer(gf, to, anonymous, now)
     elif sender != "MASTER":
         check_playing(gf, sender, account)
-        _check_allowed(gf, to, anonymous)
+        _check_allowed(gf, to, anonymous, now)
         _check_in_time(gf, sender, to)
     if fake is not None:
         _check_fake(gf, to)
@@ -92,7 +92,7 @@ def _shown_recipients(gf: GameFile, sender: str, to: Sequence[str] | None, targe
     return targets, to is None
 
 
-def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> None:
+def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool, now: datetime) -> None:
     """The game's press rules for a player's press; the master may always be written to."""
     settings = gf.settings
     if list(to or ()) == ["MASTER"]:
@@ -100,16 +100,21 @@ def _check_allowed(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> N
     if settings.press is PressType.NONE:
         raise GameError(f"{gf.name} has no press between players: only the game master can be written to")
     row = gf.current()
-    if settings.movement_press_only and row is not None and row.position.phase.kind.value != "M":
+    if (settings.movement_press_only or settings.ftf_press) and row is not None \
+            and row.position.phase.kind.value != "M":
         raise GameError(f"{gf.name} has press only in movement phases, as at a table: wait for the next"
                         " movement phase (the game master can still be written to)")
+    if settings.ftf_press and to is not None and row is not None and row.deadline is not None \
+            and now >= row.deadline:
+        raise GameError(f"{gf.name} has face-to-face press: once the deadline has passed no private press goes"
+                        " (a BROADCAST to every power, or press to the game master, still does)")
     if settings.press is PressType.BROADCAST and to is not None:
         raise GameError(f"{gf.name} has broadcast press only: write BROADCAST ... ENDPRESS to every power at once")
     if anonymous and settings.press is not PressType.GREY:
         raise SignedPressOnly(f"{gf.name} has {settings.press.value} press: messages are signed")
 
 
-def _check_observer(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> None:
+def _check_observer(gf: GameFile, to: Sequence[str] | None, anonymous: bool, now: datetime) -> None:
     """An observer's press: the game's OBSERVERS setting, then its press rules as for a player."""
     allowed = gf.settings.observer_press
     if list(to or ()) == ["MASTER"]:
@@ -119,7 +124,7 @@ def _check_observer(gf: GameFile, to: Sequence[str] | None, anonymous: bool) -> 
                         " (PRESS TO MASTER); the master may allow it with SET OBSERVERS WHITE")
     if anonymous and allowed is ObserverPress.WHITE:
         raise SignedPressOnly(f"{gf.name} takes signed press only from observers: messages are signed")
-    _check_allowed(gf, to, anonymous)
+    _check_allowed(gf, to, anonymous, now)
 
 
 def _check_in_time(gf: GameFile, power: str, to: Sequence[str] | None) -> None:

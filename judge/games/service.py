@@ -487,6 +487,10 @@ class GameService:
             powers = set(v.power_ids)
         if powers != set(v.power_ids):
             raise GameError(f"the {setup_.name}-player setup is for the standard map, not {v.name}")
+        if "no_draw" in v.hooks:    # the variant's rule (DPjudge's NO_DRAW) is the game's setting
+            settings = settings.with_(no_draw=True)
+        if "ftf_press" in v.hooks:  # and DPjudge's FTF_PRESS (Sail Ho!)
+            settings = settings.with_(ftf_press=True)
         if master:
             self.accounts.get(master)
         db = open_game(self.data, name, create=True)

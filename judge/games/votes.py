@@ -56,6 +56,8 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime, for_p
 
 
 def _check_draw_vote(gf: GameFile, value: str, alive: list[str]) -> None:
+    if gf.settings.no_draw:
+        raise GameError(f"{gf.name} allows no draw: it ends only when one power wins, or all concede to one")
     if value == "no":
         return
     named = gf.settings.draw_rule is DrawRule.NAMED

@@ -199,10 +199,13 @@ def game_rules(variant: Variant, settings: Mapping[str, Any]) -> list[tuple[str,
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
                    "broadcast": "broadcast only (to every power at once)",
                    "none": "none (only with the game master)"}[settings["press"]]
-         + ("; none in retreat and adjustment phases" if settings.get("movement_press_only") else "")),
+         + ("; none in retreat and adjustment phases"
+            if settings.get("movement_press_only") or settings.get("ftf_press") else "")
+         + ("; no private press once a deadline has passed" if settings.get("ftf_press") else "")),
         ("Victory", f"{victory} supply centres" + (" (counted per player)" if settings["victory_by_player"]
                                                     or seats.victory_by_player else "")),
-        ("Draws", "shared by all survivors" if settings["draw_rule"] == "all survivors"
+        ("Draws", "none: the game ends in a win, or when the others concede to one power" if settings.get("no_draw")
+         else "shared by all survivors" if settings["draw_rule"] == "all survivors"
          else "shared by the powers the votes name"),
         ("Time zone", settings["time_zone"]),
     ]

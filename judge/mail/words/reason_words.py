@@ -23,6 +23,7 @@ WORDS: Mapping[Why, str] = {
     Why.NO_SUCH_POWER: "there is no power {0}",
     Why.NO_UNIT: "there is no unit in {0:province}",
     Why.NOT_YOUR_UNIT: "the unit in {0:province} belongs to {1:power}, not to you",
+    Why.IMMOBILE_DUMMY: "the units of {0:power}, which nobody plays, may only hold, support or convoy",
     Why.FROZEN_FLEET: "{0:province} is frozen this month: a fleet there must stand",
     Why.FROZEN_ARMY: "{0:province} is frozen: an army may leave it only overland",
     Why.FROZEN_LANDING: "{0:province} is frozen this month: no army lands from there",
@@ -113,6 +114,7 @@ WORDS: Mapping[Why, str] = {
     Why.NO_UNIT_TO_REMOVE: "you have no unit in {0:province}",
     Why.ALREADY_REMOVED: "that unit is already removed",
     Why.REMOVED_IN_DISORDER: "removed by the civil-disorder rule",
+    Why.BUILT_FOR_DUMMY: "built by the variant's rule for a power nobody plays",
 }
 
 # What became of an order, in words. (The engine's values of Reason are the codes stored with

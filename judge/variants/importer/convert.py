@@ -22,7 +22,12 @@ PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e
            "#16a085", "#8e44ad", "#c0392b", "#2c3e50", "#f39c12", "#27ae60", "#d35400", "#7f8c8d"]
 # RULE flags the judge has a hook for, by the hook's name in variant.json.
 RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS": "remote_builds",
-              "HOME_BUILDS": "home_builds"}
+              "HOME_BUILDS": "home_builds",
+              # dummy powers (judge.engine.dummies) and a game without draws (the game's no_draw setting)
+              "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
+              "NO_DRAW": "no_draw",
+              # a game setting more than a map rule: the game's ftf_press (judge.games.press)
+              "FTF_PRESS": "ftf_press"}
 
 
 def army_forbidden(written: str) -> bool:
@@ -218,7 +223,8 @@ def _name_starts(data: MapData) -> dict[str, str]:
     for p in data.powers.values():
         own = spelt[p.id]
         n = next((n for n in range(1, len(own) + 1)
-                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)), len(own))
+                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)
+                  and own[:n] != "m"), len(own))      # M alone signs on as the master (Void's Mid-Atlantic: Mi)
         out[p.id] = p.name[:1].upper() + own[1:n]
     return out
 
@@ -302,6 +308,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
     if ports:  # coasts whose fleets convoy as if at sea
         out["ports"] = ports
+    if data.dummies:
+        out["dummy_powers"] = list(data.dummies)
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}
