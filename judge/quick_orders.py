@@ -13,7 +13,6 @@ order corpus and on whole seeded games).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 
 from .engine import Convoy, Hold, Location, Move, Order, Position, SupportHold, SupportMove, UnitKind, UnitRef
@@ -62,48 +61,82 @@ def _reads_as(names: NameIndex, line: str, at: int, pid: str) -> bool:
     return token.type == "PLACE" and r.province == pid and not (r.corrected or r.ambiguous)
 
 
+# A line's shape, read once per text: (verb, kind, place[, kind, place][, destination]); verb H, -, S or C.
+Shape = tuple[str, UnitKind, Location, UnitKind | None, Location | None, Location | None]
+_MEMO_SIZE = 20000
+
+
+@lru_cache(maxsize=16)
+def _shapes(reader: OrderReader) -> dict[str, Shape | None]:
+    """The lines this reader has shaped (machines write the same lines again and again)."""
+    return {}
+
+
 def quick_order(reader: OrderReader, position: Position, power: str, text: str) -> Order | None:
     """The movement order `text` reads as, if this reader is sure of it; else None (the parser's)."""
-    words = text.replace("-", " - ").upper().split()
-    n = len(words)
-    if n < 3 or n > 8:
+    shapes = _shapes(reader)
+    shape = shapes.get(text, False)
+    if shape is False:
+        if len(shapes) >= _MEMO_SIZE:
+            shapes.clear()
+        shape = shapes[text] = _shape(text, _places(reader))
+    if shape is None:
         return None
-    places = _places(reader)
+    verb, kind, at, other_kind, other_at, to = shape
     board = reader.variant.board
     unit_at = position._by_province
-    me = _unit(words[0], words[1], places, unit_at)
-    if me is None or me.power != power:
+    me = unit_at.get(at.province)
+    if me is None or me.kind is not kind or me.location.coast is not at.coast or me.power != power:
         return None
-    ref = UnitRef(me.location, me.kind)
-    verb = words[2]
-    if verb == "H" and n == 3:
+    ref = UnitRef(me.location, kind)
+    if verb == "H":
         return Hold(ref)
+    if verb == "-":
+        assert to is not None  # (a move's shape has its destination)
+        return Move(ref, to) if _may_move(board, me, to) else None
+    assert other_at is not None and other_kind is not None  # (a support's or convoy's names a unit)
+    other = unit_at.get(other_at.province)
+    if other is None or other is me or other.kind is not other_kind or other.location.coast is not other_at.coast:
+        return None
+    theirs = UnitRef(other.location, other_kind)
+    if to is None:
+        near = board.can_reach_province(kind, me.location, other_at.province)
+        return SupportHold(ref, theirs) if verb == "S" and near else None
+    if verb == "S":
+        if not board.can_reach_province(kind, me.location, to.province) or not _may_move(board, other, to):
+            return None
+        return SupportMove(ref, theirs, to)
+    if kind is UnitKind.FLEET and other_kind is UnitKind.ARMY and board.province(at.province).is_sea \
+            and board.coastal_for_convoy(other_at.province) and board.coastal_for_convoy(to.province):
+        return Convoy(ref, theirs, to)
+    return None
+
+
+def _shape(text: str, places: dict[str, str]) -> Shape | None:
+    """The line's shape, if it is one this reader reads: `K P H`, `K P - Q`, `K P S K P`, `K P S K P - Q`,
+    `F P C A P - Q` (K: A or F; P, Q: words of `places`, P with a coast after a slash)."""
+    words = text.replace("-", " - ").upper().split()
+    n = len(words)
+    if n < 3 or n > 8 or words[0] not in _KINDS:
+        return None
+    kind, at, verb = _KINDS[words[0]], _place(words[1], places), words[2]
+    if at is None:
+        return None
+    if verb == "H" and n == 3:
+        return verb, kind, at, None, None, None
     if verb == "-" and n == 4:
         to = _place(words[3], places)
-        if to is None or not _may_move(board, me, to):
+        return None if to is None else (verb, kind, at, None, None, to)
+    if (verb == "S" or verb == "C") and n in (5, 7) and words[3] in _KINDS:
+        other_kind, other_at = _KINDS[words[3]], _place(words[4], places)
+        if other_at is None or (n == 5 and verb == "C"):
             return None
-        return Move(ref, to)
-    if (verb == "S" or verb == "C") and n in (5, 7):
-        other = _unit(words[3], words[4], places, unit_at)
-        if other is None:
-            return None
-        theirs = UnitRef(other.location, other.kind)
         if n == 5:
-            near = board.can_reach_province(me.kind, me.location, other.location.province)
-            return SupportHold(ref, theirs) if verb == "S" and other is not me and near else None
-        if words[5] != "-":
+            return verb, kind, at, other_kind, other_at, None
+        to = _place(words[6], places) if words[5] == "-" else None
+        if to is None or to.coast is not None or to.province in (at.province, other_at.province):
             return None
-        to = _place(words[6], places)
-        if to is None or to.coast is not None or to.province in (me.location.province, other.location.province):
-            return None
-        if verb == "S":
-            if other is me or not board.can_reach_province(me.kind, me.location, to.province) \
-                    or not _may_move(board, other, to):
-                return None
-            return SupportMove(ref, theirs, to)
-        if me.kind is UnitKind.FLEET and other.kind is UnitKind.ARMY and board.province(me.location.province).is_sea \
-                and board.coastal_for_convoy(other.location.province) and board.coastal_for_convoy(to.province):
-            return Convoy(ref, theirs, to)
+        return verb, kind, at, other_kind, other_at, to
     return None
 
 
@@ -116,19 +149,6 @@ def _place(word: str, places: dict[str, str]) -> Location | None:
         return Location(pid)
     c = _COASTS.get(coast)
     return Location(pid, c) if c is not None else None
-
-
-def _unit(kind: str, where: str, places: dict[str, str], unit_at: Mapping[str, Unit]) -> Unit | None:
-    """The unit named, if it stands there as named (kind, and coast: a fleet on a split coast named
-    with it, any other unit without one)."""
-    k = _KINDS.get(kind)
-    at = _place(where, places)
-    if k is None or at is None:
-        return None
-    unit = unit_at.get(at.province)
-    if unit is None or unit.kind is not k or unit.location != at:
-        return None
-    return unit
 
 
 def _may_move(board: Board, unit: Unit, to: Location) -> bool:
