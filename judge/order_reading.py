@@ -32,11 +32,12 @@ class ReadLines(NamedTuple):
 def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[str],
                      reader: OrderReader | None = None, *, power: str | None = None,
                      board: BoardView | Callable[[], BoardView] | None = None,
-                     position: Position | None = None) -> ReadLines:
+                     position: Position | None = None, texts: dict[int, str] | None = None) -> ReadLines:
     """`power` and `board` (the request's position): names are read as the board allows, and in an
     adjustment phase a bare unit (`F EDI`) is the power's build, or its removal. `board` may be a
     function making it, called only if a line needs the parser; `position`, the board's position,
-    lets the quick reader read the lines it is sure of."""
+    lets the quick reader read the lines it is sure of; `texts`, if given, gets each order it reads
+    (by `id`) with its canonical text, `order_text`'s (the line spaced and cased), not to write it again."""
     out = ReadLines([], [], [])
     quick = reader is not None and power is not None and position is not None \
         and phase_kind is PhaseKind.MOVEMENT
@@ -48,6 +49,8 @@ def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[st
             order = quick_order(reader, position, power, text)  # type: ignore[arg-type]  # (all three given)
             if order is not None:
                 out.orders.append(order)
+                if texts is not None:
+                    texts[id(order)] = _canonical(text)
                 continue
         if board is not None and not isinstance(board, BoardView):
             board = board()

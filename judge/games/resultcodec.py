@@ -82,14 +82,16 @@ def dislodged_from_json(variant: Variant, result: Mapping[str, Any]) -> tuple[Di
     return tuple(out)
 
 
-def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
+def by_power(result: PhaseResult, texts: Mapping[int, str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """`judge adjudicate`'s view of a phase: each power's orders with `succeeds`/`fails`, the reason,
     and the code of why, attacker and judge's mark only where they say something (the stored shape's
-    fields, without the order's JSON, which costs as much again to make)."""
+    fields, without the order's JSON, which costs as much again to make). `texts`: orders whose
+    canonical text is known already, by `id` (`read_order_lines`')."""
     out: dict[str, list[dict[str, Any]]] = {}
-    order_text, reasons, whys = notation.order_text, _REASON_JSON, _WHY_JSON
+    order_text, reasons, whys, known = notation.order_text, _REASON_JSON, _WHY_JSON, texts or {}
     for o in result.outcomes:
-        entry: dict[str, Any] = {"order": order_text(o.order),
+        text = known.get(id(o.order))
+        entry: dict[str, Any] = {"order": order_text(o.order) if text is None else text,
                                  "result": "succeeds" if o.succeeded else "fails", "reason": reasons[o.reason]}
         why = o.why
         if why:
