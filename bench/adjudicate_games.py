@@ -1,6 +1,7 @@
 """Benchmark: whole games through `judge adjudicate --jsonl`, against the `diplomacy` package.
 
-Seeded games from the standard start (`--games`, `--years`), played by our engine: each movement
+Seeded games from the standard start (`--games`, `--years`: enough that the process's own start,
+taken off, is small beside them), played by our engine: each movement
 phase bench/adjudicate.py's random legal orders, a share of them (`--convoys`, real games' 0.45: see
 bench/adjudicate.py) with one or two armies convoyed beyond their neighbours; dislodged units retreat
 where they may (or are disbanded), builds and removals left to the rules' defaults. Each game is one
@@ -16,7 +17,7 @@ jobs left out). Both run twice, quiet and beside a CPU hog of the bench's own (o
 core), interleaved round by round; each figure's median of `--rounds` rounds is kept.
 
     .venv/bin/pip install diplomacy   # once
-    .venv/bin/python bench/adjudicate_games.py [--games 40] [--years 8] [--rounds 3] [--seed 1] [--root ../main]
+    .venv/bin/python bench/adjudicate_games.py [--games 120] [--years 8] [--rounds 3] [--seed 1] [--root ../main]
 """
 from __future__ import annotations
 
@@ -89,10 +90,12 @@ def run_judge(source: Path) -> tuple[float, float]:
 
 def time_ours(path: Path, start: Path) -> tuple[float, float, float]:
     """(wall, CPU) seconds `judge adjudicate --jsonl` takes over the games, less its start (the
-    same process given one game of one phase), and that start's wall seconds."""
+    same process given one game of one phase: the median of three, as its imports vary more than
+    a small workload takes), and that start's wall seconds."""
     wall, cpu = run_judge(path)
-    start_wall, start_cpu = run_judge(start)
-    return wall - start_wall, cpu - start_cpu, start_wall
+    starts = [run_judge(start) for _ in range(3)]
+    start_wall = statistics.median(s[0] for s in starts)
+    return wall - start_wall, cpu - statistics.median(s[1] for s in starts), start_wall
 
 
 def time_package(cases) -> tuple[float, float]:
@@ -126,7 +129,7 @@ def rounds(n: int, path: Path, start: Path, cases) -> list[float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--years", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
