@@ -3,8 +3,14 @@
 Times our engine and the `diplomacy` package (PyPI, bench-only) on the same inputs and
 prints medians, p95 and the ratio; then times the whole DATC run.
 
+A share of the positions (`--convoys`, 0.45 by default) also convoys one or two armies beyond their
+neighbours (tests/engine_phases.py's `with_convoys`: chains of fleets at sea, sometimes attacked).
+0.45 is issue 27's measure of real games: 45 % of their movement phases left the fast path when it
+took no convoy, convoys being what sent them there. It is an upper bound (that 45 % holds every
+other order the fast path refuses too); the random orders alone almost never convoy.
+
     .venv/bin/pip install diplomacy   # once
-    .venv/bin/python bench/adjudicate.py [--positions 500] [--rounds 3] [--seed 1]
+    .venv/bin/python bench/adjudicate.py [--positions 500] [--rounds 3] [--seed 1] [--convoys 0.45]
 """
 from __future__ import annotations
 
@@ -20,11 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from engine_phases import random_position  # noqa: E402  (the test's, for the same boards)
+from engine_phases import random_position, with_convoys  # noqa: E402  (the test's, for the same boards)
 from judge.engine import (Convoy, Hold, Location, Move, Position, SupportHold, SupportMove, UnitKind,  # noqa: E402
                           UnitRef, adjudicate, load_variant)
 from judge.engine.notation import order_text  # noqa: E402
 
+
+# the share of real games' movement phases with a convoy (an upper bound: see the docstring)
+REAL_CONVOY_SHARE = 0.45
 
 # what every timing reads: wall time, or with --cpu this process's CPU time (another job's load left out)
 CLOCK = time.perf_counter
@@ -138,6 +147,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-datc", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time by this process's CPU time, not the wall clock")
+    parser.add_argument("--convoys", type=float, default=REAL_CONVOY_SHARE,
+                        help="the share of positions with armies convoyed (default: real games', see above)")
     args = parser.parse_args()
     if args.cpu:
         global CLOCK
@@ -147,7 +158,10 @@ def main() -> int:
     cases = []
     for _ in range(args.positions):
         position = random_position(variant, rng)
-        cases.append((position, random_orders(variant, position, rng)))
+        orders = random_orders(variant, position, rng)
+        if rng.random() < args.convoys:
+            orders = with_convoys(variant, position, orders, rng, armies=rng.choice((1, 2)))
+        cases.append((position, orders))
     time_ours(variant, cases)  # warm up
     have_package = time_diplomacy(cases[:20]) is not None  # warm up, or find it missing
     # The rounds alternate (ours, ours with outcomes, the package's): a slow stretch of a shared
@@ -159,8 +173,9 @@ def main() -> int:
         if have_package:
             package_runs.append(time_diplomacy(cases))
     ours, explained = per_case(ours_runs), per_case(explained_runs)
-    print(f"positions: {len(cases)} seeded full-board movement phases (seed {args.seed}), 35 units each; "
-          f"{args.rounds} alternating rounds, each case's median kept")
+    convoyed = sum(any(isinstance(o, Convoy) for os in orders.values() for o in os) for _, orders in cases)
+    print(f"positions: {len(cases)} seeded full-board movement phases (seed {args.seed}), 35 units each, "
+          f"{convoyed} with a convoy; {args.rounds} alternating rounds, each case's median kept")
     print(summary("ours (validate + adjudicate)", ours))
     print(summary("ours, every outcome built too", explained))
     if not have_package:

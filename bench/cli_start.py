@@ -84,6 +84,8 @@ def index_copies(data: Path, count: int) -> None:
                 f" FROM {table} WHERE name = 'g00000'",
                 [(f"g{n:05d}", *([fingerprint(data / "games" / f"g{n:05d}.sqlite")] if keep else []))
                  for n in range(1, count)])
+        # the state `judge status` shows, renamed as each copy's file was
+        judge.execute("UPDATE game_index SET state = json_set(state, '$.name', name) WHERE state IS NOT NULL")
     judge.close()
 
 

@@ -20,7 +20,10 @@ message, and the load average. Issue 15's goal: at least 0.8 at 4 and 16 connect
 `--busy`: meanwhile another connection holds judge.sqlite's write lock 30 ms of every 50, as the
 daemon's dispatch of a mail does (one transaction from claim to mark processed).
 
-    .venv/bin/python bench/intake.py [--messages 800] [--rounds 7] [--size 1100] [--busy]
+`--hog`: after the quiet run, the same again beside one busy process per core that the bench
+starts (the do-nothing servers get the same hog), and both ratios side by side.
+
+    .venv/bin/python bench/intake.py [--messages 800] [--rounds 7] [--size 1100] [--busy] [--hog]
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ from pathlib import Path
 
 from aiosmtpd.smtp import SMTP
 
+from cli_start import Hog  # the bench's own CPU hog (bench/ is the script's folder, first on sys.path)
 from judge.mail.intake.smtp_server import CommitStats, IntakeHandler, RateLimiter, protocol_factory
 
 CONNECTIONS = (1, 4, 16)
@@ -215,13 +219,31 @@ def main() -> None:
                              "e.g. /dev/shm to see intake without the disk's sync time")
     parser.add_argument("--busy", action="store_true",
                         help="hold judge.sqlite's write lock 30 ms of every 50 ms, as a mail's dispatch does")
+    parser.add_argument("--hog", action="store_true",
+                        help="measure again beside one busy process per core of the bench's own, and compare")
     parser.add_argument("--serve", choices=("nothing", "nothing-judge", "durable"), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.db)
         return
+    quiet = bench(args, "quiet")
+    if not args.hog:
+        return
+    with Hog():
+        hogged = bench(args, "beside the hog (one busy process per core, the bench's own)")
+    print("\nthe goal's ratio (durable / nothing stored), beside the hog against quiet:")
+    for connections in CONNECTIONS:
+        goal = "" if connections == 1 else \
+            f"   (goal 0.8 both: {'met' if min(quiet[connections], hogged[connections]) >= 0.8 else 'NOT met'})"
+        print(f"  {connections:>2} connection(s): quiet {quiet[connections]:.2f}, beside the hog "
+              f"{hogged[connections]:.2f}{goal}")
 
+
+def bench(args: argparse.Namespace, label: str) -> dict[int, float]:
+    """One whole measurement (warm-up and rounds) and its report; returns the median durable /
+    do-nothing ratio per connection count."""
+    print(f"\n== {label} ==")
     names = ("nothing stored", "nothing, judge's", "durable archive")
     rates: dict[tuple[str, int], list[float]] = {(n, c): [] for n in names for c in CONNECTIONS}
     latencies: dict[tuple[str, int], list[float]] = {(n, c): [] for n in names for c in CONNECTIONS}
@@ -315,6 +337,7 @@ def main() -> None:
               f"{done.inline / done.commits:.0%} on the loop; drains of {moved / times:.0f} "
               f"messages, {wall / moved * 1e6:.1f} us a message ({used / moved * 1e6:.1f} us of the drain's CPU)")
     print(f"stored rows: {stored_rows}")
+    return {c: statistics.median(ratios[c]) for c in CONNECTIONS}
 
 
 if __name__ == "__main__":

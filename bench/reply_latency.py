@@ -74,13 +74,16 @@ def started_games(data: Path, count: int) -> dict[str, dict[str, str]]:
 
 def phase_played_after(data: Path, port: int, game: str, secret: dict[str, str]) -> float:
     """Six powers' orders (hold everything) by mail, each to its secret reply address; once they are
-    read, the seventh's. Seconds from the seventh's 250 to the phase played."""
+    read (handled, not only acknowledged: an acknowledged mail may still wait in intake's spool while
+    the worker finishes the previous game's results), the seventh's. Seconds from the seventh's 250 to
+    the phase played."""
     judge = sqlite3.connect(f"{(data / 'judge.sqlite').as_uri()}?mode=ro", uri=True)
     try:
+        handled = judge.execute("SELECT count(*) FROM inbound WHERE state = 'processed'").fetchone()[0]
         with smtplib.SMTP("127.0.0.1", port) as smtp:
             for p in POWERS:
-                if p == POWERS[-1]:
-                    wait_for(judge, "SELECT count(*) = 0 FROM inbound WHERE state IN ('new', 'claimed')")
+                if p == POWERS[-1]:     # the six read: out of intake's spool, into the archive, handled
+                    wait_for(judge, f"SELECT count(*) >= {handled + 6} FROM inbound WHERE state = 'processed'")
                 m = EmailMessage()
                 m["From"], m["To"], m["Subject"] = f"{p.lower()}@players.test", secret[p], "orders"
                 m["Message-ID"] = f"<{game}.{p}.{time.time_ns()}@players.test>"

@@ -170,13 +170,21 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
     orders: dict[str, list[Order]] = {}
     errors: dict[str, list[dict[str, Any]]] = {}
     notes: dict[str, list[dict[str, Any]]] = {}
-    board = BoardView(variant, position) if reader is not None else None
+    views: list[BoardView] = []  # the board's view for the parser, made once if a line needs it
+    texts: dict[int, str] = {}  # the canonical text of the orders the quick reader read, by id (alive till the end)
+
+    def board() -> BoardView:
+        if not views:
+            views.append(BoardView(variant, position))
+        return views[0]
+
     for power, given in order_lines.items():
         pid = power.strip().upper()
         if pid not in variant.power_ids:
             raise ValueError(f"no power {power!r} in the {variant.name} variant")
         lines = given.splitlines() if isinstance(given, str) else given
-        read = read_order_lines(variant, position.phase.kind, lines, reader, power=pid, board=board)
+        read = read_order_lines(variant, position.phase.kind, lines, reader, power=pid,
+                                board=board if reader is not None else None, position=position, texts=texts)
         orders[pid] = read.orders
         if read.errors:
             errors[pid] = read.errors
@@ -184,7 +192,7 @@ def _play(variant: Variant, reader: OrderReader | None, rules: Rules, position: 
             notes[pid] = read.notes
     try:
         turn = process_phase(variant, position, orders, rules, disorder=disorder)
-        results = by_power(turn.result)
+        results = by_power(turn.result, texts)
     except Exception as e:   # the engine's fault, not the request's: said so, with what to report
         raise EngineFault(variant, position, rules, order_lines, e) from e
     response: dict[str, Any] = {"phase": variant.calendar.code(position.phase), "results": results}

@@ -1,8 +1,10 @@
 """The `judge` command. Each area adds its subcommands through a `register(subparsers)` function.
 
 An area's module is imported only when one of its commands runs: `judge --help` lists every
-command from the table below without importing any area, and `judge status` imports the games
-layer alone (not the mail stack, the pictures, nor the daemon). Every command line pays only for
+command from the table below without importing any area, `judge status` and `judge list` read the
+games index with plain sqlite3 (judge.index_look: the games layer only where the index cannot
+answer), `judge create` imports the games layer alone (not the mail stack, the pictures, nor the
+daemon). Every command line pays only for
 what its command uses (tests/test_cli_start.py; bench/cli_start.py measures it).
 """
 from __future__ import annotations
@@ -20,8 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("judge.serve_cli", "run the mail judge (SMTP intake, optional IMAP, outbox)"),
     "demo": ("judge.mail.demo", "play a short game by mail against a running `judge serve`"),
     "create": ("judge.games.cli", "create a game (it forms until enough players join)"),
-    "list": ("judge.games.cli", "list the games"),
-    "status": ("judge.games.cli", "a game's state, powers and deadline"),
+    "list": ("judge.index_look", "list the games"),
+    "status": ("judge.index_look", "a game's state, powers and deadline"),
     "process": ("judge.games.cli", "play the game's current phase now"),
     "history": ("judge.games.cli", "every phase played, with its results"),
     "rollback": ("judge.games.cli", "play a game again from an earlier phase (history is kept)"),

@@ -8,17 +8,19 @@ Sea, as a fleet cannot enter Tyrolia; `A Liv-Yor` with the army in Liverpool), a
 names is the unit that stands there (`F STP/NC - BOT` with the fleet on the south coast is that
 fleet). A line read otherwise than as written, or with a note, is returned as a note. Without the
 parser a line must be in the canonical notation. A line that cannot be read is reported with its
-line number, never guessed.
+line number, never guessed. Given the position, a movement phase's lines the small exact reader
+(judge.quick_orders) is sure of are read by it, the rest by the parser: the same orders either way.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from .engine import Order, Variant
+from .engine import Order, Position, Variant
 from .engine.calendar import PhaseKind
 from .engine.notation import NotationError, order_text, parse_order
 from .language import BoardView, OrderReader
+from .quick_orders import quick_order
 
 
 class ReadLines(NamedTuple):
@@ -29,14 +31,29 @@ class ReadLines(NamedTuple):
 
 def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[str],
                      reader: OrderReader | None = None, *, power: str | None = None,
-                     board: BoardView | None = None) -> ReadLines:
+                     board: BoardView | Callable[[], BoardView] | None = None,
+                     position: Position | None = None, texts: dict[int, str] | None = None) -> ReadLines:
     """`power` and `board` (the request's position): names are read as the board allows, and in an
-    adjustment phase a bare unit (`F EDI`) is the power's build, or its removal."""
+    adjustment phase a bare unit (`F EDI`) is the power's build, or its removal. `board` may be a
+    function making it, called only if a line needs the parser; `position`, the board's position,
+    lets the quick reader read the lines it is sure of; `texts`, if given, gets each order it reads
+    (by `id`) with its canonical text, `order_text`'s (the line spaced and cased), not to write it again."""
     out = ReadLines([], [], [])
+    quick = reader is not None and power is not None and position is not None \
+        and phase_kind is PhaseKind.MOVEMENT
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text:
             continue
+        if quick:
+            order = quick_order(reader, position, power, text)  # type: ignore[arg-type]  # (all three given)
+            if order is not None:
+                out.orders.append(order)
+                if texts is not None:
+                    texts[id(order)] = _canonical(text)
+                continue
+        if board is not None and not isinstance(board, BoardView):
+            board = board()
         if reader is None:
             try:
                 out.orders.append(parse_order(variant, text))

@@ -7,6 +7,7 @@ import sys
 import threading
 from typing import Any
 
+from . import schema_stamp
 from .config import Config, ConfigError, load_config, parse_host_port
 
 
@@ -52,7 +53,6 @@ def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from .daemon import serve      # imported here so `judge --help` and `serve --help` load no area
-    from .ops.upgrade import UpgradeError, current, upgrade
     from .storage.datalock import hold
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -69,21 +69,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"judge serve: {e}", file=sys.stderr)
         return 1
     try:
-        try:
-            # Schema migrations run at start-up, before any mail, when this judge is new to the data
-            # directory. A restart finds judge.sqlite current and starts at once: the game files changed
-            # since the index saw them are swept by the daemon's worker before its first mail.
-            if not current(config.data_dir):
-                for changed in upgrade(config.data_dir):
-                    print(f"judge serve: upgraded {changed}", flush=True)
-        except UpgradeError as e:
-            print(f"judge serve: {e}", file=sys.stderr)
+        if not schema_stamp.vouched(config.data_dir) and not checked_current(config):
             return 2
         hooks = MailHooks(config)
         return serve(config, dispatch=Deferred(hooks, "dispatch"), tick=Deferred(hooks, "tick"),
                      on_bounce=Deferred(hooks, "dispatch", "bounced"))
     finally:
         lock.release()
+
+
+def checked_current(config: Config) -> bool:
+    """judge.sqlite brought to this judge's schema, and stamped so (judge.schema_stamp); False when it
+    cannot be (said on stderr). Schema migrations run at start-up, before any mail, when this judge is
+    new to the data directory. A restart finds judge.sqlite current, most often by the stamp alone,
+    and starts at once, without importing what defines the schemas: the game files changed since the
+    index saw them are swept by the daemon's worker after the banner, before its first mail."""
+    from .ops.upgrade import JUDGE_FILE_COMPONENTS, UpgradeError, current, upgrade
+    try:
+        if not current(config.data_dir):
+            for changed in upgrade(config.data_dir):
+                print(f"judge serve: upgraded {changed}", flush=True)
+    except UpgradeError as e:
+        print(f"judge serve: {e}", file=sys.stderr)
+        return False
+    schema_stamp.leave(config.data_dir, [step for schema in JUDGE_FILE_COMPONENTS.values()
+                                         for step in (*schema.steps, *([schema.current] if schema.current else []))])
+    return True
 
 
 class MailHooks:

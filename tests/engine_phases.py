@@ -177,3 +177,71 @@ def twisted(variant, position: Position, orders: dict[str, list], rng: random.Ra
     out = {p: list(os) for p, os in orders.items()}
     out.setdefault(power, []).append(order)
     return out
+
+
+def with_convoys(variant, position: Position, orders: dict[str, list], rng: random.Random, *,
+                 armies: int = 2, attack: float = 0.15, support: float = 0.5) -> dict[str, list]:
+    """The orders with up to `armies` armies convoyed beyond their neighbours (bench/adjudicate.py's
+    convoy phases too): each by the shortest chain of fleets at sea (any power's) to a coastal
+    province, half the time one a unit stands in, its fleets ordered to convoy it; some such moves
+    supported by a unit that could enter the destination; the random moves into the chain's seas held
+    back, and, in a share `attack` of the chains, one of its fleets attacked by a neighbour instead (a
+    convoy the fast path leaves to the general engine)."""
+    board = variant.board
+    out = {p: list(os) for p, os in orders.items()}
+    unit_at = {u.location.province: u for u in position.units}
+    fleets = {p for p, u in unit_at.items() if u.kind is UnitKind.FLEET and p in board.seas}
+    used: set[str] = set()
+
+    def order_for(unit: Unit, order) -> None:
+        mine = out.setdefault(unit.power, [])
+        mine[:] = [o for o in mine if o.unit.location.province != unit.location.province]
+        mine.append(order)
+
+    for army in sorted((u for u in position.units if u.kind is UnitKind.ARMY
+                        and board.coastal_for_convoy(u.location.province)), key=lambda u: u.location.province):
+        if armies <= 0 or rng.random() < 0.5:
+            continue
+        origin = army.location.province
+        came = {s: None for s in sorted(board.fleet_province_neighbours(origin)) if s in fleets and s not in used}
+        frontier, reached = list(came), {}
+        while frontier:  # breadth first: each coast reached by the first sea that touches it
+            step = []
+            for sea in frontier:
+                for n in sorted(board.fleet_province_neighbours(sea)):
+                    if n in fleets and n not in came and n not in used:
+                        came[n] = sea
+                        step.append(n)
+                    elif n not in board.seas and n != origin and board.coastal_for_convoy(n) and n not in reached:
+                        reached[n] = sea
+            frontier = step
+        far = sorted(p for p in reached if p not in board.army_neighbours(origin))
+        if not far:
+            continue
+        crowded = [p for p in far if p in unit_at]
+        goal = rng.choice(crowded if crowded and rng.random() < 0.5 else far)
+        chain, sea = [], reached[goal]
+        while sea is not None:
+            chain.append(sea)
+            sea = came[sea]
+        armies -= 1
+        used.update(chain)
+        order_for(army, Move(UnitRef(army.location, army.kind), Location(goal)))
+        for s in chain:
+            f = unit_at[s]
+            order_for(f, Convoy(UnitRef(f.location, f.kind), UnitRef(army.location, army.kind), Location(goal)))
+        for mine in out.values():  # the random moves into the chain's seas held back (attacks come below)
+            mine[:] = [Hold(o.unit) if isinstance(o, Move) and o.to.province in chain else o for o in mine]
+        helpers = [u for u in position.units if u.location.province not in used and u is not army
+                   and u.location.province != goal and board.can_reach_province(u.kind, u.location, goal)]
+        if helpers and rng.random() < support:
+            h = rng.choice(helpers)
+            order_for(h, SupportMove(UnitRef(h.location, h.kind), UnitRef(army.location, army.kind), Location(goal)))
+        if rng.random() < attack:
+            s = rng.choice(chain)
+            near = [u for u in position.units if u.location.province not in used
+                    and any(n.province == s for n in _steps(board, u))]
+            if near:
+                u = rng.choice(near)
+                order_for(u, Move(UnitRef(u.location, u.kind), next(n for n in _steps(board, u) if n.province == s)))
+    return out

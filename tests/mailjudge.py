@@ -21,7 +21,7 @@ from judge.language.commands import CommandReader
 from judge.mail.commands.dispatch import Dispatch
 from judge.mail.words.reports import Reports
 from judge.mail.outbound.courier import Courier
-from judge.mail.serve_hooks import KEEP_OPEN
+from judge.storage.open_files import games_kept_open
 from judge.storage.db import open_db
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -94,7 +94,7 @@ class MailJudge:
             "data_dir": str(tmp_path / "var"), "address": "judge@dip.test", "master_address": "keeper@dip.test"})
         self.clock = ManualClock(start)
         self.service = GameService(self.config.data_dir, clock=self.clock, judge_synchronous="NORMAL",
-                                   keep_open=KEEP_OPEN)    # as judge serve makes it (judge.mail.serve_hooks)
+                                   keep_open=games_kept_open())    # as judge serve makes it (judge.mail.serve_hooks)
         self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier)
         self.dispatch.commands = _shared_commands()
         self.dispatch._readers = _ORDER_READERS

@@ -194,14 +194,23 @@ def long_game(svc: GameService, clock, courier: Courier) -> None:
 
 
 def other_endings(svc: GameService, clock, courier: Courier) -> None:
-    """A game that reaches its last year, and one that ends by concession."""
+    """A game that reaches its last year, one that ends by concession (France's diary then shown), and one
+    the master takes back to forming (UNSTART) and then ends by mistake and resumes (RESUME within a day of
+    TERMINATE)."""
     seven_player_game(svc, "short", settings=Settings(last_year=1901))
     while svc.status("short").status != "finished":
         past_grace(svc, clock, "short")
     courier()
     seven_player_game(svc, "gift")
+    svc.diary_record("gift", "FRANCE", "They will all concede to me.", account="p-france")   # shown at the end
     for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         svc.concede("gift", f"p-{power.lower()}", "FRANCE")
+    courier()
+    seven_player_game(svc, "undone")
+    svc.unstart("undone")
+    svc.start("undone")
+    svc.terminate("undone")
+    svc.resume("undone")
     courier()
 
 

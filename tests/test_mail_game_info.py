@@ -74,7 +74,7 @@ def test_create_takes_a_variant_by_its_id_or_its_name_as_help_variant_does(judge
     ("CLOCK AUTO", ["CLOCK AUTO needs players to choose for"]),
     ("GAMEZONE Mars/Olympus NOABSENCE 4", ["'Mars/Olympus' is not a time zone", "SET NOABSENCE takes no value"]),
     ("standard sideways", ["'sideways' is neither a variant nor a game setting"]),
-    ("sideways", ["unknown variant 'sideways'; known: 1898,"]),
+    ("sideways", ["unknown variant 'sideways'; known: 1897, 1898,"]),
     ("chaos PLAYERS five", ["the five-player setup is for the standard map"]),
     ("nosuchvariant", ["nosuchvariant"]),
     ("GRACE", ["SET GRACE needs a value"]),

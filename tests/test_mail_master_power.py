@@ -98,6 +98,21 @@ def test_a_demoted_co_masters_right_password_counts_as_no_wrong_one(playing):
     assert "the password is not right" in r
 
 
+def test_a_replaced_players_right_password_hears_they_play_the_power_no_more(playing):
+    """Their own password is checked as theirs: never held back as a guesser, the new player's
+    account counts nothing, and the reply names nobody (a QUIET game tells only the masters)."""
+    playing.service.create_account("newbie", "newbie@dip.test", "nb-pw")
+    r = answer(playing, "gm@dip.test", "SIGNON Malpha gm-pw\nEJECT France\nREPLACE France newbie@dip.test")
+    assert "is now played by newbie" in r, r
+    for _ in range(FREE["account"] + 2):
+        r = answer(playing, "france@dip.test", "SIGNON Falpha france-pw\nA Par - Bur")
+        assert "you (france) no longer play France in alpha" in r and "newbie" not in r, r
+        assert "password is not right" not in r and "too many wrong passwords" not in r
+    assert not playing.service.confirmation("alpha", "FRANCE").orders
+    assert "signed on as France in alpha" in answer(playing, "newbie@dip.test", "SIGNON Falpha nb-pw")
+    assert "the password is not right" in answer(playing, "france@dip.test", "SIGNON Falpha wrong")
+
+
 def test_become_then_set_password_sets_the_players_password_and_tells_them(playing):
     sent = playing.send("gm@dip.test", "SIGNON Malpha gm-pw\nBECOME France\nSET PASSWORD fresh-start")
     reply = said(to(sent, "gm@dip.test")[0])

@@ -13,7 +13,7 @@ import itertools
 import pytest
 
 from judge.language.other_judges import WORDS, Kind, Word
-from mailjudge import MailJudge
+from mailjudge import POWERS, MailJudge
 
 _games = itertools.count(2)
 
@@ -105,3 +105,38 @@ def test_the_rulebook_chosen_at_create_is_checked_and_shown_by_summary(judge):
     text = said(judge.reply_to("rulesgm@dip.test", "CREATE old rules-pw standard RULES 1982\nSUMMARY old"))
     assert "settings: RULES 1982" in text and "old: Standard (1982 rules), forming" in text and "RULES 1982;" in text
     assert judge.service.status("old").rules == "1982"
+
+
+def test_an_njudge_masters_game_in_njudges_words_only_set_up_and_run_two_phases(tmp_path):
+    """Created, set up, joined, ordered and run by the master's PROCESS (njudge's MANUAL PROCESS) two
+    phases on, every line in njudge's words; none refused, none set aside."""
+    judge = MailJudge(tmp_path)
+    try:
+        judge.service.create_account("gm", "gm@dip.test", "gm-pw")
+        for p in POWERS:
+            judge.service.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
+        text = said(judge.reply_to("gm@dip.test", "\n".join((
+            "CREATE ?vet gm-pw standard", "SET CENTERS 18", "SET GREY", "SET NMR", "SET MANUAL PROCESS",
+            "SET NO REVEAL", "SET COMMENT Friendly game for veterans", "SET MOVE NEXT 72", "SET QUIET"))))
+        for njudge, ours in (("SET MANUAL PROCESS", "SET MANUALPROCESS ON"), ("SET NO REVEAL", "SET REVEAL OFF"),
+                             ("SET GREY", "SET PRESS GREY"), ("SET QUIET", "SET QUIET ON")):
+            assert f"read `{njudge}` as `{ours}`" in text, (njudge, text)
+        assert "MANUALPROCESS of vet: on" in text and "COMMENT of vet: Friendly game for veterans" in text, text
+        assert "ERROR" not in text and "not a command here" not in text, text
+        for p in POWERS:        # the last to join starts the game: no preference after that
+            wish = "" if p == POWERS[-1] else f"\nSET PREFERENCE {p[0]}"
+            text = said(judge.reply_to(f"{p.lower()}@dip.test", f"SIGNON ?vet {p.lower()}-pw{wish}"))
+            assert "joined vet" in text and "ERROR" not in text, text
+        assert judge.service.status("vet").status == "active"
+        text = said(judge.reply_to("france@dip.test", "SIGNON Fvet france-pw\nA Par - Bur\nA Mar - Spa\nF Bre - Mao"))
+        assert "ERROR" not in text, text
+        for phase, after in (("S1901M", "F1901M"), ("F1901M", "W1901A")):
+            judge.clock.advance(days=4)          # past the deadline: MANUAL PROCESS waits for the master
+            judge.service.run_due()
+            assert judge.service.status("vet").phase == phase
+            text = said(judge.reply_to("gm@dip.test", f"SIGNON Mvet gm-pw\nPROCESS {phase}\nWHOGAME vet"))
+            assert f"vet {phase}:" in text and "comment: Friendly game for veterans" in text, text
+            assert judge.service.status("vet").phase == after
+        assert judge.service.status("vet").powers["FRANCE"].centres == 4          # Spain, taken in the spring, kept
+    finally:
+        judge.close()

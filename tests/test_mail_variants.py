@@ -213,7 +213,7 @@ def play_side_by_side(table: Players | InProcess, service: GameService, games: l
         votes = []
         for v in in_games(power):
             position = service.status(name[v]).position
-            if position["units"].get(power) or position["centres"].get(power):
+            if position["centres"].get(power):     # who shares a draw (the 5th edition: a power with centres)
                 letter = variants[v].power(power).letter
                 votes.append(f"SIGNON {letter}{name[v]} {password(power)}\nSET DRAW")
         if votes:

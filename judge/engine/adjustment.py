@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import army_fleet
+from . import army_fleet, dummies
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
+from .homes import home_centres
 from .orders import Build, Disband, Order, UnitRef, Waive
 from .outcomes import Outcome, PhaseResult, Reason, Rejected, Why
 from .position import Position, Unit
@@ -28,10 +29,21 @@ def adjustment_due(variant: Variant, position: Position, power: str) -> int:
 
 def build_sites(variant: Variant, power: str, position: Position) -> tuple[str, ...]:
     """Where this power may ever build now: its home centres, or (hook `build_any`: Chaos,
-    Hundred) every centre it owns."""
+    Hundred) every centre it owns. Hook `remote_builds` (DPjudge's REMOTE_BUILDS: Aberration,
+    Classical): every centre it owns, but only while it owns one of its home centres. Hook
+    `home_builds` (DPjudge's HOME_BUILDS: Imperial): any centre it owns that is some power's home."""
+    if "remote_builds" in variant.hooks:
+        return tuple(sorted(position.centres_of(power))) if _holds_a_home(variant, power, position) else ()
     if "build_any" in variant.hooks:
         return tuple(sorted(position.centres_of(power)))
-    return variant.power(power).home_centres
+    if "home_builds" in variant.hooks:
+        homes = {c for p in variant.power_ids for c in home_centres(variant, position, p)}
+        return tuple(sorted(c for c in position.centres_of(power) if c in homes))
+    return home_centres(variant, position, power)
+
+
+def _holds_a_home(variant: Variant, power: str, position: Position) -> bool:
+    return any(position.owners.get(c) == power for c in home_centres(variant, position, power))
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
@@ -77,8 +89,19 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
     owners = dict(position.owners)
     if _mobilizing(variant, position):
         owners = _mobilized(variant, owners, [u for u in units if u not in position.units])
-    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, ())
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, (), position.homes)
     return PhaseResult(position.phase, tuple(outcomes), after)
+
+
+def _not_a_site(variant: Variant, power: str, position: Position) -> Why:
+    """Why a province is not one of this power's build sites, by the variant's build rule."""
+    if "remote_builds" in variant.hooks:
+        return Why.NOT_OWN_CENTRE if _holds_a_home(variant, power, position) else Why.NO_HOME_CENTRE_HELD
+    if "build_any" in variant.hooks:
+        return Why.NOT_OWN_CENTRE
+    if "home_builds" in variant.hooks:
+        return Why.NOT_OWNED_HOME_CENTRE
+    return Why.NOT_HOME_CENTRE
 
 
 def _builds(variant: Variant, position: Position, power: str, due: int,
@@ -111,6 +134,11 @@ def _builds(variant: Variant, position: Position, power: str, due: int,
         outcomes.append(Outcome(power, order, True, Reason.BUILT))
     sites = [c for c in buildable_sites(variant, position, power)
              if c not in {u.location.province for u in built}]
+    if not given and dummies.builds_by_rule(variant, power):     # hook cd_builds: a dummy builds
+        for build in dummies.rule_builds(variant, sites, due):
+            built.append(Unit(power, build.kind, build.location))
+            outcomes.append(Outcome(power, build, True, Reason.BUILT, Why.BUILT_FOR_DUMMY, by_judge=True))
+        return built, outcomes
     for _ in range(min(due - used, len(sites))):
         outcomes.append(Outcome(power, Waive(), True, Reason.WAIVED, Why.NO_BUILD_ORDERED, by_judge=True))
     del board
@@ -126,8 +154,7 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     prov = board.province(loc.province)
     sites = build_sites(variant, power, position)
     if loc.province not in sites:      # the sites too, so the words can say "your home centre" to one who has one
-        raise Rejected(Why.NOT_HOME_CENTRE if "build_any" not in variant.hooks else Why.NOT_OWN_CENTRE,
-                       loc.province, *sorted(sites))
+        raise Rejected(_not_a_site(variant, power, position), loc.province, *sorted(sites))
     if position.owners.get(loc.province) != power:
         raise Rejected(Why.NOT_OWNED, loc.province)
     # what could never stand there is said before "occupied": a fleet ordered for an inland centre

@@ -26,6 +26,7 @@ class Board:
         provinces: Iterable[Province],
         army_edges: Iterable[tuple[str, str]],
         fleet_edges: Iterable[tuple[Location, Location]],
+        ports: Iterable[str] = (),
     ) -> None:
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
         army: dict[str, set[str]] = {pid: set() for pid in self.provinces}
@@ -61,6 +62,12 @@ class Board:
         terrain = {pid: p.terrain for pid, p in self.provinces.items()}
         self.seas = frozenset(pid for pid, t in terrain.items() if t is Terrain.SEA)
         self.coastal = frozenset(pid for pid, t in terrain.items() if t is Terrain.COAST)
+        # DPjudge's PORT: a coast whose fleet may convoy as if it were at sea (AncMed's Baleares)
+        self.ports = frozenset(ports)
+        for pid in self.ports:
+            if pid not in self.coastal:
+                raise ValueError(f"port {pid!r} is not a coastal province")
+        self.convoy_waters = self.seas | self.ports
         self._army_can_stand = frozenset(pid for pid, t in terrain.items() if t in (Terrain.LAND, Terrain.COAST))
         # where an army may move by land, each step checked once: no sea, nowhere impassable
         # (plain dicts, private and never changed: a mappingproxy's lookup costs twice a dict's)
@@ -148,6 +155,10 @@ class Board:
     def fleet_can_reach_province(self, src: Location, province: str) -> tuple[Location, ...]:
         """The coasts (or bare location) of `province` a fleet at `src` can move to."""
         return self._fleet_reach_by.get((src.province, src.coast), _NOWHERE).get(province, ())
+
+    def can_convoy_from(self, province: str) -> bool:
+        """A fleet may convoy from a sea, or from a port (DPjudge's PORT)."""
+        return province in self.convoy_waters
 
     def coastal_for_convoy(self, province: str) -> bool:
         """An army may be convoyed from or to a coastal province."""

@@ -59,6 +59,11 @@ class Calendar:
     # by `adjustment_every` (Hundred: ten), as DPjudge's FLOW NEWYEAR:n and IFYEARDIV:n say.
     year_step: int = 1
     adjustment_every: int = 1
+    # Years named by era, counting down to the era's turn and then up (Classical: DPjudge's FLOW
+    # NEWYEAR:-1 from 273 B.C.). The year kept is the astronomical one (1 BC is 0, 2 BC is -1), so
+    # phases still order by year; `eras` is (before, after), each with its name and phase-code
+    # letter, and replaces the one season's own name and code.
+    eras: tuple[Season, Season] | None = None
 
     @property
     def first_phase(self) -> Phase:
@@ -66,7 +71,26 @@ class Calendar:
 
     def adjusts(self, phase: Phase) -> bool:
         """Whether an adjustment phase follows this season's retreats in this year."""
-        return self.seasons[phase.season].adjustments and phase.year % self.adjustment_every == 0
+        return self.seasons[phase.season].adjustments and self._counted(phase.year) % self.adjustment_every == 0
+
+    def _counted(self, year: int) -> int:
+        """The number DPjudge's FLOW counts a year by: with eras, down through the turn (273 BC is
+        273, AD 1 is 0), so adjustments every second year stay every second year across it."""
+        return year if self.eras is None else 1 - year
+
+    def year_name(self, year: int) -> str:
+        """A year as players write it: 1901, or with eras 273 BC, 1 AD."""
+        if self.eras is None:
+            return str(year)
+        before, after = self.eras
+        return f"{1 - year} {before.name}" if year < 1 else f"{year} {after.name}"
+
+    def _year_code(self, phase: Phase) -> str:
+        """The season letters and year of a phase code: S1901, or with eras B273 (273 BC), A1."""
+        if self.eras is None:
+            return f"{self.seasons[phase.season].code}{phase.year}"
+        before, after = self.eras
+        return f"{before.code}{1 - phase.year}" if phase.year < 1 else f"{after.code}{phase.year}"
 
     def season(self, phase: Phase) -> Season:
         return self.seasons[phase.season]
@@ -84,13 +108,14 @@ class Calendar:
         return Phase(year, season, PhaseKind.MOVEMENT)
 
     def code(self, phase: Phase) -> str:
-        season = self.seasons[phase.season]
         if phase.kind is PhaseKind.ADJUSTMENT and self.adjustment_code:
             return f"{self.adjustment_code}{phase.year}A"
-        return f"{season.code}{phase.year}{phase.kind.value}"
+        return f"{self._year_code(phase)}{phase.kind.value}"
 
     def name(self, phase: Phase) -> str:
         season = self.seasons[phase.season]
+        if self.eras is not None:
+            return f"{self.year_name(phase.year)} {phase.kind.full_name}"
         if phase.kind is PhaseKind.ADJUSTMENT and self.adjustment_name:
             return f"{self.adjustment_name} {phase.year} {phase.kind.full_name}"
         return f"{season.name} {phase.year} {phase.kind.full_name}"
@@ -101,6 +126,8 @@ class Calendar:
         if not m:
             raise ValueError(f"not a phase code: {text!r} (expected e.g. S1901M, F1901R, W1901A)")
         code, year, kind = m.group(1).upper(), int(m.group(2)), PhaseKind(m.group(3).upper())
+        if self.eras is not None:
+            return self._parse_era(code, year, kind, text)
         if kind is PhaseKind.ADJUSTMENT and self.adjustment_code and code == self.adjustment_code.upper():
             last = [i for i, s in enumerate(self.seasons) if s.adjustments]
             return Phase(year, last[-1], kind)
@@ -110,3 +137,12 @@ class Calendar:
                     raise ValueError(f"there is no adjustment phase after {s.name}")
                 return Phase(year, i, kind)
         raise ValueError(f"unknown season {code!r} in phase code {text!r}")
+
+    def _parse_era(self, code: str, year: int, kind: PhaseKind, text: str) -> Phase:
+        """B273M (273 BC movement), A1A: a calendar of eras has one season; the letter is the era's."""
+        before, after = self.eras or (None, None)
+        if before is None or after is None or code not in (before.code.upper(), after.code.upper()) or year < 1:
+            raise ValueError(f"not a phase code of this calendar: {text!r}")
+        if kind is PhaseKind.ADJUSTMENT and not self.seasons[0].adjustments:
+            raise ValueError("there is no adjustment phase in this calendar")
+        return Phase(1 - year if code == before.code.upper() else year, 0, kind)

@@ -1,4 +1,4 @@
-"""The everyday movement phase on a fast path: every order plain, no convoy, no A/F, no ice.
+"""The everyday movement phase on a fast path: every order plain, convoys only plain ones, no A/F, no ice.
 
 Most phases of a game are such (all of bench/adjudicate.py's): each unit given at most one order,
 a hold, a move to the next province or a support that `movement_orders._as_written` takes as
@@ -7,12 +7,15 @@ them this module reads the orders straight into flat tables indexed by province 
 who moves where, who supports whom; no object per order), checking each against the map's bitsets,
 settles what nothing can change, asks the resolver about the rest (its decisions keyed by the id of
 the unit's province), and builds the `PhaseResult` the general engine (movement.py) would, with the
-names back in it, every outcome again worked out only when first read (`fast_outcomes`). Anything
-else (a convoy, a coast to infer, an order for a unit that is not there or not the power's, two
-orders for one unit) and it answers None before deciding anything: the general engine takes the phase.
+names back in it, every outcome again worked out only when first read (`fast_outcomes`). A convoy
+is taken when nothing can undo it (`fast_convoys`: its fleets at sea, legal, matched and unattacked).
+Anything else (another convoy, a coast to infer, an order for a unit that is not there or not the
+power's, two orders for one unit) and it answers None before deciding anything: the general engine
+takes the phase.
 
-The rules here are movement.py's with every route by land: a move always has its path, a
-head-to-head is simply two moves along one border, no support is kept by the 1982 convoy rule.
+The rules here are movement.py's with every route fixed before the phase is decided: a move always
+has its path (by land, or by a plain convoy), a head-to-head is simply two moves by land along one
+border, no support is kept by the 1982 convoy rule.
 tests/test_engine_fast_path.py plays both engines on seeded random phases and wants equal results.
 In the tables below -1 stands for none (no move, no support, no unit coming the other way).
 """
@@ -23,9 +26,10 @@ from functools import partial
 from typing import Protocol
 
 from . import army_fleet
+from .fast_convoys import convoys_are_plain
 from .fast_outcomes import explain
 from .geography import UnitKind
-from .orders import Hold, Move, Order, SupportHold, SupportMove
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .outcomes import PhaseResult
 from .plain_map import PlainMap, retreat_options
 from .position import DislodgedUnit, Position, Unit
@@ -43,8 +47,8 @@ class _HasPower(Protocol):  # an entry of the general engine
 
 class PlainOrders:
     """A phase's orders as lists indexed by the id of the province of the unit given each (`read_plain`)."""
-    __slots__ = ("dest", "given", "idle", "into", "movers", "moves_to", "opposite", "power_of", "supporters",
-                 "supports")
+    __slots__ = ("by_sea", "convoys", "dest", "given", "idle", "into", "movers", "moves_to", "opposite", "power_of",
+                 "supporters", "supports", "supports_by_sea")
 
     def __init__(self, provinces: int) -> None:
         self.given: dict[int, Order] = {}  # every order as written, in the order given
@@ -58,15 +62,20 @@ class PlainOrders:
         self.into = [-1] * provinces  # a unit supporting a move -> where the move goes
         # two moves along one border in opposite directions: each unit's province -> the other's
         self.opposite = [-1] * provinces
+        # convoys (`fast_convoys` checks them once all are read): the fleets ordered to convoy, the
+        # armies moving beyond their neighbours, the units supporting such a move
+        self.convoys: list[int] = []
+        self.by_sea: set[int] = set()
+        self.supports_by_sea: list[int] = []
 
 
 def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                      rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult | None:
     """The phase's result, or None when it is not an everyday one (the general engine's then)."""
-    if variant.frozen is not None or army_fleet.HOOK in variant.hooks:
+    if variant.frozen is not None or army_fleet.HOOK in variant.hooks or variant.owner_edges:
         return None
     read = read_plain(variant.board.plain, position, orders)
-    if read is None:
+    if read is None or not convoys_are_plain(variant.board, position, rules, read):
         return None
     game = PlainRules(read, rules)
     answer = game.resolve()
@@ -87,20 +96,23 @@ def in_disorder(position: Position, orders: Mapping[str, Sequence[Order]], rules
 
 def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequence[Order]]) -> PlainOrders | None:
     """Every order into the tables, if every one is plain (as `_as_written` has it, or as it has it
-    but for its own unit's kind or coast left out) and each unit has at most one; else None. One
-    loop, every check written out: this is the phase's busiest code."""
+    but for its own unit's kind or coast left out; a convoy, or an army's move beyond its neighbours,
+    listed for `fast_convoys` to judge) and each unit has at most one; else None. One loop, every
+    check written out: this is the phase's busiest code."""
     unit_at = position._by_province  # (the unit in each province: read for every order)
     id_of, coast_id = plain.id_of, plain.coast_id
     out = PlainOrders(len(id_of))
     given_at, power_of, dest, movers, moves_to = out.given, out.power_of, out.dest, out.movers, out.moves_to
     supports, supporters, into, opposite = out.supports, out.supporters, out.into, out.opposite
+    by_sea = out.by_sea
     army_steps, army_near, army_supports = plain.army_steps, plain.army_near, plain.army_supports
     fleet_reach, fleet_ways = plain.fleet_reach, plain.fleet_ways
     try:  # (a province the map does not hold, or no unit where one is named: not an everyday phase)
         for power, power_orders in orders.items():
             for given in power_orders:
                 kind = type(given)
-                if kind is not Move and kind is not Hold and kind is not SupportHold and kind is not SupportMove:
+                if kind is not Move and kind is not Hold and kind is not SupportHold and kind is not SupportMove \
+                        and kind is not Convoy:
                     return None
                 ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
                 at = ref.location
@@ -117,13 +129,22 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 power_of[p] = power
                 if kind is Hold:
                     continue
+                if kind is Convoy:
+                    out.convoys.append(p)
+                    continue
                 # where a fleet is: its province, or its coast of it
                 place = p if coast is None else coast_id[(p, coast)]
                 if kind is Move:
                     to = given.to  # type: ignore[union-attr]
                     q = id_of[to.province]
                     if ukind is _ARMY:
-                        if to.coast is not None or given.via_convoy or not army_steps[p] >> q & 1:  # type: ignore[union-attr]
+                        if to.coast is not None:
+                            return None
+                        if not army_steps[p] >> q & 1:
+                            if army_near[p] >> q & 1:
+                                return None  # a neighbour it may not walk to, or (a convoy?) the general engine's
+                            by_sea.add(p)  # beyond its neighbours: by a convoy, if a plain one (`fast_convoys`)
+                        elif given.via_convoy:  # type: ignore[union-attr]
                             return None
                     elif ukind is _FLEET:
                         reach = fleet_ways[place][q]
@@ -137,7 +158,7 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                         return None
                     dest[p] = q
                     movers.append(p)
-                    if dest[q] == p:
+                    if dest[q] == p and not (by_sea and (p in by_sea or q in by_sea)):  # (by land, both)
                         opposite[p], opposite[q] = q, p
                     rivals = moves_to[q]
                     if rivals is None:
@@ -169,7 +190,7 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                     tkind = target.kind
                     if tkind is _ARMY:
                         if not army_near[t] >> q & 1:
-                            return None
+                            out.supports_by_sea.append(p)  # a move it could make by convoy only (`fast_convoys`)
                     elif tkind is not _FLEET or not fleet_reach[
                             t if target.location.coast is None else coast_id[(t, target.location.coast)]] >> q & 1:
                         return None
@@ -224,13 +245,14 @@ def is_dislodged(p: str, dest: Mapping[str, str], moves_to: Mapping[str, Sequenc
 
 class PlainRules:
     """movement.py's `MovementRules` for a phase of plain orders: the same decisions, every route by land."""
-    __slots__ = ("dest", "given", "idle", "into", "matching", "movers", "moves_to", "opposite", "power_of",
-                 "supports", "supports_of")
+    __slots__ = ("by_sea", "dest", "given", "idle", "into", "matching", "movers", "moves_to", "opposite",
+                 "power_of", "supports", "supports_of")
 
     def __init__(self, read: PlainOrders, rules: Rules) -> None:
         self.given, self.power_of, self.idle = read.given, read.power_of, read.idle
         self.dest, self.movers, self.moves_to = read.dest, read.movers, read.moves_to
         self.supports, self.into, self.opposite = read.supports, read.into, read.opposite
+        self.by_sea = read.by_sea  # the armies moving by convoy
         dest, supports, into, given = self.dest, self.supports, self.into, self.given
         # supported unit -> the supporters whose support matches what it does, in the order given
         supports_of: list[list[int] | None] = [None] * len(dest)
@@ -406,11 +428,14 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
     if dislodged_by:
         blocked = occupied | set(standoffs)
         gone = in_disorder(position, orders, rules, disorder)
+        # a unit dislodged by a convoyed army may retreat to where it came from, where the rules say so
+        by_sea = game.by_sea if rules.retreat_to_convoyed_attackers_origin else ()
         for d in sorted(dislodged_by):  # (ids are in the order of the names)
-            attacker = names[dislodged_by[d]]
+            a = dislodged_by[d]
+            closed = names[a] if a not in by_sea else ""  # (the attacker's province, unless it came by sea)
             unit = unit_at[names[d]]
             if unit.power in gone:
-                dislodged.append(DislodgedUnit(unit, attacker, (), True))
+                dislodged.append(DislodgedUnit(unit, names[a], (), True))
                 continue
             kind, coast = unit.kind, unit.location.coast
             place = d if coast is None else plain.coast_id.get((d, coast))
@@ -418,8 +443,8 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
                 plain.fleet_retreats[place] if kind is _FLEET and place is not None else None
             if options is None:  # (a unit the map has no place for: asked of the board as the general engine does)
                 options = retreat_options(variant.board, unit.kind, unit.location)
-            dislodged.append(DislodgedUnit(unit, attacker, tuple(
-                loc for loc in options if loc.province not in blocked and loc.province != attacker)))
+            dislodged.append(DislodgedUnit(unit, names[a], tuple(
+                loc for loc in options if loc.province not in blocked and loc.province != closed)))
     after = Position.following_at(position, next_phase, after_at, tuple(dislodged))
     outcomes = partial(explain, game, names, position, answer, dislodged_by)
     return PhaseResult(position.phase, outcomes, after, tuple(dislodged), standoffs)

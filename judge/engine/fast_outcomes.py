@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .orders import Hold, Order, UnitRef
+from .orders import Convoy, Hold, Order, UnitRef
 from .outcomes import Outcome, Reason, Why
 from .position import Position
 
 if TYPE_CHECKING:  # fast_movement.py imports this module
     from .fast_movement import PlainRules
 
-_MOVED, _HELD, _SUPPORTED = Reason.MOVED, Reason.HELD, Reason.SUPPORTED
+_MOVED, _HELD, _SUPPORTED, _CONVOYED = Reason.MOVED, Reason.HELD, Reason.SUPPORTED, Reason.CONVOYED
 
 
 def explain(game: PlainRules, names: Sequence[str], position: Position, answer: Mapping[int, bool],
@@ -45,8 +45,8 @@ def explain(game: PlainRules, names: Sequence[str], position: Position, answer: 
                 cutter = attacker or (names[c] if c >= 0 else None)
                 outcomes.append(Outcome(power, given, False, Reason.SUPPORT_CUT, None, (),
                                         (cutter,) if cutter else (), attacker))
-        elif attacker is None:
-            outcomes.append(Outcome(power, given, True, _HELD))
+        elif attacker is None:  # (a convoying fleet is never attacked here: `fast_convoys`)
+            outcomes.append(Outcome(power, given, True, _CONVOYED if type(given) is Convoy else _HELD))
         else:
             outcomes.append(Outcome(power, given, False, Reason.DISLODGED, None, (), (attacker,), attacker))
     unit_at = position._by_province

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import cast
 
-from . import army_fleet
+from . import army_fleet, dummies
 from .convoy_routes import route_exists
 from .fast_movement import adjudicate_plain, in_disorder, is_dislodged, supports_given
 from .movement_orders import Entry, MovementOrders, Route, normalise
@@ -325,7 +325,9 @@ def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[st
                         rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult:
     """The everyday phase on the fast path (judge.engine.fast_movement), any other by the general engine.
     `disorder`: the powers whose dislodged units are disbanded (None: `in_disorder`'s book reading)."""
-    result = adjudicate_plain(variant, position, orders, rules, disorder)
+    disorder = dummies.disorder_with_dummies(variant, position, orders, rules, disorder)
+    result = None if dummies.orders_move_immobile(variant, orders) else adjudicate_plain(
+        variant, position, orders, rules, disorder)
     return result if result is not None else adjudicate_general(variant, position, orders, rules, disorder)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from . import army_fleet
+from . import army_fleet, dummies
 from .board import Board
 from .entries import Entry, MovementOrders, Route
 from .entries import Rejected as _Reject
@@ -28,6 +28,7 @@ from .orders import (
     UnitRef,
 )
 from .outcomes import Outcome, Reason, Why
+from .owner_edges import closed_to
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .variant import Variant
@@ -46,7 +47,9 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     landings: list[tuple[str, Disembark, Order]] = []
     with_af = army_fleet.enabled(variant)
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
-    plain = not with_af and variant.frozen is None
+    # (a move of a unit that may not move is read closely, to be refused: judge.engine.dummies)
+    plain = not with_af and variant.frozen is None and not variant.owner_edges \
+        and not dummies.orders_move_immobile(variant, orders)
     by_province = position._by_province  # (the unit in each province: read for every order)
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
     # look only at theirs
@@ -95,7 +98,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
         only if asked, about a convoy or a move beyond the next province."""
         if not known:
             known.append(board.graph.bits(u.location.province for u in position.units
-                                          if u.kind is UnitKind.FLEET and u.location.province in board.seas))
+                                          if u.kind is UnitKind.FLEET and u.location.province in board.convoy_waters))
         return known[0]
 
     if repeated:  # some unit's first order was replaced, or it has none now: list them again
@@ -216,6 +219,10 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
     if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
         raise _Reject(Why.FROZEN_FLEET, province)
     if isinstance(order, Move):
+        if dummies.immobile(variant, power):
+            raise _Reject(Why.IMMOBILE_DUMMY, power)
+        if not order.via_convoy:
+            _check_owner_edge(variant, position, unit, order.to.province)
         return unit, _read_move(variant, unit, own, order)
     if isinstance(order, SupportHold):
         target = _target_unit(variant, position, order.supported.location.province)
@@ -223,6 +230,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTS_ITSELF)
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
             raise _Reject(Why.CANNOT_SUPPORT_HOLD_THERE, str(unit), target.location.province)
+        _check_owner_edge(variant, position, unit, target.location.province)
         return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
     if isinstance(order, SupportMove):
         target = _target_unit(variant, position, order.supported.location.province)
@@ -239,6 +247,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTED_MOVE_GOES_NOWHERE)
         if not board.can_reach_province(unit.kind, unit.location, dest.province):
             raise _Reject(Why.CANNOT_SUPPORT_MOVE_THERE, str(unit), dest.province)
+        _check_owner_edge(variant, position, unit, dest.province)
         if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
             dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
         if rules.support_coast is SupportCoast.IGNORED:
@@ -246,6 +255,14 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
         return unit, SupportMove(own, UnitRef(target.location, target.kind, target.power), dest)
     # Convoy
     return unit, _read_convoy(variant, position, unit, own, order)
+
+
+def _check_owner_edge(variant: Variant, position: Position, unit: Unit, there: str) -> None:
+    """A border only owners of some centres cross (Imperial's Bosphorus): refused to other powers."""
+    if variant.owner_edges:
+        lacking = closed_to(variant.owner_edges, position, unit.power, unit.location.province, there)
+        if lacking:
+            raise _Reject(Why.BORDER_NEEDS_CENTRES, unit.location.province, there, *lacking)
 
 
 def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:
@@ -308,7 +325,7 @@ def _read_move(variant: Variant, unit: Unit, own: UnitRef, order: Move) -> Move:
 
 def _read_convoy(variant: Variant, position: Position, unit: Unit, own: UnitRef, order: Convoy) -> Convoy:
     board = variant.board
-    if unit.kind is not UnitKind.FLEET or not board.province(unit.location.province).is_sea:
+    if unit.kind is not UnitKind.FLEET or not board.can_convoy_from(unit.location.province):
         raise _Reject(Why.ONLY_FLEETS_AT_SEA_CONVOY)
     origin, dest = order.army.location.province, order.to.province
     for p in (origin, dest):

@@ -14,6 +14,7 @@ from .entries import Entry, Route
 from .geography import Location
 from .orders import Convoy, Move
 from .outcomes import Outcome, PhaseResult, Reason, Why
+from .owner_edges import closed_to
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .variant import Variant
@@ -86,7 +87,8 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         if not (game.by_convoy(attacker, r) and game.rules.retreat_to_convoyed_attackers_origin):
             blocked.add(came_from)
         steps = [dst for dst in _steps(board, unit)
-                 if dst.province not in blocked and board.can_stand(unit.kind, dst)]
+                 if dst.province not in blocked and board.can_stand(unit.kind, dst)
+                 and not closed_to(variant.owner_edges, position, unit.power, p, dst.province)]
         if with_af:
             occupant = {u.location.province: u for u in staying + arrived}
             steps += army_fleet.retreat_options(variant, unit, occupant, next_phase, blocked)

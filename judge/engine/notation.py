@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .geography import Location, UnitKind
+from .geography import Coast, Location, UnitKind
 from .orders import (Build, Convoy, Disband, Disembark, Embark, Hold, Move, Order, Retreat, SupportHold, SupportMove,
                      UnitRef, Waive)
 from .position import DislodgedUnit, Position, Unit
@@ -23,8 +23,14 @@ class NotationError(ValueError):
     pass
 
 
+# (enum members' values looked up once: reading `.value` is a Python call, and results name thousands)
+_COAST_TEXT = {c: c.value.upper() for c in Coast}
+_KIND_TEXT = {k: k.value for k in UnitKind}
+
+
 def loc_text(loc: Location) -> str:
-    return str(loc).upper()
+    coast = loc.coast
+    return loc.province.upper() if coast is None else f"{loc.province.upper()}/{_COAST_TEXT[coast]}"
 
 
 def parse_loc(variant: Variant, text: str) -> Location:
@@ -38,7 +44,7 @@ def parse_loc(variant: Variant, text: str) -> Location:
 
 
 def unit_text(kind: UnitKind | None, loc: Location) -> str:
-    return f"{kind.value} {loc_text(loc)}" if kind else loc_text(loc)
+    return f"{_KIND_TEXT[kind]} {loc_text(loc)}" if kind else loc_text(loc)
 
 
 def _ref_text(ref: UnitRef) -> str:
@@ -46,6 +52,15 @@ def _ref_text(ref: UnitRef) -> str:
 
 
 def order_text(order: Order) -> str:
+    kind = type(order)  # the everyday orders first, by their exact class (none is subclassed)
+    if kind is Move and not order.via_convoy:  # type: ignore[union-attr]
+        return f"{_ref_text(order.unit)} - {loc_text(order.to)}"  # type: ignore[union-attr]
+    if kind is SupportMove:
+        return f"{_ref_text(order.unit)} S {_ref_text(order.supported)} - {loc_text(order.to)}"  # type: ignore[union-attr]
+    return _other_text(order)
+
+
+def _other_text(order: Order) -> str:
     if isinstance(order, Hold):
         return f"{_ref_text(order.unit)} H"
     if isinstance(order, Move):
@@ -148,6 +163,8 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
                 **({"civil_disorder": True} if d.civil_disorder else {}),
             })
         out["dislodged"] = dislodged
+    if position.homes is not None:     # reassigned during the game (NEWHOMES)
+        out["homes"] = {p: [c.upper() for c in cs] for p, cs in position.homes.items()}
     return out
 
 
@@ -200,7 +217,13 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
                     bool(d.get("civil_disorder", False)),
                 )
             )
+    homes = None
+    if data.get("homes") is not None:
+        homes = {power_id(p): tuple(parse_loc(variant, c).province for c in cs) for p, cs in data["homes"].items()}
+        for c in (c for cs in homes.values() for c in cs):
+            if not variant.board.province(c).supply_centre:
+                raise NotationError(f"home centre {c.upper()} is not a supply centre")
     try:
-        return Position(phase, tuple(units), owners, tuple(dislodged))
+        return Position(phase, tuple(units), owners, tuple(dislodged), homes)
     except ValueError as e:
         raise NotationError(str(e)) from None

@@ -62,6 +62,7 @@ class Why(enum.Enum):
     NO_SUCH_POWER = "no_such_power"  # (text)
     NO_UNIT = "no_unit"  # (province)
     NOT_YOUR_UNIT = "not_your_unit"  # (province, power)
+    IMMOBILE_DUMMY = "immobile_dummy"  # (power): a dummy power's units may not move
     FROZEN_FLEET = "frozen_fleet"  # (province): a fleet in the ice must stand
     FROZEN_ARMY = "frozen_army"  # (province): an army in the ice leaves only overland
     FROZEN_LANDING = "frozen_landing"  # (province)
@@ -86,6 +87,7 @@ class Why(enum.Enum):
     SAY_WHICH_COAST = "say_which_coast"  # (province, coast, coast, ...): the coasts it could mean
     CANNOT_REACH_COAST = "cannot_reach_coast"  # (unit, coast, province)
     ONLY_FLEETS_AT_SEA_CONVOY = "only_fleets_at_sea_convoy"
+    BORDER_NEEDS_CENTRES = "border_needs_centres"  # (from, to, the centres the power lacks...): Imperial's Bosphorus
     NO_ARMY_TO_CONVOY = "no_army_to_convoy"  # (province)
     CONVOY_NOT_COASTAL = "convoy_not_coastal"
     CONVOY_GOES_NOWHERE = "convoy_goes_nowhere"
@@ -139,6 +141,8 @@ class Why(enum.Enum):
     NO_BUILD_ORDERED = "no_build_ordered"
     NOT_HOME_CENTRE = "not_home_centre"  # (province, the power's home centres...)
     NOT_OWN_CENTRE = "not_own_centre"  # (province, its owned centres...): the variant builds on any owned centre
+    NO_HOME_CENTRE_HELD = "no_home_centre_held"  # (province): remote_builds, and the power owns none of its homes
+    NOT_OWNED_HOME_CENTRE = "not_owned_home_centre"  # (province, its build sites...): home_builds
     NOT_OWNED = "not_owned"  # (province)
     OCCUPIED = "occupied"  # (province)
     CANNOT_BUILD_KIND = "cannot_build_kind"  # (unit kind)
@@ -149,6 +153,7 @@ class Why(enum.Enum):
     NO_UNIT_TO_REMOVE = "no_unit_to_remove"  # (province, or the text written)
     ALREADY_REMOVED = "already_removed"
     REMOVED_IN_DISORDER = "removed_in_disorder"  # the civil-disorder rule chose it
+    BUILT_FOR_DUMMY = "built_for_dummy"  # the variant's rule built it for a power nobody plays
 
 
 class Rejected(Exception):

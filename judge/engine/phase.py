@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location
+from .homes import settle_new_homes
 from .movement import adjudicate_movement
 from .orders import Order
 from .outcomes import Outcome, PhaseResult, Reason
@@ -99,14 +100,31 @@ def process_phase(variant: Variant, position: Position, orders: Mapping[str, Seq
         result = result.with_position(after_movement(result.position))
     skipped: list[PhaseResult] = []
     nxt = result.position
-    while not orders_needed(variant, nxt) and not _game_over(variant, nxt):
+    while not _anyone_decides(variant, nxt) and not _game_over(variant, nxt):
         step = adjudicate(variant, nxt, {}, rules)
         if step.outcomes or nxt.phase.kind is not PhaseKind.MOVEMENT:
             skipped.append(step)
         if nxt.phase.kind is PhaseKind.MOVEMENT:
             break  # a movement phase with no units at all: nothing more to play
         nxt = step.position
-    return Turn(result, tuple(skipped), nxt)
+    return Turn(result, tuple(skipped), settle_new_homes(variant, nxt))
+
+
+def _anyone_decides(variant: Variant, position: Position) -> bool:
+    """Is `orders_needed` not empty? Asked after every phase played, so answered without making
+    every power's need: a movement with units, a retreat with somewhere to go, an adjustment where
+    the first power with a build it can make or a removal says so."""
+    kind = position.phase.kind
+    ids = variant.power_ids
+    if kind is PhaseKind.MOVEMENT:
+        return any(u.power in ids for u in position.units)
+    if kind is PhaseKind.RETREAT:
+        return any(d.retreats and d.unit.power in ids for d in position.dislodged)
+    for power in ids:
+        due = adjustment_due(variant, position, power)
+        if due < 0 or due > 0 and buildable_sites(variant, position, power):
+            return True
+    return False
 
 
 def _game_over(variant: Variant, position: Position) -> bool:

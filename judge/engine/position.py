@@ -49,12 +49,18 @@ class Position:
     units: tuple[Unit, ...]
     owners: Mapping[str, str]  # supply centre -> power; unowned centres are absent
     dislodged: tuple[DislodgedUnit, ...] = ()
+    # each power's home centres where they were reassigned during the game (judge.engine.homes:
+    # DPjudge's NEWHOMES); None: the variant's
+    homes: Mapping[str, tuple[str, ...]] | None = None
     _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._place_units(self.units)
         object.__setattr__(self, "owners", MappingProxyType(dict(sorted(self.owners.items()))))
         object.__setattr__(self, "dislodged", tuple(self.dislodged))
+        if self.homes is not None:
+            object.__setattr__(self, "homes", MappingProxyType(
+                {p: tuple(sorted(cs)) for p, cs in sorted(self.homes.items())}))
 
     def _place_units(self, given: Iterable[Unit]) -> None:
         # one unit a province, so the province decides between units of one power
@@ -95,6 +101,7 @@ class Position:
         object.__setattr__(self, "phase", phase)
         object.__setattr__(self, "owners", before.owners)
         object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "homes", before.homes)
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
@@ -107,11 +114,13 @@ class Position:
 
     def with_(self, *, phase: Phase | None = None, units: Iterable[Unit] | None = None,
               owners: Mapping[str, str] | None = None,
-              dislodged: Iterable[DislodgedUnit] | None = None) -> Position:
+              dislodged: Iterable[DislodgedUnit] | None = None,
+              homes: Mapping[str, tuple[str, ...]] | None = None) -> Position:
         """This position with the parts named changed."""
         return Position(self.phase if phase is None else phase, self.units if units is None else tuple(units),
                         self.owners if owners is None else owners,
-                        self.dislodged if dislodged is None else tuple(dislodged))
+                        self.dislodged if dislodged is None else tuple(dislodged),
+                        self.homes if homes is None else homes)
 
     @classmethod
     def build(cls, phase: Phase, units: Iterable[Unit], owners: Mapping[str, str],

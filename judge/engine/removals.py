@@ -11,6 +11,7 @@ centre, fleets before armies, then by the province's abbreviation.
 from __future__ import annotations
 
 from .geography import UnitKind
+from .homes import home_centres
 from .position import Position, Unit
 from .rules import RemovalOrder, Rules
 from .variant import Variant
@@ -30,12 +31,12 @@ def civil_disorder_removals(variant: Variant, position: Position, power: str, co
             return (on_centre, -dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET,
                     board.province(u.location.province).name)
     elif rules.removal_order is RemovalOrder.NEAREST_HOME_BY_ADJACENCY:
-        dist = board.distances_from(variant.power(power).home_centres)
+        dist = board.distances_from(home_centres(variant, position, power))
 
         def key(u: Unit) -> tuple[int, bool, str]:  # type: ignore[misc]
             return (-dist.get(u.location.province, _FAR), u.kind is not UnitKind.FLEET, str(u.location))
     else:
-        home = variant.power(power).home_centres
+        home = home_centres(variant, position, power)
         by_any = board.distances_from(home)
         # fleets move as fleets, from the coast they are on: F SPA/NC is not next to Marseilles
         home_coasts = [c for h in home for c in board.fleet_locations(h)]

@@ -65,7 +65,8 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
                 reason = Reason.DISBANDED_NO_RETREAT
             outcomes.append(Outcome(power, shown, True, reason, by_judge=by_judge))
 
-    after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), ())
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), (),
+                     position.homes)
     if variant.calendar.adjusts(position.phase):  # (Hundred: only every other turn, as vDiplomacy and godip)
         after = update_ownership(variant, after)
     return PhaseResult(position.phase, tuple(outcomes), after)

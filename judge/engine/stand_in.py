@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from .adjustment import adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
+from .homes import home_centres
 from .orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from .phase import check_orders, orders_needed
 from .position import DislodgedUnit, Position, Unit
@@ -95,7 +96,7 @@ def _movement(variant: Variant, position: Position, power: str) -> list[Order]:
         return sorted(out, key=lambda u: (u.location.province in owned, threat.get(u.location.province, 0) > 0,
                                           str(u.location)))
 
-    home = variant.power(power).home_centres
+    home = home_centres(variant, position, power)
     lost_homes = sorted(h for h in home if position.owners.get(h) != power)
     other_centres = sorted(c for c in variant.supply_centres if c not in owned and c not in home)
     moves: dict[str, Move] = {}          # the moving unit's province -> its move
@@ -175,7 +176,7 @@ def _retake_occupied_homes(variant: Variant, position: Position, power: str, min
 def _retreats(variant: Variant, position: Position, power: str,
               dislodged: Sequence[DislodgedUnit]) -> list[Order]:
     board = variant.board
-    toward_home = board.distances_from(variant.power(power).home_centres)
+    toward_home = board.distances_from(home_centres(variant, position, power))
     owned = set(position.centres_of(power))
     taken: set[str] = set()              # two of its own units to one place would both be lost
     orders: list[Order] = []

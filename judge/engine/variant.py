@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .owner_edges import OwnerEdge
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -57,6 +58,12 @@ class Variant:
     last_phase: Phase | None = None  # the game ends after this phase, if set
     # Rule hooks a variant switches on by name (e.g. "army_fleet", "centre_exchange", "build_any", "mobilize").
     hooks: frozenset[str] = frozenset()
+    # Borders only the owners of some centres may cross (DPjudge's XXX(C,D): Imperial's Bosphorus).
+    owner_edges: tuple[OwnerEdge, ...] = ()
+    # The year whose adjustments make each power's owned centres its homes (DPjudge's NEWHOMES: 1897).
+    new_homes_in: int | None = None
+    # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
+    dummies: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -104,6 +111,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         provinces,
         [tuple(e) for e in data["army_edges"]],
         [(Location.parse(a), Location.parse(b)) for a, b in data["fleet_edges"]],
+        ports=data.get("ports", ()),
     )
     cal = data["calendar"]
     seasons = tuple(Season(s["name"], s["code"], bool(s.get("adjustments"))) for s in cal["seasons"])
@@ -113,6 +121,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         start_season=next((i for i, s in enumerate(seasons) if s.code == cal.get("start_season")), 0),
         adjustment_name=adjustment.get("name"), adjustment_code=adjustment.get("code"),
         year_step=int(cal.get("year_step", 1)), adjustment_every=int(cal.get("adjustment_every", 1)),
+        eras=_eras(cal.get("eras"), seasons),
     )
     if cal.get("first_phase"):  # a start other than the first season's movement (W1898A, F1900M)
         first = calendar.parse(cal["first_phase"])
@@ -144,13 +153,36 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         frozen=frozen,
         last_phase=calendar.parse(data["last_phase"]) if data.get("last_phase") else None,
         hooks=frozenset(data.get("hooks", ())),
+        new_homes_in=int(data["new_homes_in"]) if data.get("new_homes_in") is not None else None,
+        owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
+                          for e in data.get("owner_edges", ())),
+        dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
     return variant
 
 
+def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tuple[Season, Season] | None:
+    """A calendar's eras (before, after), each a name and a phase-code letter; only with one season."""
+    if not eras:
+        return None
+    if len(eras) != 2 or len(seasons) != 1:
+        raise ValueError("a calendar of eras has two eras and one season")
+    before, after = (Season(e["name"], e["code"]) for e in eras)
+    return before, after
+
+
 def _check(variant: Variant) -> None:
+    for edge in variant.owner_edges:
+        a, b = sorted(edge.between)
+        if b not in variant.board.neighbours(a) or not all(
+                variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
+            raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
+                             f"between provinces, or names a province that is no supply centre")
+    unknown = variant.dummies - set(variant.power_ids)
+    if unknown:
+        raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
     for power in variant.powers:
         for kind, loc in power.starting_units:
             if not variant.board.can_stand(kind, loc):

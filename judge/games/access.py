@@ -31,6 +31,17 @@ def deny(gf: GameFile, accounts: Iterable[str]) -> None:
     _list(gf, "deny", "allow", accounts)
 
 
+def remove(gf: GameFile, kind: str, accounts: Iterable[str]) -> None:
+    """Take the accounts off one list (`allow` or `deny`): njudge's `ALLOW -sam`."""
+    for account in accounts:
+        gf.db.table("access").delete_where("kind = ? AND value = ?", [kind, account])
+
+
+def clear(gf: GameFile, kind: str) -> None:
+    """Empty one list: `ALLOW NONE` (anyone may join again, unless a join password is set), `DENY NONE`."""
+    gf.db.table("access").delete_where("kind = ?", [kind])
+
+
 def _list(gf: GameFile, kind: str, other: str, accounts: Iterable[str]) -> None:
     """Put the accounts on one list (once each) and off the other."""
     for account in accounts:

@@ -38,6 +38,7 @@ class NoticeKind(enum.StrEnum):
     CIVIL_DISORDER = "civil_disorder"
     COIN_TOSS = "coin_toss"
     CONCESSION = "concession"
+    DIARIES = "diaries"
     DEADLINE_MOVED = "deadline_moved"
     ELIMINATED = "eliminated"
     EXCUSED = "excused"
@@ -62,6 +63,18 @@ class NoticeKind(enum.StrEnum):
     REVEALED = "revealed"
     ROLLBACK = "rollback"
     TAKEOVER_REQUEST = "takeover_request"
+    UNSTARTED = "unstarted"
+
+
+@dataclass(frozen=True)
+class DiaryEntry:
+    """One entry of a player's diary (judge.games.diaries): numbered per power and player."""
+    power: str
+    account: str | None
+    number: int
+    phase: str | None
+    at: str
+    body: str
 
 
 def notice_kind(stored: str) -> NoticeKind | str:

@@ -1,4 +1,5 @@
-"""`judge create|list|status|process|history|rollback|account`: the keeper's and game master's commands.
+"""`judge create|process|history|rollback|export|account`: the keeper's and game master's commands; and
+`list` and `status` where the games index cannot answer them alone (judge.index_look).
 
 Every command takes `--data DIR` (default: $JUDGE_DATA, else var/) and `--json` for machine output.
 """
@@ -12,20 +13,13 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..game_lines import common_options, data_default, status_text
+
 if TYPE_CHECKING:       # the games layer is imported when a command runs, not for `judge --help`
     from .answers import GameState
     from .service import GameService
 
 Command = Callable[[argparse.Namespace], int]     # a subcommand: its parsed arguments in, exit status out
-
-
-def _data_default() -> str:
-    return os.environ.get("JUDGE_DATA") or os.environ.get("JUDGE_DATA_DIR") or "var"
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", default=None, metavar="DIR", help="data directory (default $JUDGE_DATA or var/)")
-    p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _setting(text: str) -> tuple[str, Any]:
@@ -40,8 +34,6 @@ def _setting(text: str) -> tuple[str, Any]:
 
 EXAMPLES = {
     "create": "judge create spring26 --master gm --time-zone Europe/Paris --set movement_hours=72 --players six",
-    "list": "judge list --data /srv/judge/var",
-    "status": "judge status spring26 --json",
     "process": "judge process spring26      # plays the current phase now, missing orders or not",
     "history": "judge history spring26",
     "rollback": "judge rollback spring26 F1902M",
@@ -55,7 +47,7 @@ def _add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: 
     p: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help_, description=help_, epilog="example: " + EXAMPLES[name],
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _common(p)
+    common_options(p)
     p.set_defaults(func=func)
     return p
 
@@ -70,9 +62,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--time-zone", default="UTC", help="the game's IANA time zone, e.g. Europe/Paris")
     p.add_argument("--set", dest="settings", action="append", type=_setting, default=[], metavar="KEY=VALUE",
                    help="another game setting, e.g. movement_hours=72 or reminder_hours=[24,2]")
-    _add(subparsers, "list", _list, "list the games")
-    for name, func, help_ in (("status", _status, "a game's state, powers and deadline"),
-                              ("process", _process, "play the game's current phase now"),
+    # `list` and `status`: judge.index_look, which answers from the index and calls list_games and
+    # game_status below where it cannot
+    for name, func, help_ in (("process", _process, "play the game's current phase now"),
                               ("history", _history, "every phase played, with its results")):
         _add(subparsers, name, func, help_).add_argument("game")
     p = _add(subparsers, "rollback", _rollback, "play a game again from an earlier phase (history is kept)")
@@ -94,7 +86,7 @@ def _service(args: argparse.Namespace, *, sweep: bool = False) -> GameService:
     files first (it lists them: a crash, or a file the keeper put back, may have left it behind);
     the other commands read or write one game's own file, and pay nothing for the other 10,000."""
     from .service import GameService
-    svc = GameService(Path(args.data or _data_default()))
+    svc = GameService(Path(args.data or data_default()))
     if sweep:
         svc.sync_index(quick=True)
     return svc
@@ -156,27 +148,18 @@ def _export(args: argparse.Namespace) -> int:
 
 
 @_guard
-def _list(args: argparse.Namespace) -> int:
-    games = _service(args, sweep=True).list_games(all_games=True)
-    lines = [f"{g.name:<20} {g.status:<9} {g.phase or '-':<8} next {g.next_event_at or '-'}"
-             for g in games] or ["no games"]
-    return _out(args, games, "\n".join(lines))
+def sync_games(args: argparse.Namespace) -> int:
+    """The games index brought up to date with the game files that changed since their rows were
+    written (`judge list`, judge.index_look, when some file is not as its row says)."""
+    _service(args, sweep=True)
+    return 0
 
 
 @_guard
-def _status(args: argparse.Namespace) -> int:
+def game_status(args: argparse.Namespace) -> int:
+    """`judge status` by the games layer, from the game's file."""
     s = _service(args).status(args.game)
-    lines = [f"{s.name}: {s.status}, {s.phase_name or 'not started'} ({s.variant}, {s.rules} rules)"]
-    if s.deadline:
-        lines.append("deadline " + " / ".join(s.deadline["shown"].values()))
-    for p, v in s.powers.items():
-        owes = " owes orders" if v.owes else ""
-        lines.append(f"  {p:<8} {v.account or '-':<16} {v.status:<15} {v.centres:>2} centres{owes}")
-    if s.signups and s.status == "forming":
-        lines.append("joined: " + ", ".join(s.signups))
-    if s.result:
-        lines.append(f"result: {s.result['how']}, " + ", ".join(s.result["winners"]))
-    return _out(args, s, "\n".join(lines))
+    return _out(args, s, status_text(s.to_json()))
 
 
 @_guard

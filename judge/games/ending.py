@@ -93,8 +93,9 @@ def check_limits(variant: Variant, position: Position, settings: Settings, setup
     if "win_by_count_only" in variant.hooks and how != "last phase":
         # DPjudge's variants know no short game: a win is the victory count (Chaos: 18 of 34) or
         # nothing, so a game stopped before anyone reaches it is a draw of the survivors.
-        return Ending(how, draw_survivors(position, variant.power_ids, rules), counts,
-                      "units" if units else "centres", drawn=True)
+        # (the dummies, which nobody plays, share nothing)
+        survivors = tuple(p for p in draw_survivors(position, variant.power_ids, rules) if p not in variant.dummies)
+        return Ending(how, survivors, counts, "units" if units else "centres", drawn=True)
     groups = _grouped(counts, owner, settings.victory_by_player or setup_.victory_by_player)
     totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}
     best = max(totals.values())

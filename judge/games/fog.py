@@ -218,6 +218,8 @@ class Cut:
         out = dict(pos)
         out["units"] = {p: keep(p, us) for p, us in pos["units"].items()}
         out["centres"] = {p: keep(p, cs) for p, cs in pos["centres"].items()}
+        if "homes" in pos:      # reassigned homes (NEWHOMES): another's only where seen, as its centres
+            out["homes"] = {p: keep(p, cs) for p, cs in pos["homes"].items()}
         if "dislodged" in pos:
             out["dislodged"] = {p: [d if p in mine else self._foreign_dislodged(d, seen) for d in ds
                                     if p in mine or self._seen(seen, d["unit"].split()[-1], d["attacker_from"])]

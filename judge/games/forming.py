@@ -26,7 +26,7 @@ def sign_up(gf: GameFile, account: str, preferences: Sequence[str | Sequence[str
     gf.db.execute("INSERT INTO signups (account, preferences, joined_at) VALUES (?, ?, ?) "
                   "ON CONFLICT(account) DO UPDATE SET preferences = excluded.preferences",
                   [account, json.dumps(seats), iso(now)])
-    if signups(gf) >= gf.setup.players:
+    if signups(gf) >= gf.setup.players and not gf.settings.manual_start:   # (MANUAL START: the master's START)
         start(gf, now)
 
 
@@ -104,12 +104,15 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
     # a variant rebuilt without its original map data says so to everyone (Abstraction II)
     about = {"variant": gf.variant.name, "variant_notice": gf.variant.extra.get("x_reconstruction_notice")
              if gf.variant.reconstructed else None}
+    # a notice is written once per key: a game started again after UNSTART needs keys of its own
+    unstarts = gf.db["events"].count_where("kind = 'unstarted'")
+    key = f"0:{unstarts}" if unstarts else "0"
     for account, seat in seats.items():
-        gf.notice("0", NoticeKind.GAME_START, account, {**about,
+        gf.notice(key, NoticeKind.GAME_START, account, {**about,
             "phase": gf.phase_code(position), "phase_name": gf.phase_name(position), "seat": list(seat),
             "players": {p: a for a, s in seats.items() for p in s}, "neutral": neutral,
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
-    gf.announce("0", NoticeKind.GAME_START, {**about, "phase": gf.phase_code(position), "neutral": neutral},
+    gf.announce(key, NoticeKind.GAME_START, {**about, "phase": gf.phase_code(position), "neutral": neutral},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
     nxt = processing.next_event(gf, now)
     gf.update_game(next_event_at=iso(nxt) if nxt else None)     # (as master.resume writes it)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -10,7 +10,7 @@ from ..engine.notation import loc_text, unit_text
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.rules import Rules
-from . import processing
+from . import forming, processing
 from .answers import NoticeKind
 from .clock import fit, iso, move_past_absences, parse_time
 from .dates import When, read_when
@@ -120,6 +120,9 @@ def change_settings(gf: GameFile, now: datetime, **changes: Any) -> None:
     if gf.status is GameStatus.ACTIVE:
         gf.settings = settings
         reschedule(gf, now)      # (an earliest processing, SET START, may hold the next event back)
+    elif changes.get("manual_start") is False and forming.signups(gf) >= gf.setup.players:
+        gf.settings = settings
+        forming.start(gf, now)   # a full game held by MANUAL START starts once it no longer is
 
 
 def change_rules(gf: GameFile, rules: Rules, now: datetime) -> None:
@@ -187,6 +190,33 @@ def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
     return changed
 
 
+def hand_over(gf: GameFile, account: str, successor: str | None, now: datetime) -> str | None:
+    """The master steps down (`successor` None: RESIGN) or hands the game to another (SET MASTER).
+    A game is never left without a master this way: the master's RESIGN passes the game to the
+    first co-master (PROMOTE) and is refused when there is none; a co-master's RESIGN only ends its
+    own rights. Returns the master after."""
+    master: str | None = gf.row()["master"]
+    comasters = [m for m in gf.masters() if m != master]
+    if account != master and successor is None:
+        if account not in comasters:
+            raise GameError(f"{account} is not a master of {gf.name}")
+        gf.db.table("comasters").delete(account)
+        gf.event("demoted", now, account=account, stepped_down=True)
+        return master
+    if successor is None:
+        if not comasters:
+            raise GameError(f"{gf.name} would be left with no master: hand it to another first (SET MASTER name)"
+                            " or PROMOTE a co-master, who then takes it over")
+        successor = comasters[0]
+    if successor == master:
+        return master
+    if successor in comasters:
+        gf.db.table("comasters").delete(successor)
+    gf.update_game(master=successor)
+    gf.event("master", now, account=successor, previous=master, handed_over=True)
+    return successor
+
+
 def reveal(gf: GameFile, now: datetime) -> None:
     """The master's REVEAL: an anonymous game shows who plays each power from now on, and says so."""
     if not gf.settings.anonymous:
@@ -200,6 +230,7 @@ def terminate(gf: GameFile, now: datetime) -> None:
     """The master's TERMINATE: the game ends now with no winner, started or not."""
     if gf.status is GameStatus.FINISHED:
         raise GameError(f"{gf.name} is already over")
+    gf.event("terminating", now, was=gf.status.value)     # what RESUME within a day puts back
     row = gf.current()
     if row is None:
         result: dict[str, Any] = {"how": "terminated", "winners": [], "players": [], "counts": {}, "measure": "centres",
@@ -213,3 +244,68 @@ def terminate(gf: GameFile, now: datetime) -> None:
         return
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}
     processing.finish(gf, Ending("terminated", (), counts, "centres"), row.position, now, key=f"{row.seq}:terminated")
+
+
+# How long after its TERMINATE a master's RESUME may still undo it: a mistake is noticed within a
+# day; after that the players have taken the game as over.
+UNDO_TERMINATE_WITHIN = timedelta(days=1)
+
+
+def undo_terminate(gf: GameFile, now: datetime) -> None:
+    """RESUME of a game its master TERMINATEd less than a day ago: it is as it was (forming, under
+    way or paused), its phase's deadline worked out again from now; the players are told."""
+    row = gf.row()
+    result = json.loads(row["result"] or "{}")
+    if gf.status is not GameStatus.FINISHED or result.get("how") != "terminated":
+        raise GameError(f"{gf.name} was not ended by its master's TERMINATE, so there is nothing to resume")
+    ended = parse_time(row["finished_at"])
+    if now - ended > UNDO_TERMINATE_WITHIN:
+        raise GameError(f"{gf.name} was terminated at {iso(ended)}, more than a day ago: a TERMINATE can be"
+                        " undone only within a day, and the game stays over")
+    was = next(gf.db["events"].rows_where("kind = 'terminating'", order_by="id DESC", limit=1, select="detail"),
+               None)
+    before = GameStatus(json.loads(was["detail"])["was"]) if was else GameStatus.ACTIVE
+    current = gf.current()
+    if before is GameStatus.FORMING or current is None:
+        gf.update_game(status=GameStatus.FORMING.value, finished_at=None, result=None)
+        gf.event("unterminated", now, status=GameStatus.FORMING.value)
+        return
+    gf.db.table("records").delete_where("seq = ? AND kind = 'finished'", [current.seq])   # not finished after all
+    deadline = processing.phase_deadline(gf, current.position, now)
+    gf.set_deadline(current.seq, deadline)
+    paused = before is GameStatus.PAUSED
+    gf.update_game(status=before.value, finished_at=None, result=None, paused_at=iso(now) if paused else None)
+    gf.event("unterminated", now, status=before.value, deadline=iso(deadline))
+    gf.announce(f"{current.seq}:unterminated:{iso(now)}", NoticeKind.RESUMED,
+                {"phase": current.phase, "terminated": True, "paused": paused}, now, deadline)
+    reschedule(gf, now)
+
+
+def unstart(gf: GameFile, now: datetime) -> None:
+    """DPjudge's UNSTART: a game whose first phase has not been played forms again, with the players
+    who signed up (their preferences kept); the seats given out and the phase set up are undone
+    (the phase kept, marked rolled back, as a rollback keeps one). It starts again when a master
+    says START or FORCE START (or a player joins a seat left open). Everyone is told."""
+    if gf.status is GameStatus.FORMING:
+        raise GameError(f"{gf.name} has not started yet: it is forming already")
+    if gf.status is GameStatus.FINISHED:
+        raise GameError(f"{gf.name} is over: only a game under way can go back to forming")
+    played = next(gf.db["phases"].rows_where("processed_at IS NOT NULL AND rolled_back = 0", order_by="seq",
+                                             limit=1, select="phase"), None)
+    if played is not None:
+        raise GameError(f"{gf.name} has played {played['phase']} already: it can go back to forming only before"
+                        " its first phase is played (ROLLBACK plays a phase again)")
+    row = gf.phase_now()
+    seats = {p: pr.account for p, pr in gf.powers().items() if pr.account}
+    # Raw SQL: an update of many rows by a condition, which the table API (update by key) has not.
+    gf.db.execute("UPDATE phases SET rolled_back = 1")
+    for table in ("powers", "votes", "later_orders", "offers", "seeking", "takeover_requests"):
+        gf.db.table(table).delete_where()
+    for power, account in seats.items():
+        gf.power_event(power, account, "unassigned", now, row.phase)
+    gf.update_game(status=GameStatus.FORMING.value, started_at=None, phase_seq=None, paused_at=None,
+                   next_event_at=None)
+    gf.event("unstarted", now, seats=seats)
+    gf.announce(f"unstarted:{iso(now)}", NoticeKind.UNSTARTED, {"phase": row.phase}, now,
+                recipients=[*sorted(set(seats.values())), *(m for m in gf.masters() if m not in seats.values()),
+                            None])

@@ -56,6 +56,20 @@ class PressType(enum.Enum):
     NONE = "none"            # only to and from the game master
 
 
+class ObserverPress(enum.Enum):
+    """What press observers may send (njudge's SET OBSERVER); to the master they may always write."""
+    NONE = "none"            # none but to the master (the default)
+    WHITE = "white"          # signed, under the game's other press rules
+    ANY = "any"              # as the players may: grey too where the game allows it
+
+
+class FakePress(enum.Enum):
+    """Whether press may show its readers other recipients than its true ones (njudge's fakes)."""
+    OFF = "off"              # what a reader is told of the recipients is true
+    ON = "on"                # a writer may fake it: FAKE BROADCAST, FAKE TO powers
+    BROADCAST = "broadcast"  # all press between players is shown as a broadcast
+
+
 class DrawRule(enum.Enum):
     # The rulebooks: every survivor agrees, and the draw is shared by all survivors.
     ALL_SURVIVORS = "all survivors"
@@ -84,10 +98,16 @@ class Settings:
     reminder_hours: tuple[float, ...] = (24.0, 4.0)
     press: PressType = PressType.WHITE
     movement_press_only: bool = False  # the face-to-face rule: no press in retreat and adjustment phases
+    # DPjudge's FTF_PRESS (Sail Ho!): press only in movement phases, as above, and no private press
+    # once a movement deadline has passed (powers late); broadcasts and the master still can be written
+    ftf_press: bool = False
     nmr_policy: NmrPolicy = NmrPolicy.CIVIL_DISORDER
     missed_orders: MissedOrders = MissedOrders.HOBBY  # games from before the setting keep BOOK (store v8)
     abandon_after: int = 2           # phases missed in a row before a power is declared abandoned
     draw_rule: DrawRule = DrawRule.ALL_SURVIVORS
+    # DPjudge's NO_DRAW: no draw may be voted; the game ends in a win (or a concession to one side).
+    # On from the start in a variant whose hooks say `no_draw` (Sengoku).
+    no_draw: bool = False
     victory_centres: int | None = None  # None: the variant's (18 on the standard map)
     # Count the player's countries together for victory (the two-player World War I game).
     victory_by_player: bool = False
@@ -144,6 +164,24 @@ class Settings:
     approve_takeovers: bool = False
     # njudge's QUIET: a replacement is announced to the others without the new player's name
     quiet: bool = False
+    # press as njudge has it (judge.games.press): observers' own press; observers reading all press,
+    # private press too (njudge's WATCH ALL PRESS; broadcasts reach them always); fake recipients;
+    # press from a power late with its orders; press only once a power's orders are in (MUST ORDER)
+    observer_press: ObserverPress = ObserverPress.NONE
+    observers_read_all: bool = False
+    fake_press: FakePress = FakePress.OFF
+    late_press: bool = True
+    must_order: bool = False
+    # diaries (judge.games.diaries): each player's notes, shown to all when the game ends; off: never
+    diaries_revealed: bool = True
+    # njudge's COMMENT: a line about the game, shown in LIST game and SUMMARY (None: none)
+    comment: str | None = None
+    # an anonymous game shows who played each power when it ends (njudge's REVEAL); off: never (NO REVEAL)
+    reveal_at_end: bool = True
+    # njudge's MANUAL PROCESS: a phase is played only at a master's PROCESS, never by the clock
+    manual_process: bool = False
+    # njudge's MANUAL START: a full game waits for a master's START instead of starting at once
+    manual_start: bool = False
 
     def __post_init__(self) -> None:
         ZoneInfo(self.time_zone)  # raises for an unknown zone
@@ -237,7 +275,8 @@ CHANGEABLE_IN_PLAY = frozenset({
     "ends_at", "excuses", "excuse_hours", "stand_in",
     "offer_hours", "approve_takeovers", "quiet", "movement_clock", "retreat_clock", "adjustment_clock",
     "movement_days", "retreat_days", "adjustment_days", "movement_grace", "retreat_grace", "adjustment_grace",
-    "grace_until", "earliest"})
+    "grace_until", "earliest", "comment", "reveal_at_end", "manual_process", "observer_press", "observers_read_all",
+    "fake_press", "late_press", "must_order", "diaries_revealed"})
 
 
 class GameError(ValueError):

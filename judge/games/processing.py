@@ -19,7 +19,7 @@ from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
-from . import excuses, later_orders, records
+from . import diaries, excuses, later_orders, records
 from .answers import NoticeKind
 from .clock import deadline_for, fit, iso, parse_time, processing_time, reminder_times
 from .digests import orders_digest
@@ -146,11 +146,12 @@ def _next_event(gf: GameFile, now: datetime) -> datetime | None:
     row = gf.current()
     if row is None or row.deadline is None:
         return None
-    if ready(gf, row):
+    manual = gf.settings.manual_process      # njudge's MANUAL PROCESS: played only at the master's PROCESS
+    if ready(gf, row) and not manual:
         return min(now, row.deadline)
     times = []
     late = owing(gf, row)
-    if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late:
+    if not manual and (gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         times.append(processing_time(gf.settings, row.deadline, row.position.phase.kind.value))
     if late:
         if not row.late_noticed:
@@ -177,14 +178,15 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     if gf.status is not GameStatus.ACTIVE or held_until(gf, now) is not None:
         return "nothing"
     row = gf.phase_now()
-    if ready(gf, row):
+    manual = gf.settings.manual_process      # njudge's MANUAL PROCESS: reminders and late notices only
+    if ready(gf, row) and not manual:
         return process(gf, now, checkpoint)
     if row.deadline is None:    # (no deadline: only a phase every power is in is played, as next_event says)
         return "nothing"
     late = owing(gf, row)
     # At the deadline (after grace) the phase is played; under the "wait" policy only once nobody owes
     # orders (a power that asked to wait does not hold back the deadline).
-    if now >= processing_time(gf.settings, row.deadline, row.position.phase.kind.value) and (
+    if not manual and now >= processing_time(gf.settings, row.deadline, row.position.phase.kind.value) and (
             gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         excused = excuses.excusable(gf, row, late)
         if excused:     # a missed deadline a player still had an excuse for: it moves on instead
@@ -422,6 +424,7 @@ def finish(gf: GameFile, ending: Ending, position: Position, now: datetime, key:
                    next_event_at=None)
     gf.event("finished", now, **result)
     gf.announce(f"{key}:end", NoticeKind.GAME_END, {"result": result}, now)
+    diaries.reveal_at_end(gf, key, now)
 
 
 def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:

@@ -82,16 +82,20 @@ def dislodged_from_json(variant: Variant, result: Mapping[str, Any]) -> tuple[Di
     return tuple(out)
 
 
-def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
+def by_power(result: PhaseResult, texts: Mapping[int, str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """`judge adjudicate`'s view of a phase: each power's orders with `succeeds`/`fails`, the reason,
     and the code of why, attacker and judge's mark only where they say something (the stored shape's
-    fields, without the order's JSON, which costs as much again to make)."""
+    fields, without the order's JSON, which costs as much again to make). `texts`: orders whose
+    canonical text is known already, by `id` (`read_order_lines`')."""
     out: dict[str, list[dict[str, Any]]] = {}
+    order_text, reasons, whys, known = notation.order_text, _REASON_JSON, _WHY_JSON, texts or {}
     for o in result.outcomes:
-        entry: dict[str, Any] = {"order": notation.order_text(o.order),
-                                 "result": "succeeds" if o.succeeded else "fails", "reason": reason_json(o.reason)}
-        if o.why:
-            entry["why"] = o.why.value  # a code (judge.engine.outcomes.Why) and what it is about
+        text = known.get(id(o.order))
+        entry: dict[str, Any] = {"order": order_text(o.order) if text is None else text,
+                                 "result": "succeeds" if o.succeeded else "fails", "reason": reasons[o.reason]}
+        why = o.why
+        if why:
+            entry["why"] = whys[why]  # a code (judge.engine.outcomes.Why) and what it is about
             entry["args"] = list(o.args)
         if o.dislodged_from:
             entry["dislodged_from"] = o.dislodged_from.upper()
@@ -103,7 +107,12 @@ def by_power(result: PhaseResult) -> dict[str, list[dict[str, Any]]]:
 
 def reason_json(reason: Reason) -> str:
     """A reason as stored and answered: the one place an engine reason becomes JSON."""
-    return reason.value
+    return _REASON_JSON[reason]
+
+
+# (each member's value read once: `.value` is a Python call, and a game's results name thousands)
+_REASON_JSON = {r: r.value for r in Reason}
+_WHY_JSON = {w: w.value for w in Why}
 
 
 def reason_from_json(text: str) -> Reason:

@@ -30,21 +30,23 @@ from typing import Any
 import sqlite_utils
 
 from ..engine import load_variant, notation
+from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import (access, audience, deadlines, exchange, export, forming, master, players, press, processing, records,
-               standby, takeovers, trouble, votes)
+from . import (access, audience, deadlines, diaries, exchange, export, forming, master, players, press, processing,
+               records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
-from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, ExchangeState, GameState, ListedGame,
-                      NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState, SeatChange,
-                      notice_kind)
+from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryEntry, ExchangeState, GameState,
+                      ListedGame, NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState,
+                      SeatChange, notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import transaction, write_statement
-from .store import (GAME_MIGRATIONS, check_game_name, fingerprint, game_checked, game_exists, game_files, game_path,
+from ..storage.files import fingerprint
+from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists, game_files, game_path,
                     open_game, open_judge, sound, stale_game_files)
 from .trouble import GameDamaged
 from . import later_orders
@@ -61,6 +63,31 @@ def _current(gf: GameFile) -> PhaseRow:
     if row is None:
         raise GameError(f"{gf.name} has not started")
     return row
+
+
+def _state(gf: GameFile, viewer: str | None) -> GameState:
+    """The game as it stands (GameService.status); the deadline shown in the game's zone and `viewer`'s."""
+    row = gf.row()
+    cur = gf.current()
+    powers = gf.powers()
+    orders = gf.orders(cur.seq) if cur else {}
+    need = processing.needs(gf, cur.position) if cur else {}
+    return GameState(
+        name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
+        master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
+        phase_name=gf.phase_name(cur.position) if cur else None,
+        deadline=gf.times(cur.deadline, viewer) if cur else None,
+        position=notation.position_to_json(gf.variant, cur.position) if cur else None,
+        next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
+        result=json.loads(row["result"]) if row["result"] else None,
+        signups=tuple(r[0] for r in gf.read("SELECT account FROM signups ORDER BY joined_at")),
+        players_needed=gf.setup.players,
+        powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
+                              waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
+                              centres=len(cur.position.centres_of(p)) if cur else 0,
+                              excuses_used=pr.excuses_used)
+                for p, pr in powers.items()},
+    )
 
 
 def _items(n: int) -> str:
@@ -255,12 +282,12 @@ class GameService:
     @contextmanager
     def _open_game(self, name: str) -> Iterator[sqlite_utils.Database]:
         pool = self._pool()
-        if pool is None:    # (its fingerprint then changes on closing: the start-up sweep looks at it again)
+        if pool is None:
             db = open_game(self.data, name)
             try:
                 yield db
-            finally:
-                db.close()
+            finally:    # the index row's fingerprint follows the checkpoint on closing (judge.index_look)
+                self._close_game(game_path(self.data, name), db)
             return
         key = game_path(self.data, name)
         db = pool.pop(key) if key in pool else open_game(self.data, name)
@@ -323,16 +350,19 @@ class GameService:
             # Raw SQL, each table's rows in one statement (the rows as JSON): on every mail that writes a
             # game, where sqlite-utils' upsert looks the table up six times and executemany runs a
             # statement per row (bench/dispatch_io.py counts them).
+            # `state`: what `judge status` shows, so that it answers from this row (judge.index_look)
+            state = json.dumps(_state(gf, None).to_json())
             self.judge.execute(
                 "INSERT INTO game_index (name, variant, status, phase, master, next_event_at, pending_notices,"
-                " updated_at, listed, fingerprint, schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " updated_at, listed, fingerprint, schema, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET variant = excluded.variant, status = excluded.status,"
                 " phase = excluded.phase, master = excluded.master, next_event_at = excluded.next_event_at,"
                 " pending_notices = excluded.pending_notices, updated_at = excluded.updated_at,"
-                " listed = excluded.listed, fingerprint = excluded.fingerprint, schema = excluded.schema",
+                " listed = excluded.listed, fingerprint = excluded.fingerprint, schema = excluded.schema,"
+                " state = excluded.state",
                 [row["name"], row["variant"], row["status"], cur.phase if cur else None, row["master"],
                  row["next_event_at"], pending, iso(self.clock()), int(not gf.settings.unlisted), seen,
-                 len(GAME_MIGRATIONS)])
+                 len(GAME_MIGRATIONS), state])
             self._index_rows(row["name"], records.totals(gf), gf.powers(), standby.sought(gf))
         return seen
 
@@ -457,6 +487,10 @@ class GameService:
             powers = set(v.power_ids)
         if powers != set(v.power_ids):
             raise GameError(f"the {setup_.name}-player setup is for the standard map, not {v.name}")
+        if "no_draw" in v.hooks:    # the variant's rule (DPjudge's NO_DRAW) is the game's setting
+            settings = settings.with_(no_draw=True)
+        if "ftf_press" in v.hooks:  # and DPjudge's FTF_PRESS (Sail Ho!)
+            settings = settings.with_(ftf_press=True)
         if master:
             self.accounts.get(master)
         db = open_game(self.data, name, create=True)
@@ -488,13 +522,20 @@ class GameService:
         return self.status(name)
 
     def set_access(self, name: str, *, password: str | None = None, clear_password: bool = False,
-                   allow: Sequence[str] = (), deny: Sequence[str] = ()) -> AccessRules:
-        """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now."""
+                   allow: Sequence[str] = (), deny: Sequence[str] = (), unallow: Sequence[str] = (),
+                   undeny: Sequence[str] = (), clear: Sequence[str] = ()) -> AccessRules:
+        """The master's join password (set, or cleared) and ALLOW / DENY lists; returns the rules now.
+        `unallow`/`undeny`: names taken off a list (`ALLOW -sam`); `clear`: the lists emptied
+        ("allow", "deny": `ALLOW NONE`), before any name is added."""
         for account in (*allow, *deny):
             self.accounts.get(account)
         with self._write(name) as gf:
             if password or clear_password:
                 access.set_password(gf, None if clear_password else password)
+            for kind in clear:
+                access.clear(gf, kind)
+            access.remove(gf, "allow", unallow)
+            access.remove(gf, "deny", undeny)
             access.allow(gf, allow)
             access.deny(gf, deny)
             return access.rules(gf)
@@ -696,9 +737,20 @@ class GameService:
                 master.pause(gf, self.clock())
 
     def resume(self, name: str, *, source: str | None = None) -> None:
+        """RESUME: a paused game's clock runs again; a game its master TERMINATEd less than a day ago
+        is put back as it was (judge.games.master.undo_terminate)."""
+        with self._write_once(name, source) as gf:
+            if gf is not None and gf.status is GameStatus.FINISHED:
+                master.undo_terminate(gf, self.clock())
+            elif gf is not None:
+                master.resume(gf, self.clock())
+
+    def unstart(self, name: str, *, source: str | None = None) -> GameState:
+        """UNSTART (DPjudge): back to forming, its players kept, before the first phase is played."""
         with self._write_once(name, source) as gf:
             if gf is not None:
-                master.resume(gf, self.clock())
+                master.unstart(gf, self.clock())
+        return self.status(name)
 
     def add_absence(self, name: str, account: str, starts: datetime | str, ends: datetime | str, *,
                     by_master: bool = False, source: str | None = None) -> AbsenceSet:
@@ -762,8 +814,10 @@ class GameService:
                 players.resign(gf, power.upper(), account, self.clock())
 
     # -- votes and press -------------------------------------------------------------------------
-    def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None) -> bool:
-        """The player's draw vote, for every power they play. True: the game ended in a draw.
+    def vote_draw(self, name: str, account: str, yes: bool = True, powers: Sequence[str] | None = None, *,
+                  for_power: str | None = None) -> bool:
+        """The player's draw vote, for every power they play (`for_power`: a master's, for the one power
+        it acts for after BECOME). True: the game ended in a draw.
 
         By the rulebooks a draw is shared by all survivors. Under the "named" draw rule a vote names
         the powers who share it, and passes when every survivor names the same powers.
@@ -775,7 +829,7 @@ class GameService:
         else:
             value = "yes:" + ",".join(sorted({p.strip().upper() for p in powers}))
         with self._write(name) as gf:
-            return votes.vote(gf, account, "draw", value, self.clock())
+            return votes.vote(gf, account, "draw", value, self.clock(), for_power)
 
     def concede(self, name: str, account: str, to_power: str | None) -> bool:
         """Concede to a power (None withdraws). When every other survivor concedes to it, it wins;
@@ -792,12 +846,42 @@ class GameService:
             return votes.concession_tally(gf, to_power.upper())
 
     def send_press(self, name: str, sender: str, to: Sequence[str] | None, body: str, *,
-                   anonymous: bool = False, account: str | None = None, source: str | None = None) -> int:
-        """Press from a power (or 'MASTER') to powers (None: everyone). Returns the press id."""
+                   anonymous: bool = False, account: str | None = None, source: str | None = None,
+                   fake: press.Fake | None = None) -> int:
+        """Press from a power (or 'MASTER', or 'OBSERVER' with the observer's account) to powers (None:
+        everyone), `fake` the recipients its readers are shown instead. Returns the press id."""
+        watching = self.observers(name)
         with self._write(name) as gf:
             if already_handled(gf, source):
                 return int(gf.db.execute("SELECT id FROM press WHERE source = ?", [source]).fetchone()[0])
-            return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock())
+            return press.send(gf, sender.upper(), to, body, anonymous, account, source, self.clock(),
+                              observers=watching, fake=fake)
+
+    # -- diaries (njudge's DIARY) ---------------------------------------------------------------------
+    def diary_record(self, name: str, power: str, body: str, *, account: str | None,
+                     source: str | None = None) -> int:
+        """A new entry in the player's diary for the power; its number (the same for a mail read again)."""
+        with self._write(name) as gf:
+            done = diaries.kept(gf, source)
+            if done is not None:
+                return done
+            players.check_playing(gf, power.upper(), account)
+            return diaries.record(gf, power.upper(), account, body, source, self.clock())
+
+    def diary(self, name: str, power: str, account: str | None) -> list[DiaryEntry]:
+        """The player's own entries for the power (each power's player keeps their own)."""
+        with self._read(name) as gf:
+            return diaries.entries(gf, power.upper(), account)
+
+    def diary_delete(self, name: str, power: str, number: int, *, account: str | None) -> None:
+        with self._write(name) as gf:
+            players.check_playing(gf, power.upper(), account)
+            diaries.delete(gf, power.upper(), account, number)
+
+    def revealed_diaries(self, name: str) -> list[DiaryEntry]:
+        """Every player's diary, once the game is over (GameError before, or if they stay private)."""
+        with self._read(name) as gf:
+            return diaries.revealed(gf)
 
     # -- the master's tools ------------------------------------------------------------------------
     def rollback(self, name: str, phase: str, *, source: str | None = None) -> GameState:
@@ -836,6 +920,17 @@ class GameService:
         keeper = self.accounts.get(account).keeper
         with self._write(name) as gf:
             master.become_master(gf, account, keeper, self.clock())
+
+    def hand_over(self, name: str, account: str, successor: str | None, *, source: str | None = None) -> str | None:
+        """The master's RESIGN (`successor` None: to the first co-master; a co-master's: its own rights
+        end) or SET MASTER (the game to `successor`); never leaves the game with no master. Returns
+        the master now."""
+        if successor is not None:
+            self.accounts.get(successor)
+        with self._write_once(name, source) as gf:
+            if gf is None:
+                return self.status(name).master
+            return master.hand_over(gf, account, successor, self.clock())
 
     def promote(self, name: str, account: str, *, remove: bool = False, source: str | None = None) -> bool:
         """PROMOTE: a co-master with the master's rights (its mail included); `remove`: DEMOTE."""
@@ -1042,27 +1137,7 @@ class GameService:
     def status(self, name: str, *, viewer: str | None = None) -> GameState:
         """The game as it stands; the deadline shown in the game's zone and `viewer`'s."""
         with self._read(name) as gf:
-            row = gf.row()
-            cur = gf.current()
-            powers = gf.powers()
-            orders = gf.orders(cur.seq) if cur else {}
-            need = processing.needs(gf, cur.position) if cur else {}
-            return GameState(
-                name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
-                master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
-                phase_name=gf.phase_name(cur.position) if cur else None,
-                deadline=gf.times(cur.deadline, viewer) if cur else None,
-                position=notation.position_to_json(gf.variant, cur.position) if cur else None,
-                next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
-                result=json.loads(row["result"]) if row["result"] else None,
-                signups=tuple(r[0] for r in gf.read("SELECT account FROM signups ORDER BY joined_at")),
-                players_needed=gf.setup.players,
-                powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
-                                      waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
-                                      centres=len(cur.position.centres_of(p)) if cur else 0,
-                                      excuses_used=pr.excuses_used)
-                        for p, pr in powers.items()},
-            )
+            return _state(gf, viewer)
 
     def history(self, name: str) -> list[PlayedPhase]:
         with self._read(name) as gf:
@@ -1098,6 +1173,20 @@ class GameService:
                                        centres={p: len(centres.get(p, ())) for p in gf.variant.power_ids}))
             return out
 
+    def seats(self, name: str, account: str) -> tuple[str, tuple[str, ...], bool]:
+        """The game's name as stored, the powers `account` plays in it (in `status`'s order) and whether
+        it is one of its masters: who a mail signs on as, without building the whole `status`."""
+        with self._read(name) as gf:
+            powers = tuple(p for p, row in gf.powers().items() if row.account == account)
+            return gf.row()["name"], powers, account in gf.masters()
+
+    def position_now(self, name: str) -> tuple[Position, bool]:
+        """The current phase's position as the engine's value (decoded once per state of the game file,
+        not encoded to JSON and read back), and whether the game is played under fog of war: what
+        the dispatcher reads a mail's orders against."""
+        with self._read(name) as gf:
+            return gf.phase_now().position, bool(gf.settings.fog)
+
     def phase_record(self, name: str, phase: str | None = None) -> PhaseRecord:
         """One phase as played: its position before the orders (JSON, as in `status`) and, once
         processed, its results (as in `history`). `phase` is a code like S1901M (any case; the
@@ -1129,6 +1218,14 @@ class GameService:
         with self._read(name) as gf:
             return gf.db.execute("SELECT 1 FROM events WHERE kind = 'demoted' AND json_extract(detail, '$.account') = ?"
                                  " LIMIT 1", [account]).fetchone() is not None
+
+    def played_before(self, name: str, power: str, account: str) -> bool:
+        """`account` once played `power` in the game and plays it no longer (replaced or gone)."""
+        if self.status(name).powers.get(power) is None or self.status(name).powers[power].account == account:
+            return False
+        with self._read(name) as gf:
+            return gf.db.execute("SELECT 1 FROM power_history WHERE power = ? AND account = ? LIMIT 1",
+                                 [power, account]).fetchone() is not None
 
     def events(self, name: str) -> list[dict[str, Any]]:
         """The game's log, oldest first: {"at", "kind", and the event's stored details (JSON)}."""

@@ -58,10 +58,14 @@ EACH = "each"
 
 
 def setup(name: str, variant: Variant | None = None) -> Setup:
-    """A setup by name; "each" gives every power of `variant` its own seat (none if not given)."""
+    """A setup by name; "each" gives every power of `variant` its own seat (none if not given), but
+    its dummy powers, which nobody plays: they are neutral (judge.engine.dummies)."""
     key = name.strip().lower()
     if key == EACH:
-        return Setup(EACH, _solo(*variant.power_ids) if variant is not None else ())
+        if variant is None:
+            return Setup(EACH, ())
+        return Setup(EACH, _solo(*(p for p in variant.power_ids if p not in variant.dummies)),
+                     neutral=tuple(p for p in variant.power_ids if p in variant.dummies))
     try:
         return SETUPS[key]
     except KeyError:

@@ -19,6 +19,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..storage.db import Schema, create_table, mark_checked, migrate, open_db
+from ..storage.files import fingerprint, fingerprints
 from . import trouble
 from .answers import NoSuchGame
 
@@ -238,6 +239,14 @@ def _game_v12(db: sqlite_utils.Database) -> None:
     db.table("later_orders").create_index(["phase", "state"], index_name="later_orders_phase")
 
 
+def _game_v13(db: sqlite_utils.Database) -> None:
+    """Diaries (njudge's DIARY, judge.games.diaries): each entry numbered per power and player, the
+    mail it came in (`source`) so a mail read twice keeps it once; a deleted entry keeps its number."""
+    create_table(db, "diary", {"id": int, "power": str, "account": str, "number": int, "at": str, "phase": str,
+                               "body": str, "source": str, "deleted": int}, pk="id",
+                 nullable={"account", "phase", "source"}, defaults={"deleted": 0})
+
+
 def _game_current(db: sqlite_utils.Database) -> None:
     """A new game file, made as the steps above leave one (tests/test_storage_schema.py holds them equal)."""
     # Raw SQL: the table API cannot write a CHECK, and this one keeps the table to one row.
@@ -293,11 +302,12 @@ def _game_current(db: sqlite_utils.Database) -> None:
     _game_v10(db)       # offers
     _game_v11(db)       # seeking, takeover_requests
     _game_v12(db)       # later_orders
+    _game_v13(db)       # diary
 
 
 # Every step since the first release stays: a game file from any judge since then opens.
 GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _game_v7, _game_v8, _game_v9,
-                   _game_v10, _game_v11, _game_v12]
+                   _game_v10, _game_v11, _game_v12, _game_v13]
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 
@@ -405,6 +415,21 @@ def _judge_v8(db: sqlite_utils.Database) -> None:
                  pk="address", foreign_keys=[("account_id", "accounts", "id")])
 
 
+def _judge_v9(db: sqlite_utils.Database) -> None:
+    """Each game as `judge status` shows it (`state`: GameService.status for nobody in particular, as
+    JSON), written with the rest of the row, so that the command line answers from the index alone
+    (judge.index_look) while the row's fingerprint is the file's. NULL until the row is next written."""
+    db.table("game_index").add_column("state", str)
+    _list_index(db)
+
+
+def _list_index(db: sqlite_utils.Database) -> None:
+    """`judge list` and the start-up sweep (stale_game_files) read every row: from this index alone,
+    not from the rows themselves, each a page or so now that it holds `state`."""
+    db.execute("CREATE INDEX game_index_list ON game_index(name, variant, status, phase, master, next_event_at,"
+               " fingerprint, schema)")
+
+
 def _judge_current(db: sqlite_utils.Database) -> None:
     """The games part of a new judge.sqlite, as the steps above leave it."""
     # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
@@ -427,14 +452,15 @@ def _judge_current(db: sqlite_utils.Database) -> None:
     db.table("addresses").create_index(["account_id"], index_name="addresses_account")
     create_table(db, "game_index", {"name": str, "variant": str, "status": str, "phase": str, "master": str,
                                     "next_event_at": str, "pending_notices": int, "updated_at": str,
-                                    "listed": int, "fingerprint": str, "schema": int}, pk="name",
-                 nullable={"phase", "master", "next_event_at", "fingerprint", "schema"},
+                                    "listed": int, "fingerprint": str, "schema": int, "state": str}, pk="name",
+                 nullable={"phase", "master", "next_event_at", "fingerprint", "schema", "state"},
                  defaults={"pending_notices": 0, "listed": 1})
     # Raw SQL: partial indexes.
     db.executescript("""
         CREATE INDEX game_index_due ON game_index(next_event_at) WHERE next_event_at IS NOT NULL;
         CREATE INDEX game_index_notices ON game_index(pending_notices) WHERE pending_notices > 0;
     """)
+    _list_index(db)
     _judge_v2(db)       # game_powers
     _judge_v3(db)       # observers
     _judge_v5(db)       # player_records
@@ -443,23 +469,9 @@ def _judge_current(db: sqlite_utils.Database) -> None:
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.
-JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7, _judge_v8]
+JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7, _judge_v8,
+                    _judge_v9]
 JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
-
-
-def fingerprint(path: Path) -> str | None:
-    """Size and modification time of a game file and of its write-ahead log. A commit changes the
-    log (or, once checkpointed, the file): an unchanged fingerprint means unchanged content."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    try:
-        wal = os.stat(f"{path}-wal")
-        log = f"{wal.st_size}:{wal.st_mtime_ns}"
-    except FileNotFoundError:
-        log = "-"
-    return f"{st.st_size}:{st.st_mtime_ns}:{log}"
 
 
 def game_files(data: Path) -> list[Path]:
@@ -483,7 +495,12 @@ def stale_game_files(data: Path, judge: sqlite_utils.Database | None, paths: lis
     if judge is not None and judge["game_index"].exists() and "fingerprint" in judge["game_index"].columns_dict:
         known = {r["name"]: (r["fingerprint"], r["schema"])
                  for r in judge["game_index"].rows_where(select="name, fingerprint, schema")}
-    return [p for p in paths if known.get(p.stem) != (fingerprint(p), len(GAME_MIGRATIONS))]
+    games = Path(data) / "games"
+    prints = fingerprints(games, ".sqlite")     # one listing, a stat a file (most have no log)
+
+    def now(path: Path) -> str | None:
+        return prints.get(path.stem) if path.parent == games else fingerprint(path)
+    return [p for p in paths if known.get(p.stem) != (now(p), len(GAME_MIGRATIONS))]
 
 
 def game_checked(path: Path) -> None:

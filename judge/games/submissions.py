@@ -208,10 +208,13 @@ def _warnings(gf: GameFile, position: Position, power: str, mine: Sequence[Order
 
 def _plays(gf: GameFile, row: PhaseRow, account: str | None) -> dict[str, Any]:
     """When the phase will be played as things stand, for the reply to say it truly: "early" (every
-    power is in: at the scheduler's next look), at a time (the deadline after its grace), or
-    "waits" (the wait policy holds it past the deadline for powers that sent nothing)."""
+    power is in: at the scheduler's next look), at a time (the deadline after its grace), "waits"
+    (the wait policy holds it past the deadline for powers that sent nothing), or "manual" (at the
+    master's PROCESS alone)."""
     if gf.status is not GameStatus.ACTIVE or row.deadline is None:
         return {"when": "paused"}
+    if gf.settings.manual_process:      # njudge's MANUAL PROCESS: only the master's PROCESS plays it
+        return {"when": "manual"}
     if processing.ready(gf, row):
         return {"when": "early"}
     if gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not processing.owing(gf, row):

@@ -11,13 +11,16 @@ from .gamefile import GameFile, PowerRow
 from .model import DrawRule, GameError, GameStatus, PowerStatus
 
 
-def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bool:
+def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime, for_power: str | None = None) -> bool:
     """Record the vote (draw: no, yes, or yes:A,B under the named rule; concede: a power or '').
-    True when it ended the game."""
+    True when it ended the game. `for_power`: a master's vote for the power it acts for (BECOME)."""
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         raise GameError(f"{gf.name} is {gf.status.value}")
     powers = gf.powers()
-    mine = [p for p in gf.powers_of(account) if powers[p].status is not PowerStatus.ELIMINATED]
+    if for_power is not None and account not in gf.masters():
+        raise GameError(f"{account} is not a master of {gf.name}")
+    voters = (for_power,) if for_power is not None else gf.powers_of(account)
+    mine = [p for p in voters if powers[p].status is not PowerStatus.ELIMINATED]
     if not mine:
         raise GameError(f"{account} plays no surviving power in {gf.name}")
     row = gf.phase_now()
@@ -53,6 +56,8 @@ def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime) -> bo
 
 
 def _check_draw_vote(gf: GameFile, value: str, alive: list[str]) -> None:
+    if gf.settings.no_draw:
+        raise GameError(f"{gf.name} allows no draw: it ends only when one power wins, or all concede to one")
     if value == "no":
         return
     named = gf.settings.draw_rule is DrawRule.NAMED

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from ..engine import (Build, Convoy, Disband, Hold, Move, Order, Position, Retreat, SupportHold, SupportMove,
                       UnitKind, UnitRef, Variant)
 from ..engine.calendar import PhaseKind
+from ..engine.homes import home_centres
 from ..engine.adjustment import buildable_sites
 from ..engine.geography import Location, Terrain
 from ..engine.phase import orders_needed
@@ -155,7 +156,7 @@ class BoardView:
                 return f"{_a(unit.kind)} in {where} cannot support into {self._name(target)}"
             return self._enters(other, target) if isinstance(order, SupportMove) else None
         if isinstance(order, Convoy):
-            if not self.board.province(unit.location.province).is_sea:
+            if not self.board.can_convoy_from(unit.location.province):
                 return f"a fleet in {self._name(unit.location.province)} cannot convoy"
             army, why = self._unit(order.army, None, self.units)
             if why or army is None:
@@ -182,7 +183,7 @@ class BoardView:
             return self._unit(order.unit, power, self.units)[1]
         if isinstance(order, Build) and power:
             where = order.location.province
-            home = self.variant.power(power).home_centres
+            home = home_centres(self.variant, self.position, power)
             if where not in home:
                 return f"{self._name(where)} is not a home centre of {self.variant.power(power).name}"
             if self.position.owners.get(where) != power or where in self.units:

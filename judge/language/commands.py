@@ -103,10 +103,23 @@ class SetJoinPassword:
 
 @dataclass(frozen=True, slots=True)
 class Press:
-    """PRESS [GREY] TO <powers> ... ENDPRESS; `recipients` as written (message.py fills `body`)."""
+    """PRESS [GREY] TO <powers> ... ENDPRESS; `recipients` as written (message.py fills `body`).
+    njudge's fakes: `PRESS TO G FAKE BROADCAST`, `PRESS TO E FAKE TO EF`, `PRESS FAKE TO FRG` (a
+    broadcast shown as to France, Russia and Germany): `fake`, and `fake_to` as written (none: a broadcast)."""
     recipients: tuple[str, ...]
     grey: bool = False
     broadcast: bool = False
+    body: str = ""
+    fake: bool = False
+    fake_to: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Diary:
+    """njudge's DIARY: `RECORD` (also DIARY alone) takes the lines up to ENDDIARY or ENDPRESS as the entry
+    (message.py fills `body`); `LIST`; `READ n`; `DELETE n`."""
+    action: str
+    number: int | None = None
     body: str = ""
 
 
@@ -205,7 +218,22 @@ class Process:
 
 @dataclass(frozen=True, slots=True)
 class ForceStart:
-    """The master's FORCE START: start with the players there are; empty seats are neutral."""
+    """The master's FORCE START: start with the players there are; empty seats are neutral. `force`
+    False: START, a full game held by MANUAL START started (njudge)."""
+    force: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Unstart:
+    """The master's UNSTART (DPjudge): a game whose first phase is not played yet forms again, its
+    players kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """The master's SET MASTER account: the game handed to another master (the master's RESIGN
+    steps down to a co-master)."""
+    account: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +371,8 @@ Command = (Register | SignOn | Create | Join | Observe | ListGames | History | S
            | Resign | SignOff
            | Help | BecomeMaster | Process | Pause | Resume | Extend | Eject | Replace | Rollback | Preview
            | Exchange | ForceStart | Terminate | Access | Map | Export | Calendar | SetJoinPassword | BecomePower
-           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover | Phase)
+           | Promote | ClearOrders | Concede | Unobserve | Reveal | Whois | Version | Seek | DecideTakeover | Phase
+           | Unstart | HandOver | Diary)
 
 # First words that make a line a command rather than an order.
 COMMAND_WORDS = frozenset(
@@ -351,7 +380,7 @@ COMMAND_WORDS = frozenset(
     "broadcast broad set resign signoff end quit exit help ? become process proc pause resume unpause "
     "extend ext eject kick replace rollback roll preview prev exchange swap force terminate allow deny "
     "map export calendar ics whogame promote demote clear concede unobserve unwatch stop reveal whois version "
-    "standby take seek approve reject phase".split())
+    "standby take seek approve reject phase start unstart diary".split())
 
 # The word before a private game's join password in CREATE and JOIN.
 JOIN_PASSWORD_WORDS = frozenset({"private", "key", "joinpassword", "join-password"})
@@ -437,15 +466,33 @@ class _Build(Transformer[Token, Command]):
         grey = bool(words) and words[0].lower() in GREY_WORDS
         if grey:
             words.pop(0)
-        if words and words[0].lower() == "to":
-            words.pop(0)
-        return Press(tuple(words), grey)
+        if any(w.lower() == "fake" for w in words):
+            return _faked(words, grey)
+        return Press(tuple(_after_to(words)), grey)
 
     def broadcast(self, c: _Items) -> Command:
+        words = list(_words(c))
+        grey = bool(words) and words[0].lower() in GREY_WORDS
+        if grey:
+            words.pop(0)
+        if words and words[0].lower() == "fake":       # BROADCAST FAKE TO EF: to everyone, shown as to E and F
+            return _faked(words, grey)
+        if words:
+            raise ValueError("BROADCAST goes to everybody; only GREY (or FAKE TO powers) may follow it")
+        return Press((), grey, True)
+
+    def diary(self, c: _Items) -> Command:
         words = [w.lower() for w in _words(c)]
-        if any(w not in GREY_WORDS for w in words):
-            raise ValueError("BROADCAST goes to everybody; only GREY may follow it")
-        return Press((), bool(words), True)
+        action = words[0] if words else "record"
+        if action not in ("record", "list", "read", "delete") or len(words) > 2:
+            raise ValueError("DIARY is followed by RECORD, LIST, READ number or DELETE number")
+        if action in ("read", "delete"):
+            if len(words) < 2 or not words[1].lstrip("#").isdigit() or len(words[1].lstrip("#")) > 6:
+                raise ValueError(f"DIARY {action.upper()} needs the entry's number (DIARY LIST shows them)")
+            return Diary(action, int(words[1].lstrip("#")))
+        if len(words) > 1:
+            raise ValueError(f"DIARY {action.upper()} takes nothing after it")
+        return Diary(action)
 
     def set(self, c: _Items) -> Command:
         return cast(Command, c[0])
@@ -544,6 +591,15 @@ class _Build(Transformer[Token, Command]):
     def force_start(self, c: _Items) -> Command:
         return ForceStart()
 
+    def start_game(self, c: _Items) -> Command:
+        return ForceStart(force=False)
+
+    def unstart(self, c: _Items) -> Command:
+        return Unstart()
+
+    def set_master(self, c: _Items) -> Command:
+        return HandOver(str(c[0]))
+
     def terminate(self, c: _Items) -> Command:
         return Terminate()
 
@@ -594,6 +650,26 @@ class _Build(Transformer[Token, Command]):
 
     def reject(self, c: _Items) -> Command:
         return DecideTakeover(str(c[0]), False)
+
+
+def _after_to(words: list[str]) -> list[str]:
+    return words[1:] if words and words[0].lower() == "to" else words
+
+
+def _faked(words: list[str], grey: bool) -> Press:
+    """njudge's fakes: the true recipients before FAKE (none: a broadcast), the ones shown after it
+    (`FAKE [PARTIAL] TO list`; none, or BROADCAST: a broadcast). `FAKE BROADCAST TO list` is a press
+    to the list shown as a broadcast."""
+    at = [w.lower() for w in words].index("fake")
+    real, shown = _after_to(words[:at]), words[at + 1:]
+    if shown and shown[0].lower() == "broadcast":
+        rest = _after_to(shown[1:])
+        if real and rest:
+            raise ValueError("name the true recipients once: PRESS TO powers FAKE BROADCAST")
+        return Press(tuple(real or rest), grey, not (real or rest), fake=True)
+    if shown and shown[0].lower() == "partial":
+        shown = shown[1:]
+    return Press(tuple(real), grey, not real, fake=True, fake_to=tuple(_after_to(shown)))
 
 
 def _exchange(words: list[str]) -> Exchange:
@@ -650,6 +726,7 @@ USAGE = {
     "demote": "DEMOTE account",
     "concede": "CONCEDE power",
     "press": "PRESS TO powers ... ENDPRESS",
+    "diary": "DIARY RECORD (the entry, then ENDDIARY), DIARY LIST, DIARY READ number, DIARY DELETE number",
     "exchange": "EXCHANGE WITH power GIVE centres FOR centres (or: EXCHANGE WITH power CANCEL)",
     "take": "TAKE game power [password]",
     "seek": "SEEK power (or: SEEK power OFF)",

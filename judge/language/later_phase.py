@@ -34,10 +34,17 @@ def read_phase(calendar: Calendar, text: str) -> Phase:
     named = [seasons[w] for w in words if w in seasons] + [last[0] for w in words if w in winter]
     if any(w in winter for w in words):
         kinds = kinds or [PhaseKind.ADJUSTMENT]
-    unread = [w for w in words if not (w.isdigit() or w in _KINDS or w in seasons or w in winter)]
-    if unread or len(years) != 1 or len(set(named)) != 1 or len(set(kinds)) > 1:
+    eras = {e.name.lower(): i for i, e in enumerate(calendar.eras or ())}   # 273 BC, 1 AD (Classical)
+    said = [eras[w.replace(".", "")] for w in words if w.replace(".", "") in eras]     # BC, B.C.
+    if eras:
+        named = named or [0]    # a calendar of eras has one season: the year and its era name the turn
+    unread = [w for w in words if not (w.isdigit() or w in _KINDS or w in seasons or w in winter
+                                     or w.replace(".", "") in eras)]
+    if unread or len(years) != 1 or len(set(named)) != 1 or len(set(kinds)) > 1 or len(said) != bool(eras):
         raise ValueError(f"'{text}' names no phase of this game: the season, the year and the kind, as in {EXAMPLE}")
-    phase = Phase(years[0], named[0], kinds[0] if kinds else PhaseKind.MOVEMENT)
+    year = 1 - years[0] if said == [0] else years[0]      # the astronomical year: 1 BC is 0
+    phase = Phase(year, named[0], kinds[0] if kinds else PhaseKind.MOVEMENT)
     if phase.kind is PhaseKind.ADJUSTMENT and not calendar.adjusts(phase):
-        raise ValueError(f"there is no adjustment phase after {calendar.seasons[phase.season].name} {phase.year}")
+        season_and_year = calendar.name(Phase(phase.year, phase.season)).rsplit(" ", 1)[0]   # Spring 1901, 273 BC
+        raise ValueError(f"there is no adjustment phase after {season_and_year}")
     return phase

@@ -62,13 +62,13 @@ _new_tuple = tuple.__new__
 
 class Word(NamedTuple):  # a tuple: built for every word of every order, so it must be cheap to make
     text: str  # as written
-    low: str  # lower case, dots dropped
+    low: str  # lower case, dots and apostrophes dropped (as names.name_key: "Alcmene's" is alcmenes)
     spaced: bool  # whitespace before it
 
 
 def raw_words(text: str) -> list[Word]:
     # tuple.__new__ makes the Word in C; Word(...) would go through NamedTuple's Python __new__
-    return [_new_tuple(Word, (t, t.lower().replace(".", "") if t[0].isalnum() else t, space != ""))
+    return [_new_tuple(Word, (t, t.lower().replace(".", "").replace("'", "") if t[0].isalnum() else t, space != ""))
             for space, t in _RAW.findall(text)]
 
 
@@ -288,6 +288,9 @@ def _phrase(words: list[Word], i: int, names: NameIndex) -> tuple[str, int] | No
         w = words[j]
         if parts and w.low == "-" and not w.spaced and j + 1 < len(words) and not words[j + 1].spaced:
             j += 1  # a hyphen inside a name: "Mid-Atlantic"
+            continue
+        if parts and w.low in _STRAY and not w.spaced:
+            j += 1  # an apostrophe ending a word of a name: "Hercules' Respite" (Sail Ho!)
             continue
         if not w.low[0].isalnum():
             break

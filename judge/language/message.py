@@ -4,8 +4,8 @@ A message is usually `SIGNON Fgame pw` and orders, or commands only. Orders need
 the signed-on game's variant and phase, which only the games code knows, so the
 caller passes `context`: called with the SignOn/Join the orders follow (or None
 when there was none) it returns an `OrderContext` or None ("no game to order for").
-PRESS/BROADCAST take the lines up to ENDPRESS as their body. SIGNOFF (or END)
-ends the message: lines after it are not read. Lines among the orders in which
+PRESS/BROADCAST take the lines up to ENDPRESS as their body, DIARY RECORD those up to ENDDIARY.
+SIGNOFF (or END) ends the message: lines after it are not read. Lines among the orders in which
 nothing could be an order ("Hi judge,", "Thanks, Ann"; see judge.language.chatter)
 are not read as orders: they are listed in `Message.ignored`, never as errors. A line
 that starts with njudge's or DPjudge's words (judge.language.other_judges) is a command,
@@ -27,7 +27,7 @@ from .board_reading import BoardView
 from .chatter import is_chatter
 from . import other_judges
 from .clean import normalise_chars
-from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Join, Press, SignOff, SignOn
+from .commands import COMMAND_WORDS, Command, CommandError, CommandReader, Diary, Join, Press, SignOff, SignOn
 from .commands import Phase as PhaseLine
 from .later_phase import EXAMPLE, read_phase
 from .parse import OrderError, OrderParse, OrderReader
@@ -85,11 +85,42 @@ class Message:
 
 
 END_PRESS = {"endpress", "end press", "endbroadcast", "end broadcast", "endp"}
+END_DIARY = END_PRESS | {"enddiary", "end diary"}     # njudge ends a diary entry as it ends press
 
 
 def _first_word(line: str) -> str:
     words = line.split()
     return words[0].lower().rstrip(":") if words else ""
+
+
+# The words this judge takes after SET that players write alone, as some judges had them ("WAIT ?",
+# "DRAW"): a command, never a greeting, and never done on a guess: a draw vote is not cast by one
+# bare word, nor anything done for a line ending in a question mark; refused with the line to
+# write. WAIT alone is DPjudge's master's word (the game waiting): its row of the vocabulary
+# (judge.language.other_judges) names both readings.
+_SET_WORDS = {"wait": "SET WAIT (a player's; a master's PAUSE stops the clock, as DPjudge's WAIT did)",
+              "nowait": "SET NOWAIT", "draw": "SET DRAW", "nodraw": "SET NODRAW"}
+# Commands a question mark may follow: HELP ? is HELP; a press's header is followed by its body.
+_ASKING_TAKEN = frozenset({"help", "?", "press", "p", "broadcast", "broad"})
+
+
+def _refused_alone(line: str) -> OrderError | None:
+    """A command line ending in a question mark ("WAIT ?", "RESIGN ?", "DRAW?"), or DRAW alone: refused,
+    never done and never set aside as a greeting. A command asks nothing with a question mark, and
+    doing the line without it could do what the player only asked about (RESIGN ?). None for any
+    other line."""
+    asking = line.endswith("?") and not line.startswith("?")
+    words = (line[:-1] if asking else line).split()
+    first = words[0].lower().rstrip(":") if words else ""
+    if first in _SET_WORDS and len(words) == 1 and (asking or first != "wait"):
+        return OrderError(0, line, f"{words[0].upper()} alone is no command here"
+                                   + (", and a question mark asks nothing of the judge" if asking else "")
+                                   + ": nothing was done",
+                          f"{_SET_WORDS[first]}; every reply tells whether you wait and what you owe")
+    if asking and first in COMMAND_WORDS and first not in _ASKING_TAKEN:
+        return OrderError(0, line, f"a command here takes no question mark: nothing was done for {' '.join(words)}",
+                          "the command without it, once sure (HELP COMMANDS and HELP MASTER say what each does)")
+    return None
 
 
 def _rejoin_wrapped(text: dict[int, str], reader: OrderReader, kind: PhaseKind) -> None:
@@ -167,6 +198,11 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
         i += 1
         if not line:
             continue
+        asked = _refused_alone(line)
+        if asked is not None:
+            flush()
+            items.append(dataclasses.replace(asked, line=number))
+            continue
         veteran = other_judges.read(line)    # a word of njudge's or DPjudge's is a command, never chatter
         if veteran is None and _first_word(line) not in COMMAND_WORDS:
             block.append(number)
@@ -181,14 +217,16 @@ def parse_message(text: str, context: Callable[[SignOn | Join | None], OrderCont
             problem = f"read as {read_as}: {result.problem}" if read_as else result.problem
             items.append(OrderError(number, line, problem, result.expected, result.suggestions))
             continue
-        if isinstance(result, Press):
+        if isinstance(result, Press) or (isinstance(result, Diary) and result.action == "record"):
+            ends, what = (END_PRESS, "press") if isinstance(result, Press) else (END_DIARY, "diary")
             body: list[str] = []
-            while i < len(lines) and lines[i].strip().lower() not in END_PRESS:
+            while i < len(lines) and lines[i].strip().lower() not in ends:
                 body.append(lines[i].rstrip())
                 i += 1
             if i >= len(lines):
-                items.append(OrderError(number, line, "press without ENDPRESS: nothing was sent",
-                                       "ENDPRESS on a line of its own after the press"))
+                items.append(OrderError(number, line, f"{what} without END{what.upper()}: nothing was "
+                                        f"{'sent' if what == 'press' else 'kept'}",
+                                        f"END{what.upper()} on a line of its own after the {what}"))
                 continue
             i += 1  # the ENDPRESS line
             result = dataclasses.replace(result, body="\n".join(body).strip("\n"))

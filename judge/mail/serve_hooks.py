@@ -8,11 +8,10 @@ from datetime import datetime, timezone
 from ..config import Config
 from ..games.service import GameService
 from ..storage.db import open_db
+from ..storage.open_files import games_kept_open
 from .outbound import trouble_mail
 from .outbound.courier import Courier
 from .commands.dispatch import Dispatch
-
-KEEP_OPEN = 64       # game files the processing worker keeps open (3 file descriptors each: well under 1024)
 
 
 class Tick:
@@ -43,7 +42,7 @@ class Tick:
 
 def build_hooks(config: Config, service: GameService | None = None) -> tuple[Dispatch, Tick]:
     # judge.sqlite made durable once per mail (daemon.Processor); the games in play kept open
-    service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=KEEP_OPEN)
+    service = service or GameService(config.data_dir, judge_synchronous="NORMAL", keep_open=games_kept_open())
     # (the game files changed since the index saw them are swept by the daemon's worker once it
     # takes mail: Dispatch.prepare)
     courier = Courier(service, config)

@@ -46,7 +46,8 @@ def centre_chart_png(variant: Variant, counts_by_year: Mapping[int, Mapping[str,
         x = at(i, 0)[0]
         draw.line((x, upper + plot_h, x, upper + plot_h + 5 * k), fill=style.INK, width=1)
         if i % every == 0 or i == len(years) - 1:
-            draw.text((x, upper + plot_h + 16 * k), str(year), fill=style.INK, font=small, anchor="mm")
+            draw.text((x, upper + plot_h + 16 * k), variant.calendar.year_name(year), fill=style.INK, font=small,
+                      anchor="mm")
     draw.rectangle((left, upper, left + plot_w, upper + plot_h), outline=style.INK, width=1)
 
     final = {p.id: counts_by_year[years[-1]].get(p.id, 0) for p in variant.powers}

@@ -41,7 +41,8 @@ def read_info(text: str) -> list[tuple[float, float, str, str]]:
             inside = True
         elif line.startswith("% MAP") or (inside and not line.startswith("%")):
             break
-        elif inside and (m := INFO_LINE.match(line)):
+        elif inside and (m := INFO_LINE.match(line)) and not m[3].startswith("("):
+            # (a bracketed abbreviation, Classical's "(R) (RHODES)", places a label, not a province)
             rows.append((float(m[1]), float(m[2]), m[3].lower(), m[4].strip()))
     return rows
 

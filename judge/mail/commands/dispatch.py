@@ -158,7 +158,7 @@ class Dispatch:
             if stop is not None:
                 if not stop.record:
                     return stop.outcome
-                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome)
+                return self._finish(context.db, mail.message, set(stop.passwords), stop.outcome, mail.mail)
         raise AssertionError("the last step always ends a mail's handling")
 
     def share_accounts(self, db: sqlite_utils.Database, session: Session) -> None:
@@ -172,9 +172,11 @@ class Dispatch:
         except Exception:   # the mail was handled; the account goes with its next change
             log.exception("account changes of %s not sent to the other hosts", session.sender)
 
-    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str) -> str:
-        """The raw copy loses its passwords, in the transaction that records the message finished."""
-        raw = scrub_raw(message.raw, passwords)
+    def _finish(self, db: sqlite_utils.Database, message: StoredMessage, passwords: set[str], outcome: str,
+                read: Message) -> str:
+        """The raw copy loses its passwords, in the transaction that records the message finished
+        (`read`: the one parse of it, so a mail with nothing to mask is not parsed again)."""
+        raw = scrub_raw(message.raw, passwords, read)
         if raw == message.raw:      # one statement: no savepoint needed around it (storage.db.write_statement)
             mark_finished(db, message.id, outcome)
             return outcome
@@ -225,11 +227,11 @@ class Dispatch:
         `F Edi` a build for a power that builds). Without it orders are still read, by name alone.
         Under fog of war only the board `power` sees (judge.games.fog), so no reading tells of more."""
         try:
-            record = self.service.phase_record(game)
-            position = record.position
-            if record.settings.get("fog"):
-                position = fog.position_seen(variant, position, [power] if power else [])
-            return BoardView(variant, position_from_json(variant, position), self._unordered(game, power))
+            position, fogged = self.service.position_now(game)     # (the game file's own decoded value)
+            if fogged:
+                seen = fog.position_seen(variant, self.service.phase_record(game).position, [power] if power else [])
+                position = position_from_json(variant, seen)
+            return BoardView(variant, position, self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None
 
@@ -410,7 +412,7 @@ class Dispatch:
                     continue   # over, or the sender left it or is out: no deadline, nothing owed to show
                 # in the reader's zone: a master acting for a power (BECOME) reads the master's times
                 summaries.append(power_summary(self.service, game, power, self.config.tick_seconds,
-                                               viewer=session.account))
+                                               viewer=session.account, status=state))
             except (GameError, NoSuchGame, KeyError):
                 pass   # the game ended or has no current phase: nothing to summarise
             except Exception:   # the reply still goes out, without this part

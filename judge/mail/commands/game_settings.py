@@ -110,6 +110,23 @@ def _reminders(text: str) -> tuple[float, ...]:
     return tuple(_hours(part) for part in text.replace(",", " ").split())
 
 
+def _observer_press(text: str) -> str:
+    """njudge's SET OBSERVER NO PRESS, ANY PRESS, WHITE: the word PRESS after it is njudge's habit."""
+    words = text.split()
+    if len(words) > 1 and words[-1].lower() == "press":
+        words.pop()
+    return _choice(none="none|no|off", white="white", any="any|grey|gray|partial|all")(" ".join(words))
+
+
+def _diaries(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("end", "on", "revealed", "reveal", "shown"):
+        return True
+    if word in ("never", "private", "off", "hidden"):    # (CREATE reads PRIVATE as its join password's word)
+        return False
+    raise ValueError(f"{text.strip()!r} is neither END nor NEVER")
+
+
 def _clock(text: str) -> str:
     return parse_clock(text).strftime("%H:%M")
 
@@ -186,6 +203,16 @@ def _absence_days(text: str) -> float:
     if value < 0:
         raise ValueError("days cannot be negative")
     return within_a_year(text, value * 24) / 24
+
+
+COMMENT_LENGTH = 80      # one line of LIST game and SUMMARY
+
+
+def _comment(text: str) -> str:
+    line = " ".join(text.split())
+    if len(line) > COMMENT_LENGTH:
+        raise ValueError(f"a comment is one line of at most {COMMENT_LENGTH} characters; that one has {len(line)}")
+    return line
 
 
 def _grace_hours(text: str) -> float:
@@ -292,6 +319,26 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("QUIET",), "quiet", _switch,
             "a replacement is not announced with the new player's name: the others are told only that the"
             " power has a player again (njudge's QUIET; ON or OFF)", "on"),
+    Setting(("OBSERVERS", "OBSERVER", "OBSERVERPRESS"), "observer_press", _observer_press,
+            "what press observers may send: NONE (only to the master, the default), WHITE (signed), ANY (as"
+            " the players may); observers always read the broadcasts", "white"),
+    Setting(("WATCHPRESS", "WATCHALLPRESS"), "observers_read_all", _switch,
+            "observers read every press, private press too, as its readers see it (njudge's WATCH ALL"
+            " PRESS; ON or OFF)", "on"),
+    Setting(("FAKE", "FAKES", "FAKEPRESS"), "fake_press", _choice(off="off|no|none", on="on|yes|partial",
+                                                                   broadcast="broadcast"),
+            "OFF: press shows its true recipients; ON: a writer may show other ones (PRESS TO G FAKE"
+            " BROADCAST, PRESS FAKE TO EF); BROADCAST: all press between players shows as a broadcast;"
+            " the master always sees the truth", "on"),
+    Setting(("LATEPRESS",), "late_press", _switch,
+            "a power late with its orders (past the deadline, in grace) may still send press (ON, the"
+            " default) or only to the master until its orders are in (OFF)", "off"),
+    Setting(("MUSTORDER",), "must_order", _switch,
+            "press only from a power whose orders for the phase are in (njudge's MUST ORDER; the master"
+            " can always be written to; ON or OFF)", "on"),
+    Setting(("DIARIES", "DIARY"), "diaries_revealed", _diaries,
+            "players' diaries (DIARY RECORD) are shown to all at the END of the game, the default, or"
+            " are NEVER shown", "never", show=lambda revealed: "end" if revealed else "never"),
     Setting(("ABANDON",), "abandon_after", _whole, "phases missed in a row before a power is abandoned", "3"),
     Setting(("MAXABSENCE",), "max_absence_days", _absence_days,
             "the longest absence a player may set, in days (0: none)", "7"),
@@ -307,6 +354,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(("LASTYEAR",), "last_year", _none_or(_whole), "the game ends after this year (NONE: no limit)", "1910"),
     Setting(("ANONYMOUS", "GUNBOAT"), "anonymous", _switch,
             "nobody's name or address in the players' mail until the game ends or REVEAL (ON or OFF)", "on"),
+    Setting(("REVEAL",), "reveal_at_end", _switch,
+            "an anonymous game shows everyone who played each power when it ends (ON, the default), or"
+            " never (OFF: njudge's NO REVEAL); the command REVEAL shows them at once", "off"),
+    Setting(("COMMENT",), "comment", _none_or(_comment),
+            "a line about the game, shown by LIST game and SUMMARY (NONE: none; njudge's COMMENT)",
+            "For njudge veterans", quiet_unset=True),
+    Setting(("MANUALPROCESS",), "manual_process", _switch,
+            "a phase is played only when a master sends PROCESS, never by the clock nor when every order is"
+            " in (njudge's MANUAL PROCESS; ON or OFF)", "on"),
+    Setting(("MANUALSTART",), "manual_start", _switch,
+            "a full game waits for a master's START instead of starting at once (njudge's MANUAL START;"
+            " ON or OFF, before the start)", "on"),
     Setting(("UNLISTED",), "unlisted", _switch, "leave the game out of LIST for those not in it (ON or OFF)", "on"),
     Setting(("NOLIST",), "unlisted", _switch, "the same as UNLISTED ON", "", implied="on"),
     Setting(("RELIABILITY",), "min_reliability", _none_or(_percent),

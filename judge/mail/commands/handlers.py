@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ...games.answers import GameState
 from ...games.clock import shown
+from ...engine.variant import Variant
+from ...games import press
 from ...games.model import GameError, SignedPressOnly
 from ...language import commands as c
 from . import game_setup as setup
 from . import info
+from . import diary
 from . import later_phase
 from . import more_addresses
 from . import preferences
@@ -27,7 +31,7 @@ from . import master
 from ..screening.auth import (Refused, authenticate, check_password, game_name, power_name, require_player,
                               resolve_power, signon)
 from .command_env import Env, Handler
-from .press_recipients import UnreadableRecipient, read_recipients
+from .press_recipients import Recipients, UnreadableRecipient, read_recipients
 from .game_settings import HELP_SETTINGS
 from ..screening.sign_on_names import read_signon
 from ..screening.tokens import revoke
@@ -118,6 +122,7 @@ def _observe(env: Env, cmd: c.Observe) -> list[str]:
     name = game_name(cmd.game)
     account = authenticate(env.service, env.session, cmd.password, f"OBSERVE {cmd.game} password", game=name)
     added = env.service.observe(name, account)
+    env.session.game, env.session.powers = name, ()     # press after it is an observer's (HELP PRESS)
     return [f"{'you now observe' if added else 'you already observe'} {name}: its public news comes to you"]
 
 
@@ -155,6 +160,8 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
     session = env.session
     if session.as_master and session.power is None and session.game:
         game, sender = session.game, "MASTER"
+    elif _observing(env):
+        game, sender = session.game or "", press.OBSERVER     # (an observer's sign-on is its OBSERVE line)
     else:
         game, sender = require_player(session, "press")
     variant = env.service.variant(env.service.phase_of(game)[0])
@@ -163,32 +170,52 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
     if not cmd.broadcast:
         if not cmd.recipients:
             raise Refused("PRESS TO whom?", "PRESS TO France Germany ... ENDPRESS, or BROADCAST ... ENDPRESS")
-        try:
-            chosen = read_recipients(variant, cmd.recipients, tuple(env.service.status(game).powers), sender)
-        except UnreadableRecipient as e:
-            names = [p.name for p in variant.powers]
-            close = difflib.get_close_matches(e.word.title(), names, n=1, cutoff=0.6) if e.word else []
-            guess = f" (did you mean {close[0]}?)" if close else ""
-            raise Refused(f"{e.word!r} is not a power in {game}{guess}; the press was not sent"
-                          if e.word else f"{e}; the press was not sent",
-                          f"PRESS TO France Germany ... ENDPRESS, PRESS TO ALL BUT Germany ... ENDPRESS"
-                          f" ({' '.join(names)})") from None
+        chosen = _recipients(env, game, variant, cmd.recipients, sender)
         to = None if chosen.powers is None else list(chosen.powers)
         left_out = chosen.excluded
+    fake = None
+    if cmd.fake:
+        fake = press.Fake(_recipients(env, game, variant, cmd.fake_to, sender).powers if cmd.fake_to else None)
     if not cmd.body.strip():
         raise Refused("the press is empty: nothing was sent", "write the message between PRESS and ENDPRESS")
     try:
         env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
-                               source=env.source)
+                               source=env.source, fake=fake)
     except GameError as e:
         raise Refused(f"{e}; the press was not sent",
                       "send it again as PRESS TO ... ENDPRESS, without GREY" if isinstance(e, SignedPressOnly)
                       else "") from None
-    whom = "everyone" if to is None else ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in to)
+
+    def names(powers: Sequence[str]) -> str:
+        return ", ".join("the master" if p == "MASTER" else variant.power(p).name for p in powers)
+    whom = "everyone" if to is None else names(to)
     if left_out:
-        whom += f" (not {', '.join(variant.power(p).name for p in left_out)})"
+        whom += f" (not {names(left_out)})"
+    if fake is not None:
+        whom += (", shown to its readers as a broadcast" if fake.to is None
+                 else f", shown to its readers as to {names(fake.to)}")
     count = len(cmd.body.splitlines())
     return [f"{'grey ' if cmd.grey else ''}press sent to {whom} ({count} line{'' if count == 1 else 's'})"]
+
+
+def _observing(env: Env) -> bool:
+    """Signed on to a game by its OBSERVE line, playing no power there: an observer's press."""
+    session = env.session
+    return (session.game is not None and session.account is not None and not session.powers
+            and not session.as_master and session.account in env.service.observers(session.game))
+
+
+def _recipients(env: Env, game: str, variant: Variant, words: tuple[str, ...], sender: str) -> Recipients:
+    try:
+        return read_recipients(variant, words, tuple(env.service.status(game).powers), sender)
+    except UnreadableRecipient as e:
+        names = [p.name for p in variant.powers]
+        close = difflib.get_close_matches(e.word.title(), names, n=1, cutoff=0.6) if e.word else []
+        guess = f" (did you mean {close[0]}?)" if close else ""
+        raise Refused(f"{e.word!r} is not a power in {game}{guess}; the press was not sent"
+                      if e.word else f"{e}; the press was not sent",
+                      f"PRESS TO France Germany ... ENDPRESS, PRESS TO ALL BUT Germany ... ENDPRESS"
+                      f" ({' '.join(names)})") from None
 
 
 def _set_wait(env: Env, cmd: c.SetWait) -> list[str]:
@@ -208,14 +235,16 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
         if len(powers) < len(named):
             raise Refused("a power named in the draw is not in the game", "SET DRAW France Germany")
     try:
-        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers)
+        acting = env.session.power if env.session.acting else None     # a master after BECOME power
+        ended = env.service.vote_draw(game, env.session.account_signed_on, cmd.draw, powers, for_power=acting)
     except GameError as e:
         # a vote naming powers may be written otherwise; a plain SET DRAW the game refused (it is over,
         # say) would only be refused again: no fix that repeats it
         raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
                       " the vote back" if cmd.powers else "") from None
-    return [("you vote for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
-            else "you vote against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
+    who = f"{power_name(env.service, game, acting)} votes" if acting else "you vote"
+    return [(f"{who} for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
+            else f"{who} against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
 
 
 _SPAN = re.compile(r"^(?P<start>\S+(?:[ T]\d{1,2}:\d{2})?)\s+(?:(?:to|until|-)\s+)?(?P<end>\S+(?:[ T]\d{1,2}:\d{2})?)$",
@@ -323,6 +352,8 @@ def _set_timezone(env: Env, cmd: c.SetTimezone) -> list[str]:
 
 
 def _resign(env: Env, cmd: c.Resign) -> list[str]:
+    if env.session.as_master and not env.session.acting and env.session.power is None:
+        return master.step_down(env)       # the master's: steps down, never leaving the game masterless
     game, power = require_player(env.session, "RESIGN")
     if cmd.game and game_name(cmd.game) != game:
         raise Refused(f"you are signed on to {game}, not {cmd.game}", f"SIGNON to {cmd.game} first")
@@ -367,6 +398,7 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.SetJoinPassword: Handler(setup.set_join_password, once=True),
     c.Join: Handler(_join),                 # also takes over an open power in a game under way
     c.Observe: Handler(_observe),
+    c.Diary: Handler(diary.run),            # idempotent by its source
     c.ListGames: Handler(info.list_games),
     c.History: Handler(info.history),
     c.Summary: Handler(info.summary),
@@ -413,6 +445,8 @@ HANDLERS: dict[type, Handler[Any]] = {     # (Any: each handler takes the comman
     c.Whois: Handler(info.whois),
     c.Version: Handler(info.version),
     c.Phase: Handler(later_phase.phase),
+    c.Unstart: Handler(master.unstart, once=True),
+    c.HandOver: Handler(master.hand_over, once=True),
 }
 
 __all__ = ["Env", "HANDLERS", "Handler"]

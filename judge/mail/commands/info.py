@@ -68,6 +68,8 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
     sees = reader_powers(service, name, reader, s)
     lines = [f"{s.name}: {s.variant} ({s.rules} rules), {s.status}"
              + (f", {s.phase_name}" if s.phase_name else "")]
+    if s.settings.get("comment"):      # the master's SET COMMENT
+        lines.append(f"comment: {s.settings['comment']}")
     if s.deadline:
         lines.append("deadline: " + "; ".join(f"{t} ({z})" for z, t in s.deadline["shown"].items()))
     anonymous = hidden(s, viewer)
@@ -92,7 +94,7 @@ def outcome_line(variant: Variant, outcome: Json) -> str:
     return f"  {variant.power(outcome['power']).name:<10} {outcome['order']:<28} {why}"
 
 
-_PHASE = re.compile(r"^[SFWU]\d{3,4}[MRAB]$", re.IGNORECASE)
+_PHASE = re.compile(r"^[A-Z]{1,3}\d{1,4}[MRAB]$", re.IGNORECASE)   # S1901M; A1425M (Hundred), B273M (Classical)
 _RANGE_WORDS = {"from", "to", "until", "-", "..", "through"}
 
 
@@ -167,7 +169,11 @@ def summary(env: Env, cmd: c.Summary) -> list[str]:
     variant = env.service.variant(s.variant)
     lines = [f"{name}: {variant.name} ({s.rules} rules), {s.status}"
              + (f", {s.phase_name}" if s.phase_name else ""), f"master: {s.master or 'none'}"]
+    if s.settings.get("comment"):      # the master's SET COMMENT
+        lines.append(f"comment: {s.settings['comment']}")
     seats = env.service.seat_history(name)
+    undone = [i for i, e in enumerate(seats) if e.event == "unassigned"]   # seats given out before an UNSTART
+    seats = seats[undone[-1] + 1:] if undone else seats
     if s.status == "forming":
         lines.append(f"forming: {len(s.signups)} of {s.players_needed} players signed up")
     anonymous = hidden(s, who)

@@ -89,9 +89,62 @@ def pause(env: Env, cmd: c.Pause) -> list[str]:
 
 
 def resume(env: Env, cmd: c.Resume) -> list[str]:
+    """RESUME a paused game; or, within a day, a game its master TERMINATEd by mistake."""
     game = require_master(env.service, env.session, "RESUME")
-    env.service.resume(game, source=env.source)
-    return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
+    before = env.service.status(game).status
+    try:
+        env.service.resume(game, source=env.source)
+    except ValueError as e:       # GameError: not paused, or terminated too long ago
+        raise Refused(str(e), "") from None
+    after = env.service.status(game).status
+    if before != "finished":
+        return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
+    if after == "forming":
+        return [f"{game} is not over after all: the TERMINATE is undone and it is forming again"]
+    return [f"{game} is not over after all: the TERMINATE is undone, the game is {after} as it was, everyone is"
+            f" told; the deadline, worked out again from now, is {deadline_words(env, game)}"]
+
+
+def unstart(env: Env, cmd: c.Unstart) -> list[str]:
+    """DPjudge's UNSTART: back to forming, the players kept, before the first phase is played."""
+    game = require_master(env.service, env.session, "UNSTART")
+    try:
+        state = env.service.unstart(game, source=env.source)
+    except ValueError as e:       # GameError: forming, over, or a phase played already
+        raise Refused(str(e), "") from None
+    return [f"{game} is forming again with its {len(state.signups)} players signed up; everyone is told."
+            " START (or FORCE START) starts it again, the powers given out anew"]
+
+
+def hand_over(env: Env, cmd: c.HandOver) -> list[str]:
+    """SET MASTER name: the game handed to another account, which becomes its master; the sender
+    stops being one. The new master gets a copy of this reply."""
+    game = require_master(env.service, env.session, "SET MASTER")
+    account = _account_named(env, cmd.account, "SET MASTER name (or address) of a registered player")
+    me = env.session.account_signed_on
+    if me != env.service.status(game).master and not env.service.accounts.get(me).keeper:
+        raise Refused(f"only the master of {game} may hand it over; a co-master steps down with RESIGN",
+                      "RESIGN")
+    master = env.service.hand_over(game, me, account, source=env.source)
+    env.session.copy_to.update(env.service.accounts.get(account).addresses[:1])
+    return [f"{master} is now the master of {game} (this reply goes to them too); you are no longer one"]
+
+
+def step_down(env: Env) -> list[str]:
+    """A master's RESIGN (signed on as master): the game passes to its first co-master; refused when
+    there is none, as a game is never left without a master. A co-master's RESIGN ends its rights."""
+    game = require_master(env.service, env.session, "RESIGN")
+    me = env.session.account_signed_on
+    try:
+        master = env.service.hand_over(game, me, None, source=env.source)
+    except ValueError as e:       # GameError: no co-master to take it over
+        raise Refused(str(e), "SET MASTER name hands it over") from None
+    if master == me:
+        return [f"you are still the master of {game}"]
+    env.session.as_master = False
+    if me in env.service.status(game).masters:
+        return [f"you remain a master of {game}"]
+    return [f"you are no longer a master of {game}; its master is {master}"]
 
 
 def power_in(env: Env, game: str, word: str) -> str:
@@ -102,15 +155,41 @@ def power_in(env: Env, game: str, word: str) -> str:
 
 
 def eject(env: Env, cmd: c.Eject) -> list[str]:
+    """EJECT power, or EJECT account (its name or an address of it): the powers it plays taken from
+    it, or, if it only observes the game, its observing ended (njudge ejects observers too)."""
     game = require_master(env.service, env.session, "EJECT")
-    power = power_in(env, game, cmd.power)
+    usage = "EJECT France, EJECT name or EJECT player@example.org (a player or an observer of the game)"
+    variant = env.service.variant(env.service.phase_of(game)[0])
+    power = None if "@" in cmd.power else resolve_power(variant, cmd.power)
+    if power is not None:
+        return [_eject_power(env, game, power)]
+    found = env.service.accounts.by_address(cmd.power) if "@" in cmd.power else None
+    if found is None and "@" not in cmd.power:
+        try:
+            found = env.service.accounts.get(cmd.power)
+        except KeyError:
+            found = None
+    if found is None:
+        raise Refused(f"{cmd.power!r} is neither a power in {game} nor a registered player", usage)
+    state = env.service.status(game)
+    seats = [p for p, info in state.powers.items()
+             if info.account == found.name and info.status not in ("resigned", "abandoned", "neutral")]
+    lines = [_eject_power(env, game, p) for p in seats]
+    if env.service.stop_observing(game, found.name):
+        lines.append(f"{found.name} no longer observes {game}: its news no longer goes to them")
+    if not lines:
+        raise Refused(f"{found.name} neither plays a power in {game} nor observes it: nothing was changed", usage)
+    return lines
+
+
+def _eject_power(env: Env, game: str, power: str) -> str:
     seat = env.service.status(game).powers.get(power)
     ousted = seat.account if seat else None
     if ousted:
         revoke(env.service.judge, ousted, game)     # its reply address for this game no longer signs on
-    env.service.eject(game, power, source=env.source)
+    env.service.eject(game, power, source=f"{env.source}:{power}")
     name = power_name(env.service, game, power)
-    return [f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"]
+    return f"{name} was taken from its player in {game}; REPLACE {name} address gives it to another"
 
 
 def replace(env: Env, cmd: c.Replace) -> list[str]:
@@ -241,8 +320,15 @@ def _set_rules(env: Env, game: str, setting: Setting, rules: str) -> list[str]:
 
 
 def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
-    game = require_master(env.service, env.session, "FORCE START")
-    status = env.service.start(game, force=True, source=env.source)
+    """FORCE START: with the players there are; START: a full game (held by MANUALSTART)."""
+    word = "FORCE START" if cmd.force else "START"
+    game = require_master(env.service, env.session, word)
+    try:
+        status = env.service.start(game, force=cmd.force, source=env.source)
+    except ValueError as e:       # GameError: started already, or not full (START)
+        raise Refused(str(e), "FORCE START starts it with the players there are" if not cmd.force else "") from None
+    if not cmd.force:
+        return [f"{game} has started: the powers are given out and every player is told"]
     neutral = [power_name(env.service, game, p) for p, info in status.powers.items() if info.status == "neutral"]
     return [f"{game} has started with the players there are"
             + (f"; {', '.join(neutral)} {'is' if len(neutral) == 1 else 'are'} neutral" if neutral else "")]
@@ -255,18 +341,40 @@ def terminate(env: Env, cmd: c.Terminate) -> list[str]:
 
 
 def access(env: Env, cmd: c.Access) -> list[str]:
+    """ALLOW / DENY names: each name put on the list (and off the other); `-name` taken off it
+    (njudge's `ALLOW -sam`); NONE empties it (`ALLOW NONE`: anyone may join again, unless a join
+    password is set; `DENY NONE`: nobody kept out)."""
     word = "ALLOW" if cmd.allow else "DENY"
+    kind = word.lower()
     game = require_master(env.service, env.session, word)
+    added = tuple(a for a in cmd.accounts if not a.startswith("-") and a.upper() != "NONE")
+    taken = tuple(a[1:] for a in cmd.accounts if a.startswith("-") and len(a) > 1)
+    clear = (kind,) if any(a.upper() == "NONE" for a in cmd.accounts) else ()
+    before = env.service.set_access(game)
+    listed = before.allow if cmd.allow else before.deny
+    absent = [a for a in taken if a not in listed]
     try:
-        rules = (env.service.set_access(game, allow=cmd.accounts) if cmd.allow
-                 else env.service.set_access(game, deny=cmd.accounts))
-    except KeyError as e:
-        raise Refused(f"{word}: there is no account {e.args[0] if e.args else ''}".rstrip(),
-                      f"{word} name (the names players REGISTERed with)") from None
+        rules = (env.service.set_access(game, clear=clear, allow=added, unallow=taken) if cmd.allow
+                 else env.service.set_access(game, clear=clear, deny=added, undeny=taken))
+    except KeyError:
+        unknown = ", ".join(a for a in added if not _registered(env, a))
+        raise Refused(f"{word}: there is no account {unknown}; nothing was changed",
+                      f"{word} name (the names players REGISTERed with), {word} -name to take one off,"
+                      f" {word} NONE to empty the list") from None
     invited = ", ".join(rules.allow) or "nobody"
     kept_out = ", ".join(rules.deny) or "nobody"
     private = "private: only those invited may join" if rules.allow or rules.password else "open to anyone"
-    return [f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
+    lines = [f"the {word} list of {game} is emptied"] if clear else []
+    lines += [f"{', '.join(absent)} {'was' if len(absent) == 1 else 'were'} not on the {word} list"] if absent else []
+    return [*lines, f"{game} is {private}; invited: {invited}; kept out: {kept_out}"]
+
+
+def _registered(env: Env, name: str) -> bool:
+    try:
+        env.service.accounts.get(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _auto_clock(env: Env, game: str) -> list[str]:

@@ -33,6 +33,7 @@ class VariantFacts:
     source: str                   # where the map data comes from
     picture: str                  # where the picture comes from
     signs: tuple[str, ...] = ()   # "Ber (Berlin)": the fewest letters that sign on as each power
+    dummies: tuple[str, ...] = () # powers on the board that nobody plays (Sengoku's Neutral)
 
 
 def _picture_source(variant_id: str) -> str:
@@ -52,14 +53,16 @@ def _picture_source(variant_id: str) -> str:
 def variant_facts(variant_id: str) -> VariantFacts:
     data = json.loads((resources.files("judge") / "variants" / variant_id / "variant.json").read_text(encoding="utf-8"))
     variant = load_variant(variant_id)
+    played = [p for p in variant.powers if p.id not in variant.dummies]
     absent = {a.upper() for a in data.get("absent_powers", ())}
     return VariantFacts(
-        id=variant.id, name=variant.name, players=tuple(p.name for p in variant.powers),
+        id=variant.id, name=variant.name, players=tuple(p.name for p in played),
         absent=tuple(p["name"] for p in data["powers"] if p["id"] in absent),
         victory=variant.victory_centres, centres=len(variant.supply_centres),
         first_phase=variant.calendar.name(variant.calendar.first_phase),
         notes=variant.description, source=data.get("map_source", ""), picture=_picture_source(variant_id),
-        signs=tuple(f"{shortest_sign(variant, p.id)} ({p.name})" for p in variant.powers))
+        signs=tuple(f"{shortest_sign(variant, p.id)} ({p.name})" for p in played),
+        dummies=tuple(p.name for p in variant.powers if p.id in variant.dummies))
 
 
 def _key(word: str) -> str:

@@ -11,7 +11,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,7 @@ import sqlite_utils
 from ...storage.db import Schema, create_table, durable, migrate, open_db, synchronous, transaction, write_statement
 from . import spool_drain
 from .message_keys import content_hash, message_id_of
+from .reading_policy import READING
 
 if TYPE_CHECKING:
     from .spool_drain import SpoolReader
@@ -124,7 +125,8 @@ class StoredMessage:
         return self.duplicate_of is not None
 
     def parsed(self) -> Message:
-        return message_from_bytes(self.raw, policy=policy.default)
+        """The mail read with policy.default's answers, at less cost (reading_policy)."""
+        return message_from_bytes(self.raw, policy=READING)
 
 
 def _insert_sql(count: int) -> str:

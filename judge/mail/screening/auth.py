@@ -110,12 +110,9 @@ def start_session(service: GameService, sender: str, token: ReplyToken | None, s
 
 def _enter_game(service: GameService, session: Session, account: str, game: str) -> None:
     try:
-        status = service.status(game)
+        session.game, session.powers, session.as_master = service.seats(game, account)
     except NoSuchGame:
         return
-    session.game = status.name
-    session.powers = tuple(p for p, info in status.powers.items() if info.account == account)
-    session.as_master = account in status.masters
 
 
 def _copy_if_elsewhere(service: GameService, session: Session, account: str) -> bool:
@@ -200,6 +197,14 @@ def signon(service: GameService, session: Session, letter: str, game: str, passw
             raise Refused(f"{game} has not started: powers are given out when it does",
                           f"JOIN {game} password to play in it")
         account, role = info.account, variant.power(power).name
+        former = session.sender_account
+        if former and former != account and service.played_before(game, power, former):
+            # The power's former player means their own password: checked as theirs (a wrong one counts
+            # against their account, never the new player's), and a right one hears why it signs on to nothing.
+            _check_password(service, session, former, password, f"SIGNON {letter}{game} password", game)
+            raise Refused(f"you ({former}) no longer play {role} in {game}: another player has it now",
+                          f"SUMMARY {game} shows who has played each power; the master of {game}"
+                          f" ({status.master}) can say more")
         if account is None:
             raise Refused(f"nobody plays {variant.power(power).name} in {game} now",
                           "the master can give an open power to a new player (REPLACE)")

@@ -7,9 +7,15 @@ it appears as a word in what the judge is about to send.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage, Message
+from typing import TypeVar, cast
+
+from ..intake.reading_policy import READING
 
 MASK = "********"
+Part = TypeVar("Part", bound=Message)
 
 # (first words, index of the first word that is a secret, how many words are secret: None = the rest)
 _SECRET_PLACES = [
@@ -65,30 +71,49 @@ def _variants(secrets: Iterable[str]) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
-def scrub_raw(raw: bytes, secrets: Iterable[str]) -> bytes:
-    """The raw mail with every password masked; the same bytes when there was none."""
-    from email import message_from_bytes, policy
+def scrub_raw(raw: bytes, secrets: Iterable[str], read: Message | None = None) -> bytes:
+    """The raw mail with every password masked; the same bytes when there was none. `read`: the
+    dispatcher's own parse of `raw`, looked at (never changed) to see whether anything is to be
+    masked, so that an order mail with no password is not parsed a second time for nothing."""
     secrets = list(secrets)
     try:
-        mail = message_from_bytes(raw, policy=policy.default)
-        changed = False
-        for part in mail.walk():
-            if part.get_content_maintype() != "text" or part.is_multipart():
-                continue
-            text = part.get_content()
-            masked = _mask_text(text, secrets)
-            if masked != text:
-                part.set_content(masked, subtype=part.get_content_subtype(), charset="utf-8",
-                                 cte="quoted-printable")
+        if read is not None and not _would_mask(read, secrets):
+            out = raw
+        else:
+            mail = cast(EmailMessage, message_from_bytes(raw, policy=READING))    # a parse of its own, to change
+            changed = False
+            for part in _text_parts(mail):
+                text = part.get_content()
+                masked = _mask_text(text, secrets)
+                if masked != text:
+                    part.set_content(masked, subtype=part.get_content_subtype(), charset="utf-8",
+                                     cte="quoted-printable")
+                    changed = True
+            subject = str(mail.get("Subject", "") or "")
+            if subject and _mask_text(subject, secrets) != subject:
+                mail.replace_header("Subject", _mask_text(subject, secrets))
                 changed = True
-        subject = str(mail.get("Subject", "") or "")
-        if subject and _mask_text(subject, secrets) != subject:
-            mail.replace_header("Subject", _mask_text(subject, secrets))
-            changed = True
-        out = mail.as_bytes(policy=policy.SMTP) if changed else raw
+            out = mail.as_bytes(policy=policy.SMTP) if changed else raw
     except Exception:   # a mail too odd to write again still loses its passwords
         out = raw
     for secret in _variants(secrets):    # what decoding did not reach (or could not be written again)
         out = re.sub(rb"(?<![A-Za-z0-9])" + re.escape(secret.encode("utf-8", "surrogatepass")) + rb"(?![A-Za-z0-9])",
                      MASK.encode(), out)
     return out
+
+
+def _text_parts(mail: Part) -> Iterator[Part]:
+    return (part for part in mail.walk() if part.get_content_maintype() == "text" and not part.is_multipart())
+
+
+def _would_mask(mail: Message, secrets: list[str]) -> bool:
+    """Whether scrubbing would change a text part or the Subject (any doubt: True, the full path decides)."""
+    for part in _text_parts(mail):
+        get_content = getattr(part, "get_content", None)
+        if get_content is None:
+            return True
+        text = get_content()
+        if _mask_text(text, secrets) != text:
+            return True
+    subject = str(mail.get("Subject", "") or "")
+    return bool(subject) and _mask_text(subject, secrets) != subject

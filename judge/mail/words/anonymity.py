@@ -4,8 +4,9 @@ While a game has the `anonymous` setting and is not over, a notice rendered for 
 of its masters has every other player's account name replaced before its template sees it: in
 the game's status (the seats, the results' "France (ann)") and anywhere in the notice's payload
 (a replacement's new player, an absent player, Italy's new player). The reader's own name is
-left, as are the masters'. The game's end (or the master's REVEAL, which clears the setting)
-shows everyone. Addresses never appear in notices: each mail goes to its one reader.
+left, as are the masters'. The game's end shows everyone (unless the master set REVEAL OFF,
+njudge's NO REVEAL: then never), as does the master's REVEAL, which clears the setting.
+Addresses never appear in notices: each mail goes to its one reader.
 
     status = masked_status(status, recipient)      # before any template reads it
     payload = masked_payload(payload, hidden, recipient)
@@ -23,7 +24,8 @@ WORDS = {"account": "a player", "previous": "another player"}   # a sentence's s
 
 def hides_players(status: GameState, reader: str | None) -> bool:
     """Whether `reader` (an account, or None: the public copy) may not see who plays what."""
-    return bool(status.settings.get("anonymous")) and status.status != "finished" and reader not in status.masters
+    over = status.status == "finished" and status.settings.get("reveal_at_end", True)   # (NO REVEAL: never)
+    return bool(status.settings.get("anonymous")) and not over and reader not in status.masters
 
 
 def hidden_accounts(status: GameState, reader: str | None) -> set[str]:

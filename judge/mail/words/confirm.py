@@ -17,7 +17,7 @@ from ...engine.calendar import PhaseKind
 from ...engine.geography import UnitKind
 from ...engine.notation import parse_loc
 from ...engine.variant import Variant
-from ...games.answers import Json
+from ...games.answers import GameState, Json
 from ...games.clock import parse_time
 from ...games.ordercodec import order_from_json
 from ...games.service import GameService
@@ -108,17 +108,20 @@ def time_left(deadline_utc: str, now: datetime, plays: Json | None = None) -> st
                 " before the judge plays the phase, at its next look")
     if when == "waits":
         return "none: the deadline has passed, but orders sent now still count: this game waits for them"
+    if when == "manual":
+        return "none: the deadline has passed, but orders sent now still count until the game master plays the phase"
     if when == "early":
         return "none: the deadline has passed; every power is in, and the phase is played at the judge's next look"
     return "none: the deadline has passed"
 
 
 def power_summary(service: GameService, game: str, power: str, tick_seconds: float = 30.0,
-                  viewer: str | None = None) -> dict[str, Any]:
+                  viewer: str | None = None, status: GameState | None = None) -> dict[str, Any]:
     """The state of one power's orders now, for the end of the reply. `tick_seconds`: how often the
     scheduler looks, so a phase every power is in is said to be played within that time (it is).
-    `viewer`: whose zone the times are shown in besides the game's (by default the power's player)."""
-    status = service.status(game)
+    `viewer`: whose zone the times are shown in besides the game's (by default the power's player).
+    `status`: the game's state now, when the caller has just read it (each read builds it anew)."""
+    status = status or service.status(game)
     variant = service.variant(status.variant)
     confirmed = service.confirmation(game, power, viewer=viewer)
     deadline = confirmed.deadline

@@ -199,10 +199,13 @@ def game_rules(variant: Variant, settings: Mapping[str, Any]) -> list[tuple[str,
         ("Press", {"white": "white (signed)", "grey": "grey (may be anonymous)",
                    "broadcast": "broadcast only (to every power at once)",
                    "none": "none (only with the game master)"}[settings["press"]]
-         + ("; none in retreat and adjustment phases" if settings.get("movement_press_only") else "")),
+         + ("; none in retreat and adjustment phases"
+            if settings.get("movement_press_only") or settings.get("ftf_press") else "")
+         + ("; no private press once a deadline has passed" if settings.get("ftf_press") else "")),
         ("Victory", f"{victory} supply centres" + (" (counted per player)" if settings["victory_by_player"]
                                                     or seats.victory_by_player else "")),
-        ("Draws", "shared by all survivors" if settings["draw_rule"] == "all survivors"
+        ("Draws", "none: the game ends in a win, or when the others concede to one power" if settings.get("no_draw")
+         else "shared by all survivors" if settings["draw_rule"] == "all survivors"
          else "shared by the powers the votes name"),
         ("Time zone", settings["time_zone"]),
     ]
@@ -241,8 +244,14 @@ def _replacement(service: GameService, notice: Notice, variant: Variant, status:
 
 def _press(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
     def who(x: str) -> str:
+        if x.startswith("OBSERVER"):       # an observer's press: OBSERVER, or OBSERVER:account where signed
+            return f"{x.partition(':')[2]} (an observer)" if ":" in x else "an observer"
         return {"MASTER": "the game master", "anonymous": "anonymous"}.get(x) or variant.power(x).name
     return {"who": who, "whom": lambda xs: [who(x) for x in xs]}
+
+
+def _diaries(service: GameService, notice: Notice, variant: Variant, status: GameState) -> dict[str, Any]:
+    return {"who": lambda x: variant.power(x).name}
 
 
 def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
@@ -253,7 +262,7 @@ def centre_tables(variant: Variant, history: list[CentreCount]) -> list[str]:
     columns: list[tuple[str, Mapping[str, int]]] = [("Start", history[0].centres)]
     for year in sorted({row.year for row in history}):
         later = [row for row in history if row.year > year]
-        columns.append((str(year), (later[0] if later else history[-1]).centres))
+        columns.append((variant.calendar.year_name(year), (later[0] if later else history[-1]).centres))
     # each column takes its label's width and a gap of two; the power names take the first
     names = max(len("Power"), *(len(p.name) for p in variant.powers))
     per_table = max(1, (WIDTH - 2 - names) // (2 + max(len(label) for label, _ in columns)))
@@ -294,5 +303,5 @@ def _revealed(service: GameService, notice: Notice, variant: Variant, status: Ga
 _EXTRA: dict[str, Callable[[GameService, Notice, Variant, GameState], dict[str, Any]]] = {
     NoticeKind.RESULTS: _results, NoticeKind.GAME_START: _game_start, NoticeKind.GAME_END: _game_end,
     NoticeKind.PRESS: _press, NoticeKind.EXCHANGE_OFFER: _exchange_offer, NoticeKind.ROLLBACK: _rollback,
-    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement,
+    NoticeKind.REVEALED: _revealed, NoticeKind.REPLACEMENT: _replacement, NoticeKind.DIARIES: _diaries,
 }

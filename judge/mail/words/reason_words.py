@@ -23,6 +23,7 @@ WORDS: Mapping[Why, str] = {
     Why.NO_SUCH_POWER: "there is no power {0}",
     Why.NO_UNIT: "there is no unit in {0:province}",
     Why.NOT_YOUR_UNIT: "the unit in {0:province} belongs to {1:power}, not to you",
+    Why.IMMOBILE_DUMMY: "the units of {0:power}, which nobody plays, may only hold, support or convoy",
     Why.FROZEN_FLEET: "{0:province} is frozen this month: a fleet there must stand",
     Why.FROZEN_ARMY: "{0:province} is frozen: an army may leave it only overland",
     Why.FROZEN_LANDING: "{0:province} is frozen this month: no army lands from there",
@@ -48,6 +49,7 @@ WORDS: Mapping[Why, str] = {
     Why.SAY_WHICH_COAST: "say which coast of {0:province} ({rest:coasts})",
     Why.CANNOT_REACH_COAST: "{0:unit} cannot reach the {1:coast} of {2:province}",
     Why.ONLY_FLEETS_AT_SEA_CONVOY: "only a fleet at sea can convoy",
+    Why.BORDER_NEEDS_CENTRES: "only the owner of {rest:centres} may cross from {0:province} to {1:province}",
     Why.NO_ARMY_TO_CONVOY: "there is no army in {0:province} to convoy",
     Why.CONVOY_NOT_COASTAL: "an army can only be convoyed from one coastal province to another",
     Why.CONVOY_GOES_NOWHERE: "the convoyed move goes nowhere",
@@ -100,6 +102,8 @@ WORDS: Mapping[Why, str] = {
     Why.NO_BUILD_ORDERED: "no build was ordered",
     Why.NOT_HOME_CENTRE: "{0:province} is not {rest:your home centre}",
     Why.NOT_OWN_CENTRE: "{0:province} is not {rest:your supply centre}",
+    Why.NO_HOME_CENTRE_HELD: "you own none of your home centres, so you may not build",
+    Why.NOT_OWNED_HOME_CENTRE: "{0:province} is not a home centre (of any power) that you own",
     Why.NOT_OWNED: "you do not own {0:province} now",
     Why.OCCUPIED: "{0:province} is occupied",
     Why.CANNOT_BUILD_KIND: "you cannot build an {0:kind}",
@@ -110,6 +114,7 @@ WORDS: Mapping[Why, str] = {
     Why.NO_UNIT_TO_REMOVE: "you have no unit in {0:province}",
     Why.ALREADY_REMOVED: "that unit is already removed",
     Why.REMOVED_IN_DISORDER: "removed by the civil-disorder rule",
+    Why.BUILT_FOR_DUMMY: "built by the variant's rule for a power nobody plays",
 }
 
 # What became of an order, in words. (The engine's values of Reason are the codes stored with
@@ -130,7 +135,8 @@ REASONS: Mapping[Reason, str] = {
 
 # codes whose last things are a list: the position it starts at
 _TAIL: Mapping[Why, int] = {Why.SAY_WHICH_COAST: 1, Why.SAY_WHICH_COAST_TO_BUILD: 1, Why.CANNOT_RETREAT_THERE: 2,
-                            Why.NOT_HOME_CENTRE: 1, Why.NOT_OWN_CENTRE: 1}
+                            Why.NOT_HOME_CENTRE: 1, Why.NOT_OWN_CENTRE: 1,
+                            Why.BORDER_NEEDS_CENTRES: 2}
 
 
 class _Words(string.Formatter):
@@ -171,6 +177,9 @@ class _Words(string.Formatter):
                 return f"your {what} ({self.place(value[0])})"
             named = f" ({', '.join(self.place(p) for p in value)})" if value else ""   # none: a result stored before
             return f"one of your {what}s{named}"
+        if format_spec == "centres":   # Constantinople; Constantinople and Smyrna
+            names = [self.place(c) for c in value]
+            return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         if format_spec == "units":
             return f"{value} unit{'s' if int(value) > 1 else ''}"
         return str(super().format_field(value, format_spec))

@@ -21,7 +21,13 @@ COLOURS = {"AUSTRIA": "#d22f2f", "ENGLAND": "#1f3a93", "FRANCE": "#6fb7ff", "GER
 PALETTE = ["#d22f2f", "#1f3a93", "#6fb7ff", "#5a5a5a", "#2e9e44", "#9b59b6", "#e1b12c", "#e67e22",
            "#16a085", "#8e44ad", "#c0392b", "#2c3e50", "#f39c12", "#27ae60", "#d35400", "#7f8c8d"]
 # RULE flags the judge has a hook for, by the hook's name in variant.json.
-RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize"}
+RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS": "remote_builds",
+              "HOME_BUILDS": "home_builds",
+              # dummy powers (judge.engine.dummies) and a game without draws (the game's no_draw setting)
+              "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
+              "NO_DRAW": "no_draw",
+              # a game setting more than a map rule: the game's ftf_press (judge.games.press)
+              "FTF_PRESS": "ftf_press"}
 
 
 def army_forbidden(written: str) -> bool:
@@ -38,8 +44,8 @@ def special(written: str) -> str | None:
     """What a marked adjacency asks for that the judge has no rule for, if anything."""
     if ":" in written:
         return "adjacencies for some powers only, or one-way (P:XXX)"
-    if "(" in written:
-        return "adjacencies open only to owners of some centres (XXX(C,D))"
+    if "(" in written and written.strip("~*") != written:
+        return "adjacencies open only to owners of some centres (XXX(C,D)) with strait marks"
     if written.strip("~*") != written:
         return "straits with weak or half-strength moves (~XXX, *XXX)"
     return None
@@ -67,6 +73,7 @@ class Geography:
         self.army_pairs: dict[tuple[str, str], bool] = {}    # (from, to) -> allowed as written
         self.fleet_pairs: set[tuple[str, str]] = set()       # (from location, to location)
         self.loose: list[str] = []                           # adjacency entries naming no place
+        self.owner_edges: dict[frozenset[str], set[str]] = {}  # XXX(C,D): crossed only by owners of C and D
         for k, line in t.items():
             for written in line.abuts:
                 what = special(written)
@@ -75,6 +82,10 @@ class Geography:
                     if ":" in written:
                         continue  # restricted to some powers (or to none): not an edge for everyone
                 target = _plain(written).lower()
+                if "(" in written:
+                    centres = re.search(r"\((.*)\)", written)[1]   # type: ignore[index]
+                    between = frozenset((base(k), base(target)))
+                    self.owner_edges.setdefault(between, set()).update(c.strip().lower() for c in centres.split(","))
                 if base(target) not in self.kind:
                     self.loose.append(f"{k} abuts {written}, which is not on the map")
                     continue
@@ -117,7 +128,9 @@ def calendar(data: MapData) -> dict[str, Any]:
         name, _, arg = item.partition(":")
         if name == "NEWYEAR":
             step = int(arg or 1)
-            if step < 1:
+            if step == -1:   # B.C. counting down (Classical): years by era, kept as astronomical years
+                cal["eras"] = [{"name": "BC", "code": "B"}, {"name": "AD", "code": "A"}]
+            elif step < 1:
                 data.need(f"years that count down (FLOW NEWYEAR:{arg})")
             else:
                 cal["year_step"] = step
@@ -149,6 +162,13 @@ def calendar(data: MapData) -> dict[str, Any]:
     cal = {"start_year": 1901, "seasons": seasons, **({"adjustment": adjustment} if adjustment else {}), **cal}
     if data.begin:
         cal.update(_begin(data, cal, seasons, adjustment))
+    if "eras" in cal:
+        if len(seasons) != 1:
+            data.need(f"years that count down over several seasons (FLOW {' '.join(flow)})")
+            del cal["eras"]
+        else:   # DPjudge's year 273 counting down is 273 BC: astronomically -272
+            cal["first_phase"] = f"B{cal['start_year']}M"
+            cal["start_year"] = 1 - cal["start_year"]
     return cal
 
 
@@ -203,7 +223,8 @@ def _name_starts(data: MapData) -> dict[str, str]:
     for p in data.powers.values():
         own = spelt[p.id]
         n = next((n for n in range(1, len(own) + 1)
-                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)), len(own))
+                  if not any(o.startswith(own[:n]) for pid, o in spelt.items() if pid != p.id)
+                  and own[:n] != "m"), len(own))      # M alone signs on as the master (Void's Mid-Atlantic: Mi)
         out[p.id] = p.name[:1].upper() + own[1:n]
     return out
 
@@ -279,6 +300,16 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     out["hooks"] = hooks
     if data.unplayed:
         out["absent_powers"] = list(data.unplayed)
+    if data.new_homes is not None:   # NEWHOMES: homes become the centres owned at that year's adjustments
+        out["new_homes_in"] = data.new_homes
+    if geo.owner_edges:   # borders only owners of some centres cross (Imperial's Bosphorus)
+        out["owner_edges"] = [{"between": sorted(b), "owners_of": sorted(c)}
+                              for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
+    ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
+    if ports:  # coasts whose fleets convoy as if at sea
+        out["ports"] = ports
+    if data.dummies:
+        out["dummy_powers"] = list(data.dummies)
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}

@@ -62,6 +62,8 @@ class MapData:
     flow: list[str] = field(default_factory=list)
     victory: list[int] = field(default_factory=list)
     unplayed: list[str] = field(default_factory=list)
+    new_homes: int | None = None                                  # NEWHOMES year: homes become the centres owned
+    dummies: list[str] = field(default_factory=list)              # powers nobody plays (DUMMY)
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
     renamed: list[str] = field(default_factory=list)              # what the import changed, and why
     files: list[str] = field(default_factory=list)
@@ -116,7 +118,9 @@ class _Reader:
         if self.stanza is not None:
             if head == "END":
                 self.stanza = None
-            elif head in ("RULE", "RULES") and self.stanza == "":
+            elif self.stanza not in ("", "STANDARD"):
+                pass    # for DPjudge's other kinds of game (PAYOLA DIRECTIVES): this judge plays standard games
+            elif head in ("RULE", "RULES"):
                 self.rules(words[1:])
             else:
                 d.need(f"DIRECTIVES stanza: {line}")
@@ -205,7 +209,9 @@ class _Reader:
         if head == "UNPLAYED":
             return self.unplayed(words[1:], line)
         if head in ("DUMMY", "DUMMIES"):
-            d.need(f"dummy powers nobody plays (DUMMY): {line}")
+            return self.dummy(words[1:], line)
+        if head == "NEWHOMES" and len(words) == 2 and words[1].isdigit():
+            d.new_homes = int(words[1])
             return
         if head in ("LEAGUE", "CONTROL", "TEAM", "TEAMS", "NEWHOMES"):
             what = {"LEAGUE": "leagues restricting support and convoy (LEAGUE)",
@@ -254,8 +260,6 @@ class _Reader:
                 else:
                     t.abuts = [x for x in t.abuts if x.lower() != a.lower()] + [a]
             return
-        if kind == "PORT":
-            d.need("PORT spaces (coasts whose fleets convoy)")
         d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
 
     def drop(self, abbr: str) -> None:
@@ -358,6 +362,24 @@ class _Reader:
             if pid not in d.unplayed:
                 d.unplayed.append(pid)
         self.power = None
+
+    def dummy(self, words: list[str], line: str) -> None:
+        """`DUMMY` in a power's lines: that power; `DUMMY A B`, `DUMMY ALL [EXCEPT A B]`: those."""
+        d = self.data
+        names = [_power_id(w) for w in words]
+        if not names:
+            chosen = [self.current(line).id]
+        elif names[0] == "ALL":
+            keep = set(names[2:]) if names[1:2] == ["EXCEPT"] else set()
+            chosen = [p for p in d.powers if p not in keep]
+        else:
+            chosen = names
+            self.power = None
+        for pid in chosen:
+            if pid not in d.powers:
+                raise MapError(f"DUMMY {pid}: no such power")
+            if pid not in d.dummies:
+                d.dummies.append(pid)
 
     def rules(self, names: list[str]) -> None:
         for given in names:
