@@ -239,9 +239,25 @@ class GameService:
         db.close()
         after = fingerprint(path)
         if after != before:
+            self._follow_fingerprint(path.stem, before, after)
+
+    def _follow_fingerprint(self, name: str, before: str | None, after: str | None) -> None:
+        """The index row's fingerprint after a checkpoint, if judge.sqlite's write lock is free now: this
+        never waits for it, as another connection of this very thread may hold it (the courier reads a
+        game while it queues that game's mail in one transaction of judge.sqlite), and a row left behind
+        costs only a slower `judge status` (judge.index_look reads that game's file instead)."""
+        conn = self.judge.conn
+        waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
             with transaction(self.judge):
                 self.judge.execute("UPDATE game_index SET fingerprint = ? WHERE name = ? AND fingerprint = ?",
-                                   [after, path.stem, before])
+                                   [after, name, before])
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
 
     def damaged_games(self) -> set[str]:
         if self._damaged is None:
