@@ -10,6 +10,7 @@ import pytest
 
 from judge.config import Config
 from judge.mail.outbound import outbox, outgoing
+from judge.mail.outbound.compose import stable_message_id
 from judge.mail.outbound.shared_part import SharedPicture
 from judge.mail.words.reports import Rendered
 from judge.storage.db import open_db, transaction
@@ -53,5 +54,13 @@ def test_each_copy_is_the_mail_built_for_it_alone(tmp_path, case):
         recipients, queued_raw = stored[message_id]
         assert recipients == list(copy.to)
         assert (_boundless(queued_raw) if files else queued_raw) == (_boundless(whole) if files else whole)
+    # the copies made from the first one's bytes (the rest built whole: a header not plain on one line)
+    first = next(c for c in copies if stored_id(config, c) in stored)
+    made = [outgoing._spliced(config, (first, stored[stored_id(config, first)][1]), c) for c in copies[1:]]
+    assert sum(m is not None for m in made) == case["spliced"]
     with transaction(db):       # the same keys again: nothing new
         assert outgoing.send_copies(db, config, rendered, copies, shared=shared, files=files) == 0
+
+
+def stored_id(config: Config, copy: outgoing.Copy) -> str:
+    return stable_message_id(copy.key, config.domain)
