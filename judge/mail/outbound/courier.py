@@ -64,8 +64,9 @@ Answer = TypeVar("Answer")
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
 CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
                             NoticeKind.RESUMED})
-# a notice rendered, with its copies and calendar file, to be queued
-Ready = tuple[Notice, Rendered, Picture | None, list[outgoing.Copy], list[outgoing.Attachment]]
+Reader = tuple[str, tuple[str, ...]]                 # (account, its addresses): one who gets a notice
+# a notice rendered, with its readers and calendar file, to be queued
+Ready = tuple[Notice, Rendered, Picture | None, list[Reader], list[outgoing.Attachment]]
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 # A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
@@ -156,7 +157,7 @@ class Courier:
             try:    # rendered, drawn and its readers found before the judge file's write lock is taken
                 ready.append((notice, self.render(self.reports, reading, notice),
                               self.picture(game, notice, pictures, reading),
-                              self.copies(tokens, game, notice, reading), self.calendar(game, notice)))
+                              self.readers(game, notice, reading), self.calendar(game, notice)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
@@ -184,9 +185,10 @@ class Courier:
         queued = 0
         db.conn.execute("BEGIN IMMEDIATE")
         try:
-            for notice, rendered, picture, copies, files in ready:
+            for notice, rendered, picture, readers, files in ready:
                 db.conn.execute("SAVEPOINT notice")
-                try:
+                try:      # (a reader's first reply token is made in this transaction, not committed alone)
+                    copies = self._copies(tokens, game, notice, readers)
                     queued += outgoing.send_copies(db, self.config, rendered, copies, shared=picture, files=files)
                 except Exception as e:   # as above: this notice's failure only
                     db.conn.execute("ROLLBACK TO notice")
@@ -206,17 +208,17 @@ class Courier:
         """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
         picture = self.picture(game, notice, {} if pictures is None else pictures)
-        copies, files = self.copies(tokens, game, notice), self.calendar(game, notice)
+        readers, files = self.readers(game, notice), self.calendar(game, notice)
         with durable(db):    # on disk before the sender sees it, as the outbox's own queueing is
-            return outgoing.send_copies(db, self.config, rendered, copies, shared=picture, files=files)
+            return outgoing.send_copies(db, self.config, rendered, self._copies(tokens, game, notice, readers),
+                                        shared=picture, files=files)
 
-    def copies(self, tokens: ReplyTokens, game: str, notice: Notice,
-               service: GameService | None = None) -> list[outgoing.Copy]:
-        """Who gets the notice, each with the Message-ID key and Reply-To of their copy: read before the
-        judge file's write lock is taken (reading a game file may write its index row there)."""
+    def readers(self, game: str, notice: Notice, service: GameService | None = None) -> list[Reader]:
+        """Who gets the notice, with their addresses: read before the judge file's write lock is taken
+        (reading a game file may write its index row there, and would wait on that lock)."""
         service = service or self.service
         accounts = [notice.recipient] if notice.recipient else service.public_audience(game, notice)
-        copies = []
+        readers = []
         for account in accounts:
             try:
                 to = tuple(self.service.accounts.get(account).addresses)
@@ -224,8 +226,14 @@ class Courier:
                 log.warning("notice %s: no account %r", notice.id, account)
                 continue
             if to:
-                copies.append(outgoing.Copy(f"notice:{notice.id}:{account}", to, tokens.address_for(account, game)))
-        return copies
+                readers.append((account, to))
+        return readers
+
+    @staticmethod
+    def _copies(tokens: ReplyTokens, game: str, notice: Notice, readers: list[Reader]) -> list[outgoing.Copy]:
+        """Each reader's copy: its Message-ID key (stable per notice and account) and secret Reply-To."""
+        return [outgoing.Copy(f"notice:{notice.id}:{account}", to, tokens.address_for(account, game))
+                for account, to in readers]
 
     def calendar(self, game: str, notice: Notice) -> list[outgoing.Attachment]:
         """The game's next deadline as an .ics file (judge.mail.outbound.deadline_calendar), on the
