@@ -4,7 +4,9 @@
     courier.run(db)        # db: a connection to judge.sqlite owned by the calling thread
 
 Each notice is rendered once (judge.mail.words.notices.render_notice) and queued per recipient with a
-Message-ID stable per (notice, account), then the notices are marked queued. A crash between the
+Message-ID stable per (notice, account), then the notices are marked queued. Its mail is built once and
+each further copy made from its bytes (judge.mail.outbound.outgoing.send_copies); who gets it is read
+before the judge file's write lock is taken, as reading a game file may write its index row there. A crash between the
 two queues nothing twice: the next run queues the same Message-IDs, which the outbox ignores.
 A notice for an account goes to that account's address; a public notice (recipient None) goes
 to every player, the master and every observer who did not get a personal copy of the same news.
@@ -47,7 +49,7 @@ from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
 from .shared_part import SharedPicture
 from ..screening.tokens import ReplyTokens
-from ...storage.db import synchronous
+from ...storage.db import durable, synchronous
 
 log = logging.getLogger("judge.courier")
 
@@ -62,7 +64,9 @@ Answer = TypeVar("Answer")
 # results mail does not: it keeps to its text and picture; CALENDAR game sends the next phase's)
 CALENDAR_KINDS = frozenset({NoticeKind.GAME_START, NoticeKind.DEADLINE_MOVED, NoticeKind.EXCUSED,
                             NoticeKind.RESUMED})
-Ready = tuple[Notice, Rendered, Picture | None]      # a notice rendered, to be queued
+Reader = tuple[str, tuple[str, ...]]                 # (account, its addresses): one who gets a notice
+# a notice rendered, with its readers and calendar file, to be queued
+Ready = tuple[Notice, Rendered, Picture | None, list[Reader], list[outgoing.Attachment]]
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 # A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
@@ -150,14 +154,15 @@ class Courier:
         ready: list[Ready] = []
         failed: list[Failed] = []
         for notice in notices:
-            try:               # rendered and drawn before the judge file's write lock is taken
+            try:    # rendered, drawn and its readers found before the judge file's write lock is taken
                 ready.append((notice, self.render(self.reports, reading, notice),
-                              self.picture(game, notice, pictures, reading)))
+                              self.picture(game, notice, pictures, reading),
+                              self.readers(game, notice, reading), self.calendar(game, notice)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
         done, queued = self._queue_game(db, tokens, game, ready, failed)
-        _tell_news(game, [notice for notice, _, _ in ready if notice.id in done])
+        _tell_news(game, [r[0] for r in ready if r[0].id in done])
         for notice, error in failed:
             if failures.failed(game, notice, error):
                 done.append(notice.id)     # set aside: no longer pending, the keeper was told
@@ -180,10 +185,11 @@ class Courier:
         queued = 0
         db.conn.execute("BEGIN IMMEDIATE")
         try:
-            for notice, rendered, picture in ready:
+            for notice, rendered, picture, readers, files in ready:
                 db.conn.execute("SAVEPOINT notice")
-                try:
-                    queued += self._queue(db, tokens, game, notice, rendered, picture)
+                try:      # (a reader's first reply token is made in this transaction, not committed alone)
+                    copies = self._copies(tokens, game, notice, readers)
+                    queued += outgoing.send_copies(db, self.config, rendered, copies, shared=picture, files=files)
                 except Exception as e:   # as above: this notice's failure only
                     db.conn.execute("ROLLBACK TO notice")
                     log.exception("notice %s of %s could not be queued", notice.id, game)
@@ -201,26 +207,33 @@ class Courier:
                 pictures: Drawn | None = None) -> int:
         """Render one notice and queue it for each of its recipients. Returns how many were queued now."""
         rendered = self.render(self.reports, self.service, notice)
-        return self._queue(db, tokens, game, notice, rendered, self.picture(game, notice, {} if pictures is None
-                                                                            else pictures))
+        picture = self.picture(game, notice, {} if pictures is None else pictures)
+        readers, files = self.readers(game, notice), self.calendar(game, notice)
+        with durable(db):    # on disk before the sender sees it, as the outbox's own queueing is
+            return outgoing.send_copies(db, self.config, rendered, self._copies(tokens, game, notice, readers),
+                                        shared=picture, files=files)
 
-    def _queue(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice, rendered: Rendered,
-               picture: Picture | None) -> int:
-        accounts = [notice.recipient] if notice.recipient else self.service.public_audience(game, notice)
-        files = self.calendar(game, notice)
-        queued = 0
+    def readers(self, game: str, notice: Notice, service: GameService | None = None) -> list[Reader]:
+        """Who gets the notice, with their addresses: read before the judge file's write lock is taken
+        (reading a game file may write its index row there, and would wait on that lock)."""
+        service = service or self.service
+        accounts = [notice.recipient] if notice.recipient else service.public_audience(game, notice)
+        readers = []
         for account in accounts:
             try:
-                to = list(self.service.accounts.get(account).addresses)
+                to = tuple(self.service.accounts.get(account).addresses)
             except KeyError:
                 log.warning("notice %s: no account %r", notice.id, account)
                 continue
-            if not to:
-                continue
-            # the picture's part is stored once for all its recipients (outbox_parts)
-            queued += outgoing.send(db, self.config, rendered, key=f"notice:{notice.id}:{account}", to=to,
-                                    reply_to=tokens.address_for(account, game), shared=picture, files=files)
-        return queued
+            if to:
+                readers.append((account, to))
+        return readers
+
+    @staticmethod
+    def _copies(tokens: ReplyTokens, game: str, notice: Notice, readers: list[Reader]) -> list[outgoing.Copy]:
+        """Each reader's copy: its Message-ID key (stable per notice and account) and secret Reply-To."""
+        return [outgoing.Copy(f"notice:{notice.id}:{account}", to, tokens.address_for(account, game))
+                for account, to in readers]
 
     def calendar(self, game: str, notice: Notice) -> list[outgoing.Attachment]:
         """The game's next deadline as an .ics file (judge.mail.outbound.deadline_calendar), on the

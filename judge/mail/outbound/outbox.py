@@ -147,15 +147,46 @@ def queue(db: sqlite_utils.Database, mail: EmailMessage, to: Sequence[str], *, e
     queued under its own Message-ID, with `shared`, a part many mails carry, stored once for them
     all. True if queued now, False if this Message-ID was queued before (a no-op).
     `forget_when_sent`: its body is emptied once delivered (it holds a secret: see the column)."""
+    message_id, raw, part = stored(mail, shared)
+    # the part once, the text per mail: both in one statement group, joining the caller's transaction
+    return _insert(db, message_id, to, raw, envelope_from, now, part, forget_when_sent)
+
+
+def stored(mail: EmailMessage, shared: SharedPart | None = None) -> tuple[str, bytes, SharedPart | None]:
+    """(Message-ID, the bytes stored, the part stored apart or None): how `queue` keeps a mail."""
     message_id = str(mail["Message-ID"] or "").strip().strip("<>")
     if not message_id:
         raise ValueError("a message the judge sends needs a Message-ID")
     head = shared.head(mail) if shared is not None else None
     if head is None:
-        raw = bytes(shared.attach(mail) if shared is not None else mail)
-        return _insert(db, message_id, to, raw, envelope_from, now, None, forget_when_sent)
-    # the part once, the text per mail: both in one statement group, joining the caller's transaction
-    return _insert(db, message_id, to, head, envelope_from, now, shared, forget_when_sent)
+        return message_id, bytes(shared.attach(mail) if shared is not None else mail), None
+    return message_id, head, shared
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A mail in the form the outbox keeps it (`stored`): its text, and the part stored apart or None."""
+    message_id: str
+    to: Sequence[str]
+    raw: bytes
+    part: SharedPart | None
+
+
+def queue_stored(db: sqlite_utils.Database, mails: Sequence[Stored], *, envelope_from: str,
+                 now: float | None = None) -> int:
+    """Mails already in their stored form queued in one statement, inside the caller's transaction
+    (which commits it durably, as `queue` says; the courier's per game does). Returns how many were
+    new (a Message-ID queued before is a no-op)."""
+    if not db.conn.in_transaction:
+        raise ValueError("queue_stored joins the caller's transaction; there is none")
+    if any(not mail.to for mail in mails):
+        raise ValueError("a message needs at least one recipient")
+    now = time.time() if now is None else now
+    parts = {mail.part.id: mail.part for mail in mails if mail.part is not None}
+    db.conn.executemany(_INSERT_PART, [[part_id, part.part, now] for part_id, part in parts.items()])
+    return db.conn.executemany(_INSERT_MAIL, [
+        [mail.message_id, envelope_from, json.dumps(list(mail.to)), mail.raw,
+         mail.part.id if mail.part else None, now, now, 0] for mail in mails]).rowcount
 
 
 def enqueue(db: sqlite_utils.Database, message_id: str, to: Sequence[str], raw: bytes, *,

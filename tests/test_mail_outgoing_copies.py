@@ -1,0 +1,66 @@
+"""judge/mail/outbound/outgoing.py's send_copies: one text's copies queued in one statement, each the
+bytes building that copy on its own gives (the cases: tests/data/outgoing_copies.json)."""
+import json
+import random
+import re
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+import pytest
+
+from judge.config import Config
+from judge.mail.outbound import outbox, outgoing
+from judge.mail.outbound.compose import stable_message_id
+from judge.mail.outbound.shared_part import SharedPicture
+from judge.mail.words.reports import Rendered
+from judge.storage.db import open_db, transaction
+
+CASES = json.loads((Path(__file__).parent / "data" / "outgoing_copies.json").read_text())
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8       # (not a picture: bytes to carry)
+ICS = outgoing.Attachment("alpha.ics", "text", "calendar", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+
+
+def _boundless(raw: bytes) -> bytes:
+    """The mail with the generator's random multipart boundary named alike (a calendar file's mail)."""
+    return re.sub(rb"={15}\d+==", b"=BOUNDARY=", raw)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
+def test_each_copy_is_the_mail_built_for_it_alone(tmp_path, case):
+    config = Config(data_dir=tmp_path, address="judge@dip.test")
+    db = open_db(config.db_path)
+    outbox.prepare(db)
+    rendered = Rendered(case["subject"], case["body"])
+    shared = SharedPicture("alpha-S1901M.png", PNG) if case.get("picture") else None
+    files = [ICS] if case.get("file") else []
+    copies = [outgoing.Copy(key, tuple(to), reply_to) for key, to, reply_to in case["copies"]]
+    random.seed(1)
+    if case.get("raises"):       # a value that would break the header lines is refused, not spliced in
+        with pytest.raises(ValueError), transaction(db):
+            outgoing.send_copies(db, config, rendered, copies, shared=shared, files=files)
+        assert db.conn.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
+        return
+    with transaction(db):
+        queued = outgoing.send_copies(db, config, rendered, copies, shared=shared, files=files)
+    stored = {row[0]: (json.loads(row[1]), bytes(row[2])) for row in db.conn.execute(
+        "SELECT message_id, recipients, raw FROM outbox_mail")}
+    assert queued == len(stored) == len(copies)
+    date = parsedate_to_datetime(re.search(rb"\r\nDate: ([^\r]+)\r\n", next(iter(stored.values()))[1])[1].decode())
+    for copy in copies:
+        mail = outgoing.message(config, rendered, key=copy.key, to=copy.to, reply_to=copy.reply_to, files=files,
+                                date=date.timestamp())
+        message_id, raw, part = outbox.stored(mail, shared)
+        whole = raw + (part.part if part else b"")
+        recipients, queued_raw = stored[message_id]
+        assert recipients == list(copy.to)
+        assert (_boundless(queued_raw) if files else queued_raw) == (_boundless(whole) if files else whole)
+    # the copies made from the first one's bytes (the rest built whole: a header not plain on one line)
+    first = next(c for c in copies if stored_id(config, c) in stored)
+    made = [outgoing._spliced(config, (first, stored[stored_id(config, first)][1]), c) for c in copies[1:]]
+    assert sum(m is not None for m in made) == case["spliced"]
+    with transaction(db):       # the same keys again: nothing new
+        assert outgoing.send_copies(db, config, rendered, copies, shared=shared, files=files) == 0
+
+
+def stored_id(config: Config, copy: outgoing.Copy) -> str:
+    return stable_message_id(copy.key, config.domain)
