@@ -101,6 +101,16 @@ def time_ours(variant, cases, explained: bool = False) -> list[float]:
     return times
 
 
+def package_game(game_class, position, orders):
+    """The package's game set to this position (untimed), and the orders as its `set_orders` reads them."""
+    game = game_class()
+    game.clear_units()
+    for power in {u.power for u in position.units}:
+        game.set_units(power, [f"{u.kind.value} {str(u.location).upper()}" for u in position.units_of(power)])
+    texts = {power: [order_text(o).replace(" VIA CONVOY", " VIA") for o in os] for power, os in orders.items()}
+    return game, texts
+
+
 def time_diplomacy(cases) -> tuple[list[float], list[float]] | None:
     """(process only, orders read and validated + process) per phase.
 
@@ -113,11 +123,7 @@ def time_diplomacy(cases) -> tuple[list[float], list[float]] | None:
         return None
     process_only, with_orders = [], []
     for position, orders in cases:
-        game = Game()
-        game.clear_units()
-        for power in {u.power for u in position.units}:
-            game.set_units(power, [f"{u.kind.value} {str(u.location).upper()}" for u in position.units_of(power)])
-        texts = {power: [order_text(o).replace(" VIA CONVOY", " VIA") for o in os] for power, os in orders.items()}
+        game, texts = package_game(Game, position, orders)
         t = CLOCK()
         for power, lines in texts.items():
             game.set_orders(power, lines)

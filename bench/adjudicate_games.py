@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from adjudicate import REAL_CONVOY_SHARE, random_orders  # noqa: E402
+from adjudicate import REAL_CONVOY_SHARE, package_game, random_orders  # noqa: E402
 from cli_start import Hog  # noqa: E402
 from engine_phases import with_convoys  # noqa: E402
 
@@ -104,11 +104,7 @@ def time_package(cases) -> tuple[float, float]:
     from diplomacy import Game
     total = cpu = 0.0
     for position, orders in cases:
-        game = Game()
-        game.clear_units()
-        for power in {u.power for u in position.units}:
-            game.set_units(power, [f"{u.kind.value} {str(u.location).upper()}" for u in position.units_of(power)])
-        texts = {power: [order_text(o).replace(" VIA CONVOY", " VIA") for o in os] for power, os in orders.items()}
+        game, texts = package_game(Game, position, orders)
         t, c = time.perf_counter(), time.process_time()
         for power, lines in texts.items():
             game.set_orders(power, lines)

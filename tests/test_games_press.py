@@ -50,9 +50,11 @@ def test_each_press_kind_allows_and_refuses_with_the_reason(tmp_path, press, to,
         assert press_to(svc, "alpha") == {}
 
 
-def test_face_to_face_press_only_in_movement_phases_but_the_master_can_always_be_written_to(tmp_path):
+@pytest.mark.parametrize("setting, to", [("movement_press_only", ["ENGLAND"]),
+                                         ("ftf_press", None)])     # DPjudge's FTF_PRESS (Sail Ho!) too
+def test_face_to_face_press_only_in_movement_phases_but_the_master_can_always_be_written_to(tmp_path, setting, to):
     svc, _ = service(tmp_path)
-    seven_player_game(svc, settings={"movement_press_only": True})
+    seven_player_game(svc, settings={setting: True})
     svc.send_press("alpha", "FRANCE", ["ENGLAND"], "Spring talk", account="p-france")
     submit(svc, "alpha", "FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")
     submit(svc, "alpha", "GERMANY", "A MUN - RUH", "A BER - MUN", "F KIE H")
@@ -62,6 +64,6 @@ def test_face_to_face_press_only_in_movement_phases_but_the_master_can_always_be
     svc.process("alpha")
     assert svc.status("alpha").phase == "F1901R"
     with pytest.raises(GameError, match="press only in movement phases"):
-        svc.send_press("alpha", "FRANCE", ["ENGLAND"], "Retreat talk", account="p-france")
+        svc.send_press("alpha", "FRANCE", to, "Retreat talk", account="p-france")
     svc.send_press("alpha", "FRANCE", ["MASTER"], "Is my army really gone?", account="p-france")
     svc.send_press("alpha", "MASTER", None, "Retreats are due tomorrow.")

@@ -23,6 +23,7 @@ from judge.order_reading import read_order_lines
 from judge.pictures import build_scene, load_atlas, render_png, style
 from judge.pictures.atlas import SHORE
 from judge.pictures.overlay import Overlay
+from judge.pictures.owners import delta_e as de   # CIE76, as the picture check measures it
 from judge.pictures.scene import Circle, Line, Polygon, Text
 
 ARTEFACTS = Path(__file__).parent / "artefacts"
@@ -66,21 +67,6 @@ def depth(mask: np.ndarray) -> np.ndarray:
         shrunk[:, :-1] &= shrunk[:, 1:].copy()
         inside = shrunk
     return out
-
-
-def de(a: style.Rgb, b: style.Rgb) -> float:
-    """CIE76 colour difference: about 2.3 is just noticeable, above 20 plainly different colours."""
-    def lab(rgb):
-        def linear(c):
-            c /= 255
-            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-        r, g, b = (linear(c) for c in rgb)
-        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
-        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
-        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
-        f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
-        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
-    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b), strict=True)) ** 0.5
 
 
 # -- cells ---------------------------------------------------------------------------------------

@@ -1,13 +1,11 @@
 """Sail Ho!'s face-to-face press (DPjudge's FTF_PRESS, the game setting `ftf_press` its variant turns
 on): press between players only in movement phases, and no private press once the deadline has
 passed with a power late; a broadcast, and press to the master, still go. By mail in-process
-(tests/mailjudge.py); the game itself is played by mail with the other maps (by_mail.json)."""
-import pytest
-
-from judge.games.model import GameError
+(tests/mailjudge.py); the game itself is played by mail with the other maps (by_mail.json). Only in movement
+phases: tests/test_games_press.py, with njudge's table rule."""
+from __future__ import annotations
 
 from mailjudge import MailJudge, deliver
-from test_games_helpers import seven_player_game, service, submit
 
 GAME = "gsail"
 
@@ -40,19 +38,3 @@ def test_sail_ho_press_is_face_to_face_by_mail(tmp_path):
         assert judge.service.status(GAME).phase == "S1901M"         # (still in the grace: nothing played)
     finally:
         judge.close()
-
-
-def test_face_to_face_press_is_only_in_movement_phases(tmp_path):
-    svc, _ = service(tmp_path)
-    seven_player_game(svc, settings={"ftf_press": True})
-    svc.send_press("alpha", "FRANCE", ["ENGLAND"], "Spring talk", account="p-france")
-    submit(svc, "alpha", "FRANCE", "A MAR - BUR", "A PAR - PIC", "F BRE H")
-    submit(svc, "alpha", "GERMANY", "A MUN - RUH", "A BER - MUN", "F KIE H")
-    svc.process("alpha")
-    submit(svc, "alpha", "FRANCE", "A BUR H", "A PIC H", "F BRE H")
-    submit(svc, "alpha", "GERMANY", "A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H")
-    svc.process("alpha")
-    assert svc.status("alpha").phase == "F1901R"
-    with pytest.raises(GameError, match="press only in movement phases"):
-        svc.send_press("alpha", "FRANCE", None, "Retreat talk", account="p-france")
-    svc.send_press("alpha", "FRANCE", ["MASTER"], "Is my army really gone?", account="p-france")
