@@ -95,6 +95,8 @@ def test_manual_start_waits_for_start_and_unstart_goes_back_to_forming_before_th
     fill(judge)
     assert judge.service.status("alpha").status == "forming"       # full, and held for the master's START
     assert "comment: Veterans only, two moves a week" in said(judge.reply_to("ivy@dip.test", "SUMMARY alpha"))
+    r = master(judge, "SET COMMENT Veterans\u202e only\x07")      # a right-to-left override, a bell: not kept
+    assert "COMMENT of alpha: Veterans only (was Veterans only, two moves a week)" in r, r
     assert "alpha has started: the powers are given out" in master(judge, "START")
     deliver(judge)
     judge.reply_to("cy@dip.test", "SIGNON Falpha cy-pw\nA Par H")

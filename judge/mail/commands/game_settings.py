@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -209,7 +210,9 @@ COMMENT_LENGTH = 80      # one line of LIST game and SUMMARY
 
 
 def _comment(text: str) -> str:
-    line = " ".join(text.split())
+    # shown to anyone who lists the game: no control characters, and no invisible format characters
+    # (a right-to-left override would make the rest of LIST's line read backwards)
+    line = " ".join("".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf")).split())
     if len(line) > COMMENT_LENGTH:
         raise ValueError(f"a comment is one line of at most {COMMENT_LENGTH} characters; that one has {len(line)}")
     return line
