@@ -258,7 +258,7 @@ def test_retreat_phase(standard):
         assert colour_around(image, beside, atlas.colours[d.unit.power], r) > 15
         assert colour_around(image, beside, style.DISLODGED, r + 2) > 10
         for option in d.retreats:  # a dotted line to the name of each place it may go
-            x, y, _ = Overlay(variant, atlas, retreat, 1200).labels[option.province]
+            x, y, *_ = Overlay(variant, atlas, retreat, 1200).labels[option.province]
             assert colour_around(image, (x, y), style.RETREAT, 2.5 * r) > 5, option
     # and the retreat orders with their outcomes
     retreats = {"FRANCE": [_o(variant, "A BUR R PAR")], "RUSSIA": [_o(variant, "F STP/SC D")]}

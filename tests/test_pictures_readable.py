@@ -23,6 +23,7 @@ from judge.order_reading import read_order_lines
 from judge.pictures import build_scene, load_atlas, render_png, style
 from judge.pictures.atlas import SHORE
 from judge.pictures.overlay import Overlay
+from judge.pictures.paint_png import load_font
 from judge.pictures.owners import delta_e as de   # CIE76, as the picture check measures it
 from judge.pictures.scene import Circle, Line, Polygon, Text
 
@@ -319,7 +320,8 @@ def test_the_legend_fits_the_picture(drawn, lines):
 
 def test_no_name_lies_under_a_unit_or_on_a_province_no_unit_may_enter(drawn):
     """Each name's box clears the disc of every place a unit may stand, and the cells of impassable
-    provinces (Switzerland's hatched disc), so no name hides a unit or the mark that says 'no entry'."""
+    provinces (Switzerland's hatched disc) but its own, so no name hides a unit or another province's
+    mark that says 'no entry'."""
     variant, atlas = drawn
     overlay = Overlay(variant, atlas, starting_position(variant), WIDTH)
     places = overlay.places
@@ -327,15 +329,19 @@ def test_no_name_lies_under_a_unit_or_on_a_province_no_unit_may_enter(drawn):
              for c in (None, *prov.coasts)}
     spots.update({f"{p} (fleet)": places.scaled(at) for p, at in atlas.fleet_places.items()})
     walls = {p for p, prov in variant.board.provinces.items() if prov.terrain is Terrain.IMPASSABLE}
-    half_h = overlay.label_size * 0.6
     hidden, walled = [], []
-    for pid, (x, y, half_w) in overlay.labels.items():
+    for pid, (x, y, half_w, size, stacked) in overlay.labels.items():
+        _, top, _, bottom = load_font(round(size)).getbbox(pid.upper(), anchor="mm")   # the letters as drawn
+        if stacked:                 # a supply centre's mark above them
+            top -= 2 * places.size(style.SC_RADIUS) + 1
         for spot, (sx, sy) in spots.items():
-            if math.dist((min(max(sx, x - half_w), x + half_w), min(max(sy, y - half_h), y + half_h)),
+            if spot in walls:       # no unit stands there: Switzerland's name lies on its own place
+                continue
+            if math.dist((min(max(sx, x - half_w), x + half_w), min(max(sy, y + top), y + bottom)),
                          (sx, sy)) < overlay.r:
                 hidden.append((pid, spot))
-        box = [(x + dx * half_w, y + dy * half_h) for dx in np.linspace(-1, 1, 9) for dy in (-1, 0, 1)]
-        if any(places.province_at(p) in walls for p in box):
+        box = [(x + dx * half_w, y + dy) for dx in np.linspace(-1, 1, 9) for dy in (top, 0, bottom)]
+        if any(places.province_at(p) in walls - {pid} for p in box):
             walled.append(pid)
     assert not hidden, f"names over a place a unit stands: {hidden}"
     assert not walled, f"names over a province no unit may enter: {walled}"

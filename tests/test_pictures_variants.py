@@ -20,10 +20,11 @@ import pytest
 from PIL import Image
 
 from judge.engine import FIFTH, load_variant, process_phase, starting_position
+from judge.engine.geography import Terrain
 from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
-from judge.pictures.scene import Scene, Text
+from judge.pictures.scene import Circle, Scene, Text
 from judge.pictures.atlas import board_home, cells_path, fingerprint, land_path, load_layout
 from judge.pictures.projection import is_plane
 from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
@@ -194,13 +195,15 @@ NAME_GAP = 2    # pixels at least between two names, so that they read as two
 
 def name_boxes(variant, scene) -> dict[str, tuple[float, float, float, float]]:
     """Each province's name as drawn on the start picture (its supply-centre mark included): the
-    box (left, top, right, bottom) of its letters in pixels, measured with the font that draws them."""
+    box (left, top, right, bottom) of its letters in pixels, measured with the font that draws them,
+    joined with the box of the mark drawn just before them (before the letters or above them)."""
     from judge.pictures.paint_png import load_font
 
     by_text = {p.upper(): p for p in variant.board.provinces}
     sc_r = style.SC_RADIUS * scene.width / 1200
     boxes, fonts = {}, {}
-    for shape in scene.shapes[:scene.board]:
+    shapes = scene.shapes[:scene.board]
+    for i, shape in enumerate(shapes):
         if not isinstance(shape, Text) or shape.text not in by_text:
             continue
         pid = by_text[shape.text]
@@ -209,16 +212,19 @@ def name_boxes(variant, scene) -> dict[str, tuple[float, float, float, float]]:
         left, top, right, bottom = font.getbbox(shape.text, anchor=shape.anchor)
         x, y = shape.at
         box = [x + left, y + top, x + right, y + bottom]
-        if variant.board.provinces[pid].supply_centre:      # the mark stands before the name
-            mark = x - sc_r * 1.6
-            box = [mark - sc_r, min(box[1], y - sc_r), box[2], max(box[3], y + sc_r)]
+        if variant.board.provinces[pid].supply_centre:      # the mark: the circle of its size just before
+            (mx, my), = [s.centre for s in shapes[max(i - 2, 0):i]
+                         if isinstance(s, Circle) and abs(s.radius - sc_r) < 1e-6]
+            box = [min(box[0], mx - sc_r), min(box[1], my - sc_r), max(box[2], mx + sc_r), max(box[3], my + sc_r)]
         boxes[pid] = tuple(box)
     return boxes
 
 
 def unit_spots(variant, atlas) -> dict[str, tuple[float, float]]:
-    """Every place a unit may stand, at the atlas's width: each province's, each coast's, each shore's."""
-    spots = {pid: atlas.places[pid] for pid in variant.board.provinces}
+    """Every place a unit may stand, at the atlas's width: each province's (but one no unit may enter),
+    each coast's, each shore's."""
+    spots = {pid: atlas.places[pid] for pid, prov in variant.board.provinces.items()
+             if prov.terrain is not Terrain.IMPASSABLE}
     spots.update({f"{p}/{c}": atlas.places[f"{p}/{c}"] for p, prov in variant.board.provinces.items()
                   for c in (x.value for x in prov.coasts)})
     spots.update({f"{p} (fleet)": at for p, at in atlas.fleet_places.items()})

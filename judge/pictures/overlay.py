@@ -14,7 +14,6 @@ import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-import numpy as np
 
 from ..engine.geography import Location, Terrain, UnitKind
 from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
@@ -23,6 +22,7 @@ from ..engine.position import DislodgedUnit, Position, Unit
 from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas
+from .label_places import Box, Label, Name, place_labels
 from .paint_png import load_font
 from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, dashed_ring, towards
 
@@ -30,7 +30,8 @@ from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cros
 BUILT = (250, 210, 40)   # the ring round a unit just built
 # A passage longer than this (pixels at 1200) is named at both ends rather than drawn across the board.
 LONG_PASSAGE = 180.0
-NAME_GAP = 3.0           # pixels (at 1200) at least between two names side by side, so they read as two
+HALO = 1.0               # pixels of outline round a name's letters
+MARK_GAP = 1.0           # pixels between a supply centre's mark and the letters under it
 
 
 class Places:
@@ -83,12 +84,6 @@ def unit_shapes(unit: Unit, at: Point, colour: style.Rgb, radius: float, *, outl
             Text((x, y + 0.05 * r), letters, radius * (1.2 if letters == "F" else 0.9), ink)]
 
 
-@functools.cache
-def name_width(text: str, size: float) -> float:
-    """How wide a province's name is drawn (bold, at this size), in pixels: as the painter's font draws it."""
-    return float(load_font(round(size)).getlength(text))
-
-
 def centre_mark(at: Point, owner_colour: style.Rgb | None, radius: float) -> list[Shape]:
     if owner_colour is None:  # a neutral centre: a ring with a dot
         return [Circle(at, radius, style.PAPER, style.INK, max(1.0, radius / 3.5)),
@@ -114,86 +109,46 @@ class Overlay:
         self._far_ends: dict[str, int] = {}   # province -> the far ends of long passages named under it
 
     # -- the board -----------------------------------------------------------------------------
-    def _label_boxes(self) -> dict[str, tuple[float, float, float]]:
-        """Each name's centre and half width: under its place, or else above it, right, left or
-        lower still, whichever first clears every place a unit may stand and the names already set.
-        The same for every picture of the variant at this width, so worked out once per atlas."""
+    def _label_boxes(self) -> Mapping[str, Label]:
+        """Each name's place and size (label_places): wholly inside its own cell, clear of every place a
+        unit may stand and of the other names. The same for every picture of the variant at this
+        width, so worked out once per atlas."""
         key = ("labels", self.places.scale)
         cache = self.places.atlas.cache
         if key not in cache:
             cache[key] = MappingProxyType(self._place_labels())
         return cache[key]
 
-    def _place_labels(self) -> dict[str, tuple[float, float, float]]:
-        sc_r = self.places.size(style.SC_RADIUS)
-        half_h = self.label_size * 0.6
-        spots = [self.places.of(Location(p)) for p in self.variant.board.provinces]
+    def _place_labels(self) -> dict[str, Label]:
+        atlas = self.places.atlas
+        # no unit ever stands in an impassable province: its name may lie on its place (its hatched cell)
+        spots = [self.places.of(Location(p)) for p, prov in self.variant.board.provinces.items()
+                 if prov.terrain is not Terrain.IMPASSABLE]
         spots += [self.places.of(Location(p, c)) for p, prov in self.variant.board.provinces.items()
                   for c in prov.coasts]
-        spots += [self.places.scaled(spot) for _, spot in sorted(self.places.atlas.fleet_places.items())]
-        sx, sy = np.array(spots).T
-        placed = np.zeros((len(self.variant.board.provinces), 3))  # x, y, half width of each name set
-        out = {}
+        spots += [self.places.scaled(spot) for _, spot in sorted(atlas.fleet_places.items())]
+        names = [Name(pid, atlas.label(pid), self.places.of(Location(pid)),
+                      functools.partial(self._name_box, pid.upper(), province.supply_centre), province.supply_centre)
+                 for pid, province in self.variant.board.provinces.items() if pid in atlas.provinces]
+        return place_labels(atlas.cells, self.places.scale, names, spots, self.label_size, self.label_dy, self.r)
 
-        def clashes(options: np.ndarray, half_w: float) -> np.ndarray:
-            """How many unit places and names each option (n, 2) overlaps."""
-            cx, cy = options[:, :1], options[:, 1:]
-            nx = np.clip(sx[None, :], cx - half_w, cx + half_w)
-            ny = np.clip(sy[None, :], cy - half_h, cy + half_h)
-            units = ((nx - sx) ** 2 + (ny - sy) ** 2 < (self.r * 1.05) ** 2).sum(axis=1)
-            px, py, pw = placed[:len(out), 0], placed[:len(out), 1], placed[:len(out), 2]
-            names = ((np.abs(cx - px) < half_w + pw + NAME_GAP) & (np.abs(cy - py) < 2 * half_h)).sum(axis=1)
-            # a unit hidden is worst, then a name hidden; a name straying out of its cell least
-            return 3 * units + names + self._over_impassable(options, half_w, half_h) \
-                + 0.9 * self._astray(options, half_w, half_h, pid)
-
-        for pid, province in sorted(self.variant.board.provinces.items()):
-            x, y = self.places.of(Location(pid))
-            half_w = (name_width(pid.upper(), self.label_size) + (sc_r * 2.6 if province.supply_centre else 0)) / 2
-            side = half_w + self.r * 1.2
-            options = np.array([(x, y + self.label_dy), (x, y - self.label_dy), (x + side, y), (x - side, y),
-                                (x, y + self.label_dy * 1.7), (x, y - self.label_dy * 1.7),
-                                (x + side, y + self.label_dy), (x - side, y + self.label_dy),
-                                (x + side, y - self.label_dy), (x - side, y - self.label_dy),
-                                (x, y + self.label_dy * 2.4), (x, y - self.label_dy * 2.4),
-                                (x + side * 1.8, y), (x - side * 1.8, y)])
-            # then any spot near the place: where a small cell keeps its name only off the usual spots
-            gx, gy = np.meshgrid(np.linspace(-1.6, 1.6, 9) * side, np.linspace(-2.6, 2.6, 11) * self.label_dy)
-            options = np.vstack([options, np.column_stack([x + gx.ravel(), y + gy.ravel()])])
-            far = np.hypot((options[:, 0] - x) / side, (options[:, 1] - y) / self.label_dy)
-            # the least crowded, the nearest of those (a name far from its unit is its own only less clearly)
-            best = options[int(np.argmin(clashes(options, half_w) + 0.03 * far))]
-            placed[len(out)] = (best[0], best[1], half_w)
-            out[pid] = (float(best[0]), float(best[1]), half_w)
-        return out
-
-    def _astray(self, options: np.ndarray, half_w: float, half_h: float, pid: str) -> np.ndarray:
-        """For each option (n, 2) of a name's centre, the share of its box outside the province's own
-        cell (over a border, the sea, the board's edge): a name in its own cell reads as its own."""
-        atlas = self.places.atlas
-        dx, dy = np.meshgrid(np.linspace(-half_w, half_w, 9), np.linspace(-half_h, half_h, 3))
-        xs = ((options[:, :1] + dx.ravel()[None, :]) / self.places.scale).astype(int)
-        ys = ((options[:, 1:] + dy.ravel()[None, :]) / self.places.scale).astype(int)
-        height, width = atlas.cells.shape
-        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        own = (atlas.cells[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)] == atlas.label(pid)) & inside
-        return 1.0 - own.mean(axis=1)
-
-    def _over_impassable(self, options: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
-        """For each option (n, 2) of a name's centre, how many points of its box lie on a province no
-        unit may enter (Switzerland's hatched disc): a name there hides the mark that says so."""
-        atlas = self.places.atlas
-        walls = [atlas.provinces.index(p) + 1 for p, prov in self.variant.board.provinces.items()
-                 if prov.terrain is Terrain.IMPASSABLE and p in atlas.provinces]
-        if not walls:
-            return np.zeros(len(options), dtype=int)
-        dx, dy = np.meshgrid(np.linspace(-half_w, half_w, 9), np.linspace(-half_h, half_h, 3))
-        xs = ((options[:, :1] + dx.ravel()[None, :]) / self.places.scale).astype(int)
-        ys = ((options[:, 1:] + dy.ravel()[None, :]) / self.places.scale).astype(int)
-        height, width = atlas.cells.shape
-        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        cells = atlas.cells[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)]
-        return (np.isin(cells, walls) & inside).sum(axis=1)
+    def _name_box(self, text: str, centre: bool, size: float, stacked: bool, with_halo: bool) -> Box:
+        """A name's box at this font size round the point it is centred on, its halo's pixel included
+        (`with_halo`); a supply centre's mark before the letters, or above them (`stacked`)."""
+        font = load_font(round(size))
+        halo = HALO if with_halo else 0.0
+        sc_r = self.places.size(style.SC_RADIUS)
+        if centre and stacked:
+            left, top, right, bottom = font.getbbox(text, anchor="mm")
+            half = max(-left, right, sc_r) + halo
+            return Box(-half, top - MARK_GAP - 2 * sc_r - halo, half, bottom + halo, halo)
+        if centre:
+            _, top, right, bottom = font.getbbox(text, anchor="lm")
+            half = (sc_r * 2.6 + right) / 2 + halo
+            return Box(-half, min(top, -sc_r) - halo, half, max(bottom, sc_r) + halo, halo)
+        left, top, right, bottom = font.getbbox(text, anchor="mm")
+        half = max(-left, right) + halo
+        return Box(-half, top - halo, half, bottom + halo, halo)
 
     # -- the board -----------------------------------------------------------------------------
     def passages(self) -> None:
@@ -216,24 +171,28 @@ class Overlay:
 
     def _far_end(self, province: str, other: str) -> None:
         """`↔OTHER` under `province`'s name (one line more for each such passage it has)."""
-        x, y, _ = self.labels[province]
+        x, y, _, size, _ = self.labels[province]
         self._far_ends[province] = row = self._far_ends.get(province, 0) + 1
         sea = self.variant.board.provinces[province].is_sea
-        self.shapes.append(Text((x, y + row * self.label_size * 1.15), f"↔{other.upper()}", self.label_size * 0.9,
+        self.shapes.append(Text((x, y + row * size * 1.15), f"↔{other.upper()}", size * 0.9,
                                 style.COAST if sea else style.LAND_BORDER,
                                 halo=style.SEA_HALO if sea else style.LAND_HALO, bold=False))
 
     def board(self) -> None:
         sc_r = self.places.size(style.SC_RADIUS)
-        size = self.label_size
         for pid, province in self.variant.board.provinces.items():
             if pid in self.hidden:
                 continue
-            x, y, half_w = self.labels[pid]
+            x, y, half_w, size, stacked = self.labels[pid]
             text = pid.upper()
             ink = (30, 60, 110) if province.is_sea else style.INK
             halo = style.SEA_HALO if province.is_sea else style.LAND_HALO
-            if province.supply_centre:
+            if province.supply_centre and stacked:     # the mark above the letters
+                owner = self.position.owners.get(pid)
+                top = load_font(round(size)).getbbox(text, anchor="mm")[1]
+                self.shapes += centre_mark((x, y + top - MARK_GAP - sc_r), self.colour[owner] if owner else None, sc_r)
+                self.shapes.append(Text((x, y), text, size, ink, halo=halo))
+            elif province.supply_centre:
                 owner = self.position.owners.get(pid)
                 mark_x = x - half_w + sc_r
                 self.shapes += centre_mark((mark_x, y), self.colour[owner] if owner else None, sc_r)
@@ -243,8 +202,8 @@ class Overlay:
             for coast in province.coasts:
                 cx, cy = self.places.of(Location(pid, coast))
                 self.shapes += [Circle((cx, cy), self.r * 0.4, style.PAPER, style.COAST, 1.5),
-                                Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, size, (30, 60, 110),
-                                     halo=style.PAPER, anchor="lm")]
+                                Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, self.label_size,
+                                     (30, 60, 110), halo=style.PAPER, anchor="lm")]
 
     def units(self) -> None:
         for unit in self.position.units:
@@ -309,11 +268,11 @@ class Overlay:
             return self.places.unit(unit)
         if loc.coast is not None or not self._name_inside(loc.province):
             return self.places.of(loc)
-        x, y, _ = self.labels[loc.province]
+        x, y, _, _, _ = self.labels[loc.province]
         return x, y
 
     def _name_inside(self, province: str) -> bool:
-        x, y, _ = self.labels[province]
+        x, y, _, _, _ = self.labels[province]
         return self.places.province_at((x, y)) == province
 
     def _short(self, loc: Location, coming_from: Point) -> float:
@@ -326,10 +285,10 @@ class Overlay:
         elif not self._name_inside(loc.province):
             short = self.r * 0.4
         else:
-            x, y, half_w = self.labels[loc.province]
+            x, y, half_w, size, _ = self.labels[loc.province]
             dx, dy = abs(coming_from[0] - x), abs(coming_from[1] - y)
             length = (dx * dx + dy * dy) ** 0.5 or 1.0
-            half_h = self.label_size * 0.6
+            half_h = size * 0.6
             short = min(half_w / dx if dx else float("inf"), half_h / dy if dy else float("inf")) * length + self.line
         return self._within(loc.province, end, coming_from, short)
 
