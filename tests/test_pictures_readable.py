@@ -33,7 +33,8 @@ WIDTH = 1200
 UNIT_ROOM = 9  # depth (half a square's side, in pixels) that holds a unit's disc: style.UNIT_RADIUS
 # Cells still too small at 1200 px, on a true map of Europe, for a unit and its name side by side or
 # one under the other (Britain's, Italy's, Kiel, Switzerland), and the fewer too small for a unit's
-# disc: their names hang over the neighbouring sea or land, with a halo. The tests fail when a
+# disc: their names are drawn smaller or with the centre's mark above them (judge.pictures.label_places),
+# and where even that does not fit (Edinburgh), over the neighbouring sea with a halo. The tests fail when a
 # province joins them, and when one leaves (then take it off the list). Regrowing the cells (a new
 # province, moved points) changes them: run the tests and set them again, smaller if you can.
 CRAMPED: dict[str, set[str]] = {
