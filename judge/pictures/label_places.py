@@ -20,8 +20,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-# The smallest a name is drawn, as a share of the picture's name size: 11 px names go down to 7 px.
-MIN_SHARE = 0.72
+# The smallest a name is drawn, as a share of the picture's name size: 11 px names go down to 7 px
+# (at 8 px Liverpool's and Venice's names would not fit; smaller than 7 wins no cell on any board).
+MIN_SHARE = 0.64
 UNIT_CLEAR = 0.75    # pixels more than a unit's radius a name keeps from a unit's place (half a pixel's diagonal)
 NAME_GAP = 3         # pixels between two names, so that they read as two
 INSET = 0.01         # a box starts this far into a pixel, so that rounding never moves it into the one before
