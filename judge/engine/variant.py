@@ -15,6 +15,7 @@ from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .owner_edges import OwnerEdge
 from .seasonal import SeasonalSpaces
+from .straits import Straits
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -67,6 +68,8 @@ class Variant:
     dummies: frozenset[str] = frozenset()
     # Spaces open only in some seasons, shut the rest of the year (DPjudge's IN SPRING: WATER ARC: Loeb9)
     seasonal: SeasonalSpaces | None = None
+    # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
+    weak_straits: Straits = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -161,6 +164,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
+        weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -198,6 +202,9 @@ def _check(variant: Variant) -> None:
     for p in variant.seasonal.provinces if variant.seasonal else ():
         if p not in variant.board.provinces:
             raise ValueError(f"seasonal space {p} is not on the board")
+    for a, b in sorted(variant.weak_straits):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the strait {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
