@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from judge.adjudicate_cli import adjudicate_request
-from judge.engine import load_variant
+from judge.engine import load_variant, starting_position
 from judge.language import OrderReader
+from judge.pictures import style
+from judge.pictures.render import province_fills
 from judge.variants.importer.mapfile import read_map
 
 DATA = Path(__file__).parent / "data"
@@ -46,3 +48,11 @@ def test_the_importer_reads_a_space_open_in_one_season(tmp_path):
     (tmp_path / "b.map").write_text("USE standard.map\nIN SPRING: WATER BUR\nIN S1904M: WATER NTH\n")
     data = read_map(tmp_path / "b.map", (DATA / "dpjudge-maps",))
     assert len(data.needs) == 2 and not data.seasonal
+
+
+def test_the_picture_draws_the_arctic_ocean_as_sea_in_spring_and_impassable_in_fall():
+    variant = load_variant("loeb9")
+    spring = starting_position(variant)
+    fall = replace(spring, phase=variant.calendar.parse("F1901M"))
+    assert province_fills(variant, spring, {p: (0, 0, 0) for p in variant.power_ids})["arc"] == style.SEA
+    assert province_fills(variant, fall, {p: (0, 0, 0) for p in variant.power_ids})["arc"] == style.IMPASSABLE
