@@ -40,6 +40,9 @@ def test_vassals(case):
     dislodged or left."""
     response = adjudicate_request(json.loads(json.dumps(case["request"])), _named)
     assert "error" not in response, response
+    played = response.get("phases", [response])
+    got = {r["order"]: [r["result"], r.get("why")] for phase in played for rs in phase["results"].values() for r in rs}
+    assert {order: got.get(order) for order in case.get("results", {})} == case.get("results", {})
     after = response["next"]
     assert after["phase"] == case["next_phase"]
     for power, centres in case["centres"].items():
