@@ -83,7 +83,8 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
     the great powers have nothing to build); France takes Belgium in the Fall and Belgium, keeping
     its centre, becomes France's vassal; Belgium's army, built again once France has left, is
     ordered in France's own mail (by the unit's place alone, and by a line naming Belgium), and a
-    line for a small country not France's is refused."""
+    line for a small country not France's is refused; Belgium's army taking Holland makes Holland
+    France's vassal too, until Germany dislodges it (disbanded, as a dummy's) and holds Holland."""
     variant = load_variant("vassal")
     judge = MailJudge(tmp_path)
     judge.dispatch.courier = Courier(judge.service, judge.config)
@@ -103,10 +104,15 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert status.phase == "S1901M"          # the Winter 1900 builds were the judge's
         assert status.position["units"]["BELGIUM"] == ["A BEL"] and status.position["units"]["SPAIN"] == ["A SPA"]
 
-        def france(*lines: str) -> str:
-            reply = table.send(address("FRANCE"), "\n".join([f"SIGNON F{GAME} {password('FRANCE')}", *lines]))
+        def play(power: str, *lines: str) -> str:
+            """The power's orders (the others' units hold), then the master's PROCESS."""
+            signon = f"SIGNON {variant.power(power).letter}{GAME} {password(power)}"
+            reply = table.send(address(power), "\n".join([signon, *lines]))
             table.send("gm@dip.test", f"SIGNON M{GAME} gm-Secret9\nPROCESS")
             return reply
+
+        def france(*lines: str) -> str:
+            return play("FRANCE", *lines)
 
         france("A Par - Bur", "F Bre - Eng")
         france("A Bur - Bel", "F Eng S A Bur - Bel")
@@ -135,5 +141,16 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         results = [m.body for m in [*table.seen, *deliver(judge)]
                    if address("GERMANY") in m.to and "Fall 1903" in m.body]
         assert results and "Belgium and Holland are vassals of France" in " ".join(results[-1].split()), results
+
+        play("GERMANY", "A Mun - Ruh")       # Germany takes Holland from France: Belgium's army there
+        play("GERMANY", "F Kie - Hol", "A Ruh S F Kie - Hol")     # dislodged, disbanded (no retreat)
+        status = service.status(GAME)
+        assert status.phase == "S1905M" and status.position["units"]["BELGIUM"] == []
+        assert status.position["vassals"] == {"BELGIUM": "FRANCE", "HOLLAND": "GERMANY"}
+        assert "HOL" in status.position["centres"]["HOLLAND"]
+        results = [m.body for m in [*table.seen, *deliver(judge)]
+                   if address("FRANCE") in m.to and "Fall 1904" in m.body]
+        told = " ".join(results[-1].split())
+        assert "Belgium is a vassal of France" in told and "Holland is a vassal of Germany" in told, told
     finally:
         judge.close()

@@ -62,13 +62,12 @@ def settle(variant: Variant, position: Position, owners: Mapping[str, str]) -> P
     """The position after centres changed hands by `owners` (each centre to the unit standing in it,
     as `captures` allows): vassals made and freed, each dummy's homes given back to it, and each
     overlord's homes that a vassal of its owned given back to the overlord."""
-    before = dict(position.vassals or {})
-    after = dict(before)
+    after = dict(position.vassals or {})
     for dummy in sorted(variant.dummies):
-        homes = home_centres(variant, position, dummy)
-        forces = {controller(position, owners[h]) for h in homes if h in owners}
-        if len(forces) != 1 or len([h for h in homes if h in owners]) != len(homes):
-            # DPjudge counts only the homes someone owns; a dummy always owns its own, so every one is
+        # whose forces took its homes (each home's owner now, or that owner's overlord), as the
+        # vassals stood before: one side holding them all, and not the dummy itself, decides
+        forces = {controller(position, owners[h]) for h in home_centres(variant, position, dummy) if h in owners}
+        if len(forces) != 1:
             continue
         (force,) = forces
         if force == dummy:
