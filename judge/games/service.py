@@ -624,9 +624,11 @@ class GameService:
                     else power.upper() for order in map(order_of, items)]
 
     def vassals(self, name: str) -> dict[str, str]:
-        """Each vassal in the game now and the power that controls it (judge.engine.vassals)."""
+        """Each vassal in the game now and the power that controls it (judge.engine.vassals); none
+        before the game starts."""
         with self._read(name) as gf:
-            return dict(_current(gf).position.vassals or {})
+            row = gf.current()
+            return dict(row.position.vassals or {}) if row is not None else {}
 
     def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
                     source: str | None = None) -> str:

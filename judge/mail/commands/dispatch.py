@@ -335,13 +335,13 @@ class Dispatch:
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
                 continue
             by_power.setdefault(power, []).append(p)
-        if lords:
-            by_power = self._to_vassals(game, by_power, lords)
         for power in powers if block.parse.errors or block.parse.orders else ():
             out.touch(game, power)   # what the phase still needs ends the reply, even when no line was taken
         if block.phase is not None and block.phase != self.service.phase_of(game)[1]:
             self._keep(game, variant, block.phase, by_power, f"mail:{inbound_id}:{index}", session, out, errors)
             return
+        if lords:       # (orders kept for a later phase stay the writer's: the board then decides)
+            by_power = self._to_vassals(game, by_power, lords)
         for power, orders in by_power.items():
             out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
