@@ -127,6 +127,7 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         reply = " ".join(france("A Bel - Hol", "F Nth S A Bel - Hol", "A Hol H").split())
         assert "Orders for Belgium in gvassal: A Bel - Hol read as: Army Belgium -> Holland" in reply, reply
         assert "Orders for France in gvassal: F Nth S A Bel - Hol" in reply, reply
+        assert "Belgium is France's vassal: it is never waited for, its units without orders hold" in reply, reply
         assert "ERROR on line 4: A Hol H the unit in Holland is Dutch: you can order only France's units" \
                " and its vassals'" in reply, reply
         status = service.status(GAME)
