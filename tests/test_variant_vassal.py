@@ -15,6 +15,7 @@ from judge.engine import load_variant
 from judge.engine.notation import position_from_json
 from judge.engine.rules import FIFTH
 from judge.games.ending import check_win
+from judge.games.fog import sight
 from judge.games.model import Settings
 from judge.games.small import EACH, setup
 from judge.language import OrderReader
@@ -155,3 +156,15 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert "Belgium is a vassal of France" in told and "Holland is a vassal of Germany" in told, told
     finally:
         judge.close()
+
+
+def test_under_fog_a_power_sees_with_its_vassals():
+    """Fog of war (judge.games.fog): France sees round Belgium's army in Holland once Belgium is its
+    vassal, and not before."""
+    variant = load_variant("vassal")
+    position = {"variant": "vassal", "phase": "S1903M", "units": {"FRANCE": ["A par"], "BELGIUM": ["A hol"]},
+                "centres": {"FRANCE": ["par", "bre", "mar"], "BELGIUM": ["bel"]}}
+    free = sight(variant, position_from_json(variant, position), ["FRANCE"])
+    ruled = sight(variant, position_from_json(variant, {**position, "vassals": {"BELGIUM": "FRANCE"}}), ["FRANCE"])
+    assert "kie" not in free and "bel" not in free
+    assert {"hol", "kie", "hel", "ruh", "bel"} <= ruled
