@@ -97,7 +97,6 @@ def team_counts(position: Position, counts: Mapping[str, int]) -> dict[str, int]
     return team
 
 
-
 def carried_by(variant: Variant, position: Position, power: str, order: Order) -> str:
     """The power an order `power`'s player writes is for: the vassal whose unit it orders (the unit
     standing there, or in a retreat the one dislodged there; a removal's unit), or in whose home

@@ -600,9 +600,11 @@ class GameService:
         with self._write(name) as gf:
             if already_handled(gf, source):
                 return replace(confirmation(gf, power), repeated=True)
-            row = _current(gf)
             # a vassal's orders come from its overlord's player (judge.engine.vassals)
-            players.check_playing(gf, vassals.overlord(row.position, power) or power, account)
+            started = gf.current()
+            acting = (vassals.overlord(started.position, power) if started is not None else None) or power
+            players.check_playing(gf, acting, account)
+            row = _current(gf)
             if received is not None:    # the results mail that could have told the sender of this phase
                 too_late(gf, row, received, account or gf.powers()[power].account)
             refused = {i: why for i, item in enumerate(items)
@@ -611,7 +613,7 @@ class GameService:
             kept = [item for i, item in enumerate(items) if i not in refused]
             if kept or not refused:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
-                players.returned(gf, power, self.clock())
+                players.returned(gf, acting, self.clock())
                 master.reschedule(gf, self.clock())
             return replace(confirmation(gf, power), refused=refused)
 
