@@ -23,8 +23,9 @@ def touching_pairs(grid: np.ndarray) -> set[tuple[int, int]]:
     pairs: set[tuple[int, int]] = set()
     for a, b in ((grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])):
         differ = a != b
-        codes = np.unique(np.minimum(a[differ], b[differ]).astype(np.int32) * 256 + np.maximum(a[differ], b[differ]))
-        pairs |= {(int(c) // 256, int(c) % 256) for c in codes}
+        # each pair as one number: the smaller label above the larger's 16 bits (a grid's labels fit in 16)
+        codes = np.unique(np.minimum(a[differ], b[differ]).astype(np.int64) << 16 | np.maximum(a[differ], b[differ]))
+        pairs |= {(int(c) >> 16, int(c) & 0xFFFF) for c in codes}
     return pairs
 
 
