@@ -11,7 +11,7 @@ from PIL import Image
 
 from judge.pictures import style
 from judge.pictures.atlas import Atlas, cells_path, encode_cells
-from judge.pictures.background import paint_background
+from judge.pictures.background import paint_background, scaled_cells
 from judge.pictures.passages import touching_pairs
 from judge.pictures.shapes import MOST_PROVINCES, OPEN_WATER, UNPLAYABLE_LAND, grid_dtype, label_span, open_water
 
@@ -79,3 +79,13 @@ def test_touching_labels_past_255_are_told_apart():
 def test_the_checked_in_cells_are_one_byte_a_pixel_but_imperials(variant_id, mode):
     with Image.open(io.BytesIO(cells_path(variant_id).read_bytes())) as img:
         assert img.mode == mode
+
+
+def test_a_wide_grid_scales_to_another_picture_width_keeping_its_labels():
+    """Pictures of other widths scale the grid (nearest pixel): a 16-bit grid stays one of labels."""
+    atlas = wide_atlas(356)
+    for width in (90, 360):
+        scaled = scaled_cells(atlas, width)
+        assert scaled.shape[1] == width and scaled.dtype == atlas.cells.dtype
+        assert set(np.unique(scaled).tolist()) <= set(np.unique(atlas.cells).tolist())
+        assert scaled.max() > 255
