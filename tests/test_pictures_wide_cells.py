@@ -1,6 +1,7 @@
 """Cell grids of more than 254 provinces (Imperial's 356): two bytes a pixel in cells.png, the label
 span and the picture's pixel classes widened with them; every other board's grid one byte a pixel as
-before. Fast: synthetic grids, and the files' headers only."""
+before; and what the drawing tools read of Imperial's PostScript form. Fast: synthetic grids and
+drawings, and the files' headers only."""
 from __future__ import annotations
 
 import io
@@ -89,3 +90,43 @@ def test_a_wide_grid_scales_to_another_picture_width_keeping_its_labels():
         assert scaled.shape[1] == width and scaled.dtype == atlas.cells.dtype
         assert set(np.unique(scaled).tolist()) <= set(np.unique(atlas.cells).tolist())
         assert scaled.max() > 255
+
+
+# Imperial's form, cut down: a sea background, numbered outlines closed by S, /Seas naming the water ones
+NUMBERED_FORM = """
+/ContinentalOutline {
+*u
+0 0 m 10 0 l 10 10 l 0 10 l
+S
+2 2 m 4 2 l 4 4 l 2 4 l
+S
+20 0 m 30 0 l 30 10 l
+S
+*U
+} bd
+/MapForm <<
+  /PaintProc {
+    SeaColor clippath fill
+    /Seas [ 1 ] def
+    /S { fill } bd
+    ContinentalOutline
+  } bind
+>> def
+% # 5 5 |lak|---|Lake Land|
+% #   25 5 |rm2|---|Rocky Mountains 2|
+"""
+
+
+def test_imperials_numbered_outlines_are_land_but_the_seas_it_lists():
+    from judge.pictures.ps_land import fills
+
+    water_first, painted = fills(NUMBERED_FORM)
+    assert water_first
+    assert [(water, outline[0], len(outline)) for water, outline in painted] == [
+        (False, (0.0, 0.0), 4), (True, (2.0, 2.0), 4), (False, (20.0, 0.0), 3)]
+
+
+def test_the_map_blocks_places_of_provinces_that_hold_no_unit_are_read():
+    from judge.pictures.ps_layout import read_map_places
+
+    assert read_map_places(NUMBERED_FORM) == [(5.0, 5.0, "lak", "Lake Land"), (25.0, 5.0, "rm2", "Rocky Mountains 2")]
