@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,7 @@ class Variant:
                 return p
         raise KeyError(power_id)
 
-    @property
+    @cached_property     # (asked for once a power a phase and more: made once a variant)
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
 
