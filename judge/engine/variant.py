@@ -14,6 +14,7 @@ from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .owner_edges import OwnerEdge
+from .straits import Straits
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -64,6 +65,8 @@ class Variant:
     new_homes_in: int | None = None
     # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
     dummies: frozenset[str] = frozenset()
+    # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
+    weak_straits: Straits = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -157,6 +160,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
+        weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -180,6 +184,9 @@ def _check(variant: Variant) -> None:
                 variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
             raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
                              f"between provinces, or names a province that is no supply centre")
+    for a, b in sorted(variant.weak_straits):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the strait {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")

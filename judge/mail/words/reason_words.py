@@ -50,6 +50,7 @@ WORDS: Mapping[Why, str] = {
     Why.CANNOT_REACH_COAST: "{0:unit} cannot reach the {1:coast} of {2:province}",
     Why.ONLY_FLEETS_AT_SEA_CONVOY: "only a fleet at sea can convoy",
     Why.BORDER_NEEDS_CENTRES: "only the owner of {rest:centres} may cross from {0:province} to {1:province}",
+    Why.NO_SUPPORT_ACROSS_STRAIT: "no unit supports across the strait from {0:province} to {1:province}",
     Why.NO_ARMY_TO_CONVOY: "there is no army in {0:province} to convoy",
     Why.CONVOY_NOT_COASTAL: "an army can only be convoyed from one coastal province to another",
     Why.CONVOY_GOES_NOWHERE: "the convoyed move goes nowhere",
@@ -93,6 +94,8 @@ WORDS: Mapping[Why, str] = {
                                 "so it is disbanded",
     Why.CANNOT_RETREAT_THERE: "{0:unit} cannot retreat to {1:province}; it may retreat to {rest:places}",
     Why.RETREAT_CLASH: "another unit also retreated to {0:province}; both are disbanded",
+    Why.GAVE_WAY_ACROSS_STRAIT: "another unit also retreated to {0:province}; this one, crossing a strait, "
+                                "is disbanded",
     Why.NO_ADJUSTMENTS: "you have no builds or removals this year",
     Why.NO_BUILDS_TO_WAIVE: "no builds left to waive",
     Why.BUILDS_NOT_REMOVALS: "you have builds this year, not removals",

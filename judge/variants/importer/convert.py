@@ -46,8 +46,8 @@ def special(written: str) -> str | None:
         return "adjacencies for some powers only, or one-way (P:XXX)"
     if "(" in written and written.strip("~*") != written:
         return "adjacencies open only to owners of some centres (XXX(C,D)) with strait marks"
-    if written.strip("~*") != written:
-        return "straits with weak or half-strength moves (~XXX, *XXX)"
+    if "*" in written:   # (a weak strait's ~ is a hook: judge/engine/straits.py)
+        return "half-strength moves across the Cape (*XXX)"
     return None
 
 
@@ -74,6 +74,7 @@ class Geography:
         self.fleet_pairs: set[tuple[str, str]] = set()       # (from location, to location)
         self.loose: list[str] = []                           # adjacency entries naming no place
         self.owner_edges: dict[frozenset[str], set[str]] = {}  # XXX(C,D): crossed only by owners of C and D
+        self.weak_straits: set[tuple[str, str]] = set()  # ~XXX: (from, to) moves of no strength of their own
         for k, line in t.items():
             for written in line.abuts:
                 what = special(written)
@@ -89,6 +90,8 @@ class Geography:
                 if base(target) not in self.kind:
                     self.loose.append(f"{k} abuts {written}, which is not on the map")
                     continue
+                if "~" in written:
+                    self.weak_straits.add((base(k), base(target)))
                 if "/" not in k and k in self.army_ok and base(target) in self.army_ok:
                     pair = (k, base(target))
                     self.army_pairs[pair] = self.army_pairs.get(pair, True) and not army_forbidden(written)
@@ -305,6 +308,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     if geo.owner_edges:   # borders only owners of some centres cross (Imperial's Bosphorus)
         out["owner_edges"] = [{"between": sorted(b), "owners_of": sorted(c)}
                               for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
+    if geo.weak_straits:  # moves across these of no strength of their own (Loeb9: judge/engine/straits.py)
+        out["weak_straits"] = [list(pair) for pair in sorted(geo.weak_straits)]
     ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
     if ports:  # coasts whose fleets convoy as if at sea
         out["ports"] = ports
