@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .cape import Borders
 from .owner_edges import OwnerEdge
 from .straits import Straits
 
@@ -67,6 +68,8 @@ class Variant:
     dummies: frozenset[str] = frozenset()
     # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
     weak_straits: Straits = frozenset()
+    # Borders a move crosses at half strength, (from, to) (DPjudge's *XXX: 1900's Cape; judge/engine/cape.py)
+    half_strength_borders: Borders = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -161,6 +164,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
+        half_strength_borders=frozenset((a, b) for a, b in data.get("half_strength_borders", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -187,6 +191,9 @@ def _check(variant: Variant) -> None:
     for a, b in sorted(variant.weak_straits):
         if b not in variant.board.neighbours(a):
             raise ValueError(f"the strait {a}-{b} is no border between provinces")
+    for a, b in sorted(variant.half_strength_borders):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the half-strength border {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
