@@ -32,6 +32,8 @@ class Power:
     starting_units: tuple[tuple[UnitKind, Location], ...]
     # Centres owned at the start when they are not the home centres (DPjudge's OWNS: the Shift maps).
     starting_centres: tuple[str, ...] | None = None
+    # Build sites that are no centres, counting only while some home centres are lost (DPjudge's *X: partisans.py)
+    partisan_sites: tuple[str, ...] = ()
 
     @property
     def owned_at_start(self) -> tuple[str, ...]:
@@ -142,6 +144,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
             colour=p.get("colour", "#888888"), home_centres=tuple(p["home_centres"]),
             starting_units=tuple(parse_unit(u) for u in p["starting_units"]),
             starting_centres=tuple(p["starting_centres"]) if "starting_centres" in p else None,
+            partisan_sites=tuple(p.get("partisan_sites", ())),
         )
         for p in data["powers"] if p["id"] not in absent  # off the board: no units, their centres neutral
     )
@@ -204,6 +207,9 @@ def _check(variant: Variant) -> None:
         for c in power.home_centres:
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"home centre {c} of {power.name} is not a supply centre")
+        for c in power.partisan_sites:
+            if c not in variant.board.provinces or variant.board.provinces[c].supply_centre:
+                raise ValueError(f"{power.name}'s partisan site {c} is no province, or is a supply centre")
         for c in power.starting_centres or ():
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"{power.name} owns {c} at the start, which is not a supply centre")

@@ -282,6 +282,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
             "colour": COLOURS.get(p.id, PALETTE[i % len(PALETTE)]),
             "home_centres": list(p.homes), "starting_units": [f"{k} {loc}" for k, loc in p.units],
         }
+        if p.partisan_sites:   # build sites while some home centres are lost (judge/engine/partisans.py)
+            entry["partisan_sites"] = list(p.partisan_sites)
         if p.owns is not None and sorted(p.owns) != sorted(p.homes):
             entry["starting_centres"] = list(p.owns)
         powers.append(entry)
