@@ -352,12 +352,16 @@ class MovementRules:
             self.paradox_broken.update(o.army.location.province for o in fleets)
             return
         moves = [p for p in cycle if isinstance(self.entries[p].order, Move)]
+        supports = [p for p in cycle if p in self.target_of]
+        if supports and any(p in self.weak for p in moves):
+            # A move across a weak strait cuts a support only if supported itself (straits.py): two such
+            # moves each supported by the unit the other attacks cut, or not, as the other's support is
+            # given. DPjudge cuts in the order it reads the orders; here the supports are all given.
+            for p in supports:
+                r.settle(p, True)
+            return
         for p in moves:
             r.settle(p, True)  # circular movement (swaps by convoy included): everyone moves
-        if not moves:
-            # supports each cut, or not, as the other is given, by moves across weak straits: all are given
-            for p in cycle:
-                r.settle(p, True)
 
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
