@@ -29,6 +29,7 @@ from .orders import (
 )
 from .outcomes import Outcome, Reason, Why
 from .owner_edges import closed_to
+from .seasonal import shut_now
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
 from .straits import crosses
@@ -50,7 +51,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     # (a move of a unit that may not move is read closely, to be refused: judge.engine.dummies)
     plain = not with_af and variant.frozen is None and not variant.owner_edges and not variant.weak_straits \
-        and not variant.half_strength_borders and not dummies.orders_move_immobile(variant, orders)
+        and not variant.half_strength_borders and not shut_now(variant, position.phase) \
+        and not dummies.orders_move_immobile(variant, orders)
     by_province = position._by_province  # (the unit in each province: read for every order)
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
     # look only at theirs
@@ -217,11 +219,16 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
 
     if isinstance(order, Hold):
         return unit, order if own is order.unit else Hold(own)
+    shut = shut_now(variant, position.phase)
+    if province in shut:
+        raise _Reject(Why.TRAPPED, province)
     if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
         raise _Reject(Why.FROZEN_FLEET, province)
     if isinstance(order, Move):
         if dummies.immobile(variant, power):
             raise _Reject(Why.IMMOBILE_DUMMY, power)
+        if order.to.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, order.to.province)
         if not order.via_convoy:
             _check_owner_edge(variant, position, unit, order.to.province)
         return unit, _read_move(variant, unit, own, order)
@@ -231,6 +238,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTS_ITSELF)
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
             raise _Reject(Why.CANNOT_SUPPORT_HOLD_THERE, str(unit), target.location.province)
+        if target.location.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, target.location.province)
         _check_owner_edge(variant, position, unit, target.location.province)
         _check_strait(variant, unit, target.location.province)
         _check_cape(variant, unit, target.location.province)
@@ -250,6 +259,8 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTED_MOVE_GOES_NOWHERE)
         if not board.can_reach_province(unit.kind, unit.location, dest.province):
             raise _Reject(Why.CANNOT_SUPPORT_MOVE_THERE, str(unit), dest.province)
+        if dest.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, dest.province)
         _check_owner_edge(variant, position, unit, dest.province)
         _check_strait(variant, unit, dest.province)
         _check_cape(variant, unit, dest.province)

@@ -64,6 +64,8 @@ class Why(enum.Enum):
     NOT_YOUR_UNIT = "not_your_unit"  # (province, power)
     IMMOBILE_DUMMY = "immobile_dummy"  # (power): a dummy power's units may not move
     FROZEN_FLEET = "frozen_fleet"  # (province): a fleet in the ice must stand
+    SHUT_THIS_SEASON = "shut_this_season"  # (province): a seasonal space shut now (Loeb9's Arctic Ocean in Fall)
+    TRAPPED = "trapped"  # (province): a unit in a seasonal space shut now may only hold (HIBERNATE)
     FROZEN_ARMY = "frozen_army"  # (province): an army in the ice leaves only overland
     FROZEN_LANDING = "frozen_landing"  # (province)
     FROZEN_EMBARKING = "frozen_embarking"  # (province)

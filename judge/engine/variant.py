@@ -15,6 +15,7 @@ from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .cape import Borders
 from .owner_edges import OwnerEdge
+from .seasonal import SeasonalSpaces
 from .straits import Straits
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
@@ -68,6 +69,8 @@ class Variant:
     new_homes_in: int | None = None
     # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
     dummies: frozenset[str] = frozenset()
+    # Spaces open only in some seasons, shut the rest of the year (DPjudge's IN SPRING: WATER ARC: Loeb9)
+    seasonal: SeasonalSpaces | None = None
     # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
     weak_straits: Straits = frozenset()
     # Borders a move crosses at half strength, (from, to) (DPjudge's *XXX: 1900's Cape; judge/engine/cape.py)
@@ -166,6 +169,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
+        seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
         weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
         half_strength_borders=frozenset((a, b) for a, b in data.get("half_strength_borders", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
@@ -184,6 +188,17 @@ def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tup
     return before, after
 
 
+def _seasonal(spaces: dict[str, list[str]] | None, seasons: tuple[Season, ...]) -> SeasonalSpaces | None:
+    """`{"provinces": [...], "open_in": [season codes]}`: spaces shut but in those seasons."""
+    if not spaces:
+        return None
+    codes = [s.code for s in seasons]
+    unknown = set(spaces["open_in"]) - set(codes)
+    if unknown:
+        raise ValueError(f"seasonal spaces open in seasons the calendar lacks: {', '.join(sorted(unknown))}")
+    return SeasonalSpaces(frozenset(spaces["provinces"]), frozenset(codes.index(c) for c in spaces["open_in"]))
+
+
 def _check(variant: Variant) -> None:
     for edge in variant.owner_edges:
         a, b = sorted(edge.between)
@@ -191,6 +206,9 @@ def _check(variant: Variant) -> None:
                 variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
             raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
                              f"between provinces, or names a province that is no supply centre")
+    for p in variant.seasonal.provinces if variant.seasonal else ():
+        if p not in variant.board.provinces:
+            raise ValueError(f"seasonal space {p} is not on the board")
     for a, b in sorted(variant.weak_straits):
         if b not in variant.board.neighbours(a):
             raise ValueError(f"the strait {a}-{b} is no border between provinces")

@@ -25,6 +25,8 @@ WORDS: Mapping[Why, str] = {
     Why.NOT_YOUR_UNIT: "the unit in {0:province} belongs to {1:power}, not to you",
     Why.IMMOBILE_DUMMY: "the units of {0:power}, which nobody plays, may only hold, support or convoy",
     Why.FROZEN_FLEET: "{0:province} is frozen this month: a fleet there must stand",
+    Why.SHUT_THIS_SEASON: "{0:province} is impassable this season: no unit enters it or supports into it",
+    Why.TRAPPED: "{0:province} is impassable this season: the unit there is trapped and may only hold",
     Why.FROZEN_ARMY: "{0:province} is frozen: an army may leave it only overland",
     Why.FROZEN_LANDING: "{0:province} is frozen this month: no army lands from there",
     Why.FROZEN_EMBARKING: "{0:province} is frozen this month: nobody embarks there",

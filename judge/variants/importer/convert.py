@@ -27,7 +27,14 @@ RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS":
               "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
               "NO_DRAW": "no_draw",
               # a game setting more than a map rule: the game's ftf_press (judge.games.press)
-              "FTF_PRESS": "ftf_press"}
+              "FTF_PRESS": "ftf_press",
+              # a unit in a seasonal space that shuts stays, holding (judge.engine.seasonal)
+              "HIBERNATE": "hibernate",
+              # dummies that become vassals (judge.engine.vassals)
+              "VASSAL_DUMMIES": "vassal_dummies"}
+# RULE flags that bring others with them, as DPjudge's Rules page has them (VASSAL_DUMMIES: its
+# dummies are in civil disorder and build by the judge; TEAM_VICTORY is the vassal hook's own part)
+RULES_BROUGHT = {"VASSAL_DUMMIES": ("CD_DUMMIES", "CD_BUILDS")}
 
 
 def army_forbidden(written: str) -> bool:
@@ -176,6 +183,16 @@ def calendar(data: MapData) -> dict[str, Any]:
     return cal
 
 
+def _seasonal(data: MapData, seasons: list[dict]) -> dict[str, list[str]]:
+    """The seasonal spaces as variant.json has them; DPjudge's IN SPRING names the season."""
+    codes = {s["name"].upper(): s["code"] for s in seasons}
+    open_in = {w for _, ws in data.seasonal.values() for w in ws}
+    if len({tuple(ws) for _, ws in data.seasonal.values()}) > 1 or not open_in <= set(codes):
+        data.need(f"spaces open in different seasons, or in seasons the calendar lacks ({', '.join(sorted(open_in))})")
+    return {"provinces": sorted(base(a) for a in data.seasonal),
+            "open_in": sorted(codes[w] for w in open_in if w in codes)}
+
+
 def _code(title: str, seasons: list[dict]) -> str:
     taken = {s["code"] for s in seasons}
     letters = re.sub(r"[^A-Z]", "", title.upper())
@@ -289,7 +306,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         powers.append(entry)
     # DPjudge's rules know a win only by the victory count: no short game's "most centres" at a limit
     hooks = ["win_by_count_only"]
-    for r in data.rules:
+    rules = [*data.rules, *(b for r in data.rules for b in RULES_BROUGHT.get(r, ()) if b not in data.rules)]
+    for r in rules:
         if r in RULE_HOOKS:
             hooks.append(RULE_HOOKS[r])
         else:
@@ -320,6 +338,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         out["ports"] = ports
     if data.dummies:
         out["dummy_powers"] = list(data.dummies)
+    if data.seasonal:   # spaces shut but in some seasons (Loeb9's Arctic Ocean, sea in Spring)
+        out["seasonal_spaces"] = _seasonal(data, out["calendar"]["seasons"])
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}
