@@ -16,9 +16,9 @@ from pathlib import Path
 
 TERRAINS = ("COAST", "LAND", "WATER", "PORT", "SHUT")
 # Home-centre prefixes DPjudge gives meanings the judge has no rule for.
+# (`*`, a partisan site, is kept in `PowerData.partisan_sites`: judge/engine/partisans.py)
 HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)",
-              "*": "partisan build sites (*X)", "@": "alternative home centres (@X)",
-              "~": "hidden builds (~X)"}
+              "@": "alternative home centres (@X)", "~": "hidden builds (~X)"}
 # Directives that are about running games on DPjudge's web site, not about the board or rules.
 IGNORED = {"TEXTONLY", "FLAGS", "FLAG", "ROTATE", "NOTIFY", "DESC", "DESCRIPTION", "NAME"}
 
@@ -49,6 +49,7 @@ class PowerData:
     homes: list[str] = field(default_factory=list)
     owns: list[str] | None = None
     units: list[tuple[str, str]] = field(default_factory=list)   # (A|F, location)
+    partisan_sites: list[str] = field(default_factory=list)      # *X: build sites while some homes are lost
 
 
 @dataclass
@@ -193,6 +194,7 @@ class _Reader:
             p = self.current(line)
             if head != "INHABITS" or not hasattr(p, "_inhabited"):
                 p.homes = []
+                p.partisan_sites = []   # (DPjudge: these lines replace partisan sites too)
                 p._inhabited = True  # type: ignore[attr-defined]
             self.homes(p, words[1:])
             return
@@ -360,6 +362,8 @@ class _Reader:
         for given in centres:
             if given.startswith("-"):
                 c = given[1:].lower()
+                if c in p.partisan_sites:
+                    p.partisan_sites.remove(c)
                 if c in p.homes:
                     p.homes.remove(c)
                     if c not in d.unowned:
@@ -367,12 +371,17 @@ class _Reader:
                 continue
             marks = re.match(r"[&+*@~]*", given).group(0)
             for mark in marks:
-                d.need(HOME_MARKS[mark])
+                if mark != "*":
+                    d.need(HOME_MARKS[mark])
             c = re.sub(r"\(.*\)$", "", given[len(marks):]).lower()
             if c == "sc":
                 continue  # "&SC": a claim to be made later, not a place
-            if "+" in marks or "*" in marks:
-                continue  # a build site that is not a centre: the judge has no such thing
+            if "*" in marks and "+" not in marks:
+                if c not in p.partisan_sites:
+                    p.partisan_sites.append(c)
+                continue
+            if "+" in marks:
+                continue  # a factory: a build site that is not a centre, which the judge has no rule for
             if c not in p.homes:
                 p.homes.append(c)
 
