@@ -11,14 +11,17 @@ to several recipients (a notice's copies): the mail is built once and each furth
 with its own To, Message-ID and Reply-To lines, the bytes building it would give (where a header
 is not the plain one-line text that makes this sure, that copy is built whole). Given a game's
 `Models`, a notice's first copy is made from the bytes of another notice of that game (the courier's
-nine notices of a phase: each reader's own text) with its own Subject and text put in, where both texts
-are plain 7-bit lines, which the email package writes out as they are.
+nine notices of a phase: each reader's own text) with its own Subject and text put in, where both
+texts are encoded alike by the email package's own choice (7bit, quoted-printable or base64) and
+written out in ASCII lines.
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from email.contentmanager import _encode_text     # set_content's own choice of encoding, and the encoding
 from email.message import EmailMessage, Message
 
 import sqlite_utils
@@ -162,25 +165,29 @@ def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy, subjects: tu
 def _rewritten(config: Config, model: Model, copy: Copy, rendered: Rendered) -> bytes | None:
     """The copy of another text (`rendered`) made from a model's bytes: its own header lines and
     Subject, and its text in place of the model's; None where that cannot be sure (then built whole)."""
-    old, new = _seven_bit(model.rendered.body), _seven_bit(rendered.body)
-    if old is None or new is None or (model.part is not None and model.part.boundary.encode() in new):
+    old, new = _written_body(model.rendered.body), _written_body(rendered.body)
+    if old is None or new is None or old[0] != new[0]:      # (its Content-Transfer-Encoding line differs)
+        return None
+    if model.part is not None and model.part.boundary.encode() in new[1]:    # (as SharedPart.head refuses)
         return None
     raw = _spliced(config, (model.copy, model.raw), copy, (model.rendered.subject, rendered.subject))
     if raw is None:
         return None
     tail = b"" if model.part is None else b"\r\n"      # the text ends the mail, or the head before the part
-    at = len(raw) - len(tail) - len(old)
-    if raw[at - 4:at] != b"\r\n\r\n" or raw[at:len(raw) - len(tail)] != old:
+    at = len(raw) - len(tail) - len(old[1])
+    if raw[at - 4:at] != b"\r\n\r\n" or raw[at:len(raw) - len(tail)] != old[1]:
         return None
-    return raw[:at] + new + tail
+    return raw[:at] + new[1] + tail
 
 
-def _seven_bit(text: str) -> bytes | None:
-    """The text as the email package writes a plain text body out in 7 bits (ASCII lines no longer
-    than the policy's line: set_content's choice), or None for a text it would encode otherwise."""
-    if not text.isascii():
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _written_body(text: str) -> tuple[str, bytes] | None:
+    """(its Content-Transfer-Encoding, the bytes) of a text body as `message` builds and the generator
+    writes it: set_content's own choice and encoding (7bit, quoted-printable or base64: ASCII, written
+    out line by line with CRLF); None for 8bit, which the generator may write otherwise."""
+    cte, payload = _encode_text(text, "utf-8", None, SMTP)
+    if cte == "8bit" or not payload.isascii():
         return None
-    lines = text.encode("ascii").splitlines()
-    if max((len(line) for line in lines), default=0) > (SMTP.max_line_length or 0):
-        return None
-    return b"\r\n".join(lines) + b"\r\n"
+    return cte, _LINE_END.sub("\r\n", payload).encode("ascii")     # (Generator._write_lines)
