@@ -49,7 +49,7 @@ from .deadline_calendar import deadline_file
 from ..words.fog_mail import picture_powers
 from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
-from .shared_part import SharedPicture
+from .shared_part import PaintedPart, SharedPicture
 from ..screening.tokens import ReplyTokens
 from ...storage.db import durable, synchronous
 
@@ -59,7 +59,7 @@ RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 PictureKey = tuple[str, str, object, frozenset[str] | None]    # (game, kind, phase, the powers it shows)
 Paint = tuple[str, Callable[[], bytes]]         # (file name, the painting: a picklable judge.pictures.jobs job)
-Painting = tuple[str, Future[bytes]]          # (file name, the picture being painted)
+Painting = tuple[str, Future[SharedPicture]]          # (file name, the picture being painted)
 Drawn = dict[PictureKey, Picture | Painting | None]       # the run's pictures, drawn or being drawn
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
@@ -81,7 +81,7 @@ POOL_FROM = 8
 
 
 class Painter(Protocol):
-    def submit(self, fn: Callable[[], bytes], /) -> Future[bytes]: ...
+    def submit(self, fn: Callable[[], SharedPicture], /) -> Future[SharedPicture]: ...
 
 
 def _default_render() -> RenderNotice:
@@ -280,9 +280,9 @@ class Courier:
             return None
         drawing = drawn[key]
         if isinstance(drawing, tuple):
-            name, painting = drawing
+            _, painting = drawing
             try:
-                drawing = drawn[key] = SharedPicture(name, painting.result())
+                drawing = drawn[key] = painting.result()
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawing = drawn[key] = None
@@ -305,7 +305,7 @@ class Courier:
                     drawn[key] = None
                 else:
                     name, job = paint
-                    drawn[key] = (name, painter.submit(job)) if painter else SharedPicture(name, job())
+                    drawn[key] = (name, painter.submit(PaintedPart(name, job))) if painter else PaintedPart(name, job)()
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None

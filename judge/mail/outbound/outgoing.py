@@ -87,13 +87,13 @@ class Models:
 
     def __init__(self, date: float | None = None) -> None:
         self.date = time.time() if date is None else date
-        self._built: dict[int | None, Model] = {}
+        self._built: dict[str | None, Model] = {}
 
     def like(self, shared: SharedPart | None) -> Model | None:
-        return self._built.get(None if shared is None else id(shared))
+        return self._built.get(None if shared is None else shared.id)
 
     def keep(self, shared: SharedPart | None, model: Model) -> None:
-        self._built.setdefault(None if shared is None else id(shared), model)
+        self._built.setdefault(None if shared is None else shared.id, model)
 
 
 def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, copies: Sequence[Copy], *,
