@@ -17,6 +17,7 @@ written out in ASCII lines.
 """
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Sequence
@@ -79,6 +80,11 @@ class Model:
     rendered: Rendered
     raw: bytes
     part: SharedPart | None
+
+    @functools.cached_property
+    def body(self) -> tuple[str, bytes] | None:
+        """Its text as written in it (`_written_body`), worked out once for the game's other notices."""
+        return _written_body(self.rendered.body)
 
 
 class Models:
@@ -165,7 +171,7 @@ def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy, subjects: tu
 def _rewritten(config: Config, model: Model, copy: Copy, rendered: Rendered) -> bytes | None:
     """The copy of another text (`rendered`) made from a model's bytes: its own header lines and
     Subject, and its text in place of the model's; None where that cannot be sure (then built whole)."""
-    old, new = _written_body(model.rendered.body), _written_body(rendered.body)
+    old, new = model.body, _written_body(rendered.body)
     if old is None or new is None or old[0] != new[0]:      # (its Content-Transfer-Encoding line differs)
         return None
     if model.part is not None and model.part.boundary.encode() in new[1]:    # (as SharedPart.head refuses)
