@@ -22,7 +22,8 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email.contentmanager import _encode_text     # set_content's own choice of encoding, and the encoding
+# set_content's own choice of encoding, and the encoding (private: not in typeshed's stubs)
+from email.contentmanager import _encode_text  # type: ignore[attr-defined]
 from email.message import EmailMessage, Message
 
 import sqlite_utils
