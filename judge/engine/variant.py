@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .cape import Borders
 from .owner_edges import OwnerEdge
+from .seasonal import SeasonalSpaces
+from .straits import Straits
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -30,6 +34,8 @@ class Power:
     starting_units: tuple[tuple[UnitKind, Location], ...]
     # Centres owned at the start when they are not the home centres (DPjudge's OWNS: the Shift maps).
     starting_centres: tuple[str, ...] | None = None
+    # Build sites that are no centres, counting only while some home centres are lost (DPjudge's *X: partisans.py)
+    partisan_sites: tuple[str, ...] = ()
 
     @property
     def owned_at_start(self) -> tuple[str, ...]:
@@ -64,6 +70,12 @@ class Variant:
     new_homes_in: int | None = None
     # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
     dummies: frozenset[str] = frozenset()
+    # Spaces open only in some seasons, shut the rest of the year (DPjudge's IN SPRING: WATER ARC: Loeb9)
+    seasonal: SeasonalSpaces | None = None
+    # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
+    weak_straits: Straits = frozenset()
+    # Borders a move crosses at half strength, (from, to) (DPjudge's *XXX: 1900's Cape; judge/engine/cape.py)
+    half_strength_borders: Borders = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -72,7 +84,7 @@ class Variant:
                 return p
         raise KeyError(power_id)
 
-    @property
+    @cached_property     # (asked for once a power a phase and more: made once a variant)
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
 
@@ -136,6 +148,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
             colour=p.get("colour", "#888888"), home_centres=tuple(p["home_centres"]),
             starting_units=tuple(parse_unit(u) for u in p["starting_units"]),
             starting_centres=tuple(p["starting_centres"]) if "starting_centres" in p else None,
+            partisan_sites=tuple(p.get("partisan_sites", ())),
         )
         for p in data["powers"] if p["id"] not in absent  # off the board: no units, their centres neutral
     )
@@ -157,6 +170,9 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
+        seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
+        weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
+        half_strength_borders=frozenset((a, b) for a, b in data.get("half_strength_borders", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -173,6 +189,17 @@ def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tup
     return before, after
 
 
+def _seasonal(spaces: dict[str, list[str]] | None, seasons: tuple[Season, ...]) -> SeasonalSpaces | None:
+    """`{"provinces": [...], "open_in": [season codes]}`: spaces shut but in those seasons."""
+    if not spaces:
+        return None
+    codes = [s.code for s in seasons]
+    unknown = set(spaces["open_in"]) - set(codes)
+    if unknown:
+        raise ValueError(f"seasonal spaces open in seasons the calendar lacks: {', '.join(sorted(unknown))}")
+    return SeasonalSpaces(frozenset(spaces["provinces"]), frozenset(codes.index(c) for c in spaces["open_in"]))
+
+
 def _check(variant: Variant) -> None:
     for edge in variant.owner_edges:
         a, b = sorted(edge.between)
@@ -180,6 +207,15 @@ def _check(variant: Variant) -> None:
                 variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
             raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
                              f"between provinces, or names a province that is no supply centre")
+    for p in variant.seasonal.provinces if variant.seasonal else ():
+        if p not in variant.board.provinces:
+            raise ValueError(f"seasonal space {p} is not on the board")
+    for a, b in sorted(variant.weak_straits):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the strait {a}-{b} is no border between provinces")
+    for a, b in sorted(variant.half_strength_borders):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the half-strength border {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
@@ -190,6 +226,9 @@ def _check(variant: Variant) -> None:
         for c in power.home_centres:
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"home centre {c} of {power.name} is not a supply centre")
+        for c in power.partisan_sites:
+            if c not in variant.board.provinces or variant.board.provinces[c].supply_centre:
+                raise ValueError(f"{power.name}'s partisan site {c} is no province, or is a supply centre")
         for c in power.starting_centres or ():
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"{power.name} owns {c} at the start, which is not a supply centre")

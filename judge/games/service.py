@@ -21,7 +21,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -29,7 +29,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..engine import load_variant, notation
+from ..engine import load_variant, notation, vassals
 from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
@@ -44,7 +44,7 @@ from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
-from ..storage.db import transaction, write_statement
+from ..storage.db import synchronous as sync_level, transaction, write_statement
 from ..storage.files import fingerprint
 from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists, game_files, game_path,
                     open_game, open_judge, sound, stale_game_files)
@@ -313,9 +313,10 @@ class GameService:
             self._trim(self.keep_open)
 
     @contextmanager
-    def _write(self, name: str) -> Iterator[GameFile]:
-        """One transaction in the game file, then the index row."""
-        with self._game(name) as db:
+    def _write(self, name: str, synchronous: str | None = None) -> Iterator[GameFile]:
+        """One transaction in the game file, then the index row. `synchronous`: the commit's sync level
+        if not the file's own FULL (within a batch's transaction, the batch's)."""
+        with self._game(name) as db, (sync_level(db, synchronous) if synchronous else nullcontext()):
             written = getattr(self._local, "written", None) if getattr(self._local, "batch", False) else None
             if written is not None and not db.conn.in_transaction:
                 db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
@@ -600,7 +601,10 @@ class GameService:
         with self._write(name) as gf:
             if already_handled(gf, source):
                 return replace(confirmation(gf, power), repeated=True)
-            players.check_playing(gf, power, account)
+            # a vassal's orders come from its overlord's player (judge.engine.vassals)
+            started = gf.current()
+            acting = (vassals.overlord(started.position, power) if started is not None else None) or power
+            players.check_playing(gf, acting, account)
             row = _current(gf)
             if received is not None:    # the results mail that could have told the sender of this phase
                 too_late(gf, row, received, account or gf.powers()[power].account)
@@ -610,9 +614,24 @@ class GameService:
             kept = [item for i, item in enumerate(items) if i not in refused]
             if kept or not refused:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
-                players.returned(gf, power, self.clock())
+                players.returned(gf, acting, self.clock())
                 master.reschedule(gf, self.clock())
             return replace(confirmation(gf, power), refused=refused)
+
+    def order_powers(self, name: str, power: str, items: Sequence[Any]) -> list[str]:
+        """For each of these orders `power`'s player wrote, the power it is for: a vassal of `power`
+        where it orders the vassal's unit or builds in its home (judge.engine.vassals), else `power`."""
+        with self._read(name) as gf:
+            position = _current(gf).position
+            return [vassals.carried_by(gf.variant, position, power.upper(), order) if order is not None
+                    else power.upper() for order in map(order_of, items)]
+
+    def vassals(self, name: str) -> dict[str, str]:
+        """Each vassal in the game now and the power that controls it (judge.engine.vassals); none
+        before the game starts."""
+        with self._read(name) as gf:
+            row = gf.current()
+            return dict(row.position.vassals or {}) if row is not None else {}
 
     def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
                     source: str | None = None) -> str:
@@ -1080,8 +1099,11 @@ class GameService:
                     for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
                                            " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
 
-    def mark_notices_queued(self, name: str, ids: Sequence[str]) -> None:
-        with self._write(name) as gf:
+    def mark_notices_queued(self, name: str, ids: Sequence[str], *, durable: bool = True) -> None:
+        """`durable=False`: the mark's commit waits for the file's next sync (the courier's, after the
+        outbox's own synced commit: a mark lost to a power cut only queues the notice again under the
+        same Message-ID, which the outbox ignores)."""
+        with self._write(name, synchronous=None if durable else "NORMAL") as gf:
             gf.db.conn.executemany("UPDATE notices SET queued_at = ? WHERE id = ? AND queued_at IS NULL",
                               [(iso(self.clock()), i) for i in ids])
 

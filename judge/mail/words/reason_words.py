@@ -25,6 +25,8 @@ WORDS: Mapping[Why, str] = {
     Why.NOT_YOUR_UNIT: "the unit in {0:province} belongs to {1:power}, not to you",
     Why.IMMOBILE_DUMMY: "the units of {0:power}, which nobody plays, may only hold, support or convoy",
     Why.FROZEN_FLEET: "{0:province} is frozen this month: a fleet there must stand",
+    Why.SHUT_THIS_SEASON: "{0:province} is impassable this season: no unit enters it or supports into it",
+    Why.TRAPPED: "{0:province} is impassable this season: the unit there is trapped and may only hold",
     Why.FROZEN_ARMY: "{0:province} is frozen: an army may leave it only overland",
     Why.FROZEN_LANDING: "{0:province} is frozen this month: no army lands from there",
     Why.FROZEN_EMBARKING: "{0:province} is frozen this month: nobody embarks there",
@@ -50,6 +52,8 @@ WORDS: Mapping[Why, str] = {
     Why.CANNOT_REACH_COAST: "{0:unit} cannot reach the {1:coast} of {2:province}",
     Why.ONLY_FLEETS_AT_SEA_CONVOY: "only a fleet at sea can convoy",
     Why.BORDER_NEEDS_CENTRES: "only the owner of {rest:centres} may cross from {0:province} to {1:province}",
+    Why.NO_SUPPORT_ACROSS_STRAIT: "no unit supports across the strait from {0:province} to {1:province}",
+    Why.NO_SUPPORT_ROUND_THE_CAPE: "no unit supports round the Cape from {0:province} to {1:province}",
     Why.NO_ARMY_TO_CONVOY: "there is no army in {0:province} to convoy",
     Why.CONVOY_NOT_COASTAL: "an army can only be convoyed from one coastal province to another",
     Why.CONVOY_GOES_NOWHERE: "the convoyed move goes nowhere",
@@ -93,6 +97,10 @@ WORDS: Mapping[Why, str] = {
                                 "so it is disbanded",
     Why.CANNOT_RETREAT_THERE: "{0:unit} cannot retreat to {1:province}; it may retreat to {rest:places}",
     Why.RETREAT_CLASH: "another unit also retreated to {0:province}; both are disbanded",
+    Why.GAVE_WAY_ACROSS_STRAIT: "another unit also retreated to {0:province}; this one, crossing a strait, "
+                                "is disbanded",
+    Why.GAVE_WAY_ROUND_THE_CAPE: "another unit also retreated to {0:province}; this one, going round the Cape, "
+                                 "is disbanded",
     Why.NO_ADJUSTMENTS: "you have no builds or removals this year",
     Why.NO_BUILDS_TO_WAIVE: "no builds left to waive",
     Why.BUILDS_NOT_REMOVALS: "you have builds this year, not removals",

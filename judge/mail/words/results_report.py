@@ -14,7 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...engine.notation import parse_order
+from ...engine.geography import Location
 from ...engine.outcomes import Reason
+from ...engine.seasonal import shut_now
+from ...engine.strengths import counted_here
 from ...engine.variant import Variant
 from ...language.render import describe
 from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
@@ -57,7 +60,7 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
     that the closing paragraph would then say again. Under `fog` no strengths are told: the
     supports behind them may be out of the reader's sight."""
     units = units_at(result["outcomes"])
-    found = None if fog else phase_contests(result)
+    found = None if fog or not counted_here(variant) else phase_contests(result)
     # a unit whose order could not be carried out holds: the judge's hold is listed after it
     refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
                if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
@@ -119,6 +122,10 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "centre_rows": centre_rows,
         "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
                       for p in variant.power_ids if position["centres"].get(p)],
+        # the vassals each power controls (the Vassal map: judge.engine.vassals), overlords in order
+        "vassals": [(variant.power(lord).name, [variant.power(v).name for v in variant.power_ids
+                                                if position.get("vassals", {}).get(v) == lord])
+                    for lord in variant.power_ids if lord in position.get("vassals", {}).values()],
         "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres
                           if c not in owned and c in seen),
         "builds": [(variant.power(p).name, n["builds"]) for p, n in due.items() if n["builds"]],
@@ -138,6 +145,7 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
         "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
+        "trapped": _trapped(variant, position, payload.get("next_phase")),
         # each power's digest of the orders it was played with (judge.games.digests); a results
         # notice written before digests existed has none
         # who stands where after the phase (under fog, what the reader sees), the reader's powers first
@@ -156,6 +164,22 @@ def standing(variant: Variant, position: Mapping[str, Any],
     return [(variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
                                            key=lambda words: words.partition(" in ")[2]))
             for p in order if position["units"].get(p)]
+
+
+def _trapped(variant: Variant, position: Mapping[str, Any], next_phase: str | None) -> dict[str, list[str]] | None:
+    """The seasonal spaces shut in the next phase (Loeb9's Arctic Ocean in Fall), and the units
+    standing in them, trapped (DPjudge's HIBERNATE): None on a board without, or when none is shut."""
+    if variant.seasonal is None or not next_phase:
+        return None
+    try:
+        shut = shut_now(variant, variant.calendar.parse(next_phase))
+    except ValueError:      # (a game over: no next phase)
+        return None
+    if not shut:
+        return None
+    units = [unit_words(variant, u, p) for p in variant.power_ids for u in position["units"].get(p, ())
+             if Location.parse(u.partition(" ")[2].lower()).province in shut]
+    return {"spaces": sorted(variant.board.province(s).name for s in shut), "units": units}
 
 
 def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 TERRAINS = ("COAST", "LAND", "WATER", "PORT", "SHUT")
 # Home-centre prefixes DPjudge gives meanings the judge has no rule for.
+# (`*`, a partisan site, is kept in `PowerData.partisan_sites`: judge/engine/partisans.py)
 HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)",
-              "*": "partisan build sites (*X)", "@": "alternative home centres (@X)",
-              "~": "hidden builds (~X)"}
+              "@": "alternative home centres (@X)", "~": "hidden builds (~X)"}
 # Directives that are about running games on DPjudge's web site, not about the board or rules.
 IGNORED = {"TEXTONLY", "FLAGS", "FLAG", "ROTATE", "NOTIFY", "DESC", "DESCRIPTION", "NAME"}
 
@@ -49,6 +49,7 @@ class PowerData:
     homes: list[str] = field(default_factory=list)
     owns: list[str] | None = None
     units: list[tuple[str, str]] = field(default_factory=list)   # (A|F, location)
+    partisan_sites: list[str] = field(default_factory=list)      # *X: build sites while some homes are lost
 
 
 @dataclass
@@ -64,6 +65,8 @@ class MapData:
     unplayed: list[str] = field(default_factory=list)
     new_homes: int | None = None                                  # NEWHOMES year: homes become the centres owned
     dummies: list[str] = field(default_factory=list)              # powers nobody plays (DUMMY)
+    # IN SEASON: WATER XXX over a SHUT XXX: the space's terrain while open, and the seasons it is open
+    seasonal: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
     renamed: list[str] = field(default_factory=list)              # what the import changed, and why
     files: list[str] = field(default_factory=list)
@@ -81,7 +84,22 @@ def read_map(path: str | Path, search: tuple[Path, ...] = ()) -> MapData:
     """Read a `.map` file and everything it uses (looked up beside it, then in `search`)."""
     data = MapData()
     _Reader(data, (Path(path).parent, *map(Path, search))).read(Path(path).name)
+    _open_seasonal_spaces(data)
     return data
+
+
+def _open_seasonal_spaces(data: MapData) -> None:
+    """A space shut but in some seasons gets the terrain it has while open (its borders are those of
+    that terrain); the seasons are kept in `seasonal` for the converter. Any other change by season
+    is a need."""
+    for abbr, (kind, seasons) in list(data.seasonal.items()):
+        line = data.terrain.get(abbr)
+        if line is None or line.kind != "SHUT":
+            del data.seasonal[abbr]
+            data.need(f"map changes during play (IN/FROM): IN {' '.join(seasons)}: {kind} {abbr.upper()} "
+                      f"over a space that is not SHUT")
+            continue
+        line.kind = kind
 
 
 class _Reader:
@@ -144,7 +162,7 @@ class _Reader:
             return
         if head in ("IN", "FROM"):
             if ":" in line:
-                d.need(f"map changes during play (IN/FROM): {line}")
+                self.in_season(line)
             else:
                 self.dynamic = not (head == "FROM" and words[1:2] == ["START"])
                 d.need(f"map changes during play (IN/FROM): {line}")
@@ -176,6 +194,7 @@ class _Reader:
             p = self.current(line)
             if head != "INHABITS" or not hasattr(p, "_inhabited"):
                 p.homes = []
+                p.partisan_sites = []   # (DPjudge: these lines replace partisan sites too)
                 p._inhabited = True  # type: ignore[attr-defined]
             self.homes(p, words[1:])
             return
@@ -262,6 +281,19 @@ class _Reader:
             return
         d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
 
+    def in_season(self, line: str) -> None:
+        """`IN SPRING: WATER ARC`: a terrain the space has in one season (Loeb9's Arctic Ocean). Only
+        a season's name alone and a bare terrain line are read; anything else is a need."""
+        when, _, what = line.partition(":")
+        season, change = when.split()[1:], what.split()
+        if (when.split()[0].upper() == "IN" and len(season) == 1 and season[0].isalpha()
+                and len(change) == 2 and change[0].upper() in ("WATER", "COAST", "LAND", "PORT")):
+            kind, seasons = self.data.seasonal.get(change[1].lower(), (change[0].upper(), []))
+            if kind == change[0].upper():
+                self.data.seasonal[change[1].lower()] = (kind, seasons + [season[0].upper()])
+                return
+        self.data.need(f"map changes during play (IN/FROM): {line}")
+
     def drop(self, abbr: str) -> None:
         d = self.data
         gone = {k for k in set(d.places) | set(d.terrain) if k == abbr or ("/" not in abbr and base(k) == abbr)}
@@ -330,6 +362,8 @@ class _Reader:
         for given in centres:
             if given.startswith("-"):
                 c = given[1:].lower()
+                if c in p.partisan_sites:
+                    p.partisan_sites.remove(c)
                 if c in p.homes:
                     p.homes.remove(c)
                     if c not in d.unowned:
@@ -337,12 +371,17 @@ class _Reader:
                 continue
             marks = re.match(r"[&+*@~]*", given).group(0)
             for mark in marks:
-                d.need(HOME_MARKS[mark])
+                if mark != "*":
+                    d.need(HOME_MARKS[mark])
             c = re.sub(r"\(.*\)$", "", given[len(marks):]).lower()
             if c == "sc":
                 continue  # "&SC": a claim to be made later, not a place
-            if "+" in marks or "*" in marks:
-                continue  # a build site that is not a centre: the judge has no such thing
+            if "*" in marks and "+" not in marks:
+                if c not in p.partisan_sites:
+                    p.partisan_sites.append(c)
+                continue
+            if "+" in marks:
+                continue  # a factory: a build site that is not a centre, which the judge has no rule for
             if c not in p.homes:
                 p.homes.append(c)
 
