@@ -90,6 +90,12 @@ def _state(gf: GameFile, viewer: str | None) -> GameState:
     )
 
 
+def _data_version(db: sqlite_utils.Database) -> int:
+    """SQLite's count of the commits other connections made to the file, as this connection sees it."""
+    version: int = db.conn.execute("PRAGMA data_version").fetchone()[0]
+    return version
+
+
 def _items(n: int) -> str:
     """The first n items of each row of a JSON array of arrays (json_each's `value`), as columns."""
     return ", ".join(f"json_extract(value, '$[{i}]')" for i in range(n))
@@ -158,13 +164,24 @@ class GameService:
         if not getattr(self._local, "batch", False):
             return None
         snapshots: dict[int, Snapshot] = self._local.snapshots
-        return snapshots.setdefault(id(db.conn), Snapshot())
+        snapshot = snapshots.get(id(db.conn))
+        if snapshot is None:
+            snapshot = snapshots[id(db.conn)] = Snapshot(_data_version(db))     # before its first read
+        return snapshot
 
     def _forget(self, db: sqlite_utils.Database) -> None:
-        """What was read of the file no longer holds (a rollback, or a transaction begun: another
-        process may have written it since)."""
+        """What was read of the file no longer holds (a rollback)."""
         snapshots: dict[int, Snapshot] = getattr(self._local, "snapshots", {})
         snapshots.pop(id(db.conn), None)
+
+    def _forget_if_written_elsewhere(self, db: sqlite_utils.Database) -> None:
+        """The mail's transaction in the file has just begun (its write lock held): what was read before
+        still holds unless another connection committed to the file since the snapshot began, which
+        SQLite's data_version tells. Kept, the mail's reads before its orders (the board they are read
+        on, who owes what) are not made again in the transaction (bench/backlog.py)."""
+        snapshot = getattr(self._local, "snapshots", {}).get(id(db.conn))
+        if snapshot is not None and snapshot.version != _data_version(db):
+            self._forget(db)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -320,7 +337,7 @@ class GameService:
             if written is not None and not db.conn.in_transaction:
                 db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
                 written[game_path(self.data, name)] = (db, None)   # ended with the batch, whatever happens
-                self._forget(db)
+                self._forget_if_written_elsewhere(db)
             try:
                 with transaction(db):                        # (in a batch: a savepoint within it)
                     gf = self._file(db)
