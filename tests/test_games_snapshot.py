@@ -32,3 +32,19 @@ def test_what_the_mail_read_is_kept_when_nobody_else_wrote(tmp_path):
         db.conn.set_trace_callback(read.append)
         submit(svc, "alpha", "RUSSIA", "A War - Ukr")
     assert not [s for s in read if s.startswith("SELECT") and "FROM powers" in s], read
+
+
+def test_a_power_is_confirmed_once_a_mail_until_the_file_or_the_readers_zone_changes(tmp_path):
+    svc, _ = service(tmp_path)
+    seven_player_game(svc, "alpha")
+    with svc.batch():       # one mail: stored orders, the reply's lines, its summary
+        stored = submit(svc, "alpha", "RUSSIA", "A War - Ukr")
+        asked = svc.confirmation("alpha", "RUSSIA")
+        assert asked is svc.confirmation("alpha", "RUSSIA") and asked.orders == stored.orders
+        svc.accounts.set_time_zone("p-russia", "Asia/Tokyo")     # SET ZONE in the same mail
+        told = svc.confirmation("alpha", "RUSSIA")
+        shown = told.deadline["shown"].values()
+        assert told.deadline != asked.deadline and any("JST" in t or "+09" in t for t in shown)
+        again = submit(svc, "alpha", "RUSSIA", "A Mos - StP")      # the file written again
+        assert svc.confirmation("alpha", "RUSSIA").orders == again.orders != told.orders
+    assert svc.units_without_orders("alpha", "RUSSIA") == svc.confirmation("alpha", "RUSSIA").units_without_orders

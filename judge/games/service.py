@@ -51,8 +51,8 @@ from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists,
 from .trouble import GameDamaged
 from . import later_orders
 from .order_store import items_of, store_orders
-from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
-                          too_late)
+from .submissions import (already_handled, clear_orders, confirmation, confirmed, foreign_unit, not_dislodged,
+                          order_of, too_late)
 
 Checkpoint = Callable[[str], None]
 
@@ -629,7 +629,7 @@ class GameService:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
                 players.returned(gf, power, self.clock())
                 master.reschedule(gf, self.clock())
-            return replace(confirmation(gf, power), refused=refused)
+            return replace(confirmed(gf, power), refused=refused)
 
     def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
                     source: str | None = None) -> str:
@@ -650,7 +650,17 @@ class GameService:
         with self._read(name) as gf:
             if gf.current() is None:
                 raise GameError(f"{name} has not started")
-            return confirmation(gf, power.upper(), viewer)
+            return confirmed(gf, power.upper(), viewer)
+
+    def units_without_orders(self, name: str, power: str) -> tuple[str, ...]:
+        """The power's units that need an order and have none ("A PAR"): the confirmation's own list,
+        without the rest of it (the dispatcher asks before reading each order mail's orders)."""
+        power = power.upper()
+        with self._read(name) as gf:
+            row = gf.phase_now()
+            if power not in gf.powers():
+                raise KeyError(power)
+            return processing.owed(gf, row, power).units
 
     def clear_orders(self, name: str, power: str, *, account: str | None = None,
                      source: str | None = None) -> Confirmation:
@@ -661,7 +671,7 @@ class GameService:
             players.check_playing(gf, power, account)
             clear_orders(gf, _current(gf), power, self.clock(), source)
             master.reschedule(gf, self.clock())
-            return confirmation(gf, power)
+            return confirmed(gf, power)
 
     def set_wait(self, name: str, power: str, wait: bool = True, *, account: str | None = None) -> None:
         """Ask the game to wait for this power's further orders, or stop asking (the deadline still holds)."""
