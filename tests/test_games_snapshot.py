@@ -47,4 +47,6 @@ def test_a_power_is_confirmed_once_a_mail_until_the_file_or_the_readers_zone_cha
         assert told.deadline != asked.deadline and any("JST" in t or "+09" in t for t in shown)
         again = submit(svc, "alpha", "RUSSIA", "A Mos - StP")      # the file written again
         assert svc.confirmation("alpha", "RUSSIA").orders == again.orders != told.orders
+        # the player as the viewer, or nobody named (the player then): the same answer, made once
+        assert svc.confirmation("alpha", "RUSSIA", viewer="p-russia") is svc.confirmation("alpha", "RUSSIA")
     assert svc.units_without_orders("alpha", "RUSSIA") == svc.confirmation("alpha", "RUSSIA").units_without_orders

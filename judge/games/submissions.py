@@ -163,9 +163,9 @@ def confirmed(gf: GameFile, power: str, viewer: str | None = None) -> Confirmati
     """`confirmation`, made once per snapshot of the file (until it is written) and time zone it is
     told in: an order mail asks for it three times once its orders are stored (the store's answer,
     the reply's line for the orders, the reply's summary of the power: bench/backlog.py)."""
-    reader = viewer if viewer is not None else gf.powers()[power].account
-    made: Confirmation = gf.worked_out(("confirmation", power, viewer, gf.zone_of(reader)),
-                                       lambda: confirmation(gf, power, viewer))
+    reader = viewer if viewer is not None else gf.powers()[power].account     # (the power's player, by default)
+    made: Confirmation = gf.worked_out(("confirmation", power, reader, gf.zone_of(reader)),
+                                       lambda: confirmation(gf, power, reader))
     return made
 
 
