@@ -45,6 +45,8 @@ def test_a_power_is_confirmed_once_a_mail_until_the_file_or_the_readers_zone_cha
         told = svc.confirmation("alpha", "RUSSIA")
         shown = told.deadline["shown"].values()
         assert told.deadline != asked.deadline and any("JST" in t or "+09" in t for t in shown)
+        # the game's state, made once for nobody in particular, shows the deadline in a viewer's zone too
+        assert svc.status("alpha", viewer="p-russia").deadline == told.deadline != svc.status("alpha").deadline
         again = submit(svc, "alpha", "RUSSIA", "A Mos - StP")      # the file written again
         assert svc.confirmation("alpha", "RUSSIA").orders == again.orders != told.orders
         # the player as the viewer, or nobody named (the player then): the same answer, made once

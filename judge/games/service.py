@@ -66,7 +66,18 @@ def _current(gf: GameFile) -> PhaseRow:
 
 
 def _state(gf: GameFile, viewer: str | None) -> GameState:
-    """The game as it stands (GameService.status); the deadline shown in the game's zone and `viewer`'s."""
+    """The game as it stands (GameService.status); the deadline shown in the game's zone and `viewer`'s.
+    Made once per snapshot of the file for nobody in particular (the index row's copy, written on every
+    mail that writes the game, and the reply's status are the same but for the deadline's zones)."""
+    state: GameState = gf.worked_out("state", lambda: _state_now(gf))
+    cur = gf.current()
+    if viewer is None or cur is None:
+        return state
+    return replace(state, deadline=gf.times(cur.deadline, viewer))
+
+
+def _state_now(gf: GameFile) -> GameState:
+    """`_state` for nobody in particular: the deadline in the game's zone alone."""
     row = gf.row()
     cur = gf.current()
     powers = gf.powers()
@@ -76,7 +87,7 @@ def _state(gf: GameFile, viewer: str | None) -> GameState:
         name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
         master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
         phase_name=gf.phase_name(cur.position) if cur else None,
-        deadline=gf.times(cur.deadline, viewer) if cur else None,
+        deadline=gf.times(cur.deadline, None) if cur else None,
         position=notation.position_to_json(gf.variant, cur.position) if cur else None,
         next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
         result=json.loads(row["result"]) if row["result"] else None,
