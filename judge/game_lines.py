@@ -4,7 +4,6 @@ code. Also the options every games command takes. Plain Python: no area imported
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 # A JSON object. (No `typing` here: importing it is a tenth of `judge status`'s own time.)
@@ -22,7 +21,10 @@ def common_options(p: argparse.ArgumentParser) -> None:
 
 def printed(args: argparse.Namespace, value: object, text: str) -> int:
     """`value` as JSON with --json, else `text`; exit status 0."""
-    print(json.dumps(value, indent=2, sort_keys=True) if args.json else text)
+    if args.json:
+        import json     # (only here: `judge list` without --json never needs it)
+        text = json.dumps(value, indent=2, sort_keys=True)
+    print(text)
     return 0
 
 

@@ -69,6 +69,8 @@ def test_the_index_says_what_the_game_files_say(case, tmp_path, capsys):
             by_the_games_layer(capsys, "list", data, as_json=as_json)
         for game in games:
             assert index_look.state_of(data, game) is not None
+            # the state as JSON, built field by field for speed, is what the dataclass's own deep copy says
+            assert svc.status(game).to_json() == asdict(svc.status(game))
             assert said(capsys, "status", game, "--data", str(data), *flag) == \
                 by_the_games_layer(capsys, "status", data, as_json=as_json, game=game)
 

@@ -135,8 +135,14 @@ class GameState:
     powers: Mapping[str, PowerState]
 
     def to_json(self) -> dict[str, Any]:
-        """The answer as JSON (`judge status --json`)."""
-        return dataclasses.asdict(self)
+        """The answer as JSON (`judge status --json`). Built field by field, not by dataclasses.asdict:
+        the index row's copy of it is made on every mail that writes a game, and asdict's deep copy of
+        the position was an eighth of such a mail's CPU (bench/backlog.py). The JSON fields are the
+        answer's own (each made for it), so they are shared, not copied."""
+        answer = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        answer["powers"] = {power: {f.name: getattr(seat, f.name) for f in dataclasses.fields(seat)}
+                            for power, seat in self.powers.items()}
+        return answer
 
 
 @dataclass(frozen=True)

@@ -59,11 +59,13 @@ class Snapshot:
     snapshot, shared by the operations of one mail on one connection (GameService.batch), answers all
     but the first read of each. It holds while the connection's `total_changes` is what it was when
     read: any write it does not know (raw SQL, sqlite-utils) empties it; GameFile's own writes drop
-    only what they change. After a rollback, or once the mail's transaction begins (another process
-    may have written the file before), the service starts a new one (GameService._forget)."""
-    __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs", "worked")
+    only what they change. After a rollback the service starts a new one (GameService._forget); once
+    the mail's transaction begins, too, unless `version` (SQLite's data_version when the snapshot
+    began: it counts other connections' commits) says no other process has written the file since."""
+    __slots__ = ("changes", "row", "powers", "phases", "orders", "texts", "queries", "needs", "worked", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, version: int | None = None) -> None:
+        self.version = version
         self.reset(-1)
 
     def reset(self, changes: int) -> None:

@@ -51,8 +51,8 @@ from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists,
 from .trouble import GameDamaged
 from . import later_orders
 from .order_store import items_of, store_orders
-from .submissions import (already_handled, clear_orders, confirmation, foreign_unit, not_dislodged, order_of,
-                          too_late)
+from .submissions import (already_handled, clear_orders, confirmation, confirmed, foreign_unit, not_dislodged,
+                          order_of, too_late)
 
 Checkpoint = Callable[[str], None]
 
@@ -66,7 +66,18 @@ def _current(gf: GameFile) -> PhaseRow:
 
 
 def _state(gf: GameFile, viewer: str | None) -> GameState:
-    """The game as it stands (GameService.status); the deadline shown in the game's zone and `viewer`'s."""
+    """The game as it stands (GameService.status); the deadline shown in the game's zone and `viewer`'s.
+    Made once per snapshot of the file for nobody in particular (the index row's copy, written on every
+    mail that writes the game, and the reply's status are the same but for the deadline's zones)."""
+    state: GameState = gf.worked_out("state", lambda: _state_now(gf))
+    cur = gf.current()
+    if viewer is None or cur is None:
+        return state
+    return replace(state, deadline=gf.times(cur.deadline, viewer))
+
+
+def _state_now(gf: GameFile) -> GameState:
+    """`_state` for nobody in particular: the deadline in the game's zone alone."""
     row = gf.row()
     cur = gf.current()
     powers = gf.powers()
@@ -76,7 +87,7 @@ def _state(gf: GameFile, viewer: str | None) -> GameState:
         name=row["name"], variant=row["variant"], rules=row["edition"], status=row["status"],
         master=row["master"], masters=tuple(gf.masters()), phase=cur.phase if cur else None,
         phase_name=gf.phase_name(cur.position) if cur else None,
-        deadline=gf.times(cur.deadline, viewer) if cur else None,
+        deadline=gf.times(cur.deadline, None) if cur else None,
         position=notation.position_to_json(gf.variant, cur.position) if cur else None,
         next_event_at=row["next_event_at"], settings=gf.settings.to_json(),
         result=json.loads(row["result"]) if row["result"] else None,
@@ -88,6 +99,12 @@ def _state(gf: GameFile, viewer: str | None) -> GameState:
                               excuses_used=pr.excuses_used)
                 for p, pr in powers.items()},
     )
+
+
+def _data_version(db: sqlite_utils.Database) -> int:
+    """SQLite's count of the commits other connections made to the file, as this connection sees it."""
+    version: int = db.conn.execute("PRAGMA data_version").fetchone()[0]
+    return version
 
 
 def _items(n: int) -> str:
@@ -158,13 +175,24 @@ class GameService:
         if not getattr(self._local, "batch", False):
             return None
         snapshots: dict[int, Snapshot] = self._local.snapshots
-        return snapshots.setdefault(id(db.conn), Snapshot())
+        snapshot = snapshots.get(id(db.conn))
+        if snapshot is None:
+            snapshot = snapshots[id(db.conn)] = Snapshot(_data_version(db))     # before its first read
+        return snapshot
 
     def _forget(self, db: sqlite_utils.Database) -> None:
-        """What was read of the file no longer holds (a rollback, or a transaction begun: another
-        process may have written it since)."""
+        """What was read of the file no longer holds (a rollback)."""
         snapshots: dict[int, Snapshot] = getattr(self._local, "snapshots", {})
         snapshots.pop(id(db.conn), None)
+
+    def _forget_if_written_elsewhere(self, db: sqlite_utils.Database) -> None:
+        """The mail's transaction in the file has just begun (its write lock held): what was read before
+        still holds unless another connection committed to the file since the snapshot began, which
+        SQLite's data_version tells. Kept, the mail's reads before its orders (the board they are read
+        on, who owes what) are not made again in the transaction (bench/backlog.py)."""
+        snapshot = getattr(self._local, "snapshots", {}).get(id(db.conn))
+        if snapshot is not None and snapshot.version != _data_version(db):
+            self._forget(db)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -321,7 +349,7 @@ class GameService:
             if written is not None and not db.conn.in_transaction:
                 db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
                 written[game_path(self.data, name)] = (db, None)   # ended with the batch, whatever happens
-                self._forget(db)
+                self._forget_if_written_elsewhere(db)
             try:
                 with transaction(db):                        # (in a batch: a savepoint within it)
                     gf = self._file(db)
@@ -616,7 +644,7 @@ class GameService:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
                 players.returned(gf, acting, self.clock())
                 master.reschedule(gf, self.clock())
-            return replace(confirmation(gf, power), refused=refused)
+            return replace(confirmed(gf, power), refused=refused)
 
     def order_powers(self, name: str, power: str, items: Sequence[Any]) -> list[str]:
         """For each of these orders `power`'s player wrote, the power it is for: a vassal of `power`
@@ -652,7 +680,17 @@ class GameService:
         with self._read(name) as gf:
             if gf.current() is None:
                 raise GameError(f"{name} has not started")
-            return confirmation(gf, power.upper(), viewer)
+            return confirmed(gf, power.upper(), viewer)
+
+    def units_without_orders(self, name: str, power: str) -> tuple[str, ...]:
+        """The power's units that need an order and have none ("A PAR"): the confirmation's own list,
+        without the rest of it (the dispatcher asks before reading each order mail's orders)."""
+        power = power.upper()
+        with self._read(name) as gf:
+            row = gf.phase_now()
+            if power not in gf.powers():
+                raise KeyError(power)
+            return processing.owed(gf, row, power).units
 
     def clear_orders(self, name: str, power: str, *, account: str | None = None,
                      source: str | None = None) -> Confirmation:
@@ -663,7 +701,7 @@ class GameService:
             players.check_playing(gf, power, account)
             clear_orders(gf, _current(gf), power, self.clock(), source)
             master.reschedule(gf, self.clock())
-            return confirmation(gf, power)
+            return confirmed(gf, power)
 
     def set_wait(self, name: str, power: str, wait: bool = True, *, account: str | None = None) -> None:
         """Ask the game to wait for this power's further orders, or stop asking (the deadline still holds)."""

@@ -11,6 +11,7 @@ The index row in judge.sqlite is a cache of the game file, repaired by `GameInde
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -311,7 +312,10 @@ GAME_MIGRATIONS = [_game_v1, _game_v2, _game_v3, _game_v4, _game_v5, _game_v6, _
 GAME_SCHEMA = Schema(GAME_COMPONENT, GAME_MIGRATIONS, current=_game_current)
 
 
+@functools.lru_cache(maxsize=4096)
 def game_path(data: Path, name: str) -> Path:
+    """The game's file. Kept for the games used last: an order mail asks for its game's path ten
+    times, and making a Path is most of that (bench/backlog.py); a bad name still raises each time."""
     return Path(data) / "games" / f"{check_game_name(name)}.sqlite"
 
 

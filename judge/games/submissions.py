@@ -160,6 +160,16 @@ def already_handled(gf: GameFile, source: str | None) -> bool:
         [source, source, source]).fetchone() is not None
 
 
+def confirmed(gf: GameFile, power: str, viewer: str | None = None) -> Confirmation:
+    """`confirmation`, made once per snapshot of the file (until it is written) and time zone it is
+    told in: an order mail asks for it three times once its orders are stored (the store's answer,
+    the reply's line for the orders, the reply's summary of the power: bench/backlog.py)."""
+    reader = viewer if viewer is not None else gf.powers()[power].account     # (the power's player, by default)
+    made: Confirmation = gf.worked_out(("confirmation", power, reader, gf.zone_of(reader)),
+                                       lambda: confirmation(gf, power, reader))
+    return made
+
+
 def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirmation:
     """What the player is told after sending orders: the orders now standing, what cannot be carried
     out as things stand, and what the power still owes before it is "in" (processing.owed: the one

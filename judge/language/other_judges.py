@@ -75,6 +75,11 @@ def _compact(text: str) -> str:
 
 # every spelling without its spaces, the longest first: `SET NO MINOR PRESS` before `SET NO ...`
 _SPELLINGS = sorted(((_compact(s), w) for w in WORDS for s in w.said), key=lambda p: -len(p[0]))
+# the same, by their first letter: a line is looked up among those alone (every line of every mail is
+# read here, and most are orders that start with none of them)
+_BY_FIRST: dict[str, list[tuple[str, Word]]] = {}
+for _spelling, _word in _SPELLINGS:
+    _BY_FIRST.setdefault(_spelling[:1], []).append((_spelling, _word))
 
 
 def _consumed(words: list[str], spelling: str) -> int | None:
@@ -96,7 +101,7 @@ def read(line: str) -> Reading | None:
     if not words:
         return None
     first = words[0].lower()
-    for spelling, word in _SPELLINGS:
+    for spelling, word in _BY_FIRST.get(first[:1], ()):
         if not spelling.startswith(first):
             continue
         n = _consumed(words, spelling)

@@ -238,7 +238,7 @@ class Dispatch:
     def _unordered(self, game: str, power: str | None) -> frozenset[str] | None:
         """The provinces of `power`'s units with no order stored yet ("A PAR" -> "par"), or None."""
         try:
-            units = self.service.confirmation(game, power).units_without_orders if power else None
+            units = self.service.units_without_orders(game, power) if power else None
         except (GameError, NoSuchGame, KeyError):   # the examples then come from every unit
             return None
         return None if units is None else frozenset(u.partition(" ")[2].partition("/")[0].lower() for u in units)
