@@ -33,8 +33,8 @@ from ..engine import load_variant, notation
 from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import (access, audience, deadlines, diaries, exchange, export, forming, master, players, press, processing,
-               records, standby, takeovers, trouble, votes)
+from . import (access, audience, deadlines, diaries, exchange, export, forming, hidden_builds, master, players, press,
+               processing, records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryEntry, ExchangeState, GameState,
                       ListedGame, NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState,
@@ -1195,6 +1195,11 @@ class GameService:
         with self._read(name) as gf:
             powers = tuple(p for p, row in gf.powers().items() if row.account == account)
             return gf.row()["name"], powers, account in gf.masters()
+
+    def without_hidden_builds(self, name: str, position: Position, power: str | None) -> Position:
+        """`position` without the units built hidden that `power` may not see yet (judge.games.hidden_builds)."""
+        with self._read(name) as gf:
+            return hidden_builds.in_file(gf.variant, gf.db, power).board(position)
 
     def position_now(self, name: str) -> tuple[Position, bool]:
         """The current phase's position as the engine's value (decoded once per state of the game file,

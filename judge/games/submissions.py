@@ -16,7 +16,8 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome
 from ..engine.phase import Need
 from ..engine.position import Position
-from . import fog, later_orders, processing
+from ..engine.phase import check_orders
+from . import fog, hidden_builds, later_orders, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time, shown
 from .digests import orders_digest
@@ -174,6 +175,11 @@ def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirm
     problems = [p for p in gf.problems(row.seq) if p.power == power]
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
+    position = row.position
+    veil = hidden_builds.in_file(gf.variant, gf.db, power)
+    if veil:    # hidden builds: checked as if they were not there, lest a reply tell they are
+        position = veil.board(row.position)
+        problems = [p for p in check_orders(gf.variant, position, {power: mine}, gf.rules) if p.power == power]
     need = processing.needs(gf, row.position).get(power)
     owed = processing.owed(gf, row, power)
     told = {p.order: _problem(p) for p in problems}
@@ -184,7 +190,7 @@ def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirm
         owed_orders=tuple(told.get(p.order, {**_problem(p), "why": None, "args": []}) for p in owed.refused),
         all_in=not owed, plays=_plays(gf, row, reader),
         deadline=gf.times(row.deadline, reader),
-        warnings=_warnings(gf, row.position, power, mine, problems),
+        warnings=_warnings(gf, position, power, mine, problems),
         digest=orders_digest(gf.name, row.phase, power, mine), later=tuple(later_orders.waiting(gf, power)))
 
 
