@@ -16,8 +16,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.calendar import PhaseKind
-from ..engine.outcomes import Why
+from ..engine.orders import Order
+from ..engine.outcomes import Outcome, Why
+from ..engine.phase import check_orders
 from ..engine.position import Position
+from ..engine.rules import Rules
 from ..engine.variant import Variant
 from .answers import GameState, PlayedPhase
 
@@ -71,15 +74,25 @@ def unrevealed(variant: Variant, played: Iterable[Sequence[Mapping[str, Any]]]) 
     return {p: frozenset(us) for p, us in found.items()}
 
 
-def in_file(variant: Variant, db: Any, power: str | None) -> Veil:
-    """The hidden builds not yet revealed in a game file (its phases played and kept), as `power`
-    may not read them (None: as nobody may); an empty veil for a variant without hidden builds."""
+def in_file(variant: Variant, db: Any) -> dict[str, frozenset[str]]:
+    """The hidden builds not yet revealed in a game file (its phases played and kept); none for a
+    variant without hidden builds (its file not read)."""
     if not any(m.hidden for m in variant.build_marks):
-        return Veil({})
-    played = [tuple(json.loads(r[0])["results"]) for r in db.execute(
+        return {}
+    return unrevealed(variant, [tuple(json.loads(r[0])["results"]) for r in db.execute(
         "SELECT result FROM phases WHERE processed_at IS NOT NULL AND rolled_back = 0 AND result IS NOT NULL"
-        " ORDER BY seq")]
-    return Veil(unrevealed(variant, played), frozenset({power}) if power else frozenset())
+        " ORDER BY seq")])
+
+
+def problems_seen(variant: Variant, position: Position, units: Mapping[str, frozenset[str]], power: str,
+                  mine: Sequence[Order], rules: Rules, problems: Sequence[Outcome]) -> list[Outcome]:
+    """What of this power's orders cannot be carried out, as it may be told: with units built hidden
+    from it, checked on the board without them (a support of one is void to it, as of an empty
+    province), lest the reply or its being "in" tell they are there. `problems`: as things are."""
+    veil = Veil(units, frozenset({power}))
+    if not veil:
+        return [p for p in problems if p.power == power]
+    return [p for p in check_orders(variant, veil.board(position), {power: mine}, rules) if p.power == power]
 
 
 def played(rows: Iterable[PlayedPhase]) -> list[tuple[Mapping[str, Any], ...]]:

@@ -1199,7 +1199,8 @@ class GameService:
     def without_hidden_builds(self, name: str, position: Position, power: str | None) -> Position:
         """`position` without the units built hidden that `power` may not see yet (judge.games.hidden_builds)."""
         with self._read(name) as gf:
-            return hidden_builds.in_file(gf.variant, gf.db, power).board(position)
+            units = hidden_builds.in_file(gf.variant, gf.db)
+            return hidden_builds.Veil(units, frozenset({power}) if power else frozenset()).board(position)
 
     def position_now(self, name: str) -> tuple[Position, bool]:
         """The current phase's position as the engine's value (decoded once per state of the game file,
