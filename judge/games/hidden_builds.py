@@ -47,6 +47,8 @@ class Veil:
 
     def board(self, position: Position) -> Position:
         """The engine's position without the hidden units: what the reader's orders are checked on."""
+        if not self:
+            return position
         return position.with_(units=tuple(u for u in position.units if not self._hides(u.power, str(u))))
 
     def position(self, pos: Mapping[str, Any]) -> dict[str, Any]:
