@@ -62,10 +62,13 @@ def test_zeus_played_by_mail_with_the_usa_building_hidden(tmp_path):
             assert "Build army New York built (hidden: the other powers see it once the next movement is played)" \
                 in text, power
             assert "USA: army in Hawaii, army in New York and fleet in Washington." in text
+            assert "Built hidden" not in text
         for power in players:
             if power != "USA":
                 text = results(power, "Winter 1939 Adjustment")
                 assert "Build army Hawaii built" in text and "USA: army in Hawaii and fleet in Washington." in text
+                assert "Built hidden, where and of what kind told when the next movement phase is played: USA 1 unit." \
+                    in text
                 assert "Build army New York" not in text and "army in New York" not in text, power
                 digests = text.split("Digests of the orders")[1].split("Next:")[0]
                 assert "Britain " in digests and "USA" not in digests        # a few builds' digest is guessed

@@ -45,7 +45,8 @@ def _veiled(service: GameService, notice: Notice, status: GameState) -> Notice:
     payload = {**notice.payload, "results": [veil.result(r) for r in notice.payload.get("results", ())],
                "position": veil.position(notice.payload["position"]),
                # a digest of a few builds is found by trying them all: not the hiding power's
-               "digests": {p: d for p, d in notice.payload.get("digests", {}).items() if p not in hiders}}
+               "digests": {p: d for p, d in notice.payload.get("digests", {}).items() if p not in hiders},
+               "hidden_builds": {p: len(veil.units[p]) for p in sorted(hiders)}}     # how many, as DPjudge tells
     return dataclasses.replace(notice, payload=payload)
 
 
