@@ -182,6 +182,8 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
     free = buildable_sites(variant, position, power)
     full = alternative_homes.fills_a_group(alternative_homes.groups(variant, power, position.phase, free),
                                            [u.location.province for u in built], loc.province)
+    if full is not None and full.sites == {full.alternative}:    # nothing free that it could stand in for
+        raise Rejected(Why.ALTERNATIVE_WITHOUT_SITE, full.alternative)
     if full is not None:
         raise Rejected(Why.ALTERNATIVE_GROUP_FULL, full.alternative,
                        *sorted(full.sites - {full.alternative}))

@@ -117,6 +117,8 @@ WORDS: Mapping[Why, str] = {
     Why.BUILT_FOR_DUMMY: "built by the variant's rule for a power nobody plays",
     Why.ALTERNATIVE_GROUP_FULL:
         "{0:province} is a build site only in place of {rest:either}: you may not build in them all",
+    Why.ALTERNATIVE_WITHOUT_SITE:
+        "{0:province} is a build site only in place of a free home centre, and none it may stand in for is free",
     Why.BUILT_HIDDEN: "hidden: the other powers see it once the next movement is played",
 }
 
