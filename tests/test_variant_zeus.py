@@ -4,7 +4,7 @@ alternative home centre (judge.engine.alternative_homes) whose Winter 1939 build
 California, are hidden (judge.games.hidden_builds).
 
 Thinking as Britain wanting to know where the USA built: its results mail, HISTORY, the board's
-picture, the digests, PREVIEW, EXPORT, and what its own orders' confirmations say (a support of the
+picture, the digests, PREVIEW, EXPORT, an observer's copy, and what its own orders' confirmations say (a support of the
 hidden army, read and checked, and whether Britain is then "in") must not tell it, until the Spring
 1940 moves are played; the USA's own mail and the master's say it all along."""
 from judge.engine import load_variant
@@ -29,7 +29,8 @@ def test_zeus_played_by_mail_with_the_usa_building_hidden(tmp_path):
                                                                *lines])).split())
 
     def results(power: str, phase: str) -> str:
-        [got] = [m for m in table.to(address(power)) if str(m["Subject"]) == f"{GAME}: {phase} results"]
+        who = address(power) if power in variant.power_ids else f"{power}@dip.test"
+        [got] = [m for m in table.to(who) if str(m["Subject"]) == f"{GAME}: {phase} results"]
         return " ".join(got.get_body(("plain",)).get_content().split())
 
     try:
@@ -51,6 +52,8 @@ def test_zeus_played_by_mail_with_the_usa_building_hidden(tmp_path):
         assert "Build army California: California is a build site only in place of New York" in reply
         assert "USA is in" in say("USA", "Build A Nyo", "Build A Haw", "Build F Was")
         say("BRITAIN", "Build A Can", "Build F Lon")
+        reply = table.send("watcher@dip.test", f"REGISTER watcher watcher-Secret9\nOBSERVE {GAME} watcher-Secret9")
+        assert f"you now observe {GAME}" in reply, reply
         assert f"{GAME} W1939A: processed" in table.send("gm@dip.test", f"SIGNON M{GAME} gm-Secret9\nPROCESS")
         assert "A NYO" in service.status(GAME).position["units"]["USA"]
 
@@ -63,15 +66,15 @@ def test_zeus_played_by_mail_with_the_usa_building_hidden(tmp_path):
                 in text, power
             assert "USA: army in Hawaii, army in New York and fleet in Washington." in text
             assert "Built hidden" not in text
-        for power in players:
+        for power in [*players, "watcher"]:
             if power != "USA":
                 text = results(power, "Winter 1939 Adjustment")
                 assert "Build army Hawaii built" in text and "USA: army in Hawaii and fleet in Washington." in text
                 assert "Built hidden, where and of what kind told when the next movement phase is played: USA 1 unit." \
                     in text
                 assert "Build army New York" not in text and "army in New York" not in text, power
-                digests = text.split("Digests of the orders")[1].split("Next:")[0]
-                assert "Britain " in digests and "USA" not in digests        # a few builds' digest is guessed
+                digests = text.split("Next:")[0].partition("Digests of the orders")[2]
+                assert "USA" not in digests        # a digest of a few builds is found by trying them all
         assert "BUILD A NYO" in say("USA", "HISTORY gzeus")
         history = say("BRITAIN", "HISTORY gzeus")
         assert "USA BUILD A HAW ok" in history and "NYO" not in history

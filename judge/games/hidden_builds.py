@@ -30,7 +30,7 @@ HIDDEN = Why.BUILT_HIDDEN.value
 @dataclass(frozen=True)
 class Veil:
     """The hidden builds not yet revealed (power -> units as a position writes them, `A NYO`), and
-    the powers whose own they may be shown to (None: nobody's)."""
+    the powers whose own they may be shown to (empty: nobody's)."""
     units: Mapping[str, frozenset[str]]
     readers: frozenset[str] = frozenset()
 
