@@ -20,6 +20,9 @@ from judge.mail.words.textlayout import WIDTH
 from mailjudge import MailJudge, mail
 from notice_games import play_all
 
+# the games of the `notices` fixture below take seconds to play: one worker plays them once for all its tests
+pytestmark = pytest.mark.xdist_group("mail_replies")
+
 DATA = Path(__file__).parent / "data" / "mail" / "replies"
 REACH = json.loads((DATA / "reach.json").read_text())["cases"]
 STANDARD = load_variant("standard")

@@ -17,6 +17,8 @@ from judge.engine.calendar import PhaseKind
 from judge.engine.geography import Location, UnitKind
 from judge.engine.notation import order_text, position_from_json
 from judge.engine.orders import Build, Disband, Hold, Move, Retreat, SupportHold, UnitRef
+from judge.engine.seasonal import shut_now
+from judge.engine.straits import crosses
 from test_games_helpers import accounts, service
 
 PLAYS = json.loads((Path(__file__).parent / "data" / "variants" / "play.json").read_text(encoding="utf-8"))["plays"]
@@ -29,14 +31,21 @@ def random_orders(variant, position, power, rng):
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
         out = []
+        shut = shut_now(variant, position.phase)   # (Loeb9's Arctic Ocean in Fall: nobody in, nobody out)
         for u in position.units_of(power):
+            if u.location.province in shut:
+                out.append(Hold(ref(u)))
+                continue
             if u.kind is UnitKind.ARMY:
                 steps = [Location(p) for p in sorted(board.army_neighbours(u.location.province))
                          if board.can_stand(UnitKind.ARMY, Location(p))]
             else:
                 steps = sorted(board.fleet_neighbours(u.location), key=str)
+            steps = [s for s in steps if s.province not in shut]
             friends = [o for o in position.units if o.location.province in board.neighbours(u.location.province)
-                       and board.can_reach_province(u.kind, u.location, o.location.province)]
+                       and board.can_reach_province(u.kind, u.location, o.location.province)
+                       and o.location.province not in shut
+                       and not crosses(variant.weak_straits, u.location.province, o.location.province)]
             roll = rng.random()
             if steps and roll < 0.6:
                 out.append(Move(ref(u), rng.choice(steps)))

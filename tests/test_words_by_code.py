@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,17 +22,18 @@ WORD_HELPERS = "when|left|power|adjective|place|phase_name|names|units_of|fail"
 TEMPLATE_COMPARISON = re.compile(rf"\b(?:{WORD_HELPERS})\([^(){{}}]*\)\s*[!=]=|[!=]=\s*(?:{WORD_HELPERS})\(")
 
 
-def word_functions() -> set[str]:
+@cache     # (parsing the words modules is most of each test's cost: done once for all of judge/'s files)
+def word_functions() -> frozenset[str]:
     names = set()
     for path in WORDS_MODULES:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None \
                     and ast.unparse(node.returns).strip("'\"") == "str":
                 names.add(node.name)
-    return names
+    return frozenset(names)
 
 
-def rendered(node: ast.expr, functions: set[str]) -> bool:
+def rendered(node: ast.expr, functions: frozenset[str]) -> bool:
     if isinstance(node, ast.Call):
         f = node.func
         return (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "") in functions
@@ -40,7 +42,7 @@ def rendered(node: ast.expr, functions: set[str]) -> bool:
     return False
 
 
-def comparisons_of_words(source: str, functions: set[str]) -> list[int]:
+def comparisons_of_words(source: str, functions: frozenset[str]) -> list[int]:
     """Lines of `source` comparing (==, !=, in, not in) a words function's result or a table's words."""
     return [node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Compare)
             and any(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops)

@@ -35,6 +35,7 @@ from .plain_map import PlainMap, retreat_options
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .rules import Rules, SupportCoast
+from .seasonal import shut_now
 from .variant import Variant
 
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
@@ -72,7 +73,8 @@ class PlainOrders:
 def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                      rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult | None:
     """The phase's result, or None when it is not an everyday one (the general engine's then)."""
-    if variant.frozen is not None or army_fleet.HOOK in variant.hooks or variant.owner_edges:
+    if variant.frozen is not None or army_fleet.HOOK in variant.hooks or variant.owner_edges \
+            or variant.weak_straits or shut_now(variant, position.phase):
         return None
     read = read_plain(variant.board.plain, position, orders)
     if read is None or not convoys_are_plain(variant.board, position, rules, read):

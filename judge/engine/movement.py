@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import cast
 
-from . import army_fleet, dummies
+from . import army_fleet, dummies, straits
 from .convoy_routes import route_exists
 from .fast_movement import adjudicate_plain, in_disorder, is_dislodged, supports_given
 from .movement_orders import Entry, MovementOrders, Route, normalise
@@ -84,6 +84,9 @@ class MovementRules:
                     supports_of[target] = [p]
         # Two moves along one border in opposite directions: p -> the province of the other unit.
         self.opposite = {p: dest for p, dest in self.dest.items() if self.dest.get(dest) == p}
+        # Moves across a weak strait: by land, of no strength of their own (judge/engine/straits.py).
+        self.weak = frozenset(p for p, to in self.dest.items() if straits.crosses(variant.weak_straits, p, to)) \
+            if variant.weak_straits else frozenset()
 
     def settle_unopposed(self, r: Resolver[str]) -> None:
         """Settle at once the decisions nothing else can change: a move by land into an empty province
@@ -107,7 +110,8 @@ class MovementRules:
             if to not in entries:
                 if len(rivals) == 1:
                     answers[p] = True
-                elif p not in supported and all(entries[q].route is Route.LAND for q in rivals):
+                elif p not in supported and all(entries[q].route is Route.LAND and q not in self.weak
+                                                for q in rivals):
                     # strength 1 against rivals by land into an empty province: each prevents with 1 or more
                     answers[p] = False
             elif to not in self.dest and p not in supported:
@@ -196,6 +200,10 @@ class MovementRules:
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
         return supports_given(self.supports_of.get(p), self.entries, r, exclude_power)
 
+    def _own_strength(self, p: str, r: Resolver[str]) -> int:
+        """A move's strength before its supports: 1, or none by land across a weak strait."""
+        return straits.STRENGTH if p in self.weak and not self.by_convoy(p, r) else 1
+
     def hold_strength(self, province: str, r: Resolver[str]) -> int:
         if province not in self.entries:
             return 0
@@ -217,17 +225,18 @@ class MovementRules:
             return 0
         dest = self.dest[p]
         occupant = self.entries.get(dest)
+        own = self._own_strength(p, r) if self.weak else 1
         if occupant is None or (dest in self.dest and (p not in self.opposite or self.head_to_head(p, r) is None)
                                 and r.resolve(dest)):
-            return 1 + self._supports(p, r)
+            return own + self._supports(p, r)
         if occupant.power == self.entries[p].power:
             return 0  # a power cannot dislodge its own unit
         if self.variant.is_frozen(dest, self.position.phase):
             return 0  # nothing in the ice can be dislodged (a variant's frozen spaces)
-        return 1 + self._supports(p, r, exclude_power=occupant.power)
+        return own + self._supports(p, r, exclude_power=occupant.power)
 
     def defend_strength(self, p: str, r: Resolver[str]) -> int:
-        return 1 + self._supports(p, r)
+        return (self._own_strength(p, r) if self.weak else 1) + self._supports(p, r)
 
     def prevent_strength(self, p: str, r: Resolver[str]) -> int:
         if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
@@ -235,7 +244,15 @@ class MovementRules:
         h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None and r.resolve(h2h):
             return 0
-        return 1 + self._supports(p, r)
+        return (self._own_strength(p, r) if self.weak else 1) + self._supports(p, r)
+
+    def _contends(self, p: str, r: Resolver[str]) -> bool:
+        """Is the move from p in its destination at all (a path, not beaten coming the other way)? Asked
+        of a rival only by a move of no strength (a weak strait's), which a rival of no strength stops."""
+        if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
+            return False
+        h2h = self.head_to_head(p, r) if p in self.opposite else None
+        return h2h is None or not r.resolve(h2h)
 
     # -- the decisions ----------------------------------------------------------------
     def adjudicate(self, p: str, r: Resolver[str]) -> bool:
@@ -251,15 +268,18 @@ class MovementRules:
         if p in self.army_of and not r.resolve(self.army_of[p]):
             return False  # the army failed to land: the fleet may not leave it to drown
         attack = self.attack_strength(p, r)
-        if attack == 0:
+        if attack == 0 and (p not in self.weak or not self.has_path(p, r)):
             return False
+        # (a move across a weak strait may have no strength: it moves only where nothing stays or contends)
         h2h = self.head_to_head(p, r) if p in self.opposite else None
         if h2h is not None:
-            if attack <= self.defend_strength(h2h, r):
+            # (beaten, the unit coming the other way stays with 1: more than a weak strait's move of one support)
+            if attack <= max(self.defend_strength(h2h, r), 1):
                 return False
-        elif attack <= self.hold_strength(dest, r):
+        elif attack <= (hold := self.hold_strength(dest, r)) and (attack or hold):
             return False
-        return not any(q != p and attack <= self.prevent_strength(q, r) for q in self.moves_to.get(dest, ()))
+        return not any(q != p and attack <= self.prevent_strength(q, r) and (attack or self._contends(q, r))
+                       for q in self.moves_to.get(dest, ()))
 
     def _dislodged(self, p: str, r: Resolver[str]) -> bool:
         return is_dislodged(p, self.dest, self.moves_to, r)
@@ -294,8 +314,8 @@ class MovementRules:
             attacker = self.entries[q]
             if attacker.power == e.power or attacker.province == into or self._kept_by_convoy_rule(p, q, r):
                 continue
-            if self.has_path(q, r):
-                return q
+            if self.has_path(q, r) and not (q in self.weak and self._own_strength(q, r) + self._supports(q, r) == 0):
+                return q  # (a move across a weak strait with no support cuts nothing: straits.py)
         return None
 
     def backup(self, cycle: Sequence[str], r: Resolver[str]) -> None:
@@ -316,9 +336,17 @@ class MovementRules:
             # Szykman: the armies convoyed through the paradox neither move nor cut support.
             self.paradox_broken.update(o.army.location.province for o in fleets)
             return
-        for p in cycle:
-            if isinstance(self.entries[p].order, Move):
-                r.settle(p, True)  # circular movement (swaps by convoy included): everyone moves
+        moves = [p for p in cycle if isinstance(self.entries[p].order, Move)]
+        supports = [p for p in cycle if p in self.target_of]
+        if supports and any(p in self.weak for p in moves):
+            # A move across a weak strait cuts a support only if supported itself (straits.py): two such
+            # moves each supported by the unit the other attacks cut, or not, as the other's support is
+            # given. DPjudge cuts in the order it reads the orders; here the supports are all given.
+            for p in supports:
+                r.settle(p, True)
+            return
+        for p in moves:
+            r.settle(p, True)  # circular movement (swaps by convoy included): everyone moves
 
 
 def adjudicate_movement(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],

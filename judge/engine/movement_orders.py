@@ -29,8 +29,10 @@ from .orders import (
 )
 from .outcomes import Outcome, Reason, Why
 from .owner_edges import closed_to
+from .seasonal import shut_now
 from .position import Position, Unit
 from .rules import AdjacentConvoy, Rules, SupportCoast
+from .straits import crosses
 from .variant import Variant
 
 __all__ = ["Entry", "MovementOrders", "Route", "normalise"]
@@ -48,7 +50,8 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     with_af = army_fleet.enabled(variant)
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     # (a move of a unit that may not move is read closely, to be refused: judge.engine.dummies)
-    plain = not with_af and variant.frozen is None and not variant.owner_edges \
+    plain = not with_af and variant.frozen is None and not variant.owner_edges and not variant.weak_straits \
+        and not shut_now(variant, position.phase) \
         and not dummies.orders_move_immobile(variant, orders)
     by_province = position._by_province  # (the unit in each province: read for every order)
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
@@ -216,11 +219,16 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
 
     if isinstance(order, Hold):
         return unit, order if own is order.unit else Hold(own)
+    shut = shut_now(variant, position.phase)
+    if province in shut:
+        raise _Reject(Why.TRAPPED, province)
     if unit.kind is not UnitKind.ARMY and variant.is_frozen(province, position.phase):
         raise _Reject(Why.FROZEN_FLEET, province)
     if isinstance(order, Move):
         if dummies.immobile(variant, power):
             raise _Reject(Why.IMMOBILE_DUMMY, power)
+        if order.to.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, order.to.province)
         if not order.via_convoy:
             _check_owner_edge(variant, position, unit, order.to.province)
         return unit, _read_move(variant, unit, own, order)
@@ -230,7 +238,10 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTS_ITSELF)
         if not board.can_reach_province(unit.kind, unit.location, target.location.province):
             raise _Reject(Why.CANNOT_SUPPORT_HOLD_THERE, str(unit), target.location.province)
+        if target.location.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, target.location.province)
         _check_owner_edge(variant, position, unit, target.location.province)
+        _check_strait(variant, unit, target.location.province)
         return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
     if isinstance(order, SupportMove):
         target = _target_unit(variant, position, order.supported.location.province)
@@ -247,7 +258,10 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SUPPORTED_MOVE_GOES_NOWHERE)
         if not board.can_reach_province(unit.kind, unit.location, dest.province):
             raise _Reject(Why.CANNOT_SUPPORT_MOVE_THERE, str(unit), dest.province)
+        if dest.province in shut:
+            raise _Reject(Why.SHUT_THIS_SEASON, dest.province)
         _check_owner_edge(variant, position, unit, dest.province)
+        _check_strait(variant, unit, dest.province)
         if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
             dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
         if rules.support_coast is SupportCoast.IGNORED:
@@ -263,6 +277,12 @@ def _check_owner_edge(variant: Variant, position: Position, unit: Unit, there: s
         lacking = closed_to(variant.owner_edges, position, unit.power, unit.location.province, there)
         if lacking:
             raise _Reject(Why.BORDER_NEEDS_CENTRES, unit.location.province, there, *lacking)
+
+
+def _check_strait(variant: Variant, unit: Unit, there: str) -> None:
+    """No unit supports across a strait (Loeb9's weak straits: judge/engine/straits.py)."""
+    if crosses(variant.weak_straits, unit.location.province, there):
+        raise _Reject(Why.NO_SUPPORT_ACROSS_STRAIT, unit.location.province, there)
 
 
 def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:

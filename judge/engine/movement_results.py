@@ -15,6 +15,7 @@ from .geography import Location
 from .orders import Convoy, Move
 from .outcomes import Outcome, PhaseResult, Reason, Why
 from .owner_edges import closed_to
+from .seasonal import shut_now
 from .position import DislodgedUnit, Position, Unit
 from .resolver import Resolver
 from .variant import Variant
@@ -75,6 +76,7 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
     next_phase = variant.calendar.next_phase(position.phase)
 
     dislodged: list[DislodgedUnit] = []
+    shut = shut_now(variant, next_phase)  # (a retreat into a seasonal space shut then: none)
     for p, attacker in sorted(dislodged_by.items()):
         if p in stranded:
             continue  # the army was aboard its ferry, not at home
@@ -87,7 +89,7 @@ def movement_results(variant: Variant, position: Position, game: MovementRules, 
         if not (game.by_convoy(attacker, r) and game.rules.retreat_to_convoyed_attackers_origin):
             blocked.add(came_from)
         steps = [dst for dst in _steps(board, unit)
-                 if dst.province not in blocked and board.can_stand(unit.kind, dst)
+                 if dst.province not in blocked and dst.province not in shut and board.can_stand(unit.kind, dst)
                  and not closed_to(variant.owner_edges, position, unit.power, p, dst.province)]
         if with_af:
             occupant = {u.location.province: u for u in staying + arrived}

@@ -64,6 +64,8 @@ class Why(enum.Enum):
     NOT_YOUR_UNIT = "not_your_unit"  # (province, power)
     IMMOBILE_DUMMY = "immobile_dummy"  # (power): a dummy power's units may not move
     FROZEN_FLEET = "frozen_fleet"  # (province): a fleet in the ice must stand
+    SHUT_THIS_SEASON = "shut_this_season"  # (province): a seasonal space shut now (Loeb9's Arctic Ocean in Fall)
+    TRAPPED = "trapped"  # (province): a unit in a seasonal space shut now may only hold (HIBERNATE)
     FROZEN_ARMY = "frozen_army"  # (province): an army in the ice leaves only overland
     FROZEN_LANDING = "frozen_landing"  # (province)
     FROZEN_EMBARKING = "frozen_embarking"  # (province)
@@ -88,6 +90,7 @@ class Why(enum.Enum):
     CANNOT_REACH_COAST = "cannot_reach_coast"  # (unit, coast, province)
     ONLY_FLEETS_AT_SEA_CONVOY = "only_fleets_at_sea_convoy"
     BORDER_NEEDS_CENTRES = "border_needs_centres"  # (from, to, the centres the power lacks...): Imperial's Bosphorus
+    NO_SUPPORT_ACROSS_STRAIT = "no_support_across_strait"  # (from, to): Loeb9's weak straits
     NO_ARMY_TO_CONVOY = "no_army_to_convoy"  # (province)
     CONVOY_NOT_COASTAL = "convoy_not_coastal"
     CONVOY_GOES_NOWHERE = "convoy_goes_nowhere"
@@ -131,6 +134,7 @@ class Why(enum.Enum):
     NO_RETREAT_IN_DISORDER = "no_retreat_in_disorder"  # (unit)
     CANNOT_RETREAT_THERE = "cannot_retreat_there"  # (unit, province, location, ...): where it may go
     RETREAT_CLASH = "retreat_clash"  # (province): both units are disbanded
+    GAVE_WAY_ACROSS_STRAIT = "gave_way_across_strait"  # (province): another unit retreated there, not across it
     # -- adjustments
     NO_ADJUSTMENTS = "no_adjustments"
     NO_BUILDS_TO_WAIVE = "no_builds_to_waive"

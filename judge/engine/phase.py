@@ -13,6 +13,7 @@ from .orders import Order
 from .outcomes import Outcome, PhaseResult, Reason
 from .position import DislodgedUnit, Position
 from .retreat import adjudicate_retreats
+from .seasonal import close_spaces
 from .rules import DEFAULT, Rules
 from .variant import Variant
 
@@ -107,7 +108,7 @@ def process_phase(variant: Variant, position: Position, orders: Mapping[str, Seq
         if nxt.phase.kind is PhaseKind.MOVEMENT:
             break  # a movement phase with no units at all: nothing more to play
         nxt = step.position
-    return Turn(result, tuple(skipped), settle_new_homes(variant, nxt))
+    return Turn(result, tuple(skipped), close_spaces(variant, settle_new_homes(variant, nxt)))
 
 
 def _anyone_decides(variant: Variant, position: Position) -> bool:

@@ -1,14 +1,14 @@
 """Retreats: each dislodged unit retreats to a space it may reach, or is disbanded.
 
-Two retreats to one space: both units are disbanded. A unit without a valid
-retreat order is disbanded.
+Two retreats to one space: both units are disbanded (but one crossing a weak strait gives way to the
+other: judge/engine/straits.py). A unit without a valid retreat order is disbanded.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from . import army_fleet
+from . import army_fleet, straits
 from .geography import Location, UnitKind
 from .orders import Disband, Move, Order, Retreat, UnitRef
 from .outcomes import Outcome, PhaseResult, Reason, Rejected, Why
@@ -43,14 +43,19 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
         if province not in final:
             final[province] = (d.unit.power, Disband(UnitRef(d.unit.location, d.unit.kind)), None)
 
-    targets = Counter(o.to.province for _, o, _ in final.values() if isinstance(o, Retreat))
+    to = {p: o.to.province for p, (_, o, _) in final.items() if isinstance(o, Retreat)}
+    gave_way = straits.giving_way(variant.weak_straits, to)
+    targets = Counter(there for here, there in to.items() if here not in gave_way)
     units = list(position.units)
     for province, (power, normal, written) in sorted(final.items()):
         d = dislodged[province]
         shown = written if written is not None else normal
         by_judge = written is None
         if isinstance(normal, Retreat):
-            if targets[normal.to.province] > 1:
+            if province in gave_way:
+                outcomes.append(Outcome(power, shown, False, Reason.RETREAT_BOUNCED, Why.GAVE_WAY_ACROSS_STRAIT,
+                                        (normal.to.province,), (normal.to.province,)))
+            elif targets[normal.to.province] > 1:
                 outcomes.append(Outcome(power, shown, False, Reason.RETREAT_BOUNCED, Why.RETREAT_CLASH,
                                         (normal.to.province,), (normal.to.province,)))
             else:

@@ -15,6 +15,8 @@ from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .owner_edges import OwnerEdge
+from .seasonal import SeasonalSpaces
+from .straits import Straits
 
 if TYPE_CHECKING:  # position.py is imported where it is needed: it needs nothing from here
     from .position import Position
@@ -67,6 +69,10 @@ class Variant:
     dummies: frozenset[str] = frozenset()
     # Alternative home centres and hidden builds (DPjudge's @X, ~X; per phase: IN W1939A): alternative_homes.py
     build_marks: tuple[BuildMarks, ...] = ()
+    # Spaces open only in some seasons, shut the rest of the year (DPjudge's IN SPRING: WATER ARC: Loeb9)
+    seasonal: SeasonalSpaces | None = None
+    # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
+    weak_straits: Straits = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -161,6 +167,8 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
         build_marks=_build_marks(data, calendar),
+        seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
+        weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -189,6 +197,17 @@ def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tup
     return before, after
 
 
+def _seasonal(spaces: dict[str, list[str]] | None, seasons: tuple[Season, ...]) -> SeasonalSpaces | None:
+    """`{"provinces": [...], "open_in": [season codes]}`: spaces shut but in those seasons."""
+    if not spaces:
+        return None
+    codes = [s.code for s in seasons]
+    unknown = set(spaces["open_in"]) - set(codes)
+    if unknown:
+        raise ValueError(f"seasonal spaces open in seasons the calendar lacks: {', '.join(sorted(unknown))}")
+    return SeasonalSpaces(frozenset(spaces["provinces"]), frozenset(codes.index(c) for c in spaces["open_in"]))
+
+
 def _check(variant: Variant) -> None:
     for edge in variant.owner_edges:
         a, b = sorted(edge.between)
@@ -202,6 +221,12 @@ def _check(variant: Variant) -> None:
         if not named <= homes:
             raise ValueError(f"{m.power}'s alternative or hidden build sites {', '.join(sorted(named - homes))} "
                              f"are not its home centres")
+    for p in variant.seasonal.provinces if variant.seasonal else ():
+        if p not in variant.board.provinces:
+            raise ValueError(f"seasonal space {p} is not on the board")
+    for a, b in sorted(variant.weak_straits):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the strait {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")

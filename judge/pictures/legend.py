@@ -34,7 +34,8 @@ def legend_height(variant: Variant, width: int) -> int:
 
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
            width: int, frozen: bool, with_orders: bool, counted: frozenset[str] | None = None,
-           outcomes: Sequence[Outcome] = (), patterns: Mapping[str, Pattern] | None = None) -> list[Shape]:
+           outcomes: Sequence[Outcome] = (), patterns: Mapping[str, Pattern] | None = None,
+           shut: bool = False) -> list[Shape]:
     """`counted`: the powers whose centres and units are told (fog of war); None: every power.
     `outcomes`: the phase's, whose builds and removals the unit counts include. `patterns`: each
     power's hatching of its land (a board of many powers), shown as a swatch of that land."""
@@ -114,6 +115,10 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
         hatch = [Line(((x + i * 4 * k, y + 6 * k), (x + i * 4 * k + 12 * k, y - 6 * k)), style.FROZEN_HATCH,
                       max(1.0, k)) for i in range(4)]
         item("frozen", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
+    if shut:   # a seasonal space shut this season (Loeb9's Arctic Ocean in Fall and Winter)
+        hatch = [Line(((x + i * 4 * k, y + 6 * k), (x + i * 4 * k + 12 * k, y - 6 * k)), style.IMPASSABLE_HATCH,
+                      max(1.0, k)) for i in range(4)]
+        item("impassable this season", [Circle((x + 10 * k, y), 0.1, None)] + hatch, 30 * k)
     return shapes
 
 

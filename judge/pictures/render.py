@@ -8,6 +8,7 @@ import numpy as np
 from ..engine.geography import Terrain
 from ..engine.outcomes import Outcome, PhaseResult, Reason
 from ..engine.position import DislodgedUnit, Position
+from ..engine.seasonal import shut_now
 from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas, load_atlas
@@ -33,11 +34,14 @@ def _outcomes(results: Results) -> tuple[tuple[Outcome, ...], tuple[DislodgedUni
 def province_fills(variant: Variant, position: Position, colour: Mapping[str, style.Rgb],
                    hidden: frozenset[str] = frozenset()) -> dict[str, style.Rgb]:
     fills = {}
+    shut = shut_now(variant, position.phase)   # a seasonal space shut now is drawn impassable
     for pid, province in variant.board.provinces.items():
         if pid in hidden:      # fog of war: nothing of it is known
             fills[pid] = style.FOG_SEA if province.is_sea else style.FOG_LAND
             continue
-        if province.is_sea:
+        if pid in shut:
+            fills[pid] = style.IMPASSABLE
+        elif province.is_sea:
             fills[pid] = style.SEA
         elif province.terrain is Terrain.IMPASSABLE:
             fills[pid] = style.IMPASSABLE
@@ -68,8 +72,9 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     frozen = frozenset(p for p in variant.board.provinces if variant.is_frozen(p, position.phase))
     water = frozenset(p for p, prov in variant.board.provinces.items() if prov.is_sea)
     hatches = {p: style.FROZEN_HATCH for p in frozen}
+    shut = shut_now(variant, position.phase)
     hatches.update({p: style.IMPASSABLE_HATCH for p, prov in variant.board.provinces.items()
-                    if prov.terrain is Terrain.IMPASSABLE})
+                    if prov.terrain is Terrain.IMPASSABLE or p in shut})
     patterns = {p: (atlas.colours[owner], atlas.patterns[owner]) for p, owner in position.owners.items()
                 if owner in atlas.patterns and p not in hidden}
     classes, ground, colours = paint_classes(atlas, width, province_fills(variant, position, atlas.colours, hidden),
@@ -94,7 +99,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
     overlay.orders(outcomes)
     scene.add(*overlay.shapes)
     scene.add(*legend(variant, atlas.colours, position, title or title_of(variant, position), map_height, width,
-                      frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted,
+                      frozen=bool(variant.frozen), with_orders=bool(outcomes), counted=counted, shut=bool(shut),
                       outcomes=outcomes, patterns=atlas.patterns))
     return scene
 

@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...engine.notation import parse_order
+from ...engine.geography import Location
 from ...engine.outcomes import Reason
+from ...engine.seasonal import shut_now
 from ...engine.variant import Variant
 from ...language.render import describe
 from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
@@ -138,6 +140,7 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "news": [n for n in payload.get("news", ()) if n["kind"] != "civil_disorder"],
         "next_phase_name": payload["next_phase_name"],
         "exchanges": [_exchange(variant, e) for e in payload.get("exchanges", ())],
+        "trapped": _trapped(variant, position, payload.get("next_phase")),
         # each power's digest of the orders it was played with (judge.games.digests); a results
         # notice written before digests existed has none
         # who stands where after the phase (under fog, what the reader sees), the reader's powers first
@@ -159,6 +162,22 @@ def standing(variant: Variant, position: Mapping[str, Any],
     return [(variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
                                            key=lambda words: words.partition(" in ")[2]))
             for p in order if position["units"].get(p)]
+
+
+def _trapped(variant: Variant, position: Mapping[str, Any], next_phase: str | None) -> dict[str, list[str]] | None:
+    """The seasonal spaces shut in the next phase (Loeb9's Arctic Ocean in Fall), and the units
+    standing in them, trapped (DPjudge's HIBERNATE): None on a board without, or when none is shut."""
+    if variant.seasonal is None or not next_phase:
+        return None
+    try:
+        shut = shut_now(variant, variant.calendar.parse(next_phase))
+    except ValueError:      # (a game over: no next phase)
+        return None
+    if not shut:
+        return None
+    units = [unit_words(variant, u, p) for p in variant.power_ids for u in position["units"].get(p, ())
+             if Location.parse(u.partition(" ")[2].lower()).province in shut]
+    return {"spaces": sorted(variant.board.province(s).name for s in shut), "units": units}
 
 
 def _exchange(variant: Variant, item: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,9 @@ RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS":
               "CD_DUMMIES": "cd_dummies", "IMMOBILE_DUMMIES": "immobile_dummies", "CD_BUILDS": "cd_builds",
               "NO_DRAW": "no_draw",
               # a game setting more than a map rule: the game's ftf_press (judge.games.press)
-              "FTF_PRESS": "ftf_press"}
+              "FTF_PRESS": "ftf_press",
+              # a unit in a seasonal space that shuts stays, holding (judge.engine.seasonal)
+              "HIBERNATE": "hibernate"}
 
 
 def army_forbidden(written: str) -> bool:
@@ -46,8 +48,8 @@ def special(written: str) -> str | None:
         return "adjacencies for some powers only, or one-way (P:XXX)"
     if "(" in written and written.strip("~*") != written:
         return "adjacencies open only to owners of some centres (XXX(C,D)) with strait marks"
-    if written.strip("~*") != written:
-        return "straits with weak or half-strength moves (~XXX, *XXX)"
+    if "*" in written:   # (a weak strait's ~ is a hook: judge/engine/straits.py)
+        return "half-strength moves across the Cape (*XXX)"
     return None
 
 
@@ -74,6 +76,7 @@ class Geography:
         self.fleet_pairs: set[tuple[str, str]] = set()       # (from location, to location)
         self.loose: list[str] = []                           # adjacency entries naming no place
         self.owner_edges: dict[frozenset[str], set[str]] = {}  # XXX(C,D): crossed only by owners of C and D
+        self.weak_straits: set[tuple[str, str]] = set()  # ~XXX: (from, to) moves of no strength of their own
         for k, line in t.items():
             for written in line.abuts:
                 what = special(written)
@@ -89,6 +92,8 @@ class Geography:
                 if base(target) not in self.kind:
                     self.loose.append(f"{k} abuts {written}, which is not on the map")
                     continue
+                if "~" in written:
+                    self.weak_straits.add((base(k), base(target)))
                 if "/" not in k and k in self.army_ok and base(target) in self.army_ok:
                     pair = (k, base(target))
                     self.army_pairs[pair] = self.army_pairs.get(pair, True) and not army_forbidden(written)
@@ -170,6 +175,16 @@ def calendar(data: MapData) -> dict[str, Any]:
             cal["first_phase"] = f"B{cal['start_year']}M"
             cal["start_year"] = 1 - cal["start_year"]
     return cal
+
+
+def _seasonal(data: MapData, seasons: list[dict]) -> dict[str, list[str]]:
+    """The seasonal spaces as variant.json has them; DPjudge's IN SPRING names the season."""
+    codes = {s["name"].upper(): s["code"] for s in seasons}
+    open_in = {w for _, ws in data.seasonal.values() for w in ws}
+    if len({tuple(ws) for _, ws in data.seasonal.values()}) > 1 or not open_in <= set(codes):
+        data.need(f"spaces open in different seasons, or in seasons the calendar lacks ({', '.join(sorted(open_in))})")
+    return {"provinces": sorted(base(a) for a in data.seasonal),
+            "open_in": sorted(codes[w] for w in open_in if w in codes)}
 
 
 def _code(title: str, seasons: list[dict]) -> str:
@@ -319,6 +334,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
     if geo.owner_edges:   # borders only owners of some centres cross (Imperial's Bosphorus)
         out["owner_edges"] = [{"between": sorted(b), "owners_of": sorted(c)}
                               for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
+    if geo.weak_straits:  # moves across these of no strength of their own (Loeb9: judge/engine/straits.py)
+        out["weak_straits"] = [list(pair) for pair in sorted(geo.weak_straits)]
     ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
     if ports:  # coasts whose fleets convoy as if at sea
         out["ports"] = ports
@@ -326,6 +343,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         out["dummy_powers"] = list(data.dummies)
     if data.in_phase:   # IN W1939A: a power's alternative homes and hidden builds in that phase
         out["in_phase"] = [{"phase": phase, "power": p.id, **_marks(p)} for phase, p in data.in_phase]
+    if data.seasonal:   # spaces shut but in some seasons (Loeb9's Arctic Ocean, sea in Spring)
+        out["seasonal_spaces"] = _seasonal(data, out["calendar"]["seasons"])
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}

@@ -68,6 +68,8 @@ class MapData:
     new_homes: int | None = None                                  # NEWHOMES year: homes become the centres owned
     dummies: list[str] = field(default_factory=list)              # powers nobody plays (DUMMY)
     in_phase: list[tuple[str, PowerData]] = field(default_factory=list)  # IN W1939A: a power's marks then
+    # IN SEASON: WATER XXX over a SHUT XXX: the space's terrain while open, and the seasons it is open
+    seasonal: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
     renamed: list[str] = field(default_factory=list)              # what the import changed, and why
     files: list[str] = field(default_factory=list)
@@ -85,7 +87,22 @@ def read_map(path: str | Path, search: tuple[Path, ...] = ()) -> MapData:
     """Read a `.map` file and everything it uses (looked up beside it, then in `search`)."""
     data = MapData()
     _Reader(data, (Path(path).parent, *map(Path, search))).read(Path(path).name)
+    _open_seasonal_spaces(data)
     return data
+
+
+def _open_seasonal_spaces(data: MapData) -> None:
+    """A space shut but in some seasons gets the terrain it has while open (its borders are those of
+    that terrain); the seasons are kept in `seasonal` for the converter. Any other change by season
+    is a need."""
+    for abbr, (kind, seasons) in list(data.seasonal.items()):
+        line = data.terrain.get(abbr)
+        if line is None or line.kind != "SHUT":
+            del data.seasonal[abbr]
+            data.need(f"map changes during play (IN/FROM): IN {' '.join(seasons)}: {kind} {abbr.upper()} "
+                      f"over a space that is not SHUT")
+            continue
+        line.kind = kind
 
 
 class _Reader:
@@ -150,7 +167,7 @@ class _Reader:
             return
         if head in ("IN", "FROM"):
             if ":" in line:
-                d.need(f"map changes during play (IN/FROM): {line}")
+                self.in_season(line)
             else:
                 self.dynamic = not (head == "FROM" and words[1:2] == ["START"])
                 code = words[1].upper() if len(words) == 2 else ""
@@ -290,6 +307,19 @@ class _Reader:
                     t.abuts = [x for x in t.abuts if x.lower() != a.lower()] + [a]
             return
         d.terrain[key] = Terrain(kind, fleet_ok, list(abuts))
+
+    def in_season(self, line: str) -> None:
+        """`IN SPRING: WATER ARC`: a terrain the space has in one season (Loeb9's Arctic Ocean). Only
+        a season's name alone and a bare terrain line are read; anything else is a need."""
+        when, _, what = line.partition(":")
+        season, change = when.split()[1:], what.split()
+        if (when.split()[0].upper() == "IN" and len(season) == 1 and season[0].isalpha()
+                and len(change) == 2 and change[0].upper() in ("WATER", "COAST", "LAND", "PORT")):
+            kind, seasons = self.data.seasonal.get(change[1].lower(), (change[0].upper(), []))
+            if kind == change[0].upper():
+                self.data.seasonal[change[1].lower()] = (kind, seasons + [season[0].upper()])
+                return
+        self.data.need(f"map changes during play (IN/FROM): {line}")
 
     def drop(self, abbr: str) -> None:
         d = self.data
