@@ -35,6 +35,9 @@ def _check_position(request: dict[str, Any]) -> None:
         for power, items in _per_power(request.get(name, {}), name):
             if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
                 raise ValueError(f"{name}.{power} must be a list of strings")
+    for vassal, lord in _per_power(request.get("vassals", {}), "vassals"):
+        if not isinstance(lord, str):
+            raise ValueError(f"vassals.{vassal} must be the name of the power it is the vassal of")
     for power, items in _per_power(request.get("dislodged", {}), "dislodged"):
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise ValueError(f"dislodged.{power} must be a list of objects")

@@ -49,7 +49,8 @@ def test_a_dummy_power_must_be_one_of_the_variant():
 @pytest.mark.parametrize("name,dummies,hooks", [
     ("sengoku.map", ["NEUTRAL"], ["build_any", "no_draw", "cd_dummies", "cd_builds", "immobile_dummies"]),
     ("vassal.map", ["BELGIUM", "HOLLAND", "GREECE", "TUNIS", "PORTUGAL", "NORWAY",
-                    "BULGARIA", "RUMANIA", "SERBIA", "DENMARK", "SWEDEN", "SPAIN"], []),
+                    "BULGARIA", "RUMANIA", "SERBIA", "DENMARK", "SWEDEN", "SPAIN"],
+     ["vassal_dummies", "cd_dummies", "cd_builds"]),
     ("standard.map", [], []),
 ])
 def test_dpjudge_dummy_lines_and_rules_are_read(name, dummies, hooks):

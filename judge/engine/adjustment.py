@@ -97,7 +97,8 @@ def adjudicate_adjustments(variant: Variant, position: Position, orders: Mapping
     owners = dict(position.owners)
     if _mobilizing(variant, position):
         owners = _mobilized(variant, owners, [u for u in units if u not in position.units])
-    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, (), position.homes)
+    after = Position(variant.calendar.next_phase(position.phase), tuple(units), owners, (), position.homes,
+                     position.vassals)
     return PhaseResult(position.phase, tuple(outcomes), after)
 
 

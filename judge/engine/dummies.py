@@ -46,7 +46,8 @@ def disorder_with_dummies(variant: Variant, position: Position, orders: Mapping[
                           rules: Rules, disorder: Collection[str] | None) -> Collection[str] | None:
     """The powers in civil disorder for a movement phase (see `phase.adjudicate`), with the dummies
     whose dislodged units never retreat added."""
-    gone = destroyed_when_dislodged(variant)
+    # (a vassal, which a power's player orders, retreats as that power's units do: judge.engine.vassals)
+    gone = destroyed_when_dislodged(variant) - set(position.vassals or ())
     if not gone:
         return disorder
     return in_disorder(position, orders, rules, disorder) | gone

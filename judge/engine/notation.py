@@ -165,6 +165,8 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
         out["dislodged"] = dislodged
     if position.homes is not None:     # reassigned during the game (NEWHOMES)
         out["homes"] = {p: [c.upper() for c in cs] for p, cs in position.homes.items()}
+    if position.vassals:     # dummies a power controls (VASSAL_DUMMIES): vassal -> overlord
+        out["vassals"] = dict(position.vassals)
     return out
 
 
@@ -223,7 +225,8 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
         for c in (c for cs in homes.values() for c in cs):
             if not variant.board.province(c).supply_centre:
                 raise NotationError(f"home centre {c.upper()} is not a supply centre")
+    vassals = {power_id(v): power_id(o) for v, o in (data.get("vassals") or {}).items()}
     try:
-        return Position(phase, tuple(units), owners, tuple(dislodged), homes)
+        return Position(phase, tuple(units), owners, tuple(dislodged), homes, vassals or None)
     except ValueError as e:
         raise NotationError(str(e)) from None

@@ -52,6 +52,9 @@ class Position:
     # each power's home centres where they were reassigned during the game (judge.engine.homes:
     # DPjudge's NEWHOMES); None: the variant's
     homes: Mapping[str, tuple[str, ...]] | None = None
+    # each vassal (a dummy power) and the power that controls it (judge.engine.vassals: DPjudge's
+    # VASSAL_DUMMIES); None: no power is anyone's vassal
+    vassals: Mapping[str, str] | None = None
     _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +64,8 @@ class Position:
         if self.homes is not None:
             object.__setattr__(self, "homes", MappingProxyType(
                 {p: tuple(sorted(cs)) for p, cs in sorted(self.homes.items())}))
+        if self.vassals is not None:
+            object.__setattr__(self, "vassals", MappingProxyType(dict(sorted(self.vassals.items()))) or None)
 
     def _place_units(self, given: Iterable[Unit]) -> None:
         # one unit a province, so the province decides between units of one power
@@ -102,6 +107,7 @@ class Position:
         object.__setattr__(self, "owners", before.owners)
         object.__setattr__(self, "dislodged", dislodged)
         object.__setattr__(self, "homes", before.homes)
+        object.__setattr__(self, "vassals", before.vassals)
 
     def unit_in(self, province: str) -> Unit | None:
         return self._by_province.get(province)
@@ -115,12 +121,14 @@ class Position:
     def with_(self, *, phase: Phase | None = None, units: Iterable[Unit] | None = None,
               owners: Mapping[str, str] | None = None,
               dislodged: Iterable[DislodgedUnit] | None = None,
-              homes: Mapping[str, tuple[str, ...]] | None = None) -> Position:
+              homes: Mapping[str, tuple[str, ...]] | None = None,
+              vassals: Mapping[str, str] | None = None) -> Position:
         """This position with the parts named changed."""
         return Position(self.phase if phase is None else phase, self.units if units is None else tuple(units),
                         self.owners if owners is None else owners,
                         self.dislodged if dislodged is None else tuple(dislodged),
-                        self.homes if homes is None else homes)
+                        self.homes if homes is None else homes,
+                        self.vassals if vassals is None else vassals)
 
     @classmethod
     def build(cls, phase: Phase, units: Iterable[Unit], owners: Mapping[str, str],

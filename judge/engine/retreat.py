@@ -71,7 +71,7 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
             outcomes.append(Outcome(power, shown, True, reason, by_judge=by_judge))
 
     after = Position(variant.calendar.next_phase(position.phase), tuple(units), dict(position.owners), (),
-                     position.homes)
+                     position.homes, position.vassals)
     if variant.calendar.adjusts(position.phase):  # (Hundred: only every other turn, as vDiplomacy and godip)
         after = update_ownership(variant, after)
     return PhaseResult(position.phase, tuple(outcomes), after)

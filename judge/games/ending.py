@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..engine import vassals
 from ..engine.army_fleet import unit_count
 from ..engine.position import Position
 from ..engine.rules import DrawShare, Rules
@@ -67,6 +68,8 @@ def check_win(variant: Variant, position: Position, settings: Settings, setup_: 
     # 1982 World War I game: 24 units actually on the board.
     units = setup_.world_war and rules.count_units_for_victory
     counts = _counts(position, variant.power_ids, units)
+    if vassals.in_use(variant):     # a power wins with its vassals' centres (DPjudge's TEAM_VICTORY)
+        counts = vassals.team_counts(position, counts)
     groups = _grouped(counts, owner, by_player)
     totals = {k: sum(counts[p] for p in ps) for k, ps in groups.items()}
     reached = [k for k, t in totals.items() if t >= target]

@@ -50,8 +50,10 @@ def view_for(status: GameState, account: str | None) -> frozenset[str] | None:
 
 def sight(variant: Variant, position: Position, powers: Iterable[str]) -> frozenset[str]:
     """The provinces `powers` see in `position`: their units' provinces and all next to them,
-    and their centres' provinces (a dislodged unit still sees from where it stands)."""
+    and their centres' provinces (a dislodged unit still sees from where it stands); a power sees
+    with its vassals (judge.engine.vassals), whose units its player orders."""
     powers = frozenset(powers)
+    powers |= {v for v, lord in (position.vassals or {}).items() if lord in powers}
     board = variant.board
     seen: set[str] = set()
     units = [u for u in position.units if u.power in powers]

@@ -114,5 +114,9 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
             "settings": gf.settings.to_json(), "deadline": gf.times(deadline, account)}, now)
     gf.announce(key, NoticeKind.GAME_START, {**about, "phase": gf.phase_code(position), "neutral": neutral},
                 now, deadline, recipients=[r for r in gf.recipients() if r not in seats])
+    if not processing.needs(gf, position):
+        # a first phase only powers nobody plays decide (Vassal's Winter 1900: the small countries'
+        # builds, the judge's): played at once, as such phases are later in the game
+        processing.process(gf, now)
     nxt = processing.next_event(gf, now)
     gf.update_game(next_event_at=iso(nxt) if nxt else None)     # (as master.resume writes it)

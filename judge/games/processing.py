@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..engine import notation, orders_needed, process_phase
+from ..engine import notation, orders_needed, process_phase, vassals
 from ..engine.calendar import PhaseKind
 from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome, PhaseResult
@@ -403,7 +403,8 @@ def _eliminations(gf: GameFile, nxt: Position, now: datetime) -> list[dict[str, 
     for p, pr in gf.powers().items():
         if pr.neutral or pr.status is PowerStatus.ELIMINATED:
             continue
-        if not nxt.units_of(p) and not nxt.centres_of(p):
+        # (a power with a vassal plays on through it: judge.engine.vassals)
+        if not nxt.units_of(p) and not nxt.centres_of(p) and not vassals.vassals_of(nxt, p):
             gf.set_power(p, status=PowerStatus.ELIMINATED)
             gf.power_event(p, pr.account, "eliminated", now, gf.phase_code(nxt))
             out.append({"kind": "eliminated", "power": p})

@@ -29,7 +29,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..engine import load_variant, notation
+from ..engine import load_variant, notation, vassals
 from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
@@ -600,7 +600,10 @@ class GameService:
         with self._write(name) as gf:
             if already_handled(gf, source):
                 return replace(confirmation(gf, power), repeated=True)
-            players.check_playing(gf, power, account)
+            # a vassal's orders come from its overlord's player (judge.engine.vassals)
+            started = gf.current()
+            acting = (vassals.overlord(started.position, power) if started is not None else None) or power
+            players.check_playing(gf, acting, account)
             row = _current(gf)
             if received is not None:    # the results mail that could have told the sender of this phase
                 too_late(gf, row, received, account or gf.powers()[power].account)
@@ -610,9 +613,24 @@ class GameService:
             kept = [item for i, item in enumerate(items) if i not in refused]
             if kept or not refused:
                 store_orders(gf, row, power, kept, self.clock(), source, written)
-                players.returned(gf, power, self.clock())
+                players.returned(gf, acting, self.clock())
                 master.reschedule(gf, self.clock())
             return replace(confirmation(gf, power), refused=refused)
+
+    def order_powers(self, name: str, power: str, items: Sequence[Any]) -> list[str]:
+        """For each of these orders `power`'s player wrote, the power it is for: a vassal of `power`
+        where it orders the vassal's unit or builds in its home (judge.engine.vassals), else `power`."""
+        with self._read(name) as gf:
+            position = _current(gf).position
+            return [vassals.carried_by(gf.variant, position, power.upper(), order) if order is not None
+                    else power.upper() for order in map(order_of, items)]
+
+    def vassals(self, name: str) -> dict[str, str]:
+        """Each vassal in the game now and the power that controls it (judge.engine.vassals); none
+        before the game starts."""
+        with self._read(name) as gf:
+            row = gf.current()
+            return dict(row.position.vassals or {}) if row is not None else {}
 
     def keep_orders(self, name: str, power: str, phase: str, items: Sequence[Any], *, account: str | None = None,
                     source: str | None = None) -> str:

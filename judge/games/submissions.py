@@ -50,8 +50,9 @@ def foreign_unit(gf: GameFile, row: PhaseRow, power: str, order: Order | None) -
         return None
     variant = gf.variant
     other = variant.power(owners.pop())
+    vassals = " and its vassals'" if "vassal_dummies" in variant.hooks else ""
     return (f"the unit in {variant.board.province(province).name} is {other.adjective}: "
-            f"you can order only {variant.power(power).name}'s units")
+            f"you can order only {variant.power(power).name}'s units{vassals}")
 
 
 def not_dislodged(gf: GameFile, row: PhaseRow, order: Order | None) -> str | None:

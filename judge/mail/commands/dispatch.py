@@ -325,9 +325,13 @@ class Dispatch:
             return
         variant = self.service.variant(self.service.phase_of(game)[0])
         by_power: dict[str, list[ParsedOrder]] = {}
+        # a power's vassals (the Vassal map): their units are ordered by its player (judge.engine.vassals)
+        lords = self.service.vassals(game) if "vassal_dummies" in variant.hooks else {}
         for p in block.parse.orders:
             power = p.power or (powers[0] if len(powers) == 1 else None)
-            if power is None or (power not in powers and not as_master):
+            if power in lords and lords[power] in powers:
+                pass
+            elif power is None or (power not in powers and not as_master):
                 problem = (f"you do not play {variant.power(power).name} in {game}" if power else
                            "which power is this order for? Start the line with the power's name")
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
@@ -338,6 +342,8 @@ class Dispatch:
         if block.phase is not None and block.phase != self.service.phase_of(game)[1]:
             self._keep(game, variant, block.phase, by_power, f"mail:{inbound_id}:{index}", session, out, errors)
             return
+        if lords:       # (orders kept for a later phase stay the writer's: the board then decides)
+            by_power = self._to_vassals(game, by_power, lords)
         for power, orders in by_power.items():
             out.touch(game, power)
             later = [n for n in map(inbound_of, self.service.order_sources(game, power)) if n and n > inbound_id]
@@ -385,6 +391,17 @@ class Dispatch:
         if errors:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
+
+    def _to_vassals(self, game: str, by_power: dict[str, list[ParsedOrder]],
+                    lords: dict[str, str]) -> dict[str, list[ParsedOrder]]:
+        """The lines a power's player wrote for its vassal's units (the unit's place says whose it
+        is) moved to the vassal; a line naming the vassal is the vassal's already."""
+        routed: dict[str, list[ParsedOrder]] = {}
+        for power, orders in by_power.items():
+            carried = [power] * len(orders) if power in lords else self.service.order_powers(game, power, orders)
+            for p, whose in zip(orders, carried, strict=True):
+                routed.setdefault(whose, []).append(p)
+        return routed
 
     def _keep(self, game: str, variant: Variant, phase: str, by_power: dict[str, list[ParsedOrder]], source: str,
               session: Session, out: Handled, errors: list[dict[str, Any]]) -> None:

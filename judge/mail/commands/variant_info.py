@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ...engine import vassals
 from ...engine.variant import available_variants, load_variant
 from ...pictures.atlas import board_home, has_layout, load_layout
 from ...pictures.projection import is_plane
@@ -34,6 +35,7 @@ class VariantFacts:
     picture: str                  # where the picture comes from
     signs: tuple[str, ...] = ()   # "Ber (Berlin)": the fewest letters that sign on as each power
     dummies: tuple[str, ...] = () # powers on the board that nobody plays (Sengoku's Neutral)
+    vassals: bool = False         # the dummies become the vassals of the powers taking them (judge.engine.vassals)
 
 
 def _picture_source(variant_id: str) -> str:
@@ -62,7 +64,8 @@ def variant_facts(variant_id: str) -> VariantFacts:
         first_phase=variant.calendar.name(variant.calendar.first_phase),
         notes=variant.description, source=data.get("map_source", ""), picture=_picture_source(variant_id),
         signs=tuple(f"{shortest_sign(variant, p.id)} ({p.name})" for p in played),
-        dummies=tuple(p.name for p in variant.powers if p.id in variant.dummies))
+        dummies=tuple(p.name for p in variant.powers if p.id in variant.dummies),
+        vassals=vassals.in_use(variant))
 
 
 def _key(word: str) -> str:

@@ -146,7 +146,13 @@ def power_summary(service: GameService, game: str, power: str, tick_seconds: flo
         "warnings": [misorder_words(variant, w) for w in confirmed.warnings],
         "digest": confirmed.digest,
         "later": [{"phase": k["phase_name"], "lines": k["written"].splitlines()} for k in confirmed.later],
+        # a vassal's orders, which its overlord's player gives (the Vassal map: judge.engine.vassals)
+        "overlord": variant.power(lord).name if (lord := _overlord(service, game, variant, power)) else None,
     }
+
+
+def _overlord(service: GameService, game: str, variant: Variant, power: str) -> str | None:
+    return service.vassals(game).get(power) if "vassal_dummies" in variant.hooks else None
 
 
 def misorder_words(variant: Variant, warning: Json) -> dict[str, Any]:

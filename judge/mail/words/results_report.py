@@ -121,6 +121,10 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "centre_rows": centre_rows,
         "ownership": [(variant.power(p).name, sorted(place(variant, c) for c in position["centres"].get(p, ())))
                       for p in variant.power_ids if position["centres"].get(p)],
+        # the vassals each power controls (the Vassal map: judge.engine.vassals), overlords in order
+        "vassals": [(variant.power(lord).name, [variant.power(v).name for v in variant.power_ids
+                                                if position.get("vassals", {}).get(v) == lord])
+                    for lord in variant.power_ids if lord in position.get("vassals", {}).values()],
         "unowned": sorted(variant.board.province(c).name for c in variant.supply_centres
                           if c not in owned and c in seen),
         "builds": [(variant.power(p).name, n["builds"]) for p, n in due.items() if n["builds"]],

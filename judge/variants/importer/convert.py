@@ -29,7 +29,12 @@ RULE_HOOKS = {"BUILD_ANY": "build_any", "MOBILIZE": "mobilize", "REMOTE_BUILDS":
               # a game setting more than a map rule: the game's ftf_press (judge.games.press)
               "FTF_PRESS": "ftf_press",
               # a unit in a seasonal space that shuts stays, holding (judge.engine.seasonal)
-              "HIBERNATE": "hibernate"}
+              "HIBERNATE": "hibernate",
+              # dummies that become vassals (judge.engine.vassals)
+              "VASSAL_DUMMIES": "vassal_dummies"}
+# RULE flags that bring others with them, as DPjudge's Rules page has them (VASSAL_DUMMIES: its
+# dummies are in civil disorder and build by the judge; TEAM_VICTORY is the vassal hook's own part)
+RULES_BROUGHT = {"VASSAL_DUMMIES": ("CD_DUMMIES", "CD_BUILDS")}
 
 
 def army_forbidden(written: str) -> bool:
@@ -312,7 +317,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         powers.append(entry)
     # DPjudge's rules know a win only by the victory count: no short game's "most centres" at a limit
     hooks = ["win_by_count_only"]
-    for r in data.rules:
+    rules = [*data.rules, *(b for r in data.rules for b in RULES_BROUGHT.get(r, ()) if b not in data.rules)]
+    for r in rules:
         if r in RULE_HOOKS:
             hooks.append(RULE_HOOKS[r])
         else:
