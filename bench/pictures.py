@@ -47,7 +47,7 @@ def report(name: str, times: list[float], size: int | None = None, budget: bool 
 
 
 def main(argv: list[str]) -> None:
-    for variant_id in ("standard", "abstraction2"):
+    for variant_id in ("standard", "abstraction2", "imperial"):   # imperial: the largest board (16-bit cells)
         variant = load_variant(variant_id)
         load_times, atlas = timed(partial(load_atlas, variant), 5)
         report(f"{variant_id}: load atlas (cells file)", load_times)

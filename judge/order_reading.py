@@ -14,6 +14,7 @@ line number, never guessed. Given the position, a movement phase's lines the sma
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .engine import Order, Position, Variant
@@ -77,6 +78,7 @@ def read_order_lines(variant: Variant, phase_kind: PhaseKind, lines: Iterable[st
     return out
 
 
+@lru_cache(maxsize=20000)     # (machines write the same lines again and again)
 def _canonical(text: str) -> str:
     """`text` spaced and cased as the canonical notation writes it (`A PAR-BUR` -> `A PAR - BUR`)."""
     return " ".join(text.replace("-", " - ").split()).upper()

@@ -18,7 +18,6 @@ from functools import lru_cache
 from .engine import Convoy, Hold, Location, Move, Order, Position, SupportHold, SupportMove, UnitKind, UnitRef
 from .engine.board import Board
 from .engine.geography import Coast
-from .engine.position import Unit
 from .language import OrderReader
 from .language.lexer import lex
 from .language.names import NameIndex
@@ -63,47 +62,61 @@ def _reads_as(names: NameIndex, line: str, at: int, pid: str) -> bool:
 
 # A line's shape, read once per text: (verb, kind, place[, kind, place][, destination]); verb H, -, S or C.
 Shape = tuple[str, UnitKind, Location, UnitKind | None, Location | None, Location | None]
+# ... and the order it reads as wherever the units it names stand as it names them (None: the board
+# allows no such order, so the parser's): the board alone decides that, so it is worked out once a text.
+Reading = tuple[Shape, Order | None]
 _MEMO_SIZE = 20000
 
 
 @lru_cache(maxsize=16)
-def _shapes(reader: OrderReader) -> dict[str, Shape | None]:
+def _readings(reader: OrderReader) -> dict[str, Reading | None]:
     """The lines this reader has shaped (machines write the same lines again and again)."""
     return {}
 
 
 def quick_order(reader: OrderReader, position: Position, power: str, text: str) -> Order | None:
     """The movement order `text` reads as, if this reader is sure of it; else None (the parser's)."""
-    shapes = _shapes(reader)
-    shape = shapes.get(text, False)
-    if shape is False:
-        if len(shapes) >= _MEMO_SIZE:
-            shapes.clear()
-        shape = shapes[text] = _shape(text, _places(reader))
-    if shape is None:
+    readings = _readings(reader)
+    reading = readings.get(text, False)
+    if reading is False:
+        if len(readings) >= _MEMO_SIZE:
+            readings.clear()
+        shape = _shape(text, _places(reader))
+        reading = readings[text] = None if shape is None else (shape, _order_of(reader.variant.board, shape))
+    if reading is None:
         return None
-    verb, kind, at, other_kind, other_at, to = shape
-    board = reader.variant.board
+    (verb, kind, at, other_kind, other_at, _), order = reading
+    # the units must stand as the line names them: the power's own unit of that kind on that coast,
+    # and the other unit (a support's or convoy's) of its kind on its coast
     unit_at = position._by_province
     me = unit_at.get(at.province)
     if me is None or me.kind is not kind or me.location.coast is not at.coast or me.power != power:
         return None
-    ref = UnitRef(me.location, kind)
+    if other_at is not None:
+        other = unit_at.get(other_at.province)
+        if other is None or other is me or other.kind is not other_kind or other.location.coast is not other_at.coast:
+            return None
+    return order
+
+
+def _order_of(board: Board, shape: Shape) -> Order | None:
+    """The order of `shape` with its units standing where it names them, if the board allows it."""
+    verb, kind, at, other_kind, other_at, to = shape
+    ref = UnitRef(at, kind)
     if verb == "H":
         return Hold(ref)
     if verb == "-":
         assert to is not None  # (a move's shape has its destination)
-        return Move(ref, to) if _may_move(board, me, to) else None
+        return Move(ref, to) if _may_move(board, kind, at, to) else None
     assert other_at is not None and other_kind is not None  # (a support's or convoy's names a unit)
-    other = unit_at.get(other_at.province)
-    if other is None or other is me or other.kind is not other_kind or other.location.coast is not other_at.coast:
+    if other_at.province == at.province:
         return None
-    theirs = UnitRef(other.location, other_kind)
+    theirs = UnitRef(other_at, other_kind)
     if to is None:
-        near = board.can_reach_province(kind, me.location, other_at.province)
+        near = board.can_reach_province(kind, at, other_at.province)
         return SupportHold(ref, theirs) if verb == "S" and near else None
     if verb == "S":
-        if not board.can_reach_province(kind, me.location, to.province) or not _may_move(board, other, to):
+        if not board.can_reach_province(kind, at, to.province) or not _may_move(board, other_kind, other_at, to):
             return None
         return SupportMove(ref, theirs, to)
     if kind is UnitKind.FLEET and other_kind is UnitKind.ARMY and board.province(at.province).is_sea \
@@ -151,13 +164,13 @@ def _place(word: str, places: dict[str, str]) -> Location | None:
     return Location(pid, c) if c is not None else None
 
 
-def _may_move(board: Board, unit: Unit, to: Location) -> bool:
-    """May `unit` move to `to` as written: an army to a land province it borders (or, coast to
-    coast, by convoy) with no coast named; a fleet to a place it reaches, the coast named if the
+def _may_move(board: Board, kind: UnitKind, at: Location, to: Location) -> bool:
+    """May a unit of `kind` at `at` move to `to` as written: an army to a land province it borders (or,
+    coast to coast, by convoy) with no coast named; a fleet to a place it reaches, the coast named if the
     province has coasts."""
-    if unit.kind is UnitKind.ARMY:
+    if kind is UnitKind.ARMY:
         if to.coast is not None or not board.can_stand(UnitKind.ARMY, to):
             return False
-        return to.province in board.army_steps(unit.location.province) or (
-            board.coastal_for_convoy(unit.location.province) and board.coastal_for_convoy(to.province))
-    return to in board.fleet_can_reach_province(unit.location, to.province)
+        return to.province in board.army_steps(at.province) or (
+            board.coastal_for_convoy(at.province) and board.coastal_for_convoy(to.province))
+    return to in board.fleet_can_reach_province(at, to.province)

@@ -183,3 +183,38 @@ def test_a_notice_of_a_kind_this_judge_does_not_know_does_not_stop_the_others(tm
     to = {s.to[0] for s in j.outbox()}
     assert queued == len(to) and to == {f"{p.lower()}@dip.test" for p in POWERS if p != "FRANCE"} | {"gm@dip.test"}
     assert [n.id for n in j.service.pending_notices("alpha")] == [odd]     # tried again later, then set aside
+
+
+def test_several_games_notices_go_into_the_outbox_in_one_commit_then_are_marked(tmp_path, monkeypatch):
+    """A rush: the notices of QUEUED_TOGETHER games commit to the judge file together (one sync), and
+    only then is each game's notices marked queued; a mark lost (no sync of its own) queues nothing twice."""
+    from judge.mail.outbound import courier as courier_module
+    monkeypatch.setattr(courier_module, "QUEUED_TOGETHER", 2)
+    j = MailJudge(tmp_path)
+    j.seven_players("alpha")
+    for game in ("beta", "gamma"):
+        j.service.create_game(game, master="gm")
+        for p in POWERS:
+            j.service.join(game, p.lower(), [p])
+    courier = Courier(j.service, j.config)
+    db = open_db(j.config.db_path)
+    commits, marked = [], []
+    db.conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    mark = j.service.mark_notices_queued
+
+    def marking(game, ids, **how):
+        marked.append((game, len(commits), how))
+        with open_db(j.config.db_path) as look:     # its mails are on disk, in the outbox, before the mark
+            assert look.conn.execute("SELECT count(*) FROM outbox").fetchone()[0] > 0
+        return mark(game, ids, **how)
+    monkeypatch.setattr(j.service, "mark_notices_queued", marking)
+    queued = courier.run(db)
+    assert queued == len(j.outbox()) == 3 * 8      # seven players and the master in each game
+    assert [m[:2] for m in marked] == [("alpha", 1), ("beta", 1), ("gamma", 2)]   # two commits for three games
+    assert all(m[2] == {"durable": False} for m in marked)
+    for game in ("alpha", "beta", "gamma"):     # every mark lost, as a power cut could lose them
+        with open_db(j.service.data / "games" / f"{game}.sqlite") as file:
+            file.conn.execute("UPDATE notices SET queued_at = NULL")
+    j.service.sync_index()
+    assert courier.run(db) == 0 and len(j.outbox()) == queued
+    assert all(j.service.pending_notices(game) == [] for game in ("alpha", "beta", "gamma"))

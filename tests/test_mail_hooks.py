@@ -32,7 +32,7 @@ def test_two_threads_running_the_courier_queue_each_notice_once(playing):
     judge.service.process("alpha")                          # notices pending for every player
     inside, most = [0], [0]
     counting = threading.Lock()
-    deliver = courier._run_game                           # one game's notices written out
+    deliver = courier._queue_games                        # games' notices written out
 
     def watched(*args, **kwargs):
         with counting:
@@ -43,7 +43,7 @@ def test_two_threads_running_the_courier_queue_each_notice_once(playing):
         finally:
             with counting:
                 inside[0] -= 1
-    courier._run_game = watched
+    courier._queue_games = watched
     queued = []
 
     def run():

@@ -64,3 +64,34 @@ def test_each_copy_is_the_mail_built_for_it_alone(tmp_path, case):
 
 def stored_id(config: Config, copy: outgoing.Copy) -> str:
     return stable_message_id(copy.key, config.domain)
+
+
+NOTICES = json.loads((Path(__file__).parent / "data" / "outgoing_notices.json").read_text())
+
+
+@pytest.mark.parametrize("case", NOTICES, ids=[c["case"] for c in NOTICES])
+def test_a_games_notices_made_from_one_anothers_bytes_are_the_mails_built_alone(tmp_path, case):
+    """The courier's notices of one game, each its reader's own text: a notice's mail made from another's
+    bytes (outgoing.Models) is byte for byte the mail built for it alone, and only where that is sure."""
+    config = Config(data_dir=tmp_path, address="judge@dip.test")
+    db = open_db(config.db_path)
+    outbox.prepare(db)
+    shared = SharedPicture("alpha-S1901M.png", PNG) if case["picture"] else None
+    models = outgoing.Models()
+    made = []
+    with transaction(db):
+        for notice in case["notices"]:
+            body = notice["body"].replace("BOUNDARY", shared.boundary if shared else "")
+            rendered = Rendered(notice["subject"], body)
+            copies = [outgoing.Copy(key, tuple(to), reply_to) for key, to, reply_to in notice["copies"]]
+            model = models.like(shared)
+            made.append(model is not None and outgoing._rewritten(config, model, copies[0], rendered) is not None)
+            assert outgoing.send_copies(db, config, rendered, copies, shared=shared, models=models) == len(copies)
+            for copy in copies:
+                mail = outgoing.message(config, rendered, key=copy.key, to=copy.to, reply_to=copy.reply_to,
+                                        date=models.date)
+                message_id, raw, part = outbox.stored(mail, shared)
+                queued = db.conn.execute("SELECT raw FROM outbox_mail WHERE message_id = ?", [message_id]).fetchone()
+                # (a picture attached into the mail has the generator's random boundary)
+                assert _boundless(bytes(queued[0])) == _boundless(raw + (part.part if part else b""))
+    assert sum(made) == case["rewritten"]

@@ -209,6 +209,37 @@ def test_opening_orders_are_drawn(standard):
     assert near(pixels, style.FAILED, 10).sum() > 20  # Warsaw and Vienna bounce in Galicia
 
 
+def test_a_picture_painted_over_the_kept_board_is_the_one_painted_afresh(standard):
+    """paint_png keeps each board's image, its pixels' keys and palette entries (a rush paints one
+    board for many games): pictures painted over what was kept, in turn with another board's, are
+    byte for byte those painted with nothing kept."""
+    from judge.pictures import paint_png
+    variant, atlas = standard
+    opening = starting_position(variant)
+    from judge.sample_cli import SAMPLE
+    from judge.order_reading import read_order_lines
+    orders = {p: read_order_lines(variant, PhaseKind.MOVEMENT, lines)[0] for p, lines in SAMPLE[0].items()}
+    turn = process_phase(variant, opening, orders, FIFTH)
+    other = Position(opening.phase, opening.units, {**opening.owners, "bel": "FRANCE", "nwy": "RUSSIA"})
+
+    def painted() -> list[bytes]:
+        return [render_png(variant, opening, turn.result, atlas=atlas), render_png(variant, other, atlas=atlas),
+                render_png(variant, opening, atlas=atlas)]
+
+    def forgotten() -> list[bytes]:
+        pictures = []
+        for paint in (lambda: render_png(variant, opening, turn.result, atlas=atlas),
+                      lambda: render_png(variant, other, atlas=atlas),
+                      lambda: render_png(variant, opening, atlas=atlas)):
+            for kept in (paint_png._boards, paint_png._grounds, paint_png._entries):
+                kept.clear()
+            pictures.append(paint())
+        return pictures
+    afresh = forgotten()
+    assert painted() == afresh      # (the first and last over what the one before kept)
+    assert len(set(afresh)) == 3
+
+
 def test_datc_convoy_case(standard):
     """DATC 6.F.9: a convoy by two routes, one fleet dislodged; the army still lands in Belgium."""
     variant, atlas = standard

@@ -26,7 +26,7 @@ from judge.pictures.paint_png import paint_png
 from judge.pictures.scene import Scene, Text
 from judge.pictures.atlas import board_home, cells_path, fingerprint, land_path, load_layout
 from judge.pictures.projection import is_plane
-from judge.pictures.shapes import OPEN_WATER, UNPLAYABLE_LAND
+from judge.pictures.shapes import UNPLAYABLE_LAND
 
 from test_pictures_readable import UNIT_ROOM, arrows_outside, de, depth, fits
 from test_variants_play import random_orders
@@ -154,9 +154,10 @@ def test_plane_cells_show_only_borders_the_board_has(plane):
     variant, atlas = plane
     grid = atlas.cells.astype(np.int32)
     order = atlas.provinces
+    grounds = (UNPLAYABLE_LAND, atlas.open_water)     # (open water's label is 511 on Imperial's 16-bit grid)
     met = set()
     for a, b in ((grid[:, :-1], grid[:, 1:]), (grid[:-1, :], grid[1:, :])):
-        touching = (a != b) & ~np.isin(a, (UNPLAYABLE_LAND, OPEN_WATER)) & ~np.isin(b, (UNPLAYABLE_LAND, OPEN_WATER))
+        touching = (a != b) & ~np.isin(a, grounds) & ~np.isin(b, grounds)
         met |= {
             tuple(sorted((order[x - 1], order[y - 1])))
             for x, y in set(zip(a[touching].tolist(), b[touching].tolist(), strict=True))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import alternative_homes, army_fleet, dummies
+from . import alternative_homes, army_fleet, dummies, partisans
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
 from .homes import home_centres
@@ -24,7 +24,8 @@ def adjustment_due(variant: Variant, position: Position, power: str) -> int:
     """Positive: builds allowed; negative: removals owed."""
     if _mobilizing(variant, position):
         return 1 if not position.units_of(power) else 0
-    return len(position.centres_of(power)) - army_fleet.unit_count(position, power)
+    return len(position.centres_of(power)) + len(partisans.active_sites(variant, position, power)) \
+        - army_fleet.unit_count(position, power)
 
 
 def build_sites(variant: Variant, power: str, position: Position) -> tuple[str, ...]:
@@ -47,9 +48,11 @@ def _holds_a_home(variant: Variant, power: str, position: Position) -> bool:
 
 
 def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[str, ...]:
-    """Centres where this power may build now: build sites it owns that are empty."""
+    """Centres where this power may build now: build sites it owns that are empty (and its partisan sites
+    that count now, if empty: partisans.py)."""
     return tuple(c for c in build_sites(variant, power, position)
-                 if position.owners.get(c) == power and position.unit_in(c) is None)
+                 if position.owners.get(c) == power and position.unit_in(c) is None) \
+        + tuple(c for c in partisans.active_sites(variant, position, power) if position.unit_in(c) is None)
 
 
 def build_capacity(variant: Variant, position: Position, power: str) -> int:
@@ -166,9 +169,11 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
         raise Rejected(Why.NO_SUCH_PROVINCE, loc.province)
     prov = board.province(loc.province)
     sites = build_sites(variant, power, position)
-    if loc.province not in sites:      # the sites too, so the words can say "your home centre" to one who has one
+    partisan = partisans.active_sites(variant, position, power)
+    if loc.province not in sites and loc.province not in partisan:
+        # the sites too, so the words can say "your home centre" to one who has one
         raise Rejected(_not_a_site(variant, power, position), loc.province, *sorted(sites))
-    if position.owners.get(loc.province) != power:
+    if position.owners.get(loc.province) != power and loc.province not in partisan:
         raise Rejected(Why.NOT_OWNED, loc.province)
     # what could never stand there is said before "occupied": a fleet ordered for an inland centre
     # is told it has no coast, not that it must wait for the army there to leave

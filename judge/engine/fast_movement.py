@@ -74,7 +74,7 @@ def adjudicate_plain(variant: Variant, position: Position, orders: Mapping[str, 
                      rules: Rules, disorder: Collection[str] | None = None) -> PhaseResult | None:
     """The phase's result, or None when it is not an everyday one (the general engine's then)."""
     if variant.frozen is not None or army_fleet.HOOK in variant.hooks or variant.owner_edges \
-            or variant.weak_straits or shut_now(variant, position.phase):
+            or variant.weak_straits or variant.half_strength_borders or shut_now(variant, position.phase):
         return None
     read = read_plain(variant.board.plain, position, orders)
     if read is None or not convoys_are_plain(variant.board, position, rules, read):

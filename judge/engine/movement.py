@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import cast
 
-from . import army_fleet, dummies, straits
+from . import army_fleet, cape, dummies, straits
 from .convoy_routes import route_exists
 from .fast_movement import adjudicate_plain, in_disorder, is_dislodged, supports_given
 from .movement_orders import Entry, MovementOrders, Route, normalise
@@ -87,6 +87,15 @@ class MovementRules:
         # Moves across a weak strait: by land, of no strength of their own (judge/engine/straits.py).
         self.weak = frozenset(p for p, to in self.dest.items() if straits.crosses(variant.weak_straits, p, to)) \
             if variant.weak_straits else frozenset()
+        # Moves round the Cape, of half strength (judge/engine/cape.py): across it, or a convoyed army's
+        # landing only from across it; with the above, every move not of a unit's full strength.
+        borders = variant.half_strength_borders
+        self.half = frozenset(p for p, to in self.dest.items() if cape.crosses(borders, p, to))
+        self.half_by_sea = frozenset(
+            p for p, seas in self.convoys_for.items() if p in self.dest
+            and cape.lands_round_the_cape(borders, seas, self.dest[p], self.board.fleet_province_neighbours)
+        ) if borders else frozenset()
+        self.weak = self.weak | self.half | self.half_by_sea
 
     def settle_unopposed(self, r: Resolver[str]) -> None:
         """Settle at once the decisions nothing else can change: a move by land into an empty province
@@ -200,9 +209,13 @@ class MovementRules:
     def _supports(self, p: str, r: Resolver[str], exclude_power: str | None = None) -> int:
         return supports_given(self.supports_of.get(p), self.entries, r, exclude_power)
 
-    def _own_strength(self, p: str, r: Resolver[str]) -> int:
-        """A move's strength before its supports: 1, or none by land across a weak strait."""
-        return straits.STRENGTH if p in self.weak and not self.by_convoy(p, r) else 1
+    def _own_strength(self, p: str, r: Resolver[str]) -> float:
+        """A move's strength before its supports: 1, none by land across a weak strait, a half round the
+        Cape."""
+        by_sea = self.by_convoy(p, r)
+        if p in (self.half_by_sea if by_sea else self.half):
+            return cape.STRENGTH
+        return straits.STRENGTH if not by_sea and straits.crosses(self.variant.weak_straits, p, self.dest[p]) else 1
 
     def hold_strength(self, province: str, r: Resolver[str]) -> int:
         if province not in self.entries:
@@ -220,7 +233,7 @@ class MovementRules:
 
     # (`has_path` and `head_to_head` are asked only of a move not by land, or in a head-to-head at all:
     # most are neither, and these are the resolver's busiest lines)
-    def attack_strength(self, p: str, r: Resolver[str]) -> int:
+    def attack_strength(self, p: str, r: Resolver[str]) -> float:
         if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
         dest = self.dest[p]
@@ -235,10 +248,10 @@ class MovementRules:
             return 0  # nothing in the ice can be dislodged (a variant's frozen spaces)
         return own + self._supports(p, r, exclude_power=occupant.power)
 
-    def defend_strength(self, p: str, r: Resolver[str]) -> int:
+    def defend_strength(self, p: str, r: Resolver[str]) -> float:
         return (self._own_strength(p, r) if self.weak else 1) + self._supports(p, r)
 
-    def prevent_strength(self, p: str, r: Resolver[str]) -> int:
+    def prevent_strength(self, p: str, r: Resolver[str]) -> float:
         if self.entries[p].route is not Route.LAND and not self.has_path(p, r):
             return 0
         h2h = self.head_to_head(p, r) if p in self.opposite else None
@@ -314,6 +327,8 @@ class MovementRules:
             attacker = self.entries[q]
             if attacker.power == e.power or attacker.province == into or self._kept_by_convoy_rule(p, q, r):
                 continue
+            if q in self.half and not self.by_convoy(q, r):
+                continue  # (a move round the Cape cuts no support: cape.py)
             if self.has_path(q, r) and not (q in self.weak and self._own_strength(q, r) + self._supports(q, r) == 0):
                 return q  # (a move across a weak strait with no support cuts nothing: straits.py)
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from . import army_fleet, dummies
+from . import army_fleet, cape, dummies
 from .board import Board
 from .entries import Entry, MovementOrders, Route
 from .entries import Rejected as _Reject
@@ -51,7 +51,7 @@ def normalise(variant: Variant, position: Position, orders: Mapping[str, Sequenc
     # The everyday board (no A/F, no ice) lets a plainly legal hold, move or support be read in a few steps.
     # (a move of a unit that may not move is read closely, to be refused: judge.engine.dummies)
     plain = not with_af and variant.frozen is None and not variant.owner_edges and not variant.weak_straits \
-        and not shut_now(variant, position.phase) \
+        and not variant.half_strength_borders and not shut_now(variant, position.phase) \
         and not dummies.orders_move_immobile(variant, orders)
     by_province = position._by_province  # (the unit in each province: read for every order)
     # the provinces of the units given a move, a support of a move or a convoy: the checks below
@@ -242,6 +242,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SHUT_THIS_SEASON, target.location.province)
         _check_owner_edge(variant, position, unit, target.location.province)
         _check_strait(variant, unit, target.location.province)
+        _check_cape(variant, unit, target.location.province)
         return unit, SupportHold(own, UnitRef(target.location, target.kind, target.power))
     if isinstance(order, SupportMove):
         target = _target_unit(variant, position, order.supported.location.province)
@@ -262,6 +263,7 @@ def _read(variant: Variant, position: Position, power: str, order: Order,
             raise _Reject(Why.SHUT_THIS_SEASON, dest.province)
         _check_owner_edge(variant, position, unit, dest.province)
         _check_strait(variant, unit, dest.province)
+        _check_cape(variant, unit, dest.province)
         if dest.coast is not None and dest.coast not in board.coasts_of(dest.province):
             dest = dest.bare  # an unknown coast is ignored (DATC 4.B.6)
         if rules.support_coast is SupportCoast.IGNORED:
@@ -283,6 +285,12 @@ def _check_strait(variant: Variant, unit: Unit, there: str) -> None:
     """No unit supports across a strait (Loeb9's weak straits: judge/engine/straits.py)."""
     if crosses(variant.weak_straits, unit.location.province, there):
         raise _Reject(Why.NO_SUPPORT_ACROSS_STRAIT, unit.location.province, there)
+
+
+def _check_cape(variant: Variant, unit: Unit, there: str) -> None:
+    """No unit supports round the Cape (1900: judge/engine/cape.py)."""
+    if cape.crosses(variant.half_strength_borders, unit.location.province, there):
+        raise _Reject(Why.NO_SUPPORT_ROUND_THE_CAPE, unit.location.province, there)
 
 
 def _own_ref(unit: Unit, ref: UnitRef) -> UnitRef:

@@ -91,6 +91,7 @@ class Why(enum.Enum):
     ONLY_FLEETS_AT_SEA_CONVOY = "only_fleets_at_sea_convoy"
     BORDER_NEEDS_CENTRES = "border_needs_centres"  # (from, to, the centres the power lacks...): Imperial's Bosphorus
     NO_SUPPORT_ACROSS_STRAIT = "no_support_across_strait"  # (from, to): Loeb9's weak straits
+    NO_SUPPORT_ROUND_THE_CAPE = "no_support_round_the_cape"  # (from, to): 1900's Cape
     NO_ARMY_TO_CONVOY = "no_army_to_convoy"  # (province)
     CONVOY_NOT_COASTAL = "convoy_not_coastal"
     CONVOY_GOES_NOWHERE = "convoy_goes_nowhere"
@@ -135,6 +136,7 @@ class Why(enum.Enum):
     CANNOT_RETREAT_THERE = "cannot_retreat_there"  # (unit, province, location, ...): where it may go
     RETREAT_CLASH = "retreat_clash"  # (province): both units are disbanded
     GAVE_WAY_ACROSS_STRAIT = "gave_way_across_strait"  # (province): another unit retreated there, not across it
+    GAVE_WAY_ROUND_THE_CAPE = "gave_way_round_the_cape"  # (province): another unit retreated there, not round it
     # -- adjustments
     NO_ADJUSTMENTS = "no_adjustments"
     NO_BUILDS_TO_WAIVE = "no_builds_to_waive"

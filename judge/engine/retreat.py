@@ -1,14 +1,14 @@
 """Retreats: each dislodged unit retreats to a space it may reach, or is disbanded.
 
 Two retreats to one space: both units are disbanded (but one crossing a weak strait gives way to the
-other: judge/engine/straits.py). A unit without a valid retreat order is disbanded.
+other: judge/engine/straits.py; then one round the Cape: cape.py). A unit without a valid retreat order is disbanded.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from . import army_fleet, straits
+from . import army_fleet, cape, straits
 from .geography import Location, UnitKind
 from .orders import Disband, Move, Order, Retreat, UnitRef
 from .outcomes import Outcome, PhaseResult, Reason, Rejected, Why
@@ -45,14 +45,18 @@ def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[st
 
     to = {p: o.to.province for p, (_, o, _) in final.items() if isinstance(o, Retreat)}
     gave_way = straits.giving_way(variant.weak_straits, to)
-    targets = Counter(there for here, there in to.items() if here not in gave_way)
+    round_the_cape = cape.giving_way(variant.half_strength_borders, {h: t for h, t in to.items() if h not in gave_way})
+    targets = Counter(there for here, there in to.items() if here not in gave_way | round_the_cape)
     units = list(position.units)
     for province, (power, normal, written) in sorted(final.items()):
         d = dislodged[province]
         shown = written if written is not None else normal
         by_judge = written is None
         if isinstance(normal, Retreat):
-            if province in gave_way:
+            if province in round_the_cape:
+                outcomes.append(Outcome(power, shown, False, Reason.RETREAT_BOUNCED, Why.GAVE_WAY_ROUND_THE_CAPE,
+                                        (normal.to.province,), (normal.to.province,)))
+            elif province in gave_way:
                 outcomes.append(Outcome(power, shown, False, Reason.RETREAT_BOUNCED, Why.GAVE_WAY_ACROSS_STRAIT,
                                         (normal.to.province,), (normal.to.province,)))
             elif targets[normal.to.province] > 1:

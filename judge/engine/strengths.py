@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .orders import Move, SupportHold, SupportMove
 from .outcomes import Outcome, Reason
+from .variant import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,13 @@ class Strengths:
     """A unit's contests in one phase: its move that bounced, and the attack that dislodged it."""
     bounced: Contest | None = None
     dislodged: Contest | None = None
+
+
+def counted_here(variant: Variant) -> bool:
+    """Do these counts hold on this board? Not where some border gives a move less than a unit's own
+    strength (a weak strait, the Cape: judge/engine/straits.py, cape.py): read back from the outcomes
+    alone, such a move would be told stronger than it was, so no strengths are told there."""
+    return not variant.weak_straits and not variant.half_strength_borders
 
 
 def contests(outcomes: Sequence[Outcome]) -> dict[str, Strengths]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from .alternative_homes import Alternative, BuildMarks
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
+from .cape import Borders
 from .owner_edges import OwnerEdge
 from .seasonal import SeasonalSpaces
 from .straits import Straits
@@ -33,6 +35,8 @@ class Power:
     starting_units: tuple[tuple[UnitKind, Location], ...]
     # Centres owned at the start when they are not the home centres (DPjudge's OWNS: the Shift maps).
     starting_centres: tuple[str, ...] | None = None
+    # Build sites that are no centres, counting only while some home centres are lost (DPjudge's *X: partisans.py)
+    partisan_sites: tuple[str, ...] = ()
 
     @property
     def owned_at_start(self) -> tuple[str, ...]:
@@ -73,6 +77,8 @@ class Variant:
     seasonal: SeasonalSpaces | None = None
     # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
     weak_straits: Straits = frozenset()
+    # Borders a move crosses at half strength, (from, to) (DPjudge's *XXX: 1900's Cape; judge/engine/cape.py)
+    half_strength_borders: Borders = frozenset()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power(self, power_id: str) -> Power:
@@ -81,7 +87,7 @@ class Variant:
                 return p
         raise KeyError(power_id)
 
-    @property
+    @cached_property     # (asked for once a power a phase and more: made once a variant)
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
 
@@ -145,6 +151,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
             colour=p.get("colour", "#888888"), home_centres=tuple(p["home_centres"]),
             starting_units=tuple(parse_unit(u) for u in p["starting_units"]),
             starting_centres=tuple(p["starting_centres"]) if "starting_centres" in p else None,
+            partisan_sites=tuple(p.get("partisan_sites", ())),
         )
         for p in data["powers"] if p["id"] not in absent  # off the board: no units, their centres neutral
     )
@@ -169,6 +176,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         build_marks=_build_marks(data, calendar),
         seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
         weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
+        half_strength_borders=frozenset((a, b) for a, b in data.get("half_strength_borders", ())),
         extra={k: v for k, v in data.items() if k.startswith("x_")},
     )
     _check(variant)
@@ -227,6 +235,9 @@ def _check(variant: Variant) -> None:
     for a, b in sorted(variant.weak_straits):
         if b not in variant.board.neighbours(a):
             raise ValueError(f"the strait {a}-{b} is no border between provinces")
+    for a, b in sorted(variant.half_strength_borders):
+        if b not in variant.board.neighbours(a):
+            raise ValueError(f"the half-strength border {a}-{b} is no border between provinces")
     unknown = variant.dummies - set(variant.power_ids)
     if unknown:
         raise ValueError(f"dummy powers not in the variant: {', '.join(sorted(unknown))}")
@@ -237,6 +248,9 @@ def _check(variant: Variant) -> None:
         for c in power.home_centres:
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"home centre {c} of {power.name} is not a supply centre")
+        for c in power.partisan_sites:
+            if c not in variant.board.provinces or variant.board.provinces[c].supply_centre:
+                raise ValueError(f"{power.name}'s partisan site {c} is no province, or is a supply centre")
         for c in power.starting_centres or ():
             if not variant.board.provinces[c].supply_centre:
                 raise ValueError(f"{power.name} owns {c} at the start, which is not a supply centre")

@@ -76,7 +76,10 @@ def check_win(variant: Variant, position: Position, settings: Settings, setup_: 
     if not reached:
         return None
     best = max(totals[k] for k in reached)
-    winners = tuple(p for k in reached if totals[k] == best for p in groups[k])
+    top = [k for k in reached if totals[k] == best]
+    if len(top) > 1 and "win_by_count_only" in variant.hooks:
+        return None  # DPjudge: one power wins, alone; two tied at the top with the count play on (1900's 18 of 39)
+    winners = tuple(p for k in top for p in groups[k])
     return Ending("win", winners, counts, "units" if units else "centres")
 
 

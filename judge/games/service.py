@@ -21,7 +21,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -44,7 +44,7 @@ from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Settings
 from .small import EACH, setup as setup_of
-from ..storage.db import transaction, write_statement
+from ..storage.db import synchronous as sync_level, transaction, write_statement
 from ..storage.files import fingerprint
 from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists, game_files, game_path,
                     open_game, open_judge, sound, stale_game_files)
@@ -313,9 +313,10 @@ class GameService:
             self._trim(self.keep_open)
 
     @contextmanager
-    def _write(self, name: str) -> Iterator[GameFile]:
-        """One transaction in the game file, then the index row."""
-        with self._game(name) as db:
+    def _write(self, name: str, synchronous: str | None = None) -> Iterator[GameFile]:
+        """One transaction in the game file, then the index row. `synchronous`: the commit's sync level
+        if not the file's own FULL (within a batch's transaction, the batch's)."""
+        with self._game(name) as db, (sync_level(db, synchronous) if synchronous else nullcontext()):
             written = getattr(self._local, "written", None) if getattr(self._local, "batch", False) else None
             if written is not None and not db.conn.in_transaction:
                 db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
@@ -1098,8 +1099,11 @@ class GameService:
                     for r in gf.db.execute("SELECT id, kind, recipient, payload, created_at FROM notices"
                                            " WHERE queued_at IS NULL ORDER BY created_at, rowid")]
 
-    def mark_notices_queued(self, name: str, ids: Sequence[str]) -> None:
-        with self._write(name) as gf:
+    def mark_notices_queued(self, name: str, ids: Sequence[str], *, durable: bool = True) -> None:
+        """`durable=False`: the mark's commit waits for the file's next sync (the courier's, after the
+        outbox's own synced commit: a mark lost to a power cut only queues the notice again under the
+        same Message-ID, which the outbox ignores)."""
+        with self._write(name, synchronous=None if durable else "NORMAL") as gf:
             gf.db.conn.executemany("UPDATE notices SET queued_at = ? WHERE id = ? AND queued_at IS NULL",
                               [(iso(self.clock()), i) for i in ids])
 

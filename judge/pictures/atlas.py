@@ -1,10 +1,11 @@
 """A variant's picture geometry, loaded once and then only read: frame, cell grid, where things go.
 
 The cell grid is precomputed by `python -m judge.pictures.build_cells VARIANT` into
-`judge/variants/<id>/cells.png` (8-bit labels, see `shapes`). It carries a fingerprint of the data
-it was grown from; if the file is missing or stale the grid is grown again here, from the variant's
-own data and the land mask, so a new variant gets pictures without any extra step (slowly: the land
-mask takes seconds and a gigabyte to load, hence the file).
+`judge/variants/<id>/cells.png` (labels, see `shapes`: 8-bit grey for up to 254 provinces, 16-bit
+grey beyond, Imperial's 356). It carries a fingerprint of the data it was grown from; if the file is
+missing or stale the grid is grown again here, from the variant's own data and the land mask, so a
+new variant gets pictures without any extra step (slowly: the land mask takes seconds and a gigabyte
+to load, hence the file).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from ..engine.variant import Variant
 from .owners import Pattern, distinct_owners
 from .passages import Passage, find_passages
 from .projection import Frame, is_plane, point
-from .shapes import province_order
+from .shapes import grid_dtype, label_span, open_water, province_order
 
 log = logging.getLogger("judge.pictures")
 
@@ -128,7 +129,9 @@ def encode_cells(grid: np.ndarray, print_: str) -> bytes:
     info = PngImagePlugin.PngInfo()
     info.add_text("fingerprint", print_)
     out = io.BytesIO()
-    Image.fromarray(grid, mode="L").save(out, format="PNG", optimize=True, pnginfo=info)
+    # one byte a pixel ("L") or two ("I;16", Imperial's 356 provinces): PNG's grey of 8 or 16 bits
+    image = Image.fromarray(grid, mode="L") if grid.dtype == np.uint8 else Image.fromarray(grid.astype("<u2"))
+    image.save(out, format="PNG", optimize=True, pnginfo=info)
     return out.getvalue()
 
 
@@ -157,7 +160,7 @@ class Atlas:
     variant_id: str
     frame: Frame
     provinces: tuple[str, ...]           # province with label i + 1
-    cells: np.ndarray                    # (height, width) uint8 labels, read-only
+    cells: np.ndarray                    # (height, width) labels (shapes.grid_dtype), read-only
     # Where to draw at CELLS_WIDTH: a province's unit and name (its main place, moved inside the cell
     # when that is near the cell's edge), and each split coast's place ("spa/nc").
     places: Mapping[str, tuple[float, float]]
@@ -183,6 +186,16 @@ class Atlas:
     def label(self, province: str) -> int:
         return self.provinces.index(province) + 1
 
+    @property
+    def span(self) -> int:
+        """How many label values the grid has (shapes.label_span): 256 on all but the largest boards."""
+        return label_span(len(self.provinces))
+
+    @property
+    def open_water(self) -> int:
+        """The label of water no sea reaches (shapes.open_water)."""
+        return open_water(len(self.provinces))
+
 
 def load_atlas(variant: Variant) -> Atlas:
     layout = load_layout(variant.id)
@@ -193,7 +206,7 @@ def load_atlas(variant: Variant) -> Atlas:
     if path.is_file():
         with Image.open(io.BytesIO(path.read_bytes())) as img:
             if img.text.get("fingerprint") == wanted:
-                grid = np.array(img, dtype=np.uint8)
+                grid = np.array(img).astype(grid_dtype(len(province_order(variant))), copy=False)
             else:
                 log.warning("%s is stale (map data changed): growing the cells again; "
                             "run python -m judge.pictures.build_cells %s", path, variant.id)
@@ -204,7 +217,7 @@ def load_atlas(variant: Variant) -> Atlas:
     order = province_order(variant)
     # every label's pixels in one pass: flat indices sorted by label, cut at each label's count
     flat = np.argsort(grid, axis=None, kind="stable")
-    ends = np.cumsum(np.bincount(grid.ravel(), minlength=256))
+    ends = np.cumsum(np.bincount(grid.ravel(), minlength=label_span(len(order))))
     for pid, entry in layout["positions"].items():
         label = order.index(pid) + 1
         ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])

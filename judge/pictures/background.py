@@ -17,18 +17,25 @@ from PIL import Image
 from . import style
 from .atlas import Atlas
 from .owners import Pattern
-from .shapes import OPEN_WATER, UNPLAYABLE_LAND
+from .shapes import UNPLAYABLE_LAND
 
-# Pixel classes: 0-255 a cell's label (its fill); STRIPE + label a pixel of that cell on a stripe
-# rising to the right (its hatch colour when hatched, else its fill), BACK + label one on a stripe
-# falling to the right, CROSSING + label one on both (an owner's pattern, owners.Pattern, picks which
-# of them take its colour); then the three kinds of border.
-STRIPE, BACK, CROSSING = 256, 512, 768
-LAND_BORDER, SEA_BORDER, COAST = 1024, 1025, 1026
-CLASSES = 1027
+# Pixel classes, in blocks of the grid's label span (256 on all but the largest boards, Atlas.span):
+# block 0 a cell's label (its fill); block STRIPE a pixel of that cell on a stripe rising to the right
+# (its hatch colour when hatched, else its fill), BACK one on a stripe falling to the right, CROSSING
+# one on both (an owner's pattern, owners.Pattern, picks which of them take its colour); then the
+# three kinds of border, after the last block.
+STRIPE, BACK, CROSSING = 1, 2, 3
+BLOCKS = 4
+LAND_BORDER, SEA_BORDER, COAST = 0, 1, 2   # after the blocks
+BORDERS = 3
 
 
-# Which stripe classes an owner's pattern colours.
+def class_count(span: int) -> int:
+    """How many classes a grid of `span` labels has (1027 for 256: classes fit in 16 bits up to a span of 16384)."""
+    return BLOCKS * span + BORDERS
+
+
+# Which stripe blocks an owner's pattern colours.
 PATTERN_CLASSES = {Pattern.PLAIN: (), Pattern.SLASH: (STRIPE, CROSSING), Pattern.BACKSLASH: (BACK, CROSSING),
                    Pattern.CROSS: (STRIPE, BACK, CROSSING)}
 
@@ -46,7 +53,7 @@ def scaled_cells(atlas: Atlas, width: int) -> np.ndarray:
 
 
 def pixel_classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
-    """(height, width) uint16: each pixel's class (see CLASSES); cached per width and set of seas."""
+    """(height, width) uint16: each pixel's class (see class_count); cached per width and set of seas."""
     key = ("classes", width, water)
     if key not in atlas.cache:
         atlas.cache[key] = _classes(atlas, width, water)
@@ -55,8 +62,9 @@ def pixel_classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray
 
 def _classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
     cells = scaled_cells(atlas, width)
-    is_water = np.zeros(256, dtype=bool)
-    is_water[OPEN_WATER] = True
+    span = atlas.span
+    is_water = np.zeros(span, dtype=bool)
+    is_water[atlas.open_water] = True
     for i, pid in enumerate(atlas.provinces, 1):
         is_water[i] = pid in water
     wet = is_water[cells]
@@ -82,12 +90,13 @@ def _classes(atlas: Atlas, width: int, water: frozenset[str]) -> np.ndarray:
     yy, xx = np.indices(cells.shape)
     period = max(4, round(7 * width / 1200))
     rising, falling = ((xx + yy) % period) == 0, ((xx - yy) % period) == 0
-    classes[rising & ~falling] += STRIPE
-    classes[falling & ~rising] += BACK
-    classes[rising & falling] += CROSSING
-    classes[(edge | other) & ~wet] = LAND_BORDER
-    classes[edge & wet & ~(coast | coast_other)] = SEA_BORDER
-    classes[coast | coast_other] = COAST
+    classes[rising & ~falling] += STRIPE * span
+    classes[falling & ~rising] += BACK * span
+    classes[rising & falling] += CROSSING * span
+    borders = BLOCKS * span
+    classes[(edge | other) & ~wet] = borders + LAND_BORDER
+    classes[edge & wet & ~(coast | coast_other)] = borders + SEA_BORDER
+    classes[coast | coast_other] = borders + COAST
     classes.setflags(write=False)
     return classes
 
@@ -109,24 +118,26 @@ def paint_classes(atlas: Atlas, width: int, fills: Mapping[str, style.Rgb], wate
                   ) -> tuple[np.ndarray, np.ndarray, frozenset[style.Rgb]]:
     """`paint_background` before its last step: each pixel's class, each class's colour, the colours.
     A picture's painter uses the classes to name each background pixel's palette entry at once."""
-    palette = np.zeros((CLASSES, 3), dtype=np.uint8)
+    span = atlas.span
+    palette = np.zeros((class_count(span), 3), dtype=np.uint8)
     palette[UNPLAYABLE_LAND] = style.UNPLAYABLE
-    palette[OPEN_WATER] = style.OPEN_WATER
+    palette[atlas.open_water] = style.OPEN_WATER
     for i, pid in enumerate(atlas.provinces, 1):
         palette[i] = fills[pid]
-    for start in (STRIPE, BACK, CROSSING):
-        palette[start:start + 256] = palette[:256]
+    for block in (STRIPE, BACK, CROSSING):
+        palette[block * span:(block + 1) * span] = palette[:span]
     for pid, (colour, pattern) in (patterns or {}).items():
         label = atlas.label(pid)
-        for start in PATTERN_CLASSES[pattern]:
-            palette[start + label] = colour
+        for block in PATTERN_CLASSES[pattern]:
+            palette[block * span + label] = colour
     for pid, colour in (hatches or {}).items():
         label = atlas.label(pid)
-        palette[STRIPE + label] = palette[CROSSING + label] = colour
-        palette[BACK + label] = fills[pid]
-    palette[LAND_BORDER] = style.LAND_BORDER
-    palette[SEA_BORDER] = style.SEA_BORDER
-    palette[COAST] = style.COAST
+        palette[STRIPE * span + label] = palette[CROSSING * span + label] = colour
+        palette[BACK * span + label] = fills[pid]
+    borders = BLOCKS * span
+    palette[borders + LAND_BORDER] = style.LAND_BORDER
+    palette[borders + SEA_BORDER] = style.SEA_BORDER
+    palette[borders + COAST] = style.COAST
     classes = pixel_classes(atlas, width, frozenset(water))
     colours = frozenset(tuple(int(c) for c in row) for row in np.unique(palette, axis=0))
     return classes, palette, colours

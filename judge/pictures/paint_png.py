@@ -115,7 +115,7 @@ def _board_image(scene: Scene) -> Image.Image:
 
 def _drawn_board(scene: Scene) -> Image.Image:
     image = Image.new("RGB", (scene.width, scene.height), scene.paper)
-    image.paste(Image.fromarray(scene.background, "RGB"), (0, 0))
+    image.paste(Image.fromarray(scene.map_pixels(), "RGB"), (0, 0))
     draw = ImageDraw.Draw(image)
     for shape in scene.shapes[:scene.board]:
         _draw(image, draw, shape)
@@ -182,7 +182,8 @@ def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
     out = np.full(keys.shape, _nearest(np.array([_key(scene.paper)]), table, rgb_table)[0], dtype=np.uint8)
     if scene.ground_classes is not None:     # each class's entry, then every pixel's by its class
         classes, colours = scene.ground_classes
-        out[:top] = np.take(_nearest(_keys_of(colours), table, rgb_table), classes)
+        entries = _nearest(_keys_of(colours), table, rgb_table)
+        out[:top] = _kept(_entries, (id(classes), entries.tobytes()), classes, lambda: np.take(entries, classes))
     else:
         colours, where = np.unique(ground, return_inverse=True)
         out[:top] = _nearest(colours, table, rgb_table)[where.reshape(ground.shape)]
@@ -212,8 +213,32 @@ def _ground_keys(scene: Scene) -> np.ndarray:
     """The background's pixels as 24-bit keys, from its classes when the scene has them."""
     if scene.ground_classes is not None:
         classes, colours = scene.ground_classes
-        return np.take(_keys_of(colours).astype(np.uint32), classes)
-    return _keys(Image.fromarray(scene.background, "RGB"))
+        return _kept(_grounds, (id(classes), colours.tobytes()), classes,
+                     lambda: np.take(_keys_of(colours).astype(np.uint32), classes))
+    return _keys(Image.fromarray(scene.map_pixels(), "RGB"))
+
+
+# The map's pixels as keys, and as palette entries, per board and palette: the same for every picture
+# of one board (a rush of games in one season), so worked out once (each a pass over a million
+# pixels). Read only: the caller copies what it changes. Keyed as the boards are (`classes` kept with it).
+_grounds: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_entries: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+
+
+def _kept(kept: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]], key: tuple[object, ...],
+          classes: np.ndarray, make) -> np.ndarray:
+    with _boards_lock:
+        found = kept.get(key)
+        if found is not None and found[0] is classes:
+            kept.move_to_end(key)
+            return found[1]
+    made = make()
+    made.flags.writeable = False
+    with _boards_lock:
+        kept[key] = (classes, made)
+        while len(kept) > _BOARDS_KEPT:
+            kept.popitem(last=False)
+    return made
 
 
 def _keys_of(colours: np.ndarray) -> np.ndarray:
@@ -224,7 +249,7 @@ def _keys_of(colours: np.ndarray) -> np.ndarray:
 
 def ground_png(scene: Scene) -> Image.Image:
     """The map under the shapes with a palette of its own colours (exact), for the SVG's raster."""
-    image = Image.fromarray(scene.background, "RGB")
+    image = Image.fromarray(scene.map_pixels(), "RGB")
     colours = sorted(_key(c) for c in scene.ground_colours)
     if not colours or len(colours) > 256:
         return image.quantize(colors=64, dither=Image.Dither.NONE)

@@ -7,6 +7,9 @@ DPjudge's `.ps` boards (MIT, Manus Hand; see judge/variants/importer/DPJUDGE-LIC
 in a form: a background rectangle of land or sea, then `Include...` procedures, each filling the
 closed outlines of an `Outline...` procedure (`x y m`, `x1 y1 x2 y2 x3 y3 c`, `x y l`, `fk`) in one
 colour (SeaBlue, LandBrown, ...), at a scale of its own. Those fills, in order, give land and water.
+Imperial's drawing is another form: one procedure of numbered outlines (`ContinentalOutline`, each
+closed by `S`), filled with land, but for the numbers its `/Seas [...]` lists (lakes and inland seas),
+filled with the sea's colour, over a sea background.
 The outlines are moved as the places were spread (`ps_layout.spread`): each point by the mean shift
 of the places nearest it, weighted by nearness, so the coasts follow the provinces they bound. The
 result is stored as `judge/variants/<id>/land.png` (one bit a pixel, at the cells' width and frame);
@@ -27,7 +30,7 @@ from .atlas import CELLS_WIDTH, load_layout
 from .projection import Frame
 from .ps_layout import read_info
 
-WATER_COLOURS = ("SeaBlue", "WaterBlue", "LakeBlue")
+WATER_COLOURS = ("SeaBlue", "WaterBlue", "LakeBlue", "SeaColor")
 LAND_COLOURS = ("LandBrown", "IceGrey", "MountainGrey")
 NEAREST = 6          # places whose shift moves an outline's point
 CURVE_STEPS = 8      # straight pieces per Bézier curve
@@ -73,7 +76,8 @@ def _outlines(body: str, scale: float) -> list[Outline]:
 
 def fills(text: str) -> tuple[bool, list[tuple[bool, Outline]]]:
     """(is the background water, [(is water, outline)] in the order painted)."""
-    form = text[text.index("/PaintProc"):text.index(">> def", text.index("/PaintProc"))]
+    start = text.index("/PaintProc {")   # the map form's (Imperial defines pdfmark's execform before it)
+    form = text[start:text.index(">> def", start)]
     background = re.search(r"(\w+) (?:[-\d. ]+ rectfill|clippath fill)", form)[1]
     painted = []
     for include in re.findall(r"\b(Include\w+)\b", form):
@@ -85,7 +89,18 @@ def fills(text: str) -> tuple[bool, list[tuple[bool, Outline]]]:
         scale = float(scaled[1]) if scaled else 1.0
         for name in re.findall(r"\b(Outline\w+)\b", body):
             painted += [(filled[1] in WATER_COLOURS, o) for o in _outlines(_procedure(text, name), scale)]
+    if not painted and (numbered := re.search(r"/Seas \[([\d ]*)\] def", form)):
+        painted = _numbered(text, form, {int(n) for n in numbered[1].split()})
     return background in WATER_COLOURS, painted
+
+
+def _numbered(text: str, form: str, seas: set[int]) -> list[tuple[bool, Outline]]:
+    """Imperial's form: the outlines of the first `...Outline` procedure the form calls after its
+    `/Seas` list, numbered from 0 by the `S` closing each; those numbered in `seas` are water."""
+    name = re.search(r"\b(\w+Outline)\b", form[form.index("/Seas ["):])[1]
+    objects = re.split(r"\bS\b", _procedure(text, name).partition("{")[2])
+    # _outlines skips a procedure's first two words (its name and brace): each object is given them
+    return [(number in seas, o) for number, body in enumerate(objects) for o in _outlines(f"/{name} {{ {body}", 1.0)]
 
 
 def shifter(original: dict[str, tuple[float, float]], spread: dict[str, tuple[float, float]]):

@@ -7,7 +7,10 @@ DPjudge's `.ps` boards (MIT, Manus Hand; see judge/variants/importer/DPJUDGE-LIC
 points with y up. Those places become the variant's `plane` layout (see judge.pictures.plane); the
 judge never reads a `.ps` file itself. Run `python -m judge.pictures.build_cells VARIANT` afterwards.
 A province the drawing places nowhere (Canton's impassable Nepal) is placed with
-`--between nep=asm,cal,del,kas,tib`: at the middle of its neighbours' places.
+`--between nep=asm,cal,del,kas,tib`: at the middle of its neighbours' places. Impassable provinces
+the `% INFO` block leaves out but its `% MAP` block places (`% # x y |abbr|---|Name|`: Imperial's
+Himalayas, Sahara, lakes) are placed there. `--gap` sets how far apart places are spread, and
+`--stretch` makes the drawing taller first (Imperial's wide world: room for 356 provinces).
 
 DPjudge draws some parts of a board much denser than others (Youngstown's Europe is a corner of
 Asia), so the places are first spread (`spread`): pushed apart until no two provinces' places are
@@ -31,6 +34,7 @@ MIN_GAP = 0.048   # of the board's larger side: about 55 px in a 1200 px picture
 SPREAD_ROUNDS = 400
 
 INFO_LINE = re.compile(r"%\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s+(\S+)\s+(.*)")
+MAP_LINE = re.compile(r"%\s+#\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s+\|(\w+)\|[^|]*\|([^|]+)\|")
 
 
 def read_info(text: str) -> list[tuple[float, float, str, str]]:
@@ -45,6 +49,12 @@ def read_info(text: str) -> list[tuple[float, float, str, str]]:
             # (a bracketed abbreviation, Classical's "(R) (RHODES)", places a label, not a province)
             rows.append((float(m[1]), float(m[2]), m[3].lower(), m[4].strip()))
     return rows
+
+
+def read_map_places(text: str) -> list[tuple[float, float, str, str]]:
+    """The `% MAP` block's places (x, y, abbreviation, name): where the drawing names a province that
+    holds no unit (Imperial's impassable ones)."""
+    return [(float(m[1]), float(m[2]), m[3].lower(), m[4].strip()) for m in MAP_LINE.finditer(text)]
 
 
 def province_of(variant: Variant, abbreviation: str, name: str) -> str:
@@ -84,17 +94,29 @@ def spread(places: dict[str, tuple[float, float]], min_gap: float = MIN_GAP) -> 
 
 
 def plane_layout(variant: Variant, ps_text: str, source: str,
-                 between: Mapping[str, Sequence[str]] = MappingProxyType({})) -> dict:
+                 between: Mapping[str, Sequence[str]] = MappingProxyType({}), min_gap: float = MIN_GAP,
+                 stretch: float = 1.0) -> dict:
     """`between`: a province the drawing places no unit in (Canton's impassable Nepal) put at the
-    middle of the places of the provinces named (its neighbours on DPjudge's map)."""
+    middle of the places of the provinces named (its neighbours on DPjudge's map). `stretch`: the
+    drawing made this much taller first (a wide board of many provinces gets room)."""
     rows = read_info(ps_text)
+    placed = {province_of(variant, a.partition("/")[0], re.sub(r"\s*\(.*\)$", "", n)) for _, _, a, n in rows}
+    for x, y, abbreviation, name in read_map_places(ps_text):   # only where the INFO block places nothing
+        try:
+            pid = province_of(variant, abbreviation, name)
+        except ValueError:      # a second label of one province (Imperial's "Rocky Mountains 2")
+            continue
+        if pid not in placed:
+            rows.append((x, y, pid, name))
+            placed.add(pid)
     for pid, around in between.items():
         xys = [(x, y) for x, y, a, _ in rows if a in around]
         if len(xys) != len(around):
             raise ValueError(f"{source} places no unit in one of {', '.join(around)}")
         rows.append((sum(x for x, _ in xys) / len(xys), sum(y for _, y in xys) / len(xys), pid,
                      variant.board.provinces[pid].name))
-    mains = spread({abbreviation: (x, y) for x, y, abbreviation, _ in rows if "/" not in abbreviation})
+    rows = [(x, y * stretch, abbreviation, name) for x, y, abbreviation, name in rows]
+    mains = spread({abbreviation: (x, y) for x, y, abbreviation, _ in rows if "/" not in abbreviation}, min_gap)
     moved = []
     for x, y, abbreviation, name in rows:   # a coast moves with its province
         pid = abbreviation.partition("/")[0]
@@ -130,10 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variant")
     parser.add_argument("--between", action="append", default=[], metavar="PROV=A,B,C",
                         help="place a province the drawing leaves out at the middle of these provinces' places")
+    parser.add_argument("--gap", type=float, default=MIN_GAP,
+                        help=f"how far apart places are spread, of the board's larger side (default {MIN_GAP})")
+    parser.add_argument("--stretch", type=float, default=1.0,
+                        help="make the drawing this much taller before spreading (room on a wide board)")
     args = parser.parse_args(argv)
     variant = load_variant(args.variant)
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
-    layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between)
+    layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
     if out.is_file():   # colours chosen by hand for the picture stay
         layout = {**layout, **{k: v for k, v in json.loads(out.read_text(encoding="utf-8")).items() if k == "colours"}}

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from ..engine.geography import Terrain
 from ..engine.outcomes import Outcome, PhaseResult, Reason
 from ..engine.position import DislodgedUnit, Position
@@ -79,10 +77,10 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
                 if owner in atlas.patterns and p not in hidden}
     classes, ground, colours = paint_classes(atlas, width, province_fills(variant, position, atlas.colours, hidden),
                                              water, {p: h for p, h in hatches.items() if p not in hidden}, patterns)
-    background = np.take(ground, classes, axis=0)
-    map_height = background.shape[0]
+    map_height = classes.shape[0]
     legend_height = legend_rows_height(variant, width)
-    scene = Scene(width, map_height + legend_height, map_height, background, style.PAPER, ground_colours=colours,
+    # (the map's pixels made only if its board is not kept: paint_png)
+    scene = Scene(width, map_height + legend_height, map_height, None, style.PAPER, ground_colours=colours,
                   ground_classes=(classes, ground))
 
     overlay = Overlay(variant, atlas, position, width, hidden)

@@ -56,7 +56,9 @@ class Scene:
     width: int
     height: int
     map_height: int
-    background: np.ndarray        # (map_height, width, 3) uint8: the map; the legend is below it
+    # (map_height, width, 3) uint8: the map; the legend is below it. None: colours[classes] of
+    # `ground_classes`, made when first asked (`map_pixels`): a picture whose board is kept never needs it
+    background: np.ndarray | None
     paper: Rgb
     shapes: list[Shape] = field(default_factory=list)
     ground_colours: frozenset[Rgb] = frozenset()  # every colour in `background` (when known)
@@ -66,6 +68,15 @@ class Scene:
 
     def add(self, *shapes: Shape) -> None:
         self.shapes.extend(shapes)
+
+    def map_pixels(self) -> np.ndarray:
+        """`background`, made from `ground_classes` if it was not given."""
+        if self.background is None:
+            if self.ground_classes is None:
+                raise ValueError("a scene needs its background or its ground classes")
+            classes, colours = self.ground_classes
+            self.background = np.take(colours, classes, axis=0)
+        return self.background
 
 
 def arrow(start: Point, end: Point, colour: Rgb, width: float, *, dash: float = 0.0,

@@ -22,20 +22,41 @@ from ..engine.geography import Terrain
 from ..engine.variant import Variant
 from .projection import Frame, layout_points
 
-# Label values in a cell grid: provinces are 1..N in sorted id order.
+# Label values in a cell grid: provinces are 1..N in sorted id order, unplayable land 0, open water
+# the last label of the grid's span (`label_span`): 255 on every board of up to 254 provinces.
 UNPLAYABLE_LAND = 0
 OPEN_WATER = 255
+# The most provinces a grid holds: a span of 8192 labels, so that a picture's pixel classes (four
+# blocks of the span and the borders, judge.pictures.background) still fit in 16 bits.
+MOST_PROVINCES = 8190
 
 # How far (km) a land province may reach from its nearest own point: far enough to run off the
 # picture's edge, short enough that a far continent (Arabia, Siberia) does not join the board.
 LAND_REACH_KM = 2500.0
 
 
+def label_span(count: int) -> int:
+    """How many label values a grid of `count` provinces has (its last is open water): 256, one byte a
+    pixel, for up to 254 provinces (so those boards' cells.png and painting stay as they were), else
+    the next power of two, two bytes a pixel (Imperial's 356 provinces: 512)."""
+    return 256 if count < OPEN_WATER else 1 << (count + 1).bit_length()
+
+
+def open_water(count: int) -> int:
+    """The label of water no sea reaches in a grid of `count` provinces."""
+    return label_span(count) - 1
+
+
+def grid_dtype(count: int) -> type[np.unsignedinteger]:
+    """The grid's pixel type for `count` provinces: one byte up to 254, else two."""
+    return np.uint8 if label_span(count) <= 256 else np.uint16
+
+
 def province_order(variant: Variant) -> tuple[str, ...]:
     """The province ids whose labels are 1, 2, ... in a cell grid."""
     ids = tuple(sorted(variant.board.provinces))
-    if len(ids) >= OPEN_WATER:
-        raise ValueError(f"{variant.name} has {len(ids)} provinces; a cell grid holds at most {OPEN_WATER - 1}")
+    if len(ids) > MOST_PROVINCES:
+        raise ValueError(f"{variant.name} has {len(ids)} provinces; a cell grid holds at most {MOST_PROVINCES}")
     return ids
 
 
@@ -80,7 +101,7 @@ def _nearest_of_ground(ground: np.ndarray, want: bool, x: int, y: int, limit: in
 
 
 def grow_cells(variant: Variant, layout: Mapping, frame: Frame, land: np.ndarray) -> np.ndarray:
-    """The cell grid (uint8, the land mask's shape): each pixel's province label, or one of the two grounds."""
+    """The cell grid (the land mask's shape; `grid_dtype`): each pixel's province label, or one of the two grounds."""
     board = variant.board
     h, w = land.shape
     order = province_order(variant)
@@ -147,9 +168,9 @@ def grow_cells(variant: Variant, layout: Mapping, frame: Frame, land: np.ndarray
                 if not labels[q] and flat_land[q] == ground and nd <= limit:
                     heapq.heappush(heap, (nd, q, lab))
 
-    grid = np.array(labels, dtype=np.uint8).reshape(h, w)
+    grid = np.array(labels, dtype=grid_dtype(len(order))).reshape(h, w)
     nobody = grid == 0
-    grid[nobody & ~land] = OPEN_WATER
+    grid[nobody & ~land] = open_water(len(order))
     grid[nobody & land] = UNPLAYABLE_LAND
     return grid
 

@@ -18,9 +18,11 @@ chart of the centres by year (PNG attachments after the text), unless the game's
 setting is off. Each picture is drawn once per run however many recipients get it, and stored
 once in the outbox for all of them (judge.mail.outbound.shared_part); in a deadline rush (a run of
 POOL_FROM games or more) they are painted in processes of their own (judge.pictures.pool), the mail
-going without its picture only if painting it fails. A game's notices are rendered first,
-then queued in one transaction of the judge file. A notice that sets or moves a deadline (the start,
-a moved deadline, a resumption) carries it as an .ics file for the player's calendar.
+going without its picture only if painting it fails. A game's notices are rendered first, then
+queued with a few other games' (QUEUED_TOGETHER) in one transaction of the judge file, then marked
+queued in each game without a sync of their own (a lost mark queues nothing twice: see above). A
+notice that sets or moves a deadline (the start, a moved deadline, a resumption) carries it as an
+.ics file for the player's calendar.
 """
 from __future__ import annotations
 
@@ -47,7 +49,7 @@ from .deadline_calendar import deadline_file
 from ..words.fog_mail import picture_powers
 from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
-from .shared_part import SharedPicture
+from .shared_part import PaintedPart, SharedPicture
 from ..screening.tokens import ReplyTokens
 from ...storage.db import durable, synchronous
 
@@ -57,7 +59,7 @@ RenderNotice = Callable[[Reports, GameService, Notice], Rendered]
 Picture = SharedPicture  # (file name, PNG), encoded once for every recipient
 PictureKey = tuple[str, str, object, frozenset[str] | None]    # (game, kind, phase, the powers it shows)
 Paint = tuple[str, Callable[[], bytes]]         # (file name, the painting: a picklable judge.pictures.jobs job)
-Painting = tuple[str, Future[bytes]]          # (file name, the picture being painted)
+Painting = tuple[str, Future[SharedPicture]]          # (file name, the picture being painted)
 Drawn = dict[PictureKey, Picture | Painting | None]       # the run's pictures, drawn or being drawn
 Answer = TypeVar("Answer")
 # the notices that set or move a deadline: they carry it as an .ics file for the player's calendar (a
@@ -68,14 +70,18 @@ Reader = tuple[str, tuple[str, ...]]                 # (account, its addresses):
 # a notice rendered, with its readers and calendar file, to be queued
 Ready = tuple[Notice, Rendered, Picture | None, list[Reader], list[outgoing.Attachment]]
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
+Rendering = tuple[str, list[Ready], list[Failed]]    # a game's notices rendered, and those that failed
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
+# games whose notices are queued in one transaction of the judge file (one sync for them all): in a
+# rush each game's own FULL commit was a sync a game; a few games' mails wait for the others meanwhile
+QUEUED_TOGETHER = 16
 # A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
 # a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
 POOL_FROM = 8
 
 
 class Painter(Protocol):
-    def submit(self, fn: Callable[[], bytes], /) -> Future[bytes]: ...
+    def submit(self, fn: Callable[[], SharedPicture], /) -> Future[SharedPicture]: ...
 
 
 def _default_render() -> RenderNotice:
@@ -141,67 +147,81 @@ class Courier:
               ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures")) as painter:
             for _ in range(READ_AHEAD):
                 read_ahead()
+            rendered: list[Rendering] = []
             while window:
                 game, reading, notices = window.popleft()
                 read_ahead()
-                queued += self._run_game(db, tokens, failures, game, reading, notices, pictures)
-                for key in [k for k in pictures if k[0] == game]:
-                    del pictures[key]            # its mails are queued: the picture is in the outbox
+                rendered.append(self._render_game(game, reading, notices, pictures))
+                if len(rendered) >= QUEUED_TOGETHER or not window:
+                    queued += self._queue_games(db, tokens, failures, rendered)
+                    for key in [k for k in pictures if k[0] in {r[0] for r in rendered}]:
+                        del pictures[key]        # its mails are queued: the picture is in the outbox
+                    rendered = []
         return queued
 
-    def _run_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, failures: NoticeFailures, game: str,
-                  reading: GameService, notices: list[Notice], pictures: Drawn) -> int:
+    def _render_game(self, game: str, reading: GameService, notices: list[Notice], pictures: Drawn) -> Rendering:
+        """A game's notices rendered, drawn and their readers found, before the judge file's write lock
+        is taken (reading a game file may write its index row there)."""
         ready: list[Ready] = []
         failed: list[Failed] = []
         for notice in notices:
-            try:    # rendered, drawn and its readers found before the judge file's write lock is taken
+            try:
                 ready.append((notice, self.render(self.reports, reading, notice),
                               self.picture(game, notice, pictures, reading),
                               self.readers(game, notice, reading), self.calendar(game, notice)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))
-        done, queued = self._queue_game(db, tokens, game, ready, failed)
-        _tell_news(game, [r[0] for r in ready if r[0].id in done])
-        for notice, error in failed:
-            if failures.failed(game, notice, error):
-                done.append(notice.id)     # set aside: no longer pending, the keeper was told
-        if done:
-            self.service.mark_notices_queued(game, done)
+        return game, ready, failed
+
+    def _queue_games(self, db: sqlite_utils.Database, tokens: ReplyTokens, failures: NoticeFailures,
+                     games: list[Rendering]) -> int:
+        """Several games' rendered notices into the outbox in one transaction of the judge file (one
+        sync, not one per game), then each game's notices marked queued. The marks come after that
+        commit, and need no sync of their own: a mark lost to a power cut only queues its notice again
+        under the same Message-ID, which the outbox ignores (its row is kept when it is sent)."""
+        queued = 0
+        done: dict[str, list[str]] = {}
+        if any(ready for _, ready, _ in games):
+            with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
+                queued = self._queue_ready(db, tokens, games, done)
+        for game, ready, failed in games:
+            marks = done.get(game, [])
+            _tell_news(game, [r[0] for r in ready if r[0].id in marks])
+            for notice, error in failed:
+                if failures.failed(game, notice, error):
+                    marks.append(notice.id)     # set aside: no longer pending, the keeper was told
+            if marks:
+                self.service.mark_notices_queued(game, marks, durable=False)
         return queued
 
-    def _queue_game(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
-                    failed: list[Failed]) -> tuple[list[str], int]:
-        """A game's rendered notices into the outbox in one transaction of the judge file (one sync, not
-        one per mail), each notice under a savepoint so that one failing leaves the others queued."""
-        if not ready:
-            return [], 0
-        with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
-            return self._queue_ready(db, tokens, game, ready, failed)
-
-    def _queue_ready(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, ready: list[Ready],
-                     failed: list[Failed]) -> tuple[list[str], int]:
-        done: list[str] = []
+    def _queue_ready(self, db: sqlite_utils.Database, tokens: ReplyTokens, games: list[Rendering],
+                     done: dict[str, list[str]]) -> int:
+        """Each notice under a savepoint, so that one failing leaves the others queued (and is added to
+        its game's failed ones); the notices queued are added to `done`, by game."""
         queued = 0
         db.conn.execute("BEGIN IMMEDIATE")
         try:
-            for notice, rendered, picture, readers, files in ready:
-                db.conn.execute("SAVEPOINT notice")
-                try:      # (a reader's first reply token is made in this transaction, not committed alone)
-                    copies = self._copies(tokens, game, notice, readers)
-                    queued += outgoing.send_copies(db, self.config, rendered, copies, shared=picture, files=files)
-                except Exception as e:   # as above: this notice's failure only
-                    db.conn.execute("ROLLBACK TO notice")
-                    log.exception("notice %s of %s could not be queued", notice.id, game)
-                    failed.append((notice, e))
-                else:
-                    done.append(notice.id)
-                db.conn.execute("RELEASE notice")
+            for game, ready, failed in games:
+                models = outgoing.Models()     # each notice's mail made from another's bytes where that is sure
+                for notice, rendered, picture, readers, files in ready:
+                    db.conn.execute("SAVEPOINT notice")
+                    try:      # (a reader's first reply token is made in this transaction, not committed alone)
+                        copies = self._copies(tokens, game, notice, readers)
+                        queued += outgoing.send_copies(db, self.config, rendered, copies, shared=picture,
+                                                       files=files, models=models)
+                    except Exception as e:   # as above: this notice's failure only
+                        db.conn.execute("ROLLBACK TO notice")
+                        log.exception("notice %s of %s could not be queued", notice.id, game)
+                        failed.append((notice, e))
+                    else:
+                        done.setdefault(game, []).append(notice.id)
+                    db.conn.execute("RELEASE notice")
             db.conn.execute("COMMIT")
         except BaseException:
             db.conn.execute("ROLLBACK")
             raise
-        return done, queued
+        return queued
 
     def deliver(self, db: sqlite_utils.Database, tokens: ReplyTokens, game: str, notice: Notice,
                 pictures: Drawn | None = None) -> int:
@@ -260,9 +280,9 @@ class Courier:
             return None
         drawing = drawn[key]
         if isinstance(drawing, tuple):
-            name, painting = drawing
+            _, painting = drawing
             try:
-                drawing = drawn[key] = SharedPicture(name, painting.result())
+                drawing = drawn[key] = painting.result()
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawing = drawn[key] = None
@@ -285,7 +305,7 @@ class Courier:
                     drawn[key] = None
                 else:
                     name, job = paint
-                    drawn[key] = (name, painter.submit(job)) if painter else SharedPicture(name, job())
+                    drawn[key] = (name, painter.submit(PaintedPart(name, job))) if painter else PaintedPart(name, job)()
             except Exception:   # the report matters more than its picture
                 log.exception("no picture for notice %s", notice.id)
                 drawn[key] = None

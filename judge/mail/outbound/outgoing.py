@@ -9,13 +9,21 @@ Message-ID, read from the message built rather than parsed back out of its bytes
 mails share (a phase's picture) is stored once for them all (`shared`). `send_copies` sends one text
 to several recipients (a notice's copies): the mail is built once and each further copy is its bytes
 with its own To, Message-ID and Reply-To lines, the bytes building it would give (where a header
-is not the plain one-line text that makes this sure, that copy is built whole).
+is not the plain one-line text that makes this sure, that copy is built whole). Given a game's
+`Models`, a notice's first copy is made from the bytes of another notice of that game (the courier's
+nine notices of a phase: each reader's own text) with its own Subject and text put in, where both
+texts are encoded alike by the email package's own choice (7bit, quoted-printable or base64) and
+written out in ASCII lines.
 """
 from __future__ import annotations
 
+import functools
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+# set_content's own choice of encoding, and the encoding (private: not in typeshed's stubs)
+from email.contentmanager import _encode_text  # type: ignore[attr-defined]
 from email.message import EmailMessage, Message
 
 import sqlite_utils
@@ -66,30 +74,73 @@ class Copy:
     reply_to: str | None = None
 
 
+@dataclass(frozen=True)
+class Model:
+    """A mail built whole, whose bytes another text's mail may be made from: its copy and text."""
+    copy: Copy
+    rendered: Rendered
+    raw: bytes
+    part: SharedPart | None
+
+    @functools.cached_property
+    def body(self) -> tuple[str, bytes] | None:
+        """Its text as written in it (`_written_body`), worked out once for the game's other notices."""
+        return _written_body(self.rendered.body)
+
+
+class Models:
+    """One game's mails built whole in a courier run, by the part they carry (a results picture or
+    none), all dated alike: a later notice's mail is made from one of them (`send_copies`)."""
+
+    def __init__(self, date: float | None = None) -> None:
+        self.date = time.time() if date is None else date
+        self._built: dict[str | None, Model] = {}
+
+    def like(self, shared: SharedPart | None) -> Model | None:
+        return self._built.get(None if shared is None else shared.id)
+
+    def keep(self, shared: SharedPart | None, model: Model) -> None:
+        self._built.setdefault(None if shared is None else shared.id, model)
+
+
 def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, copies: Sequence[Copy], *,
-                shared: SharedPart | None = None, files: Sequence[Attachment] = ()) -> int:
+                shared: SharedPart | None = None, files: Sequence[Attachment] = (),
+                models: Models | None = None) -> int:
     """Queue one text's copies in the caller's transaction (the courier's per game), each under its own
-    key, in one statement. Returns how many were queued now (a key queued before is a no-op)."""
-    date = time.time()        # one Date for all the copies, as they are one mail
+    key, in one statement. Returns how many were queued now (a key queued before is a no-op).
+    `models`: the game's mails built so far (the courier's), for the first copy to be made from."""
+    date = models.date if models is not None else time.time()    # one Date for all the copies: one mail
     first: tuple[Copy, bytes, SharedPart | None] | None = None
     rows: list[outbox.Stored] = []
+    model = models.like(shared) if models is not None and not files else None
     for copy in copies:
-        raw = _spliced(config, first[:2], copy) if first is not None else None
+        if first is not None:
+            raw = _spliced(config, first[:2], copy)
+        elif model is not None:
+            raw = _rewritten(config, model, copy, rendered)
+            if raw is not None:
+                first = (copy, raw, model.part)
+        else:
+            raw = None
         if raw is None:
             mail = message(config, rendered, key=copy.key, to=copy.to, reply_to=copy.reply_to, files=files,
                            date=date)
             _, raw, part = outbox.stored(mail, shared)
             first = first or (copy, raw, part)
+            if models is not None and not files and (part is not None or shared is None):
+                models.keep(shared, Model(copy, rendered, raw, part))     # (not a part attached into it)
         else:
             part = first[2] if first is not None else None
         rows.append(outbox.Stored(stable_message_id(copy.key, config.domain), copy.to, raw, part))
     return outbox.queue_stored(db, rows, envelope_from=config.address)
 
 
-def _header_lines(config: Config, copy: Copy) -> list[bytes] | None:
+def _header_lines(config: Config, copy: Copy, subject: str | None = None) -> list[bytes] | None:
     """The copy's own header lines as the plain policy writes them, or None if one would not be
-    written plainly on one line (then the copy is built whole)."""
+    written plainly on one line (then the copy is built whole). `subject`: its Subject line too."""
     values = [("To", ", ".join(copy.to)), ("Message-ID", f"<{stable_message_id(copy.key, config.domain)}>")]
+    if subject is not None:
+        values.append(("Subject", subject))
     if copy.reply_to:
         values.append(("Reply-To", copy.reply_to))
     if not all(address.isascii() for address in (config.address, *copy.to)) or \
@@ -98,10 +149,13 @@ def _header_lines(config: Config, copy: Copy) -> list[bytes] | None:
     return [f"{name}: {value}\r\n".encode("ascii") for name, value in values]
 
 
-def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy) -> bytes | None:
-    """The first copy's bytes with this copy's own header lines, or None if that cannot be sure."""
+def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy, subjects: tuple[str, str] | None = None,
+             ) -> bytes | None:
+    """The first copy's bytes with this copy's own header lines, or None if that cannot be sure.
+    `subjects`: (the first copy's, this copy's), for a copy of another text."""
     model, raw = first
-    old, new = _header_lines(config, model), _header_lines(config, copy)
+    old = _header_lines(config, model, subjects[0] if subjects else None)
+    new = _header_lines(config, copy, subjects[1] if subjects else None)
     if old is None or new is None or len(old) != len(new):
         return None
     end = raw.find(b"\r\n\r\n")
@@ -113,3 +167,34 @@ def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy) -> bytes | N
             return None
         head = head.replace(b"\r\n" + was, b"\r\n" + now)
     return head[2:] + raw[end + 2:]
+
+
+def _rewritten(config: Config, model: Model, copy: Copy, rendered: Rendered) -> bytes | None:
+    """The copy of another text (`rendered`) made from a model's bytes: its own header lines and
+    Subject, and its text in place of the model's; None where that cannot be sure (then built whole)."""
+    old, new = model.body, _written_body(rendered.body)
+    if old is None or new is None or old[0] != new[0]:      # (its Content-Transfer-Encoding line differs)
+        return None
+    if model.part is not None and model.part.boundary.encode() in new[1]:    # (as SharedPart.head refuses)
+        return None
+    raw = _spliced(config, (model.copy, model.raw), copy, (model.rendered.subject, rendered.subject))
+    if raw is None:
+        return None
+    tail = b"" if model.part is None else b"\r\n"      # the text ends the mail, or the head before the part
+    at = len(raw) - len(tail) - len(old[1])
+    if raw[at - 4:at] != b"\r\n\r\n" or raw[at:len(raw) - len(tail)] != old[1]:
+        return None
+    return raw[:at] + new[1] + tail
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _written_body(text: str) -> tuple[str, bytes] | None:
+    """(its Content-Transfer-Encoding, the bytes) of a text body as `message` builds and the generator
+    writes it: set_content's own choice and encoding (7bit, quoted-printable or base64: ASCII, written
+    out line by line with CRLF); None for 8bit, which the generator may write otherwise."""
+    cte, payload = _encode_text(text, "utf-8", None, SMTP)
+    if cte == "8bit" or not payload.isascii():
+        return None
+    return cte, _LINE_END.sub("\r\n", payload).encode("ascii")     # (Generator._write_lines)

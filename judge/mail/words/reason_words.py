@@ -53,6 +53,7 @@ WORDS: Mapping[Why, str] = {
     Why.ONLY_FLEETS_AT_SEA_CONVOY: "only a fleet at sea can convoy",
     Why.BORDER_NEEDS_CENTRES: "only the owner of {rest:centres} may cross from {0:province} to {1:province}",
     Why.NO_SUPPORT_ACROSS_STRAIT: "no unit supports across the strait from {0:province} to {1:province}",
+    Why.NO_SUPPORT_ROUND_THE_CAPE: "no unit supports round the Cape from {0:province} to {1:province}",
     Why.NO_ARMY_TO_CONVOY: "there is no army in {0:province} to convoy",
     Why.CONVOY_NOT_COASTAL: "an army can only be convoyed from one coastal province to another",
     Why.CONVOY_GOES_NOWHERE: "the convoyed move goes nowhere",
@@ -98,6 +99,8 @@ WORDS: Mapping[Why, str] = {
     Why.RETREAT_CLASH: "another unit also retreated to {0:province}; both are disbanded",
     Why.GAVE_WAY_ACROSS_STRAIT: "another unit also retreated to {0:province}; this one, crossing a strait, "
                                 "is disbanded",
+    Why.GAVE_WAY_ROUND_THE_CAPE: "another unit also retreated to {0:province}; this one, going round the Cape, "
+                                 "is disbanded",
     Why.NO_ADJUSTMENTS: "you have no builds or removals this year",
     Why.NO_BUILDS_TO_WAIVE: "no builds left to waive",
     Why.BUILDS_NOT_REMOVALS: "you have builds this year, not removals",

@@ -53,9 +53,7 @@ def special(written: str) -> str | None:
         return "adjacencies for some powers only, or one-way (P:XXX)"
     if "(" in written and written.strip("~*") != written:
         return "adjacencies open only to owners of some centres (XXX(C,D)) with strait marks"
-    if "*" in written:   # (a weak strait's ~ is a hook: judge/engine/straits.py)
-        return "half-strength moves across the Cape (*XXX)"
-    return None
+    return None   # (a weak strait's ~ and the Cape's * are hooks: judge/engine/straits.py, cape.py)
 
 
 class Geography:
@@ -82,6 +80,7 @@ class Geography:
         self.loose: list[str] = []                           # adjacency entries naming no place
         self.owner_edges: dict[frozenset[str], set[str]] = {}  # XXX(C,D): crossed only by owners of C and D
         self.weak_straits: set[tuple[str, str]] = set()  # ~XXX: (from, to) moves of no strength of their own
+        self.half_strength: set[tuple[str, str]] = set()  # *XXX: (from, to) moves of half strength (the Cape)
         for k, line in t.items():
             for written in line.abuts:
                 what = special(written)
@@ -99,6 +98,8 @@ class Geography:
                     continue
                 if "~" in written:
                     self.weak_straits.add((base(k), base(target)))
+                if "*" in written:
+                    self.half_strength.add((base(k), base(target)))
                 if "/" not in k and k in self.army_ok and base(target) in self.army_ok:
                     pair = (k, base(target))
                     self.army_pairs[pair] = self.army_pairs.get(pair, True) and not army_forbidden(written)
@@ -311,6 +312,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
             "colour": COLOURS.get(p.id, PALETTE[i % len(PALETTE)]),
             "home_centres": list(p.homes), "starting_units": [f"{k} {loc}" for k, loc in p.units],
         }
+        if p.partisan_sites:   # build sites while some home centres are lost (judge/engine/partisans.py)
+            entry["partisan_sites"] = list(p.partisan_sites)
         if p.owns is not None and sorted(p.owns) != sorted(p.homes):
             entry["starting_centres"] = list(p.owns)
         entry |= _marks(p)
@@ -342,6 +345,8 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
                               for b, c in sorted(geo.owner_edges.items(), key=lambda e: sorted(e[0]))]
     if geo.weak_straits:  # moves across these of no strength of their own (Loeb9: judge/engine/straits.py)
         out["weak_straits"] = [list(pair) for pair in sorted(geo.weak_straits)]
+    if geo.half_strength:  # moves across these of half strength (1900's Cape: judge/engine/cape.py)
+        out["half_strength_borders"] = [list(pair) for pair in sorted(geo.half_strength)]
     ports = sorted(p for p in geo.provinces if geo.kind[p] == "PORT")
     if ports:  # coasts whose fleets convoy as if at sea
         out["ports"] = ports

@@ -16,10 +16,10 @@ from pathlib import Path
 
 TERRAINS = ("COAST", "LAND", "WATER", "PORT", "SHUT")
 # Home-centre prefixes DPjudge gives meanings the judge has no rule for.
-HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)",
-              "*": "partisan build sites (*X)"}
-# The marks the judge has hooks for (judge/engine/alternative_homes.py): kept with the power.
-READ_MARKS = "@~"
+HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)"}
+# The marks the judge has hooks for, kept with the power: `*` (judge/engine/partisans.py), `@` and `~`
+# (judge/engine/alternative_homes.py).
+READ_MARKS = "*@~"
 # Directives that are about running games on DPjudge's web site, not about the board or rules.
 IGNORED = {"TEXTONLY", "FLAGS", "FLAG", "ROTATE", "NOTIFY", "DESC", "DESCRIPTION", "NAME"}
 
@@ -52,6 +52,7 @@ class PowerData:
     units: list[tuple[str, str]] = field(default_factory=list)   # (A|F, location)
     alternatives: list[tuple[str, list[str]]] = field(default_factory=list)  # @X(Y,Z): X in place of Y or Z
     hidden: list[str] = field(default_factory=list)                           # ~X: builds there hidden
+    partisan_sites: list[str] = field(default_factory=list)      # *X: build sites while some homes are lost
 
 
 @dataclass
@@ -203,6 +204,7 @@ class _Reader:
             p = self.current(line)
             if head != "INHABITS" or not hasattr(p, "_inhabited"):
                 p.homes = []
+                p.partisan_sites = []   # (DPjudge: these lines replace partisan sites too)
                 p._inhabited = True  # type: ignore[attr-defined]
             self.homes(p, words[1:])
             return
@@ -389,6 +391,8 @@ class _Reader:
         for given in centres:
             if given.startswith("-"):
                 c = given[1:].lower()
+                if c in p.partisan_sites:
+                    p.partisan_sites.remove(c)
                 if c in p.homes:
                     p.homes.remove(c)
                     if c not in d.unowned:
@@ -408,8 +412,12 @@ class _Reader:
                 p.hidden.append(c)
             if c == "sc":
                 continue  # "&SC": a claim to be made later, not a place
-            if "+" in marks or "*" in marks:
-                continue  # a build site that is not a centre: the judge has no such thing
+            if "*" in marks and "+" not in marks:
+                if c not in p.partisan_sites:
+                    p.partisan_sites.append(c)
+                continue
+            if "+" in marks:
+                continue  # a factory: a build site that is not a centre, which the judge has no rule for
             if c not in p.homes:
                 p.homes.append(c)
 
