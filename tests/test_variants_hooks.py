@@ -1,5 +1,6 @@
 """The small rule hooks variants name in their data (tests/data/variants/hooks.json): absent powers,
-`build_any`, `mobilize`, a first phase other than Spring movement, and calendar steps."""
+`build_any`, `mobilize`, alternative home centres and hidden builds (Zeus), a first phase other than
+Spring movement, and calendar steps."""
 from __future__ import annotations
 
 import json
@@ -26,6 +27,8 @@ def test_adjustment_hooks(case):
     assert "errors" not in response, response.get("errors")
     got = {r["order"]: r["result"] for rs in response["results"].values() for r in rs}
     assert {order: got.get(order) for order in case["results"]} == case["results"]
+    why = {r["order"]: r.get("why") for rs in response["results"].values() for r in rs}
+    assert {order: why.get(order) for order in case.get("why", {})} == case.get("why", {})
     for power, centres in case.get("centres", {}).items():
         assert sorted(response["next"]["centres"][power]) == centres
     if "centres" in case:   # powers not named own nothing (mobilize: a power that built nothing)
@@ -96,3 +99,13 @@ def test_a_power_may_own_other_centres_than_its_homes_at_the_start():
     france["starting_centres"] = ["atlantis"]
     with pytest.raises((ValueError, KeyError)):
         variant_from_data(data)
+
+
+def test_builds_needed_count_no_alternative_home_centre():
+    """Zeus's USA owns four centres at the start, one of them California, an alternative home centre:
+    it is asked for three builds, as many as its ordinary home centres."""
+    from judge.engine.phase import orders_needed
+    variant = load_variant("zeus")
+    start = starting_position(variant)
+    assert len(start.centres_of("USA")) == 4
+    assert orders_needed(variant, start)["USA"].builds == 3

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.engine import load_variant
+from judge.engine import alternative_homes
 from judge.engine.adjustment import adjustment_due, buildable_sites
 from judge.engine.calendar import PhaseKind
 from judge.engine.geography import Location, UnitKind
@@ -61,7 +62,11 @@ def random_orders(variant, position, power, rng):
         return [Disband(ref(u)) for u in rng.sample(list(position.units_of(power)), -due)]
     out = []
     sites = list(buildable_sites(variant, position, power))
-    for c in rng.sample(sites, min(due, len(sites))):
+    chosen = rng.sample(sites, min(due, len(sites)))
+    groups = alternative_homes.groups(variant, power, position.phase, sites)
+    if groups:      # never every site of an alternative home centre's group (Zeus's California)
+        chosen = list(alternative_homes.choose(groups, rng.sample(sites, len(sites)), due))
+    for c in chosen:
         prov = board.province(c)
         fleets = [loc for loc in board.fleet_locations(c)] if not prov.is_land else []
         if fleets and rng.random() < 0.5:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import army_fleet, dummies, partisans
+from . import alternative_homes, army_fleet, dummies, partisans
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
 from .homes import home_centres
@@ -53,6 +53,14 @@ def buildable_sites(variant: Variant, position: Position, power: str) -> tuple[s
     return tuple(c for c in build_sites(variant, power, position)
                  if position.owners.get(c) == power and position.unit_in(c) is None) \
         + tuple(c for c in partisans.active_sites(variant, position, power) if position.unit_in(c) is None)
+
+
+def build_capacity(variant: Variant, position: Position, power: str) -> int:
+    """How many units this power could build now, were its centres enough: one a free site, but
+    never every site of an alternative home centre's group (DPjudge's `@X`: Zeus's California)."""
+    sites = buildable_sites(variant, position, power)
+    groups = alternative_homes.groups(variant, power, position.phase, sites)
+    return len(alternative_homes.choose(groups, sites, len(sites))) if groups else len(sites)
 
 
 def _mobilizing(variant: Variant, position: Position) -> bool:
@@ -135,9 +143,13 @@ def _builds(variant: Variant, position: Position, power: str, due: int,
             continue
         used += 1
         built.append(unit)
-        outcomes.append(Outcome(power, order, True, Reason.BUILT))
-    sites = [c for c in buildable_sites(variant, position, power)
-             if c not in {u.location.province for u in built}]
+        hidden = alternative_homes.hidden_site(variant, power, position.phase, unit.location.province)
+        outcomes.append(Outcome(power, order, True, Reason.BUILT, Why.BUILT_HIDDEN if hidden else None))
+    free = buildable_sites(variant, position, power)
+    sites = [c for c in free if c not in {u.location.province for u in built}]
+    groups = alternative_homes.groups(variant, power, position.phase, free)
+    if groups:      # what is left where no build may fill an alternative's group
+        sites = list(alternative_homes.choose(groups, sites, len(sites), [u.location.province for u in built]))
     if not given and dummies.builds_by_rule(variant, power):     # hook cd_builds: a dummy builds
         for build in dummies.rule_builds(variant, sites, due):
             built.append(Unit(power, build.kind, build.location))
@@ -173,6 +185,14 @@ def _read_build(variant: Variant, position: Position, power: str, order: Build,
         raise Rejected(Why.FLEET_BUILT_INLAND, loc.province)
     if position.unit_in(loc.province) is not None or any(u.location.province == loc.province for u in built):
         raise Rejected(Why.OCCUPIED, loc.province)
+    free = buildable_sites(variant, position, power)
+    full = alternative_homes.fills_a_group(alternative_homes.groups(variant, power, position.phase, free),
+                                           [u.location.province for u in built], loc.province)
+    if full is not None and full.sites == {full.alternative}:    # nothing free that it could stand in for
+        raise Rejected(Why.ALTERNATIVE_WITHOUT_SITE, full.alternative)
+    if full is not None:
+        raise Rejected(Why.ALTERNATIVE_GROUP_FULL, full.alternative,
+                       *sorted(full.sites - {full.alternative}))
     if order.kind is UnitKind.ARMY:
         return Unit(power, UnitKind.ARMY, loc.bare)
     if prov.coasts:

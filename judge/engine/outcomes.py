@@ -160,6 +160,10 @@ class Why(enum.Enum):
     ALREADY_REMOVED = "already_removed"
     REMOVED_IN_DISORDER = "removed_in_disorder"  # the civil-disorder rule chose it
     BUILT_FOR_DUMMY = "built_for_dummy"  # the variant's rule built it for a power nobody plays
+    # (alternative, the sites it stands in for...): a build there would fill them all (DPjudge's @X)
+    ALTERNATIVE_GROUP_FULL = "alternative_group_full"
+    ALTERNATIVE_WITHOUT_SITE = "alternative_without_site"  # (alternative): no free home centre it may stand in for
+    BUILT_HIDDEN = "built_hidden"  # the others are told of it when the next movement is played (DPjudge's ~X)
 
 
 class Rejected(Exception):

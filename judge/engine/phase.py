@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from .adjustment import adjudicate_adjustments, adjustment_due, buildable_sites
+from .adjustment import adjudicate_adjustments, adjustment_due, build_capacity
 from .calendar import PhaseKind
 from .geography import Location
 from .homes import settle_new_homes
@@ -81,7 +81,7 @@ def orders_needed(variant: Variant, position: Position) -> dict[str, Need]:
         else:
             due = adjustment_due(variant, position, power)
             if due > 0:
-                need = Need(builds=min(due, len(buildable_sites(variant, position, power))))
+                need = Need(builds=min(due, build_capacity(variant, position, power)))
             else:
                 need = Need(removals=max(0, -due))
         if need:
@@ -123,7 +123,7 @@ def _anyone_decides(variant: Variant, position: Position) -> bool:
         return any(d.retreats and d.unit.power in ids for d in position.dislodged)
     for power in ids:
         due = adjustment_due(variant, position, power)
-        if due < 0 or due > 0 and buildable_sites(variant, position, power):
+        if due < 0 or due > 0 and build_capacity(variant, position, power):
             return True
     return False
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from . import alternative_homes
 from .adjustment import adjustment_due, buildable_sites
 from .calendar import PhaseKind
 from .geography import Location, UnitKind
@@ -199,7 +200,9 @@ def _adjustments(variant: Variant, position: Position, power: str, builds: int, 
     if adjustment_due(variant, position, power) <= 0:
         return []
     orders: list[Order] = []
-    for site in sorted(buildable_sites(variant, position, power))[:builds]:
+    sites = sorted(buildable_sites(variant, position, power))
+    groups = alternative_homes.groups(variant, power, position.phase, sites)     # Zeus's California
+    for site in alternative_homes.choose(groups, sites, builds):
         build = _build_at(variant, site)
         orders.append(build if build is not None else Waive())
     return orders

@@ -11,6 +11,7 @@ from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from .alternative_homes import Alternative, BuildMarks
 from .board import Board
 from .calendar import Calendar, Phase, Season
 from .geography import Coast, Location, Province, Terrain, UnitKind
@@ -70,6 +71,8 @@ class Variant:
     new_homes_in: int | None = None
     # Powers nobody plays (DPjudge's DUMMY): never a seat; what becomes of them, the hooks say (dummies.py)
     dummies: frozenset[str] = frozenset()
+    # Alternative home centres and hidden builds (DPjudge's @X, ~X; per phase: IN W1939A): alternative_homes.py
+    build_marks: tuple[BuildMarks, ...] = ()
     # Spaces open only in some seasons, shut the rest of the year (DPjudge's IN SPRING: WATER ARC: Loeb9)
     seasonal: SeasonalSpaces | None = None
     # Borders a move crosses weakly, (from, to) (DPjudge's ~XXX: Loeb9's straits; judge/engine/straits.py)
@@ -170,6 +173,7 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
         owner_edges=tuple(OwnerEdge(frozenset(e["between"]), frozenset(e["owners_of"]))
                           for e in data.get("owner_edges", ())),
         dummies=frozenset(d.upper() for d in data.get("dummy_powers", ())),
+        build_marks=_build_marks(data, calendar),
         seasonal=_seasonal(data.get("seasonal_spaces"), seasons),
         weak_straits=frozenset((a, b) for a, b in data.get("weak_straits", ())),
         half_strength_borders=frozenset((a, b) for a, b in data.get("half_strength_borders", ())),
@@ -177,6 +181,18 @@ def variant_from_data(data: dict[str, Any]) -> Variant:
     )
     _check(variant)
     return variant
+
+
+def _build_marks(data: dict[str, Any], calendar: Calendar) -> tuple[BuildMarks, ...]:
+    """Each power's `alternative_homes` and `hidden_builds`, and the ones `in_phase` replaces them
+    with in one phase (DPjudge's `IN W1939A`)."""
+    def marks(power: str, given: dict[str, Any], phase: Phase | None) -> BuildMarks:
+        return BuildMarks(power, tuple(Alternative(a["centre"], frozenset(a.get("instead_of", ())))
+                                       for a in given.get("alternative_homes", ())),
+                          frozenset(given.get("hidden_builds", ())), phase)
+    out = [marks(p["id"], p, None) for p in data["powers"] if "alternative_homes" in p or "hidden_builds" in p]
+    out += [marks(m["power"], m, calendar.parse(m["phase"])) for m in data.get("in_phase", ())]
+    return tuple(out)
 
 
 def _eras(eras: list[dict[str, str]] | None, seasons: tuple[Season, ...]) -> tuple[Season, Season] | None:
@@ -207,6 +223,12 @@ def _check(variant: Variant) -> None:
                 variant.board.provinces.get(c) and variant.board.provinces[c].supply_centre for c in edge.owners_of):
             raise ValueError(f"the border {a}-{b} open to owners of {', '.join(sorted(edge.owners_of))} is no border "
                              f"between provinces, or names a province that is no supply centre")
+    for m in variant.build_marks:
+        homes = set(variant.power(m.power).home_centres)
+        named = {a.centre for a in m.alternatives} | {c for a in m.alternatives for c in a.instead_of} | m.hidden
+        if not named <= homes:
+            raise ValueError(f"{m.power}'s alternative or hidden build sites {', '.join(sorted(named - homes))} "
+                             f"are not its home centres")
     for p in variant.seasonal.provinces if variant.seasonal else ():
         if p not in variant.board.provinces:
             raise ValueError(f"seasonal space {p} is not on the board")

@@ -19,7 +19,7 @@ from ..engine.outcomes import Outcome, PhaseResult
 from ..engine.phase import Need
 from ..engine.position import Position
 from ..engine.stand_in import stand_in_orders
-from . import diaries, excuses, later_orders, records
+from . import diaries, excuses, hidden_builds, later_orders, records
 from .answers import NoticeKind
 from .clock import deadline_for, fit, iso, parse_time, processing_time, reminder_times
 from .digests import orders_digest
@@ -96,7 +96,9 @@ def owed_by_power(gf: GameFile, row: PhaseRow) -> dict[str, Owed]:
     def work() -> dict[str, Owed]:
         orders = gf.orders(row.seq)
         problems = gf.problems(row.seq)
-        return {power: _owed(row, need, orders.get(power, []), [p for p in problems if p.power == power])
+        hidden = hidden_builds.in_file(gf.variant, gf.db)    # as each power may be told (hidden builds)
+        return {power: _owed(row, need, orders.get(power, []), hidden_builds.problems_seen(
+                    gf.variant, row.position, hidden, power, orders.get(power, []), gf.rules, problems))
                 for power, need in needs(gf, row.position).items()}
     return dict(gf.worked_out(("owed", row.seq), work))
 

@@ -33,8 +33,8 @@ from ..engine import load_variant, notation, vassals
 from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
-from . import (access, audience, deadlines, diaries, exchange, export, forming, master, players, press, processing,
-               records, standby, takeovers, trouble, votes)
+from . import (access, audience, deadlines, diaries, exchange, export, forming, hidden_builds, master, players, press,
+               processing, records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryEntry, ExchangeState, GameState,
                       ListedGame, NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState,
@@ -344,8 +344,10 @@ class GameService:
     def _write(self, name: str, synchronous: str | None = None) -> Iterator[GameFile]:
         """One transaction in the game file, then the index row. `synchronous`: the commit's sync level
         if not the file's own FULL (within a batch's transaction, the batch's)."""
-        with self._game(name) as db, (sync_level(db, synchronous) if synchronous else nullcontext()):
-            written = getattr(self._local, "written", None) if getattr(self._local, "batch", False) else None
+        written = getattr(self._local, "written", None) if getattr(self._local, "batch", False) else None
+        # (in a batch the batch's transaction sets the level: SQLite refuses to change it inside one)
+        with self._game(name) as db, (sync_level(db, synchronous) if synchronous and written is None
+                                      else nullcontext()):
             if written is not None and not db.conn.in_transaction:
                 db.conn.execute("BEGIN IMMEDIATE")      # the batch's one transaction in this file
                 written[game_path(self.data, name)] = (db, None)   # ended with the batch, whatever happens
@@ -1255,6 +1257,12 @@ class GameService:
         with self._read(name) as gf:
             powers = tuple(p for p, row in gf.powers().items() if row.account == account)
             return gf.row()["name"], powers, account in gf.masters()
+
+    def without_hidden_builds(self, name: str, position: Position, power: str | None) -> Position:
+        """`position` without the units built hidden that `power` may not see yet (judge.games.hidden_builds)."""
+        with self._read(name) as gf:
+            units = hidden_builds.in_file(gf.variant, gf.db)
+            return hidden_builds.Veil(units, frozenset({power}) if power else frozenset()).board(position)
 
     def position_now(self, name: str) -> tuple[Position, bool]:
         """The current phase's position as the engine's value (decoded once per state of the game file,

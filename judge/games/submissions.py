@@ -16,7 +16,7 @@ from ..engine.orders import Build, Disband, Order, Waive
 from ..engine.outcomes import Outcome
 from ..engine.phase import Need
 from ..engine.position import Position
-from . import fog, later_orders, processing
+from . import fog, hidden_builds, later_orders, processing
 from .answers import Confirmation, NoticeKind
 from .clock import iso, parse_time, processing_time, shown
 from .digests import orders_digest
@@ -182,9 +182,13 @@ def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirm
     mine = every.get(power, [])
     # checked with every power's orders, as being "in" is: a move by an ally's convoy is no problem
     # once the convoy is ordered
-    problems = [p for p in gf.problems(row.seq) if p.power == power]
+    # units built hidden from this power: checked as if they were not there (judge.games.hidden_builds)
+    hidden = hidden_builds.in_file(gf.variant, gf.db)
+    problems = hidden_builds.problems_seen(gf.variant, row.position, hidden, power, mine, gf.rules,
+                                           gf.problems(row.seq))
     if gf.settings.fog:     # fog of war: nothing said of what the power cannot see
         problems = fog.private_problems(gf.variant, row.position, power, problems)
+    position = hidden_builds.Veil(hidden, frozenset({power})).board(row.position)
     need = processing.needs(gf, row.position).get(power)
     owed = processing.owed(gf, row, power)
     told = {p.order: _problem(p) for p in problems}
@@ -195,7 +199,7 @@ def confirmation(gf: GameFile, power: str, viewer: str | None = None) -> Confirm
         owed_orders=tuple(told.get(p.order, {**_problem(p), "why": None, "args": []}) for p in owed.refused),
         all_in=not owed, plays=_plays(gf, row, reader),
         deadline=gf.times(row.deadline, reader),
-        warnings=_warnings(gf, row.position, power, mine, problems),
+        warnings=_warnings(gf, position, power, mine, problems),
         digest=orders_digest(gf.name, row.phase, power, mine), later=tuple(later_orders.waiting(gf, power)))
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from email.message import EmailMessage
 
 from ..engine.notation import position_from_json
-from ..games import fog
+from ..games import fog, hidden_builds
 from ..games.answers import PhaseRecord
 from ..games.service import GameService
 from .atlas import has_layout
@@ -42,10 +42,25 @@ def phase_painter(service: GameService, game: str, phase: str, *, powers: frozen
     if not has_layout(record.variant):
         log.warning("no picture for %s %s: the %s variant has no layout.json", game, phase, record.variant)
         return None
+    record = veiled_record(service, game, record)
     if powers is None:
         return PhaseJob(game, record, svg=svg)
     cut, hidden = fogged_record(service, game, record, powers)
     return PhaseJob(game, cut, hidden, frozenset(powers), svg=svg)
+
+
+def veiled_record(service: GameService, game: str, record: PhaseRecord) -> PhaseRecord:
+    """The record without the hidden builds not yet revealed: the board shows them to nobody, as
+    DPjudge's map (judge.games.hidden_builds); their own power reads them in its mail."""
+    variant = service.variant(record.variant)
+    if not any(m.hidden for m in variant.build_marks):
+        return record
+    units = hidden_builds.unrevealed(variant, hidden_builds.played(service.history(game)))
+    veil = hidden_builds.veil_for(variant, service.status(game), units, None)
+    if not veil:
+        return record
+    return replace(record, position=veil.position(record.position),
+                   results=tuple(veil.result(r) for r in record.results))
 
 
 def fogged_record(service: GameService, game: str, record: PhaseRecord,

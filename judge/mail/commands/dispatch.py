@@ -231,6 +231,8 @@ class Dispatch:
             if fogged:
                 seen = fog.position_seen(variant, self.service.phase_record(game).position, [power] if power else [])
                 position = position_from_json(variant, seen)
+            if any(m.hidden for m in variant.build_marks):    # builds hidden from this power: not read by
+                position = self.service.without_hidden_builds(game, position, power)
             return BoardView(variant, position, self._unordered(game, power))
         except (GameError, NoSuchGame, KeyError, ValueError):   # KeyError: a position that does not read
             return None

@@ -13,13 +13,13 @@ import json
 from ...games.model import GameError
 from ...language import commands as c
 from ...pictures.atlas import has_layout
-from ...pictures.games import fogged_record, game_title, phase_board
+from ...pictures.games import fogged_record, game_title, phase_board, veiled_record
 from ...pictures.render import render_png
 from ..screening.auth import Refused, known_game
 from ..outbound.deadline_calendar import deadline_file
 from ..outbound.outgoing import Attachment
 from .command_env import Env
-from ..words.fog_mail import reader_powers
+from ..words.fog_mail import reader_powers, veil_of
 
 
 def proven_or_stranger(env: Env, command: str) -> None:
@@ -47,6 +47,7 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
     hidden: frozenset[str] = frozenset()
     if sees is not None:             # fog of war: the board as the reader's powers saw it, as its results mail
         record, hidden = fogged_record(env.service, name, record, sees)
+    record = veiled_record(env.service, name, record)     # hidden builds: on nobody's board until revealed
     variant, position, outcomes, dislodged = phase_board(env.service, record)
     png = render_png(
         variant,
@@ -69,6 +70,9 @@ def export(env: Env, cmd: c.Export) -> list[str]:
     if reader_powers(env.service, name, env.session.account) is not None:
         raise Refused(f"{name} is played with fog of war: its whole record is revealed at the end",
                       f"HISTORY {name} or MAP {name} show what your powers saw")
+    if veil_of(env.service, name, env.service.status(name), env.session.account):
+        raise Refused(f"{name} has builds hidden until the next movement phase is played",
+                      f"EXPORT {name} once it has been played")
     record = env.service.export(name)
     filename = f"{name}.json"
     env.files.append(Attachment(filename, "application", "json",

@@ -13,12 +13,16 @@ from ...pictures.games import game_title, phase_board
 from ...pictures.render import render_png
 from ..outbound.outgoing import Attachment
 from ..screening.auth import Refused
-from ..words.fog_mail import reader_powers
+from ..words.fog_mail import reader_powers, veil_of
 from ..words.preview_words import preview_lines
 from .command_env import Env
 
 
 def own_preview(env: Env, game: str, power: str) -> list[str]:
+    if veil_of(env.service, game, env.service.status(game), env.session.account):
+        # played on paper, the phase would show the units built hidden (judge.games.hidden_builds)
+        raise Refused(f"{game} has builds hidden until this phase is played: nothing to preview",
+                      f"PREVIEW {game} in the next phase")
     try:
         record = env.service.preview_for(game, power)
     except GameError as e:

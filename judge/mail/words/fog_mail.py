@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...games import fog
+from ...games import fog, hidden_builds
 from ...games.answers import GameState, Notice, NoticeKind, PlayedPhase
 from ...games.service import GameService
 
@@ -27,6 +27,7 @@ def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> N
     players, never of the board)."""
     if notice.kind is not NoticeKind.RESULTS:
         return notice
+    notice = _veiled(service, notice, status)
     powers = notice_powers(service, notice, status)
     if powers is None:
         return notice
@@ -35,11 +36,38 @@ def notice_as_seen(service: GameService, notice: Notice, status: GameState) -> N
     return dataclasses.replace(notice, payload=fog.cut_results(variant, notice.payload, before, powers))
 
 
+def _veiled(service: GameService, notice: Notice, status: GameState) -> Notice:
+    """A results notice without the hidden builds its recipient may not read yet (judge.games.hidden_builds)."""
+    veil = veil_of(service, notice.payload["game"], status, notice.recipient, notice.payload.get("powers"))
+    if not veil:
+        return notice
+    hiders = {p for p in veil.units if p not in veil.readers}
+    payload = {**notice.payload, "results": [veil.result(r) for r in notice.payload.get("results", ())],
+               "position": veil.position(notice.payload["position"]),
+               # a digest of a few builds is found by trying them all: not the hiding power's
+               "digests": {p: d for p, d in notice.payload.get("digests", {}).items() if p not in hiders},
+               "hidden_builds": {p: len(veil.units[p]) for p in sorted(hiders)}}     # how many, as DPjudge tells
+    return dataclasses.replace(notice, payload=payload)
+
+
+def veil_of(service: GameService, game: str, status: GameState, account: str | None,
+            powers: list[str] | None = None) -> hidden_builds.Veil:
+    """The hidden builds `account` may not read of `game` now (none: an empty veil)."""
+    variant = service.variant(status.variant)
+    if not any(m.hidden for m in variant.build_marks):
+        return hidden_builds.Veil({})
+    units = hidden_builds.unrevealed(variant, hidden_builds.played(service.history(game)))
+    return hidden_builds.veil_for(variant, status, units, account, powers)
+
+
 def history_as_seen(service: GameService, game: str, account: str | None) -> list[PlayedPhase]:
     """`GameService.history` as `account` may read it: each phase played cut to what its powers saw
-    from the position before the phase to the one after it."""
+    from the position before the phase to the one after it; hidden builds not yet revealed cut."""
     rows = service.history(game)
     status = service.status(game)
+    veil = veil_of(service, game, status, account)
+    if veil:
+        rows = hidden_builds.veiled_history(veil, rows)
     powers = reader_powers(service, game, account, status)
     if powers is None:
         return rows

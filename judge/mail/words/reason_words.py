@@ -123,6 +123,11 @@ WORDS: Mapping[Why, str] = {
     Why.ALREADY_REMOVED: "that unit is already removed",
     Why.REMOVED_IN_DISORDER: "removed by the civil-disorder rule",
     Why.BUILT_FOR_DUMMY: "built by the variant's rule for a power nobody plays",
+    Why.ALTERNATIVE_GROUP_FULL:
+        "{0:province} is a build site only in place of {rest:either}: you may not build in them all",
+    Why.ALTERNATIVE_WITHOUT_SITE:
+        "{0:province} is a build site only in place of a free home centre, and none it may stand in for is free",
+    Why.BUILT_HIDDEN: "hidden: the other powers see it once the next movement is played",
 }
 
 # What became of an order, in words. (The engine's values of Reason are the codes stored with
@@ -144,7 +149,7 @@ REASONS: Mapping[Reason, str] = {
 # codes whose last things are a list: the position it starts at
 _TAIL: Mapping[Why, int] = {Why.SAY_WHICH_COAST: 1, Why.SAY_WHICH_COAST_TO_BUILD: 1, Why.CANNOT_RETREAT_THERE: 2,
                             Why.NOT_HOME_CENTRE: 1, Why.NOT_OWN_CENTRE: 1,
-                            Why.BORDER_NEEDS_CENTRES: 2}
+                            Why.BORDER_NEEDS_CENTRES: 2, Why.ALTERNATIVE_GROUP_FULL: 1}
 
 
 class _Words(string.Formatter):
@@ -188,6 +193,9 @@ class _Words(string.Formatter):
         if format_spec == "centres":   # Constantinople; Constantinople and Smyrna
             names = [self.place(c) for c in value]
             return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        if format_spec == "either":    # New York; Hawaii, New York or Washington
+            names = [self.place(c) for c in value]
+            return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         if format_spec == "units":
             return f"{value} unit{'s' if int(value) > 1 else ''}"
         return str(super().format_field(value, format_spec))

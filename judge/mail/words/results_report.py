@@ -152,6 +152,9 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "standing": standing(variant, position, reader),
         "digests": [[variant.power(p).name, payload["digests"][p]] for p in variant.power_ids
                     if p in payload.get("digests", {})],
+        # builds kept from the reader until the next movement (judge.games.hidden_builds): how many
+        "hidden_builds": [f"{variant.power(p).name} {n} unit{'s' if n > 1 else ''}"
+                          for p, n in payload.get("hidden_builds", {}).items()],
     }
 
 

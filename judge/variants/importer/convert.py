@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .mapfile import MapData, _plain, base
+from .mapfile import MapData, PowerData, _plain, base
 
 COASTS = {"nc", "sc", "ec", "wc"}
 TERRAIN = {"LAND": "land", "COAST": "coast", "PORT": "coast", "WATER": "sea", "SHUT": "impassable"}
@@ -266,6 +266,19 @@ def _letters(data: MapData) -> dict[str, str]:
     return out
 
 
+def _own_aliases(data: MapData, province: str, aliases: list[str]) -> list[str]:
+    """A place's aliases but any that is another place's abbreviation (Zeus: `ben`, an alias of Libya
+    for Benghazi, is the Bay of Bengal): the reader would not know which was meant."""
+    others = {base(k) for k in data.places if base(k) != province}
+    kept = []
+    for a in sorted(dict.fromkeys(aliases)):
+        if a.replace(" ", "") in others:
+            data.renamed.append(f"{province}'s alias {a!r} is left out: it is {a.replace(' ', '')}'s abbreviation")
+        else:
+            kept.append(a)
+    return kept
+
+
 def variant_data(data: MapData, *, id: str, name: str, description: str = "",
                  source: str = "", letters_from_names: bool = False) -> dict[str, Any]:
     """The variant.json data for a read map (validate it with `judge.engine.variant_from_data`).
@@ -283,7 +296,7 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
             place_name = place.name
             aliases = [a for a in place.aliases if "/" not in a and "(" not in a and a != p]
         provinces.append({
-            "id": p, "name": place_name, "aliases": sorted(dict.fromkeys(aliases)),
+            "id": p, "name": place_name, "aliases": _own_aliases(data, p, aliases),
             "terrain": TERRAIN[geo.kind[p]], "supply_centre": p in centres,
             "coasts": [c for c in geo.coasts.get(p, []) if c in COASTS],
         })
@@ -303,6 +316,7 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
             entry["partisan_sites"] = list(p.partisan_sites)
         if p.owns is not None and sorted(p.owns) != sorted(p.homes):
             entry["starting_centres"] = list(p.owns)
+        entry |= _marks(p)
         powers.append(entry)
     # DPjudge's rules know a win only by the victory count: no short game's "most centres" at a limit
     hooks = ["win_by_count_only"]
@@ -338,9 +352,22 @@ def variant_data(data: MapData, *, id: str, name: str, description: str = "",
         out["ports"] = ports
     if data.dummies:
         out["dummy_powers"] = list(data.dummies)
+    if data.in_phase:   # IN W1939A: a power's alternative homes and hidden builds in that phase
+        out["in_phase"] = [{"phase": phase, "power": p.id, **_marks(p)} for phase, p in data.in_phase]
     if data.seasonal:   # spaces shut but in some seasons (Loeb9's Arctic Ocean, sea in Spring)
         out["seasonal_spaces"] = _seasonal(data, out["calendar"]["seasons"])
     out |= {"powers": powers, "provinces": provinces,
             "army_edges": [list(e) for e in geo.army_edges()],
             "fleet_edges": [list(e) for e in geo.fleet_edges()]}
+    return out
+
+
+def _marks(p: PowerData) -> dict[str, Any]:
+    """A power's alternative home centres (`@X(Y)`) and hidden builds (`~X`), where it has them."""
+    out: dict[str, Any] = {}
+    if p.alternatives:
+        out["alternative_homes"] = [{"centre": c, **({"instead_of": sorted(i)} if i else {})}
+                                    for c, i in p.alternatives]
+    if p.hidden:
+        out["hidden_builds"] = sorted(p.hidden)
     return out

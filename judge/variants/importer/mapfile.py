@@ -16,9 +16,10 @@ from pathlib import Path
 
 TERRAINS = ("COAST", "LAND", "WATER", "PORT", "SHUT")
 # Home-centre prefixes DPjudge gives meanings the judge has no rule for.
-# (`*`, a partisan site, is kept in `PowerData.partisan_sites`: judge/engine/partisans.py)
-HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)",
-              "@": "alternative home centres (@X)", "~": "hidden builds (~X)"}
+HOME_MARKS = {"&": "claimable home centres (&SC)", "+": "factory build sites (+X)"}
+# The marks the judge has hooks for, kept with the power: `*` (judge/engine/partisans.py), `@` and `~`
+# (judge/engine/alternative_homes.py).
+READ_MARKS = "*@~"
 # Directives that are about running games on DPjudge's web site, not about the board or rules.
 IGNORED = {"TEXTONLY", "FLAGS", "FLAG", "ROTATE", "NOTIFY", "DESC", "DESCRIPTION", "NAME"}
 
@@ -49,6 +50,8 @@ class PowerData:
     homes: list[str] = field(default_factory=list)
     owns: list[str] | None = None
     units: list[tuple[str, str]] = field(default_factory=list)   # (A|F, location)
+    alternatives: list[tuple[str, list[str]]] = field(default_factory=list)  # @X(Y,Z): X in place of Y or Z
+    hidden: list[str] = field(default_factory=list)                           # ~X: builds there hidden
     partisan_sites: list[str] = field(default_factory=list)      # *X: build sites while some homes are lost
 
 
@@ -65,6 +68,7 @@ class MapData:
     unplayed: list[str] = field(default_factory=list)
     new_homes: int | None = None                                  # NEWHOMES year: homes become the centres owned
     dummies: list[str] = field(default_factory=list)              # powers nobody plays (DUMMY)
+    in_phase: list[tuple[str, PowerData]] = field(default_factory=list)  # IN W1939A: a power's marks then
     # IN SEASON: WATER XXX over a SHUT XXX: the space's terrain while open, and the seasons it is open
     seasonal: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     needs: list[str] = field(default_factory=list)                # what no hook of the judge covers
@@ -108,6 +112,8 @@ class _Reader:
         self.folders = folders
         self.power: PowerData | None = None
         self.dynamic = False        # inside IN/FROM lines: applied only in some phases
+        self.in_phase: str | None = None    # inside `IN W1939A` lines: the phase
+        self.in_power: PowerData | None = None  # and the power they name
         self.stanza: str | None = None  # inside a DIRECTIVES stanza ("" for every game)
 
     def read(self, name: str) -> None:
@@ -146,7 +152,7 @@ class _Reader:
         if self.dynamic:
             if head == "FROM" and len(words) > 1 and words[1].upper() == "START":
                 self.dynamic = False
-            else:
+            elif not self.phase_homes(words):
                 d.need(f"map changes during play (IN/FROM): {line}")
             return
         if "=" in line:
@@ -165,7 +171,11 @@ class _Reader:
                 self.in_season(line)
             else:
                 self.dynamic = not (head == "FROM" and words[1:2] == ["START"])
-                d.need(f"map changes during play (IN/FROM): {line}")
+                code = words[1].upper() if len(words) == 2 else ""
+                self.in_phase = code if head == "IN" and re.fullmatch(r"[A-Z]-?\d+[A-Z]", code) else None
+                self.in_power = None
+                if self.in_phase is None:
+                    d.need(f"map changes during play (IN/FROM): {line}")
             return
         if head == "DROP":
             for w in words[1:]:
@@ -242,6 +252,25 @@ class _Reader:
         if head in IGNORED:
             return
         self.power_line(line)
+
+    def phase_homes(self, words: list[str]) -> bool:
+        """Inside `IN <phase>`: a power's name, then its HOMES with other marks in that phase (Zeus's
+        `IN W1939A` / `U+S+A` / `HOMES ~@CAL(NYO) HAW ~NYO WAS`). False: a change the judge cannot make."""
+        d = self.data
+        if self.in_phase is None:
+            return False
+        if len(words) == 1 and _power_id(words[0]) in d.powers:
+            self.in_power = d.powers[_power_id(words[0])]
+            return True
+        p = self.in_power
+        if p is None or words[0].upper() not in ("HOMES", "HOME", "INHABITS"):
+            return False
+        then = PowerData(p.id, p.name, p.adjective, p.letter)
+        self.homes(then, words[1:])
+        if sorted(then.homes) != sorted(p.homes):
+            return False      # the home centres themselves changing: no hook for it
+        d.in_phase.append((self.in_phase, then))
+        return True
 
     # -- geography ------------------------------------------------------------------------------
     def place(self, line: str) -> None:
@@ -371,9 +400,16 @@ class _Reader:
                 continue
             marks = re.match(r"[&+*@~]*", given).group(0)
             for mark in marks:
-                if mark != "*":
+                if mark not in READ_MARKS:
                     d.need(HOME_MARKS[mark])
             c = re.sub(r"\(.*\)$", "", given[len(marks):]).lower()
+            limits = re.search(r"\(([A-Za-z,]*)\)$", given)
+            p.alternatives = [a for a in p.alternatives if a[0] != c]
+            p.hidden = [h for h in p.hidden if h != c]
+            if "@" in marks:
+                p.alternatives.append((c, [x.lower() for x in limits.group(1).split(",") if x] if limits else []))
+            if "~" in marks:
+                p.hidden.append(c)
             if c == "sc":
                 continue  # "&SC": a claim to be made later, not a place
             if "*" in marks and "+" not in marks:
@@ -451,6 +487,9 @@ def _power_id(raw: str) -> str:
 
 
 def _display(raw: str) -> str:
-    """DPjudge's spelling of a power name or adjective for people: `St+Petersburg` -> `St Petersburg`."""
+    """DPjudge's spelling of a power name or adjective for people: `St+Petersburg` -> `St Petersburg`,
+    `U+S+A` -> `USA` (a plus before each letter: an abbreviation in capitals)."""
+    if re.fullmatch(r"[A-Za-z](\+[A-Za-z])+", raw.lstrip("_")):
+        return raw.lstrip("_").replace("+", "").upper()
     words = raw.lstrip("_").replace("+", " ").split()
     return " ".join(w[:1].upper() + w[1:].lower() for w in words)
