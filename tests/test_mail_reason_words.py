@@ -29,7 +29,7 @@ def test_each_code_reads_as_a_sentence_with_the_places_named(why):
     sample = {"province": "stp", "quoted": "xyz", "power": "RUSSIA", "unit": "F stp/sc", "coast": "sc",
               "kind": "F", "units": "2", "": "build"}
     args = tuple(sample[spec] for spec in specs)
-    rest = {"coasts": ("nc", "sc"), "places": ("mos", "lvn"), "centres": ("mos", "war")}
+    rest = {"coasts": ("nc", "sc"), "places": ("mos", "lvn"), "centres": ("mos", "war"), "either": ("mos", "war")}
     tail = [spec for _, f, spec, _ in string.Formatter().parse(WORDS[why]) if f == "rest"]
     if tail:
         assert len(args) == _TAIL[why]
