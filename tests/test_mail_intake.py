@@ -271,6 +271,19 @@ def test_commits_move_to_the_spools_thread_when_slow_and_back_when_quick(tmp_pat
         assert len(drained(server, db)) == 6
 
 
+def test_commits_as_slow_as_a_shared_disks_stay_on_the_event_loop(tmp_path):
+    """A moving average of a few milliseconds a commit (a disk other jobs write to) keeps the commits on the
+    loop: handing them to the thread would cost more than that beside busy processes (bench/intake.py
+    --hog). Only a much slower disk sends them to the thread (the test above)."""
+    db = tmp_path / "judge.sqlite"
+    with IntakeServer(db) as server, smtplib.SMTP("127.0.0.1", server.port) as smtp:
+        store = server.handler._store
+        store._commit_time = 0.003      # as after commits of 3 ms each
+        assert smtp.sendmail("england@example.org", ["judge@localhost"], ORDERS) == {}
+        assert store.stats.inline == 1 and store._inline
+        assert len(drained(server, db)) == 1
+
+
 def test_mail_drained_does_not_stay_in_the_spool_once_its_segment_is_old_enough(tmp_path):
     """After a drain that read everything written, intake moves on to a new segment once the old one's
     first mail is RETIRE_AFTER old, and the next drain deletes it: the password in the mail is then
