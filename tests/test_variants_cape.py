@@ -2,42 +2,20 @@
 by cases (tests/data/variants/cape.json) on 1900's board imported from DPjudge's own map file."""
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
 import pytest
 
-from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant
 from judge.engine.strengths import counted_here
-from judge.engine.variant import variant_from_data
-from judge.language import OrderReader
-from judge.variants.importer import import_map
+from rule_cases import adjudicated, imported, imported_data
 
 CASES = json.loads((Path(__file__).parent / "data" / "variants" / "cape.json").read_text(encoding="utf-8"))
-MAPS = Path(__file__).parent / "data" / "dpjudge-maps"
-
-
-@functools.cache
-def _data() -> str:
-    data, _, _ = import_map(MAPS / "1900.map")
-    data["id"] = "1900"
-    return json.dumps(data)
-
-
-def _named(name: str):
-    variant = variant_from_data(json.loads(_data()))
-    return variant, OrderReader(variant)
 
 
 def _results(case):
-    response = adjudicate_request(json.loads(json.dumps(case["request"])), _named)
-    assert "errors" not in response, response.get("errors")
-    got = {r["order"]: r for rs in response["results"].values() for r in rs}
-    assert {order: got[order]["result"] if order in got else None for order in case["results"]} == case["results"]
-    assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
-    return response
+    return adjudicated(case, lambda name: imported("1900.map"))
 
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=[c["name"] for c in CASES["orders"]])
@@ -54,7 +32,7 @@ def test_retreats_round_the_cape(case):
 
 
 def test_1900s_cape_is_imported_both_ways():
-    data = json.loads(_data())
+    data = imported_data("1900.map")
     assert sorted(map(tuple, data["half_strength_borders"])) == [
         ("egy", "mao"), ("hej", "mao"), ("mao", "egy"), ("mao", "hej")]
 

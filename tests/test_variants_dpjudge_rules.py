@@ -4,37 +4,28 @@ home centres reassigned in a given year (NEWHOMES), and a calendar that counts y
 B.C. to A.D., its phases named by era in codes and in words."""
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant
 from judge.engine.board import Board
 from judge.engine.geography import Province, Terrain
-from judge.engine.variant import variant_from_data
-from judge.language import OrderReader
 from judge.language.later_phase import read_phase
-from judge.variants.importer import import_map
+from rule_cases import adjudicated, imported
 
 CASES = json.loads((Path(__file__).parent / "data" / "variants" / "dpjudge_rules.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=[c["name"] for c in CASES["orders"]])
 def test_rule_cases(case):
-    def named(name: str):
+    def make(name: str):
         variant = imported(case["import"]) if "import" in case else load_variant(name)
-        variant = replace(variant, hooks=variant.hooks | set(case.get("hooks", ())))
-        return variant, OrderReader(variant)
+        return replace(variant, hooks=variant.hooks | set(case.get("hooks", ())))
 
-    response = adjudicate_request(dict(case["request"]), named)
-    assert "errors" not in response, response.get("errors")
-    got = {r["order"]: r for rs in response["results"].values() for r in rs}
-    assert {order: got[order]["result"] if order in got else None for order in case["results"]} == case["results"]
-    assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
+    response = adjudicated(case, make)
     for power, centres in case.get("centres", {}).items():
         assert sorted(response["next"]["centres"][power]) == centres
     for power, homes in case.get("homes", {}).items():    # NEWHOMES: kept in the position as reassigned
@@ -42,15 +33,6 @@ def test_rule_cases(case):
     for power, units in case.get("retreats", {}).items():
         got_retreats = {d["unit"]: sorted(d["retreats"]) for d in response["dislodged"][power]}
         assert got_retreats == units
-
-
-@functools.cache
-def imported(map_file: str):
-    """A map whose rules are all hooks but that is not offered yet (Imperial: its board is more than
-    the picture's cell grid holds), imported from the tests' copy of DPjudge's maps."""
-    data, report, needs = import_map(Path(__file__).parent / "data" / "dpjudge-maps" / map_file)
-    assert not report.errors and not needs
-    return variant_from_data(data)
 
 
 @pytest.mark.parametrize("case", CASES["calendar"], ids=[c["name"] for c in CASES["calendar"]])

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant, starting_position
-from judge.language import OrderReader
 from judge.pictures import style
 from judge.pictures.render import province_fills
 from judge.variants.importer.mapfile import read_map
+from rule_cases import adjudicated
 
 DATA = Path(__file__).parent / "data"
 CASES = json.loads((DATA / "variants" / "seasonal.json").read_text(encoding="utf-8"))
@@ -21,16 +20,11 @@ CASES = json.loads((DATA / "variants" / "seasonal.json").read_text(encoding="utf
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=[c["name"] for c in CASES["orders"]])
 def test_seasonal_cases(case):
-    def named(name: str):
+    def make(name: str):
         variant = load_variant(name)
-        variant = replace(variant, hooks=variant.hooks - set(case.get("hooks_off", ())))
-        return variant, OrderReader(variant)
+        return replace(variant, hooks=variant.hooks - set(case.get("hooks_off", ())))
 
-    response = adjudicate_request(dict(case["request"]), named)
-    assert "errors" not in response, response.get("errors")
-    got = {r["order"]: r for rs in response["results"].values() for r in rs}
-    assert {order: got[order]["result"] if order in got else None for order in case["results"]} == case["results"]
-    assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
+    response = adjudicated(case, make)
     for power, units in case.get("retreats", {}).items():
         assert {d["unit"]: sorted(d["retreats"]) for d in response["dislodged"][power]} == units
     for power, units in case.get("next_units", {}).items():

@@ -9,27 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from judge.adjudicate_cli import adjudicate_request
 from judge.engine import load_variant
 from judge.engine.variant import variant_from_data
-from judge.language import OrderReader
 from judge.variants.importer import import_map
+from rule_cases import MAPS, adjudicated
 
 CASES = json.loads((Path(__file__).parent / "data" / "variants" / "straits.json").read_text(encoding="utf-8"))
-MAPS = Path(__file__).parent / "data" / "dpjudge-maps"
 
 
 def _results(case):
-    def named(name: str):
-        variant = replace(load_variant(name), weak_straits=frozenset(tuple(pair) for pair in case["straits"]))
-        return variant, OrderReader(variant)
-
-    response = adjudicate_request(json.loads(json.dumps(case["request"])), named)
-    assert "errors" not in response, response.get("errors")
-    got = {r["order"]: r for rs in response["results"].values() for r in rs}
-    assert {order: got[order]["result"] if order in got else None for order in case["results"]} == case["results"]
-    assert {order: got[order].get("why") for order in case.get("why", {})} == case.get("why", {})
-    return response
+    return adjudicated(case, lambda name: replace(load_variant(name),
+                                                  weak_straits=frozenset(tuple(pair) for pair in case["straits"])))
 
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=[c["name"] for c in CASES["orders"]])
