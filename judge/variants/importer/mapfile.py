@@ -421,25 +421,9 @@ class _Reader:
             if c not in p.homes:
                 p.homes.append(c)
 
-    def unplayed(self, words: list[str], line: str) -> None:
-        d = self.data
-        names = [_power_id(w) for w in words]
-        if not names:
-            gone = [self.current(line).id]
-        elif names[0] == "ALL":
-            keep = set(names[2:]) if names[1:2] == ["EXCEPT"] else set()
-            gone = [p for p in d.powers if p not in keep]
-        else:
-            gone = names
-        for pid in gone:
-            if pid not in d.powers:
-                raise MapError(f"UNPLAYED {pid}: no such power")
-            if pid not in d.unplayed:
-                d.unplayed.append(pid)
-        self.power = None
-
-    def dummy(self, words: list[str], line: str) -> None:
-        """`DUMMY` in a power's lines: that power; `DUMMY A B`, `DUMMY ALL [EXCEPT A B]`: those."""
+    def _powers_named(self, keyword: str, words: list[str], line: str) -> list[str]:
+        """The powers a `UNPLAYED`/`DUMMY` line names: alone in a power's lines, that power; `A B`,
+        those; `ALL [EXCEPT A B]`, every power but those."""
         d = self.data
         names = [_power_id(w) for w in words]
         if not names:
@@ -449,12 +433,24 @@ class _Reader:
             chosen = [p for p in d.powers if p not in keep]
         else:
             chosen = names
-            self.power = None
         for pid in chosen:
             if pid not in d.powers:
-                raise MapError(f"DUMMY {pid}: no such power")
-            if pid not in d.dummies:
-                d.dummies.append(pid)
+                raise MapError(f"{keyword} {pid}: no such power")
+        return chosen
+
+    def unplayed(self, words: list[str], line: str) -> None:
+        for pid in self._powers_named("UNPLAYED", words, line):
+            if pid not in self.data.unplayed:
+                self.data.unplayed.append(pid)
+        self.power = None
+
+    def dummy(self, words: list[str], line: str) -> None:
+        """`DUMMY` in a power's lines: that power; `DUMMY A B`, `DUMMY ALL [EXCEPT A B]`: those."""
+        for pid in self._powers_named("DUMMY", words, line):
+            if pid not in self.data.dummies:
+                self.data.dummies.append(pid)
+        if words and _power_id(words[0]) != "ALL":
+            self.power = None     # (a list of powers ends the power's lines; ALL, or DUMMY alone, does not)
 
     def rules(self, names: list[str]) -> None:
         for given in names:
