@@ -17,7 +17,6 @@ from ...engine.notation import parse_order
 from ...engine.geography import Location
 from ...engine.outcomes import Reason
 from ...engine.seasonal import shut_now
-from ...engine.strengths import counted_here
 from ...engine.variant import Variant
 from ...language.render import describe
 from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
@@ -60,7 +59,7 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
     that the closing paragraph would then say again. Under `fog` no strengths are told: the
     supports behind them may be out of the reader's sight."""
     units = units_at(result["outcomes"])
-    found = None if fog or not counted_here(variant) else phase_contests(result)
+    found = None if fog else phase_contests(variant, result)
     # a unit whose order could not be carried out holds: the judge's hold is listed after it
     refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
                if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
