@@ -73,9 +73,12 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
             if all(o["by_judge"] and o["reason"] == Reason.HELD.value and not o.get("stand_in")
                    for o in result["outcomes"] if o["power"] == p)
             and not any(d["power"] == p for d in result["dislodged"])}
+    # a vassal's orders are its overlord's player's (judge.engine.vassals; marked by judge.games.processing)
+    lords = {o["power"]: o["overlord"] for o in result["outcomes"] if o.get("overlord")}
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
-        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
+        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p],
+                    "overlord": variant.power(lords[p]).name if p in lords else None}
                    for p in variant.power_ids if p in powers and p not in idle],
         "idle": [(variant.power(p).name, players.get(p), [order_words(variant, o).removesuffix(" holds")
                                                           for o in result["outcomes"] if o["power"] == p])
