@@ -1,6 +1,8 @@
 """Strengths in the results mail: "beaten 2 to 1 by", "bounced 1 to 1 with", "dislodged 2 to 1 by",
 played by the engine from the positions and orders of tests/data/results/strengths.json and told by
-the results report's words (judge.engine.strengths, judge.mail.words.results_report)."""
+the results report's words (judge.engine.strengths, judge.mail.words.results_report); on the
+standard board, and on Loeb9's weak straits and 1900's Cape, where a move has less than a unit's
+strength ("beaten 1 to 0.5 by")."""
 import json
 from pathlib import Path
 
@@ -17,11 +19,12 @@ CASES = json.loads((Path(__file__).parent / "data" / "results" / "strengths.json
 
 def played(case: dict, fog: bool = False) -> dict[str, str]:
     """Each power's rows of the results, order and outcome, on one line."""
-    position = position_from_json(STANDARD, {"variant": "standard", "phase": "S1901M", "units": case["units"],
-                                             "centres": {}})
-    orders = {p: [parse_order(STANDARD, o) for o in lines] for p, lines in case["orders"].items()}
-    result = result_to_json(STANDARD, adjudicate(STANDARD, position, orders))
-    section = phase_section(STANDARD, result, {}, fog=fog)
+    variant = load_variant(case.get("variant", "standard"))
+    position = position_from_json(variant, {"variant": variant.id, "phase": case.get("phase", "S1901M"),
+                                            "units": case["units"], "centres": {}})
+    orders = {p: [parse_order(variant, o) for o in lines] for p, lines in case["orders"].items()}
+    result = result_to_json(variant, adjudicate(variant, position, orders))
+    section = phase_section(variant, result, {}, fog=fog)
     return {pw["id"]: " ".join(" ".join(f"{order} {outcome}" for order, outcome in pw["rows"]).split())
             for pw in section["powers"]}
 

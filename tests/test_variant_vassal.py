@@ -84,8 +84,10 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
     the great powers have nothing to build); France takes Belgium in the Fall and Belgium, keeping
     its centre, becomes France's vassal; Belgium's army, built again once France has left, is
     ordered in France's own mail (by the unit's place alone, and by a line naming Belgium), and a
-    line for a small country not France's is refused; Belgium's army taking Holland makes Holland
-    France's vassal too, until Germany dislodges it (disbanded, as a dummy's) and holds Holland."""
+    line for a small country not France's is refused; Belgium's build and retreat are France's to
+    order, each Winter or retreat phase waiting for them, and the results say they were France's;
+    Belgium's army taking Holland makes Holland France's vassal too, until Germany dislodges it
+    (France retreating it to Belgium) and holds Holland."""
     variant = load_variant("vassal")
     judge = MailJudge(tmp_path)
     judge.dispatch.courier = Courier(judge.service, judge.config)
@@ -122,38 +124,74 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert "BEL" in status.position["centres"]["BELGIUM"] and "A BEL" in status.position["units"]["FRANCE"]
         france("A Bel - Pic", "F Eng - Nth")
         france("A Pic H", "F Nth H")
+        status = service.status(GAME)      # Belgium's build is France's to order: the Winter waits for it
+        assert status.phase == "W1902A" and status.position["units"]["BELGIUM"] == []
+        reply = " ".join(france("Build A Bel").split())
+        assert "Orders for Belgium in gvassal: Build A Bel read as: Build army Belgium" in reply, reply
+        assert "Belgium is France's vassal: you order its builds and removals, and the phase waits" in reply, reply
         status = service.status(GAME)
-        assert status.phase == "S1903M" and status.position["units"]["BELGIUM"] == ["A BEL"]   # built by the rule
+        assert status.phase == "S1903M" and status.position["units"]["BELGIUM"] == ["A BEL"]
+        results = [m.body for m in [*table.seen, *deliver(judge)]
+                   if address("GERMANY") in m.to and "Winter 1902" in m.body]
+        told = " ".join(results[-1].split())
+        assert "Belgium (France's vassal, ordered by France's player): Build army Belgium built" in told, told
+        assert "by the judge" not in told, told
 
         reply = " ".join(france("A Bel - Hol", "F Nth S A Bel - Hol", "A Hol H").split())
         assert "Orders for Belgium in gvassal: A Bel - Hol read as: Army Belgium -> Holland" in reply, reply
         assert "Orders for France in gvassal: F Nth S A Bel - Hol" in reply, reply
-        assert "Belgium is France's vassal: it is never waited for, its units without orders hold" in reply, reply
+        assert "Belgium is France's vassal: in a movement phase it is never waited for and its units without" \
+               " orders hold" in reply, reply
         assert "ERROR on line 4: A Hol H the unit in Holland is Dutch: you can order only France's units" \
                " and its vassals'" in reply, reply
         status = service.status(GAME)
         assert status.phase == "F1903M" and status.position["units"]["BELGIUM"] == ["A HOL"]
 
-        reply = " ".join(france("Belgium: A Hol H", "France: A Pic - Bel").split())   # a line naming the vassal
+        reply = " ".join(france("Belgium: A Hol H", "France: A Pic H").split())   # a line naming the vassal
         assert "Orders for Belgium in gvassal: A Hol H read as: Army Holland holds" in reply, reply
         status = service.status(GAME)       # Belgium's army in Holland makes Holland France's vassal too
         assert status.phase == "S1904M", status.phase
         assert status.position["vassals"] == {"BELGIUM": "FRANCE", "HOLLAND": "FRANCE"}
-        assert "HOL" in status.position["centres"]["HOLLAND"] and "A BEL" in status.position["units"]["FRANCE"]
+        assert "HOL" in status.position["centres"]["HOLLAND"] and "A PIC" in status.position["units"]["FRANCE"]
         results = [m.body for m in [*table.seen, *deliver(judge)]
                    if address("GERMANY") in m.to and "Fall 1903" in m.body]
         assert results and "Belgium and Holland are vassals of France" in " ".join(results[-1].split()), results
 
         play("GERMANY", "A Mun - Ruh")       # Germany takes Holland from France: Belgium's army there
-        play("GERMANY", "F Kie - Hol", "A Ruh S F Kie - Hol")     # dislodged, disbanded (no retreat)
+        play("GERMANY", "F Kie - Hol", "A Ruh S F Kie - Hol")     # dislodged: France orders its retreat
         status = service.status(GAME)
-        assert status.phase == "S1905M" and status.position["units"]["BELGIUM"] == []
+        assert status.phase == "F1904R" and status.position["dislodged"]["BELGIUM"][0]["unit"] == "A HOL"
+        reply = " ".join(france("A Hol - Bel").split())
+        assert "Orders for Belgium in gvassal: A Hol - Bel read as: Army Holland retreats -> Belgium" in reply, reply
+        status = service.status(GAME)
+        assert status.phase == "S1905M" and status.position["units"]["BELGIUM"] == ["A BEL"]
+        results = [m.body for m in [*table.seen, *deliver(judge)]
+                   if address("GERMANY") in m.to and "Fall 1904 Retreat" in m.body]
+        told = " ".join(results[-1].split())
+        assert "Belgium (France's vassal, ordered by France's player): Army Holland retreats -> Belgium" \
+               " retreated" in told, told
         assert status.position["vassals"] == {"BELGIUM": "FRANCE", "HOLLAND": "GERMANY"}
         assert "HOL" in status.position["centres"]["HOLLAND"]
         results = [m.body for m in [*table.seen, *deliver(judge)]
                    if address("FRANCE") in m.to and "Fall 1904" in m.body]
         told = " ".join(results[-1].split())
         assert "Belgium is a vassal of France" in told and "Holland is a vassal of Germany" in told, told
+
+        # Belgium's army dislodged again, and France sends no retreat: the phase waits for France's
+        # player, who is never late for it; past the deadline the judge disbands the army
+        play("GERMANY", "A Ruh - Bel", "F Hol S A Ruh - Bel")
+        status = service.status(GAME)
+        assert status.phase == "S1905R" and status.position["dislodged"]["BELGIUM"][0]["retreats"] == ["BUR"]
+        assert service.wake(GAME) == "nothing"
+        judge.clock.advance(days=7)
+        assert service.wake(GAME) == "processed"
+        status = service.status(GAME)
+        assert status.phase == "F1905M" and status.position["units"]["BELGIUM"] == []
+        results = [m.body for m in deliver(judge) if address("FRANCE") in m.to and "Spring 1905 Retreat" in m.body]
+        told = " ".join(results[-1].split())
+        assert "Belgium (France's vassal, ordered by France's player): Army Belgium disbands (by the judge) disbanded" \
+            in told, told
+        assert "civil disorder" not in told and "open for takeover" not in told, told
     finally:
         judge.close()
 

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine import load_variant
-from judge.engine.strengths import counted_here
 from rule_cases import adjudicated, imported, imported_data
 
 CASES = json.loads((Path(__file__).parent / "data" / "variants" / "cape.json").read_text(encoding="utf-8"))
@@ -36,8 +34,3 @@ def test_1900s_cape_is_imported_both_ways():
     assert sorted(map(tuple, data["half_strength_borders"])) == [
         ("egy", "mao"), ("hej", "mao"), ("mao", "egy"), ("mao", "hej")]
 
-
-def test_no_strengths_are_told_where_a_move_may_be_weaker_than_a_unit():
-    """A half-strength move read back from the outcomes alone would be told as strong as any: 1900's
-    results tell no strengths (judge.engine.strengths.counted_here); the standard board's do."""
-    assert not counted_here(load_variant("1900")) and counted_here(load_variant("standard"))

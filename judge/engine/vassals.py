@@ -7,8 +7,10 @@ power's player, and they count with that power's towards victory. It stays so un
 forces stand in all its home centres. A dummy is never the vassal of another dummy (a dummy's forces
 taking all of another's homes set it free again), a vassal's units never take a centre from its
 overlord or from a fellow vassal, and a vassal's centre that is its overlord's home goes back to the
-overlord. The dummies, vassals or not, build by the judge when their player gives no builds (the
-variant's `cd_builds`: DPjudge's rule brings CD_DUMMIES and CD_BUILDS with it).
+overlord. A vassal's retreats, builds and removals are its overlord's player's to order too (the
+games layer waits for them: judge.games.processing); where none come, a dislodged unit is disbanded,
+removals are the rules', and the dummies, vassals or not, build by the judge (the variant's
+`cd_builds`: DPjudge's rule brings CD_DUMMIES and CD_BUILDS with it).
 
 Who controls whom is kept in the position (`Position.vassals`: vassal -> overlord), set once a year
 where the centres change hands (`settle`, called by `ownership.update_ownership`).

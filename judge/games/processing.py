@@ -7,7 +7,7 @@ or not at all. `checkpoint(name)` marks the steps; a crash test kills the proces
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -40,21 +40,32 @@ def _no_checkpoint(name: str) -> None:
 # -- who owes what -------------------------------------------------------------------------------
 
 def needs(gf: GameFile, position: Position) -> dict[str, Need]:
-    """What each power with a player (or that could have one) must decide; neutral powers never do."""
+    """What each power with a player (or that could have one) must decide; neutral powers never do,
+    but for a vassal (a dummy, neutral) its overlord's player decides its retreats and adjustments."""
     powers = gf.powers()
-    return {p: n for p, n in gf.orders_needed(position).items() if not powers[p].neutral}
+    return {p: n for p, n in gf.orders_needed(position).items()
+            if not powers[p].neutral or overlord_decides(position, p)}
+
+
+def overlord_decides(position: Position, power: str) -> bool:
+    """Whether this power is a vassal whose overlord's player gives its orders in this phase and is
+    waited for: its retreats and adjustments, as DPjudge's controlling power logs in for its vassal
+    (judge.engine.vassals). In a movement phase the vassal's units hold without orders, never waited for."""
+    return position.phase.kind is not PhaseKind.MOVEMENT and vassals.overlord(position, power) is not None
 
 
 def expected(gf: GameFile, position: Position) -> list[str]:
-    """Powers whose player we wait for: with something to decide and a player who is still playing."""
+    """Powers whose player we wait for: with something to decide and a player who is still playing
+    (a vassal's: its overlord's)."""
     powers = gf.powers()
-    return [p for p in needs(gf, position) if powers[p].status in PLAYING]
+    return [p for p in needs(gf, position) if powers[vassals.controller(position, p)].status in PLAYING]
 
 
 def owing(gf: GameFile, row: PhaseRow) -> list[str]:
-    """Powers that sent nothing at all: late, and in civil disorder if the deadline passes so."""
+    """Powers that sent nothing at all: late, and in civil disorder if the deadline passes so. A vassal
+    is never late: without its overlord's orders the judge makes its retreats and adjustments."""
     orders = gf.orders(row.seq)
-    return [p for p in expected(gf, row.position) if not orders.get(p)]
+    return [p for p in expected(gf, row.position) if not orders.get(p) and not overlord_decides(row.position, p)]
 
 
 def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
@@ -242,7 +253,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     position = row.position
     orders = gf.orders(row.seq)
     need = needs(gf, position)
-    missed = [p for p in need if not orders.get(p)]
+    # (a vassal without orders misses nothing: the judge's retreats and adjustments are its default)
+    missed = [p for p in need if not orders.get(p) and not overlord_decides(position, p)]
     rulings: list[dict[str, Any]] = []
     if gf.setup.world_war and italy_closed(position.phase):
         orders, rulings = close_italy(orders)
@@ -254,6 +266,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     checkpoint("adjudicated")
     results = [turn.result, *turn.skipped]
     stand_in_at = {0: set(stood_in)}  # which of `results` the stand-in played, for which powers
+    lords_at: dict[int, Mapping[str, str] | None] = {0: position.vassals}  # from which result on, whose vassals
     nxt = turn.next
     # Only a deadline that passed makes a miss: a master's PROCESS before it plays the phase, but the
     # powers still without orders did not miss anything (no civil disorder, no abandonment).
@@ -272,6 +285,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         settled_for = stand_ins(gf, nxt, {})     # (empty unless SET STANDIN is on)
         more = process_phase(gf.variant, nxt, settled_for, gf.rules)
         stand_in_at[len(results)] = set(settled_for)
+        lords_at[len(results)] = nxt.vassals
         results += [more.result, *more.skipped]
         nxt = more.next
 
@@ -280,6 +294,7 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
         for o in encoded[i]["outcomes"]:
             if o["power"] in powers:
                 o.update(by_judge=True, stand_in=True)
+    _mark_vassals(encoded, lords_at)
     gf.db.table("phases").update(row.seq, {
         "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
                                                         "rulings": rulings})})
@@ -308,6 +323,18 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     return "finished" if ending else "processed"
 
 
+def _mark_vassals(encoded: list[dict[str, Any]], lords_at: Mapping[int, Mapping[str, str] | None]) -> None:
+    """Each vassal's outcome marked with its overlord then (`overlord`), whose player gave its orders
+    (judge.engine.vassals), for the results to say whose they were; `lords_at`: from which result on
+    which vassals there were (a result the judge settled alone goes with the one before it)."""
+    lords: Mapping[str, str] = {}
+    for i, result in enumerate(encoded):
+        lords = lords_at.get(i, lords) or {}
+        for o in result["outcomes"]:
+            if o["power"] in lords:
+                o["overlord"] = lords[o["power"]]
+
+
 def played_alone(gf: GameFile, power: str) -> tuple[dict[str, Any], Position]:
     """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
     power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
@@ -330,7 +357,10 @@ def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:
         abandoned_now = p in missed and pr.status in PLAYING and pr.missed + 1 >= gf.settings.abandon_after
         if pr.neutral or pr.status in (PowerStatus.ABANDONED, PowerStatus.RESIGNED) or abandoned_now:
             gone.add(p)
-    return frozenset(gone)
+    # a vassal retreats while its overlord plays: its overlord's player orders the retreat
+    # (judge.engine.vassals); the vassal goes with it
+    position = gf.phase_now().position
+    return frozenset(p for p in gone if (lord := vassals.overlord(position, p)) is None or lord in gone)
 
 
 def stand_ins(gf: GameFile, position: Position, orders: dict[str, list[Order]]) -> dict[str, list[Order]]:

@@ -9,6 +9,7 @@ of the same phase: in a movement phase every unit has an order, the judge's hold
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from ...engine.geography import Location, UnitKind
@@ -93,10 +94,17 @@ def _why(outcome: dict[str, Any]) -> Why | None:
     return Why.OWN_UNIT if outcome.get("detail") == _OWN_UNIT_BEFORE_CODES else None
 
 
-def phase_contests(result: Mapping[str, Any]) -> dict[str, Strengths]:
+def phase_contests(variant: Variant, result: Mapping[str, Any]) -> dict[str, Strengths]:
     """Each bounced or dislodged unit's strengths in one phase's stored result (judge.engine.strengths),
     by the unit's province."""
-    return contests(outcomes_from_json(result))
+    return contests(outcomes_from_json(result), variant)
+
+
+def strength_words(strength: Fraction) -> str:
+    """A strength as the results write it: a whole number, or with a half in decimals ("0.5", "1.5": a
+    move round the Cape, judge/engine/cape.py), which reads in any mail client and any tool; a weak
+    strait's unsupported move is "0"."""
+    return str(strength.numerator) if strength.denominator == 1 else f"{float(strength):g}"
 
 
 def contest_of(outcome: dict[str, Any], found: dict[str, Strengths] | None) -> Strengths | None:
@@ -122,16 +130,18 @@ def explain(variant: Variant, outcome: dict[str, Any], units: dict[str, tuple[st
     contest = strengths.bounced if strengths else None
     lost = strengths.dislodged if strengths else None
     if attacker and lost is not None and lost.by == (attacker.lower(),):
-        dislodged = f"dislodged {lost.against} to {lost.own} by {by(attacker)}"
+        dislodged = f"dislodged {strength_words(lost.against)} to {strength_words(lost.own)} by {by(attacker)}"
     detail = detail_words(variant, outcome) or _FAILED.get(reason, "")
 
     if reason is Reason.BOUNCED and involving and why is not Why.OWN_UNIT:
         target = Location.parse(outcome["json"]["to"]).province if "to" in outcome["json"] else None
         parts = {q: f"{unit_phrase(variant, units, q)} in {name(q)}" if q == target else by(q) for q in involving}
         if contest is not None and contest.beaten and set(contest.by) <= set(parts):
-            text = f"beaten {contest.against} to {contest.own} by " + " and ".join(parts[q] for q in contest.by)
+            text = (f"beaten {strength_words(contest.against)} to {strength_words(contest.own)} by "
+                    + " and ".join(parts[q] for q in contest.by))
         elif contest is not None and contest.against == contest.own:
-            text = f"bounced {contest.own} to {contest.against} with " + " and ".join(parts.values())
+            text = f"bounced {strength_words(contest.own)} to {strength_words(contest.against)} with " \
+                + " and ".join(parts.values())
         else:
             text = "bounced with " + " and ".join(parts.values())
         if why is Why.STAYS_ABOARD:  # a ferried army that could not land

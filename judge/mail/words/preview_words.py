@@ -7,7 +7,6 @@ from typing import Any
 
 from ...engine.calendar import PhaseKind
 from ...engine.outcomes import Reason
-from ...engine.strengths import counted_here
 from ...engine.variant import Variant
 from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
 from .results_report import standing
@@ -43,7 +42,7 @@ def preview_lines(variant: Variant, game: str, power: str, result: Mapping[str, 
     if fog:
         lines.append(f"fog of war: only what {name} can see is shown")
     units = units_at(result["outcomes"])
-    found = None if fog or not counted_here(variant) else phase_contests(result)
+    found = None if fog else phase_contests(variant, result)
     mine = [o for o in result["outcomes"] if o["power"] == power]
     if not mine:
         lines.append(f"{name} has no orders to give in {result['phase_name']}")

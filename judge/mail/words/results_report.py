@@ -17,7 +17,6 @@ from ...engine.notation import parse_order
 from ...engine.geography import Location
 from ...engine.outcomes import Reason
 from ...engine.seasonal import shut_now
-from ...engine.strengths import counted_here
 from ...engine.variant import Variant
 from ...language.render import describe
 from .outcome_words import contest_of, explain, order_words, phase_contests, place, unit_words, units_at
@@ -60,7 +59,7 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
     that the closing paragraph would then say again. Under `fog` no strengths are told: the
     supports behind them may be out of the reader's sight."""
     units = units_at(result["outcomes"])
-    found = None if fog or not counted_here(variant) else phase_contests(result)
+    found = None if fog else phase_contests(variant, result)
     # a unit whose order could not be carried out holds: the judge's hold is listed after it
     refused = {(o["power"], o["json"]["unit"]["at"]) for o in result["outcomes"]
                if o["reason"] == Reason.ILLEGAL.value and "unit" in o["json"]}
@@ -74,9 +73,12 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
             if all(o["by_judge"] and o["reason"] == Reason.HELD.value and not o.get("stand_in")
                    for o in result["outcomes"] if o["power"] == p)
             and not any(d["power"] == p for d in result["dislodged"])}
+    # a vassal's orders are its overlord's player's (judge.engine.vassals; marked by judge.games.processing)
+    lords = {o["power"]: o["overlord"] for o in result["outcomes"] if o.get("overlord")}
     return {
         "phase": result["phase"], "phase_name": result["phase_name"],
-        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p]}
+        "powers": [{"id": p, "name": variant.power(p).name, "player": players.get(p), "rows": powers[p],
+                    "overlord": variant.power(lords[p]).name if p in lords else None}
                    for p in variant.power_ids if p in powers and p not in idle],
         "idle": [(variant.power(p).name, players.get(p), [order_words(variant, o).removesuffix(" holds")
                                                           for o in result["outcomes"] if o["power"] == p])
