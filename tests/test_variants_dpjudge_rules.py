@@ -1,7 +1,8 @@
 """The DPjudge rules issue 29 adds as hooks, by cases (tests/data/variants/dpjudge_rules.json): PORT
 (a coast whose fleet convoys), REMOTE_BUILDS, HOME_BUILDS, borders open only to owners of some centres,
-home centres reassigned in a given year (NEWHOMES), and a calendar that counts years down
-B.C. to A.D., its phases named by era in codes and in words."""
+home centres reassigned in a given year (NEWHOMES), a space a map makes passable (Renaissance's
+`LAND SWI`: Switzerland land and a centre), and a calendar that counts years down B.C. to A.D.,
+its phases named by era in codes and in words."""
 from __future__ import annotations
 
 import json

@@ -140,7 +140,9 @@ def plane_layout(variant: Variant, ps_text: str, source: str,
                  "draws its unit, x and y in PostScript points, y up, spread so that crowded parts have room. "
                  "Made by python -m judge.pictures.ps_layout; the cells are grown from these places by "
                  "judge.pictures.plane. `colours` (optional, kept when made again): the picture's colours for "
-                 "powers whose own would look like another's or like the sea.",
+                 "powers whose own would look like another's or like the sea. `seeds` (optional, kept when made "
+                 "again): more points [y, x] a province's cell grows from, where its place alone leaves it too "
+                 "small.",
         "projection": {"type": "plane", "source": f"DPjudge {source} (MIT, Manus Hand)"},
         "positions": dict(sorted(positions.items())),
     }
@@ -161,8 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
     layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
-    if out.is_file():   # colours chosen by hand for the picture stay
-        layout = {**layout, **{k: v for k, v in json.loads(out.read_text(encoding="utf-8")).items() if k == "colours"}}
+    if out.is_file():   # colours and seeds chosen by hand for the picture stay
+        before = json.loads(out.read_text(encoding="utf-8"))
+        layout = {**layout, **{k: v for k, v in before.items() if k == "colours"}}
+        for pid, entry in before["positions"].items():
+            if "seeds" in entry and pid in layout["positions"]:
+                layout["positions"][pid]["seeds"] = entry["seeds"]
     lines = ",\n".join(f"  {json.dumps(pid)}: {json.dumps(entry)}" for pid, entry in layout["positions"].items())
     head = {k: v for k, v in layout.items() if k != "positions"}
     out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "positions": {\n' + lines + "\n }\n}\n", encoding="utf-8")

@@ -488,4 +488,5 @@ def _display(raw: str) -> str:
     if re.fullmatch(r"[A-Za-z](\+[A-Za-z])+", raw.lstrip("_")):
         return raw.lstrip("_").replace("+", "").upper()
     words = raw.lstrip("_").replace("+", " ").split()
-    return " ".join(w[:1].upper() + w[1:].lower() for w in words)
+    # each part of a hyphenated name capitalised (Renaissance's POLAND-LITHUANIA: Poland-Lithuania)
+    return " ".join("-".join(part[:1].upper() + part[1:].lower() for part in w.split("-")) for w in words)
