@@ -161,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
     layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
-    if out.is_file():   # colours chosen by hand for the picture stay
-        layout = {**layout, **{k: v for k, v in json.loads(out.read_text(encoding="utf-8")).items() if k == "colours"}}
+    if out.is_file():   # colours, the picture's size and the provinces given room, chosen by hand, stay
+        kept = json.loads(out.read_text(encoding="utf-8"))
+        layout = {**layout, **{k: v for k, v in kept.items() if k in ("colours", "picture", "room")}}
     lines = ",\n".join(f"  {json.dumps(pid)}: {json.dumps(entry)}" for pid, entry in layout["positions"].items())
     head = {k: v for k, v in layout.items() if k != "positions"}
     out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "positions": {\n' + lines + "\n }\n}\n", encoding="utf-8")
