@@ -482,11 +482,12 @@ REQUEST = {"variant": "standard", "phase": "F1901M",
            "orders": {"GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"], "FRANCE": ["F MAO - SPA/NC"]}}
 
 
-def test_judge_map_from_a_request_and_a_response(tmp_path, capsys):
+def test_judge_map_from_a_request_and_a_response(tmp_path, capsys, standard):
     request = tmp_path / "request.json"
     request.write_text(json.dumps(REQUEST))
     assert main(["map", str(request), "-o", str(tmp_path / "f1901m.png")]) == 0
     save("cli_request.png", (tmp_path / "f1901m.png").read_bytes())
+    assert Image.open(tmp_path / "f1901m.png").width == standard[1].picture_width == 1200    # the board's own width
     assert main(["adjudicate", str(request)]) == 0
     response = tmp_path / "response.json"
     response.write_text(capsys.readouterr().out)

@@ -136,7 +136,7 @@ def _moves_from(variant, atlas, pid: str, kind: UnitKind, occupied: bool) -> lis
             continue
         if kind is UnitKind.FLEET and (board.provinces[dest].terrain is Terrain.LAND or board.provinces[dest].coasts):
             continue
-        overlay = Overlay(variant, atlas, position, WIDTH)
+        overlay = Overlay(variant, atlas, position, atlas.picture_width)      # as mailed: the board's own width
         overlay.orders([Outcome(unit.power, Move(UnitRef(Location(pid), kind), Location(dest)), True, Reason.MOVED)])
         heads = [s for s in overlay.shapes if isinstance(s, Polygon) and len(s.points) == 3]
         assert len(heads) == 1
@@ -146,13 +146,14 @@ def _moves_from(variant, atlas, pid: str, kind: UnitKind, occupied: bool) -> lis
 
 def arrows_outside(variant, atlas, occupied: bool) -> list[str]:
     """Every move ("pid-dest") whose arrow ends outside the destination's cell."""
+    scale = atlas.picture_width / atlas.width       # the picture's pixels per grid pixel
     outside = []
     for pid, province in sorted(variant.board.provinces.items()):
         if province.terrain is Terrain.IMPASSABLE:
             continue
         kind = UnitKind.FLEET if province.is_sea else UnitKind.ARMY
         for dest, (x, y) in _moves_from(variant, atlas, pid, kind, occupied):
-            if atlas.cells[int(y), int(x)] != atlas.label(dest):
+            if atlas.cells[int(y / scale), int(x / scale)] != atlas.label(dest):
                 outside.append(f"{pid}-{dest}")
     return outside
 

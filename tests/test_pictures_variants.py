@@ -25,8 +25,9 @@ from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
 from judge.pictures.scene import Circle, Scene, Text
-from judge.pictures.atlas import board_home, cells_path, fingerprint, land_path, load_layout
-from judge.pictures.projection import is_plane
+from judge.pictures.atlas import CELLS_WIDTH, board_home, cells_path, fingerprint, land_path, load_layout
+from judge.pictures.plane import on_own_ground
+from judge.pictures.projection import Frame, is_plane, point
 from judge.pictures.shapes import UNPLAYABLE_LAND
 
 from test_pictures_readable import UNIT_ROOM, arrows_outside, de, depth, fits
@@ -35,7 +36,7 @@ from test_variants_play import random_orders
 BOARDS = json.loads((Path(__file__).parent / "data" / "pictures" / "boards.json").read_text(encoding="utf-8"))["boards"]
 PLANES = sorted(v for v, b in BOARDS.items() if b["from"] == "plane" and "board_of" not in b)
 ARTEFACTS = Path(__file__).parent / "artefacts"
-WIDTH = 1200
+MAIL_BYTES = 300_000    # a picture a results mail carries: about 400 KB once in base64
 
 
 pytestmark = pytest.mark.xdist_group("pictures_variants")     # one worker loads each board's atlas once
@@ -62,8 +63,9 @@ def painted(variant_id: str) -> Painted:
     orders = {p.id: random_orders(variant, position, p.id, rng) for p in variant.powers}
     turn = process_phase(variant, position, orders, FIFTH)
     assert turn.result.outcomes
-    played = build_scene(variant, position, turn.result, width=WIDTH, atlas=atlas)
-    return Painted(build_scene(variant, position, width=WIDTH, atlas=atlas), played, paint_png(played))
+    # at the board's own width (atlas.picture_width: 1200 px but for Imperial's world), as mailed
+    played = build_scene(variant, position, turn.result, atlas=atlas)
+    return Painted(build_scene(variant, position, atlas=atlas), played, paint_png(played))
 
 
 @pytest.fixture(scope="module", params=PLANES)
@@ -95,8 +97,11 @@ def test_the_start_with_a_phase_of_orders_is_drawn(variant_id):
     ARTEFACTS.mkdir(exist_ok=True)
     (ARTEFACTS / f"variant_{variant_id}_orders.png").write_bytes(picture.png)
     with Image.open(io.BytesIO(picture.png)) as img:
-        assert img.format == "PNG" and img.width == WIDTH
+        # as wide as boards.json says (a world of 356 provinces wider), and small enough to mail
+        assert img.format == "PNG"
+        assert img.width == atlas_of(variant_id).picture_width == BOARDS[variant_id].get("width", 1200)
         pixels = np.asarray(img.convert("RGB")).astype(np.uint32)
+    assert len(picture.png) < MAIL_BYTES
     assert [s for s in picture.played.shapes if s not in picture.start.shapes]      # the orders are on it
     # every power's colour is on the board (its units and centres at the start): each pixel as one number
     drawn = set(np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]).tolist())
@@ -120,19 +125,38 @@ def test_power_colours_stand_apart_from_the_ground_and_each_other(variant_id):
 
 def test_every_plane_cell_has_room_for_a_unit_and_its_name(plane):
     variant, atlas = plane
-    unit = 2 * style.UNIT_RADIUS
-    name_h = style.LABEL_SIZE * 1.2
+    unit = 2 * style.UNIT_RADIUS * atlas.symbols    # grid pixels: the board's symbols at its share of their size
+    name_h = style.LABEL_SIZE * atlas.symbols * 1.2
     small, no_room = [], []
     for pid in sorted(variant.board.provinces):
         ys, xs = np.nonzero(atlas.cells == atlas.label(pid))
         cell = np.pad(atlas.cells[ys.min():ys.max() + 1, xs.min():xs.max() + 1] == atlas.label(pid), 1)
-        name_w = style.LABEL_SIZE * 0.68 * len(pid)
+        name_w = style.LABEL_SIZE * atlas.symbols * 0.68 * len(pid)
         if not (fits(cell, max(unit, name_w), unit + 2 + name_h) or fits(cell, unit + 2 + name_w, max(unit, name_h))):
             small.append(pid)
-        if depth(cell).max() < UNIT_ROOM:
+        if depth(cell).max() < UNIT_ROOM * atlas.symbols:
             no_room.append(pid)
     assert small == sorted(BOARDS[variant.id]["cramped"]), f"cells too small for a unit and its name: {small}"
     assert no_room == sorted(BOARDS[variant.id]["no_room"]), f"cells too small for a unit: {no_room}"
+
+
+def test_a_province_given_room_grows_a_disc_of_its_own_ground():
+    """layout.json's `room` (plane.on_own_ground): each province it names gets a disc of its own ground
+    round its place (an island's land over the sea, a narrow sea's water over land), nothing else."""
+    variant, layout = load_variant("imperial"), load_layout("imperial")
+    frame = Frame.from_layout(layout)
+    radius = layout["room"]["pixels"]
+    island = next(p for p in layout["room"]["provinces"] if not variant.board.provinces[p].is_sea)
+    sea = next(p for p in layout["room"]["provinces"] if variant.board.provinces[p].is_sea)
+    shape = (frame.height_for(CELLS_WIDTH), CELLS_WIDTH)
+    for pid, ground in ((island, np.zeros(shape, dtype=bool)), (sea, np.ones(shape, dtype=bool))):
+        only, none = {**layout, "room": {"pixels": radius, "provinces": [pid]}}, {**layout, "room": {}}
+        changed = on_own_ground(variant, only, frame, ground) != on_own_ground(variant, none, frame, ground)
+        x, y = frame.to_pixel(*point(layout["positions"][pid]), CELLS_WIDTH)
+        ys, xs = np.nonzero(changed)
+        assert np.hypot(xs + 0.5 - x, ys + 0.5 - y).max() <= radius          # nothing beyond the disc
+        # the disc, but where a place's square (its own, a neighbour's) keeps that place's ground
+        assert np.pi * radius ** 2 / 3 < len(xs) <= np.pi * radius ** 2 + 4 * radius
 
 
 def test_every_plane_unit_stands_inside_its_cell(plane):
@@ -194,14 +218,15 @@ OWNED_FROM_NEIGHBOUR, UNIT_FROM_NEIGHBOUR = 12, 20
 NAME_GAP = 2    # pixels at least between two names, so that they read as two
 
 
-def name_boxes(variant, scene) -> dict[str, tuple[float, float, float, float]]:
+def name_boxes(variant, scene, symbols: float = 1.0) -> dict[str, tuple[float, float, float, float]]:
     """Each province's name as drawn on the start picture (its supply-centre mark included): the
     box (left, top, right, bottom) of its letters in pixels, measured with the font that draws them,
-    joined with the box of the mark drawn just before them (before the letters or above them)."""
+    joined with the box of the mark drawn just before them (before the letters or above them).
+    `symbols`: the share of their usual size the board draws marks at (atlas.symbols)."""
     from judge.pictures.paint_png import load_font
 
     by_text = {p.upper(): p for p in variant.board.provinces}
-    sc_r = style.SC_RADIUS * scene.width / 1200
+    sc_r = style.SC_RADIUS * scene.width / 1200 * symbols
     boxes, fonts = {}, {}
     shapes = scene.shapes[:scene.board]
     for i, shape in enumerate(shapes):
@@ -235,18 +260,21 @@ def unit_spots(variant, atlas) -> dict[str, tuple[float, float]]:
 def picture_check(variant, atlas, scene) -> dict[str, list]:
     """What the start picture gets wrong, by measure: names not wholly in their own cell, names over a
     unit's place, names overlapping, and owners whose colours do not stand apart."""
-    boxes = name_boxes(variant, scene)
+    scale = scene.width / atlas.width         # the picture's pixels per grid pixel (1 at 1200 px)
+    boxes = {pid: tuple(v / scale for v in box) for pid, box in name_boxes(variant, scene, atlas.symbols).items()}
     spots = unit_spots(variant, atlas)
     sx, sy = np.array(list(spots.values())).T
+    unit_r = style.UNIT_RADIUS * atlas.symbols
     outside, over_units, overlapping = [], [], []
     for pid, (x0, y0, x1, y1) in sorted(boxes.items()):
         cut = atlas.cells[max(int(y0), 0):int(np.ceil(y1)), max(int(x0), 0):int(np.ceil(x1))]
         if x0 < 0 or y0 < 0 or x1 > atlas.width or y1 > atlas.height or (cut != atlas.label(pid)).any():
             outside.append(pid)
-        under = np.hypot(np.clip(sx, x0, x1) - sx, np.clip(sy, y0, y1) - sy) < style.UNIT_RADIUS
+        under = np.hypot(np.clip(sx, x0, x1) - sx, np.clip(sy, y0, y1) - sy) < unit_r
         over_units += [[pid, spot] for spot, hit in zip(spots, under, strict=True) if hit]
     for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in itertools.combinations(sorted(boxes.items()), 2):
-        if ax0 < bx1 + NAME_GAP and bx0 < ax1 + NAME_GAP and ay0 < by1 + NAME_GAP and by0 < ay1 + NAME_GAP:
+        gap = NAME_GAP / scale
+        if ax0 < bx1 + gap and bx0 < ax1 + gap and ay0 < by1 + gap and by0 < ay1 + gap:
             overlapping.append([a, b])
     position = starting_position(variant)
     colours = atlas.colours

@@ -42,6 +42,12 @@ UNIT_ROOM = 9  # the depth (half a square's side) that holds a unit's disc, styl
 SHORE = (5, 9)
 
 
+# A picture's width when none is asked for, and the share of their size units, marks and names are
+# drawn at: layout.json's `picture` may say otherwise for its board (`picture_size`).
+PICTURE_WIDTH = 1200
+SYMBOLS = 1.0
+
+
 # layout.json's `owners` for a board with more powers than colours that stand apart (judge.pictures.owners)
 COLOUR_AND_PATTERN = "colour and pattern"
 
@@ -93,6 +99,15 @@ def power_colours(variant: Variant, layout: Mapping | None = None) -> Mapping[st
     return MappingProxyType({p.id: hex_rgb(named.get(p.id, p.colour)) for p in variant.powers})
 
 
+def picture_size(layout: Mapping) -> tuple[int, float]:
+    """(width, symbols): how wide the board's pictures are drawn unless a width is asked for, and the
+    share of their usual size (style's, scaled with the width) its units, centres and names take.
+    A world of 356 provinces (Imperial) is drawn wider with smaller symbols, so that its cells, grown
+    at CELLS_WIDTH and scaled up with the picture, hold a unit and its name at sizes still read easily."""
+    own = layout.get("picture", {})
+    return int(own.get("width", PICTURE_WIDTH)), float(own.get("symbols", SYMBOLS))
+
+
 def power_patterns(variant: Variant, layout: Mapping) -> Mapping[str, Pattern]:
     """Each power's pattern over the land it owns: only for a layout whose `owners` is "colour and
     pattern" (more powers than colours that stand apart: Chaos); else none."""
@@ -113,6 +128,8 @@ def fingerprint(variant: Variant, layout: Mapping) -> str:
     drawn = land_path(variant.id)
     if drawn.is_file():   # the ground DPjudge's drawing gives (else the places give it: nothing more to add)
         data["land"] = hashlib.sha256(drawn.read_bytes()).hexdigest()
+    if "room" in layout:  # small provinces drawn larger (judge.pictures.plane.on_own_ground)
+        data["room"] = layout["room"]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 
@@ -171,6 +188,8 @@ class Atlas:
     fleet_places: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     # power -> the pattern over the land it owns (a board of many powers, `power_patterns`); else empty
     patterns: Mapping[str, Pattern] = field(default_factory=dict)
+    picture_width: int = PICTURE_WIDTH   # the pictures' width unless one is asked for (`picture_size`)
+    symbols: float = SYMBOLS             # the share of their usual size units, centres and names are drawn at
     # What every picture at one width shares, made on first use (the background's pixel classes, where
     # names go): key -> value, never changed once set, so threads may fill it side by side.
     cache: dict = field(default_factory=dict, compare=False, repr=False)
@@ -234,7 +253,8 @@ def load_atlas(variant: Variant) -> Atlas:
             if spot is not None:
                 fleets[pid] = spot
     return Atlas(variant.id, frame, order, grid, MappingProxyType(places), find_passages(variant, grid, order),
-                 power_colours(variant, layout), MappingProxyType(fleets), power_patterns(variant, layout))
+                 power_colours(variant, layout), MappingProxyType(fleets), power_patterns(variant, layout),
+                 *picture_size(layout))
 
 
 def shore_spot(grid: np.ndarray, ys: np.ndarray, xs: np.ndarray, label: int, seas: list[int],

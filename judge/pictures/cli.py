@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", metavar="DIR", help="draw from the games in this data directory")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     p.add_argument("--format", choices=("png", "svg"), help="default: from the output's suffix, else png")
-    p.add_argument("--width", type=int, default=1200, help="picture width in pixels (default 1200)")
+    p.add_argument("--width", type=int, help="picture width in pixels (default: the board's, 1200 on most)")
     p.set_defaults(func=run)
 
 

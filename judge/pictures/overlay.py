@@ -66,6 +66,11 @@ class Places:
         return point[0] * self.scale, point[1] * self.scale
 
     def size(self, pixels_at_1200: float) -> float:
+        """A symbol's size (a unit, a mark, a name, a line): scaled with the picture, at the board's share."""
+        return self.length(pixels_at_1200) * self.atlas.symbols
+
+    def length(self, pixels_at_1200: float) -> float:
+        """A length on the board itself, scaled with the picture."""
         return pixels_at_1200 * self.scale * self.atlas.width / 1200
 
 
@@ -157,7 +162,7 @@ class Overlay:
         drawn across the board: each end gets the other's name, `↔OBJ`, under its own."""
         for p in self.places.atlas.passages:
             (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
-            if math.dist((x0, y0), (x1, y1)) > self.places.size(LONG_PASSAGE):
+            if math.dist((x0, y0), (x1, y1)) > self.places.length(LONG_PASSAGE):
                 self._far_end(p.a, p.b)
                 self._far_end(p.b, p.a)
                 continue

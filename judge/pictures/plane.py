@@ -43,9 +43,20 @@ def nearest_ground(variant: Variant, layout: Mapping) -> Callable[[np.ndarray, n
 def on_own_ground(variant: Variant, layout: Mapping, frame, land: np.ndarray, reach: int = 6) -> np.ndarray:
     """A drawn land mask with every place (main and coasts) on its own ground: a square `reach` pixels
     round a land province's place made land, round a sea's made water, so that no province is left
-    without ground to grow on where the drawing's coast, moved with the places, misses its place."""
+    without ground to grow on where the drawing's coast, moved with the places, misses its place.
+    The provinces layout.json's `room` names (islands, capes and narrow seas the drawing makes too
+    small for a unit and its name) first get a disc of their own ground of its `pixels` radius round
+    their place: drawn larger, as printed boards draw small islands."""
     out = land.copy()
     height, width = out.shape
+    room = layout.get("room", {})
+    radius = float(room.get("pixels", 0))
+    for pid in room.get("provinces", ()):
+        x, y = frame.to_pixel(*point(layout["positions"][pid]), width)
+        r0, c0 = max(int(y - radius), 0), max(int(x - radius), 0)
+        ys, xs = np.ogrid[r0:min(int(y + radius) + 1, height), c0:min(int(x + radius) + 1, width)]
+        disc = (xs + 0.5 - x) ** 2 + (ys + 0.5 - y) ** 2 <= radius ** 2
+        out[r0:r0 + disc.shape[0], c0:c0 + disc.shape[1]][disc] = not variant.board.provinces[pid].is_sea
     for pid, entry in layout["positions"].items():
         is_land = not variant.board.provinces[pid].is_sea
         for where in (entry, *entry.get("coasts", {}).values()):

@@ -163,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
     layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
-    if out.is_file():   # colours and seeds chosen by hand for the picture stay
+    if out.is_file():   # colours, seeds, the picture's size and the provinces given room, chosen by hand, stay
         before = json.loads(out.read_text(encoding="utf-8"))
-        layout = {**layout, **{k: v for k, v in before.items() if k == "colours"}}
+        layout = {**layout, **{k: v for k, v in before.items() if k in ("colours", "picture", "room")}}
         for pid, entry in before["positions"].items():
             if "seeds" in entry and pid in layout["positions"]:
                 layout["positions"][pid]["seeds"] = entry["seeds"]

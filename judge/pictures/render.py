@@ -52,17 +52,19 @@ def province_fills(variant: Variant, position: Position, colour: Mapping[str, st
     return fills
 
 
-def build_scene(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+def build_scene(variant: Variant, position: Position, results: Results = None, *, width: int | None = None,
                 atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
                 hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> Scene:
     """Everything on the picture; `atlas` (from `load_atlas`) saves reloading the variant's geometry.
     `dislodged`: the units the results dislodged, when `results` are bare outcomes. `title` heads the
     legend (default: the variant and the phase). Fog of war (judge.games.fog): `hidden` provinces are
     greyed out without their names, and the legend counts only the `counted` powers (None: all); the
-    position and results given must already be cut to what the reader sees."""
+    position and results given must already be cut to what the reader sees. `width`: the board's own
+    (its atlas's `picture_width`: 1200 px on all but the largest boards) unless given."""
+    atlas = atlas or load_atlas(variant)
+    width = width or atlas.picture_width
     if width < 300:
         raise ValueError(f"a board picture needs at least 300 pixels of width, not {width}")
-    atlas = atlas or load_atlas(variant)
     if atlas.variant_id != variant.id:
         raise ValueError(f"the atlas is for {atlas.variant_id}, not {variant.id}")
     outcomes, dislodged_now = _outcomes(results)
@@ -106,7 +108,7 @@ def title_of(variant: Variant, position: Position) -> str:
     return f"{variant.name}: {variant.calendar.name(position.phase)}"
 
 
-def render_png(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+def render_png(variant: Variant, position: Position, results: Results = None, *, width: int | None = None,
                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
                hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> bytes:
     """The board before the phase, with its orders and their outcomes when `results` is given."""
@@ -114,7 +116,7 @@ def render_png(variant: Variant, position: Position, results: Results = None, *,
                                  title=title, hidden=hidden, counted=counted))
 
 
-def render_svg(variant: Variant, position: Position, results: Results = None, *, width: int = 1200,
+def render_svg(variant: Variant, position: Position, results: Results = None, *, width: int | None = None,
                atlas: Atlas | None = None, dislodged: Sequence[DislodgedUnit] = (), title: str | None = None,
                hidden: frozenset[str] = frozenset(), counted: frozenset[str] | None = None) -> str:
     title = title or title_of(variant, position)
