@@ -63,6 +63,15 @@ def normal_address(address: str) -> str:
     return address.strip().lower()
 
 
+class NoSuchAccount(KeyError):
+    """No account has that name: a KeyError, as before (its message for the keeper's command line), that
+    says which name (a player's words: judge.mail.words.problem_words)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no account {name!r}")
+        self.name = name
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -105,7 +114,7 @@ class Accounts:
     def get(self, name: str) -> Account:
         row = self.db.execute("SELECT id, name, time_zone, keeper FROM accounts WHERE name = ?", [name]).fetchone()
         if not row:
-            raise KeyError(f"no account {name!r}")
+            raise NoSuchAccount(name)
         addresses = tuple(r[0] for r in self.db.execute(
             "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, rowid", [row[0]]))   # oldest first
         return Account(row[0], row[1], row[2], bool(row[3]), addresses)
