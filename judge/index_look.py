@@ -29,7 +29,7 @@ import zlib
 from contextlib import closing, suppress
 from pathlib import Path
 
-from .game_lines import Json, common_options, data_default, printed, status_text
+from .game_lines import Json, RawFormatter, common_options, data_default, printed, status_text
 from .storage.files import fingerprint, fingerprinted
 
 EXAMPLES = {
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     for name, func, help_ in (("list", run_list, "list the games"),
                               ("status", run_status, "a game's state, powers and deadline")):
         p = subparsers.add_parser(name, help=help_, description=help_, epilog="example: " + EXAMPLES[name],
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+                                  formatter_class=RawFormatter)
         common_options(p)
         if name == "status":
             p.add_argument("game")
