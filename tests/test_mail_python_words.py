@@ -47,6 +47,7 @@ def raised(playing, kind: str) -> Exception:
         "a ValueError of Python's": lambda: int("x"),
         "a refusal of the games layer": lambda: playing.service.rollback("alpha", "F1950M"),
         "no game": lambda: playing.service.status("nosuch"),
+        "an unknown time zone": lambda: playing.service.accounts.set_time_zone("france", "/etc/passwd"),
     }
     with pytest.raises((KeyError, ValueError, LookupError)) as caught:
         calls[kind]()
