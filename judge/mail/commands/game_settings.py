@@ -77,7 +77,7 @@ def length_shown(hours: object) -> str:
 
 
 def _whole(text: str) -> int:
-    if not text.strip().isdigit():
+    if not text.strip().isdecimal():
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
 
