@@ -65,8 +65,9 @@ def normal_address(address: str) -> str:
 
 class UnknownZone(KeyError):
     """A time zone the judge has no rules for. zoneinfo raises a KeyError for a name it has no file
-    for and a ValueError, in Python's words, for one that is a path (`/etc/passwd`, `../x`): one
-    type for both, a KeyError as zoneinfo's "not found" always was."""
+    for, a ValueError, in Python's words, for one that is a path (`/etc/passwd`, `../x`), and an
+    OSError for one too long for a file name: one type for all, a KeyError as zoneinfo's "not found"
+    always was."""
 
     def __init__(self, zone: str) -> None:
         super().__init__(f"unknown time zone {zone!r}")
@@ -77,7 +78,7 @@ def known_zone(zone: str) -> None:
     """Raise UnknownZone unless the judge knows `zone`."""
     try:
         ZoneInfo(zone)
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, OSError):     # OSError: a name too long for a file name
         raise UnknownZone(zone) from None
 
 
