@@ -16,7 +16,7 @@ file was made, removed, renamed, or opened for writing since (SQLite makes a fil
 beside it, which changes the directory), and judge.sqlite's rows are those checked: only the files
 that had a log then (open in a running judge) are looked at again. A game file copied over another
 in place by hand changes neither, so the keeper who does that runs `judge list --check`, which
-checks every file (docs/operations.md); `judge restore` forgets the mark.
+checks every file (deploy/README.md, the keeper's guide); `judge restore` forgets the mark.
 """
 from __future__ import annotations
 
