@@ -14,6 +14,8 @@ import importlib
 import os
 import sys
 
+from .game_lines import Formatter
+
 # Each command: the module whose `register(subparsers)` adds it (and sets `func` on its parser), and
 # its line in `judge --help`, the same as the module's own (tests/test_cli_start.py holds them equal).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -56,13 +58,14 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
 
 def parser_of(modules: list[str], *, others: bool = True) -> argparse.ArgumentParser:
     """The parser of the commands `modules` register; `others`: the rest by name and summary."""
-    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.",
+                                     formatter_class=Formatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         importlib.import_module(module).register(sub)
     for name, (module, summary) in COMMANDS.items():
         if others and module not in modules:
-            sub.add_parser(name, help=summary)
+            sub.add_parser(name, help=summary, formatter_class=Formatter)
     return parser
 
 

@@ -5,9 +5,37 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 # A JSON object. (No `typing` here: importing it is a tenth of `judge status`'s own time.)
 Json = dict
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, told the terminal's width as shutil.get_terminal_size would say it
+    ($COLUMNS, else the terminal's, else 80): argparse makes one for every argument a parser is given,
+    and without a width each imports shutil (with bz2 and lzma, a tenth of a bare Python start)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class RawFormatter(Formatter, argparse.RawDescriptionHelpFormatter):
+    """Formatter, the description and epilog as written."""
+
+
+def _columns() -> int:
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 def data_default() -> str:

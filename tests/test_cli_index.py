@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sqlite3
+import time
+from contextlib import closing
 from dataclasses import asdict
 from pathlib import Path
 
@@ -136,3 +139,79 @@ def test_every_game_files_fingerprint_at_once_is_each_ones_own(two_games):
     assert fingerprints(games, ".sqlite") == {p.stem: fingerprint(p) for p in games.glob("*.sqlite")}
     open_one.close()
     assert fingerprints(data / "nowhere", ".sqlite") == {}
+
+
+MARK_CASES = json.loads((Path(__file__).parent / "data" / "cli_list_mark_cases.json").read_text())["cases"]
+
+
+def settled(games: Path, *, ahead: bool = False) -> None:
+    """The games directory's time ten seconds back (still long enough for a listing to leave its
+    mark), or `ahead` an hour on (changed too lately for any mark)."""
+    now = time.time_ns() + (3600 if ahead else -10) * 1_000_000_000
+    os.utime(games, ns=(now, now))
+
+
+def paused_copy(data: Path, tmp_path: Path) -> Path:
+    """A copy of alpha's file, paused: made outside the games directory."""
+    copy = tmp_path / "alpha-paused.sqlite"
+    with closing(sqlite3.connect(data / "games" / "alpha.sqlite")) as src, closing(sqlite3.connect(copy)) as dst:
+        src.backup(dst)
+        dst.execute("UPDATE game SET status = 'paused'")
+        dst.commit()
+        dst.execute("PRAGMA journal_mode=DELETE")      # one file, no log beside it
+    return copy
+
+
+def statuses(capsys, data: Path, *flags: str) -> list[str]:
+    return [line.split()[1] for line in said(capsys, "list", "--data", str(data), *flags).splitlines()]
+
+
+@pytest.mark.parametrize("case", MARK_CASES, ids=lambda c: c["route"])
+def test_a_listing_trusts_its_mark_and_notices_what_changes_the_directory_or_the_index(case, two_games, tmp_path,
+                                                                                       capsys):
+    data, svc = two_games
+    svc.judge.conn.close()
+    games, alpha, route = data / "games", data / "games" / "alpha.sqlite", case["route"]
+    copy = paused_copy(data, tmp_path)
+    judge_before = tmp_path / "judge-before.sqlite"
+    with closing(sqlite3.connect(data / "judge.sqlite")) as src, closing(sqlite3.connect(judge_before)) as dst:
+        src.backup(dst)
+    held = sqlite3.connect(alpha) if route.startswith("written by a judge") else None   # its log there
+    if held is not None:
+        held.execute("SELECT count(*) FROM game").fetchone()
+    if route == "judge.sqlite put back from before":       # the index brought up to date with a paused alpha
+        with closing(sqlite3.connect(alpha)) as game, game:
+            game.execute("UPDATE game SET status = 'paused'")
+        assert statuses(capsys, data) == ["paused", "active"]
+    for _ in range(2):          # (the first, where a file has a log its row lacks, writes that row again)
+        settled(games)
+        assert statuses(capsys, data) == (["paused", "active"] if route.startswith("judge.sqlite") else
+                                          ["active", "active"])
+    assert (data / index_look.CHECKED).exists()
+    if route == "written with sqlite3":
+        with closing(sqlite3.connect(alpha)) as game, game:
+            game.execute("UPDATE game SET status = 'paused'")
+    elif held is not None:
+        with held:
+            held.execute("UPDATE game SET status = 'paused'")
+    elif route == "renamed over the file":
+        shutil.copyfile(copy, games / ".alpha.new")
+        os.replace(games / ".alpha.new", alpha)
+    elif route == "removed, then copied anew":
+        alpha.unlink()
+        shutil.copyfile(copy, alpha)
+    elif route == "judge.sqlite put back from before":
+        with closing(sqlite3.connect(judge_before)) as src, closing(sqlite3.connect(data / "judge.sqlite")) as dst:
+            src.backup(dst)
+    else:       # copied over in place, as cp does: the same file, truncated and written
+        if route.endswith("ahead"):
+            settled(games, ahead=True)
+            assert statuses(capsys, data) == ["active", "active"]      # every file looked at: no mark left
+        with open(alpha, "r+b") as target:
+            target.truncate(0)
+            target.write(copy.read_bytes())
+    assert statuses(capsys, data) == (["paused", "active"] if case["noticed"] else ["active", "active"])
+    assert statuses(capsys, data, "--check") == ["paused", "active"]
+    assert statuses(capsys, data) == ["paused", "active"]
+    if held is not None:
+        held.close()

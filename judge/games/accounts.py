@@ -63,6 +63,34 @@ def normal_address(address: str) -> str:
     return address.strip().lower()
 
 
+class UnknownZone(KeyError):
+    """A time zone the judge has no rules for. zoneinfo raises a KeyError for a name it has no file
+    for, a ValueError, in Python's words, for one that is a path (`/etc/passwd`, `../x`), and an
+    OSError for one too long for a file name: one type for all, a KeyError as zoneinfo's "not found"
+    always was."""
+
+    def __init__(self, zone: str) -> None:
+        super().__init__(f"unknown time zone {zone!r}")
+        self.zone = zone
+
+
+def known_zone(zone: str) -> None:
+    """Raise UnknownZone unless the judge knows `zone`."""
+    try:
+        ZoneInfo(zone)
+    except (KeyError, ValueError, OSError):     # OSError: a name too long for a file name
+        raise UnknownZone(zone) from None
+
+
+class NoSuchAccount(KeyError):
+    """No account has that name: a KeyError, as before (its message for the keeper's command line), that
+    says which name (a player's words: judge.mail.words.problem_words)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no account {name!r}")
+        self.name = name
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -78,7 +106,7 @@ class Accounts:
 
     def create(self, name: str, address: str, password: str | None, now: datetime, *,
                time_zone: str = "UTC", keeper: bool = False) -> Account:
-        ZoneInfo(time_zone)
+        known_zone(time_zone)
         name = check_name(name)
         check_address(address)
         with transaction(self.db):
@@ -105,7 +133,7 @@ class Accounts:
     def get(self, name: str) -> Account:
         row = self.db.execute("SELECT id, name, time_zone, keeper FROM accounts WHERE name = ?", [name]).fetchone()
         if not row:
-            raise KeyError(f"no account {name!r}")
+            raise NoSuchAccount(name)
         addresses = tuple(r[0] for r in self.db.execute(
             "SELECT address FROM addresses WHERE account_id = ? ORDER BY added_at, rowid", [row[0]]))   # oldest first
         return Account(row[0], row[1], row[2], bool(row[3]), addresses)
@@ -140,7 +168,7 @@ class Accounts:
         return bool(rows) and verify_password(password, rows[0]["password"])
 
     def set_time_zone(self, name: str, zone: str) -> None:
-        ZoneInfo(zone)
+        known_zone(zone)
         with transaction(self.db):
             if (account_id := self._id(name)) is not None:
                 self.db.table("accounts").update(account_id, {"time_zone": zone})

@@ -32,6 +32,16 @@ class NoSuchGame(LookupError):
         self.name = name
 
 
+class NoSuchPower(KeyError):
+    """The game has no power of that id (a power the player's sign-on named that the game has not,
+    or no longer has): a KeyError, as before, that says which game and power (words:
+    judge.mail.words.problem_words)."""
+
+    def __init__(self, game: str, power: str) -> None:
+        super().__init__(power)
+        self.game, self.power = game, power
+
+
 class NoticeKind(enum.StrEnum):
     """Every kind of notice the games layer writes. The value is stored as the notice's kind."""
     ABANDONED = "abandoned"

@@ -67,10 +67,10 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
             weekday = WEEKDAYS.index(word[:3])
         elif (m := _ORDINAL.fullmatch(word)) is not None and day is None:
             day = int(m[1])
-        elif word.isdigit() and len(word) == 4 and year is None and (month is not None or day is not None) \
+        elif word.isdecimal() and len(word) == 4 and year is None and (month is not None or day is not None) \
                 and at is None and today.year - 1 <= int(word) <= today.year + 10:
             year = int(word)
-        elif word.isdigit() and len(word) <= 2 and day is None:
+        elif word.isdecimal() and len(word) <= 2 and day is None:
             day = int(word)
         elif at is None and (found := _clock(word)) is not None:
             at = found

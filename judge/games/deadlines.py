@@ -26,7 +26,7 @@ WAKING = (time(8, 0), time(22, 0))   # a deadline between these local times find
 def parse_clock(text: str) -> time:
     """`18:00`, `1800` or `18` -> 18:00 (the settings' one spelling is `HH:MM`)."""
     digits = text.strip().replace(":", "").replace(".", "")
-    if not digits.isdigit() or len(digits) not in (1, 2, 3, 4):
+    if not digits.isdecimal() or len(digits) not in (1, 2, 3, 4):
         raise ValueError(f"{text!r} is not a time of day such as 18:00")
     hours, minutes = (int(digits), 0) if len(digits) <= 2 else (int(digits[:-2]), int(digits[-2:]))
     if hours > 23 or minutes > 59:

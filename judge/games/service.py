@@ -37,8 +37,8 @@ from . import (access, audience, deadlines, diaries, exchange, export, forming, 
                processing, records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
 from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryEntry, ExchangeState, GameState,
-                      ListedGame, NoSuchGame, Notice, NoticeKind, OwnPreview, PhaseRecord, PlayedPhase, PowerState,
-                      SeatChange, notice_kind)
+                      ListedGame, NoSuchGame, NoSuchPower, Notice, NoticeKind, OwnPreview, PhaseRecord,
+                      PlayedPhase, PowerState, SeatChange, notice_kind)
 from .clock import SystemClock, iso, parse_time
 from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
@@ -691,7 +691,7 @@ class GameService:
         with self._read(name) as gf:
             row = gf.phase_now()
             if power not in gf.powers():
-                raise KeyError(power)
+                raise NoSuchPower(name, power)
             return processing.owed(gf, row, power).units
 
     def clear_orders(self, name: str, power: str, *, account: str | None = None,

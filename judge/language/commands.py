@@ -487,7 +487,7 @@ class _Build(Transformer[Token, Command]):
         if action not in ("record", "list", "read", "delete") or len(words) > 2:
             raise ValueError("DIARY is followed by RECORD, LIST, READ number or DELETE number")
         if action in ("read", "delete"):
-            if len(words) < 2 or not words[1].lstrip("#").isdigit() or len(words[1].lstrip("#")) > 6:
+            if len(words) < 2 or not words[1].lstrip("#").isdecimal() or len(words[1].lstrip("#")) > 6:
                 raise ValueError(f"DIARY {action.upper()} needs the entry's number (DIARY LIST shows them)")
             return Diary(action, int(words[1].lstrip("#")))
         if len(words) > 1:

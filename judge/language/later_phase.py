@@ -29,7 +29,7 @@ def read_phase(calendar: Calendar, text: str) -> Phase:
         {s.code.lower(): i for i, s in enumerate(calendar.seasons)}
     last = [i for i, s in enumerate(calendar.seasons) if s.adjustments][-1:]
     winter = {n.lower() for n in (calendar.adjustment_name, calendar.adjustment_code) if n} if last else set()
-    years = [int(w) for w in words if w.isdigit()]
+    years = [int(w) for w in words if w.isdecimal()]    # (isdigit() takes '²', which int() refuses)
     kinds = [_KINDS[w] for w in words if w in _KINDS]
     named = [seasons[w] for w in words if w in seasons] + [last[0] for w in words if w in winter]
     if any(w in winter for w in words):
@@ -38,7 +38,7 @@ def read_phase(calendar: Calendar, text: str) -> Phase:
     said = [eras[w.replace(".", "")] for w in words if w.replace(".", "") in eras]     # BC, B.C.
     if eras:
         named = named or [0]    # a calendar of eras has one season: the year and its era name the turn
-    unread = [w for w in words if not (w.isdigit() or w in _KINDS or w in seasons or w in winter
+    unread = [w for w in words if not (w.isdecimal() or w in _KINDS or w in seasons or w in winter
                                      or w.replace(".", "") in eras)]
     if unread or len(years) != 1 or len(set(named)) != 1 or len(set(kinds)) > 1 or len(said) != bool(eras):
         raise ValueError(f"'{text}' names no phase of this game: the season, the year and the kind, as in {EXAMPLE}")
@@ -47,4 +47,8 @@ def read_phase(calendar: Calendar, text: str) -> Phase:
     if phase.kind is PhaseKind.ADJUSTMENT and not calendar.adjusts(phase):
         season_and_year = calendar.name(Phase(phase.year, phase.season)).rsplit(" ", 1)[0]   # Spring 1901, 273 BC
         raise ValueError(f"there is no adjustment phase after {season_and_year}")
+    try:        # a year beyond what the calendar's phase codes hold (F99999M): a phase no game reaches
+        calendar.parse(calendar.code(phase))
+    except ValueError:
+        raise ValueError(f"'{text}' names a year beyond this game's calendar") from None
     return phase

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..mail.intake import spool_format
 from .datafiles import LEGACY_SPOOL, SPOOL_DIR, data_files, schema_versions, spool_segments
+from ..index_look import forget_mark
 from ..storage.db import forget_checked
 from ..storage.files import fsync_dir
 
@@ -201,6 +202,7 @@ def restore(backup_dir: Path, data_dir: Path) -> list[Copied]:
     fsync_dir(data_dir)
     from .upgrade import upgrade       # imports the games and mail layers; backup itself does not need them
     forget_checked()                   # files put in place of others: every schema is checked again
+    forget_mark(data_dir)              # and every file by `judge list` (judge.index_look)
     upgrade(data_dir)
     return files
 

@@ -61,6 +61,7 @@ from ..screening.sign_on_names import power_signed, read_signon
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
 from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
+from ..words.problem_words import Problem, problem_of, problem_words
 from ..outbound import trouble_mail
 from ..outbound.courier import Courier
 from ..screening.dispatch_store import StepLog, mark_finished, prepare
@@ -281,7 +282,7 @@ class Dispatch:
                                     "expected": e.fix, "suggestions": []})
                 return
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
-                problem = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+                problem = self._problem(e, f"message #{inbound_id} line {item.line}")
                 out.entries.append({"kind": "error", "line": item.line, "text": text,
                                     "problem": f"{read_as}: {problem}" if read_as else problem,
                                     "expected": "", "suggestions": []})
@@ -358,7 +359,8 @@ class Dispatch:
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
-                errors.extend({"line": p.line, "text": p.text, "problem": str(e), "expected": "", "suggestions": []}
+                problem = self._problem(e, f"message #{inbound_id}: orders for {power} in {game}")
+                errors.extend({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []}
                               for p in orders)
                 if isinstance(e, TooLate):
                     out.touch(game, power)     # what the phase now current needs of them
@@ -392,6 +394,14 @@ class Dispatch:
             out.entries.append({"kind": "orders", "game": game, "power": None, "orders": [],
                                 "errors": sorted(errors, key=lambda e: e["line"]), "repeated": False})
 
+    @staticmethod
+    def _problem(error: Exception, where: str) -> str:
+        """What the player reads for a line the games layer refused by raising: never the exception's
+        str() (a KeyError's is Python's quoted key); one of Python's own is logged as the defect it is."""
+        if problem_of(error) is Problem.NOT_CARRIED_OUT:
+            log.error("%s: %s", where, type(error).__name__, exc_info=error)
+        return problem_words(error)
+
     def _to_vassals(self, game: str, by_power: dict[str, list[ParsedOrder]],
                     lords: dict[str, str]) -> dict[str, list[ParsedOrder]]:
         """The lines a power's player wrote for its vassal's units (the unit's place says whose it
@@ -411,7 +421,8 @@ class Dispatch:
                 name = self.service.keep_orders(game, power, phase, orders, account=session.account,
                                                 source=f"{source}:{power}")
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power
-                errors.extend({"line": p.line, "text": p.text, "problem": f"not kept: {e}", "expected": "",
+                problem = self._problem(e, f"{source}: orders for {power} in {game} kept for {phase}")
+                errors.extend({"line": p.line, "text": p.text, "problem": f"not kept: {problem}", "expected": "",
                                "suggestions": []} for p in orders)
                 continue
             out.entries.append({"kind": "orders", "game": game, "power": variant.power(power).name, "later": name,

@@ -77,7 +77,7 @@ def length_shown(hours: object) -> str:
 
 
 def _whole(text: str) -> int:
-    if not text.strip().isdigit():
+    if not text.strip().isdecimal():
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
 
@@ -167,8 +167,9 @@ def _movement_only(text: str) -> bool:
 def _zone(text: str) -> str:
     try:
         ZoneInfo(text.strip())
-    except (ValueError, KeyError):       # ZoneInfoNotFoundError is a KeyError
-        raise ValueError(f"{text.strip()!r} is not a time zone; write its IANA name, such as Europe/Paris") from None
+    except (ValueError, KeyError, OSError):   # ZoneInfoNotFoundError is a KeyError; OSError: a name too long
+        raise ValueError(f"{text.strip()[:60]!r} is not a time zone; write its IANA name, such as Europe/Paris") \
+            from None
     return text.strip()
 
 

@@ -62,7 +62,7 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
     try:
         account = svc.create_account(name, session.sender, password, time_zone=zone)
     except KeyError:       # zoneinfo's "not found" is a KeyError
-        raise Refused(f"{zone!r} is not a time zone the judge knows", usage + " (an IANA zone name)") from None
+        raise Refused(f"{zone[:60]!r} is not a time zone the judge knows", usage + " (an IANA zone name)") from None
     except ValueError as e:
         raise Refused(str(e), usage) from None
     session.account = session.sender_account = account.name

@@ -211,7 +211,7 @@ def replace(env: Env, cmd: c.Replace) -> list[str]:
 def rollback(env: Env, cmd: c.Rollback) -> list[str]:
     game = require_master(env.service, env.session, "ROLLBACK")
     phase, turn = cmd.phase, ""
-    if phase is None or phase.isdigit():
+    if phase is None or phase.isdecimal():
         played = [h.phase for h in env.service.history(game) if h.processed_at and not h.rolled_back]
         if not played:
             raise Refused(f"{game} has no phase played to go back to", "ROLLBACK S1901M")
