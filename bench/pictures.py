@@ -5,7 +5,8 @@ most 120 ms per 1200 px PNG (issue 15: the ratio to that budget is printed; the 
 atlas also works out what every later one shares, so it is timed apart). Measures, per variant: loading the atlas from
 its precomputed cells file, against growing the cells afresh from the land mask (what a variant
 without a cells file costs; run with --grow, it takes a minute); rendering the opening position;
-rendering a phase with orders (PNG and SVG). Run: .venv/bin/python bench/pictures.py [--grow]
+rendering a phase with orders (PNG and SVG). Run: .venv/bin/python bench/pictures.py [--grow] [VARIANT ...]
+(the drawn boards: bench/pictures.py youngstown pure ancmed modern loeb9)
 """
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ def report(name: str, times: list[float], size: int | None = None, budget: bool 
 
 
 def main(argv: list[str]) -> None:
-    for variant_id in ("standard", "abstraction2", "imperial"):   # imperial: the largest board (16-bit cells)
+    # imperial: the largest board (16-bit cells); variants named on the command line instead of these
+    for variant_id in [a for a in argv if not a.startswith("--")] or ("standard", "abstraction2", "imperial"):
         variant = load_variant(variant_id)
         load_times, atlas = timed(partial(load_atlas, variant), 5)
         report(f"{variant_id}: load atlas (cells file)", load_times)

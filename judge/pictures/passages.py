@@ -47,13 +47,25 @@ def _edge_pixels(grid: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def _closest(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    best, pair = np.inf, (a[0], b[0])
-    for start in range(0, len(a), 512):
-        chunk = a[start:start + 512]
+    """The pair of points, one of `a` and one of `b`, nearest each other. `a` is taken in chunks of
+    rows (its points are in row order, so a chunk is a band of the cell), nearest band first, and a
+    band whose box is farther from every point of `b` than the best pair found is skipped: Pure's
+    round islands and long lanes have thousands of border pixels each."""
+    best, first, pair = np.inf, len(a), (a[0], b[0])
+    chunks = [a[start:start + 512] for start in range(0, len(a), 512)]
+    bounds = []
+    for chunk in chunks:    # each chunk's box: how near any point of b comes to it
+        low, high = chunk.min(axis=0), chunk.max(axis=0)
+        outside = np.maximum(np.maximum(low - b, b - high), 0.0)
+        bounds.append(float((outside ** 2).sum(axis=1).min()))
+    for i in np.argsort(bounds, kind="stable"):
+        if bounds[i] > best:
+            break
+        chunk = chunks[i]
         d = ((chunk[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
-        i = int(d.argmin())
-        if d.flat[i] < best:
-            best, pair = d.flat[i], (chunk[i // d.shape[1]], b[i % d.shape[1]])
+        j = int(d.argmin())
+        if d.flat[j] < best or (d.flat[j] == best and i < first):    # a tie goes to the earlier row, as before
+            best, first, pair = d.flat[j], i, (chunk[j // d.shape[1]], b[j % d.shape[1]])
     return pair
 
 

@@ -109,7 +109,8 @@ class Frame:
         points = [p for pts in layout_points(layout).values() for p in pts]
         if is_plane(layout):
             xs, ys = zip(*(Plane().forward(a, b) for a, b in points), strict=True)
-            margin = MARGIN_SHARE * max(max(xs) - min(xs), max(ys) - min(ys))
+            # a plane board may ask for more room round its places (Pure's round islands reach past them)
+            margin = spec.get("margin", MARGIN_SHARE) * max(max(xs) - min(xs), max(ys) - min(ys))
             return cls(Plane(), min(xs) - margin, max(ys) + margin, max(xs) - min(xs) + 2 * margin,
                        max(ys) - min(ys) + 2 * margin)
         if spec.get("type") != "lambert_conformal_conic":

@@ -10,7 +10,9 @@ A province the drawing places nowhere (Canton's impassable Nepal) is placed with
 `--between nep=asm,cal,del,kas,tib`: at the middle of its neighbours' places. Impassable provinces
 the `% INFO` block leaves out but its `% MAP` block places (`% # x y |abbr|---|Name|`: Imperial's
 Himalayas, Sahara, lakes) are placed there. `--gap` sets how far apart places are spread, and
-`--stretch` makes the drawing taller first (Imperial's wide world: room for 356 provinces).
+`--stretch` makes the drawing taller first (Imperial's wide world: room for 356 provinces). A
+`"margin"` put in layout.json's projection by hand (room round the places, of the board's larger
+side; else projection.MARGIN_SHARE) is kept when the layout is made again (Pure's round islands).
 
 DPjudge draws some parts of a board much denser than others (Youngstown's Europe is a corner of
 Asia), so the places are first spread (`spread`): pushed apart until no two provinces' places are
@@ -163,12 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
     layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
-    if out.is_file():   # colours, seeds, the picture's size and the provinces given room, chosen by hand, stay
+    if out.is_file():   # chosen by hand, these stay: colours, seeds, the picture's size, the provinces given room, a margin (Pure's)
         before = json.loads(out.read_text(encoding="utf-8"))
         layout = {**layout, **{k: v for k, v in before.items() if k in ("colours", "picture", "room")}}
         for pid, entry in before["positions"].items():
             if "seeds" in entry and pid in layout["positions"]:
                 layout["positions"][pid]["seeds"] = entry["seeds"]
+        if "margin" in before["projection"]:
+            layout["projection"]["margin"] = before["projection"]["margin"]
     lines = ",\n".join(f"  {json.dumps(pid)}: {json.dumps(entry)}" for pid, entry in layout["positions"].items())
     head = {k: v for k, v in layout.items() if k != "positions"}
     out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "positions": {\n' + lines + "\n }\n}\n", encoding="utf-8")
