@@ -266,8 +266,8 @@ def main() -> int:
             "games": game_cases(variant, args.games, args.years, args.seed),
             "rulebooks": rulebook_cases(variant)}
     crates = {name: Crate(cases) for name, cases in sets.items()}
-    compiled = getattr(sys.modules.get("judge.engine.compiled_build"), "ACTIVE", False)
-    print(f"our engine: {'compiled (mypyc)' if compiled else 'pure Python'}; "
+    from judge.engine import compiled
+    print(f"our engine: {'compiled (mypyc, bin/compile-engine)' if compiled.ACTIVE else 'pure Python'}; "
           f"{args.rounds} alternating rounds, each case's median kept")
     for name, cases in sets.items():
         convoyed = sum(any(isinstance(o, Convoy) for os in orders.values() for o in os) for _, orders in cases)
