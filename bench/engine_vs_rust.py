@@ -12,7 +12,8 @@ Ours: `adjudicate(variant, position, orders)` and its `.outcomes` read (every or
 reason: what `judge adjudicate` returns), in this process. Theirs: bench/rust/, a harness of our own
 around the crate, as a child process: the same orders in the crate's syntax, each case
 `Submission::new` (illegal orders found, holds made) + `adjudicate` (which explains every order) + every
-outcome read, timed with Rust's `Instant`. Rounds alternate ours and theirs, quiet and then beside a CPU
+outcome read, timed with Rust's `Instant` and the thread's CPU clock (ours: perf_counter and
+thread_time). Rounds alternate ours and theirs, quiet and then beside a CPU
 hog of the bench's own (one busy process per core); each case's median over the rounds is kept. Ratios
 are theirs / ours: above 1, ours is faster. `CHECK` compares each case's count of succeeding orders: a
 sanity check that both read the same orders (the engines' rule choices differ in a few cases).
@@ -181,15 +182,18 @@ def rulebook_cases(variant) -> list[tuple[Position, dict]]:
     return cases
 
 
-def time_ours(variant, cases) -> list[float]:
-    times = []
-    clock = time.perf_counter
+def time_ours(variant, cases) -> tuple[list[float], list[float]]:
+    """Each case's seconds by the wall clock and by this thread's CPU time (another job's load left out)."""
+    wall, cpu = [], []
+    clock, cpu_clock = time.perf_counter, time.thread_time
     for position, orders in cases:
-        t = clock()
+        t, c = clock(), cpu_clock()
         result = adjudicate(variant, position, orders)
         _ = result.outcomes  # every order's outcome and reason, as judge adjudicate returns them
-        times.append(clock() - t)
-    return times
+        c = cpu_clock() - c
+        wall.append(clock() - t)
+        cpu.append(c)
+    return wall, cpu
 
 
 def our_moves_succeeding(variant, cases) -> list[int]:
@@ -207,11 +211,19 @@ class Crate:
         self.process.stdin.write("".join(crate_case(p, o) for p, o in cases) + "END\n")
         self.process.stdin.flush()
 
-    def ask(self, command: str) -> list[int]:
+    def ask(self, command: str) -> str:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
-        return [int(x) for x in self.process.stdout.readline().split()]
+        return self.process.stdout.readline()
+
+    def check(self) -> list[int]:
+        return [int(x) for x in self.ask("CHECK").split()]
+
+    def round(self) -> tuple[list[float], list[float]]:
+        """Each case's seconds by the wall clock and by the harness thread's CPU time."""
+        wall, cpu = self.ask("ROUND").split("|")
+        return [int(x) / 1e9 for x in wall.split()], [int(x) / 1e9 for x in cpu.split()]
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -224,25 +236,32 @@ def per_case(rounds: list[list[float]]) -> list[float]:
     return [statistics.median(times) for times in zip(*rounds, strict=True)]
 
 
-def measure(variant, sets: dict[str, list], crates: dict[str, Crate], rounds: int) -> dict[str, tuple]:
-    """Per set: (ours, theirs) per-case medians in seconds; rounds alternate ours and theirs."""
-    runs: dict[str, tuple[list, list]] = {name: ([], []) for name in sets}
+def measure(variant, sets: dict[str, list], crates: dict[str, Crate], rounds: int) -> dict[str, dict[str, list]]:
+    """Per set, per clock (ours and theirs, wall and CPU): each case's median over the rounds, in
+    seconds; the rounds alternate ours and theirs."""
+    runs: dict[str, dict[str, list]] = {name: {k: [] for k in ("ours", "ours_cpu", "theirs", "theirs_cpu")}
+                                        for name in sets}
     for _ in range(rounds):
         for name, cases in sets.items():
-            runs[name][0].append(time_ours(variant, cases))
-            runs[name][1].append([ns / 1e9 for ns in crates[name].ask("ROUND")])
-    return {name: (per_case(ours), per_case(theirs)) for name, (ours, theirs) in runs.items()}
+            wall, cpu = time_ours(variant, cases)
+            runs[name]["ours"].append(wall)
+            runs[name]["ours_cpu"].append(cpu)
+            wall, cpu = crates[name].round()
+            runs[name]["theirs"].append(wall)
+            runs[name]["theirs_cpu"].append(cpu)
+    return {name: {k: per_case(v) for k, v in by.items()} for name, by in runs.items()}
 
 
-def report(label: str, load: tuple[float, float], figures: dict[str, tuple]) -> None:
-    print(f"\n{label} (load {load[0]:.1f} before, {load[1]:.1f} after):")
-    for name, (ours, theirs) in figures.items():
-        mean_ours, mean_theirs = statistics.fmean(ours), statistics.fmean(theirs)
-        med_ours, med_theirs = statistics.median(ours), statistics.median(theirs)
-        print(f"  {name:<9} ours {mean_ours * 1e6:8.1f} us mean, {med_ours * 1e6:8.1f} us median;  "
-              f"crate {mean_theirs * 1e6:8.1f} us mean, {med_theirs * 1e6:8.1f} us median;  "
-              f"ratio {mean_theirs / mean_ours:4.2f}x mean, {med_theirs / med_ours:4.2f}x median "
-              f"(goal 2x: {'met' if mean_theirs >= 2 * mean_ours else 'NOT met'})")
+def report(label: str, load: tuple[float, float], figures: dict[str, dict[str, list]]) -> None:
+    print(f"\n{label} (load {load[0]:.1f} before, {load[1]:.1f} after); a phase's mean, then median:")
+    for name, f in figures.items():
+        for clock, ours, theirs in (("wall", f["ours"], f["theirs"]), ("CPU", f["ours_cpu"], f["theirs_cpu"])):
+            mean_ratio = statistics.fmean(theirs) / statistics.fmean(ours)
+            print(f"  {name:<9} {clock:<4} ours {statistics.fmean(ours) * 1e6:7.1f} / "
+                  f"{statistics.median(ours) * 1e6:7.1f} us;  crate {statistics.fmean(theirs) * 1e6:7.1f} / "
+                  f"{statistics.median(theirs) * 1e6:7.1f} us;  ratio {mean_ratio:4.2f}x / "
+                  f"{statistics.median(theirs) / statistics.median(ours):4.2f}x "
+                  f"(goal 2x by the mean: {'met' if mean_ratio >= 2 else 'NOT met'})")
 
 
 def main() -> int:
@@ -271,13 +290,13 @@ def main() -> int:
           f"{args.rounds} alternating rounds, each case's median kept")
     for name, cases in sets.items():
         convoyed = sum(any(isinstance(o, Convoy) for os in orders.values() for o in os) for _, orders in cases)
-        theirs = crates[name].ask("CHECK")
+        theirs = crates[name].check()
         agree = sum(a == b for a, b in zip(our_moves_succeeding(variant, cases), theirs, strict=True))
         print(f"  {name:<9} {len(cases):5d} movement phases, {convoyed} with a convoy; moves that "
               f"succeed counted alike by both engines in {agree} of them")
     for name, cases in sets.items():  # warm up
         time_ours(variant, cases)
-        crates[name].ask("ROUND")
+        crates[name].round()
     before = os.getloadavg()[0]
     figures = measure(variant, sets, crates, args.rounds)
     report("quiet", (before, os.getloadavg()[0]), figures)
