@@ -14,15 +14,18 @@ directory than `<sys.prefix>/judge-compiled-engine`.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
+# hashlib and importlib's helpers are imported only where a build directory exists: the everyday
+# import of the engine pays for one stat here, nothing more
 
 PACKAGE = "judge.engine"
 GROUP = "judge_engine"  # mypyc's group: its shared library is `judge_engine__mypyc`
@@ -40,8 +43,10 @@ def modules(source: Path = HERE) -> list[str]:
 
 def key(source: Path = HERE) -> str:
     """What a build is good for: these sources, this Python, this ABI."""
+    import hashlib
+    from importlib.machinery import EXTENSION_SUFFIXES
     digest = hashlib.sha256()
-    digest.update(f"{sys.version}|{importlib.machinery.EXTENSION_SUFFIXES[0]}".encode())
+    digest.update(f"{sys.version}|{EXTENSION_SUFFIXES[0]}".encode())
     for name in modules(source):
         digest.update(name.encode() + b"\0" + (source / f"{name}.py").read_bytes() + b"\0")
     return digest.hexdigest()[:32]
@@ -53,11 +58,12 @@ def root() -> Path:
 
 def extension(directory: Path, dotted: str) -> Path:
     """Where the build puts the extension of module `dotted` (`judge.engine.board`, `judge_engine__mypyc`)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
     *package, name = dotted.split(".")
-    return directory.joinpath(*package, name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    return directory.joinpath(*package, name + EXTENSION_SUFFIXES[0])
 
 
-class CompiledFinder(importlib.abc.MetaPathFinder):
+class CompiledFinder:  # (an import finder for sys.meta_path: find_spec is all it needs)
     """Serves the engine's modules (and mypyc's shared library) from one build directory."""
 
     def __init__(self, directory: Path, names: Sequence[str]) -> None:
@@ -65,12 +71,13 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
         self.served = {f"{PACKAGE}.{n}" for n in names} | {SHARED}
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in self.served:
             return None
+        from importlib.machinery import ExtensionFileLoader
+        from importlib.util import spec_from_file_location
         location = extension(self.directory, fullname)
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(location))
-        return importlib.util.spec_from_file_location(fullname, location, loader=loader)
+        return spec_from_file_location(fullname, location, loader=ExtensionFileLoader(fullname, str(location)))
 
 
 def finder_for(directory: Path) -> CompiledFinder | None:
@@ -82,9 +89,10 @@ def finder_for(directory: Path) -> CompiledFinder | None:
         return None
     finder = CompiledFinder(directory, names)
     spec = finder.find_spec(SHARED)
+    from importlib.util import module_from_spec
     try:  # loaded from its file, never from sys.modules: a build that does not load here is refused
         assert spec is not None and spec.loader is not None
-        shared = importlib.util.module_from_spec(spec)
+        shared = module_from_spec(spec)
         spec.loader.exec_module(shared)
     except (ImportError, OSError):
         return None
