@@ -6,6 +6,7 @@
     turn.result.outcomes   # every order with its outcome and reason
     turn.next              # the next position somebody has to order for
 """
+from . import compiled  # noqa: F401  (first: serves the modules below from a mypyc build made for exactly them, if any)
 from .calendar import Calendar, Phase, PhaseKind
 from .geography import Coast, Location, Province, Terrain, UnitKind
 from .orders import (Build, Convoy, Disband, Disembark, Embark, Hold, Move, Order, Retreat, SupportHold, SupportMove,
