@@ -10,8 +10,8 @@ mark above the letters rather than before them, then smaller, a point at a time 
 the size (Kiel, Rome, Apulia on a map of all Europe); a cell too small even for that gets the spot
 where the name covers the fewest pixels it should not (units' first), after every name that fits, so
 that it never takes the room a neighbour's name needs. Smallest cells are named first, since they have
-the fewest spots to choose from. (Where a unit stands, leaving room for its name: atlas.roomy_spot.) Pure: the grid, the sizes and the places in, the
-places out.
+the fewest spots to choose from. (Where a unit stands, leaving room for its name: atlas.roomy_spot.)
+Pure: the grid, the sizes and the places in, the places out.
 """
 from __future__ import annotations
 
