@@ -91,3 +91,14 @@ def test_a_picture_at_another_width_places_the_names_on_the_scaled_grid():
     half = place_labels(grid, 0.5, [Name("abc", 2, (30.0, 15.0), box, False)], [(30.0, 15.0)], SIZE / 2,
                         BELOW / 2, UNIT_R / 2)["abc"]
     assert abs(half.x - 30) <= 1 and abs(half.y - 23.625) <= 1
+
+
+def test_a_name_with_no_room_in_its_cell_leaves_a_neighbours_room_alone():
+    """A sliver of a cell too small for its name, beside a cell just wide enough for its own: the
+    sliver's name, set first by size but placed last, lies outside both rather than in the room the
+    neighbour's name needs (Oberrhein's name kept its cell when Zurich's had none on Abstraction II)."""
+    grid = grid_of((40, 55, 52, 88), (40, 88, 52, 93))
+    names = [Name("abc", 2, (70.0, 20.0), box, False), Name("def", 3, (90.0, 20.0), box, False)]
+    labels = place_labels(grid, 1.0, names, [], SIZE, BELOW, UNIT_R)
+    assert inside(grid, 2, drawn_box(labels["abc"], box(labels["abc"].size, False, False)))
+    assert not inside(grid, 3, drawn_box(labels["def"], box(labels["def"].size, False, False)))

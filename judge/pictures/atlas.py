@@ -40,6 +40,13 @@ UNIT_ROOM = 9  # the depth (half a square's side) that holds a unit's disc, styl
 # A fleet on a shore stands this many pixels (at CELLS_WIDTH) from its sea: its hull's middle on land,
 # its bow over the water.
 SHORE = (5, 9)
+# Room a unit leaves in its cell for its name (pixels at CELLS_WIDTH): a three-letter supply centre's
+# name at its smallest (label_places.MIN_SHARE of style.LABEL_SIZE, 7 px), its halo counted, with the
+# centre's mark before the letters (wide) or above them (tall); another province's name, its letters
+# alone; and how far from the unit's place it must lie (style.UNIT_RADIUS and label_places.UNIT_CLEAR).
+NAME_ROOM = ((31, 11), (20, 17))
+PLAIN_NAME_ROOM = ((23, 7),)
+NAME_CLEAR = 9.75
 
 
 # A picture's width when none is asked for, and the share of their size units, marks and names are
@@ -240,7 +247,8 @@ def load_atlas(variant: Variant) -> Atlas:
     for pid, entry in layout["positions"].items():
         label = order.index(pid) + 1
         ys, xs = np.divmod(flat[ends[label - 1]:ends[label]], grid.shape[1])
-        places[pid] = roomy_spot(ys, xs, frame.to_pixel(*point(entry), CELLS_WIDTH))
+        rooms = NAME_ROOM if variant.board.provinces[pid].supply_centre else PLAIN_NAME_ROOM
+        places[pid] = roomy_spot(ys, xs, frame.to_pixel(*point(entry), CELLS_WIDTH), rooms)
         for coast, where in entry.get("coasts", {}).items():
             places[f"{pid}/{coast}"] = frame.to_pixel(*point(where), CELLS_WIDTH)
     fleets = {}
@@ -298,12 +306,16 @@ def _steps_to(mask: np.ndarray, limit: int) -> np.ndarray:
     return steps
 
 
-def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tuple[float, float]:
+def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float],
+               rooms: tuple[tuple[int, int], ...] = NAME_ROOM) -> tuple[float, float]:
     """Where a unit of the cell made of pixels (ys, xs) stands: near `place`, but inside the cell by
     up to ROOM pixels. Each pixel scores its depth in the cell (the half side of the square round it
     inside the cell, capped at ROOM) less a third of its distance from `place`: a unit on the shore at
     Edinburgh or Constantinople moves inland, clear of the borders; Naples's stays out of Sicily.
-    Pixels deep enough for a unit (UNIT_ROOM, or nearly the cell's deepest) come first."""
+    Pixels deep enough for a unit (UNIT_ROOM, or nearly the cell's deepest) come first; where the
+    unit would leave no room for its name there (`rooms`, each a box's width and height: NAME_ROOM for
+    a supply centre's, PLAIN_NAME_ROOM for another's), the spots that leave it come before them
+    (Constantinople's army moves up its Asian shore, its name goes under it)."""
     if len(xs) == 0:
         return place
     y0, x0 = ys.min() - 1, xs.min() - 1
@@ -325,6 +337,62 @@ def roomy_spot(ys: np.ndarray, xs: np.ndarray, place: tuple[float, float]) -> tu
     score = depth[py, px] - np.hypot(cx - place[0], cy - place[1]) / 3
     # where the cell has room for a unit's disc somewhere, the unit stands in such room (Athens is
     # on a cape too narrow for it); in a cell too small for it, near the most room there is
-    score[depth[py, px] >= min(UNIT_ROOM, int(depth.max()) - 1)] += 10_000
+    room = min(UNIT_ROOM, int(depth.max()) - 1)
+    score[depth[py, px] >= room] += 10_000
     best = int(np.argmax(score))
+    cell = depth > 0
+    if _leaves_name_room(cell, cx[best] - x0, cy[best] - y0, rooms):
+        return float(cx[best]), float(cy[best])
+    # no room there for the name beside the unit (Edinburgh, Constantinople): a spot deep enough, or a
+    # pixel less, that leaves room comes first (the unit moves along its cell, its name takes the room)
+    enough = np.flatnonzero(depth[py, px] >= min(UNIT_ROOM, int(depth.max())) - 1)
+    enough = enough[np.argsort(-score[enough], kind="stable")]
+    windows = _name_windows(cell, rooms)
+    for start in range(0, len(enough) if windows else 0, 256):   # best first: the first block with room
+        block = enough[start:start + 256]                         # holds the best
+        roomy = _clear_of(windows, cx[block] - x0, cy[block] - y0)
+        if roomy.any():
+            best = int(block[np.argmax(roomy)])
+            break
     return float(cx[best]), float(cy[best])
+
+
+def _leaves_name_room(cell: np.ndarray, x: float, y: float, rooms: tuple[tuple[int, int], ...]) -> bool:
+    """Whether one of the `rooms` boxes fits wholly inside the cell (the grid `cell`, True inside), NAME_CLEAR
+    or more from the unit place (x, y) and beside it: one place, so its disc is taken out of the cell
+    round it (cheap on a wide sea's cell)."""
+    reach = int(NAME_CLEAR + max(max(w, h) for w, h in rooms)) + 1    # a name beside the unit, not far off
+    r0, c0 = max(int(y) - reach, 0), max(int(x) - reach, 0)
+    cell = cell[r0:int(y) + reach + 1, c0:int(x) + reach + 1]
+    ys, xs = np.mgrid[r0:r0 + cell.shape[0], c0:c0 + cell.shape[1]]
+    free = cell & (np.hypot(xs + 0.5 - x, ys + 0.5 - y) >= NAME_CLEAR)
+    table = np.pad(free.astype(np.int32), ((1, 0), (1, 0))).cumsum(axis=0).cumsum(axis=1)
+    return any(table.shape[0] > h and table.shape[1] > w
+               and bool(((table[h:, w:] - table[:-h, w:] - table[h:, :-w] + table[:-h, :-w]) == w * h).any())
+               for w, h in rooms)
+
+
+Windows = list[tuple[np.ndarray, np.ndarray, int, int]]     # per box: its spots' tops and lefts, its width and height
+
+
+def _name_windows(cell: np.ndarray, rooms: tuple[tuple[int, int], ...]) -> Windows:
+    """Every one of the `rooms` boxes wholly inside the cell (the grid `cell`, True inside): per box, the top
+    and left pixels of each spot it fits, and its width and height."""
+    table = np.pad(cell.astype(np.int32), ((1, 0), (1, 0))).cumsum(axis=0).cumsum(axis=1)
+    out = []
+    for w, h in rooms:
+        if table.shape[0] > h and table.shape[1] > w:
+            top, left = np.nonzero(table[h:, w:] - table[:-h, w:] - table[h:, :-w] + table[:-h, :-w] == w * h)
+            if len(top):
+                out.append((top, left, w, h))
+    return out
+
+
+def _clear_of(windows: Windows, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """For each unit place (xs, ys), whether one of the windows lies NAME_CLEAR or more from it."""
+    out = np.zeros(len(xs), dtype=bool)
+    for top, left, w, h in windows:
+        dx = np.maximum(np.maximum(left - xs[:, None], xs[:, None] - (left + w)), 0)
+        dy = np.maximum(np.maximum(top - ys[:, None], ys[:, None] - (top + h)), 0)
+        out |= ((dx * dx + dy * dy) >= NAME_CLEAR ** 2).any(axis=1)
+    return out

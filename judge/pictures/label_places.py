@@ -8,9 +8,10 @@ pixels over the cell, so every spot of the cell is tried at once; of those, the 
 under the unit wins. A cell too small for its name at the full size gets it with the supply-centre
 mark above the letters rather than before them, then smaller, a point at a time down to MIN_SHARE of
 the size (Kiel, Rome, Apulia on a map of all Europe); a cell too small even for that gets the spot
-where the name covers the fewest pixels it should not (units' first). Smallest cells are named first,
-since they have the fewest spots to choose from. Pure: the grid, the sizes and the places in, the
-places out.
+where the name covers the fewest pixels it should not (units' first), after every name that fits, so
+that it never takes the room a neighbour's name needs. Smallest cells are named first, since they have
+the fewest spots to choose from. (Where a unit stands, leaving room for its name: atlas.roomy_spot.)
+Pure: the grid, the sizes and the places in, the places out.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ UNIT_CLEAR = 0.75    # pixels more than a unit's radius a name keeps from a unit
 NAME_GAP = 3         # pixels between two names, so that they read as two
 INSET = 0.01         # a box starts this far into a pixel, so that rounding never moves it into the one before
 # In a cell with no room for its name at the smallest size: what covering a pixel costs
-UNDER_UNIT, UNDER_NAME, ASTRAY = 6, 3, 1
+UNDER_UNIT, UNDER_NAME, ASTRAY = 12, 6, 1
 
 
 class Label(NamedTuple):
@@ -69,9 +70,19 @@ def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: 
     bounds = _cell_bounds(cells)
     sizes = list(range(round(size), math.floor(size * MIN_SHARE) - 1, -1)) or [round(size)]
     out: dict[str, Label] = {}
+    gap = NAME_GAP / scale
+
+    def set_name(name: Name, box: Box, corner: tuple[float, float], font: int, stacked: bool) -> None:
+        left, top = corner         # the box's top left corner, grid pixels
+        x, y = left * scale - box.left, top * scale - box.top
+        out[name.province] = Label(x, y, (box.right - box.left) / 2 - box.pad, float(font), stacked)
+        r0, r1 = max(int(top - gap), 0), min(int(math.ceil(top + (box.bottom - box.top) / scale + gap)), height)
+        c0, c1 = max(int(left - gap), 0), min(int(math.ceil(left + (box.right - box.left) / scale + gap)), width)
+        by_name[r0:r1, c0:c1] = True
+
+    homeless = []
     for name in sorted(names, key=lambda n: (bounds[n.cell][4], n.province)):
-        want = (name.place[0] / scale, (name.place[1] + below) / scale)
-        found = None
+        want = _wanted(name, scale, below)
         arrangements = (False, True) if name.stackable else (False,)
         # at each size the mark before the letters, then above them; at the smallest, the halo may go
         ways = [(font, stacked, True) for font in sizes for stacked in arrangements]
@@ -80,19 +91,22 @@ def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: 
             box = name.boxes(font, stacked, halo)
             found = _fit(cells, name.cell, bounds[name.cell], (by_unit, by_name), box, scale, want)
             if found is not None:
+                set_name(name, box, found, font, stacked)
                 break
-        if found is None:
-            font, stacked = sizes[-1], False
-            box = name.boxes(font, stacked, True)
-            found = _least_bad(cells, name.cell, bounds[name.cell], by_unit, by_name, box, scale, want)
-        left, top = found          # the box's top left corner, grid pixels
-        x, y = left * scale - box.left, top * scale - box.top
-        out[name.province] = Label(x, y, (box.right - box.left) / 2 - box.pad, float(font), stacked)
-        gap = NAME_GAP / scale
-        r0, r1 = max(int(top - gap), 0), min(int(math.ceil(top + (box.bottom - box.top) / scale + gap)), height)
-        c0, c1 = max(int(left - gap), 0), min(int(math.ceil(left + (box.right - box.left) / scale + gap)), width)
-        by_name[r0:r1, c0:c1] = True
+        else:
+            homeless.append(name)
+    # the names no spot of their cell holds go last, so that none takes the room a neighbour's name fits in
+    for name in homeless:
+        box = name.boxes(sizes[-1], False, True)
+        want = _wanted(name, scale, below)
+        set_name(name, box, _least_bad(cells, name.cell, bounds[name.cell], by_unit, by_name, box, scale, want),
+                 sizes[-1], False)
     return out
+
+
+def _wanted(name: Name, scale: float, below: float) -> tuple[float, float]:
+    """Where the middle of a name's box would best be, grid pixels: under its unit's place."""
+    return name.place[0] / scale, (name.place[1] + below) / scale
 
 
 def _unit_discs(shape: tuple[int, int], spots: Sequence[tuple[float, float]], radius: float) -> np.ndarray:
@@ -164,8 +178,8 @@ def _least_bad(cells: np.ndarray, label: int, bound: tuple[int, ...], by_unit: n
     cell), near the cell: for a cell too small for its name at any size."""
     h, w = _window(box, scale)
     height, width = cells.shape
-    r0, c0 = max(bound[0] - h, 0), max(bound[1] - w, 0)
-    r1, c1 = min(bound[2] + h, height), min(bound[3] + w, width)
+    r0, c0 = max(bound[0] - 2 * h, 0), max(bound[1] - 2 * w, 0)
+    r1, c1 = min(bound[2] + 2 * h, height), min(bound[3] + 2 * w, width)
     cost = UNDER_UNIT * by_unit[r0:r1, c0:c1].astype(np.int32) + UNDER_NAME * by_name[r0:r1, c0:c1] \
         + ASTRAY * (cells[r0:r1, c0:c1] != label)
     sums = _sums(cost, min(h, r1 - r0), min(w, c1 - c0))
