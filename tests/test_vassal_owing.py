@@ -75,6 +75,7 @@ def test_vassal_orders_owed_reminded_previewed_and_named(tmp_path):
         [reminder] = [m for m in mails if address("FRANCE") in m.to]
         assert "Still owed: the builds or removals of Belgium, France's vassal, which France's player orders" \
             in flat(reminder.body), reminder.body
+        assert "\n\n\n" not in reminder.body.replace("\r", ""), reminder.body
         [germany] = [m for m in mails if address("GERMANY") in m.to]      # (its build owed): not France's vassal
         assert "Belgium" not in germany.body, germany.body
         [to_master] = [m for m in mails if "gm@dip.test" in m.to]
