@@ -137,7 +137,9 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert "Belgium (France's vassal, ordered by France's player): Build army Belgium built" in told, told
         assert "by the judge" not in told, told
 
-        reply = " ".join(france("A Bel - Hol", "F Nth S A Bel - Hol", "A Hol H").split())
+        reply = " ".join(france("A Bel - Hol", "F Nth S A Bel - Hol", "A Hol H", "PREVIEW").split())
+        # (PREVIEW: France's orders for Belgium played with its own, under Belgium's name)
+        assert "Belgium (France's vassal, ordered by France's player): Army Belgium -> Holland" in reply, reply
         assert "Orders for Belgium in gvassal: A Bel - Hol read as: Army Belgium -> Holland" in reply, reply
         assert "Orders for France in gvassal: F Nth S A Bel - Hol" in reply, reply
         assert "Belgium is France's vassal: in a movement phase it is never waited for and its units without" \
@@ -161,7 +163,8 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         play("GERMANY", "F Kie - Hol", "A Ruh S F Kie - Hol")     # dislodged: France orders its retreat
         status = service.status(GAME)
         assert status.phase == "F1904R" and status.position["dislodged"]["BELGIUM"][0]["unit"] == "A HOL"
-        reply = " ".join(france("A Hol - Bel").split())
+        reply = " ".join(france("A Hol - Bel", "PREVIEW").split())
+        assert "Belgium (France's vassal, ordered by France's player): Army Holland retreats -> Belgium" in reply, reply
         assert "Orders for Belgium in gvassal: A Hol - Bel read as: Army Holland retreats -> Belgium" in reply, reply
         status = service.status(GAME)
         assert status.phase == "S1905M" and status.position["units"]["BELGIUM"] == ["A BEL"]

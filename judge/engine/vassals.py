@@ -117,3 +117,13 @@ def carried_by(variant: Variant, position: Position, power: str, order: Order) -
             standing = position.unit_in(province)
             owner = standing.power if standing is not None else None
     return owner if owner is not None and overlord(position, owner) == power else power
+
+
+def waive_for(position: Position, power: str, builds: Mapping[str, int]) -> str:
+    """Whose build a WAIVE `power`'s player wrote without naming a power waives (`builds`: how many
+    each power may make now): its own where it may build, else its one vassal's that may; with two
+    or more such vassals its own still, and the line must name the vassal ("Belgium: Waive")."""
+    if builds.get(power, 0) > 0:
+        return power
+    owed = [v for v in vassals_of(position, power) if builds.get(v, 0) > 0]
+    return owed[0] if len(owed) == 1 else power

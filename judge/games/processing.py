@@ -68,6 +68,18 @@ def owing(gf: GameFile, row: PhaseRow) -> list[str]:
     return [p for p in expected(gf, row.position) if not orders.get(p) and not overlord_decides(row.position, p)]
 
 
+def vassals_owing(gf: GameFile, row: PhaseRow) -> dict[str, list[str]]:
+    """Each overlord's vassals whose retreats or adjustments its player has sent nothing for yet (as
+    DPjudge lists controlled dummies among the late): told in the overlord's reminders and late
+    notices and the master's, never making the overlord late on their own."""
+    orders = gf.orders(row.seq)
+    owed: dict[str, list[str]] = {}
+    for p in expected(gf, row.position):
+        if overlord_decides(row.position, p) and not orders.get(p):
+            owed.setdefault(vassals.controller(row.position, p), []).append(p)
+    return owed
+
+
 def not_in(gf: GameFile, row: PhaseRow) -> list[str]:
     """Powers whose orders are not complete: some unit that needs an order has no valid one.
 
@@ -233,10 +245,15 @@ def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: NoticeKind, 
                 extra: dict[str, Any]) -> None:
     powers = gf.powers()
     accounts = sorted({a for p in late if (a := powers[p].account)})
-    base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late, **extra}
+    # the vassals' retreats or adjustments still owed, by overlord (only those of late overlords reach
+    # a player; the master reads them all)
+    lords = vassals_owing(gf, row)
+    base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late,
+            "vassals_owing": lords, "phase_kind": row.position.phase.kind.value, **extra}
     for account in accounts:
-        gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account),
-                                       "yours": [p for p in late if powers[p].account == account]}, now)
+        yours = [p for p in late if powers[p].account == account]
+        gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account), "yours": yours,
+                                       "vassals_owing": {p: lords[p] for p in yours if p in lords}}, now)
     for master in gf.masters():      # the master and any co-master (PROMOTE)
         if master not in accounts:
             gf.notice(key, kind, master, {**base, "deadline": gf.times(row.deadline, master)}, now)
@@ -337,13 +354,18 @@ def _mark_vassals(encoded: list[dict[str, Any]], lords_at: Mapping[int, Mapping[
 
 def played_alone(gf: GameFile, power: str) -> tuple[dict[str, Any], Position]:
     """The current phase played with `power`'s standing orders alone (a player's PREVIEW): every other
-    power gives none, so its units hold, its dislodged units are disbanded and its adjustments are
-    the rules' defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
+    power gives none (but its vassals, whose orders its player gives: judge.engine.vassals), so
+    their units hold, their dislodged units are disbanded and their adjustments are the rules'
+    defaults. Reads only: nothing is stored. The phase's result (JSON, as stored) and
     the position right after it."""
     row = gf.phase_now()
-    mine = {power: gf.orders(row.seq).get(power, [])}
+    orders = gf.orders(row.seq)
+    ruled = vassals.vassals_of(row.position, power)      # its vassals' orders are its player's too
+    mine = {p: orders.get(p, []) for p in (power, *ruled)}
     result = process_phase(gf.variant, row.position, mine, gf.rules, disorder=gone_powers(gf, [])).result
-    return _results_json(gf, [result], row.seq)[0], result.position
+    encoded = _results_json(gf, [result], row.seq)
+    _mark_vassals(encoded, {0: {v: power for v in ruled}})
+    return encoded[0], result.position
 
 
 def gone_powers(gf: GameFile, missed: list[str]) -> frozenset[str] | None:

@@ -30,6 +30,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine import load_variant, notation, vassals
+from ..engine.orders import Waive
 from ..engine.position import Position
 from ..engine.rules import edition
 from ..engine.variant import Variant
@@ -94,7 +95,8 @@ def _state_now(gf: GameFile) -> GameState:
         signups=tuple(r[0] for r in gf.read("SELECT account FROM signups ORDER BY joined_at")),
         players_needed=gf.setup.players,
         powers={p: PowerState(account=pr.account, status=pr.status.value, missed=pr.missed,
-                              waiting=pr.waiting, owes=p in need and not orders.get(p) and not pr.neutral,
+                              waiting=pr.waiting, owes=p in need and not orders.get(p) and (
+                                  not pr.neutral or (cur is not None and processing.overlord_decides(cur.position, p))),
                               centres=len(cur.position.centres_of(p)) if cur else 0,
                               excuses_used=pr.excuses_used)
                 for p, pr in powers.items()},
@@ -650,11 +652,15 @@ class GameService:
 
     def order_powers(self, name: str, power: str, items: Sequence[Any]) -> list[str]:
         """For each of these orders `power`'s player wrote, the power it is for: a vassal of `power`
-        where it orders the vassal's unit or builds in its home (judge.engine.vassals), else `power`."""
+        where it orders the vassal's unit or builds in its home, or waives the one vassal's build when
+        `power` has none (judge.engine.vassals), else `power`."""
         with self._read(name) as gf:
             position = _current(gf).position
-            return [vassals.carried_by(gf.variant, position, power.upper(), order) if order is not None
-                    else power.upper() for order in map(order_of, items)]
+            builds = {p: need.builds for p, need in gf.orders_needed(position).items()} if position.vassals else {}
+            return [power.upper() if order is None
+                    else vassals.waive_for(position, power.upper(), builds) if isinstance(order, Waive)
+                    else vassals.carried_by(gf.variant, position, power.upper(), order)
+                    for order in map(order_of, items)]
 
     def vassals(self, name: str) -> dict[str, str]:
         """Each vassal in the game now and the power that controls it (judge.engine.vassals); none

@@ -60,7 +60,7 @@ from ..screening.auth import Alert, Refused, Session, resolve_power
 from ..screening.sign_on_names import power_signed, read_signon
 from .handlers import HANDLERS, Env
 from .mail_steps import STEPS, InMail
-from ..words.confirm import error_line, order_lines, power_summary, stored_by_place
+from ..words.confirm import error_line, not_yours, order_lines, power_summary, stored_by_place
 from ..words.problem_words import Problem, problem_of, problem_words
 from ..outbound import trouble_mail
 from ..outbound.courier import Courier
@@ -333,7 +333,7 @@ class Dispatch:
             if power in lords and lords[power] in powers:
                 pass
             elif power is None or (power not in powers and not as_master):
-                problem = (f"you do not play {variant.power(power).name} in {game}" if power else
+                problem = (not_yours(variant, game, power, lords.get(power)) if power else
                            "which power is this order for? Start the line with the power's name")
                 errors.append({"line": p.line, "text": p.text, "problem": problem, "expected": "", "suggestions": []})
                 continue

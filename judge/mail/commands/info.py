@@ -77,12 +77,15 @@ def status_lines(service: GameService, name: str, viewer: str | None = None, rea
         lines.append(f"signed up: {len(s.signups)} of {s.players_needed}")
         if not anonymous:
             lines.extend(f"  {a:<16} record {short_record(service.record(a))}" for a in s.signups)
+    lords = (s.position or {}).get("vassals", {})     # a vassal's orders are its overlord's player's
     for power, info in sorted(s.powers.items()):
         centres = f"{info.centres:>2}" if sees is None or power in sees else " ?"
         who = "" if anonymous or not info.account else f"{info.account[:12]:<12} " \
             f"{short_record(service.record(info.account)):<10}"
         lines.append(f"  {variant.power(power).name:<10} {who:<24}{info.status:<10} {centres} centres"
-                     + ("  owes orders" if info.owes else ""))
+                     + ("  owes orders" if info.owes else "")
+                     + (f" (by {variant.power(lord).name}'s player)"
+                        if info.owes and (lord := lords.get(power)) else ""))
     if s.powers and not anonymous:
         lines.append("(record: orders sent in that per cent of the player's phases on this judge)")
     return lines

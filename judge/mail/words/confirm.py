@@ -167,3 +167,16 @@ def _plays(plays: Json, tick_seconds: float) -> Json:
     if plays["when"] == "at":
         return {**plays, "at": [f"{text} ({zone})" for zone, text in plays["at"]["shown"].items()]}
     return plays
+
+
+def not_yours(variant: Variant, game: str, power: str, overlord: str | None) -> str:
+    """Why a line naming a power the writer does not play was not taken: a small country (a dummy)
+    says whose vassal it is, or that it is nobody's (the Vassal map: judge.engine.vassals)."""
+    name = variant.power(power).name
+    if overlord is not None:
+        lord = variant.power(overlord).name
+        return f"{name} is {lord}'s vassal in {game}: only {lord}'s player orders it"
+    if power in variant.dummies:
+        free = " and is no power's vassal" if "vassal_dummies" in variant.hooks else ""
+        return f"{name} is played by nobody in {game}{free}: the judge gives its orders"
+    return f"you do not play {name} in {game}"

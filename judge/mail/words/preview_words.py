@@ -44,13 +44,22 @@ def preview_lines(variant: Variant, game: str, power: str, result: Mapping[str, 
     units = units_at(result["outcomes"])
     found = None if fog else phase_contests(variant, result)
     mine = [o for o in result["outcomes"] if o["power"] == power]
+    # its vassals' orders, which its player gives (the Vassal map: judge.engine.vassals), each under its name
+    ruled: dict[str, list[dict[str, Any]]] = {}
+    for o in result["outcomes"]:
+        if o.get("overlord") == power:
+            ruled.setdefault(o["power"], []).append(o)
     if not mine:
         lines.append(f"{name} has no orders to give in {result['phase_name']}")
     if mine:
         rows = [(order_words(variant, o), explain(variant, o, units, contest_of(o, found))) for o in mine]
         lines += columns(rows, width=_FIT, max_left=36).splitlines()
+    for vassal, outcomes in ruled.items():
+        lines.append(f"{variant.power(vassal).name} ({name}'s vassal, ordered by {name}'s player):")
+        rows = [(order_words(variant, o), explain(variant, o, units, contest_of(o, found))) for o in outcomes]
+        lines += columns(rows, width=_FIT, max_left=36).splitlines()
     for o in result["outcomes"]:        # another power's unit that would not simply stay
-        if o["power"] != power and not (o["succeeded"] and o["reason"] in _STAYS):
+        if o["power"] != power and o["power"] not in ruled and not (o["succeeded"] and o["reason"] in _STAYS):
             lines += _item(f"{variant.power(o['power']).name}: {order_words(variant, o)}:"
                            f" {explain(variant, o, units, contest_of(o, found))}")
     for d in result["dislodged"]:
@@ -60,6 +69,6 @@ def preview_lines(variant: Variant, game: str, power: str, result: Mapping[str, 
     if result["standoffs"]:
         lines += _item("standoffs (left empty): " + ", ".join(place(variant, s) for s in result["standoffs"]))
     lines.append("the units would then stand:")
-    for who, places in standing(variant, after, power):
+    for who, places in standing(variant, after, (power, *ruled)):
         lines += _item(f"{who}: {', '.join(places)}")
     return lines
