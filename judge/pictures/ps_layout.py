@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     between = {k.lower(): v.lower().split(",") for k, _, v in (b.partition("=") for b in args.between)}
     layout = plane_layout(variant, args.ps.read_text(encoding="latin-1"), args.ps.name, between, args.gap, args.stretch)
     out = Path(__file__).resolve().parent.parent / "variants" / variant.id / "layout.json"
-    if out.is_file():   # chosen by hand, these stay: colours, seeds, the picture's size, the provinces given room, a margin (Pure's)
+    if out.is_file():   # chosen by hand, these stay: colours, seeds, picture size, room, a margin (Pure)
         before = json.loads(out.read_text(encoding="utf-8"))
         layout = {**layout, **{k: v for k, v in before.items() if k in ("colours", "picture", "room")}}
         for pid, entry in before["positions"].items():
