@@ -27,13 +27,14 @@ UNAVAILABLE = "game beta is unavailable: its file is damaged; the keeper has bee
 NOT_FOR_PLAYERS = ("sqlite", "malformed", "not a database", "DatabaseError", "Traceback")
 
 
-def three_games(data):
-    """Three started games with the same seven players and master; every file closed (checkpointed)."""
+def three_games(data, games=GAMES):
+    """Three started games (or those named) with the same seven players and master; every file closed
+    (checkpointed)."""
     svc = GameService(data)
     svc.create_account("gm", "gm@dip.test", "gm-pw")
     for p in POWERS:
         svc.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
-    for game in GAMES:
+    for game in games:
         svc.create_game(game, master="gm")
         for p in POWERS:
             svc.join(game, p.lower(), [p])
@@ -139,7 +140,10 @@ def unreadable_order(conn) -> None:
                  " (?, 'FRANCE', 'PAR', 0, 'A PAR H', '{\"what\": \"no such order\"}', ?)", [seq, sid])
 
 
-BREAKAGES = {"position": unreadable_position, "order": unreadable_order}
+# Each way of breaking a phase in a game of its own, both games in one judge: each is held and told
+# once, and neither holds the other nor the healthy games. (The game, how its phase is broken.)
+BROKEN = {"beta": unreadable_position, "delta": unreadable_order}
+HEALTHY = ("alpha", "gamma")
 
 
 def due_now(data, game: str) -> None:
@@ -148,43 +152,55 @@ def due_now(data, game: str) -> None:
         conn.execute("UPDATE game SET next_event_at = '2000-01-01T00:00:00Z'")
 
 
-@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
-def test_a_phase_the_engine_cannot_play_holds_only_its_game_and_is_played_after_a_restart(tmp_path, breakage):
+def held_mail(sink, address: str, game: str) -> list:
+    return [m for m in mails_to(sink, address) if f"game {game} is held" in str(m["Subject"])]
+
+
+def test_a_phase_the_engine_cannot_play_holds_only_its_game_and_is_played_after_a_restart(tmp_path):
     data = tmp_path / "var"
-    three_games(data)
-    with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        before = conn.execute("SELECT max(rowid) FROM orders").fetchone()[0] or 0
-        good = conn.execute("SELECT position FROM phases ORDER BY seq DESC LIMIT 1").fetchone()[0]
-        BREAKAGES[breakage](conn)
-    for game in GAMES:      # all due: the others are played while beta is held
+    three_games(data, (*HEALTHY, *BROKEN))
+    mend = {}
+    for game, breakage in BROKEN.items():
+        with sqlite3.connect(data / "games" / f"{game}.sqlite") as conn:
+            before = conn.execute("SELECT max(rowid) FROM orders").fetchone()[0] or 0
+            good = conn.execute("SELECT position FROM phases ORDER BY seq DESC LIMIT 1").fetchone()[0]
+            breakage(conn)
+        mend[game] = (before, good)
+    for game in (*HEALTHY, *BROKEN):      # all due: the others are played while the broken ones are held
         due_now(data, game)
 
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        keeper = wait_until(lambda: mails_to(relay, "keeper@dip.test"), what="the keeper's mail")
-        assert "Judge: game beta is held" in str(keeper[0]["Subject"])
-        assert "S1901M" in text(keeper[0])
-        master = wait_until(lambda: [m for m in mails_to(relay, "gm@dip.test") if "beta is held" in str(m["Subject"])],
-                            what="the master's mail")
-        assert "S1901M" in text(master[0])
-        assert not any(w.lower() in text(master[0]).lower() for w in NOT_FOR_PLAYERS)
-        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in ("alpha", "gamma")), what="the others played")
+        for game in BROKEN:
+            keeper = wait_until(lambda game=game: held_mail(relay, "keeper@dip.test", game),
+                                what=f"the keeper's mail on {game}")
+            assert str(keeper[0]["Subject"]) == f"Judge: game {game} is held"
+            assert "S1901M" in text(keeper[0])
+            master = wait_until(lambda game=game: held_mail(relay, "gm@dip.test", game),
+                                what=f"the master's mail on {game}")
+            assert "S1901M" in text(master[0])
+            assert not any(w.lower() in text(master[0]).lower() for w in NOT_FOR_PLAYERS)
+        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in HEALTHY), what="the others played")
     assert judge.stop() == 0
-    assert phase_of(data, "beta") == "S1901M"
-    assert troubles(data) == [("beta", "held", "S1901M", 1)]
+    for game in BROKEN:          # told once each
+        assert len(held_mail(relay, "keeper@dip.test", game)) == len(held_mail(relay, "gm@dip.test", game)) == 1
+        assert phase_of(data, game) == "S1901M"
+    assert troubles(data) == [(game, "held", "S1901M", 1) for game in sorted(BROKEN)]
 
     # restarted, still broken: held again, nobody told twice
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        wait_until(lambda: troubles(data) == [("beta", "held", "S1901M", 1)], what="held again")
+        wait_until(lambda: troubles(data) == [(game, "held", "S1901M", 1) for game in sorted(BROKEN)],
+                   what="held again")
         assert judge.process.poll() is None
     assert judge.stop() == 0
     assert mails_to(relay, "keeper@dip.test") == [] and mails_to(relay, "gm@dip.test") == []
 
-    # fixed (the position mended), restarted: the phase is played at once
-    with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        conn.execute("UPDATE phases SET position = ? WHERE seq = (SELECT max(seq) FROM phases)", [good])
-        conn.execute("DELETE FROM orders WHERE rowid > ?", [before])
+    # fixed (the position mended), restarted: the phases are played at once
+    for game, (before, good) in mend.items():
+        with sqlite3.connect(data / "games" / f"{game}.sqlite") as conn:
+            conn.execute("UPDATE phases SET position = ? WHERE seq = (SELECT max(seq) FROM phases)", [good])
+            conn.execute("DELETE FROM orders WHERE rowid > ?", [before])
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        wait_until(lambda: phase_of(data, "beta") == "F1901M", what="beta played")
+        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in BROKEN), what="the mended games played")
     assert judge.stop() == 0
     assert troubles(data) == []
 
