@@ -11,7 +11,6 @@ import sqlite3
 import time
 from email import message_from_bytes, policy
 
-import pytest
 
 from judge.games.service import GameService
 
@@ -22,18 +21,18 @@ from servers.net import wait_until
 from servers.sink import Sink
 
 GAMES = ("alpha", "beta", "gamma")
-# What a player is told, and what no player may ever read (SQLite's or Python's words).
-UNAVAILABLE = "game beta is unavailable: its file is damaged; the keeper has been told"
+# What no player may ever read (SQLite's or Python's words).
 NOT_FOR_PLAYERS = ("sqlite", "malformed", "not a database", "DatabaseError", "Traceback")
 
 
-def three_games(data):
-    """Three started games with the same seven players and master; every file closed (checkpointed)."""
+def three_games(data, games=GAMES):
+    """Three started games (or those named) with the same seven players and master; every file closed
+    (checkpointed)."""
     svc = GameService(data)
     svc.create_account("gm", "gm@dip.test", "gm-pw")
     for p in POWERS:
         svc.create_account(p.lower(), f"{p.lower()}@dip.test", f"{p.lower()}-pw")
-    for game in GAMES:
+    for game in games:
         svc.create_game(game, master="gm")
         for p in POWERS:
             svc.join(game, p.lower(), [p])
@@ -57,6 +56,12 @@ def mails_to(sink, address: str) -> list:
     return [message_from_bytes(r.raw, policy=policy.default) for r in sink.received if address in r.rcpt_tos]
 
 
+def at_least(sink, address: str, count: int) -> list:
+    """The mail to this address once there are `count` of them, else none."""
+    got = mails_to(sink, address)
+    return got if len(got) >= count else []
+
+
 def text(m) -> str:
     return " ".join(m.get_body(("plain",)).get_content().split())
 
@@ -72,53 +77,71 @@ def troubles(data) -> list[tuple]:
         return conn.execute("SELECT name, kind, phase, told FROM game_trouble ORDER BY name").fetchall()
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
-def test_a_damaged_game_file_among_healthy_games_darkens_only_its_own_game(tmp_path, damage):
+# Each kind of damage to a game file of its own, both in one judge: each darkens only its own game.
+# (The game, its damage in tests/gamedamage.py.)
+DAMAGED = {"beta": "across", "delta": "middle"}
+
+
+def unavailable(game: str) -> str:
+    return f"game {game} is unavailable: its file is damaged; the keeper has been told"
+
+
+def test_a_damaged_game_file_among_healthy_games_darkens_only_its_own_game(tmp_path):
     data = tmp_path / "var"
-    three_games(data)
-    backup = tmp_path / "beta-backup.sqlite"
-    shutil.copy(data / "games" / "beta.sqlite", backup)
-    DAMAGE[damage](data / "games" / "beta.sqlite")
+    three_games(data, ("alpha", "gamma", *DAMAGED))
+    for game, damage in DAMAGED.items():
+        shutil.copy(data / "games" / f"{game}.sqlite", tmp_path / f"{game}-backup.sqlite")
+        DAMAGE[damage](data / "games" / f"{game}.sqlite")
 
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
         # the judge started; the keeper hears, with SQLite's words; the master and players plainly
-        keeper = wait_until(lambda: mails_to(relay, "keeper@dip.test"), what="the keeper's mail")
-        assert "Judge: game beta is damaged" in str(keeper[0]["Subject"])
-        assert "games/beta.sqlite" in text(keeper[0])
-        told = wait_until(lambda: mails_to(relay, "france@dip.test"), what="the players' mail")
-        assert [str(m["Subject"]) for m in told] == ["Diplomacy: game beta is unavailable"]
-        wait_until(lambda: mails_to(relay, "gm@dip.test"), what="the master's mail")
-        assert not any(w.lower() in text(told[0]).lower() for w in NOT_FOR_PLAYERS)
+        for game in DAMAGED:
+            keeper = wait_until(lambda game=game: [m for m in mails_to(relay, "keeper@dip.test")
+                                                   if f"game {game} is damaged" in str(m["Subject"])],
+                                what=f"the keeper's mail on {game}")
+            assert str(keeper[0]["Subject"]) == f"Judge: game {game} is damaged"
+            assert f"games/{game}.sqlite" in text(keeper[0])
+        told = wait_until(lambda: at_least(relay, "france@dip.test", len(DAMAGED)), what="the players' mail")
+        assert sorted(str(m["Subject"]) for m in told) == [f"Diplomacy: game {g} is unavailable"
+                                                          for g in sorted(DAMAGED)]
+        wait_until(lambda: at_least(relay, "gm@dip.test", len(DAMAGED)), what="the master's mail")
+        assert not any(w.lower() in text(m).lower() for m in told for w in NOT_FOR_PLAYERS)
 
-        # a player of the damaged game gets a plain answer; the same player's healthy games run
-        answer = reply_to(relay, "france@dip.test", send(judge.port, "france@dip.test",
-                                                          "SIGNON Fbeta france-pw\nA PAR - BUR"))
-        assert UNAVAILABLE in answer
-        assert not any(w.lower() in answer.lower() for w in NOT_FOR_PLAYERS)
+        # a player of a damaged game gets a plain answer; the same player's healthy games run
+        for game in DAMAGED:
+            answer = reply_to(relay, "france@dip.test", send(judge.port, "france@dip.test",
+                                                              f"SIGNON F{game} france-pw\nA PAR - BUR"))
+            assert unavailable(game) in answer
+            assert not any(w.lower() in answer.lower() for w in NOT_FOR_PLAYERS)
         for game in ("alpha", "gamma"):
             answer = reply_to(relay, "france@dip.test", send(judge.port, "france@dip.test",
                                                               f"SIGNON F{game} france-pw\nA PAR - BUR"))
             assert "unavailable" not in answer
         assert run_judge("status", "alpha", "--data", str(data)).returncode == 0
-        refused = run_judge("status", "beta", "--data", str(data))
-        assert refused.returncode == 1 and UNAVAILABLE in refused.stdout and "Traceback" not in refused.stderr
+        for game in DAMAGED:
+            refused = run_judge("status", game, "--data", str(data))
+            assert refused.returncode == 1 and unavailable(game) in refused.stdout and "Traceback" not in refused.stderr
     assert judge.stop() == 0
-    assert [t[:2] for t in troubles(data)] == [("beta", "damaged")]
+    assert [t[:2] for t in troubles(data)] == [(g, "damaged") for g in sorted(DAMAGED)]
     doctor = run_judge("doctor", "--data", str(data))
-    assert doctor.returncode == 1 and "games/beta.sqlite" in doctor.stdout and "damaged" in doctor.stdout
+    assert doctor.returncode == 1 and "damaged" in doctor.stdout
+    assert all(f"games/{g}.sqlite" in doctor.stdout for g in DAMAGED)
     for game in ("alpha", "gamma"):
         with sqlite3.connect(data / "games" / f"{game}.sqlite") as conn:
             assert conn.execute("SELECT count(*) FROM orders").fetchone()[0] == 1
 
-    # the keeper puts the backup back: the file is checked at start-up and the game runs again
-    shutil.copy(backup, data / "games" / "beta.sqlite")
+    # the keeper puts the backups back: each file is checked at start-up and its game runs again
+    for game in DAMAGED:
+        shutil.copy(tmp_path / f"{game}-backup.sqlite", data / "games" / f"{game}.sqlite")
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        answer = reply_to(relay, "france@dip.test", send(judge.port, "france@dip.test",
-                                                          "SIGNON Fbeta france-pw\nA PAR - BUR"))
-        assert "unavailable" not in answer
+        for game in DAMAGED:
+            answer = reply_to(relay, "france@dip.test", send(judge.port, "france@dip.test",
+                                                              f"SIGNON F{game} france-pw\nA PAR - BUR"))
+            assert "unavailable" not in answer
     assert judge.stop() == 0
     assert troubles(data) == []
-    assert "beta.sqlite is damaged" not in run_judge("doctor", "--data", str(data)).stdout
+    doctor = run_judge("doctor", "--data", str(data)).stdout
+    assert not any(f"{g}.sqlite is damaged" in doctor for g in DAMAGED)
 
 
 def unreadable_position(conn) -> None:
@@ -139,7 +162,10 @@ def unreadable_order(conn) -> None:
                  " (?, 'FRANCE', 'PAR', 0, 'A PAR H', '{\"what\": \"no such order\"}', ?)", [seq, sid])
 
 
-BREAKAGES = {"position": unreadable_position, "order": unreadable_order}
+# Each way of breaking a phase in a game of its own, both games in one judge: each is held and told
+# once, and neither holds the other nor the healthy games. (The game, how its phase is broken.)
+BROKEN = {"beta": unreadable_position, "delta": unreadable_order}
+HEALTHY = ("alpha", "gamma")
 
 
 def due_now(data, game: str) -> None:
@@ -148,43 +174,55 @@ def due_now(data, game: str) -> None:
         conn.execute("UPDATE game SET next_event_at = '2000-01-01T00:00:00Z'")
 
 
-@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
-def test_a_phase_the_engine_cannot_play_holds_only_its_game_and_is_played_after_a_restart(tmp_path, breakage):
+def held_mail(sink, address: str, game: str) -> list:
+    return [m for m in mails_to(sink, address) if f"game {game} is held" in str(m["Subject"])]
+
+
+def test_a_phase_the_engine_cannot_play_holds_only_its_game_and_is_played_after_a_restart(tmp_path):
     data = tmp_path / "var"
-    three_games(data)
-    with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        before = conn.execute("SELECT max(rowid) FROM orders").fetchone()[0] or 0
-        good = conn.execute("SELECT position FROM phases ORDER BY seq DESC LIMIT 1").fetchone()[0]
-        BREAKAGES[breakage](conn)
-    for game in GAMES:      # all due: the others are played while beta is held
+    three_games(data, (*HEALTHY, *BROKEN))
+    mend = {}
+    for game, breakage in BROKEN.items():
+        with sqlite3.connect(data / "games" / f"{game}.sqlite") as conn:
+            before = conn.execute("SELECT max(rowid) FROM orders").fetchone()[0] or 0
+            good = conn.execute("SELECT position FROM phases ORDER BY seq DESC LIMIT 1").fetchone()[0]
+            breakage(conn)
+        mend[game] = (before, good)
+    for game in (*HEALTHY, *BROKEN):      # all due: the others are played while the broken ones are held
         due_now(data, game)
 
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        keeper = wait_until(lambda: mails_to(relay, "keeper@dip.test"), what="the keeper's mail")
-        assert "Judge: game beta is held" in str(keeper[0]["Subject"])
-        assert "S1901M" in text(keeper[0])
-        master = wait_until(lambda: [m for m in mails_to(relay, "gm@dip.test") if "beta is held" in str(m["Subject"])],
-                            what="the master's mail")
-        assert "S1901M" in text(master[0])
-        assert not any(w.lower() in text(master[0]).lower() for w in NOT_FOR_PLAYERS)
-        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in ("alpha", "gamma")), what="the others played")
+        for game in BROKEN:
+            keeper = wait_until(lambda game=game: held_mail(relay, "keeper@dip.test", game),
+                                what=f"the keeper's mail on {game}")
+            assert str(keeper[0]["Subject"]) == f"Judge: game {game} is held"
+            assert "S1901M" in text(keeper[0])
+            master = wait_until(lambda game=game: held_mail(relay, "gm@dip.test", game),
+                                what=f"the master's mail on {game}")
+            assert "S1901M" in text(master[0])
+            assert not any(w.lower() in text(master[0]).lower() for w in NOT_FOR_PLAYERS)
+        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in HEALTHY), what="the others played")
     assert judge.stop() == 0
-    assert phase_of(data, "beta") == "S1901M"
-    assert troubles(data) == [("beta", "held", "S1901M", 1)]
+    for game in BROKEN:          # told once each
+        assert len(held_mail(relay, "keeper@dip.test", game)) == len(held_mail(relay, "gm@dip.test", game)) == 1
+        assert phase_of(data, game) == "S1901M"
+    assert troubles(data) == [(game, "held", "S1901M", 1) for game in sorted(BROKEN)]
 
     # restarted, still broken: held again, nobody told twice
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        wait_until(lambda: troubles(data) == [("beta", "held", "S1901M", 1)], what="held again")
+        wait_until(lambda: troubles(data) == [(game, "held", "S1901M", 1) for game in sorted(BROKEN)],
+                   what="held again")
         assert judge.process.poll() is None
     assert judge.stop() == 0
     assert mails_to(relay, "keeper@dip.test") == [] and mails_to(relay, "gm@dip.test") == []
 
-    # fixed (the position mended), restarted: the phase is played at once
-    with sqlite3.connect(data / "games" / "beta.sqlite") as conn:
-        conn.execute("UPDATE phases SET position = ? WHERE seq = (SELECT max(seq) FROM phases)", [good])
-        conn.execute("DELETE FROM orders WHERE rowid > ?", [before])
+    # fixed (the position mended), restarted: the phases are played at once
+    for game, (before, good) in mend.items():
+        with sqlite3.connect(data / "games" / f"{game}.sqlite") as conn:
+            conn.execute("UPDATE phases SET position = ? WHERE seq = (SELECT max(seq) FROM phases)", [good])
+            conn.execute("DELETE FROM orders WHERE rowid > ?", [before])
     with Sink() as relay, JudgeServe(serve_args(data, relay.port)) as judge:
-        wait_until(lambda: phase_of(data, "beta") == "F1901M", what="beta played")
+        wait_until(lambda: all(phase_of(data, g) == "F1901M" for g in BROKEN), what="the mended games played")
     assert judge.stop() == 0
     assert troubles(data) == []
 

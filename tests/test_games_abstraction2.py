@@ -217,7 +217,9 @@ def _random_move(rng, position, unit):
 
 
 def test_a_whole_game_from_july_1914_to_the_end(tmp_path):
-    svc, _ = service(tmp_path)
+    # its file kept open, as `judge serve` keeps a game in play: closed after each call, every close a
+    # checkpoint (three fsyncs), the game's some hundred phases spent most of their time waiting on the disk
+    svc, _ = service(tmp_path, keep_open=1)
     game = new_game(svc)
     rng = random.Random(1914)
     seen = {"embarked": 0, "landed": 0, "frozen": 0, "ferried": 0}

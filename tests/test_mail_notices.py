@@ -11,6 +11,7 @@ import pytest
 from judge.games.answers import Notice, NoticeKind
 from judge.mail.words.notices import UnknownNotice, render_notice, template_for
 from judge.mail.words.reports import Reports
+from judge.mail.words.textlayout import WIDTH
 from notice_games import play_all
 
 # One worker runs this module under pytest-xdist (bin/test: --dist loadgroup): its module fixture is
@@ -128,6 +129,27 @@ def test_every_mail_is_plain_text_in_78_columns_with_no_password_or_blank(played
             assert len(line) < 78 or " " not in line.strip(), (m.kind, line)
         assert len(m.mail.subject) < 78, m.mail.subject
         assert "\n\n\n" not in m.mail.body, (m.kind, m.mail.body)
+
+
+def test_every_notice_fits_in_77_columns_but_for_a_lone_long_word(played):
+    """As the replies do (tests/test_mail_replies.py): a line wider than WIDTH only when it is one word."""
+    assert len({m.kind for m in played.mails}) >= 18
+    def wrapped(m) -> str:   # a results mail's first line is for tools and never wrapped (docs/players.md)
+        return m.mail.body.split("\n", 1)[1] if m.kind is NoticeKind.RESULTS else m.mail.body
+    wide = [(m.kind, line) for m in played.mails for line in (m.mail.subject + "\n" + wrapped(m)).splitlines()
+            if len(line) > WIDTH and " " in line.strip()]
+    assert not wide, wide[:10]
+
+
+def test_an_abandoned_powers_holds_are_told_once(played):
+    texts = [m.mail.body for m in played.of("results", "long", "p-france")]
+    idle = [t for t in texts if "open for takeover, sent no orders:" in t]
+    assert idle, "no results mail with a power nobody orders"
+    for text in idle:
+        flat = " ".join(text.split())
+        for power in re.findall(r"^(\w+) \([\w-]+\), open for takeover, sent no orders:", text, re.MULTILINE):
+            assert f"{power} (p-{power.lower()}):" not in text            # no block of its holds as well
+            assert flat.count(f"{power} (p-{power.lower()}), open for takeover") == 1
 
 
 # -- turn results ---------------------------------------------------------------------------------

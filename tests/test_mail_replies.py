@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from judge.engine import load_variant, starting_position
 from judge.engine.calendar import PhaseKind
-from judge.games.answers import NoticeKind
 from judge.language.parse import OrderReader
 from judge.mail.commands.game_settings import HELP_SETTINGS
 from judge.mail.outbound.compose import reply_subject
@@ -18,10 +16,6 @@ from judge.mail.outbound.quarantine import set_aside
 from judge.mail.words.reports import Reports
 from judge.mail.words.textlayout import WIDTH
 from mailjudge import MailJudge, mail
-from notice_games import play_all
-
-# the games of the `notices` fixture below take seconds to play: one worker plays them once for all its tests
-pytestmark = pytest.mark.xdist_group("mail_replies")
 
 DATA = Path(__file__).parent / "data" / "mail" / "replies"
 REACH = json.loads((DATA / "reach.json").read_text())["cases"]
@@ -148,38 +142,11 @@ def test_a_one_line_html_mail_has_its_error_on_line_1(judge):
     assert "ERROR on line 2: HISTORY" in r.body      # each div a line the writer typed, as on their screen
 
 
-# -- an abandoned power ----------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def notices(tmp_path_factory):
-    return play_all(tmp_path_factory.mktemp("notices"))
-
-
-def test_an_abandoned_powers_holds_are_told_once(notices):
-    texts = [m.mail.body for m in notices.of("results", "long", "p-france")]
-    idle = [t for t in texts if "open for takeover, sent no orders:" in t]
-    assert idle, "no results mail with a power nobody orders"
-    for text in idle:
-        flat = " ".join(text.split())
-        for power in re.findall(r"^(\w+) \([\w-]+\), open for takeover, sent no orders:", text, re.MULTILINE):
-            assert f"{power} (p-{power.lower()}):" not in text            # no block of its holds as well
-            assert flat.count(f"{power} (p-{power.lower()}), open for takeover") == 1
-
-
 # -- no line wider than 77 columns -------------------------------------------------------------------------
 
 def too_wide(text: str) -> list[str]:
     """Lines wider than 77 columns that could have been wrapped (a lone word longer than that cannot)."""
     return [line for line in text.splitlines() if len(line) > WIDTH and " " in line.strip()]
-
-
-def test_every_notice_the_games_layer_writes_fits_in_77_columns(notices):
-    kinds = {m.kind for m in notices.mails}
-    assert len(kinds) >= 18
-    def body(m) -> str:   # a results mail's first line is for tools and never wrapped (docs/players.md)
-        return m.mail.body.split("\n", 1)[1] if m.kind is NoticeKind.RESULTS else m.mail.body
-    wide = [(m.kind, line) for m in notices.mails for line in too_wide(m.mail.subject + "\n" + body(m))]
-    assert not wide, wide[:10]
 
 
 SESSION = json.loads((DATA / "session.json").read_text())
