@@ -10,8 +10,8 @@ The games service is built as the daemon builds it (judge.mail.serve_hooks: judg
 games in play kept open). The reports are queued by the daemon's own courier (judge.mail.outbound.courier)
 into the judge file's outbox, each results mail with its board picture, drawn once per phase and stored once for all its
 recipients.
-A run of that many games paints its pictures in processes of their own, one per core but the
-courier's (judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
+A run of that many games paints its pictures in processes of their own, one per core
+(judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
 process per core spinning at normal priority, started just before the deadlines and stopped after
 the courier) and prints both figures and their ratios; the machine's own load average is printed
 before each, as the machine may be shared.
@@ -217,7 +217,7 @@ def run(args: argparse.Namespace, *, hog: bool) -> tuple[float, float, float, tu
 
 def painter(courier: Courier, names: list[str]) -> str:
     if len(names) >= courier.pool_from:
-        return f"{max(1, cores() - 1)} painter process(es) beside the courier's"
+        return f"{cores()} painter process(es) beside the courier's"
     return "the courier's painting thread"
 
 
