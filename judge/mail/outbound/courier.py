@@ -76,7 +76,7 @@ READ_AHEAD = 4           # games read (and their pictures started) before the on
 # games whose notices are queued in one transaction of the judge file (one sync for them all): in a
 # rush each game's own FULL commit was a sync a game; a few games' mails wait for the others meanwhile
 QUEUED_TOGETHER = 16
-# A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
+# A run with this many games to tell paints in processes of its own, one per core (a rush);
 # a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
 POOL_FROM = 8
 
@@ -113,7 +113,7 @@ class Courier:
         Games are read a few ahead of the one being written out, and their pictures painted
         meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
         a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
-        processes of their own, one per core but its own (judge.pictures.pool).
+        processes of their own, one per core (judge.pictures.pool).
         One courier at a time: the processing worker and the outbox both call it."""
         with self._one_at_a_time:
             return self._run(db)
