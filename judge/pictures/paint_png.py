@@ -196,8 +196,9 @@ def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
 def _nearest(keys: np.ndarray, table: np.ndarray, rgb_table: np.ndarray) -> np.ndarray:
     """Each 24-bit colour's palette entry: its own if the palette has it (the first such), else the
     nearest (the squared distance, in whole numbers; ties to the first). Channel by channel, without
-    a matrix product: BLAS's threads on a busy machine made the product of a rush's ~2,000 colours
-    by the palette 10-17 ms, against 1-2 ms this way (and whole numbers need no argument for exactness)."""
+    a matrix product: BLAS's threads, when the cores were busy, at times made the product of a rush's
+    ~2,000 colours by the palette 10-17 ms of CPU (at other times 1.6, as this way is always: measured
+    2026-11-27 at load 8-12), and whole numbers need no argument for exactness."""
     keys = np.asarray(keys, dtype=np.int64)
     out = np.empty(len(keys), dtype=np.uint8)
     order = np.argsort(table, kind="stable")
