@@ -1,4 +1,4 @@
-"""Painting pictures in processes of their own, one per core but the courier's, for a deadline rush.
+"""Painting pictures in processes of their own, one per core, for a deadline rush.
 
     with PaintPool() as painters:
         future = painters.submit(job)      # a judge.pictures.jobs job; future.result() is its bytes
@@ -43,9 +43,10 @@ class PaintPool:
     def __init__(self, workers: int | None = None) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
-        # one core is left to the courier itself, which renders and queues the mail meanwhile (on two
-        # cores its share is the larger: 8 mails a game against one picture)
-        workers = workers or max(1, cores() - 1)
+        # one per core, the courier's too: the courier waits on the pictures and on the outbox's syncs
+        # for about half its wall clock, and a painter beside it takes that core meanwhile (on two cores
+        # one painter left a core idle while the courier waited; issue 27's deadline rush)
+        workers = workers or cores()
         self._processes: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         self._here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures-after-a-broken-pool")
         self._gone: list[ProcessPoolExecutor] = []     # a broken pool: closed with the rest (see close)

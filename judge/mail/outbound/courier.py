@@ -37,6 +37,7 @@ from typing import Protocol, TypeVar, cast
 import sqlite_utils
 
 from ...config import Config
+from ...games.accounts import Account, Accounts
 from ...games.answers import GameState, Notice, NoticeKind, PhaseRecord
 from ...games.service import GameService
 from ...games.trouble import GameDamaged
@@ -75,7 +76,7 @@ READ_AHEAD = 4           # games read (and their pictures started) before the on
 # games whose notices are queued in one transaction of the judge file (one sync for them all): in a
 # rush each game's own FULL commit was a sync a game; a few games' mails wait for the others meanwhile
 QUEUED_TOGETHER = 16
-# A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
+# A run with this many games to tell paints in processes of its own, one per core (a rush);
 # a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
 POOL_FROM = 8
 
@@ -112,7 +113,7 @@ class Courier:
         Games are read a few ahead of the one being written out, and their pictures painted
         meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
         a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
-        processes of their own, one per core but its own (judge.pictures.pool).
+        processes of their own, one per core (judge.pictures.pool).
         One courier at a time: the processing worker and the outbox both call it."""
         with self._one_at_a_time:
             return self._run(db)
@@ -125,6 +126,7 @@ class Courier:
         failures = NoticeFailures(db, self.config, self.clock)
         names = self.service.games_with_notices()
         games = iter(names)
+        accounts = RunAccounts(self.service.accounts)      # each reader's account read once this run
         window: deque[tuple[str, GameService, list[Notice]]] = deque()
 
         def read_ahead() -> None:
@@ -133,7 +135,7 @@ class Courier:
                 if game is None:
                     return
                 # the game read once for all its notices (OneRead answers as the service it wraps)
-                reading = cast(GameService, OneRead(self.service))
+                reading = cast(GameService, OneRead(self.service, accounts))
                 try:
                     notices = [n for n in self.service.pending_notices(game) if failures.due(game, n.id)]
                 except GameDamaged:     # recorded as such, and told (trouble_mail): the other games go on
@@ -241,7 +243,7 @@ class Courier:
         readers = []
         for account in accounts:
             try:
-                to = tuple(self.service.accounts.get(account).addresses)
+                to = tuple(service.accounts.get(account).addresses)
             except KeyError:
                 log.warning("notice %s: no account %r", notice.id, account)
                 continue
@@ -332,14 +334,44 @@ class Courier:
         return f"{game}-{phase}.png", cast(Callable[[], bytes], job)     # (not svg: PNG bytes)
 
 
+class RunAccounts:
+    """The accounts as one courier run reads them: each account (its addresses, its time zone) read
+    once for the run, not once a notice (a results phase has nine notices, and a keeper's players
+    play several games: 40 statements a game in a deadline rush). Nothing changes an account during
+    a run: mail that would is handled on the same worker, before or after it."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self._accounts = accounts
+        self._read: dict[str, Account] = {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._accounts, name)
+
+    def get(self, name: str) -> Account:
+        account = self._read.get(name)
+        if account is None:
+            account = self._read[name] = self._accounts.get(name)     # (no such account: KeyError, not kept)
+        return account
+
+    def zone_of(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        try:
+            return self.get(name).time_zone
+        except KeyError:
+            return None
+
+
 class OneRead:
     """The games service as the courier reads one game for its notices: the game's status and phase
     records read once for all of them (each read opens the game file; a results phase has a notice
     for every player, the master and the public). Nothing writes the game meanwhile: the courier
-    marks the notices queued only afterwards. The answers are shared, so they are only read."""
+    marks the notices queued only afterwards. The answers are shared, so they are only read.
+    `accounts`: the run's (RunAccounts), else the service's own."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, accounts: RunAccounts | None = None) -> None:
         self._service = service
+        self.accounts = accounts or service.accounts
         self._memo: dict[tuple[object, ...], object] = {}     # the answers are frozen: sharing them is safe
 
     def __getattr__(self, name: str) -> object:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,8 +37,7 @@ _SECTIONS_LOCK = threading.Lock()     # (a courier's run and a reply may render 
 def shared_section(variant: Variant, result: dict[str, Any], players: dict[str, str | None],
                    silent: frozenset[str] = frozenset(), fog: bool = False) -> dict[str, Any]:
     """phase_section, made once for the copies of one report (the answer is shared: only read)."""
-    key = (id(variant), json.dumps(result, sort_keys=True, default=str), tuple(sorted(players.items())),
-           tuple(sorted(silent)), fog)
+    key = (id(variant), _text_of(result), tuple(sorted(players.items())), tuple(sorted(silent)), fog)
     with _SECTIONS_LOCK:
         kept = _SECTIONS.get(key)
         if kept is not None and kept[0] is variant:      # (the variant is held: its id is not reused meanwhile)
@@ -91,10 +90,54 @@ def phase_section(variant: Variant, result: dict[str, Any], players: dict[str, s
     }
 
 
+# The key text of a phase's result, by the object: a game's notices read together share their phases'
+# results (judge.games.gamefile.read_notice_payload), so each is written out once, not once a copy
+# (json.dumps of a result was a twentieth of the courier's CPU in a deadline rush). Held with its
+# object, so that an id is not reused while its entry lives.
+_TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
+
+
+def _text_of(result: dict[str, Any]) -> str:
+    with _SECTIONS_LOCK:
+        kept = _TEXTS.get(id(result))
+        if kept is not None and kept[0] is result:
+            return kept[1]
+    text = json.dumps(result, sort_keys=True, default=str)
+    with _SECTIONS_LOCK:
+        _TEXTS[id(result)] = result, text
+        if len(_TEXTS) > _SECTIONS_KEPT:
+            _TEXTS.popitem(last=False)
+    return text
+
+
+# What each reader's copy of a report shares: all of it but the order of `standing` (the reader's
+# powers first). The copies of one phase's results are rendered one after another (a notice per
+# player, the master and the public), so the last few reports are kept and a copy whose payload,
+# bar who reads it, is equal to one of theirs shares its report (the rest of the report was made
+# anew per reader: a third of rendering a results mail).
+_READER_KEYS = frozenset({"recipient", "powers", "deadline"})    # the payload's per-reader fields
+_REPORTS: deque[tuple[Variant, dict[str, str | None], dict[str, Any], dict[str, Any],
+                      list[tuple[str, tuple[str, list[str]]]]]] = deque(maxlen=_SECTIONS_KEPT)
+
+
 def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None],
                    reader: tuple[str, ...] = ()) -> dict[str, Any]:
     """Everything the results template shows, with names in full and tables ready to align; the
     powers of `reader` (the recipient's) come first where the units stand."""
+    shared = {k: v for k, v in payload.items() if k not in _READER_KEYS}
+    with _SECTIONS_LOCK:
+        found = next((kept for kept in _REPORTS
+                      if kept[0] is variant and kept[1] == players and kept[2] == shared), None)
+    if found is None:
+        found = (variant, dict(players), shared, _report(variant, shared, players),
+                 _standing_lines(variant, shared["position"]))
+        with _SECTIONS_LOCK:
+            _REPORTS.append(found)
+    return {**found[3], "standing": _first(found[4], reader)}
+
+
+def _report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
+    """The report bar `standing`, the same for every reader of the payload."""
     position = payload["position"]
     told = {n["power"] for n in payload.get("news", ())}
     silent = frozenset(p for p in payload["civil_disorder"] if p not in told)
@@ -150,8 +193,6 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
         "trapped": _trapped(variant, position, payload.get("next_phase")),
         # each power's digest of the orders it was played with (judge.games.digests); a results
         # notice written before digests existed has none
-        # who stands where after the phase (under fog, what the reader sees), the reader's powers first
-        "standing": standing(variant, position, reader),
         "digests": [[variant.power(p).name, payload["digests"][p]] for p in variant.power_ids
                     if p in payload.get("digests", {})],
         # builds kept from the reader until the next movement (judge.games.hidden_builds): how many
@@ -164,11 +205,22 @@ def standing(variant: Variant, position: Mapping[str, Any],
              first: str | tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
     """Who stands where in a position (JSON): each power with units, `first` (the reader's own power,
     or powers) before the others, its units in words ("army in Burgundy") by the provinces' names."""
+    return _first(_standing_lines(variant, position), first)
+
+
+def _standing_lines(variant: Variant, position: Mapping[str, Any]) -> list[tuple[str, tuple[str, list[str]]]]:
+    """Each power with units and its line of `standing`, in the variant's order of powers."""
+    return [(p, (variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
+                                               key=lambda words: words.partition(" in ")[2])))
+            for p in variant.power_ids if position["units"].get(p)]
+
+
+def _first(lines: list[tuple[str, tuple[str, list[str]]]],
+           first: str | tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """The lines with `first`'s powers before the others (who stands where after the phase, under
+    fog what the reader sees: the reader's own powers first)."""
     mine = (first,) if isinstance(first, str) else first
-    order = sorted(variant.power_ids, key=lambda p: p not in mine)
-    return [(variant.power(p).name, sorted((unit_words(variant, u) for u in position["units"][p]),
-                                           key=lambda words: words.partition(" in ")[2]))
-            for p in order if position["units"].get(p)]
+    return [line for _, line in sorted(lines, key=lambda kept: kept[0] not in mine)]
 
 
 def _trapped(variant: Variant, position: Mapping[str, Any], next_phase: str | None) -> dict[str, list[str]] | None:
