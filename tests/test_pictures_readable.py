@@ -317,7 +317,7 @@ def test_the_legend_fits_the_picture(drawn, lines):
                                                for p, ls in lines.items()}, FIFTH)
     scene = build_scene(variant, position, played.result, atlas=atlas)
     keys = [s for s in scene.shapes if isinstance(s, Text) and s.at[1] > scene.map_height]
-    assert max(s.at[0] + len(s.text) * s.size * 0.62 for s in keys) <= WIDTH
+    assert max(s.at[0] + len(s.text) * s.size * 0.62 for s in keys) <= atlas.picture_width
 
 
 def test_no_name_lies_under_a_unit_or_on_a_province_no_unit_may_enter(drawn):
