@@ -85,10 +85,10 @@ def load_layout(variant_id: str) -> dict:
     if own is None:
         raise NoLayout(f"the {variant_id} variant has no layout.json (each province's latitude and longitude), "
                        f"so it cannot be drawn; add judge/variants/{variant_id}/layout.json")
-    if "board_of" in own:  # the other board's geometry; this variant's own colours, if it names any
+    if "board_of" in own:  # the other board's geometry; this variant's own colours, owners, picture size if any
         base = load_layout(own["board_of"])
         return {**base, "colours": {**base.get("colours", {}), **own.get("colours", {})},
-                **({"owners": own["owners"]} if "owners" in own else {})}
+                **{k: own[k] for k in ("owners", "picture") if k in own}}
     return own
 
 
