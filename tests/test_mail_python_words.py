@@ -75,4 +75,6 @@ def test_hostile_lines_are_answered_in_the_judges_words(playing):
         replies = playing.send(SENDERS[mail["from"]], mail["body"])
         assert replies, mail["body"]
         shown += [(mail["body"].splitlines()[-1], line) for reply in replies for line in python_words(reply.body)]
+        shown += [(mail["body"].splitlines()[-1], line) for reply in replies for line in reply.body.splitlines()
+                  if any(f in line for f in DATA["faults"])]
     assert shown == []

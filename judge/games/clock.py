@@ -53,6 +53,8 @@ def parse_time(text: str, zone: str = "UTC") -> datetime:
         value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
         raise ValueError(f"{text.strip()!r} is not a date and time such as 2026-12-01 18:00") from None
+    if not 1 < value.year < 9999:   # the calendar's ends overflow when moved to UTC or shown in a zone
+        raise ValueError(f"{text.strip()!r} is not a date and time such as 2026-12-01 18:00")
     if value.tzinfo is None:
         value = value.replace(tzinfo=ZoneInfo(zone))
     return value.astimezone(UTC).replace(microsecond=0)

@@ -43,6 +43,7 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
             given = datetime.fromisoformat(text.strip().upper().replace("Z", "+00:00").replace(" ", "T", 1))
         except ValueError:
             raise ValueError(f"{text.strip()!r} is not a date and time (month 1-12, hour 0-23)") from None
+        _within_reach(given.year, now, text)
         instant = (given if given.tzinfo else given.replace(tzinfo=tz)).astimezone(timezone.utc)
         if instant <= now:
             raise ValueError(f"{_shown(instant, tz)} ({zone}) is already past")
@@ -77,6 +78,8 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
         else:
             raise ValueError(f"cannot read {word!r} in {text.strip()!r}: write a date such as Dec 5, 5 Dec,"
                              " Sat Dec 5 2026 23:30 or 2026-12-05 23:30")
+    if year is not None:
+        _within_reach(year, now, text)
     hour_implied = at is None
     when_time = usual if at is None else at
     on = _day(text.strip(), today, year, month, day, weekday, when_time, tz, now)
@@ -84,6 +87,15 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
     if instant <= now:
         raise ValueError(f"{_shown(instant, tz)} ({zone}) is already past")
     return When(instant, hour_implied)
+
+
+def _within_reach(year: int, now: datetime, text: str) -> None:
+    """A year a deadline may name: from last year to ten years ahead. Further, it is no game's deadline,
+    and a year at the calendar's ends (9999, 0001) would overflow when moved to UTC or the game's zone."""
+    if year > now.year + 10:
+        raise ValueError(f"{text.strip()} is more than ten years ahead")
+    if year < now.year - 1:
+        raise ValueError(f"{text.strip()} is already past")
 
 
 def _day(text: str, today: date, year: int | None, month: int | None, day: int | None, weekday: int | None,
