@@ -117,6 +117,11 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         def france(*lines: str) -> str:
             return play("FRANCE", *lines)
 
+        def results_to(power: str, phase: str, mails=None) -> list[str]:
+            """The results of `phase` mailed to `power` so far, their spaces folded."""
+            mails = [*table.seen, *deliver(judge)] if mails is None else mails
+            return [" ".join(m.body.split()) for m in mails if address(power) in m.to and phase in m.body]
+
         france("A Par - Bur", "F Bre - Eng")
         france("A Bur - Bel", "F Eng S A Bur - Bel")
         status = service.status(GAME)
@@ -131,9 +136,7 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert "Belgium is France's vassal: you order its builds and removals, and the phase waits" in reply, reply
         status = service.status(GAME)
         assert status.phase == "S1903M" and status.position["units"]["BELGIUM"] == ["A BEL"]
-        results = [m.body for m in [*table.seen, *deliver(judge)]
-                   if address("GERMANY") in m.to and "Winter 1902" in m.body]
-        told = " ".join(results[-1].split())
+        told = results_to("GERMANY", "Winter 1902")[-1]
         assert "Belgium (France's vassal, ordered by France's player): Build army Belgium built" in told, told
         assert "by the judge" not in told, told
 
@@ -155,9 +158,8 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert status.phase == "S1904M", status.phase
         assert status.position["vassals"] == {"BELGIUM": "FRANCE", "HOLLAND": "FRANCE"}
         assert "HOL" in status.position["centres"]["HOLLAND"] and "A PIC" in status.position["units"]["FRANCE"]
-        results = [m.body for m in [*table.seen, *deliver(judge)]
-                   if address("GERMANY") in m.to and "Fall 1903" in m.body]
-        assert results and "Belgium and Holland are vassals of France" in " ".join(results[-1].split()), results
+        results = results_to("GERMANY", "Fall 1903")
+        assert results and "Belgium and Holland are vassals of France" in results[-1], results
 
         play("GERMANY", "A Mun - Ruh")       # Germany takes Holland from France: Belgium's army there
         play("GERMANY", "F Kie - Hol", "A Ruh S F Kie - Hol")     # dislodged: France orders its retreat
@@ -168,16 +170,12 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert "Orders for Belgium in gvassal: A Hol - Bel read as: Army Holland retreats -> Belgium" in reply, reply
         status = service.status(GAME)
         assert status.phase == "S1905M" and status.position["units"]["BELGIUM"] == ["A BEL"]
-        results = [m.body for m in [*table.seen, *deliver(judge)]
-                   if address("GERMANY") in m.to and "Fall 1904 Retreat" in m.body]
-        told = " ".join(results[-1].split())
+        told = results_to("GERMANY", "Fall 1904 Retreat")[-1]
         assert "Belgium (France's vassal, ordered by France's player): Army Holland retreats -> Belgium" \
                " retreated" in told, told
         assert status.position["vassals"] == {"BELGIUM": "FRANCE", "HOLLAND": "GERMANY"}
         assert "HOL" in status.position["centres"]["HOLLAND"]
-        results = [m.body for m in [*table.seen, *deliver(judge)]
-                   if address("FRANCE") in m.to and "Fall 1904" in m.body]
-        told = " ".join(results[-1].split())
+        told = results_to("FRANCE", "Fall 1904")[-1]
         assert "Belgium is a vassal of France" in told and "Holland is a vassal of Germany" in told, told
 
         # Belgium's army dislodged again, and France sends no retreat: the phase waits for France's
@@ -190,8 +188,7 @@ def test_vassal_played_by_mail_france_ordering_belgium(tmp_path):
         assert service.wake(GAME) == "processed"
         status = service.status(GAME)
         assert status.phase == "F1905M" and status.position["units"]["BELGIUM"] == []
-        results = [m.body for m in deliver(judge) if address("FRANCE") in m.to and "Spring 1905 Retreat" in m.body]
-        told = " ".join(results[-1].split())
+        told = results_to("FRANCE", "Spring 1905 Retreat", deliver(judge))[-1]
         assert "Belgium (France's vassal, ordered by France's player): Army Belgium disbands (by the judge) disbanded" \
             in told, told
         assert "civil disorder" not in told and "open for takeover" not in told, told
