@@ -24,8 +24,10 @@ from judge.engine.geography import Terrain
 from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
-from judge.pictures.scene import Circle, Scene, Text
+from judge.pictures.scene import Circle, Polygon, Scene, Text
 from judge.pictures.atlas import CELLS_WIDTH, board_home, cells_path, fingerprint, land_path, load_layout
+from judge.pictures.overlay import LONG_PASSAGE, far_note
+from judge.pictures.passages import far_ends
 from judge.pictures.plane import on_own_ground
 from judge.pictures.projection import Frame, is_plane, point
 from judge.pictures.shapes import UNPLAYABLE_LAND
@@ -102,6 +104,7 @@ def test_the_start_with_a_phase_of_orders_is_drawn(variant_id):
         assert img.width == atlas_of(variant_id).picture_width == BOARDS[variant_id].get("width", 1200)
         pixels = np.asarray(img.convert("RGB")).astype(np.uint32)
     assert len(picture.png) < MAIL_BYTES
+    assert not legend_faults(picture.played)      # the key to the orders' symbols as well as the powers
     assert [s for s in picture.played.shapes if s not in picture.start.shapes]      # the orders are on it
     # every power's colour is on the board (its units and centres at the start): each pixel as one number
     drawn = set(np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]).tolist())
@@ -121,6 +124,29 @@ def test_power_colours_stand_apart_from_the_ground_and_each_other(variant_id):
     assert not [p for p, t in tints.items() for g in grounds if de(t, g) < 15]
     assert not [(a, b) for a, b in itertools.combinations(colours, 2) if de(colours[a], colours[b]) < 20]
     assert not [(a, b) for a, b in itertools.combinations(tints, 2) if de(tints[a], tints[b]) < 12]
+
+
+@pytest.mark.parametrize("variant_id", ["modern", "youngstown", "void"])
+def test_the_legend_keeps_apart_a_power_holding_every_centre(variant_id):
+    """The widest counts a legend draws (one power with every centre and a unit on each) run into no
+    other power's square or words, whichever column that power is in: ten powers a row would not hold
+    "12 centres, 12 units" (Modern), nor nine Void's names of seas. A power of the first row stands for
+    its column: every power's words are measured alike."""
+    from judge.engine.geography import Location, UnitKind
+    from judge.engine.position import Unit
+    from judge.pictures.atlas import picture_size, power_colours, power_patterns
+    from judge.pictures.legend import legend, legend_height, power_grid
+
+    variant, layout = load_variant(variant_id), load_layout(variant_id)     # the legend needs no cells
+    start, width, top = starting_position(variant), picture_size(layout)[0], 100
+    centres = [p for p, prov in variant.board.provinces.items() if prov.supply_centre]
+    for power in variant.powers[:power_grid(variant, width).per_row]:      # one in each column
+        units = tuple(Unit(power.id, UnitKind.ARMY, Location(p)) for p in centres)
+        position = start.__class__(start.phase, units, dict.fromkeys(centres, power.id))
+        shapes = legend(variant, power_colours(variant, layout), position, "title", top, width, frozen=False,
+                        with_orders=True, patterns=power_patterns(variant, layout))
+        scene = Scene(width, top + legend_height(variant, width), top, None, style.PAPER, shapes)
+        assert not legend_faults(scene), power.id
 
 
 def test_every_plane_cell_has_room_for_a_unit_and_its_name(plane):
@@ -261,9 +287,65 @@ def unit_spots(variant, atlas) -> dict[str, tuple[float, float]]:
     return spots
 
 
+@cache     # a font loaded once a size (a legend has a hundred words)
+def font_of(size: int, bold: bool):
+    from judge.pictures.paint_png import load_font
+    return load_font(size, bold)
+
+
+@cache     # each word measured once (the legends of many positions share their words)
+def extent(text: str, size: int, bold: bool, anchor: str) -> tuple[float, float, float, float]:
+    return font_of(size, bold).getbbox(text, anchor=anchor)
+
+
+def far_notes(scene: Scene, scale: float) -> list[tuple[str, tuple[float, ...]]]:
+    """Each note `↔OBJ` naming a passage's far end (overlay.far_note) and its box in grid pixels,
+    measured with the font that draws it."""
+    out = []
+    for t in scene.shapes[:scene.board]:
+        if isinstance(t, Text) and t.text.startswith("↔"):
+            left, top, right, bottom = font_of(round(t.size), t.bold).getbbox(t.text, anchor=t.anchor)
+            out.append((t.text, tuple(v / scale for v in (t.at[0] + left, t.at[1] + top, t.at[0] + right,
+                                                           t.at[1] + bottom))))
+    return out
+
+
+def legend_faults(scene: Scene) -> list[list[str]]:
+    """What the legend under the map draws over itself: each pair of its words (measured with the font
+    that draws them) that overlap, each of its words over a mark not its own (a power's square or unit,
+    a centre's mark: a unit's letter lies on its own mark), and any of them reaching off the picture."""
+    def text_box(t: Text) -> tuple[float, ...]:
+        left, top, right, bottom = extent(t.text, round(t.size), t.bold, t.anchor)
+        return t.at[0] + left, t.at[1] + top, t.at[0] + right, t.at[1] + bottom
+
+    def mark_box(m: Circle | Polygon) -> tuple[float, ...]:
+        if isinstance(m, Circle):
+            (x, y), r = m.centre, m.radius
+            return x - r, y - r, x + r, y + r
+        xs, ys = zip(*m.points, strict=True)
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    words = [(s.text, text_box(s)) for s in scene.shapes if isinstance(s, Text) and s.at[1] >= scene.map_height]
+    marks = [box for s in scene.shapes if isinstance(s, Circle | Polygon) and (s.fill or s.outline)
+             and (box := mark_box(s))[1] >= scene.map_height]
+    faults = [[a, b] for (a, ba), (b, bb) in itertools.combinations(words, 2) if meet(ba, bb)]
+    for text, (x0, y0, x1, y1) in words:
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        faults += [[text, "a mark"] for m in marks if meet((x0, y0, x1, y1), m)
+                   and not (m[0] <= middle[0] <= m[2] and m[1] <= middle[1] <= m[3])]
+        if x0 < 0 or x1 > scene.width or y1 > scene.height:
+            faults.append([text, "off the picture"])
+    return faults
+
+
 def picture_check(variant, atlas, scene) -> dict[str, list]:
     """What the start picture gets wrong, by measure: names not wholly in their own cell, names over a
-    unit's place, names overlapping, and owners whose colours do not stand apart."""
+    unit's place, names overlapping, owners whose colours do not stand apart, the legend over itself,
+    and notes naming a long passage's far end (under the name of the province at its other end) not
+    wholly in that province's cell, or over a unit's place or another province's name."""
     scale = scene.width / atlas.width         # the picture's pixels per grid pixel (1 at 1200 px)
     boxes = {pid: tuple(v / scale for v in box) for pid, box in name_boxes(variant, scene, atlas.symbols).items()}
     spots = unit_spots(variant, atlas)
@@ -280,6 +362,18 @@ def picture_check(variant, atlas, scene) -> dict[str, list]:
         gap = NAME_GAP / scale
         if ax0 < bx1 + gap and bx0 < ax1 + gap and ay0 < by1 + gap and by0 < ay1 + gap:
             overlapping.append([a, b])
+    notes_astray = []
+    far = far_ends(atlas.passages, LONG_PASSAGE * atlas.width / 1200)    # drawn under each end's name, in order
+    ends = [(province, other) for province, others in far.items() for other in others]
+    notes = far_notes(scene, scale)
+    assert [note for note, _ in notes] == [far_note(other) for _, other in ends]
+    for (province, other), (x0, y0, x1, y1) in zip(ends, [box for _, box in notes], strict=True):
+        cut = atlas.cells[max(int(y0), 0):int(np.ceil(y1)), max(int(x0), 0):int(np.ceil(x1))]
+        covered = np.hypot(np.clip(sx, x0, x1) - sx, np.clip(sy, y0, y1) - sy) < unit_r
+        named = [p for p, (bx0, by0, bx1, by1) in boxes.items()
+                 if p != province and x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1]
+        if not cut.size or (cut != atlas.label(province)).any() or covered.any() or named:
+            notes_astray.append([province, other])
     position = starting_position(variant)
     colours = atlas.colours
     faint = []
@@ -301,7 +395,8 @@ def picture_check(variant, atlas, scene) -> dict[str, list]:
                 alike.add(tuple(sorted((owner, other))))
     return {"names outside their cell": outside, "names over a unit": over_units,
             "names overlapping": overlapping, "colours too faint": faint,
-            "neighbours alike": [list(pair) for pair in sorted(alike)]}
+            "neighbours alike": [list(pair) for pair in sorted(alike)], "legend over itself": legend_faults(scene),
+            "far-end notes astray": notes_astray}
 
 
 @pytest.mark.parametrize("variant_id", sorted(BOARDS))

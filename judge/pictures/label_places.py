@@ -7,7 +7,8 @@ the names set before (with a gap). Where a box fits is read off a summed-area ta
 pixels over the cell, so every spot of the cell is tried at once; of those, the one nearest the spot
 under the unit wins. A cell too small for its name at the full size gets it with the supply-centre
 mark above the letters rather than before them, then smaller, a point at a time down to MIN_SHARE of
-the size (Kiel, Rome, Apulia on a map of all Europe); a cell too small even for that gets the spot
+the size (Kiel, Rome, Apulia on a map of all Europe), and a name with notes under it (a long passage's
+far ends) tries all that with its notes, then without them; a cell too small even for that gets the spot
 where the name covers the fewest pixels it should not (units' first), after every name that fits, so
 that it never takes the room a neighbour's name needs. Smallest cells are named first, since they have
 the fewest spots to choose from. (Where a unit stands, leaving room for its name: atlas.roomy_spot.)
@@ -15,6 +16,7 @@ Pure: the grid, the sizes and the places in, the places out.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
@@ -57,6 +59,9 @@ class Name(NamedTuple):
     place: tuple[float, float]     # its unit's place, picture pixels
     boxes: Callable[[float, bool, bool], Box]  # its box at a font size, stacked or not, with its halo or not
     stackable: bool                # a supply centre: its mark may stand above the letters
+    # its box without what `boxes` adds under the name (notes naming a long passage's far ends), tried
+    # where the whole fits nowhere in the cell (Imperial's islands): the name at least inside it
+    bare: Callable[[float, bool, bool], Box] | None = None
 
 
 def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: Sequence[tuple[float, float]],
@@ -87,8 +92,9 @@ def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: 
         # at each size the mark before the letters, then above them; at the smallest, the halo may go
         ways = [(font, stacked, True) for font in sizes for stacked in arrangements]
         ways += [(sizes[-1], stacked, False) for stacked in arrangements]
-        for font, stacked, halo in ways:
-            box = name.boxes(font, stacked, halo)
+        kinds = (name.boxes,) if name.bare is None else (name.boxes, name.bare)
+        for boxes, (font, stacked, halo) in itertools.product(kinds, ways):
+            box = boxes(font, stacked, halo)
             found = _fit(cells, name.cell, bounds[name.cell], (by_unit, by_name), box, scale, want)
             if found is not None:
                 set_name(name, box, found, font, stacked)
@@ -97,7 +103,7 @@ def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: 
             homeless.append(name)
     # the names no spot of their cell holds go last, so that none takes the room a neighbour's name fits in
     for name in homeless:
-        box = name.boxes(sizes[-1], False, True)
+        box = (name.bare or name.boxes)(sizes[-1], False, True)
         want = _wanted(name, scale, below)
         set_name(name, box, _least_bad(cells, name.cell, bounds[name.cell], by_unit, by_name, box, scale, want),
                  sizes[-1], False)

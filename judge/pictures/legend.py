@@ -6,7 +6,10 @@ as the reader will next play it. The key shows the symbols of the phase drawn: m
 builds and removals after adjustments."""
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..engine.calendar import PhaseKind
 from ..engine.geography import Location, UnitKind
@@ -17,19 +20,66 @@ from ..engine.variant import Variant
 from . import style
 from .overlay import BUILT, centre_mark, unit_shapes
 from .owners import Pattern
+from .paint_png import load_font
 from .scene import Circle, Line, Polygon, Shape, Text, arrow, cross, dashed_ring
 
 
-POWERS_PER_ROW = 10  # Youngstown's and Modern's ten fit one row; Chaos's 34 take four
+POWERS_PER_ROW = 10  # at most: Youngstown's and Modern's ten fit one row
 ROW = 38.0           # each further row of powers (pixels at 1200)
+MARGIN = 14.0        # the legend's left and right margin (pixels at 1200)
+POWER_GAP = 12.0     # at least this between one power's words and the next power's square (pixels at 1200)
+NAME_SIZE, COUNTS_SIZE = 12.0, 10.0   # a power's name and its counts under it (pixels at 1200)
 
 
-def power_rows(variant: Variant) -> int:
-    return max(1, -(-len(variant.powers) // POWERS_PER_ROW))
+@dataclass(frozen=True)
+class PowerGrid:
+    """Where the legend's powers go: `per_row` to a row, each column's left edge in `lefts` (pixels)."""
+    per_row: int
+    lefts: tuple[float, ...]
+
+    def rows(self, powers: int) -> int:
+        return max(1, -(-powers // self.per_row))
+
+
+def power_grid(variant: Variant, width: int) -> PowerGrid:
+    """As many powers to a row as fit (POWERS_PER_ROW at most), the rows as even as they can be: each
+    column as wide as its widest power (its square, then its name or its counts, measured with the
+    font that draws them) so that no name runs into the next column (Void's 36 powers, named after
+    seas and provinces: "Mid Atlantic Ocean"). Columns are spaced evenly where that leaves each room."""
+    centres = sum(1 for p in variant.board.provinces.values() if p.supply_centre)
+    return _power_grid(tuple(p.name for p in variant.powers), centres, width)
+
+
+@functools.cache     # measured once a board and width: every picture of a game asks
+def _power_grid(names: tuple[str, ...], centres: int, width: int) -> PowerGrid:
+    k = width / 1200
+    room = width - 2 * MARGIN * k
+    counts = load_font(COUNTS_SIZE * k, bold=False).getlength(f"{centres} centres, {centres} units")
+    name_font = load_font(NAME_SIZE * k)
+    words = 2.4 * style.UNIT_RADIUS * k + POWER_GAP * k      # the square before the words, the gap after
+    needs = [words + max(name_font.getlength(name), counts) for name in names]
+    per_row, columns = _columns(needs, room)
+    if max(columns) <= room / per_row:    # evenly spaced, as every board with short names
+        return PowerGrid(per_row, tuple(MARGIN * k + j * room / per_row for j in range(per_row)))
+    spare = max(room - sum(columns), 0.0) / per_row
+    lefts = itertools.accumulate((c + spare for c in columns[:-1]), initial=MARGIN * k)
+    return PowerGrid(per_row, tuple(lefts))
+
+
+def _columns(needs: Sequence[float], room: float) -> tuple[int, list[float]]:
+    """The most powers to a row (POWERS_PER_ROW at most, the rows even) whose columns, each as wide as
+    the most its powers need, fit the room side by side; one to a row when none do."""
+    for most in range(min(POWERS_PER_ROW, len(needs)), 1, -1):
+        per_row = -(-len(needs) // -(-len(needs) // most))        # the rows as even as they can be
+        columns = [max(needs[j::per_row]) for j in range(per_row)]
+        if sum(columns) <= room:
+            return per_row, columns
+    return 1, [max(needs, default=0.0)]
 
 
 def legend_height(variant: Variant, width: int) -> int:
-    return round((style.LEGEND_HEIGHT + (power_rows(variant) - 1) * ROW) * width / 1200)
+    rows = power_grid(variant, width).rows(len(variant.powers))
+    return round((style.LEGEND_HEIGHT + (rows - 1) * ROW) * width / 1200)
 
 
 def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Position, title: str, top: float,
@@ -43,29 +93,29 @@ def legend(variant: Variant, colours: Mapping[str, style.Rgb], position: Positio
     units = units_after(position, outcomes if adjusting else ())
     k = width / 1200
     shapes: list[Shape] = [Line(((0, top + 0.5), (width, top + 0.5)), style.INK, max(1.0, 1.5 * k))]
-    shapes.append(Text((14 * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
-    rows = power_rows(variant)
-    per_row = max(-(-len(variant.powers) // rows), 1)   # the rows as even as they can be
-    column = (width - 28 * k) / per_row
+    shapes.append(Text((MARGIN * k, top + 16 * k), title, 15 * k, style.INK, anchor="lm"))
+    grid = power_grid(variant, width)
+    rows = grid.rows(len(variant.powers))
     r = style.UNIT_RADIUS * k
     for i, power in enumerate(variant.powers):
-        x = 14 * k + (i % per_row) * column
-        y = top + (44 + (i // per_row) * ROW) * k
+        x = grid.lefts[i % grid.per_row]
+        y = top + (44 + (i // grid.per_row) * ROW) * k
         colour = colours[power.id]
         if patterns and power.id in patterns:
             shapes += swatch((x + r, y), r, colour, patterns[power.id])
         else:
             shapes += unit_shapes(Unit(power.id, UnitKind.ARMY, Location("legend")), (x + r, y), colour, r)
-        shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, 12 * k, style.INK, anchor="lm"))
+        shapes.append(Text((x + 2.4 * r, y - 5 * k), power.name, NAME_SIZE * k, style.INK, anchor="lm"))
         counts = (
             f"{_count(len(position.centres_of(power.id)), 'centre')}, "
             f"{_count(units.get(power.id, 0), 'unit')}"
             if counted is None or power.id in counted
             else "unseen"
         )
-        shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, 10 * k, (70, 70, 70), anchor="lm", bold=False))
+        shapes.append(Text((x + 2.4 * r, y + 9 * k), counts, COUNTS_SIZE * k, (70, 70, 70), anchor="lm",
+                            bold=False))
     y = top + (86 + (rows - 1) * ROW) * k
-    x = 14 * k
+    x = MARGIN * k
     small = 11 * k
 
     def item(label: str, drawn: list[Shape], room: float) -> None:

@@ -10,7 +10,6 @@ blue ring round the fleet, and a failed order gets a red cross where it stopped.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -23,6 +22,7 @@ from ..engine.variant import Variant
 from . import style
 from .atlas import Atlas
 from .label_places import Box, Label, Name, place_labels
+from .passages import far_ends
 from .paint_png import load_font
 from .scene import Circle, Line, Point, Polygon, Shape, Text, along, arrow, cross, dashed_ring, towards
 
@@ -31,6 +31,7 @@ BUILT = (250, 210, 40)   # the ring round a unit just built
 # A passage longer than this (pixels at 1200) is named at both ends rather than drawn across the board.
 LONG_PASSAGE = 180.0
 HALO = 1.0               # pixels of outline round a name's letters
+NOTE_SHARE, NOTE_ROW = 0.9, 1.15   # a far end's note: its size, and its rows' spacing, as shares of its name's size
 MARK_GAP = 1.0           # pixels between a supply centre's mark and the letters under it
 
 
@@ -89,6 +90,11 @@ def unit_shapes(unit: Unit, at: Point, colour: style.Rgb, radius: float, *, outl
             Text((x, y + 0.05 * r), letters, radius * (1.2 if letters == "F" else 0.9), ink)]
 
 
+def far_note(other: str) -> str:
+    """The note under a province's name naming the far end of a passage not drawn across the board."""
+    return f"↔{other.upper()}"
+
+
 def centre_mark(at: Point, owner_colour: style.Rgb | None, radius: float) -> list[Shape]:
     if owner_colour is None:  # a neutral centre: a ring with a dot
         return [Circle(at, radius, style.PAPER, style.INK, max(1.0, radius / 3.5)),
@@ -110,8 +116,9 @@ class Overlay:
         self.label_dy = self.r + self.label_size * 0.75  # names sit this far below their place
         self.shapes: list[Shape] = []
         self.failures: list[Shape] = []  # drawn last, over everything
+        # province -> the far ends of its long passages, named under its name (whose place keeps room)
+        self.far = far_ends(atlas.passages, LONG_PASSAGE * atlas.width / 1200)
         self.labels = self._label_boxes()
-        self._far_ends: dict[str, int] = {}   # province -> the far ends of long passages named under it
 
     # -- the board -----------------------------------------------------------------------------
     def _label_boxes(self) -> Mapping[str, Label]:
@@ -133,15 +140,29 @@ class Overlay:
                   for c in prov.coasts]
         spots += [self.places.scaled(spot) for _, spot in sorted(atlas.fleet_places.items())]
         names = [Name(pid, atlas.label(pid), self.places.of(Location(pid)),
-                      functools.partial(self._name_box, pid.upper(), province.supply_centre), province.supply_centre)
+                      functools.partial(self._name_box, pid.upper(), province.supply_centre,
+                                        notes=tuple(far_note(o) for o in self.far.get(pid, ()))),
+                      province.supply_centre,
+                      functools.partial(self._name_box, pid.upper(), province.supply_centre)
+                      if pid in self.far else None)
                  for pid, province in self.variant.board.provinces.items() if pid in atlas.provinces]
         return place_labels(atlas.cells, self.places.scale, names, spots, self.label_size, self.label_dy, self.r)
 
-    def _name_box(self, text: str, centre: bool, size: float, stacked: bool, with_halo: bool) -> Box:
+    def _name_box(self, text: str, centre: bool, size: float, stacked: bool, with_halo: bool,
+                  notes: tuple[str, ...] = ()) -> Box:
         """A name's box at this font size round the point it is centred on, its halo's pixel included
-        (`with_halo`); a supply centre's mark before the letters, or above them (`stacked`)."""
+        (`with_halo`); a supply centre's mark before the letters, or above them (`stacked`); the `notes`
+        under it (its long passages' far ends, one a row) included."""
+        box = self._letters_box(text, centre, size, stacked, HALO if with_halo else 0.0)
+        for row, note in enumerate(notes, 1):
+            left, _, right, bottom = load_font(round(size * NOTE_SHARE), bold=False).getbbox(note, anchor="mm")
+            half = max(-left, right) + box.pad
+            box = Box(min(box.left, -half), box.top, max(box.right, half),
+                      max(box.bottom, row * size * NOTE_ROW + bottom + box.pad), box.pad)
+        return box
+
+    def _letters_box(self, text: str, centre: bool, size: float, stacked: bool, halo: float) -> Box:
         font = load_font(round(size))
-        halo = HALO if with_halo else 0.0
         sc_r = self.places.size(style.SC_RADIUS)
         if centre and stacked:
             left, top, right, bottom = font.getbbox(text, anchor="mm")
@@ -160,12 +181,13 @@ class Overlay:
         """Dashed lines across straits and canals, reaching a little into both provinces. A passage
         longer than LONG_PASSAGE (Youngstown's oceans off the board, joined round the world) is not
         drawn across the board: each end gets the other's name, `↔OBJ`, under its own."""
+        for province, others in self.far.items():
+            for row, other in enumerate(others, 1):
+                self._far_end(province, other, row)
         for p in self.places.atlas.passages:
-            (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
-            if math.dist((x0, y0), (x1, y1)) > self.places.length(LONG_PASSAGE):
-                self._far_end(p.a, p.b)
-                self._far_end(p.b, p.a)
+            if p.b in self.far.get(p.a, ()):
                 continue
+            (x0, y0), (x1, y1) = (self.places.scaled(p.start), self.places.scaled(p.end))
             mid = ((x0 + x1) / 2, (y0 + y1) / 2)
             gap = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
             half = max(gap / 2 + self.r * 0.6, self.r)
@@ -174,12 +196,11 @@ class Overlay:
             colour = style.COAST if p.by_sea else style.LAND_BORDER
             self.shapes.append(Line((a, b), colour, self.places.size(2.0), dash=self.places.size(3.0)))
 
-    def _far_end(self, province: str, other: str) -> None:
-        """`↔OTHER` under `province`'s name (one line more for each such passage it has)."""
+    def _far_end(self, province: str, other: str, row: int) -> None:
+        """`↔OTHER` under `province`'s name, in its `row` (one for each such passage it has)."""
         x, y, _, size, _ = self.labels[province]
-        self._far_ends[province] = row = self._far_ends.get(province, 0) + 1
         sea = self.variant.board.provinces[province].is_sea
-        self.shapes.append(Text((x, y + row * size * 1.15), f"↔{other.upper()}", size * 0.9,
+        self.shapes.append(Text((x, y + row * size * NOTE_ROW), far_note(other), size * NOTE_SHARE,
                                 style.COAST if sea else style.LAND_BORDER,
                                 halo=style.SEA_HALO if sea else style.LAND_HALO, bold=False))
 

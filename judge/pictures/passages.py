@@ -3,6 +3,8 @@ Sweden, Naples to Sicily) and between seas across land (a canal through Kiel). E
 short dashed line joining the two cells where they come closest."""
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,3 +85,15 @@ def find_passages(variant: Variant, grid: np.ndarray, order: tuple[str, ...]) ->
                 out.append(Passage(a, b, (float(start[0]), float(start[1])), (float(end[0]), float(end[1])),
                                    board.provinces[a].is_sea and board.provinces[b].is_sea))
     return tuple(out)
+
+
+def far_ends(passages: Sequence[Passage], reach: float) -> dict[str, tuple[str, ...]]:
+    """The passages longer than `reach` (grid pixels: Youngstown's oceans joined round the world), not
+    drawn across the board but named at both ends: each such province's other ends, in passage order
+    (its notes' rows under its name, which the name's place keeps room for)."""
+    out: dict[str, list[str]] = {}
+    for p in passages:
+        if math.dist(p.start, p.end) > reach:
+            out.setdefault(p.a, []).append(p.b)
+            out.setdefault(p.b, []).append(p.a)
+    return {province: tuple(others) for province, others in out.items()}
