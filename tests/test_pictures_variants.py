@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from judge.engine import FIFTH, load_variant, process_phase, starting_position
-from judge.engine.geography import Terrain
+from judge.engine.geography import Coast, Terrain
 from judge.engine.variant import available_variants
 from judge.pictures import build_scene, load_atlas, style
 from judge.pictures.paint_png import paint_png
@@ -343,7 +343,8 @@ def legend_faults(scene: Scene) -> list[list[str]]:
 
 def picture_check(variant, atlas, scene) -> dict[str, list]:
     """What the start picture gets wrong, by measure: names not wholly in their own cell, names over a
-    unit's place, names overlapping, owners whose colours do not stand apart, the legend over itself,
+    unit's place, names overlapping, names over a split coast's letters (`sc`), owners whose colours do
+    not stand apart, the legend over itself,
     and notes naming a long passage's far end (under the name of the province at its other end) not
     wholly in that province's cell, or over a unit's place or another province's name."""
     scale = scene.width / atlas.width         # the picture's pixels per grid pixel (1 at 1200 px)
@@ -362,6 +363,15 @@ def picture_check(variant, atlas, scene) -> dict[str, list]:
         gap = NAME_GAP / scale
         if ax0 < bx1 + gap and bx0 < ax1 + gap and ay0 < by1 + gap and by0 < ay1 + gap:
             overlapping.append([a, b])
+    coast_words = {c.value for c in Coast}
+    over_coasts = []
+    for t in scene.shapes[:scene.board]:       # a split coast's `sc` beside its ring
+        if isinstance(t, Text) and t.text in coast_words:
+            left, top, right, bottom = extent(t.text, round(t.size), t.bold, t.anchor)
+            x0, y0, x1, y1 = ((t.at[0] + left) / scale, (t.at[1] + top) / scale, (t.at[0] + right) / scale,
+                              (t.at[1] + bottom) / scale)
+            over_coasts += [[p, t.text] for p, (bx0, by0, bx1, by1) in sorted(boxes.items())
+                            if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1]
     notes_astray = []
     far = far_ends(atlas.passages, LONG_PASSAGE * atlas.width / 1200)    # drawn under each end's name, in order
     ends = [(province, other) for province, others in far.items() for other in others]
@@ -394,7 +404,7 @@ def picture_check(variant, atlas, scene) -> dict[str, list]:
                     or de(a, b) < UNIT_FROM_NEIGHBOUR:
                 alike.add(tuple(sorted((owner, other))))
     return {"names outside their cell": outside, "names over a unit": over_units,
-            "names overlapping": overlapping, "colours too faint": faint,
+            "names overlapping": overlapping, "names over a coast's letters": over_coasts, "colours too faint": faint,
             "neighbours alike": [list(pair) for pair in sorted(alike)], "legend over itself": legend_faults(scene),
             "far-end notes astray": notes_astray}
 

@@ -65,17 +65,23 @@ class Name(NamedTuple):
 
 
 def place_labels(cells: np.ndarray, scale: float, names: Sequence[Name], spots: Sequence[tuple[float, float]],
-                 size: float, below: float, unit_r: float) -> dict[str, Label]:
+                 size: float, below: float, unit_r: float,
+                 taken: Sequence[tuple[float, float, float, float]] = ()) -> dict[str, Label]:
     """Each name's Label. `cells` is the atlas's grid, `scale` picture pixels per grid pixel, `spots`
     every place a unit may stand (picture pixels), `size` the names' font size, `below` how far under
-    its unit's place a name's centre would be, `unit_r` a unit's radius."""
+    its unit's place a name's centre would be, `unit_r` a unit's radius, `taken` the boxes (left, top,
+    right, bottom: picture pixels) of words drawn whatever the names (a split coast's `sc`), which
+    they keep clear of as of each other."""
     height, width = cells.shape
     by_unit = _unit_discs(cells.shape, [(x / scale, y / scale) for x, y in spots], (unit_r + UNIT_CLEAR) / scale)
     by_name = np.zeros(cells.shape, dtype=bool)
+    gap = NAME_GAP / scale
+    for x0, y0, x1, y1 in taken:
+        by_name[max(int(y0 / scale - gap), 0):max(int(math.ceil(y1 / scale + gap)), 0),
+                max(int(x0 / scale - gap), 0):max(int(math.ceil(x1 / scale + gap)), 0)] = True
     bounds = _cell_bounds(cells)
     sizes = list(range(round(size), math.floor(size * MIN_SHARE) - 1, -1)) or [round(size)]
     out: dict[str, Label] = {}
-    gap = NAME_GAP / scale
 
     def set_name(name: Name, box: Box, corner: tuple[float, float], font: int, stacked: bool) -> None:
         left, top = corner         # the box's top left corner, grid pixels

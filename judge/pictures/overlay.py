@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 
-from ..engine.geography import Location, Terrain, UnitKind
+from ..engine.geography import Coast, Location, Terrain, UnitKind
 from ..engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from ..engine.outcomes import Outcome
 from ..engine.position import DislodgedUnit, Position, Unit
@@ -146,7 +146,21 @@ class Overlay:
                       functools.partial(self._name_box, pid.upper(), province.supply_centre)
                       if pid in self.far else None)
                  for pid, province in self.variant.board.provinces.items() if pid in atlas.provinces]
-        return place_labels(atlas.cells, self.places.scale, names, spots, self.label_size, self.label_dy, self.r)
+        coasts = []
+        for pid, province in self.variant.board.provinces.items():
+            for coast in province.coasts:
+                letters = self._coast_letters(pid, coast)
+                (x, y), font = letters.at, load_font(round(letters.size))
+                left, top, right, bottom = font.getbbox(letters.text, anchor=letters.anchor)
+                coasts.append((x + left, y + top, x + right, y + bottom))
+        return place_labels(atlas.cells, self.places.scale, names, spots, self.label_size, self.label_dy, self.r,
+                            coasts)
+
+    def _coast_letters(self, province: str, coast: Coast) -> Text:
+        """A split coast's `nc`, `sc` beside its ring (the names keep clear of it)."""
+        cx, cy = self.places.of(Location(province, coast))
+        return Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, self.label_size, (30, 60, 110),
+                    halo=style.PAPER, anchor="lm")
 
     def _name_box(self, text: str, centre: bool, size: float, stacked: bool, with_halo: bool,
                   notes: tuple[str, ...] = ()) -> Box:
@@ -226,10 +240,8 @@ class Overlay:
             else:
                 self.shapes.append(Text((x, y), text, size, ink, halo=halo))
             for coast in province.coasts:
-                cx, cy = self.places.of(Location(pid, coast))
-                self.shapes += [Circle((cx, cy), self.r * 0.4, style.PAPER, style.COAST, 1.5),
-                                Text((cx + self.r * 0.55, cy + self.r * 0.9), coast.value, self.label_size,
-                                     (30, 60, 110), halo=style.PAPER, anchor="lm")]
+                ring = Circle(self.places.of(Location(pid, coast)), self.r * 0.4, style.PAPER, style.COAST, 1.5)
+                self.shapes += [ring, self._coast_letters(pid, coast)]
 
     def units(self) -> None:
         for unit in self.position.units:
