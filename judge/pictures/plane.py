@@ -53,8 +53,9 @@ def on_own_ground(variant: Variant, layout: Mapping, frame, land: np.ndarray, re
     name was pushed out of its cell. The disc is at most 0.45 of the way to the nearest other place,
     so two provinces' discs never meet. The provinces layout.json's `room` names (islands, capes and
     narrow seas the drawing makes too small for a unit and its name) then get a disc of their own
-    ground of its `pixels` radius round their place: drawn larger, as printed boards draw small
-    islands. A split coast's place gets a square `reach` pixels round."""
+    ground of its `pixels` radius round their place (`larger` gives some of them a radius of their own:
+    an island with far-end notes beside its name): drawn larger, as printed boards draw small islands.
+    A split coast's place gets a square `reach` pixels round."""
     out = land.copy()
     height, width = out.shape
     scale = width / 1200
@@ -71,8 +72,9 @@ def on_own_ground(variant: Variant, layout: Mapping, frame, land: np.ndarray, re
         ys, xs = np.ogrid[y0:y1, x0:x1]
         out[y0:y1, x0:x1][(ys - cy) ** 2 + (xs - x) ** 2 <= radius ** 2] = is_land
     room = layout.get("room", {})
-    given = float(room.get("pixels", 0))
+    larger = room.get("larger", {})
     for pid in room.get("provinces", ()):
+        given = float(larger.get(pid, room.get("pixels", 0)))
         x, y = frame.to_pixel(*point(layout["positions"][pid]), width)
         r0, c0 = max(int(y - given), 0), max(int(x - given), 0)
         ys, xs = np.ogrid[r0:min(int(y + given) + 1, height), c0:min(int(x + given) + 1, width)]
