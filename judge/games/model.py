@@ -279,8 +279,64 @@ CHANGEABLE_IN_PLAY = frozenset({
     "fake_press", "late_press", "must_order", "diaries_revealed"})
 
 
+class Refusal(enum.Enum):
+    """Why the games layer refused a request, for the mail layer to word (judge.mail.words.refusals):
+    the facts a refusal carries (`GameError.facts`) fill in its words."""
+    NOT_PAUSED = "not_paused"                       # game
+    NOT_TERMINATED = "not_terminated"               # game
+    TERMINATED_LONG_AGO = "terminated_long_ago"     # game, when
+    FORMING_ALREADY = "forming_already"             # game
+    OVER = "over"                                   # game
+    PLAYED_ALREADY = "played_already"               # game, phase
+    NOT_A_MASTER = "not_a_master"                   # game, account
+    NO_MASTER_LEFT = "no_master_left"               # game
+    STARTED_ALREADY = "started_already"             # game
+    TOO_FEW_TO_FORCE = "too_few_to_force"           # game, players
+    NOT_FULL = "not_full"                           # game, needed, players
+    MASTER_ALREADY = "master_already"               # game, account
+    MASTER_NOT_COMASTER = "master_not_comaster"     # game, account
+    NOT_UNDER_WAY = "not_under_way"                 # game, status
+    NO_SURVIVING_POWER = "no_surviving_power"       # game, account
+    NOT_A_SURVIVOR = "not_a_survivor"               # game, power
+    OWN_POWER = "own_power"
+    NO_DIARY_ENTRY = "no_diary_entry"               # game, number
+    DIARIES_UNTIL_THE_END = "diaries_until_the_end"   # game
+    DIARIES_PRIVATE = "diaries_private"             # game
+    NOT_AN_ADDRESS = "not_an_address"               # address
+    BAD_ACCOUNT_NAME = "bad_account_name"
+    NAME_TAKEN = "name_taken"                       # name
+    ADDRESS_YOURS = "address_yours"                 # address
+    ADDRESS_TAKEN = "address_taken"                 # address
+    CLAIMS_WAITING = "claims_waiting"               # waiting, days
+    NO_CLAIM = "no_claim"                           # address, days
+    WRONG_CODE = "wrong_code"
+    NOT_TAKING_ORDERS = "not_taking_orders"         # game, status
+    NOBODY_PLAYS = "nobody_plays"                   # game, power
+    NOT_THEIRS = "not_theirs"                       # game, power, account
+    POWER_GONE = "power_gone"                       # power, status
+    NO_PHASE = "no_phase"                           # game, phase
+    NOT_STARTED = "not_started"                     # game
+    ABSENCE_BACKWARDS = "absence_backwards"
+    NO_ABSENCES = "no_absences"                     # game
+    ABSENCE_TOO_LONG = "absence_too_long"           # days
+    PLAYS_NO_POWER = "plays_no_power"               # game, account
+    BAD_GAME_NAME = "bad_game_name"                 # name
+    GAME_EXISTS = "game_exists"                     # game
+    UNKNOWN_RULES = "unknown_rules"                 # rules
+    UNKNOWN_VARIANT = "unknown_variant"             # variant, known
+    SETUP_NOT_FOR = "setup_not_for"                 # setup, variant
+
+
 class GameError(ValueError):
-    """A request the game cannot grant; the message is fit to send to the player."""
+    """A request the game cannot grant. With `why`, a code the mail layer words with the `facts`
+    (judge.mail.words.refusals), its str() a line for the log; without, the message is fit to send
+    to the player (the refusals not given a code yet)."""
+
+    def __init__(self, message: str = "", *, why: Refusal | None = None, **facts: str | int) -> None:
+        self.why = why
+        self.facts = facts
+        shown = " ".join(f"{k}={v}" for k, v in sorted(facts.items()))
+        super().__init__(message or (f"{why.value} {shown}".strip() if why is not None else ""))
 
 
 class SignedPressOnly(GameError):
