@@ -49,7 +49,8 @@ def test_every_refusal_has_the_judges_words():
     facts = {"game": "alpha", "account": "ann", "power": "FRANCE", "phase": "S1901M", "status": "forming",
              "when": "2026-01-01T00:00:00Z", "needed": 7, "players": 1, "number": 3, "address": "a@b.test",
              "name": "ann", "waiting": 3, "days": 7, "rules": "6th", "variant": "Chaos",
-             "known": "standard", "setup": "five"}
+             "known": "standard", "setup": "five", "text": "Dec 99", "zone": "UTC", "word": "99", "date": "Dec 5 2026",
+             "weekday": "Saturday", "named": "Monday", "month": "Feb", "day": 30}
     assert set(WORDS) == set(Refusal)
     for why in Refusal:
         words = refusal_words(GameError(why=why, **facts))

@@ -325,6 +325,17 @@ class Refusal(enum.Enum):
     UNKNOWN_RULES = "unknown_rules"                 # rules
     UNKNOWN_VARIANT = "unknown_variant"             # variant, known
     SETUP_NOT_FOR = "setup_not_for"                 # setup, variant
+    NOT_A_DATE_TIME = "not_a_date_time"             # text (judge.games.dates: a date the master wrote)
+    PAST = "past"                                   # when, zone
+    NO_DATE = "no_date"
+    DATE_WORD = "date_word"                         # word, text
+    TOO_FAR_AHEAD = "too_far_ahead"                 # text
+    YEAR_PAST = "year_past"                         # text
+    YEAR_NO_DAY = "year_no_day"                     # text
+    NO_DAY = "no_day"                               # text
+    DAY_AND_MONTH = "day_and_month"                 # text
+    WRONG_WEEKDAY = "wrong_weekday"                 # date, weekday, named
+    NOT_A_DATE = "not_a_date"                       # month, day
 
 
 class GameError(ValueError):

@@ -132,7 +132,7 @@ def _dates(env: Env, name: str, dates: dict[str, str | None]) -> list[str]:
         try:
             value = None if text is None else iso(env.service.read_date(name, text).instant)
         except ValueError as e:
-            out.append(f"{word} was not set: {e}; SET {word} with a date to come")
+            out.append(f"{word} was not set: {refusal_words(e)}; SET {word} with a date to come")
             continue
         env.service.set_settings(name, **{field: value})
     return out

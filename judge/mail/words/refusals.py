@@ -59,6 +59,18 @@ WORDS: Mapping[Refusal, str] = {
     Refusal.UNKNOWN_RULES: "unknown rules edition {rules!r}; known: 1982, 2000, 5th",
     Refusal.UNKNOWN_VARIANT: "unknown variant {variant!r}; known: {known}",
     Refusal.SETUP_NOT_FOR: "the {setup}-player setup is for the standard map, not {variant}",
+    Refusal.NOT_A_DATE_TIME: "{text!r} is not a date and time (month 1-12, hour 0-23)",
+    Refusal.PAST: "{when} ({zone}) is already past",
+    Refusal.NO_DATE: "no date given",
+    Refusal.DATE_WORD: "cannot read {word!r} in {text!r}: write a date such as Dec 5, 5 Dec, Sat Dec 5 2026 23:30"
+                       " or 2026-12-05 23:30",
+    Refusal.TOO_FAR_AHEAD: "{text} is more than ten years ahead",
+    Refusal.YEAR_PAST: "{text} is already past",
+    Refusal.YEAR_NO_DAY: "{text!r} names a year but no day",
+    Refusal.NO_DAY: "{text!r} names no day",
+    Refusal.DAY_AND_MONTH: "{text!r} needs a day and a month, such as Dec 5",
+    Refusal.WRONG_WEEKDAY: "{date} is a {weekday}, not a {named}",
+    Refusal.NOT_A_DATE: "{month} {day} is not a date",
 }
 
 
