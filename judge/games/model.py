@@ -279,63 +279,64 @@ CHANGEABLE_IN_PLAY = frozenset({
     "fake_press", "late_press", "must_order", "diaries_revealed"})
 
 
-class Refusal(enum.Enum):
+class Refusal(enum.StrEnum):
     """Why the games layer refused a request, for the mail layer to word (judge.mail.words.refusals):
-    the facts a refusal carries (`GameError.facts`) fill in its words."""
-    NOT_PAUSED = "not_paused"                       # game
-    NOT_TERMINATED = "not_terminated"               # game
-    TERMINATED_LONG_AGO = "terminated_long_ago"     # game, when
-    FORMING_ALREADY = "forming_already"             # game
-    OVER = "over"                                   # game
-    PLAYED_ALREADY = "played_already"               # game, phase
-    NOT_A_MASTER = "not_a_master"                   # game, account
-    NO_MASTER_LEFT = "no_master_left"               # game
-    STARTED_ALREADY = "started_already"             # game
-    TOO_FEW_TO_FORCE = "too_few_to_force"           # game, players
-    NOT_FULL = "not_full"                           # game, needed, players
-    MASTER_ALREADY = "master_already"               # game, account
-    MASTER_NOT_COMASTER = "master_not_comaster"     # game, account
-    NOT_UNDER_WAY = "not_under_way"                 # game, status
-    NO_SURVIVING_POWER = "no_surviving_power"       # game, account
-    NOT_A_SURVIVOR = "not_a_survivor"               # game, power
-    OWN_POWER = "own_power"
-    NO_DIARY_ENTRY = "no_diary_entry"               # game, number
-    DIARIES_UNTIL_THE_END = "diaries_until_the_end"   # game
-    DIARIES_PRIVATE = "diaries_private"             # game
-    NOT_AN_ADDRESS = "not_an_address"               # address
-    BAD_ACCOUNT_NAME = "bad_account_name"
-    NAME_TAKEN = "name_taken"                       # name
-    ADDRESS_YOURS = "address_yours"                 # address
-    ADDRESS_TAKEN = "address_taken"                 # address
-    CLAIMS_WAITING = "claims_waiting"               # waiting, days
-    NO_CLAIM = "no_claim"                           # address, days
-    WRONG_CODE = "wrong_code"
-    NOT_TAKING_ORDERS = "not_taking_orders"         # game, status
-    NOBODY_PLAYS = "nobody_plays"                   # game, power
-    NOT_THEIRS = "not_theirs"                       # game, power, account
-    POWER_GONE = "power_gone"                       # power, status
-    NO_PHASE = "no_phase"                           # game, phase
-    NOT_STARTED = "not_started"                     # game
-    ABSENCE_BACKWARDS = "absence_backwards"
-    NO_ABSENCES = "no_absences"                     # game
-    ABSENCE_TOO_LONG = "absence_too_long"           # days
-    PLAYS_NO_POWER = "plays_no_power"               # game, account
-    BAD_GAME_NAME = "bad_game_name"                 # name
-    GAME_EXISTS = "game_exists"                     # game
-    UNKNOWN_RULES = "unknown_rules"                 # rules
-    UNKNOWN_VARIANT = "unknown_variant"             # variant, known
-    SETUP_NOT_FOR = "setup_not_for"                 # setup, variant
-    NOT_A_DATE_TIME = "not_a_date_time"             # text (judge.games.dates: a date the master wrote)
-    PAST = "past"                                   # when, zone
-    NO_DATE = "no_date"
-    DATE_WORD = "date_word"                         # word, text
-    TOO_FAR_AHEAD = "too_far_ahead"                 # text
-    YEAR_PAST = "year_past"                         # text
-    YEAR_NO_DAY = "year_no_day"                     # text
-    NO_DAY = "no_day"                               # text
-    DAY_AND_MONTH = "day_and_month"                 # text
-    WRONG_WEEKDAY = "wrong_weekday"                 # date, weekday, named
-    NOT_A_DATE = "not_a_date"                       # month, day
+    the facts a refusal carries (`GameError.facts`) fill in its words. Each code's value is its name in
+    lower case (`not_paused`), as the log shows it."""
+    NOT_PAUSED = enum.auto()                    # game
+    NOT_TERMINATED = enum.auto()                # game
+    TERMINATED_LONG_AGO = enum.auto()           # game, when
+    FORMING_ALREADY = enum.auto()               # game
+    OVER = enum.auto()                          # game
+    PLAYED_ALREADY = enum.auto()                # game, phase
+    NOT_A_MASTER = enum.auto()                  # game, account
+    NO_MASTER_LEFT = enum.auto()                # game
+    STARTED_ALREADY = enum.auto()               # game
+    TOO_FEW_TO_FORCE = enum.auto()              # game, players
+    NOT_FULL = enum.auto()                      # game, needed, players
+    MASTER_ALREADY = enum.auto()                # game, account
+    MASTER_NOT_COMASTER = enum.auto()           # game, account
+    NOT_UNDER_WAY = enum.auto()                 # game, status
+    NO_SURVIVING_POWER = enum.auto()            # game, account
+    NOT_A_SURVIVOR = enum.auto()                # game, power
+    OWN_POWER = enum.auto()
+    NO_DIARY_ENTRY = enum.auto()                # game, number
+    DIARIES_UNTIL_THE_END = enum.auto()         # game
+    DIARIES_PRIVATE = enum.auto()               # game
+    NOT_AN_ADDRESS = enum.auto()                # address
+    BAD_ACCOUNT_NAME = enum.auto()
+    NAME_TAKEN = enum.auto()                    # name
+    ADDRESS_YOURS = enum.auto()                 # address
+    ADDRESS_TAKEN = enum.auto()                 # address
+    CLAIMS_WAITING = enum.auto()                # waiting, days
+    NO_CLAIM = enum.auto()                      # address, days
+    WRONG_CODE = enum.auto()
+    NOT_TAKING_ORDERS = enum.auto()             # game, status
+    NOBODY_PLAYS = enum.auto()                  # game, power
+    NOT_THEIRS = enum.auto()                    # game, power, account
+    POWER_GONE = enum.auto()                    # power, status
+    NO_PHASE = enum.auto()                      # game, phase
+    NOT_STARTED = enum.auto()                   # game
+    ABSENCE_BACKWARDS = enum.auto()
+    NO_ABSENCES = enum.auto()                   # game
+    ABSENCE_TOO_LONG = enum.auto()              # days
+    PLAYS_NO_POWER = enum.auto()                # game, account
+    BAD_GAME_NAME = enum.auto()                 # name
+    GAME_EXISTS = enum.auto()                   # game
+    UNKNOWN_RULES = enum.auto()                 # rules
+    UNKNOWN_VARIANT = enum.auto()               # variant, known
+    SETUP_NOT_FOR = enum.auto()                 # setup, variant
+    NOT_A_DATE_TIME = enum.auto()               # text (judge.games.dates: a date the master wrote)
+    PAST = enum.auto()                          # when, zone
+    NO_DATE = enum.auto()
+    DATE_WORD = enum.auto()                     # word, text
+    TOO_FAR_AHEAD = enum.auto()                 # text
+    YEAR_PAST = enum.auto()                     # text
+    YEAR_NO_DAY = enum.auto()                   # text
+    NO_DAY = enum.auto()                        # text
+    DAY_AND_MONTH = enum.auto()                 # text
+    WRONG_WEEKDAY = enum.auto()                 # date, weekday, named
+    NOT_A_DATE = enum.auto()                    # month, day
 
 
 class GameError(ValueError):
