@@ -90,6 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = int(args.func(args) or 0)
         sys.stdout.flush()          # here, not at exit: a closed pipe is caught below, not reported at shutdown
+    except ValueError as e:
+        # the games layer's refusal with a code, let through by its command: the judge's words for it (only
+        # now are the games layer and the mail's words imported, so a command that succeeds loads neither)
+        from .games.model import GameError
+        if not isinstance(e, GameError) or e.why is None:
+            raise
+        from .mail.words.refusals import refusal_words
+        print(f"judge {args.command}: {refusal_words(e)}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader (head, less) has gone: the rest of the output is not wanted. Python would print a
         # traceback, and another one flushing stdout at exit: stdout goes to /dev/null instead.

@@ -25,7 +25,9 @@ def test_create_list_status_process_history_rollback(tmp_path, capsys):
     status = json.loads(out)
     assert status["status"] == "forming" and status["settings"]["movement_hours"] == 72
     assert status["settings"]["reminder_hours"] == [24.0, 2.0] and status["settings"]["time_zone"] == "Europe/Paris"
-    assert run(capsys, "create", "omega", "--data", data)[0] == 1
+    # a refusal by code, in the judge's words (judge.mail.words.refusals), not its log line
+    assert main(["create", "omega", "--data", data]) == 1
+    assert capsys.readouterr().err == "judge create: there is already a game called omega\n"
 
     svc, clock = service(tmp_path)
     seven_player_game(svc, "sigma")

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge.games.model import GameError
+from judge.games.model import GameError, Refusal
 from judge.mail.words.notices import render_notice
+from judge.mail.words.refusals import refusal_words
 from judge.mail.words.reports import Reports
 
 from test_games_helpers import accounts, orders, service
@@ -20,10 +21,13 @@ def test_force_start_plays_the_empty_seats_as_neutral_powers(tmp_path):
     accounts(svc, ["gm", "ann", "bob", "cy"])
     svc.create_game("alpha", master="gm", seed=3)
     svc.join("alpha", "ann", ["FRANCE"])
-    with pytest.raises(GameError, match="needs 7 players and has 1"):
+    with pytest.raises(GameError) as full:
         svc.start("alpha")
-    with pytest.raises(GameError, match="a game needs two"):
+    assert (full.value.why, full.value.facts) == (Refusal.NOT_FULL, {"game": "alpha", "needed": 7, "players": 1})
+    assert refusal_words(full.value) == "alpha needs 7 players and has 1"
+    with pytest.raises(GameError) as two:
         svc.start("alpha", force=True)
+    assert refusal_words(two.value) == "alpha has 1 player: a game needs two"
     svc.join("alpha", "bob", ["GERMANY"])
     svc.join("alpha", "cy", ["ENGLAND"])
     status = svc.start("alpha", force=True, source="mail:1:0")

@@ -19,9 +19,11 @@ READER = OrderReader(VARIANT)
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['text']}@{c['power']}:{bool(c['position'])}" for c in CASES])
 def test_board_reading(case):
-    position = position_from_json(VARIANT, case["position"]) if case["position"] else None
+    variant = load_variant(case["position"]["variant"]) if "variant" in (case["position"] or {}) else VARIANT
+    reader = READER if variant is VARIANT else OrderReader(variant)
+    position = position_from_json(variant, case["position"]) if case["position"] else None
     kind = position.phase.kind if position else PhaseKind.MOVEMENT
-    result = READER.parse(case["text"], kind, power=case["power"], position=position)
+    result = reader.parse(case["text"], kind, power=case["power"], position=position)
     if "error" in case:
         assert not result.orders and len(result.errors) == 1
         assert case["error"] in result.errors[0].problem

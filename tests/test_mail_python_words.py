@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 
 from judge.games.answers import NoSuchGame, NoSuchPower
-from judge.games.model import GameError
+from judge.games.model import GameError, Refusal
 from judge.mail.commands.dispatch import Dispatch
 from judge.mail.words.problem_words import Problem, problem_of
+from judge.mail.words.refusals import WORDS, refusal_words
 from mailjudge import MailJudge
 
 DATA = json.loads((Path(__file__).parent / "data" / "mail" / "python_words.json").read_text())
-SENDERS = {"gm": "gm@dip.test", "france": "france@dip.test", "stranger": "someone@else.test"}
+SENDERS = {"gm": "gm@dip.test", "france": "france@dip.test", "stranger": "someone@else.test",
+           "newcomer": "newcomer@else.test"}
 # a line that is nothing but a quoted word: a KeyError's str()
 QUOTED_KEY = re.compile(r"""^\s*(['"])[^'"]*\1\s*$""")
 
@@ -31,6 +33,28 @@ def playing(tmp_path_factory):
     judge.seven_players()
     yield judge
     judge.close()
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# a refusal's code as the log writes it (`not_paused game=alpha`): never in a reply
+CODES = [f"{r.value} " for r in Refusal if "_" in r.value]
+
+
+def test_every_refusal_has_the_judges_words():
+    """Each code of the games layer's refusals is worded (judge.mail.words.refusals), with the facts
+    its raisers give it; the words hold none of the code's own."""
+    facts = {"game": "alpha", "account": "ann", "power": "FRANCE", "phase": "S1901M", "status": "forming",
+             "when": "2026-01-01T00:00:00Z", "needed": 7, "players": 1, "number": 3, "address": "a@b.test",
+             "name": "ann", "waiting": 3, "days": 7, "rules": "6th", "variant": "Chaos",
+             "known": "standard", "setup": "five", "text": "Dec 99", "zone": "UTC", "word": "99", "date": "Dec 5 2026",
+             "weekday": "Saturday", "named": "Monday", "month": "Feb", "day": 30}
+    assert set(WORDS) == set(Refusal)
+    for why in Refusal:
+        words = refusal_words(GameError(why=why, **facts))
+        assert words and "{" not in words and ("_" not in why.value or why.value not in words), why
 
 
 def python_words(text: str) -> list[str]:
@@ -74,6 +98,9 @@ def test_hostile_lines_are_answered_in_the_judges_words(playing):
     for mail in DATA["mails"]:
         replies = playing.send(SENDERS[mail["from"]], mail["body"])
         assert replies, mail["body"]
+        said = flat(" ".join(reply.body for reply in replies))
+        assert [words for words in mail.get("says", []) if words not in said] == [], said
+        shown += [(mail["body"].splitlines()[-1], code) for code in CODES if code in said]
         shown += [(mail["body"].splitlines()[-1], line) for reply in replies for line in python_words(reply.body)]
         shown += [(mail["body"].splitlines()[-1], line) for reply in replies for line in reply.body.splitlines()
                   if any(f in line for f in DATA["faults"])]

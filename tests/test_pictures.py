@@ -439,7 +439,7 @@ def test_one_picture_per_phase_for_every_recipient(tmp_path, monkeypatch):
     assert len({s.mail["Reply-To"] for s in results}) == 8   # still one secret address each
 
 
-def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
+def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path, capsys):
     svc, _ = service(tmp_path)
     seven_player_game(svc)
     submit(svc, "alpha", "FRANCE", "A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO")
@@ -455,6 +455,9 @@ def test_picture_of_a_game_phase_and_the_setting_that_turns_it_off(tmp_path):
     save("game_alpha_f1901m.png", (tmp_path / "now.png").read_bytes())
     assert main(["map", "--data", str(tmp_path / "var"), "alpha", "s1901m", "-o", str(tmp_path / "s.svg")]) == 0
     assert "alpha: Standard: Spring 1901 Movement" in (tmp_path / "s.svg").read_text()
+    # a phase the game never had: the games layer's refusal by code, in the judge's words
+    assert main(["map", "--data", str(tmp_path / "var"), "alpha", "W1999A", "-o", str(tmp_path / "w.png")]) == 1
+    assert capsys.readouterr().err == "judge map: alpha has no phase W1999A\n"
     svc.set_settings("alpha", pictures=False)
     assert picture_of_phase(svc, "alpha", "S1901M") is None
 

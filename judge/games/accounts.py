@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from .clock import iso
+from .model import GameError, Refusal
 from ..storage.db import transaction
 
 # scrypt cost: 16 MiB of memory per guess; stored with each hash so it can be raised later.
@@ -43,18 +44,18 @@ _NOT_IN_NAME = re.compile(r'[\s<>@,;:"\\\x00-\x1f\x7f\u2028\u2029\x85]')
 
 
 def check_address(address: str) -> str:
-    """The address as given, if it is one mail address (local@domain); else ValueError."""
+    """The address as given, if it is one mail address (local@domain); else GameError (NOT_AN_ADDRESS)."""
     address = address.strip()
     local, at, domain = address.rpartition("@")
     if not at or not local or not domain or "@" in local or len(address) > 254 or _NOT_IN_ADDRESS.search(address):
-        raise ValueError(f"{address!r} is not one mail address (name@domain, nothing else)")
+        raise GameError(why=Refusal.NOT_AN_ADDRESS, address=address[:254])
     return address
 
 
 def check_name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > 64 or _NOT_IN_NAME.search(name):
-        raise ValueError("an account name is 1 to 64 letters, digits or signs, without spaces, '@' or quotes")
+        raise GameError(why=Refusal.BAD_ACCOUNT_NAME)
     return name
 
 
@@ -111,9 +112,9 @@ class Accounts:
         check_address(address)
         with transaction(self.db):
             if self.db["accounts"].count_where("name = ?", [name]):     # (the column compares without case)
-                raise ValueError(f"the account name {name!r} is taken")
+                raise GameError(why=Refusal.NAME_TAKEN, name=name)
             if self.db["addresses"].count_where("address = ?", [normal_address(address)]):
-                raise ValueError(f"the address {address} already belongs to an account")
+                raise GameError(why=Refusal.ADDRESS_TAKEN, address=address)
             account_id = self.db.table("accounts").insert({
                 "name": name, "password": hash_password(password) if password else None, "time_zone": time_zone,
                 "keeper": int(keeper), "created_at": iso(now)}).last_pk
@@ -154,7 +155,7 @@ class Accounts:
         with transaction(self.db):
             if self.db["addresses"].count_where("address = ? AND account_id != ?",
                                                 [normal_address(address), account.id]):
-                raise ValueError(f"the address {address} already belongs to another account")
+                raise GameError(why=Refusal.ADDRESS_TAKEN, address=address)
             self.db.table("addresses").delete_where("account_id = ?", [account.id])
             self._add(account.id, address, now)
 

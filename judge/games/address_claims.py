@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from ..storage.db import transaction
 from .accounts import Accounts, check_address, normal_address
 from .clock import iso, parse_time
+from .model import GameError, Refusal
 
 CLAIM_DAYS = 3
 MAX_CLAIMS = 3          # addresses waiting for their code, per account: the judge mails no one in bulk
@@ -24,22 +25,21 @@ def _digest(code: str) -> str:
 
 
 def claim(accounts: Accounts, name: str, address: str, now: datetime) -> str:
-    """A claim of `address` for the account `name`; returns the code to mail there. ValueError (in the
-    player's words) for an address that is not one, is the account's already, or another account's."""
+    """A claim of `address` for the account `name`; returns the code to mail there. GameError (a code
+    the mail layer words) for an address that is not one, is the account's already, or another account's."""
     check_address(address)
     account, key, db = accounts.get(name), normal_address(address), accounts.db
     if key in account.addresses:
-        raise ValueError(f"{address} is already one of your addresses")
+        raise GameError(why=Refusal.ADDRESS_YOURS, address=address)
     if accounts.by_address(key) is not None:
-        raise ValueError(f"the address {address} already belongs to another account")
+        raise GameError(why=Refusal.ADDRESS_TAKEN, address=address)
     code = secrets.token_hex(5)
     with transaction(db):
         db.execute("DELETE FROM address_claims WHERE sent_at < ?", [iso(now - timedelta(days=CLAIM_DAYS))])
         waiting = db.execute("SELECT count(*) FROM address_claims WHERE account_id = ? AND address != ?",
                              [account.id, key]).fetchone()[0]
         if waiting >= MAX_CLAIMS:
-            raise ValueError(f"{waiting} addresses of yours are still waiting for their code: confirm those first,"
-                             f" or wait {CLAIM_DAYS} days")
+            raise GameError(why=Refusal.CLAIMS_WAITING, waiting=waiting, days=CLAIM_DAYS)
         db.execute("INSERT INTO address_claims (address, account_id, code, sent_at) VALUES (?, ?, ?, ?) ON CONFLICT"
                    "(address) DO UPDATE SET account_id = excluded.account_id, code = excluded.code,"
                    " sent_at = excluded.sent_at", [key, account.id, _digest(code), iso(now)])
@@ -48,7 +48,7 @@ def claim(accounts: Accounts, name: str, address: str, now: datetime) -> str:
 
 def confirm(accounts: Accounts, address: str, code: str, now: datetime) -> str:
     """The mail from `address` gives `code`: the address is added to the account that claimed it, whose
-    name is returned. ValueError when no claim of that address waits, or the code is not its code (the
+    name is returned. GameError when no claim of that address waits, or the code is not its code (the
     claim then ends)."""
     key, db = normal_address(address), accounts.db
     with transaction(db):
@@ -60,9 +60,7 @@ def confirm(accounts: Accounts, address: str, code: str, now: datetime) -> str:
         if right:
             accounts.add_address(row[2], key, now)
     if row is None or parse_time(row[1]) < now - timedelta(days=CLAIM_DAYS):   # raised after the commit
-        raise ValueError(f"no account is waiting for {address} to confirm it (a claim lasts {CLAIM_DAYS} days):"
-                         " ask again from the account's own address with I AM ALSO")
+        raise GameError(why=Refusal.NO_CLAIM, address=address, days=CLAIM_DAYS)
     if not right:
-        raise ValueError("that is not the code the judge mailed to this address; the claim is ended:"
-                         " ask again from the account's own address with I AM ALSO")
+        raise GameError(why=Refusal.WRONG_CODE)
     return str(row[2])

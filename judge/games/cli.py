@@ -111,6 +111,8 @@ def _guard(func: Command) -> Command:
         try:
             return func(args)
         except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account
+            if isinstance(e, GameError) and e.why is not None:
+                raise       # a refusal by code: worded in the judge's words by the command line (judge.cli)
             print(f"judge {args.command}: {e.args[0] if e.args else e}")
             return 1
     return run

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from .deadlines import WEEKDAYS
+from .model import GameError, Refusal
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -36,21 +37,21 @@ class When:
 
 def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
     """`text` as an instant in `zone`; `usual` is the time of day a date alone means. Raises
-    ValueError with words fit for the master for what cannot be read, or a date already past."""
+    GameError (a code the mail layer words) for what cannot be read, or a date already past."""
     tz = ZoneInfo(zone)
     if _ISO_FULL.fullmatch(text.strip()):      # this judge's own spelling, an offset allowed
         try:
             given = datetime.fromisoformat(text.strip().upper().replace("Z", "+00:00").replace(" ", "T", 1))
         except ValueError:
-            raise ValueError(f"{text.strip()!r} is not a date and time (month 1-12, hour 0-23)") from None
+            raise GameError(why=Refusal.NOT_A_DATE_TIME, text=text.strip()) from None
         _within_reach(given.year, now, text)
         instant = (given if given.tzinfo else given.replace(tzinfo=tz)).astimezone(timezone.utc)
         if instant <= now:
-            raise ValueError(f"{_shown(instant, tz)} ({zone}) is already past")
+            raise GameError(why=Refusal.PAST, when=_shown(instant, tz), zone=zone)
         return When(instant, False)
     words = [w for w in re.split(r"[\s,]+", text.strip().lower()) if w]
     if not words:
-        raise ValueError("no date given")
+        raise GameError(why=Refusal.NO_DATE)
     today = now.astimezone(tz).date()
     year = month = day = weekday = None
     at: time | None = None
@@ -76,8 +77,7 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
         elif at is None and (found := _clock(word)) is not None:
             at = found
         else:
-            raise ValueError(f"cannot read {word!r} in {text.strip()!r}: write a date such as Dec 5, 5 Dec,"
-                             " Sat Dec 5 2026 23:30 or 2026-12-05 23:30")
+            raise GameError(why=Refusal.DATE_WORD, word=word, text=text.strip())
     if year is not None:
         _within_reach(year, now, text)
     hour_implied = at is None
@@ -85,7 +85,7 @@ def read_when(text: str, zone: str, usual: time, now: datetime) -> When:
     on = _day(text.strip(), today, year, month, day, weekday, when_time, tz, now)
     instant = datetime.combine(on, when_time).replace(tzinfo=tz).astimezone(timezone.utc)
     if instant <= now:
-        raise ValueError(f"{_shown(instant, tz)} ({zone}) is already past")
+        raise GameError(why=Refusal.PAST, when=_shown(instant, tz), zone=zone)
     return When(instant, hour_implied)
 
 
@@ -93,29 +93,29 @@ def _within_reach(year: int, now: datetime, text: str) -> None:
     """A year a deadline may name: from last year to ten years ahead. Further, it is no game's deadline,
     and a year at the calendar's ends (9999, 0001) would overflow when moved to UTC or the game's zone."""
     if year > now.year + 10:
-        raise ValueError(f"{text.strip()} is more than ten years ahead")
+        raise GameError(why=Refusal.TOO_FAR_AHEAD, text=text.strip())
     if year < now.year - 1:
-        raise ValueError(f"{text.strip()} is already past")
+        raise GameError(why=Refusal.YEAR_PAST, text=text.strip())
 
 
 def _day(text: str, today: date, year: int | None, month: int | None, day: int | None, weekday: int | None,
          at: time, tz: ZoneInfo, now: datetime) -> date:
     if day is None and month is None:
         if year is not None:
-            raise ValueError(f"{text!r} names a year but no day")
+            raise GameError(why=Refusal.YEAR_NO_DAY, text=text)
         for ahead in range(8):   # a weekday (or a time alone): the next whose hour is still to come
             on = today + timedelta(days=ahead)
             if (weekday is None or on.weekday() == weekday) and _instant(on, at, tz) > now:
                 return on
-        raise ValueError(f"{text!r} names no day")     # (not reached: a week holds every weekday)
+        raise GameError(why=Refusal.NO_DAY, text=text)     # (not reached: a week holds every weekday)
     if day is None or month is None:
-        raise ValueError(f"{text!r} needs a day and a month, such as Dec 5")
+        raise GameError(why=Refusal.DAY_AND_MONTH, text=text)
     on = _dated(year if year is not None else today.year, month, day)
     if year is None and (today - on).days > RECENT_DAYS:
         on = _dated(today.year + 1, month, day)     # long past this year: next year's (Jan 3 said in December)
     if weekday is not None and on.weekday() != weekday:
-        raise ValueError(f"{on:%b} {on.day} {on.year} is a {WEEKDAYS[on.weekday()].title()},"
-                         f" not a {WEEKDAYS[weekday].title()}")
+        raise GameError(why=Refusal.WRONG_WEEKDAY, date=f"{on:%b} {on.day} {on.year}",
+                        weekday=WEEKDAYS[on.weekday()].title(), named=WEEKDAYS[weekday].title())
     return on
 
 
@@ -123,7 +123,7 @@ def _dated(year: int, month: int, day: int) -> date:
     try:
         return date(year, month, day)
     except ValueError:
-        raise ValueError(f"{MONTHS[month - 1].title()} {day} is not a date") from None
+        raise GameError(why=Refusal.NOT_A_DATE, month=MONTHS[month - 1].title(), day=day) from None
 
 
 def _clock(word: str) -> time | None:

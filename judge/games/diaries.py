@@ -10,7 +10,7 @@ from typing import Any
 from .answers import DiaryEntry, NoticeKind
 from .clock import iso
 from .gamefile import GameFile
-from .model import GameError, GameStatus
+from .model import GameError, GameStatus, Refusal
 
 
 def kept(gf: GameFile, source: str | None) -> int | None:
@@ -40,15 +40,15 @@ def delete(gf: GameFile, power: str, account: str | None, number: int) -> None:
     done = gf.db.execute("UPDATE diary SET deleted = 1 WHERE power = ? AND account IS ? AND number = ?"
                          " AND deleted = 0", [power, account, number]).rowcount
     if not done:
-        raise GameError(f"you have no diary entry {number} in {gf.name} (DIARY LIST shows yours)")
+        raise GameError(why=Refusal.NO_DIARY_ENTRY, game=gf.name, number=number)
 
 
 def revealed(gf: GameFile) -> list[DiaryEntry]:
     """Every player's entries, once the game is over and its diaries are to be shown."""
     if gf.status is not GameStatus.FINISHED:
-        raise GameError(f"{gf.name} is not over: each diary is its writer's alone until the end")
+        raise GameError(why=Refusal.DIARIES_UNTIL_THE_END, game=gf.name)
     if not gf.settings.diaries_revealed:
-        raise GameError(f"{gf.name} keeps its diaries private, even after the end")
+        raise GameError(why=Refusal.DIARIES_PRIVATE, game=gf.name)
     return [_entry(r) for r in gf.db["diary"].rows_where("deleted = 0", order_by="power, account, number")]
 
 

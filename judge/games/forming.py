@@ -12,7 +12,7 @@ from .answers import NoticeKind
 from .assignment import assign_by_rank, assign_random
 from .clock import iso
 from .gamefile import GameFile
-from .model import Assignment, GameError, GameStatus, PowerStatus
+from .model import Assignment, GameError, GameStatus, PowerStatus, Refusal
 from .small import parse_seat, seat_name
 
 
@@ -72,11 +72,11 @@ def start(gf: GameFile, now: datetime, *, force: bool = False) -> None:
     master's FORCE START): start with the players there are; the seats nobody took are neutral
     powers, whose units hold and whose retreats and adjustments the rules make."""
     if gf.status is not GameStatus.FORMING:
-        raise GameError(f"{gf.name} has already started")
+        raise GameError(why=Refusal.STARTED_ALREADY, game=gf.name)
     if force and signups(gf) < 2:
-        raise GameError(f"{gf.name} has {signups(gf)} player{'s' if signups(gf) != 1 else ''}: a game needs two")
+        raise GameError(why=Refusal.TOO_FEW_TO_FORCE, game=gf.name, players=signups(gf))
     if signups(gf) != gf.setup.players and not force:
-        raise GameError(f"{gf.name} needs {gf.setup.players} players and has {signups(gf)}")
+        raise GameError(why=Refusal.NOT_FULL, game=gf.name, needed=gf.setup.players, players=signups(gf))
     rows = [(r["account"], r["preferences"]) for r in gf.db["signups"].rows_where(order_by="joined_at, account")]
     players = [a for a, _ in rows]
     seed = gf.row()["seed"]

@@ -17,7 +17,7 @@ from .dates import When, read_when
 from .deadlines import parse_clock
 from .ending import Ending
 from .gamefile import GameFile, PhaseRow
-from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus
+from .model import CHANGEABLE_IN_PLAY, GameError, GameStatus, PowerStatus, Refusal
 
 
 def moved_past_absences(gf: GameFile, deadline: datetime) -> datetime:
@@ -43,7 +43,7 @@ def resume(gf: GameFile, now: datetime) -> None:
     phase's clock and weekdays (a Tue/Thu/Sat game paused a day is due on the Thursday, not the
     Wednesday), and past any absences."""
     if gf.status is not GameStatus.PAUSED:
-        raise GameError(f"{gf.name} is not paused")
+        raise GameError(why=Refusal.NOT_PAUSED, game=gf.name)
     row = gf.phase_now()
     assert row.deadline is not None     # (a game is paused with the deadline it had, and keeps it)
     paused = now - parse_time(gf.row()["paused_at"])
@@ -178,8 +178,8 @@ def promote(gf: GameFile, account: str, remove: bool, now: datetime) -> bool:
     """A co-master (PROMOTE), or one removed (DEMOTE); True if that changed anything. The game's
     own master is not a co-master and cannot be demoted this way (BECOME MASTER by the keeper)."""
     if account == gf.row()["master"]:
-        raise GameError(f"{account} is the master of {gf.name} already" if not remove
-                        else f"{account} is the master of {gf.name}, not a co-master")
+        raise GameError(why=Refusal.MASTER_NOT_COMASTER if remove else Refusal.MASTER_ALREADY, game=gf.name,
+                        account=account)
     changed = gf.db["comasters"].count_where("account = ?", [account]) == (1 if remove else 0)
     if changed and remove:
         gf.db.table("comasters").delete(account)
@@ -199,14 +199,13 @@ def hand_over(gf: GameFile, account: str, successor: str | None, now: datetime) 
     comasters = [m for m in gf.masters() if m != master]
     if account != master and successor is None:
         if account not in comasters:
-            raise GameError(f"{account} is not a master of {gf.name}")
+            raise GameError(why=Refusal.NOT_A_MASTER, game=gf.name, account=account)
         gf.db.table("comasters").delete(account)
         gf.event("demoted", now, account=account, stepped_down=True)
         return master
     if successor is None:
         if not comasters:
-            raise GameError(f"{gf.name} would be left with no master: hand it to another first (SET MASTER name)"
-                            " or PROMOTE a co-master, who then takes it over")
+            raise GameError(why=Refusal.NO_MASTER_LEFT, game=gf.name)
         successor = comasters[0]
     if successor == master:
         return master
@@ -257,11 +256,10 @@ def undo_terminate(gf: GameFile, now: datetime) -> None:
     row = gf.row()
     result = json.loads(row["result"] or "{}")
     if gf.status is not GameStatus.FINISHED or result.get("how") != "terminated":
-        raise GameError(f"{gf.name} was not ended by its master's TERMINATE, so there is nothing to resume")
+        raise GameError(why=Refusal.NOT_TERMINATED, game=gf.name)
     ended = parse_time(row["finished_at"])
     if now - ended > UNDO_TERMINATE_WITHIN:
-        raise GameError(f"{gf.name} was terminated at {iso(ended)}, more than a day ago: a TERMINATE can be"
-                        " undone only within a day, and the game stays over")
+        raise GameError(why=Refusal.TERMINATED_LONG_AGO, game=gf.name, when=iso(ended))
     was = next(gf.db["events"].rows_where("kind = 'terminating'", order_by="id DESC", limit=1, select="detail"),
                None)
     before = GameStatus(json.loads(was["detail"])["was"]) if was else GameStatus.ACTIVE
@@ -287,14 +285,13 @@ def unstart(gf: GameFile, now: datetime) -> None:
     (the phase kept, marked rolled back, as a rollback keeps one). It starts again when a master
     says START or FORCE START (or a player joins a seat left open). Everyone is told."""
     if gf.status is GameStatus.FORMING:
-        raise GameError(f"{gf.name} has not started yet: it is forming already")
+        raise GameError(why=Refusal.FORMING_ALREADY, game=gf.name)
     if gf.status is GameStatus.FINISHED:
-        raise GameError(f"{gf.name} is over: only a game under way can go back to forming")
+        raise GameError(why=Refusal.OVER, game=gf.name)
     played = next(gf.db["phases"].rows_where("processed_at IS NOT NULL AND rolled_back = 0", order_by="seq",
                                              limit=1, select="phase"), None)
     if played is not None:
-        raise GameError(f"{gf.name} has played {played['phase']} already: it can go back to forming only before"
-                        " its first phase is played (ROLLBACK plays a phase again)")
+        raise GameError(why=Refusal.PLAYED_ALREADY, game=gf.name, phase=played["phase"])
     row = gf.phase_now()
     seats = {p: pr.account for p, pr in gf.powers().items() if pr.account}
     # Raw SQL: an update of many rows by a condition, which the table API (update by key) has not.

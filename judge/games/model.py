@@ -279,8 +279,76 @@ CHANGEABLE_IN_PLAY = frozenset({
     "fake_press", "late_press", "must_order", "diaries_revealed"})
 
 
+class Refusal(enum.StrEnum):
+    """Why the games layer refused a request, for the mail layer to word (judge.mail.words.refusals):
+    the facts a refusal carries (`GameError.facts`) fill in its words. Each code's value is its name in
+    lower case (`not_paused`), as the log shows it."""
+    NOT_PAUSED = enum.auto()                    # game
+    NOT_TERMINATED = enum.auto()                # game
+    TERMINATED_LONG_AGO = enum.auto()           # game, when
+    FORMING_ALREADY = enum.auto()               # game
+    OVER = enum.auto()                          # game
+    PLAYED_ALREADY = enum.auto()                # game, phase
+    NOT_A_MASTER = enum.auto()                  # game, account
+    NO_MASTER_LEFT = enum.auto()                # game
+    STARTED_ALREADY = enum.auto()               # game
+    TOO_FEW_TO_FORCE = enum.auto()              # game, players
+    NOT_FULL = enum.auto()                      # game, needed, players
+    MASTER_ALREADY = enum.auto()                # game, account
+    MASTER_NOT_COMASTER = enum.auto()           # game, account
+    NOT_UNDER_WAY = enum.auto()                 # game, status
+    NO_SURVIVING_POWER = enum.auto()            # game, account
+    NOT_A_SURVIVOR = enum.auto()                # game, power
+    OWN_POWER = enum.auto()
+    NO_DIARY_ENTRY = enum.auto()                # game, number
+    DIARIES_UNTIL_THE_END = enum.auto()         # game
+    DIARIES_PRIVATE = enum.auto()               # game
+    NOT_AN_ADDRESS = enum.auto()                # address
+    BAD_ACCOUNT_NAME = enum.auto()
+    NAME_TAKEN = enum.auto()                    # name
+    ADDRESS_YOURS = enum.auto()                 # address
+    ADDRESS_TAKEN = enum.auto()                 # address
+    CLAIMS_WAITING = enum.auto()                # waiting, days
+    NO_CLAIM = enum.auto()                      # address, days
+    WRONG_CODE = enum.auto()
+    NOT_TAKING_ORDERS = enum.auto()             # game, status
+    NOBODY_PLAYS = enum.auto()                  # game, power
+    NOT_THEIRS = enum.auto()                    # game, power, account
+    POWER_GONE = enum.auto()                    # power, status
+    NO_PHASE = enum.auto()                      # game, phase
+    NOT_STARTED = enum.auto()                   # game
+    ABSENCE_BACKWARDS = enum.auto()
+    NO_ABSENCES = enum.auto()                   # game
+    ABSENCE_TOO_LONG = enum.auto()              # days
+    PLAYS_NO_POWER = enum.auto()                # game, account
+    BAD_GAME_NAME = enum.auto()                 # name
+    GAME_EXISTS = enum.auto()                   # game
+    UNKNOWN_RULES = enum.auto()                 # rules
+    UNKNOWN_VARIANT = enum.auto()               # variant, known
+    SETUP_NOT_FOR = enum.auto()                 # setup, variant
+    NOT_A_DATE_TIME = enum.auto()               # text (judge.games.dates: a date the master wrote)
+    PAST = enum.auto()                          # when, zone
+    NO_DATE = enum.auto()
+    DATE_WORD = enum.auto()                     # word, text
+    TOO_FAR_AHEAD = enum.auto()                 # text
+    YEAR_PAST = enum.auto()                     # text
+    YEAR_NO_DAY = enum.auto()                   # text
+    NO_DAY = enum.auto()                        # text
+    DAY_AND_MONTH = enum.auto()                 # text
+    WRONG_WEEKDAY = enum.auto()                 # date, weekday, named
+    NOT_A_DATE = enum.auto()                    # month, day
+
+
 class GameError(ValueError):
-    """A request the game cannot grant; the message is fit to send to the player."""
+    """A request the game cannot grant. With `why`, a code the mail layer words with the `facts`
+    (judge.mail.words.refusals), its str() a line for the log; without, the message is fit to send
+    to the player (the refusals not given a code yet)."""
+
+    def __init__(self, message: str = "", *, why: Refusal | None = None, **facts: str | int) -> None:
+        self.why = why
+        self.facts = facts
+        shown = " ".join(f"{k}={v}" for k, v in sorted(facts.items()))
+        super().__init__(message or (f"{why.value} {shown}".strip() if why is not None else ""))
 
 
 class SignedPressOnly(GameError):

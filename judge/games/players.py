@@ -10,22 +10,22 @@ from .answers import AbsenceSet, NoticeKind
 from .clock import Absence, iso, move_past_absences
 from .gamefile import GameFile
 from .master import moved_past_absences, reschedule
-from .model import GameError, GameStatus, PowerStatus
+from .model import GameError, GameStatus, PowerStatus, Refusal
 
 
 def check_playing(gf: GameFile, power: str, account: str | None) -> None:
     """`account` (None: the judge itself) may act for `power` now. A paused game takes orders and
     press as a running one does: a pause only stops its clock (nothing is played until RESUME)."""
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        raise GameError(f"{gf.name} is {gf.status.value}; orders are not taken now")
+        raise GameError(why=Refusal.NOT_TAKING_ORDERS, game=gf.name, status=gf.status.value)
     powers = gf.powers()
     if power not in powers or powers[power].neutral:
-        raise GameError(f"nobody plays {power} in {gf.name}")
+        raise GameError(why=Refusal.NOBODY_PLAYS, game=gf.name, power=power)
     pr = powers[power]
     if account is not None and account != pr.account and account not in gf.masters():
-        raise GameError(f"{account} does not play {power} in {gf.name}")
+        raise GameError(why=Refusal.NOT_THEIRS, game=gf.name, power=power, account=account)
     if pr.status in (PowerStatus.RESIGNED, PowerStatus.ELIMINATED) or pr.account is None:
-        raise GameError(f"{power} is {pr.status.value}")
+        raise GameError(why=Refusal.POWER_GONE, power=power, status=pr.status.value)
 
 
 def take_over(gf: GameFile, power: str, account: str, now: datetime) -> None:
@@ -92,16 +92,14 @@ def add_absence(gf: GameFile, account: str, starts: datetime, ends: datetime, by
     """An absence moves a deadline falling in it to `after_absence_hours` after its end. A player may
     set one of at most `max_absence_days`; the master may set any."""
     if ends <= starts or ends <= now:
-        raise GameError("an absence must end after it starts, and in the future")
+        raise GameError(why=Refusal.ABSENCE_BACKWARDS)
     if not by_master:
         if gf.settings.max_absence_days <= 0:
-            raise GameError(f"{gf.name} allows no absences (its master set NOABSENCE); ask the game master,"
-                            " who may still set one for you")
+            raise GameError(why=Refusal.NO_ABSENCES, game=gf.name)
         if (ends - starts) > timedelta(days=gf.settings.max_absence_days):
-            raise GameError(f"a player may be away at most {gf.settings.max_absence_days:g} days at once;"
-                            " ask the game master for more")
+            raise GameError(why=Refusal.ABSENCE_TOO_LONG, days=f"{gf.settings.max_absence_days:g}")
         if not gf.powers_of(account):
-            raise GameError(f"{account} plays no power in {gf.name}")
+            raise GameError(why=Refusal.PLAYS_NO_POWER, game=gf.name, account=account)
     gf.db.table("absences").insert({"account": account, "starts": iso(starts), "ends": iso(ends),
                               "set_by": "master" if by_master else "player", "at": iso(now)})
     out = AbsenceSet(starts=iso(starts), ends=iso(ends))

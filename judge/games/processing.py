@@ -71,7 +71,8 @@ def owing(gf: GameFile, row: PhaseRow) -> list[str]:
 def vassals_owing(gf: GameFile, row: PhaseRow) -> dict[str, list[str]]:
     """Each overlord's vassals whose retreats or adjustments its player has sent nothing for yet (as
     DPjudge lists controlled dummies among the late): told in the overlord's reminders and late
-    notices and the master's, never making the overlord late on their own."""
+    notices (sent for them alone when the overlord owes nothing of its own) and the master's, never
+    making the overlord late on their own."""
     orders = gf.orders(row.seq)
     owed: dict[str, list[str]] = {}
     for p in expected(gf, row.position):
@@ -178,7 +179,7 @@ def _next_event(gf: GameFile, now: datetime) -> datetime | None:
     late = owing(gf, row)
     if not manual and (gf.settings.nmr_policy is NmrPolicy.CIVIL_DISORDER or not late):
         times.append(processing_time(gf.settings, row.deadline, row.position.phase.kind.value))
-    if late:
+    if late or vassals_owing(gf, row):      # someone to remind, or to tell they are late
         if not row.late_noticed:
             times.append(row.deadline)
         times += [when for hours, when in reminder_times(gf.settings, row.deadline, row.started_at)
@@ -220,7 +221,9 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
             return "excused"
         return process(gf, now, checkpoint)
     done = "nothing"
-    if now >= row.deadline and not row.late_noticed and late:
+    # an overlord whose only debt is its vassals' orders is told too, as one that owes its own
+    told = bool(late or vassals_owing(gf, row))
+    if now >= row.deadline and not row.late_noticed and told:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
         gf.db.table("phases").update(row.seq, {"late_noticed": 1})
@@ -230,7 +233,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
         done = "late"
     due = [h for h, when in reminder_times(gf.settings, row.deadline, row.started_at)
            if when <= now and h not in row.reminded]
-    if due and late and now < row.deadline:
+    if due and told and now < row.deadline:
         # after a long stop only the latest reminder is worth sending
         _tell_owing(gf, row, late, NoticeKind.REMINDER, f"{row.seq}:{iso(row.deadline)}:{min(due):g}", now,
                     {"hours_left": min(due)})
@@ -244,16 +247,17 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
 def _tell_owing(gf: GameFile, row: PhaseRow, late: list[str], kind: NoticeKind, key: str, now: datetime,
                 extra: dict[str, Any]) -> None:
     powers = gf.powers()
-    accounts = sorted({a for p in late if (a := powers[p].account)})
-    # the vassals' retreats or adjustments still owed, by overlord (only those of late overlords reach
-    # a player; the master reads them all)
+    # the vassals' retreats or adjustments still owed, by overlord: each overlord's player is told of
+    # its own vassals' (late itself or not); the master reads them all
     lords = vassals_owing(gf, row)
+    accounts = sorted({a for p in [*late, *lords] if (a := powers[p].account)})
     base = {"phase": row.phase, "phase_name": gf.phase_name(row.position), "owing": late,
             "vassals_owing": lords, "phase_kind": row.position.phase.kind.value, **extra}
     for account in accounts:
         yours = [p for p in late if powers[p].account == account]
+        theirs = {p: v for p, v in lords.items() if powers[p].account == account}
         gf.notice(key, kind, account, {**base, "deadline": gf.times(row.deadline, account), "yours": yours,
-                                       "vassals_owing": {p: lords[p] for p in yours if p in lords}}, now)
+                                       "vassals_owing": theirs}, now)
     for master in gf.masters():      # the master and any co-master (PROMOTE)
         if master not in accounts:
             gf.notice(key, kind, master, {**base, "deadline": gf.times(row.deadline, master)}, now)

@@ -33,7 +33,7 @@ from ..engine import load_variant, notation, vassals
 from ..engine.orders import Waive
 from ..engine.position import Position
 from ..engine.rules import edition
-from ..engine.variant import Variant
+from ..engine.variant import Variant, available_variants
 from . import (access, audience, deadlines, diaries, exchange, export, forming, hidden_builds, master, players, press,
                processing, records, standby, takeovers, trouble, votes)
 from .accounts import Account, Accounts
@@ -43,7 +43,7 @@ from .answers import (AbsenceSet, AccessRules, CentreCount, Confirmation, DiaryE
 from .clock import SystemClock, iso, parse_time
 from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
-from .model import PLAYING, GameError, GameStatus, Settings
+from .model import PLAYING, GameError, GameStatus, Refusal, Settings
 from .small import EACH, setup as setup_of
 from ..storage.db import synchronous as sync_level, transaction, write_statement
 from ..storage.files import fingerprint
@@ -521,12 +521,19 @@ class GameService:
                     seed: int | None = None) -> GameState:
         name = check_game_name(name)
         if game_exists(self.data, name):
-            raise GameError(f"there is already a game called {name}")
+            raise GameError(why=Refusal.GAME_EXISTS, game=name)
         if isinstance(settings, dict):
             settings = Settings.from_json(settings)
         settings = settings or Settings()
-        rules_ = edition(rules)
-        v = self.variant(variant)
+        try:
+            rules_ = edition(rules)
+        except KeyError:
+            raise GameError(why=Refusal.UNKNOWN_RULES, rules=str(rules)[:60]) from None
+        try:
+            v = self.variant(variant)
+        except KeyError:
+            raise GameError(why=Refusal.UNKNOWN_VARIANT, variant=variant[:60],
+                            known=", ".join(available_variants())) from None
         setup_ = setup_of(settings.players, v)
         powers = {p for seat in setup_.seats for p in seat} | set(setup_.neutral)
         if powers != set(v.power_ids) and settings.players == Settings.players:
@@ -535,7 +542,7 @@ class GameService:
             setup_ = setup_of(EACH, v)
             powers = set(v.power_ids)
         if powers != set(v.power_ids):
-            raise GameError(f"the {setup_.name}-player setup is for the standard map, not {v.name}")
+            raise GameError(why=Refusal.SETUP_NOT_FOR, setup=setup_.name, variant=v.name)
         if "no_draw" in v.hooks:    # the variant's rule (DPjudge's NO_DRAW) is the game's setting
             settings = settings.with_(no_draw=True)
         if "ftf_press" in v.hooks:  # and DPjudge's FTF_PRESS (Sail Ho!)
@@ -1289,7 +1296,8 @@ class GameService:
                                       [phase.strip().upper()]).fetchone()
                 seq = found[0] if found else None
             if seq is None:
-                raise GameError(f"{name} has no phase {phase}" if phase else f"{name} has not started")
+                raise GameError(why=Refusal.NO_PHASE, game=name, phase=phase) if phase else GameError(
+                    why=Refusal.NOT_STARTED, game=name)
             row = gf.phase_row(seq)
             result = gf.db.execute("SELECT result FROM phases WHERE seq = ?", [seq]).fetchone()[0]
             return PhaseRecord(seq=seq, phase=row.phase, variant=gf.variant.id, settings=gf.settings.to_json(),

@@ -22,6 +22,7 @@ import sqlite_utils
 from ..storage.db import Schema, create_table, mark_checked, migrate, open_db
 from ..storage.files import fingerprint, fingerprints
 from . import trouble
+from .model import GameError, Refusal
 from .answers import NoSuchGame
 
 GAME_COMPONENT = "game"
@@ -33,7 +34,7 @@ def check_game_name(name: str) -> str:
     """Game names are file names too: short, lower case letters, digits, '-' and '_'."""
     key = name.strip().lower()
     if not _NAME.fullmatch(key):
-        raise ValueError(f"a game name is 1-32 letters, digits, '-' or '_', starting with a letter or digit: {name!r}")
+        raise GameError(why=Refusal.BAD_GAME_NAME, name=name[:60])
     return key
 
 

@@ -8,30 +8,30 @@ from .answers import NoticeKind
 from .clock import iso
 from .ending import Ending, draw_result, draw_survivors
 from .gamefile import GameFile, PowerRow
-from .model import DrawRule, GameError, GameStatus, PowerStatus
+from .model import DrawRule, GameError, GameStatus, PowerStatus, Refusal
 
 
 def vote(gf: GameFile, account: str, kind: str, value: str, now: datetime, for_power: str | None = None) -> bool:
     """Record the vote (draw: no, yes, or yes:A,B under the named rule; concede: a power or '').
     True when it ended the game. `for_power`: a master's vote for the power it acts for (BECOME)."""
     if gf.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        raise GameError(f"{gf.name} is {gf.status.value}")
+        raise GameError(why=Refusal.NOT_UNDER_WAY, game=gf.name, status=gf.status.value)
     powers = gf.powers()
     if for_power is not None and account not in gf.masters():
-        raise GameError(f"{account} is not a master of {gf.name}")
+        raise GameError(why=Refusal.NOT_A_MASTER, game=gf.name, account=account)
     voters = (for_power,) if for_power is not None else gf.powers_of(account)
     mine = [p for p in voters if powers[p].status is not PowerStatus.ELIMINATED]
     if not mine:
-        raise GameError(f"{account} plays no surviving power in {gf.name}")
+        raise GameError(why=Refusal.NO_SURVIVING_POWER, game=gf.name, account=account)
     row = gf.phase_now()
     # who shares a draw (and so votes on it): as the game's edition counts survivors
     alive = [p for p in draw_survivors(row.position, gf.variant.power_ids, gf.rules) if not powers[p].neutral]
     if kind == "draw":
         _check_draw_vote(gf, value, alive)
     elif value and value not in alive:
-        raise GameError(f"{value} is not a surviving power in {gf.name}: only a survivor can be conceded to")
+        raise GameError(why=Refusal.NOT_A_SURVIVOR, game=gf.name, power=value)
     elif value and powers[value].account == account:
-        raise GameError("a concession is to another player's power, not to one of your own")
+        raise GameError(why=Refusal.OWN_POWER)
     for p in mine:
         gf.db.table("votes").upsert({"power": p, "kind": kind, "value": value, "at": iso(now)}, pk=("power", "kind"))
     counts = {p: len(row.position.centres_of(p)) for p in gf.variant.power_ids}

@@ -59,6 +59,12 @@ class BoardView:
         need = self._needs.get(power)
         return "build" if need and need.builds else "remove" if need and need.removals else "neither"
 
+    def orders_for(self, power: str | None, other: str) -> bool:
+        """Whether `power`'s player gives `other`'s orders too: `other` is a vassal of the same
+        overlord as `power`, or of `power` itself (the Vassal map: judge.engine.vassals)."""
+        lords = self.position.vassals
+        return bool(lords and power and other in lords and lords[other] == lords.get(power, power))
+
     def units_of(self, power: str, kind: UnitKind) -> list[Unit]:
         """The units a phase's order can name by kind alone ("F Stands"): the power's, or its dislodged ones."""
         if self.kind is PhaseKind.RETREAT:
@@ -90,6 +96,13 @@ class BoardView:
             own = sorted((u for u in self.units.values() if u.power == power), key=lambda u: str(u.location))
             return tuple(f"remove {_short(u)}" for u in own[:2])
         return ()
+
+    def removal_in(self, power: str, province: str) -> str | None:
+        """"Remove A Bel": the removal of this power's unit in the province, when it owes removals."""
+        unit = self.units.get(province)
+        if self.adjusting(power) != "remove" or unit is None or unit.power != power:
+            return None
+        return f"Remove {_short(unit)}"
 
     def _ordered(self, unit: Unit) -> bool:
         return self.unordered is not None and unit.location.province not in self.unordered

@@ -286,6 +286,10 @@ class OrderReader:
                 piece = piece.strip()
                 if not piece:
                     continue
+                vassal = self._vassal_alone(piece, view, whose) if view is not None else None
+                if vassal is not None:
+                    errors.append(dataclasses.replace(vassal, line=number, text=piece))
+                    continue
                 read, board = self.read_one(piece, phase_kind, adjust)
                 # "A Ven. Stands A Pie.—Mar." (the 1982 rulebook): several orders without a separator
                 for part, as_read, on_board in read if isinstance(read, list) else ((piece, read, board),):
@@ -321,6 +325,22 @@ class OrderReader:
             return line, None, m.group(1), ()
         notes = (f"{m.group(1)} read as {self.variant.power(power).name}",) if typo else ()
         return line[m.end():], power, None, notes
+
+    def _vassal_alone(self, text: str, view: BoardView, power: str | None) -> OrderError | None:
+        """A line that is only the name of a vassal the writer orders (`Belgium`): read as the bare
+        unit of the rulebook it would be a removal in the province of that name, but a player naming
+        a power they order may as well have meant its orders to follow. Both are shown, neither
+        followed: a suggestion, never a guess."""
+        named = self.names.power(text) if view.position.vassals else None
+        if named is None or not view.orders_for(power, named):
+            return None
+        name = self.variant.power(named).name
+        own = view.examples(named)
+        place = self.names.word(text).province
+        removal = view.removal_in(power, place) if power and place else None
+        return OrderError(0, text, f"{name} is a vassal you order: its name alone orders nothing",
+                          f"{name}'s orders after its name and a colon",
+                          (f"{name}: {own[0] if own else '...'}", *([removal] if removal else [])))
 
     # -- one order ------------------------------------------------------------------------------
     def read_one(self, text: str, phase_kind: PhaseKind,

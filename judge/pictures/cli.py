@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         scene, title = _from_game(args) if args.data else _from_json(args)
     except (ValueError, KeyError, NoSuchGame, NotationError, OSError) as e:
+        if getattr(e, "why", None) is not None:
+            raise       # the games layer's refusal by code: worded by the command line (judge.cli)
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"judge map: {message}", file=sys.stderr)
         return 1

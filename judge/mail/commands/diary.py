@@ -8,6 +8,7 @@ from ...games.answers import DiaryEntry
 from ...games.model import GameError
 from ...language import commands as c
 from ..screening.auth import Refused, power_name, require_player
+from ..words.refusals import refusal_words
 from .command_env import Env
 
 USAGE = "DIARY RECORD, the entry, then ENDDIARY; DIARY LIST; DIARY READ number; DIARY DELETE number"
@@ -32,7 +33,7 @@ def run(env: Env, cmd: c.Diary) -> list[str]:
             svc.diary_delete(game, power, cmd.number or 0, account=account)
             return [f"diary entry {cmd.number} of {name} in {game} deleted (its number is not used again)"]
     except GameError as e:
-        raise Refused(str(e), USAGE) from None
+        raise Refused(refusal_words(e), USAGE) from None
     mine = svc.diary(game, power, account)
     if cmd.action == "list":
         if not mine:
@@ -48,7 +49,7 @@ def _all(env: Env, game: str) -> list[str]:
     try:
         every = env.service.revealed_diaries(game)
     except GameError as why:
-        raise Refused(str(why), f"HISTORY {game} shows its record") from None
+        raise Refused(refusal_words(why), f"HISTORY {game} shows its record") from None
     if not every:
         return [f"nobody kept a diary in {game}"]
     out = [f"the diaries of {game}, shown to all now that it is over:"]

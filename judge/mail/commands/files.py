@@ -20,6 +20,7 @@ from ..outbound.deadline_calendar import deadline_file
 from ..outbound.outgoing import Attachment
 from .command_env import Env
 from ..words.fog_mail import reader_powers, veil_of
+from ..words.refusals import refusal_words
 
 
 def proven_or_stranger(env: Env, command: str) -> None:
@@ -39,7 +40,7 @@ def board_map(env: Env, cmd: c.Map) -> list[str]:
         record = env.service.phase_record(name, cmd.phase)
     except GameError as e:
         played = [h.phase for h in env.service.history(name) if not h.rolled_back]
-        raise Refused(str(e), f"MAP {name}, or MAP {name} with one of: {' '.join(played[-6:])}" if played
+        raise Refused(refusal_words(e), f"MAP {name}, or MAP {name} with one of: {' '.join(played[-6:])}" if played
                       else f"MAP {name} once it has started") from None
     if not has_layout(record.variant):
         raise Refused(f"the judge cannot draw the {record.variant} map yet", f"SUMMARY {name} or HISTORY {name}")

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...games.answers import NoSuchGame
-from ...games.model import GameError, Settings
+from ...games.model import GameError, Refusal, Settings
 from ...language import commands as c
 from ..screening.auth import Refused, authenticate, game_name, require_master
+from ..words.refusals import refusal_words
 from .command_env import Env
 from ...games.clock import iso
 from .game_settings import BY_WORD, DATES, EDITION, SETTINGS, read_setting
@@ -108,9 +109,9 @@ def create(env: Env, cmd: c.Create) -> list[str]:
         env.service.create_game(name, variant=chosen, master=account, rules=rules,
                                 settings=Settings().with_(**changes))
     except GameError as e:
-        raise Refused(f"nothing was created: {e}", USAGE) from None
-    except KeyError as e:        # no such variant
-        raise Refused(str(e).strip("'\""), "CREATE game password standard (LIST VARIANTS names them)") from None
+        if e.why is Refusal.UNKNOWN_VARIANT:
+            raise Refused(refusal_words(e), "CREATE game password standard (LIST VARIANTS names them)") from None
+        raise Refused(f"nothing was created: {refusal_words(e)}", USAGE) from None
     env.session.game, env.session.powers, env.session.as_master = name, (), True
     lines = [f"created {name}; you are its master. Players join with JOIN {name} their-password"
              + (" PRIVATE the-join-password" if key else "")]
@@ -131,7 +132,7 @@ def _dates(env: Env, name: str, dates: dict[str, str | None]) -> list[str]:
         try:
             value = None if text is None else iso(env.service.read_date(name, text).instant)
         except ValueError as e:
-            out.append(f"{word} was not set: {e}; SET {word} with a date to come")
+            out.append(f"{word} was not set: {refusal_words(e)}; SET {word} with a date to come")
             continue
         env.service.set_settings(name, **{field: value})
     return out

@@ -35,6 +35,7 @@ from .press_recipients import Recipients, UnreadableRecipient, read_recipients
 from .game_settings import HELP_SETTINGS
 from ..screening.sign_on_names import read_signon
 from ..screening.tokens import revoke
+from ..words.refusals import refusal_words
 from .variant_info import help_variant
 
 
@@ -63,8 +64,8 @@ def _register(env: Env, cmd: c.Register) -> list[str]:
         account = svc.create_account(name, session.sender, password, time_zone=zone)
     except KeyError:       # zoneinfo's "not found" is a KeyError
         raise Refused(f"{zone[:60]!r} is not a time zone the judge knows", usage + " (an IANA zone name)") from None
-    except ValueError as e:
-        raise Refused(str(e), usage) from None
+    except GameError as e:      # a name or address not fit for an account, or taken
+        raise Refused(refusal_words(e), usage) from None
     session.account = session.sender_account = account.name
     return [f"registered {account.name} at {session.sender} (time zone {account.time_zone})"]
 
@@ -145,7 +146,7 @@ def _concede(env: Env, cmd: c.Concede) -> list[str]:
     try:
         ended = env.service.concede(game, env.session.account_signed_on, power)
     except GameError as e:
-        raise Refused(str(e), "CONCEDE a surviving power of another player, or CONCEDE NONE") from None
+        raise Refused(refusal_words(e), "CONCEDE a surviving power of another player, or CONCEDE NONE") from None
     if power is None:
         return [f"you no longer concede {game}"]
     name = power_name(env.service, game, power)
@@ -182,7 +183,7 @@ def _press(env: Env, cmd: c.Press) -> list[str]:
         env.service.send_press(game, sender, to, cmd.body, anonymous=cmd.grey, account=session.account,
                                source=env.source, fake=fake)
     except GameError as e:
-        raise Refused(f"{e}; the press was not sent",
+        raise Refused(f"{refusal_words(e)}; the press was not sent",
                       "send it again as PRESS TO ... ENDPRESS, without GREY" if isinstance(e, SignedPressOnly)
                       else "") from None
 
@@ -240,8 +241,8 @@ def _set_draw(env: Env, cmd: c.SetDraw) -> list[str]:
     except GameError as e:
         # a vote naming powers may be written otherwise; a plain SET DRAW the game refused (it is over,
         # say) would only be refused again: no fix that repeats it
-        raise Refused(f"{e}; your vote was not changed", "SET DRAW to vote for a draw, SET NODRAW to take"
-                      " the vote back" if cmd.powers else "") from None
+        raise Refused(f"{refusal_words(e)}; your vote was not changed",
+                      "SET DRAW to vote for a draw, SET NODRAW to take the vote back" if cmd.powers else "") from None
     who = f"{power_name(env.service, game, acting)} votes" if acting else "you vote"
     return [(f"{who} for a draw" + (f" of {', '.join(powers)}" if powers else "")) if cmd.draw
             else f"{who} against a draw"] + (["every survivor agreed: the game ends in a draw"] if ended else [])
@@ -265,8 +266,8 @@ def _set_absence(env: Env, cmd: c.SetAbsence) -> list[str]:
     try:
         out = env.service.add_absence(game, account, match["start"], match["end"], by_master=by_master,
                                       source=env.source)
-    except ValueError as e:
-        raise Refused(str(e), usage) from None
+    except ValueError as e:     # GameError (a code) or a time that does not read
+        raise Refused(refusal_words(e), usage) from None
     if out.repeated or out.starts is None or out.ends is None:      # (a repeat has no span)
         return ["this absence was set when the judge first read this mail"]
     zones = _zones(env, game)
@@ -310,7 +311,7 @@ def _set_players_password(env: Env, game: str, power: str, password: str) -> lis
         player = env.service.set_player_password(game, power, env.session.account_signed_on, password,
                                                  source=env.source)
     except GameError as e:
-        raise Refused(f"the password of {name}'s player cannot be set from {game}: {e}",
+        raise Refused(f"the password of {name}'s player cannot be set from {game}: {refusal_words(e)}",
                       "the player can answer any of the judge's mails to them about no game in particular"
                       " (its reply address needs no password) with SET PASSWORD new") from None
     revoke(env.service.judge, player)       # the old reply addresses, with whoever has them
@@ -324,8 +325,8 @@ def _set_address(env: Env, cmd: c.SetAddress) -> list[str]:
         raise Refused(f"{cmd.address!r} is not a mail address", "SET ADDRESS you@example.org")
     try:
         env.service.accounts.replace_address(account, cmd.address, env.service.clock())
-    except ValueError as e:
-        raise Refused(str(e), "SET ADDRESS you@example.org") from None
+    except GameError as e:      # not an address, or another account's
+        raise Refused(refusal_words(e), "SET ADDRESS you@example.org") from None
     revoke(env.service.judge, account)      # the old reply addresses went to the old address
     env.session.copy_to.add(cmd.address.lower())
     return [f"the judge now writes to {cmd.address} (this answer goes to your old address too); your old"

@@ -11,11 +11,12 @@ from ...language import commands as c
 from ..screening.auth import Refused, authenticate, power_name, require_master, require_player, resolve_power
 from .command_env import Env
 from ...games.clock import iso
-from ...games.model import CHANGEABLE_IN_PLAY, GameStatus
+from ...games.model import CHANGEABLE_IN_PLAY, GameError, GameStatus
 from .game_settings import DATES, EDITION, Setting, read_setting, within_a_year
 from .info import outcome_line
 from .own_preview import own_preview
 from ..screening.tokens import revoke
+from ..words.refusals import refusal_words
 
 
 def hours_in(text: str) -> float:
@@ -47,7 +48,7 @@ def set_deadline(env: Env, cmd: c.SetDeadline) -> list[str]:
         when = env.service.read_date(game, cmd.when)
         env.service.move_deadline(game, when.instant, source=env.source)
     except ValueError as e:
-        raise Refused(f"cannot use {cmd.when.strip()[:60]!r} as a deadline: {e}",
+        raise Refused(f"cannot use {cmd.when.strip()[:60]!r} as a deadline: {refusal_words(e)}",
                       f"SET DEADLINE Dec 5, Sat Dec 5 23:30 or 2026-12-05 23:30 (read in the game's zone, {zone})"
                       ) from None
     hour = (f"; a date alone is at the game's deadline hour, {when.instant.astimezone(ZoneInfo(zone)):%H:%M}"
@@ -94,8 +95,8 @@ def resume(env: Env, cmd: c.Resume) -> list[str]:
     before = env.service.status(game).status
     try:
         env.service.resume(game, source=env.source)
-    except ValueError as e:       # GameError: not paused, or terminated too long ago
-        raise Refused(str(e), "") from None
+    except GameError as e:       # not paused, or terminated too long ago
+        raise Refused(refusal_words(e), "") from None
     after = env.service.status(game).status
     if before != "finished":
         return [f"{game} resumed; the deadline is {deadline_words(env, game)}"]
@@ -110,8 +111,8 @@ def unstart(env: Env, cmd: c.Unstart) -> list[str]:
     game = require_master(env.service, env.session, "UNSTART")
     try:
         state = env.service.unstart(game, source=env.source)
-    except ValueError as e:       # GameError: forming, over, or a phase played already
-        raise Refused(str(e), "") from None
+    except GameError as e:       # forming, over, or a phase played already
+        raise Refused(refusal_words(e), "") from None
     return [f"{game} is forming again with its {len(state.signups)} players signed up; everyone is told."
             " START (or FORCE START) starts it again, the powers given out anew"]
 
@@ -137,8 +138,8 @@ def step_down(env: Env) -> list[str]:
     me = env.session.account_signed_on
     try:
         master = env.service.hand_over(game, me, None, source=env.source)
-    except ValueError as e:       # GameError: no co-master to take it over
-        raise Refused(str(e), "SET MASTER name hands it over") from None
+    except GameError as e:       # no co-master to take it over
+        raise Refused(refusal_words(e), "SET MASTER name hands it over") from None
     if master == me:
         return [f"you are still the master of {game}"]
     env.session.as_master = False
@@ -268,7 +269,8 @@ def set_game(env: Env, cmd: c.SetGame) -> list[str]:
     try:
         after = env.service.set_settings(game, **{setting.field: value}).settings[setting.field]
     except ValueError as e:            # GameError included: a setting fixed once play began, a bad zone
-        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+        raise Refused(f"SET {setting.words[0]}: {refusal_words(e)}",
+                      f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {setting.show(after)} (was {setting.show(before)}); {setting.means}"]
 
 
@@ -279,7 +281,7 @@ def _date_setting(env: Env, game: str, setting: Setting, text: str) -> str:
     try:
         return iso(env.service.read_date(game, text).instant)
     except ValueError as e:
-        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}, or"
+        raise Refused(f"SET {setting.words[0]}: {refusal_words(e)}", f"SET {setting.words[0]} {setting.example}, or"
                       f" {setting.example} 18:00 (in the game's zone)") from None
 
 
@@ -315,7 +317,8 @@ def _set_rules(env: Env, game: str, setting: Setting, rules: str) -> list[str]:
     try:
         after = env.service.set_rules(game, rules).rules
     except ValueError as e:            # GameError: the game has started
-        raise Refused(f"SET {setting.words[0]}: {e}", f"SET {setting.words[0]} {setting.example}") from None
+        raise Refused(f"SET {setting.words[0]}: {refusal_words(e)}",
+                      f"SET {setting.words[0]} {setting.example}") from None
     return [f"{setting.words[0]} of {game}: {after} (was {before}); {setting.means}"]
 
 
@@ -325,8 +328,9 @@ def force_start(env: Env, cmd: c.ForceStart) -> list[str]:
     game = require_master(env.service, env.session, word)
     try:
         status = env.service.start(game, force=cmd.force, source=env.source)
-    except ValueError as e:       # GameError: started already, or not full (START)
-        raise Refused(str(e), "FORCE START starts it with the players there are" if not cmd.force else "") from None
+    except GameError as e:       # started already, or not full (START)
+        raise Refused(refusal_words(e),
+                      "FORCE START starts it with the players there are" if not cmd.force else "") from None
     if not cmd.force:
         return [f"{game} has started: the powers are given out and every player is told"]
     neutral = [power_name(env.service, game, p) for p, info in status.powers.items() if info.status == "neutral"]
@@ -424,8 +428,8 @@ def promote(env: Env, cmd: c.Promote) -> list[str]:
     account = _account_named(env, cmd.who, f"{word} name (or address) of a registered player")
     try:
         changed = env.service.promote(game, account, remove=cmd.remove, source=env.source)
-    except ValueError as e:
-        raise Refused(str(e), f"{word} another account") from None
+    except GameError as e:       # the master itself
+        raise Refused(refusal_words(e), f"{word} another account") from None
     masters = ", ".join(env.service.status(game).masters)
     if cmd.remove:
         done = f"{account} is no longer a master of {game}" if changed else f"{account} was not a co-master of {game}"

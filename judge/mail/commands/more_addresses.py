@@ -5,10 +5,12 @@ proof that its owner asks), and `SET ADDRESS CONFIRM code` sent from that addres
 from __future__ import annotations
 
 from ...games import address_claims
+from ...games.model import GameError
 from ...language import commands as c
 from ..outbound import outgoing
 from ..screening.auth import Refused, authenticate
 from ..screening.own_addresses import OwnAddresses
+from ..words.refusals import refusal_words
 from .command_env import Env
 
 USAGE = "I AM ALSO you@other.example (from your own address, signed on or with your password)"
@@ -25,8 +27,8 @@ def claim(env: Env, account: str, address: str) -> str:
         raise Refused(f"{address} is this judge's own address", USAGE)
     try:
         code = address_claims.claim(env.service.accounts, account, address, env.service.clock())
-    except ValueError as e:
-        raise Refused(str(e), USAGE) from None
+    except GameError as e:
+        raise Refused(refusal_words(e), USAGE) from None
     if env.config is not None:
         rendered = env.reports.render("reply_address_code.j2", account=account, address=address, code=code,
                                       judge=env.config.address, days=address_claims.CLAIM_DAYS)
@@ -40,8 +42,8 @@ def confirm_address(env: Env, cmd: c.ConfirmAddress) -> list[str]:
     sender = env.session.sender
     try:
         account = address_claims.confirm(env.service.accounts, sender, cmd.code, env.service.clock())
-    except ValueError as e:
-        raise Refused(str(e), "") from None
+    except GameError as e:
+        raise Refused(refusal_words(e), "") from None
     env.session.sender_account = account
     return [f"{sender} is now one of {account}'s addresses: mail from it is {account}'s, and the judge writes"
             " to it too"]

@@ -15,6 +15,7 @@ from ..outbound.outgoing import Attachment
 from ..screening.auth import Refused
 from ..words.fog_mail import reader_powers, veil_of
 from ..words.preview_words import preview_lines
+from ..words.refusals import refusal_words
 from .command_env import Env
 
 
@@ -26,7 +27,7 @@ def own_preview(env: Env, game: str, power: str) -> list[str]:
     try:
         record = env.service.preview_for(game, power)
     except GameError as e:
-        raise Refused(f"nothing to preview: {e}", f"PREVIEW while {game} is under way") from None
+        raise Refused(f"nothing to preview: {refusal_words(e)}", f"PREVIEW while {game} is under way") from None
     variant = env.service.variant(record.variant)
     after = record.after
     hidden: frozenset[str] = frozenset()

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 from ...engine.variant import Variant
 from ...games.answers import NoSuchGame
+from ...games.model import GameError
 from ...games.service import GameService
 from ...games.store import check_game_name
+from ..words.refusals import refusal_words
 from .password_guard import FREE, PasswordGuard, Source
 from .sign_on_names import MASTER_LETTER, power_signed, powers_signed, shortest_sign
 from .tokens import ReplyToken
@@ -143,8 +145,8 @@ def resolve_power(variant: Variant, word: str) -> str | None:
 def game_name(word: str) -> str:
     try:
         return check_game_name(word)
-    except ValueError as e:
-        raise Refused(str(e), "game names are letters, digits, '-' and '_'") from None
+    except GameError as e:
+        raise Refused(refusal_words(e), "game names are letters, digits, '-' and '_'") from None
 
 
 def power_name(service: GameService, game: str, power: str) -> str:

@@ -1,6 +1,7 @@
 """The words for a command or order line the games layer refused by raising (judge.mail.commands.dispatch).
 
-The games layer's refusals (`GameError`, `NoSuchGame`) carry sentences written for players. A name
+The games layer's refusals (`GameError`, `NoSuchGame`) are worded by their code where they have one
+(judge.mail.words.refusals), else carry sentences written for players. A name
 it could not find is typed (`NoSuchAccount`, `NoSuchPower`, `UnknownZone`) and worded here, never by the
 exception's str(), which for a KeyError is Python's quoted key. Anything else that escapes it (a
 KeyError or ValueError of Python's own) is a defect of the judge: the player reads `NOT_CARRIED_OUT`,
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 from ...games.accounts import NoSuchAccount, UnknownZone
 from ...games.answers import NoSuchGame, NoSuchPower
 from ...games.model import GameError
+from .refusals import refusal_words
 
 
 class Problem(enum.Enum):
@@ -49,6 +51,8 @@ def problem_of(error: Exception) -> Problem:
 def problem_words(error: Exception) -> str:
     """What the player reads for `error` (see problem_of)."""
     problem = problem_of(error)
+    if isinstance(error, GameError):
+        return refusal_words(error)
     if problem is Problem.SAID:
         return str(error)
     if isinstance(error, NoSuchAccount):
