@@ -9,6 +9,7 @@ import functools
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -172,15 +173,18 @@ def _made_board(scene: Scene) -> _Board:
     return _Board(image, raw, entries, tuple(palette), pack_bands(entries))
 
 
-def _named(shapes) -> set[int]:
-    """The keys of every colour the shapes name."""
-    named = set()
+def _named(shapes: Sequence[Shape]) -> set[int]:
+    """The keys of every colour the shapes name (a few dozen colours among hundreds of shapes: each
+    keyed once)."""
+    colours: set[style.Rgb | None] = set()
     for shape in shapes:
-        for attr in ("fill", "outline", "colour", "halo"):
-            colour = getattr(shape, attr, None)
-            if colour is not None:
-                named.add(_key(colour))
-    return named
+        if isinstance(shape, Line):
+            colours.add(shape.colour)
+        elif isinstance(shape, Text):
+            colours.update((shape.fill, shape.halo))
+        else:
+            colours.update((shape.fill, shape.outline))
+    return {_key(c) for c in colours if c is not None}
 
 
 def _add_commonest(palette: list[int], uniq: np.ndarray, counts: np.ndarray, up_to: int) -> None:
