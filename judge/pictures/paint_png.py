@@ -155,7 +155,7 @@ def _made_board(scene: Scene) -> _Board:
     named = {_key(c) for c in scene.ground_colours} if scene.ground_colours else set(np.unique(ground).tolist())
     named |= _named(scene.shapes[:scene.board]) | {paper}
     palette = sorted(named)[:256]
-    uniq, inverse, counts = np.unique(keys[changed], return_inverse=True, return_counts=True)
+    uniq, inverse, counts = _tally(keys[changed])
     _add_commonest(palette, uniq, counts, max(len(palette), 256 - PICTURE_ENTRIES))
     table = np.array(palette, dtype=np.int64)
     rgb_table = _rgb(table)
@@ -167,7 +167,7 @@ def _made_board(scene: Scene) -> _Board:
     else:
         colours, where = np.unique(ground, return_inverse=True)
         entries[:top] = _nearest(colours, table, rgb_table)[where.reshape(ground.shape)]
-    entries[changed] = _nearest(uniq, table, rgb_table)[inverse.ravel()]
+    entries[changed] = _nearest(uniq, table, rgb_table)[inverse]
     for kept in (raw, entries):
         kept.flags.writeable = False
     return _Board(image, raw, entries, tuple(palette), pack_bands(entries))
@@ -185,6 +185,15 @@ def _named(shapes: Sequence[Shape]) -> set[int]:
         else:
             colours.update((shape.fill, shape.outline))
     return {_key(c) for c in colours if c is not None}
+
+
+def _tally(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each value once (sorted), where each of `values` is among them, and how often each occurs: numpy's
+    unique with its inverse and counts, a quarter faster on a picture's ~30,000 changed pixels of a
+    few hundred colours (it sorts them all; this sorts the few hundred and searches)."""
+    uniq = np.unique(values)
+    where = np.searchsorted(uniq, values)
+    return uniq, where, np.bincount(where, minlength=len(uniq))
 
 
 def _add_commonest(palette: list[int], uniq: np.ndarray, counts: np.ndarray, up_to: int) -> None:
@@ -232,14 +241,14 @@ def _indexed(scene: Scene, board: _Board, image: Image.Image) -> tuple[np.ndarra
     changed. Only those pixels are looked up (each its nearest entry); every other keeps the board's."""
     raw = _raw(image)
     changed = np.flatnonzero(raw != board.raw)
-    uniq, inverse, counts = np.unique(_as_keys(raw.ravel()[changed]), return_inverse=True, return_counts=True)
+    uniq, inverse, counts = _tally(_as_keys(raw.ravel()[changed]))
     palette = list(board.palette)
     palette += sorted(_named(scene.shapes[scene.board:]) - set(palette))[:256 - len(palette)]
     _add_commonest(palette, uniq, counts, 256)
     table = np.array(palette, dtype=np.int64)
     rgb_table = _rgb(table)
     entries = board.entries.copy()
-    entries.ravel()[changed] = _nearest(uniq, table, rgb_table)[inverse.ravel()]
+    entries.ravel()[changed] = _nearest(uniq, table, rgb_table)[inverse]
     return entries, rgb_table.astype(np.uint8).ravel().tobytes(), changed
 
 
