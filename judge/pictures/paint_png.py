@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import style
-from .png_bands import pack_bands, png_bytes, touched_bands
+from .png_bands import png_bytes, touched_bands, unpacked
 from .scene import Circle, Line, Polygon, Scene, Shape, Text
 
 
@@ -108,7 +108,8 @@ class _Board:
     raw: np.ndarray          # its pixels as Pillow keeps them (`_raw`), read-only
     entries: np.ndarray      # each pixel's palette entry, read-only
     palette: tuple[int, ...]  # the keys of those entries: the board's named colours, then its commonest others
-    packed: tuple[bytes, ...]  # the entries packed band by band (png_bands): a picture repacks only those it touched
+    packed: list[bytes | None]  # the entries packed band by band when first needed (png_bands): a picture
+    #                             packs anew only those it touched
 
 
 _boards: OrderedDict[_BoardKey, tuple[np.ndarray, _Board]] = OrderedDict()
@@ -170,7 +171,7 @@ def _made_board(scene: Scene) -> _Board:
     entries[changed] = _nearest(uniq, table, rgb_table)[inverse]
     for kept in (raw, entries):
         kept.flags.writeable = False
-    return _Board(image, raw, entries, tuple(palette), pack_bands(entries))
+    return _Board(image, raw, entries, tuple(palette), unpacked(scene.height))
 
 
 def _named(shapes: Sequence[Shape]) -> set[int]:
