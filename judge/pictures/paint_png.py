@@ -1,27 +1,39 @@
-"""A scene as a PNG, with Pillow. The result is reduced to a palette of 256 colours: every colour the
-scene names (so a power's colour stays exactly its colour), then the commonest of the rest (the
-edges of letters). The picture is flat colours and small text, so this halves the bytes unseen."""
+"""A scene as a PNG, drawn with Pillow. The result is reduced to a palette of 256 colours: every colour
+the scene names (so a power's colour stays exactly its colour), then the commonest of the rest (the
+edges of letters). The picture is flat colours and small text, so this halves the bytes unseen. The
+board under the units and orders is drawn, reduced and packed once and kept (`_board`); each picture
+looks up and packs (png_bands) only what its own shapes changed."""
 from __future__ import annotations
 
-import io
+import functools
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import style
+from .png_bands import png_bytes, touched_bands, unpacked
 from .scene import Circle, Line, Polygon, Scene, Shape, Text
 
 
 def load_font(size: float, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font at this size (whole pixels), read once a process: the board's names asked for it anew
+    for every picture, each time a file read and parsed (half of laying out a standard board's names)."""
+    return _font(max(6, round(size)), bold)
+
+
+@functools.cache     # a few sizes a board; shared by the painting threads, as the label masks' fonts were
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     files = style.FONT_FILES if bold else style.FONT_FILES[1:]
     for name in files:
         if Path(name).is_file():
-            return ImageFont.truetype(name, max(6, round(size)))
-    return ImageFont.load_default(size=max(6, round(size)))
+            return ImageFont.truetype(name, size)
+    return ImageFont.load_default(size=size)
 
 
 def _dashed(points, dash: float):
@@ -44,7 +56,6 @@ def _dashed(points, dash: float):
 # label is the very pixels Pillow would draw (and a board's labels stand in the same place each time).
 _TextKey = tuple[str, int, bool, bool, str, float, float]
 _masks: dict[_TextKey, tuple[tuple[int, int], Image.Image | None, Image.Image]] = {}
-_fonts: dict[tuple[int, bool], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
 _MASKS_KEPT = 20_000       # labels are few per variant; titles and moving labels differ: start again past this
 
 
@@ -55,7 +66,7 @@ def _text_masks(key: _TextKey) -> tuple[tuple[int, int], Image.Image | None, Ima
     if found is not None:
         return found
     text, size, bold, halo, anchor, fx, fy = key
-    font = _fonts.get((size, bold)) or _fonts.setdefault((size, bold), load_font(size, bold))
+    font = load_font(size, bold)
     stroke = 1 if halo else 0
     left, top, right, bottom = font.getbbox(text, anchor=anchor, stroke_width=stroke)
     ox, oy = max(2, 2 - left), max(2, 2 - top)
@@ -83,43 +94,117 @@ def _paste_text(image: Image.Image, shape: Text) -> None:
 
 
 # The board layer (the map and the shapes that come with the board: passages, centres, names) drawn
-# once and kept, keyed by everything it is drawn from (the map's classes and their colours, the
-# shapes themselves), so a picture of the same board (the same variant and ownership: a rush of
-# games in one season) draws only its units and orders on a copy. The same pixels as drawing it all
-# afresh: the board's shapes come first in every scene, and drawing is a function of the pixels.
+# once and kept with its pixels' keys and palette entries, keyed by everything it is drawn from (the
+# map's classes and their colours, the shapes themselves), so a picture of the same board (the same
+# variant and ownership: a rush of games in one season) draws only its units and orders on a copy
+# and looks up only the pixels they changed. Drawing is a function of the pixels and the board's
+# shapes come first in every scene, so the RGB picture is the one drawn afresh.
 _BoardKey = tuple[object, ...]
-_boards: OrderedDict[_BoardKey, tuple[np.ndarray, Image.Image]] = OrderedDict()
-_BOARDS_KEPT = 8        # about 3.6 MB each at 1200 pixels
+
+
+@dataclass(frozen=True)
+class _Board:
+    image: Image.Image       # RGB: the map, the board's shapes on it, the legend's paper (never drawn on)
+    raw: np.ndarray          # its pixels as Pillow keeps them (`_raw`), read-only
+    entries: np.ndarray      # each pixel's palette entry, read-only
+    palette: tuple[int, ...]  # the keys of those entries: the board's named colours, then its commonest others
+    packed: list[bytes | None]  # the entries packed band by band when first needed (png_bands): a picture
+    #                             packs anew only those it touched
+
+
+_boards: OrderedDict[_BoardKey, tuple[np.ndarray, _Board]] = OrderedDict()
+_BOARDS_KEPT = 8        # about 13 MB each at 1200 pixels (Imperial's 2000: 30 MB)
 _boards_lock = threading.Lock()
+# Palette entries a board leaves to each picture's own colours: its units', orders' and legend's
+# (named: about 20 on any board) and the edges of their letters
+PICTURE_ENTRIES = 64
 
 
-def _board_image(scene: Scene) -> Image.Image:
-    """The map with the scene's board shapes on it (kept; the caller draws on a copy)."""
+def _board(scene: Scene) -> _Board:
+    """The scene's board, from the kept ones when it was drawn before."""
     if scene.ground_classes is None or not scene.board:
-        return _drawn_board(scene)
+        return _made_board(scene)
     classes, colours = scene.ground_classes
     # `classes` is the atlas's, kept with the entry (so its id names it while the entry lives)
     key = (id(classes), colours.tobytes(), scene.width, scene.height, scene.paper, tuple(scene.shapes[:scene.board]))
     with _boards_lock:
         found = _boards.get(key)
-        if found is not None:
+        if found is not None and found[0] is classes:
             _boards.move_to_end(key)
             return found[1]
-    image = _drawn_board(scene)
+    board = _made_board(scene)
     with _boards_lock:
-        _boards[key] = (classes, image)
+        _boards[key] = (classes, board)
         while len(_boards) > _BOARDS_KEPT:
             _boards.popitem(last=False)
-    return image
+    return board
 
 
-def _drawn_board(scene: Scene) -> Image.Image:
+def _made_board(scene: Scene) -> _Board:
+    ground = _ground_keys(scene)
     image = Image.new("RGB", (scene.width, scene.height), scene.paper)
-    image.paste(Image.fromarray(scene.map_pixels(), "RGB"), (0, 0))
+    image.paste(_image_of(ground), (0, 0))
     draw = ImageDraw.Draw(image)
     for shape in scene.shapes[:scene.board]:
         _draw(image, draw, shape)
-    return image
+    raw = _raw(image)
+    keys = _as_keys(raw)
+    top, paper = scene.map_height, _key(scene.paper)
+    changed = np.empty(keys.shape, dtype=bool)
+    changed[:top] = keys[:top] != ground
+    changed[top:] = keys[top:] != paper
+    named = {_key(c) for c in scene.ground_colours} if scene.ground_colours else set(np.unique(ground).tolist())
+    named |= _named(scene.shapes[:scene.board]) | {paper}
+    palette = sorted(named)[:256]
+    uniq, inverse, counts = _tally(keys[changed])
+    _add_commonest(palette, uniq, counts, max(len(palette), 256 - PICTURE_ENTRIES))
+    table = np.array(palette, dtype=np.int64)
+    rgb_table = _rgb(table)
+    entries = np.empty(keys.shape, dtype=np.uint8)
+    entries[top:] = _nearest(np.array([paper]), table, rgb_table)[0]
+    if scene.ground_classes is not None:     # each class's entry, then every pixel's by its class
+        classes, colours = scene.ground_classes
+        np.take(_nearest(_keys_of(colours), table, rgb_table), classes, out=entries[:top])
+    else:
+        colours, where = np.unique(ground, return_inverse=True)
+        entries[:top] = _nearest(colours, table, rgb_table)[where.reshape(ground.shape)]
+    entries[changed] = _nearest(uniq, table, rgb_table)[inverse]
+    for kept in (raw, entries):
+        kept.flags.writeable = False
+    return _Board(image, raw, entries, tuple(palette), unpacked(scene.height))
+
+
+def _named(shapes: Sequence[Shape]) -> set[int]:
+    """The keys of every colour the shapes name (a few dozen colours among hundreds of shapes: each
+    keyed once)."""
+    colours: set[style.Rgb | None] = set()
+    for shape in shapes:
+        if isinstance(shape, Line):
+            colours.add(shape.colour)
+        elif isinstance(shape, Text):
+            colours.update((shape.fill, shape.halo))
+        else:
+            colours.update((shape.fill, shape.outline))
+    return {_key(c) for c in colours if c is not None}
+
+
+def _tally(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each value once (sorted), where each of `values` is among them, and how often each occurs: numpy's
+    unique with its inverse and counts, a quarter faster on a picture's ~30,000 changed pixels of a
+    few hundred colours (it sorts them all; this sorts the few hundred and searches)."""
+    uniq = np.unique(values)
+    where = np.searchsorted(uniq, values)
+    return uniq, where, np.bincount(where, minlength=len(uniq))
+
+
+def _add_commonest(palette: list[int], uniq: np.ndarray, counts: np.ndarray, up_to: int) -> None:
+    """`palette` grown to `up_to` entries with the commonest of `uniq` it lacks."""
+    have = set(palette)
+    for i in np.argsort(-counts, kind="stable"):
+        if len(palette) >= up_to:
+            break
+        if int(uniq[i]) not in have:
+            palette.append(int(uniq[i]))
 
 
 def _draw(image: Image.Image, draw: ImageDraw.ImageDraw, shape: Shape) -> None:
@@ -141,56 +226,31 @@ def _draw(image: Image.Image, draw: ImageDraw.ImageDraw, shape: Shape) -> None:
 
 
 def paint_png(scene: Scene) -> bytes:
-    image = _board_image(scene).copy()
+    board = _board(scene)
+    image = board.image.copy()
     draw = ImageDraw.Draw(image)
     for shape in scene.shapes[scene.board:]:
         _draw(image, draw, shape)
-    out = io.BytesIO()
-    # zlib level 3: 10 ms against 34 ms for the default 6, for 87 KB against 70 KB on a standard board
-    # (optimize=True, level 9 and a second pass, costs 70 ms for 10 % fewer bytes still); the picture
-    # is drawn at every deadline of every game but stored once for all its recipients
-    _indexed(scene, image).save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    entries, palette, changed = _indexed(scene, board, image)
+    return png_bytes(entries, palette, board.packed, touched_bands(changed, scene.width))
 
 
-def _indexed(scene: Scene, image: Image.Image) -> Image.Image:
-    """The picture with a palette of at most 256 colours, each pixel its nearest. Only the pixels the
-    shapes changed (and the legend's other than paper) are counted and looked up one by one: the rest
-    are the background's own colours, named, whose entries follow from each pixel's class."""
-    top = scene.map_height
-    keys = _keys(image)
-    ground = _ground_keys(scene)
-    changed = np.empty(keys.shape, dtype=bool)
-    changed[:top] = keys[:top] != ground
-    changed[top:] = keys[top:] != _key(scene.paper)
-    uniq, inverse, counts = np.unique(keys[changed], return_inverse=True, return_counts=True)
-    named = {_key(c) for c in scene.ground_colours} if scene.ground_colours else set(np.unique(ground).tolist())
-    named.add(_key(scene.paper))
-    for shape in scene.shapes:
-        for attr in ("fill", "outline", "colour", "halo"):
-            colour = getattr(shape, attr, None)
-            if colour is not None:
-                named.add(_key(colour))
-    palette = sorted(named)[:256]
-    for i in np.argsort(-counts, kind="stable"):
-        if len(palette) >= 256:
-            break
-        if int(uniq[i]) not in named:
-            palette.append(int(uniq[i]))
+def _indexed(scene: Scene, board: _Board, image: Image.Image) -> tuple[np.ndarray, bytes, np.ndarray]:
+    """The picture's palette entries, the palette (red, green, blue of each entry) and the flat
+    indices of the pixels the picture's own shapes changed. The palette is at most 256 colours: the
+    board's, then every colour those shapes name, then the commonest others of the pixels they
+    changed. Only those pixels are looked up (each its nearest entry); every other keeps the board's."""
+    raw = _raw(image)
+    changed = np.flatnonzero(raw != board.raw)
+    uniq, inverse, counts = _tally(_as_keys(raw.ravel()[changed]))
+    palette = list(board.palette)
+    palette += sorted(_named(scene.shapes[scene.board:]) - set(palette))[:256 - len(palette)]
+    _add_commonest(palette, uniq, counts, 256)
     table = np.array(palette, dtype=np.int64)
     rgb_table = _rgb(table)
-    out = np.full(keys.shape, _nearest(np.array([_key(scene.paper)]), table, rgb_table)[0], dtype=np.uint8)
-    if scene.ground_classes is not None:     # each class's entry, then every pixel's by its class
-        classes, colours = scene.ground_classes
-        entries = _nearest(_keys_of(colours), table, rgb_table)
-        out[:top] = _kept(_entries, (id(classes), entries.tobytes()), classes, lambda: np.take(entries, classes))
-    else:
-        colours, where = np.unique(ground, return_inverse=True)
-        out[:top] = _nearest(colours, table, rgb_table)[where.reshape(ground.shape)]
-    out[changed] = _nearest(uniq, table, rgb_table)[inverse.ravel()]
-    indexed = Image.fromarray(out, "P")
-    indexed.putpalette(rgb_table.astype(np.uint8).ravel().tobytes())
-    return indexed
+    entries = board.entries.copy()
+    entries.ravel()[changed] = _nearest(uniq, table, rgb_table)[inverse]
+    return entries, rgb_table.astype(np.uint8).ravel().tobytes(), changed
 
 
 def _nearest(keys: np.ndarray, table: np.ndarray, rgb_table: np.ndarray) -> np.ndarray:
@@ -220,32 +280,16 @@ def _ground_keys(scene: Scene) -> np.ndarray:
     """The background's pixels as 24-bit keys, from its classes when the scene has them."""
     if scene.ground_classes is not None:
         classes, colours = scene.ground_classes
-        return _kept(_grounds, (id(classes), colours.tobytes()), classes,
-                     lambda: np.take(_keys_of(colours).astype(np.uint32), classes))
+        return np.take(_keys_of(colours).astype(np.uint32), classes)
     return _keys(Image.fromarray(scene.map_pixels(), "RGB"))
 
 
-# The map's pixels as keys, and as palette entries, per board and palette: the same for every picture
-# of one board (a rush of games in one season), so worked out once (each a pass over a million
-# pixels). Read only: the caller copies what it changes. Keyed as the boards are (`classes` kept with it).
-_grounds: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
-_entries: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
-
-
-def _kept(kept: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]], key: tuple[object, ...],
-          classes: np.ndarray, make) -> np.ndarray:
-    with _boards_lock:
-        found = kept.get(key)
-        if found is not None and found[0] is classes:
-            kept.move_to_end(key)
-            return found[1]
-    made = make()
-    made.flags.writeable = False
-    with _boards_lock:
-        kept[key] = (classes, made)
-        while len(kept) > _BOARDS_KEPT:
-            kept.popitem(last=False)
-    return made
+def _image_of(keys: np.ndarray) -> Image.Image:
+    """The RGB image of 24-bit keys (`_key`), read by Pillow as `_raw` pixels: the map made from its
+    classes' keys, which the board needs anyway, not from their red, green and blue (a third of the
+    time of a board not kept)."""
+    packed = (keys.astype(np.uint32) | np.uint32(0xFF000000)).astype("<u4")
+    return Image.frombytes("RGB", (keys.shape[1], keys.shape[0]), packed.tobytes(), "raw", "RGBX")
 
 
 def _keys_of(colours: np.ndarray) -> np.ndarray:
@@ -270,7 +314,17 @@ def ground_png(scene: Scene) -> Image.Image:
 
 def _keys(image: Image.Image) -> np.ndarray:
     """Each pixel of an RGB image as one 24-bit integer (see `_key`)."""
-    packed = np.frombuffer(image.tobytes("raw", "RGBX"), dtype=np.uint32).reshape(image.height, image.width)
+    return _as_keys(_raw(image))
+
+
+def _raw(image: Image.Image) -> np.ndarray:
+    """Each pixel of an RGB image as Pillow keeps it, four bytes: red, green, blue and a fourth that
+    says nothing (compared as they are, two pixels of one colour are equal: Pillow fills it the same)."""
+    return np.frombuffer(image.tobytes("raw", "RGBX"), dtype=np.uint32).reshape(image.height, image.width)
+
+
+def _as_keys(packed: np.ndarray) -> np.ndarray:
+    """`_raw`'s pixels as 24-bit keys."""
     return packed & 0xFFFFFF if np.little_endian else _swap(packed)
 
 

@@ -81,7 +81,7 @@ def build_scene(variant: Variant, position: Position, results: Results = None, *
                                              water, {p: h for p, h in hatches.items() if p not in hidden}, patterns)
     map_height = classes.shape[0]
     legend_height = legend_rows_height(variant, width)
-    # (the map's pixels made only if its board is not kept: paint_png)
+    # (the map's red, green and blue made only when asked: the PNG painter makes its board from the classes)
     scene = Scene(width, map_height + legend_height, map_height, None, style.PAPER, ground_colours=colours,
                   ground_classes=(classes, ground))
 

@@ -57,7 +57,7 @@ class Scene:
     height: int
     map_height: int
     # (map_height, width, 3) uint8: the map; the legend is below it. None: colours[classes] of
-    # `ground_classes`, made when first asked (`map_pixels`): a picture whose board is kept never needs it
+    # `ground_classes`, made when first asked (`map_pixels`): the SVG's raster asks, the PNG painter never does
     background: np.ndarray | None
     paper: Rgb
     shapes: list[Shape] = field(default_factory=list)
