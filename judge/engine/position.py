@@ -74,7 +74,7 @@ class Position:
     # each vassal (a dummy power) and the power that controls it (judge.engine.vassals: DPjudge's
     # VASSAL_DUMMIES); None: no power is anyone's vassal
     vassals: Mapping[str, str] | None = None
-    _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
+    _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._place_units(self.units)
