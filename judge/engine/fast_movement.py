@@ -28,8 +28,8 @@ from typing import Protocol
 from . import army_fleet
 from .fast_convoys import convoys_are_plain
 from .fast_outcomes import explain
-from .geography import UnitKind
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .geography import Location, UnitKind
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .outcomes import PhaseResult
 from .plain_map import PlainMap, retreat_options
 from .position import DislodgedUnit, Position, Unit
@@ -112,13 +112,13 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
     try:  # (a province the map does not hold, or no unit where one is named: not an everyday phase)
         for power, power_orders in orders.items():
             for given in power_orders:
-                kind = type(given)
-                if kind is not Move and kind is not Hold and kind is not SupportHold and kind is not SupportMove \
-                        and kind is not Convoy:
+                # (each kind told by isinstance, the classes being final: compiled, every field below is then
+                # read straight from the object, not looked up by name)
+                if not isinstance(given, (Move, Hold, SupportHold, SupportMove, Convoy)):
                     return None
-                ref = given.unit  # type: ignore[union-attr]  # one of the four kinds above
-                at = ref.location
-                unit = unit_at[at.province]
+                ref: UnitRef = given.unit
+                at: Location = ref.location
+                unit: Unit = unit_at[at.province]
                 ukind, coast = unit.kind, unit.location.coast
                 # the power's own unit, named as it is or without its kind or coast (the general engine
                 # reads those as the unit that is there, DATC 4.B.5); another kind or coast named is its to read
@@ -129,15 +129,15 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 p = id_of[at.province]
                 given_at[p] = given
                 power_of[p] = power
-                if kind is Hold:
+                if isinstance(given, Hold):
                     continue
-                if kind is Convoy:
+                if isinstance(given, Convoy):
                     out.convoys.append(p)
                     continue
                 # where a fleet is: its province, or its coast of it
                 place = p if coast is None else coast_id[(p, coast)]
-                if kind is Move:
-                    to = given.to  # type: ignore[union-attr]
+                if isinstance(given, Move):
+                    to: Location = given.to
                     q = id_of[to.province]
                     if ukind is _ARMY:
                         if to.coast is not None:
@@ -146,11 +146,11 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                             if army_near[p] >> q & 1:
                                 return None  # a neighbour it may not walk to, or (a convoy?) the general engine's
                             by_sea.add(p)  # beyond its neighbours: by a convoy, if a plain one (`fast_convoys`)
-                        elif given.via_convoy:  # type: ignore[union-attr]
+                        elif given.via_convoy:
                             return None
                     elif ukind is _FLEET:
                         reach = fleet_ways[place][q]
-                        if given.via_convoy or given.route:  # type: ignore[union-attr]
+                        if given.via_convoy or given.route:
                             return None
                         # the order names the way in (a coast to choose or to infer is the general engine's)
                         c = to.coast
@@ -169,8 +169,8 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                         rivals.append(p)
                     continue
                 # a support: of a unit that is there, into a province this unit could enter (no coast named)
-                named = given.supported.location.province  # type: ignore[union-attr]
-                target = unit_at[named]
+                named = given.supported.location.province
+                target: Unit = unit_at[named]
                 t = id_of[named]
                 if t == p:
                     return None
@@ -180,11 +180,11 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                     reachable = fleet_reach[place]
                 else:
                     return None
-                if kind is SupportHold:
+                if isinstance(given, SupportHold):
                     if not reachable >> t & 1:
                         return None
                 else:
-                    to = given.to  # type: ignore[union-attr]
+                    to = given.to
                     q = id_of[to.province]
                     if to.coast is not None or q in (p, t) or not reachable >> q & 1:
                         return None
@@ -392,7 +392,7 @@ class PlainRules:
 
 
 def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules,
-            game: PlainRules, answer: Mapping[int, bool], disorder: Collection[str] | None) -> PhaseResult:
+            game: PlainRules, answer: dict[int, bool], disorder: Collection[str] | None) -> PhaseResult:
     """`movement_results.movement_results` for a plain phase: the board after it, its dislodged units
     and standoffs, by name again; the outcomes bound to be worked out when first read."""
     plain = variant.board.plain

@@ -7,7 +7,6 @@ gives units with none).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .orders import Convoy, Hold, Order, UnitRef
@@ -20,8 +19,8 @@ if TYPE_CHECKING:  # fast_movement.py imports this module
 _MOVED, _HELD, _SUPPORTED, _CONVOYED = Reason.MOVED, Reason.HELD, Reason.SUPPORTED, Reason.CONVOYED
 
 
-def explain(game: PlainRules, names: Sequence[str], position: Position, answer: Mapping[int, bool],
-            dislodged_by: Mapping[int, int]) -> tuple[Outcome, ...]:
+def explain(game: PlainRules, names: tuple[str, ...], position: Position, answer: dict[int, bool],
+            dislodged_by: dict[int, int]) -> tuple[Outcome, ...]:
     """`names`: each province id's name; `dislodged_by`: a dislodged unit's province -> its attacker's."""
     dest, supports, power_of = game.dest, game.supports, game.power_of
     outcomes: list[Outcome] = []
@@ -61,7 +60,7 @@ def explain(game: PlainRules, names: Sequence[str], position: Position, answer: 
     return tuple(outcomes)
 
 
-def _bounced(game: PlainRules, names: Sequence[str], answer: Mapping[int, bool], p: int, power: str, given: Order,
+def _bounced(game: PlainRules, names: tuple[str, ...], answer: dict[int, bool], p: int, power: str, given: Order,
              attacker: str | None) -> Outcome:
     """A move that did not move: who was in the way (`movement_results._move_failed`); `attacker`: where
     the unit that dislodged it came from, if one did."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import final
 
 from .quick_init import quick_init
 
@@ -54,11 +55,15 @@ class UnitKind(enum.Enum):
         return self is not UnitKind.ARMY
 
 
-@quick_init
+@final
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
     province: str
     coast: Coast | None = None
+
+    def __init__(self, province: str, coast: Coast | None = None) -> None:
+        self.province = province  # type: ignore[misc]
+        self.coast = coast  # type: ignore[misc]
 
     def __str__(self) -> str:
         return self.province if self.coast is None else f"{self.province}/{self.coast.value}"
@@ -72,6 +77,9 @@ class Location:
         """Read the data-file spelling `spa/nc` (used only by data loaders and the JSON edge)."""
         province, _, coast = text.strip().lower().partition("/")
         return cls(province, Coast(coast) if coast else None)
+
+
+quick_init(Location)
 
 
 @dataclass(frozen=True, slots=True)

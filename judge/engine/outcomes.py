@@ -4,6 +4,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import final
 
 from .quick_init import quick_init
 
@@ -175,7 +176,7 @@ class Rejected(Exception):
         self.about = about
 
 
-@quick_init
+@final
 @dataclass(frozen=True, slots=True)
 class Outcome:
     power: str
@@ -190,6 +191,22 @@ class Outcome:
     dislodged_from: str | None = None
     # an order the judge made, not the player (civil-disorder removal, default hold)
     by_judge: bool = False
+
+    def __init__(self, power: str, order: Order, succeeded: bool, reason: Reason, why: Why | None = None,
+                 args: tuple[str, ...] = (), involving: tuple[str, ...] = (), dislodged_from: str | None = None,
+                 by_judge: bool = False) -> None:  # (see quick_init: compiled, this one is used)
+        self.power = power  # type: ignore[misc]
+        self.order = order  # type: ignore[misc]
+        self.succeeded = succeeded  # type: ignore[misc]
+        self.reason = reason  # type: ignore[misc]
+        self.why = why  # type: ignore[misc]
+        self.args = args  # type: ignore[misc]
+        self.involving = involving  # type: ignore[misc]
+        self.dislodged_from = dislodged_from  # type: ignore[misc]
+        self.by_judge = by_judge  # type: ignore[misc]
+
+
+quick_init(Outcome)
 
 
 class PhaseResult:

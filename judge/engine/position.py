@@ -4,6 +4,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import final
 
 from .quick_init import quick_init
 from types import MappingProxyType
@@ -12,18 +13,26 @@ from .calendar import Phase
 from .geography import Location, UnitKind
 
 
-@quick_init
+@final
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
     kind: UnitKind
     location: Location
 
+    def __init__(self, power: str, kind: UnitKind, location: Location) -> None:
+        self.power = power  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+        self.location = location  # type: ignore[misc]
+
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
 
 
-@quick_init
+quick_init(Unit)
+
+
+@final
 @dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     unit: Unit
@@ -31,6 +40,16 @@ class DislodgedUnit:
     retreats: tuple[Location, ...]  # where it may retreat; empty: it can only disband
     # its power gave no orders in the move (civil disorder): disbanded without a retreat
     civil_disorder: bool = False
+
+    def __init__(self, unit: Unit, attacker_from: str, retreats: tuple[Location, ...],
+                 civil_disorder: bool = False) -> None:
+        self.unit = unit  # type: ignore[misc]
+        self.attacker_from = attacker_from  # type: ignore[misc]
+        self.retreats = retreats  # type: ignore[misc]
+        self.civil_disorder = civil_disorder  # type: ignore[misc]
+
+
+quick_init(DislodgedUnit)
 
 
 # units in order of power, then province: the fields got in C for every unit of every position
@@ -55,7 +74,7 @@ class Position:
     # each vassal (a dummy power) and the power that controls it (judge.engine.vassals: DPjudge's
     # VASSAL_DUMMIES); None: no power is anyone's vassal
     vassals: Mapping[str, str] | None = None
-    _by_province: Mapping[str, Unit] = field(init=False, repr=False, compare=False)
+    _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._place_units(self.units)
