@@ -17,7 +17,8 @@ players, the centre table by year). Every template gets the context `notice_cont
     when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
     left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
-Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
+Some kinds get more: results -> `report` (results_report.py) and `shared_part(name)` (the parts
+of its mail every copy shares, rendered once: `_shared_part`); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
 revealed -> `seats`; replacement -> `standing`, `centre_tables` (the new player's copy only: the
@@ -59,10 +60,29 @@ def template_for(kind: str) -> str:
 def render_notice(reports: Reports, service: GameService, notice: Notice) -> Rendered:
     name = template_for(notice.kind)
     try:
-        reports.env.get_template(name)
+        template = reports.env.get_template(name)
     except jinja2.TemplateNotFound:
         raise UnknownNotice(f"no template {name} for notices of kind '{notice.kind}'") from None
-    return reports.render(name, **notice_context(service, notice))
+    context = notice_context(service, notice)
+    if "report" in context:
+        context["shared_part"] = _shared_part(reports, context)
+    return reports.render(template, **context)
+
+
+def _shared_part(reports: Reports, context: dict[str, Any]) -> Callable[[str], str]:
+    """`shared_part(name)` for the results template: the text of a part that reads only what every
+    copy of one report shares (templates/_results_*.j2 say what), rendered once for them all and
+    kept with the report: in a deadline rush the same sections, tables and news were rendered anew
+    for each of a phase's nine copies, half of the courier's Jinja time."""
+    texts: dict[object, str] = context["report"]["shared_texts"]
+
+    def part(name: str) -> str:
+        key = (reports.env, name)     # (another Reports may have other templates under the name)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = reports.env.get_template(name).render(context)
+        return text
+    return part
 
 
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
