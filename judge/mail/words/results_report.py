@@ -129,13 +129,20 @@ def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[s
     shared = {k: v for k, v in payload.items() if k not in _READER_KEYS}
     with _SECTIONS_LOCK:      # the latest first: a phase's copies come one after another
         found = next((kept for kept in reversed(_REPORTS)
-                      if kept[0] is variant and kept[1] == players and kept[2] == shared), None)
+                      if kept[0] is variant and _alike(kept[2], shared) and kept[1] == players and kept[2] == shared),
+                     None)
     if found is None:
         found = (variant, dict(players), shared, _report(variant, shared, players),
                  _standing_lines(variant, shared["position"]), {})
         with _SECTIONS_LOCK:
             _REPORTS.append(found)
     return {**found[3], "standing": _first(found[4], reader), "shared_texts": found[5]}
+
+
+def _alike(kept: Mapping[str, Any], payload: Mapping[str, Any]) -> bool:
+    """Whether two payloads are of the same game's phase: another's is told apart at once, not after
+    comparing the whole board (each copy's payload is read on its own, so nothing is the same object)."""
+    return bool(kept.get("game") == payload.get("game") and kept.get("phase") == payload.get("phase"))
 
 
 def _report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
