@@ -29,6 +29,7 @@ Under fog of war a results notice's payload is first cut to what its recipient s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import jinja2
@@ -96,25 +97,17 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     variant = service.variant(status.variant)
     players = _players(status)
     game_zone = status.settings["time_zone"]
-    created = parse_time(notice.created_at)
-
     reader_zone = service.accounts.zone_of(notice.recipient)
 
     def when(times: dict[str, Any]) -> list[str]:
-        """A time in the game's zone first, then the reader's (as the reader's account says now,
-        whatever the payload was written with), or UTC for a reader without another zone."""
-        mine = reader_zone if reader_zone and reader_zone != game_zone else None
-        zones = [game_zone, mine or ("UTC" if game_zone != "UTC" else None)]
-        texts = shown(times["utc"], [z for z in zones if z])
-        return [f"{texts[zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
-                if zone in (game_zone, mine) else f"{texts[zone]} ({zone})" for zone in zones if zone]
+        return list(_when(times["utc"], game_zone, reader_zone))
 
     def left(times: dict[str, Any]) -> str:
-        return duration((parse_time(times["utc"]) - created).total_seconds())
+        return duration(_seconds_between(notice.created_at, times["utc"]))
 
     def passed(times: dict[str, Any]) -> bool:
         """Whether the time had gone by when the notice was made (`left` then says so in words)."""
-        return (parse_time(times["utc"]) - created).total_seconds() <= 0
+        return _seconds_between(notice.created_at, times["utc"]) <= 0
 
     ctx: dict[str, Any] = {
         "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
@@ -135,6 +128,23 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     if extra:
         ctx.update(extra(service, notice, variant, status))
     return ctx
+
+
+# A phase's copies tell the same deadline, mostly to readers of the same zone: worked out once each
+@lru_cache(maxsize=256)
+def _when(utc: str, game_zone: str, reader_zone: str | None) -> tuple[str, ...]:
+    """A time in the game's zone first, then the reader's (as the reader's account says now,
+    whatever the payload was written with), or UTC for a reader without another zone."""
+    mine = reader_zone if reader_zone and reader_zone != game_zone else None
+    zones = [game_zone, mine or ("UTC" if game_zone != "UTC" else None)]
+    texts = shown(utc, [z for z in zones if z])
+    return tuple(f"{texts[zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
+                 if zone in (game_zone, mine) else f"{texts[zone]} ({zone})" for zone in zones if zone)
+
+
+@lru_cache(maxsize=256)
+def _seconds_between(start: str, end: str) -> float:
+    return (parse_time(end) - parse_time(start)).total_seconds()
 
 
 def _fail(message: str) -> None:
