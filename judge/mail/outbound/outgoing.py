@@ -110,9 +110,7 @@ class Models:
         if found is None and shared is not None and config is not None:
             last = _LAST_PICTURED.get((config.address, config.domain))
             found = _moved(last, shared, self.date) if last is not None else None
-            if found is not None:
-                self._built[shared.id] = found
-        return found
+        return found      # (kept as the game's own only once a mail is made from it: `send_copies`)
 
     def keep(self, shared: SharedPart | None, model: Model, config: Config) -> None:
         self._built.setdefault(None if shared is None else shared.id, model)
@@ -164,6 +162,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             raw = _rewritten(config, model, copy, rendered)
             if raw is not None:
                 first = (copy, raw, model.part)
+                models.keep(shared, model, config)       # (the last game's made over: now this one's)
         else:
             raw = None
         if raw is None:
