@@ -162,7 +162,8 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             raw = _rewritten(config, model, copy, rendered)
             if raw is not None:
                 first = (copy, raw, model.part)
-                models.keep(shared, model, config)       # (the last game's made over: now this one's)
+                if models is not None:       # (always: a model comes from them)
+                    models.keep(shared, model, config)       # (the last game's made over: now this one's)
         else:
             raw = None
         if raw is None:
