@@ -1,6 +1,7 @@
 """judge/mail/outbound/courier.py: pending notices into the outbox, once each, with the secret reply address."""
 from judge.mail.outbound.courier import Courier
 from judge.mail.screening.tokens import ReplyTokens
+from judge.mail.words.notices import render_notice
 from judge.storage.db import open_db
 
 from mailjudge import POWERS, MailJudge
@@ -218,3 +219,17 @@ def test_several_games_notices_go_into_the_outbox_in_one_commit_then_are_marked(
     j.service.sync_index()
     assert courier.run(db) == 0 and len(j.outbox()) == queued
     assert all(j.service.pending_notices(game) == [] for game in ("alpha", "beta", "gamma"))
+
+
+def test_a_notice_nobody_is_to_read_is_marked_queued_without_being_rendered(tmp_path):
+    j = MailJudge(tmp_path)
+    j.seven_players("alpha")       # nobody watches: the public copy has no reader (an observer's: the first test)
+    rendered = []
+
+    def render(reports, service, notice):
+        rendered.append(notice.recipient)
+        return render_notice(reports, service, notice)
+    queued = Courier(j.service, j.config, render=render).run(open_db(j.config.db_path))
+    assert None not in rendered and "france" in rendered and "gm" in rendered
+    assert queued == len(j.outbox()) == len(rendered) == 8
+    assert j.service.pending_notices("alpha") == []

@@ -77,13 +77,20 @@ def test_a_games_notices_made_from_one_anothers_bytes_are_the_mails_built_alone(
     db = open_db(config.db_path)
     outbox.prepare(db)
     shared = SharedPicture("alpha-S1901M.png", PNG) if case["picture"] else None
-    models = outgoing.Models()
+    made = _queue_game(config, db, case, shared, outgoing.Models())
+    assert sum(made) == case["rewritten"]
+
+
+def _queue_game(config: Config, db, case: dict, shared: SharedPicture | None, models: outgoing.Models,
+                game: str = "") -> list[bool]:
+    """A case's notices queued as one game's, each copy checked against the mail built for it alone;
+    whether each notice's first copy was made from the game's own model (`Models.like`)."""
     made = []
     with transaction(db):
         for notice in case["notices"]:
             body = notice["body"].replace("BOUNDARY", shared.boundary if shared else "")
             rendered = Rendered(notice["subject"], body)
-            copies = [outgoing.Copy(key, tuple(to), reply_to) for key, to, reply_to in notice["copies"]]
+            copies = [outgoing.Copy(key + game, tuple(to), reply_to) for key, to, reply_to in notice["copies"]]
             model = models.like(shared)
             made.append(model is not None and outgoing._rewritten(config, model, copies[0], rendered) is not None)
             assert outgoing.send_copies(db, config, rendered, copies, shared=shared, models=models) == len(copies)
@@ -94,4 +101,23 @@ def test_a_games_notices_made_from_one_anothers_bytes_are_the_mails_built_alone(
                 queued = db.conn.execute("SELECT raw FROM outbox_mail WHERE message_id = ?", [message_id]).fetchone()
                 # (a picture attached into the mail has the generator's random boundary)
                 assert _boundless(bytes(queued[0])) == _boundless(raw + (part.part if part else b""))
-    assert sum(made) == case["rewritten"]
+    return made
+
+
+@pytest.mark.parametrize("case", [c for c in NOTICES if c["picture"]], ids=lambda c: c["case"])
+def test_the_next_games_mails_made_from_the_last_games_are_the_mails_built_alone(tmp_path, case):
+    """The courier's games one after another, each with its own picture and Date: the next game's
+    first mail with a picture is made from the last game's bytes (its boundary and Date put in),
+    byte for byte the mail built for it alone."""
+    config = Config(data_dir=tmp_path, address="judge@dip.test")
+    db = open_db(config.db_path)
+    outbox.prepare(db)
+    first = outgoing.Models(date=1_780_000_000.25)
+    _queue_game(config, db, case, SharedPicture("alpha-S1901M.png", PNG), first)
+    shared = SharedPicture("beta-F1901M.png", PNG[::-1])
+    later = outgoing.Models(date=first.date + 86_400 * 40 + 3_601)      # (another day, month and hour)
+    made_before = first.like(SharedPicture("alpha-S1901M.png", PNG)) is not None
+    assert later.like(shared) is None and (later.like(shared, config) is not None) >= made_before
+    _queue_game(config, db, case, shared, later, game=":beta")
+    if made_before:      # made from the last game's, the same as those its own would have been made from
+        assert later.like(shared).raw.count(shared.boundary.encode()) == 2

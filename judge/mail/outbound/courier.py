@@ -72,6 +72,8 @@ Reader = tuple[str, tuple[str, ...]]                 # (account, its addresses):
 Ready = tuple[Notice, Rendered, Picture | None, list[Reader], list[outgoing.Attachment]]
 Failed = tuple[Notice, Exception]                    # a notice that could not be, and why
 Rendering = tuple[str, list[Ready], list[Failed]]    # a game's notices rendered, and those that failed
+# what a notice without readers is queued as (to nobody): rendering it would be a ninth of a rush's
+UNREAD = Rendered("", "")
 READ_AHEAD = 4           # games read (and their pictures started) before the one being queued
 # games whose notices are queued in one transaction of the judge file (one sync for them all): in a
 # rush each game's own FULL commit was a sync a game; a few games' mails wait for the others meanwhile
@@ -168,9 +170,12 @@ class Courier:
         failed: list[Failed] = []
         for notice in notices:
             try:
+                readers = self.readers(game, notice, reading)
+                if not readers:     # (the public copy of a game nobody watches): queued to nobody, unread
+                    ready.append((notice, UNREAD, None, readers, []))
+                    continue
                 ready.append((notice, self.render(self.reports, reading, notice),
-                              self.picture(game, notice, pictures, reading),
-                              self.readers(game, notice, reading), self.calendar(game, notice)))
+                              self.picture(game, notice, pictures, reading), readers, self.calendar(game, notice)))
             except Exception as e:   # one notice that cannot be rendered must not stop the rest
                 log.exception("notice %s of %s could not be rendered", notice.id, game)
                 failed.append((notice, e))

@@ -13,13 +13,16 @@ is not the plain one-line text that makes this sure, that copy is built whole). 
 `Models`, a notice's first copy is made from the bytes of another notice of that game (the courier's
 nine notices of a phase: each reader's own text) with its own Subject and text put in, where both
 texts are encoded alike by the email package's own choice (7bit, quoted-printable or base64) and
-written out in ASCII lines.
+written out in ASCII lines; a game's first mail with a picture is made so from the last game's, with
+its own picture's boundary and Date put in.
 """
 from __future__ import annotations
 
 import functools
 import re
 import time
+from datetime import datetime, timezone
+from email.utils import format_datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 # set_content's own choice of encoding, and the encoding (private: not in typeshed's stubs)
@@ -76,11 +79,12 @@ class Copy:
 
 @dataclass(frozen=True)
 class Model:
-    """A mail built whole, whose bytes another text's mail may be made from: its copy and text."""
+    """A mail built whole, whose bytes another text's mail may be made from: its copy, text and Date."""
     copy: Copy
     rendered: Rendered
     raw: bytes
     part: SharedPart | None
+    date: float
 
     @functools.cached_property
     def body(self) -> tuple[str, bytes] | None:
@@ -90,17 +94,55 @@ class Model:
 
 class Models:
     """One game's mails built whole in a courier run, by the part they carry (a results picture or
-    none), all dated alike: a later notice's mail is made from one of them (`send_copies`)."""
+    none), all dated alike: a later notice's mail is made from one of them (`send_copies`). The first
+    mail with a picture is made from the last game's (`_LAST_PICTURED`), its own picture's boundary
+    and its Date put in (`_moved`), where that is sure: building it whole was a third of queueing a
+    game's results."""
 
     def __init__(self, date: float | None = None) -> None:
         self.date = time.time() if date is None else date
         self._built: dict[str | None, Model] = {}
 
-    def like(self, shared: SharedPart | None) -> Model | None:
-        return self._built.get(None if shared is None else shared.id)
+    def like(self, shared: SharedPart | None, config: Config | None = None) -> Model | None:
+        """The model for mails carrying `shared`; given the `config` they are sent under, one made
+        from the last game's mail with a picture where there is none of this game's yet."""
+        found = self._built.get(None if shared is None else shared.id)
+        if found is None and shared is not None and config is not None:
+            last = _LAST_PICTURED.get((config.address, config.domain))
+            found = _moved(last, shared, self.date) if last is not None else None
+        return found      # (kept as the game's own only once a mail is made from it: `send_copies`)
 
-    def keep(self, shared: SharedPart | None, model: Model) -> None:
+    def keep(self, shared: SharedPart | None, model: Model, config: Config) -> None:
         self._built.setdefault(None if shared is None else shared.id, model)
+        if model.part is not None:
+            _LAST_PICTURED[(config.address, config.domain)] = model
+
+
+# The last mail built whole with a picture, by the judge's address and domain (its From and its
+# Message-IDs' domain): frozen, so another thread's mail may be made from it too.
+_LAST_PICTURED: dict[tuple[str, str], Model] = {}
+
+
+def _moved(model: Model, shared: SharedPart, date: float) -> Model | None:
+    """A model with a picture made over for another picture and Date: its bytes with the other
+    picture's boundary (of the same length) and Date line in, or None where that is not sure (each
+    found exactly where building it puts them)."""
+    if model.part is None:
+        return None
+    old, new = model.part.boundary.encode(), shared.boundary.encode()
+    raw = model.raw
+    if len(old) != len(new) or raw.count(old) != 2 or new in raw:
+        return None       # (the multipart header's and the text's delimiter: no other)
+    was, now = _date_line(model.date), _date_line(date)
+    if was is None or now is None or raw.count(was) != 1 or raw.find(was) > raw.find(b"\r\n\r\n"):
+        return None
+    return Model(model.copy, model.rendered, raw.replace(old, new).replace(was, now), shared, date)
+
+
+def _date_line(date: float) -> bytes | None:
+    """The Date line as `message` writes it for this time (None if not plainly on one line)."""
+    text = format_datetime(datetime.fromtimestamp(date, timezone.utc))
+    return f"\r\nDate: {text}\r\n".encode("ascii") if SMTP.stores_as_is("Date", text) else None
 
 
 def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, copies: Sequence[Copy], *,
@@ -112,7 +154,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
     date = models.date if models is not None else time.time()    # one Date for all the copies: one mail
     first: tuple[Copy, bytes, SharedPart | None] | None = None
     rows: list[outbox.Stored] = []
-    model = models.like(shared) if models is not None and not files else None
+    model = models.like(shared, config) if models is not None and not files else None
     for copy in copies:
         if first is not None:
             raw = _spliced(config, first[:2], copy)
@@ -120,6 +162,8 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             raw = _rewritten(config, model, copy, rendered)
             if raw is not None:
                 first = (copy, raw, model.part)
+                if models is not None:       # (always: a model comes from them)
+                    models.keep(shared, model, config)       # (the last game's made over: now this one's)
         else:
             raw = None
         if raw is None:
@@ -128,7 +172,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             _, raw, part = outbox.stored(mail, shared)
             first = first or (copy, raw, part)
             if models is not None and not files and (part is not None or shared is None):
-                models.keep(shared, Model(copy, rendered, raw, part))     # (not a part attached into it)
+                models.keep(shared, Model(copy, rendered, raw, part, date), config)     # (not a part attached into it)
         else:
             part = first[2] if first is not None else None
         rows.append(outbox.Stored(stable_message_id(copy.key, config.domain), copy.to, raw, part))

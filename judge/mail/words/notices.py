@@ -17,7 +17,8 @@ players, the centre table by year). Every template gets the context `notice_cont
     when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
     left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
-Some kinds get more: results -> `report` (results_report.py); game_end -> `centre_tables`,
+Some kinds get more: results -> `report` (results_report.py) and `shared_part(name)` (the parts
+of its mail every copy shares, rendered once: `_shared_part`); game_end -> `centre_tables`,
 `final_rows`; game_start -> `reconstruction`, `seats`, `units`, `signon`, `rules`; press ->
 `who`, `whom`; exchange_offer -> `gives`, `receives` (centre names, from the offerer's side);
 revealed -> `seats`; replacement -> `standing`, `centre_tables` (the new player's copy only: the
@@ -28,6 +29,7 @@ Under fog of war a results notice's payload is first cut to what its recipient s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import jinja2
@@ -59,10 +61,29 @@ def template_for(kind: str) -> str:
 def render_notice(reports: Reports, service: GameService, notice: Notice) -> Rendered:
     name = template_for(notice.kind)
     try:
-        reports.env.get_template(name)
+        template = reports.env.get_template(name)
     except jinja2.TemplateNotFound:
         raise UnknownNotice(f"no template {name} for notices of kind '{notice.kind}'") from None
-    return reports.render(name, **notice_context(service, notice))
+    context = notice_context(service, notice)
+    if "report" in context:
+        context["shared_part"] = _shared_part(reports, context)
+    return reports.render(template, **context)
+
+
+def _shared_part(reports: Reports, context: dict[str, Any]) -> Callable[[str], str]:
+    """`shared_part(name)` for the results template: the text of a part that reads only what every
+    copy of one report shares (templates/_results_*.j2 say what), rendered once for them all and
+    kept with the report: in a deadline rush the same sections, tables and news were rendered anew
+    for each of a phase's nine copies, half of the courier's Jinja time."""
+    texts: dict[object, str] = context["report"]["shared_texts"]
+
+    def part(name: str) -> str:
+        key = (reports.env, name)     # (another Reports may have other templates under the name)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = reports.env.get_template(name).render(context)
+        return text
+    return part
 
 
 def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
@@ -76,25 +97,17 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     variant = service.variant(status.variant)
     players = _players(status)
     game_zone = status.settings["time_zone"]
-    created = parse_time(notice.created_at)
-
     reader_zone = service.accounts.zone_of(notice.recipient)
 
     def when(times: dict[str, Any]) -> list[str]:
-        """A time in the game's zone first, then the reader's (as the reader's account says now,
-        whatever the payload was written with), or UTC for a reader without another zone."""
-        mine = reader_zone if reader_zone and reader_zone != game_zone else None
-        zones = [game_zone, mine or ("UTC" if game_zone != "UTC" else None)]
-        texts = shown(times["utc"], [z for z in zones if z])
-        return [f"{texts[zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
-                if zone in (game_zone, mine) else f"{texts[zone]} ({zone})" for zone in zones if zone]
+        return list(_when(times["utc"], game_zone, reader_zone))
 
     def left(times: dict[str, Any]) -> str:
-        return duration((parse_time(times["utc"]) - created).total_seconds())
+        return duration(_seconds_between(notice.created_at, times["utc"]))
 
     def passed(times: dict[str, Any]) -> bool:
         """Whether the time had gone by when the notice was made (`left` then says so in words)."""
-        return (parse_time(times["utc"]) - created).total_seconds() <= 0
+        return _seconds_between(notice.created_at, times["utc"]) <= 0
 
     ctx: dict[str, Any] = {
         "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
@@ -115,6 +128,23 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
     if extra:
         ctx.update(extra(service, notice, variant, status))
     return ctx
+
+
+# A phase's copies tell the same deadline, mostly to readers of the same zone: worked out once each
+@lru_cache(maxsize=256)
+def _when(utc: str, game_zone: str, reader_zone: str | None) -> tuple[str, ...]:
+    """A time in the game's zone first, then the reader's (as the reader's account says now,
+    whatever the payload was written with), or UTC for a reader without another zone."""
+    mine = reader_zone if reader_zone and reader_zone != game_zone else None
+    zones = [game_zone, mine or ("UTC" if game_zone != "UTC" else None)]
+    texts = shown(utc, [z for z in zones if z])
+    return tuple(f"{texts[zone]} ({zone}, {'game time' if zone == game_zone else 'your time'})"
+                 if zone in (game_zone, mine) else f"{texts[zone]} ({zone})" for zone in zones if zone)
+
+
+@lru_cache(maxsize=256)
+def _seconds_between(start: str, end: str) -> float:
+    return (parse_time(end) - parse_time(start)).total_seconds()
 
 
 def _fail(message: str) -> None:

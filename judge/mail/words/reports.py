@@ -35,9 +35,11 @@ class Reports:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
         self.env.filters.update(FILTERS)  # wrap, columns, table, listing: see textlayout.py
 
-    def render(self, template: str, **context: object) -> Rendered:
-        text = self.env.get_template(template).render(**context)
+    def render(self, template: str | jinja2.Template, **context: object) -> Rendered:
+        """`template`: its name, or the template itself as the caller already found it."""
+        found = self.env.get_template(template)
+        text = found.render(**context)
         head, _, body = text.partition("\n\n")
         if not head.startswith("Subject:") or "\n" in head:
-            raise ValueError(f"{template} does not start with one 'Subject:' line and a blank line")
+            raise ValueError(f"{found.name} does not start with one 'Subject:' line and a blank line")
         return Rendered(head.removeprefix("Subject:").strip(), body.rstrip() + "\n")

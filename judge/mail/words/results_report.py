@@ -114,26 +114,35 @@ def _text_of(result: dict[str, Any]) -> str:
 # powers first). The copies of one phase's results are rendered one after another (a notice per
 # player, the master and the public), so the last few reports are kept and a copy whose payload,
 # bar who reads it, is equal to one of theirs shares its report (the rest of the report was made
-# anew per reader: a third of rendering a results mail).
+# anew per reader: a third of rendering a results mail), and the texts made of it (`shared_texts`).
 _READER_KEYS = frozenset({"recipient", "powers", "deadline"})    # the payload's per-reader fields
 _REPORTS: deque[tuple[Variant, dict[str, str | None], dict[str, Any], dict[str, Any],
-                      list[tuple[str, tuple[str, list[str]]]]]] = deque(maxlen=_SECTIONS_KEPT)
+                      list[tuple[str, tuple[str, list[str]]]], dict[object, str]]] = deque(maxlen=_SECTIONS_KEPT)
 
 
 def results_report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None],
                    reader: tuple[str, ...] = ()) -> dict[str, Any]:
     """Everything the results template shows, with names in full and tables ready to align; the
-    powers of `reader` (the recipient's) come first where the units stand."""
+    powers of `reader` (the recipient's) come first where the units stand. `shared_texts`: a dict
+    shared by every copy of this report, for the parts of its mail rendered once for them all
+    (judge.mail.words.notices); nothing else may be kept there."""
     shared = {k: v for k, v in payload.items() if k not in _READER_KEYS}
-    with _SECTIONS_LOCK:
-        found = next((kept for kept in _REPORTS
-                      if kept[0] is variant and kept[1] == players and kept[2] == shared), None)
+    with _SECTIONS_LOCK:      # the latest first: a phase's copies come one after another
+        found = next((kept for kept in reversed(_REPORTS)
+                      if kept[0] is variant and _alike(kept[2], shared) and kept[1] == players and kept[2] == shared),
+                     None)
     if found is None:
         found = (variant, dict(players), shared, _report(variant, shared, players),
-                 _standing_lines(variant, shared["position"]))
+                 _standing_lines(variant, shared["position"]), {})
         with _SECTIONS_LOCK:
             _REPORTS.append(found)
-    return {**found[3], "standing": _first(found[4], reader)}
+    return {**found[3], "standing": _first(found[4], reader), "shared_texts": found[5]}
+
+
+def _alike(kept: Mapping[str, Any], payload: Mapping[str, Any]) -> bool:
+    """Whether two payloads are of the same game's phase: another's is told apart at once, not after
+    comparing the whole board (each copy's payload is read on its own, so nothing is the same object)."""
+    return bool(kept.get("game") == payload.get("game") and kept.get("phase") == payload.get("phase"))
 
 
 def _report(variant: Variant, payload: Mapping[str, Any], players: dict[str, str | None]) -> dict[str, Any]:
