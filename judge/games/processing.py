@@ -223,7 +223,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     if now >= row.deadline and not row.late_noticed and late:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
-        gf.db.table("phases").update(row.seq, {"late_noticed": 1})
+        gf.update_phase(row.seq, late_noticed=1)
         played_at = processing_time(gf.settings, row.deadline, row.position.phase.kind.value)
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(played_at, None)})
@@ -236,7 +236,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted([*row.reminded, *due]))})
+        gf.update_phase(row.seq, reminded=json.dumps(sorted([*row.reminded, *due])))
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 
@@ -312,9 +312,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             if o["power"] in powers:
                 o.update(by_judge=True, stand_in=True)
     _mark_vassals(encoded, lords_at)
-    gf.db.table("phases").update(row.seq, {
-        "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
-                                                        "rulings": rulings})})
+    gf.update_phase(row.seq, processed_at=iso(now), result=json.dumps({"results": encoded, "civil_disorder": missed,
+                                                                       "rulings": rulings}))
     checkpoint("results stored")
     news += _eliminations(gf, nxt, now)
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
@@ -326,8 +325,9 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     else:
         deadline = phase_deadline(gf, nxt, now)
         gf.new_phase(nxt, now, deadline)
-        for p in gf.powers():
-            gf.set_power(p, waiting=0)
+        for p, power in gf.powers().items():
+            if power.waiting:       # (the others need no write: a statement a power in every phase)
+                gf.set_power(p, waiting=0)
         later_orders.tell(gf, later_orders.bring_in(gf, gf.phase_now(), now), now, deadline)
     checkpoint("phase advanced")
     summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,

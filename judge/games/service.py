@@ -161,9 +161,9 @@ class GameService:
         return GameFile(db, self.variant, self._zone_of, self._snapshot(db), self.problems)
 
     def _zone_of(self, account: str | None) -> str | None:
-        """An account's time zone; in a batch (one mail) read once, until judge.sqlite is written (SET
-        ZONE, for one, is a write)."""
-        if not getattr(self._local, "batch", False):
+        """An account's time zone; in a batch (one mail) or a game's wake read once, until judge.sqlite
+        is written (SET ZONE, for one, is a write)."""
+        if not (getattr(self._local, "batch", False) or getattr(self._local, "waking", False)):
             return self.accounts.zone_of(account)
         changes = self.judge.conn.total_changes
         zones: dict[tuple[str | None, int], str | None] = self._local.zones
@@ -733,8 +733,21 @@ class GameService:
 
     def wake(self, name: str, now: datetime | None = None) -> str:
         """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
-        with self._write(name) as gf:
+        with self._zones_read_once(), self._write(name) as gf:
             return processing.wake(gf, now or self.clock(), self.checkpoint)
+
+    @contextmanager
+    def _zones_read_once(self) -> Iterator[None]:
+        """Each account's time zone read once while a game wakes (a phase played writes a notice per
+        reader, each with the deadline in the reader's zone), as in a batch, which may hold this."""
+        if getattr(self._local, "batch", False) or getattr(self._local, "waking", False):
+            yield
+            return
+        self._local.waking, self._local.zones = True, {}
+        try:
+            yield
+        finally:
+            self._local.waking = False
 
     def run_due(self, now: datetime | None = None, limit: int = 1000) -> dict[str, str]:
         """The scheduler's tick at `now` (the moment up to which the caller has read all stored mail;
