@@ -96,3 +96,29 @@ def test_a_tick_failing_half_way_leaves_the_rest_to_the_next_and_queues_nothing_
     ids = [s.message_id for s in judge.outbox()]
     assert len(ids) == len(set(ids))
     assert judge.service.games_with_notices() == []
+
+
+def test_a_phase_played_looks_no_schema_up_and_decodes_its_position_once(rush, monkeypatch):
+    """The deadline stage's economies (bench/games.py): raw SQL, not sqlite-utils' schema lookups;
+    the phase's position decoded at most once, the new phase's not at all (it was just encoded)."""
+    judge = rush
+    deliver(judge)
+    from judge.engine import notation
+    from judge.games import gamefile, service as service_module
+    decoded = []
+    decode = notation.position_from_json
+    monkeypatch.setattr(notation, "position_from_json", lambda *a: decoded.append(a) or decode(*a))
+    statements = []
+    open_game = service_module.open_game
+
+    def traced(*args, **kwargs):
+        db = open_game(*args, **kwargs)
+        db.conn.set_trace_callback(statements.append)
+        return db
+    monkeypatch.setattr(service_module, "open_game", traced)
+    judge.service._trim(0)                  # every game file opened again, traced
+    monkeypatch.setattr(gamefile, "_decoded", gamefile.DecodedPositions())     # nothing decoded yet
+    assert judge.service.wake("g2", judge.clock() + timedelta(days=30)) == "processed"
+    assert len(decoded) == 1
+    assert statements and not [s for s in statements if "sqlite_master" in s or "table_info" in s]
+    assert sum(s.startswith("UPDATE powers SET waiting") for s in statements) == 0    # nobody was waiting
