@@ -250,10 +250,18 @@ class GameFile:
                                                            self.rules))
 
     def order_rows(self, seq: int, power: str) -> list[dict[str, Any]]:
-        # every power's rows in one SELECT, read once per snapshot: the results of a phase ask for each power's
-        return [{"slot": r[1], "written": r[2], "read": json.loads(r[3])} for r in self.read(
-            "SELECT power, slot, written, read FROM orders WHERE phase_seq = ? ORDER BY power, position",
-            [seq]) if r[0] == power]
+        return [{"slot": r[1], "written": r[2], "read": json.loads(r[3])} for r in self._order_rows(seq)
+                if r[0] == power]
+
+    def written_lines(self, seq: int) -> dict[tuple[str, Order], str]:
+        """Phase `seq`'s stored orders: (power, the order as read) -> the line the player wrote (the last
+        for an order given twice), for the results to show beside each order."""
+        return {(r[0], _order(r[3])): r[2] for r in self._order_rows(seq)}
+
+    def _order_rows(self, seq: int) -> list[tuple[Any, ...]]:
+        # every power's rows in one SELECT, read once per snapshot
+        return self.read("SELECT power, slot, written, read FROM orders WHERE phase_seq = ? ORDER BY power, position",
+                         [seq])
 
     def absences(self, accounts: Iterable[str | None]) -> list[Absence]:
         wanted = [a for a in accounts if a]

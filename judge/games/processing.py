@@ -27,7 +27,7 @@ from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, MissedOrders, NmrPolicy, PowerStatus
-from .resultcodec import result_to_json, written_key
+from .resultcodec import result_to_json
 from .worldwar import close_italy, italy_closed, world_war_events
 
 Checkpoint = Callable[[str], None]
@@ -493,11 +493,7 @@ def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
 def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict[str, Any]]:
     """The phases one processing played, encoded once (judge.games.resultcodec) with the lines the
     players wrote beside the orders read."""
-    written: dict[tuple[str, str], str] = {}
-    for power in {o.power for r in results for o in r.outcomes}:
-        for r in gf.order_rows(seq, power):
-            written[written_key(power, r["read"])] = r["written"]
-    return [result_to_json(gf.variant, r, written) for r in results]
+    return [result_to_json(gf.variant, r, gf.written_lines(seq)) for r in results]
 
 
 def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict[str, Any]],
