@@ -1,24 +1,27 @@
 """Benchmark: 10,000 active games on disk; find the due ones; process 1,000 simultaneous deadlines.
 
     .venv/bin/python bench/games.py [--games 10000] [--due 1000] [--dir /tmp/judge-bench] [--no-pictures]
-                                    [--profile] [--hog]
+                                    [--stages] [--profile] [--hog]
 
 Games are made through the service (joins, orders) for a sample, then the rest are copies of those
 game files renamed with SQLite's backup API (making 10,000 games one join at a time only measures
 fsync). The index is then rebuilt from the files with the start-up sweep, as after a crash.
 The games service is built as the daemon builds it (judge.mail.serve_hooks: judge.sqlite at NORMAL, the
-games in play kept open). The reports are queued by the daemon's own courier (judge.mail.outbound.courier)
-into the judge file's outbox, each results mail with its board picture, drawn once per phase and stored once for all its
-recipients.
+games in play kept open). The deadlines are played and the reports queued by the daemon's own tick
+(judge.mail.serve_hooks.Tick): a pipeline, each game played as the courier (judge.mail.outbound.courier)
+reads ahead for its next game, so its picture is painted and its mail queued while the later games
+are played; `--stages` plays every deadline first, then runs the courier, and prints each stage.
+The reports go into the judge file's outbox, each results mail with its board picture, drawn once per
+phase and stored once for all its recipients.
 A run of that many games paints its pictures in processes of their own, one per core
 (judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
 process per core spinning at normal priority, started just before the deadlines and stopped after
 the courier) and prints both figures and their ratios; the machine's own load average is printed
 before each, as the machine may be shared.
-Prints medians and p95s, and the CPU the deadlines and the courier's process took (not the painters'),
-which says more than the wall clock on a shared machine; goals: finding due games < 1 ms among
-10,000, and 1,000 deadlines processed with every report and its picture queued in < 30 s quiet and
-< 120 s beside the hog (issue 27).
+Prints medians and p95s, each deadline's wall clock and CPU (GameService.wake timed, wherever the
+pipeline runs it), and the CPU of this process and of the painters, which says more than the wall
+clock on a shared machine; goals: finding due games < 1 ms among 10,000, and 1,000 deadlines
+processed with every report and its picture queued in < 30 s quiet and < 120 s beside the hog (issue 27).
 """
 from __future__ import annotations
 
