@@ -7,6 +7,7 @@ fixed width (`2026-01-02T03:04:05Z`), so text order is time order and an index c
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -63,11 +64,15 @@ def parse_time(text: str, zone: str = "UTC") -> datetime:
 def shown(when: datetime | str, zones: Iterable[str]) -> dict[str, str]:
     """The same instant written in each zone, e.g. for the game's zone and the player's own."""
     instant = parse_time(when) if isinstance(when, str) else when
-    out = {}
-    for zone in dict.fromkeys(zones):
-        local = instant.astimezone(ZoneInfo(zone))
-        out[zone] = local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or zone)
-    return out
+    return {zone: _in_zone(instant, zone) for zone in dict.fromkeys(zones)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _in_zone(instant: datetime, zone: str) -> str:
+    """One instant written in one zone, written once: a phase played shows its next deadline to every
+    reader of every notice, most of them in the same zone or two."""
+    local = instant.astimezone(ZoneInfo(zone))
+    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or zone)
 
 
 @dataclass(frozen=True)

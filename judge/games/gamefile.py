@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -204,7 +205,7 @@ class GameFile:
                                 "FROM phases WHERE seq = ?", [seq]).fetchone()
             snapshot.texts[seq] = r[2]
             snapshot.phases[seq] = PhaseRow(
-                r[0], r[1], notation.position_from_json(self.variant, json.loads(r[2])), parse_time(r[3]),
+                r[0], r[1], _decoded.position(self.db, self.variant, r[2]), parse_time(r[3]),
                 parse_time(r[4]) if r[4] else None, bool(r[5]), tuple(json.loads(r[6])))
         return snapshot.phases[seq]
 
@@ -249,17 +250,26 @@ class GameFile:
                                                            self.rules))
 
     def order_rows(self, seq: int, power: str) -> list[dict[str, Any]]:
-        return [{"slot": r[0], "written": r[1], "read": json.loads(r[2])} for r in self.read(
-            "SELECT slot, written, read FROM orders WHERE phase_seq = ? AND power = ? ORDER BY position",
-            [seq, power])]
+        return [{"slot": r[1], "written": r[2], "read": json.loads(r[3])} for r in self._order_rows(seq)
+                if r[0] == power]
+
+    def written_lines(self, seq: int) -> dict[tuple[str, Order], str]:
+        """Phase `seq`'s stored orders: (power, the order as read) -> the line the player wrote (the last
+        for an order given twice), for the results to show beside each order."""
+        return {(r[0], _order(r[3])): r[2] for r in self._order_rows(seq)}
+
+    def _order_rows(self, seq: int) -> list[tuple[Any, ...]]:
+        # every power's rows in one SELECT, read once per snapshot
+        return self.read("SELECT power, slot, written, read FROM orders WHERE phase_seq = ? ORDER BY power, position",
+                         [seq])
 
     def absences(self, accounts: Iterable[str | None]) -> list[Absence]:
         wanted = [a for a in accounts if a]
         if not wanted:
             return []
         marks = ",".join("?" * len(wanted))
-        return [Absence(parse_time(r["starts"]), parse_time(r["ends"])) for r in self.db["absences"].rows_where(
-            f"account IN ({marks})", wanted, select="starts, ends")]
+        return [Absence(parse_time(r[0]), parse_time(r[1])) for r in self.db.execute(
+            f"SELECT starts, ends FROM absences WHERE account IN ({marks})", wanted)]
 
     def votes(self, kind: str) -> dict[str, str]:
         return {r["power"]: r["value"] for r in self.db["votes"].rows_where("kind = ?", [kind], select="power, value")}
@@ -291,9 +301,15 @@ class GameFile:
         self.db.execute(f"UPDATE powers SET {sets} WHERE power = ?", [*values.values(), power])
         self._wrote(snapshot, "powers")
 
+    def update_phase(self, seq: int, **values: Any) -> None:
+        """Phase `seq`'s columns set. Raw SQL: in every phase played, where sqlite-utils' update() looks the
+        schema up four times first. (Not in the snapshot: the next read starts a fresh one.)"""
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE phases SET {sets} WHERE seq = ?", [*values.values(), seq])
+
     def set_deadline(self, seq: int, deadline: datetime) -> None:
         """A new deadline brings its own reminders and late notice; nobody is late any more."""
-        self.db.table("phases").update(seq, {"deadline": iso(deadline), "reminded": "[]", "late_noticed": 0})
+        self.update_phase(seq, deadline=iso(deadline), reminded="[]", late_noticed=0)
         for p, pr in self.powers().items():
             if pr.status is PowerStatus.LATE:
                 self.set_power(p, status=PowerStatus.ACTIVE)
@@ -340,11 +356,13 @@ class GameFile:
     def new_phase(self, position: Position, now: datetime, deadline: datetime | None) -> int:
         powers = {p: {"account": r.account, "status": r.status.value, "missed": r.missed}
                   for p, r in self.powers().items()}
-        seq = self.db.table("phases").insert({
-            "phase": self.phase_code(position),
-            "position": json.dumps(notation.position_to_json(self.variant, position)),
-            "started_at": iso(now), "deadline": iso(deadline) if deadline else None,
-            "powers": json.dumps(powers)}).last_pk
+        text = json.dumps(notation.position_to_json(self.variant, position))
+        # Raw SQL: in every phase played (sqlite-utils' insert looks the schema up and wraps it in a savepoint)
+        seq = self.db.execute(
+            "INSERT INTO phases (phase, position, started_at, deadline, powers) VALUES (?, ?, ?, ?, ?)",
+            [self.phase_code(position), text, iso(now), iso(deadline) if deadline else None,
+             json.dumps(powers)]).lastrowid
+        _decoded.keep(self.db, self.variant, text, position)      # read back at once: not decoded again
         self.update_game(phase_seq=seq)
         return cast(int, seq)       # (sqlite-utils types last_pk as optional)
 
@@ -397,6 +415,36 @@ class GameFile:
         for r in (self.recipients() if recipients is None else recipients):
             extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
             self.notice(key, kind, r, {**payload, **extra}, now)
+
+
+class DecodedPositions:
+    """Positions as stored (JSON text) decoded once per game file: a phase played reads its position,
+    writes (which empties the snapshot), reads it again, and reads the new phase's back, which it has
+    just encoded. Kept by the file's connection and the text (a position is frozen: shared safely);
+    bounded, the oldest going first. Not shared between games, which hold different positions."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._known: OrderedDict[tuple[int, str, str], Position] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def position(self, db: sqlite_utils.Database, variant: Variant, text: str) -> Position:
+        key = (id(db.conn), variant.id, text)
+        with self._lock:
+            known = self._known.get(key)
+        if known is None:
+            known = notation.position_from_json(variant, json.loads(text))
+            self.keep(db, variant, text, known)
+        return known
+
+    def keep(self, db: sqlite_utils.Database, variant: Variant, text: str, position: Position) -> None:
+        with self._lock:
+            self._known[(id(db.conn), variant.id, text)] = position
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
+
+
+_decoded = DecodedPositions()
 
 
 @functools.lru_cache(maxsize=8192)

@@ -50,7 +50,10 @@ def bring_in(gf: GameFile, row: PhaseRow, now: datetime) -> list[dict[str, Any]]
     kept for a phase now passed are void. One report per kept message, for its sender."""
     calendar, opened = gf.variant.calendar, row.position.phase
     reports = []
-    for kept in list(gf.db["later_orders"].rows_where("state = 'waiting'", order_by="id")):
+    # raw SQL: asked in every phase played, where rows_where looks the schema up three times first
+    cursor = gf.db.execute("SELECT * FROM later_orders WHERE state = 'waiting' ORDER BY id")
+    columns = [d[0] for d in cursor.description]
+    for kept in [dict(zip(columns, r, strict=True)) for r in cursor.fetchall()]:
         phase = calendar.parse(kept["phase"])
         if opened < phase:
             continue

@@ -27,7 +27,7 @@ from .ending import Ending, check_limits, check_win, survivors
 from .exchange import Settlement
 from .gamefile import GameFile, PhaseRow
 from .model import PLAYING, GameStatus, MissedOrders, NmrPolicy, PowerStatus
-from .resultcodec import result_to_json, written_key
+from .resultcodec import result_to_json
 from .worldwar import close_italy, italy_closed, world_war_events
 
 Checkpoint = Callable[[str], None]
@@ -226,7 +226,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
     if now >= row.deadline and not row.late_noticed and told:
         for p in late:
             gf.set_power(p, status=PowerStatus.LATE)
-        gf.db.table("phases").update(row.seq, {"late_noticed": 1})
+        gf.update_phase(row.seq, late_noticed=1)
         played_at = processing_time(gf.settings, row.deadline, row.position.phase.kind.value)
         _tell_owing(gf, row, late, NoticeKind.LATE, f"{row.seq}:{iso(row.deadline)}", now,
                     {"processing_at": gf.times(played_at, None)})
@@ -239,7 +239,7 @@ def wake(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint) -
                     {"hours_left": min(due)})
         done = "reminded"
     if due:
-        gf.db.table("phases").update(row.seq, {"reminded": json.dumps(sorted([*row.reminded, *due]))})
+        gf.update_phase(row.seq, reminded=json.dumps(sorted([*row.reminded, *due])))
     gf.update_game(next_event_at=_iso_or_none(next_event(gf, now)))
     return done
 
@@ -316,9 +316,8 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
             if o["power"] in powers:
                 o.update(by_judge=True, stand_in=True)
     _mark_vassals(encoded, lords_at)
-    gf.db.table("phases").update(row.seq, {
-        "processed_at": iso(now), "result": json.dumps({"results": encoded, "civil_disorder": missed,
-                                                        "rulings": rulings})})
+    gf.update_phase(row.seq, processed_at=iso(now), result=json.dumps({"results": encoded, "civil_disorder": missed,
+                                                                       "rulings": rulings}))
     checkpoint("results stored")
     news += _eliminations(gf, nxt, now)
     ending = check_win(gf.variant, nxt, gf.settings, gf.setup, gf.rules, gf.owners()) or check_limits(
@@ -330,8 +329,9 @@ def process(gf: GameFile, now: datetime, checkpoint: Checkpoint = _no_checkpoint
     else:
         deadline = phase_deadline(gf, nxt, now)
         gf.new_phase(nxt, now, deadline)
-        for p in gf.powers():
-            gf.set_power(p, waiting=0)
+        for p, power in gf.powers().items():
+            if power.waiting:       # (the others need no write: a statement a power in every phase)
+                gf.set_power(p, waiting=0)
         later_orders.tell(gf, later_orders.bring_in(gf, gf.phase_now(), now), now, deadline)
     checkpoint("phase advanced")
     summary = {**_summary(gf, row, nxt, missed, rulings, news), "exchanges": exchanges.report,
@@ -497,11 +497,7 @@ def _walked_out(gf: GameFile, power: str, account: str | None) -> bool:
 def _results_json(gf: GameFile, results: list[PhaseResult], seq: int) -> list[dict[str, Any]]:
     """The phases one processing played, encoded once (judge.games.resultcodec) with the lines the
     players wrote beside the orders read."""
-    written: dict[tuple[str, str], str] = {}
-    for power in {o.power for r in results for o in r.outcomes}:
-        for r in gf.order_rows(seq, power):
-            written[written_key(power, r["read"])] = r["written"]
-    return [result_to_json(gf.variant, r, written) for r in results]
+    return [result_to_json(gf.variant, r, gf.written_lines(seq)) for r in results]
 
 
 def _summary(gf: GameFile, row: PhaseRow, nxt: Position, missed: list[str], rulings: list[dict[str, Any]],

@@ -21,30 +21,27 @@ shape docs/adjudicate.md documents, made here from the same fields.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..engine import notation
 from ..engine.geography import UnitKind
 from ..engine.notation import parse_loc
+from ..engine.orders import Order
 from ..engine.outcomes import Outcome, PhaseResult, Reason, Why
 from ..engine.position import DislodgedUnit, Unit
 from ..engine.variant import Variant
 from .ordercodec import order_from_json, order_to_json
 
-Written = Mapping[tuple[str, str], str]   # (power, canonical JSON of the order read) -> the line written
-
-
-def written_key(power: str, order_json: dict[str, Any]) -> tuple[str, str]:
-    """The key of `Written`: an order as read, in a form that compares equal however it was built."""
-    return power, json.dumps(order_json, sort_keys=True)
+# (power, the order as read) -> the line written. Orders are frozen values that compare equal however
+# they were built (as their canonical JSON does, which a key once was: a json.dumps an order in every phase)
+Written = Mapping[tuple[str, Order], str]
 
 
 def outcome_to_json(o: Outcome, written: Written | None = None) -> dict[str, Any]:
     order_json = order_to_json(o.order)
     return {"power": o.power, "order": notation.order_text(o.order), "json": order_json,
-            "written": (written or {}).get(written_key(o.power, order_json)),
+            "written": (written or {}).get((o.power, o.order)),
             "succeeded": o.succeeded, "reason": reason_json(o.reason),
             "why": o.why.value if o.why else None, "args": list(o.args),
             "involving": list(o.involving), "dislodged_from": o.dislodged_from, "by_judge": o.by_judge}

@@ -161,9 +161,9 @@ class GameService:
         return GameFile(db, self.variant, self._zone_of, self._snapshot(db), self.problems)
 
     def _zone_of(self, account: str | None) -> str | None:
-        """An account's time zone; in a batch (one mail) read once, until judge.sqlite is written (SET
-        ZONE, for one, is a write)."""
-        if not getattr(self._local, "batch", False):
+        """An account's time zone; in a batch (one mail) or a game's wake read once, until judge.sqlite
+        is written (SET ZONE, for one, is a write)."""
+        if not (getattr(self._local, "batch", False) or getattr(self._local, "waking", False)):
             return self.accounts.zone_of(account)
         changes = self.judge.conn.total_changes
         zones: dict[tuple[str | None, int], str | None] = self._local.zones
@@ -740,8 +740,21 @@ class GameService:
 
     def wake(self, name: str, now: datetime | None = None) -> str:
         """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
-        with self._write(name) as gf:
+        with self._zones_read_once(), self._write(name) as gf:
             return processing.wake(gf, now or self.clock(), self.checkpoint)
+
+    @contextmanager
+    def _zones_read_once(self) -> Iterator[None]:
+        """Each account's time zone read once while a game wakes (a phase played writes a notice per
+        reader, each with the deadline in the reader's zone), as in a batch, which may hold this."""
+        if getattr(self._local, "batch", False) or getattr(self._local, "waking", False):
+            yield
+            return
+        self._local.waking, self._local.zones = True, {}
+        try:
+            yield
+        finally:
+            self._local.waking = False
 
     def run_due(self, now: datetime | None = None, limit: int = 1000) -> dict[str, str]:
         """The scheduler's tick at `now` (the moment up to which the caller has read all stored mail;
@@ -749,27 +762,34 @@ class GameService:
         file is recorded as such (trouble.DAMAGED); a game that raised is held (trouble.HELD) until
         the judge restarts, its master and the keeper told; a busy file is left due for the next tick."""
         now = now or self.clock()
+        done = dict(self.play_due(now, self.due_games(now, limit=limit)))
+        self.offer_open_powers(now)
+        return done
+
+    def play_due(self, now: datetime, names: list[str]) -> Iterator[tuple[str, str]]:
+        """`run_due`'s games, each woken at `now` as the caller asks for the next: (game, what was
+        done). The daemon's tick hands it to the courier, which queues a game's news while the next
+        ones are played (judge.mail.serve_hooks.Tick); each game's phase is committed in its own
+        file before it is named, so its notices are pending there whatever happens after."""
         held_before = {t.name for t in trouble.everything(self.judge) if t.kind == trouble.HELD}
-        done = {}
-        for name in self.due_games(now, limit=limit):
+        for name in names:
             try:
-                done[name] = self.wake(name, now)
+                done = self.wake(name, now)
             except GameDamaged:
-                done[name] = "damaged"
+                yield name, "damaged"
                 continue
             except sqlite3.OperationalError as e:   # locked or busy: passing, tried again next tick
                 log.exception("game %s could not be woken; trying again next tick", name)
-                done[name] = f"error: {e}"
+                yield name, f"error: {e}"
                 continue
             except Exception as e:  # one broken game must not stop every other game
                 self._hold(name, e, now)
-                done[name] = "held"
+                yield name, "held"
                 continue
             if name in held_before:
                 trouble.clear(self.judge, name, trouble.HELD)
                 log.warning("game %s: the phase held before was played", name)
-        self.offer_open_powers(now)
-        return done
+            yield name, done
 
     # -- the standby list (judge.games.standby) --------------------------------------------------
     def set_standby(self, account: str, variants: str | None) -> str | None:

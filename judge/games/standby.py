@@ -7,7 +7,8 @@ out are withdrawn (their rows dropped, so a later JOIN finds no power open and i
 
 The judge file keeps the list (`standbys`); each game file keeps its offers (`offers`), written in
 the same transaction as the offer's notice, whose key names the offer: a restart neither loses an
-offer nor mails one twice. The scheduler's tick (GameService.run_due) calls `offer_open_powers`.
+offer nor mails one twice. The scheduler's tick (GameService.run_due; the daemon's is
+judge.mail.serve_hooks.Tick) calls `offer_open_powers`.
 
 A master may SEEK a player for a power still played (`seeking`): it is open for takeover like an
 abandoned one until someone takes it or the master stops. Every standby whose offer ends (run out,

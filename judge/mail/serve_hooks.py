@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timezone
 
 from ..config import Config
@@ -15,24 +16,35 @@ from .commands.dispatch import Dispatch
 
 
 class Tick:
-    """Every tick: play what is due in every game, then queue the notices that produced."""
+    """Every tick: play what is due in every game, the courier queueing each game's notices as the
+    later games are played (a pipeline: see __call__)."""
 
     def __init__(self, service: GameService, courier: Courier, config: Config) -> None:
         self.service, self.courier, self.config = service, courier, config
         self._local = threading.local()      # one judge-file connection per thread that calls it
 
     def __repr__(self) -> str:
-        return "GameService.run_due, then the courier"
+        return "GameService.play_due, each game's news queued by the courier as it is played"
 
     def __call__(self, now: float) -> None:
         # `now` is the daemon's clock, the moment up to which it has read all stored mail: the
         # games play what is due by then, at then (a whole second, as game times are kept).
-        self.service.run_due(datetime.fromtimestamp(int(now), timezone.utc))
+        at = datetime.fromtimestamp(int(now), timezone.utc)
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self.config.db_path)
-        trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
-        self.courier.run(db)
+        due = self.service.due_games(at)
+
+        def played() -> Iterator[str]:
+            # a pipeline: each game is played when the courier reads ahead for its next game to queue,
+            # so its picture is painted (in processes of their own in a rush) and its mail queued
+            # while the later games are played, on the cores that would otherwise wait
+            for name, _ in self.service.play_due(at, due):
+                yield name
+            self.service.offer_open_powers(at)
+            trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
+
+        self.courier.run(db, first=played(), rush=len(due))
 
     def due(self, now: float) -> bool:
         """Is some game due by `now`, e.g. its last orders just came in? Then the daemon ticks at once

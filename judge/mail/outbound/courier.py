@@ -30,7 +30,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol, TypeVar, cast
 
@@ -109,25 +109,30 @@ class Courier:
         # runs never render and queue the same pending notice at once.
         self._one_at_a_time = threading.Lock()
 
-    def run(self, db: sqlite_utils.Database) -> int:
+    def run(self, db: sqlite_utils.Database, first: Iterable[str] | None = None, rush: int = 0) -> int:
         """Queue every pending notice of every game. Returns how many mails were queued now.
 
         Games are read a few ahead of the one being written out, and their pictures painted
         meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
         a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
         processes of their own, one per core (judge.pictures.pool).
+        `first`: games to queue before the others, in their order, named as they come: the tick's
+        games, each named once its phase is played (GameService.play_due), so that a game's picture
+        is painted and its mail queued while the next games are played; `rush`: how many it will
+        name (for the choice of painters). The games with notices it does not name are looked up
+        once it is done, and queued after.
         One courier at a time: the processing worker and the outbox both call it."""
         with self._one_at_a_time:
-            return self._run(db)
+            return self._run(db, first, rush)
 
-    def _run(self, db: sqlite_utils.Database) -> int:
+    def _run(self, db: sqlite_utils.Database, first: Iterable[str] | None, rush: int) -> int:
         outbox.prepare(db)
         tokens = ReplyTokens(db, self.config.address)
         queued = 0
         pictures: Drawn = {}
         failures = NoticeFailures(db, self.config, self.clock)
-        names = self.service.games_with_notices()
-        games = iter(names)
+        waiting = self.service.games_with_notices()      # (what `first` adds is counted in `rush`)
+        games = iter(waiting) if first is None else _first_then_the_rest(first, self.service.games_with_notices)
         accounts = RunAccounts(self.service.accounts)      # each reader's account read once this run
         window: deque[tuple[str, GameService, list[Notice]]] = deque()
 
@@ -147,7 +152,7 @@ class Courier:
                 self.start_picture(game, notice, pictures, reading, painter)
             window.append((game, reading, notices))
 
-        with (PaintPool() if len(names) >= self.pool_from else
+        with (PaintPool() if len(waiting) + rush >= self.pool_from else
               ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures")) as painter:
             for _ in range(READ_AHEAD):
                 read_ahead()
@@ -337,6 +342,17 @@ class Courier:
         if job is None:
             return None
         return f"{game}-{phase}.png", cast(Callable[[], bytes], job)     # (not svg: PNG bytes)
+
+
+def _first_then_the_rest(first: Iterable[str], with_notices: Callable[[], list[str]]) -> Iterator[str]:
+    """The games of `first`, each once, then the games with notices it did not name (asked for only
+    when `first` is done: its games may have added some)."""
+    named: set[str] = set()
+    for game in first:
+        if game not in named:
+            named.add(game)
+            yield game
+    yield from (game for game in with_notices() if game not in named)
 
 
 class RunAccounts:
