@@ -21,7 +21,7 @@ sanity check that both read the same orders (the engines' rule choices differ in
 Building the crate here (crates.io unreachable): see bench/README.md, "engine_vs_rust.py".
 
     .venv/bin/python bench/engine_vs_rust.py --prepare /path/to/TedDriggs+diplomacy/repo   # once: makes --crate
-    .venv/bin/python bench/engine_vs_rust.py [--positions 300] [--games 30] [--rounds 5] [--crate DIR]
+    .venv/bin/python bench/engine_vs_rust.py [--positions 300] [--games 30] [--rounds 5] [--crate DIR] [--only games]
 """
 from __future__ import annotations
 
@@ -276,14 +276,17 @@ def main() -> int:
     parser.add_argument("--prepare", type=Path, metavar="GIT_DIR",
                         help="first make --crate from this git directory of github:TedDriggs/diplomacy")
     parser.add_argument("--no-hog", action="store_true", help="quiet only")
+    parser.add_argument("--only", choices=("seeded", "games", "rulebooks"), action="append",
+                        help="measure only this set (may be given again); default: all three")
     args = parser.parse_args()
     variant = load_variant("standard")
     if args.prepare:
         prepare(args.prepare, args.crate.resolve(), variant)
     build(args.crate.resolve())
-    sets = {"seeded": seeded_cases(variant, args.positions, args.seed),
-            "games": game_cases(variant, args.games, args.years, args.seed),
-            "rulebooks": rulebook_cases(variant)}
+    makers = {"seeded": lambda: seeded_cases(variant, args.positions, args.seed),
+              "games": lambda: game_cases(variant, args.games, args.years, args.seed),
+              "rulebooks": lambda: rulebook_cases(variant)}
+    sets = {name: make() for name, make in makers.items() if not args.only or name in args.only}
     crates = {name: Crate(cases) for name, cases in sets.items()}
     from judge.engine import compiled
     print(f"our engine: {'compiled (mypyc, bin/compile-engine)' if compiled.ACTIVE else 'pure Python'}; "

@@ -31,6 +31,8 @@ def immobile(variant: Variant, power: str) -> bool:
 
 def orders_move_immobile(variant: Variant, orders: Mapping[str, Sequence[Order]]) -> bool:
     """Whether any of these orders moves a unit that may not move (the general engine refuses it)."""
+    if IMMOBILE not in variant.hooks:  # (every phase asks: most variants answer here, nothing read or made)
+        return False
     return any(immobile(variant, power) and any(isinstance(o, Move) for o in given)
                for power, given in orders.items())
 
@@ -47,7 +49,10 @@ def disorder_with_dummies(variant: Variant, position: Position, orders: Mapping[
     """The powers in civil disorder for a movement phase (see `phase.adjudicate`), with the dummies
     whose dislodged units never retreat added."""
     # (a vassal, which a power's player orders, retreats as that power's units do: judge.engine.vassals)
-    gone = destroyed_when_dislodged(variant) - set(position.vassals or ())
+    destroyed = destroyed_when_dislodged(variant)
+    if not destroyed:  # (every phase asks: most variants answer here, no set made)
+        return disorder
+    gone = destroyed - set(position.vassals or ())
     if not gone:
         return disorder
     return in_disorder(position, orders, rules, disorder) | gone

@@ -4,7 +4,7 @@ Most phases of a game are such (all of bench/adjudicate.py's): each unit given a
 a hold, a move to the next province or a support that `movement_orders._as_written` takes as
 written (or would, but for the kind or coast of the power's own unit left out: "Par - Bur"). For
 them this module reads the orders straight into flat tables indexed by province id (`PlainMap`'s:
-who moves where, who supports whom; no object per order), checking each against the map's bitsets,
+who moves where, who supports whom; no object per order), checking each against the map's rows,
 settles what nothing can change, asks the resolver about the rest (its decisions keyed by the id of
 the unit's province), and builds the `PhaseResult` the general engine (movement.py) would, with the
 names back in it, every outcome again worked out only when first read (`fast_outcomes`). A convoy
@@ -142,8 +142,8 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                     if ukind is _ARMY:
                         if to.coast is not None:
                             return None
-                        if not army_steps[p] >> q & 1:
-                            if army_near[p] >> q & 1:
+                        if not army_steps[p][q]:
+                            if army_near[p][q]:
                                 return None  # a neighbour it may not walk to, or (a convoy?) the general engine's
                             by_sea.add(p)  # beyond its neighbours: by a convoy, if a plain one (`fast_convoys`)
                         elif given.via_convoy:
@@ -175,26 +175,26 @@ def read_plain(plain: PlainMap, position: Position, orders: Mapping[str, Sequenc
                 if t == p:
                     return None
                 if ukind is _ARMY:
-                    reachable = army_supports[p]  # (bits: where this unit could move)
+                    reachable = army_supports[p]  # (a row: where this unit could move)
                 elif ukind is _FLEET:
                     reachable = fleet_reach[place]
                 else:
                     return None
                 if isinstance(given, SupportHold):
-                    if not reachable >> t & 1:
+                    if not reachable[t]:
                         return None
                 else:
                     to = given.to
                     q = id_of[to.province]
-                    if to.coast is not None or q in (p, t) or not reachable >> q & 1:
+                    if to.coast is not None or q in (p, t) or not reachable[q]:
                         return None
                     # ... and the supported unit could make the move itself
                     tkind = target.kind
                     if tkind is _ARMY:
-                        if not army_near[t] >> q & 1:
+                        if not army_near[t][q]:
                             out.supports_by_sea.append(p)  # a move it could make by convoy only (`fast_convoys`)
                     elif tkind is not _FLEET or not fleet_reach[
-                            t if target.location.coast is None else coast_id[(t, target.location.coast)]] >> q & 1:
+                            t if target.location.coast is None else coast_id[(t, target.location.coast)]][q]:
                         return None
                     into[p] = q
                 supports[p] = t
