@@ -112,12 +112,13 @@ def test_the_next_games_mails_made_from_the_last_games_are_the_mails_built_alone
     config = Config(data_dir=tmp_path, address="judge@dip.test")
     db = open_db(config.db_path)
     outbox.prepare(db)
-    first = outgoing.Models(date=1_780_000_000.25)
+    last = outgoing.LastPictured()     # the courier's: one for all its runs
+    first = outgoing.Models(date=1_780_000_000.25, last=last)
     _queue_game(config, db, case, SharedPicture("alpha-S1901M.png", PNG), first)
     shared = SharedPicture("beta-F1901M.png", PNG[::-1])
-    later = outgoing.Models(date=first.date + 86_400 * 40 + 3_601)      # (another day, month and hour)
+    later = outgoing.Models(date=first.date + 86_400 * 40 + 3_601, last=last)      # (another day, month and hour)
     made_before = first.like(SharedPicture("alpha-S1901M.png", PNG)) is not None
-    assert later.like(shared) is None and (later.like(shared, config) is not None) >= made_before
+    assert later.like(shared) is None and (later.like(shared, from_last=True) is not None) >= made_before
     _queue_game(config, db, case, shared, later, game=":beta")
     if made_before:      # made from the last game's, the same as those its own would have been made from
         assert later.like(shared).raw.count(shared.boundary.encode()) == 2

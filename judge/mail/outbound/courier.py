@@ -105,6 +105,7 @@ class Courier:
         self.reports.env.globals["judge_id"] = config.address
         self.pool_from = pool_from     # games with notices in one run from which it paints in processes
         self._laid_out: set[str] = set()     # the variants found to have a layout (pictures can be drawn)
+        self._last_pictured = outgoing.LastPictured()     # a game's first pictured mail made from the last's
         # The dispatcher (after a mail) and the tick both run the courier: one run at a time, so two
         # runs never render and queue the same pending notice at once.
         self._one_at_a_time = threading.Lock()
@@ -215,7 +216,8 @@ class Courier:
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             for game, ready, failed in games:
-                models = outgoing.Models()     # each notice's mail made from another's bytes where that is sure
+                # each notice's mail made from another's bytes where that is sure
+                models = outgoing.Models(last=self._last_pictured)
                 for notice, rendered, picture, readers, files in ready:
                     db.conn.execute("SAVEPOINT notice")
                     try:      # (a reader's first reply token is made in this transaction, not committed alone)

@@ -92,35 +92,40 @@ class Model:
         return _written_body(self.rendered.body)
 
 
+class LastPictured:
+    """The last mail built whole with a picture in one courier's runs (one judge: its From and its
+    Message-IDs' domain): the next game's first mail with a picture is made from it (`Models.like`).
+    A model is frozen, so a mail of another thread may be made from it too."""
+
+    def __init__(self) -> None:
+        self.model: Model | None = None
+
+
 class Models:
     """One game's mails built whole in a courier run, by the part they carry (a results picture or
-    none), all dated alike: a later notice's mail is made from one of them (`send_copies`). The first
-    mail with a picture is made from the last game's (`_LAST_PICTURED`), its own picture's boundary
-    and its Date put in (`_moved`), where that is sure: building it whole was a third of queueing a
-    game's results."""
+    none), all dated alike: a later notice's mail is made from one of them (`send_copies`). Given the
+    courier's `last` (`LastPictured`), the first mail with a picture is made from the last game's, its
+    own picture's boundary and its Date put in (`_moved`), where that is sure: building it whole was a
+    third of queueing a game's results."""
 
-    def __init__(self, date: float | None = None) -> None:
+    def __init__(self, date: float | None = None, last: LastPictured | None = None) -> None:
         self.date = time.time() if date is None else date
         self._built: dict[str | None, Model] = {}
+        self._last = last
 
-    def like(self, shared: SharedPart | None, config: Config | None = None) -> Model | None:
-        """The model for mails carrying `shared`; given the `config` they are sent under, one made
-        from the last game's mail with a picture where there is none of this game's yet."""
+    def like(self, shared: SharedPart | None, from_last: bool = False) -> Model | None:
+        """The model for mails carrying `shared`; `from_last`: one made from the last game's mail with
+        a picture where there is none of this game's yet."""
         found = self._built.get(None if shared is None else shared.id)
-        if found is None and shared is not None and config is not None:
-            last = _LAST_PICTURED.get((config.address, config.domain))
-            found = _moved(last, shared, self.date) if last is not None else None
+        last = self._last.model if self._last is not None else None
+        if found is None and shared is not None and from_last and last is not None:
+            found = _moved(last, shared, self.date)
         return found      # (kept as the game's own only once a mail is made from it: `send_copies`)
 
-    def keep(self, shared: SharedPart | None, model: Model, config: Config) -> None:
+    def keep(self, shared: SharedPart | None, model: Model) -> None:
         self._built.setdefault(None if shared is None else shared.id, model)
-        if model.part is not None:
-            _LAST_PICTURED[(config.address, config.domain)] = model
-
-
-# The last mail built whole with a picture, by the judge's address and domain (its From and its
-# Message-IDs' domain): frozen, so another thread's mail may be made from it too.
-_LAST_PICTURED: dict[tuple[str, str], Model] = {}
+        if model.part is not None and self._last is not None:
+            self._last.model = model
 
 
 def _moved(model: Model, shared: SharedPart, date: float) -> Model | None:
@@ -154,7 +159,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
     date = models.date if models is not None else time.time()    # one Date for all the copies: one mail
     first: tuple[Copy, bytes, SharedPart | None] | None = None
     rows: list[outbox.Stored] = []
-    model = models.like(shared, config) if models is not None and not files else None
+    model = models.like(shared, from_last=True) if models is not None and not files else None
     for copy in copies:
         if first is not None:
             raw = _spliced(config, first[:2], copy)
@@ -163,7 +168,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             if raw is not None:
                 first = (copy, raw, model.part)
                 if models is not None:       # (always: a model comes from them)
-                    models.keep(shared, model, config)       # (the last game's made over: now this one's)
+                    models.keep(shared, model)       # (the last game's made over: now this one's)
         else:
             raw = None
         if raw is None:
@@ -172,7 +177,7 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
             _, raw, part = outbox.stored(mail, shared)
             first = first or (copy, raw, part)
             if models is not None and not files and (part is not None or shared is None):
-                models.keep(shared, Model(copy, rendered, raw, part, date), config)     # (not a part attached into it)
+                models.keep(shared, Model(copy, rendered, raw, part, date))     # (not a part attached into it)
         else:
             part = first[2] if first is not None else None
         rows.append(outbox.Stored(stable_message_id(copy.key, config.domain), copy.to, raw, part))
