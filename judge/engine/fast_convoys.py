@@ -2,7 +2,8 @@
 
 A convoy is plain when nothing can undo it: every fleet ordered to convoy is at sea, legal (on a
 route of the board's fleets with no shortcut, DATC 4.E.1 and 6.G.19) and matched by its army's move,
-and nothing moves into its sea, so nothing can cut or dislodge it; every army moved beyond its
+and nothing can dislodge it (nothing moves into its sea, or only moves no other power supports, which
+bounce off it: a convoying fleet in the way of a stray fleet is everyday); every army moved beyond its
 neighbours has a chain of such fleets to its destination. Then each convoyed move has its path
 whatever else happens, no paradox is possible, and the move is a move like any other but for three
 things the fast path keeps: it is never in a head-to-head (it comes by sea), a unit it dislodges may
@@ -41,8 +42,11 @@ def convoys_are_plain(board: Board, position: Position, rules: Rules, read: Plai
         order = read.given[c]
         assert isinstance(order, Convoy)  # (`read_plain` lists only convoys here)
         sea = names[c]
-        if moves_to[c] is not None or sea not in board.seas or order.to.coast is not None:
-            return False  # attacked (it could be dislodged, or a paradox made), or not at sea
+        if sea not in board.seas or order.to.coast is not None:
+            return False  # not at sea
+        attackers = moves_to[c]
+        if attackers is not None and _could_dislodge(read, c, attackers):
+            return False  # attacked by a supported move: it could be dislodged, or a paradox made
         a = id_of.get(order.army.location.province, -1)
         to = id_of.get(order.to.province, -1)
         if a not in read.by_sea or dest[a] != to:
@@ -57,6 +61,15 @@ def convoys_are_plain(board: Board, position: Position, rules: Rules, read: Plai
                 or not graph.sea_route(origin, goal, carriers.get(a, 0)):
             return False  # no chain of ordered convoys: the move fails or is illegal, as the general engine says
     return _supports_by_sea_match(read, read.supports_by_sea)
+
+
+def _could_dislodge(read: PlainOrders, c: int, attackers: Sequence[int]) -> bool:
+    """Could a move into the sea c dislodge its convoying fleet? Not unless another power supports
+    it: alone (or with the fleet's own power's support, which does not count against it) its attack
+    strength is 1, never more than the hold strength of a fleet that stays (DATC 5.B)."""
+    supports, into, power_of = read.supports, read.into, read.power_of
+    fleet = power_of[c]
+    return any(supports[s] in attackers and into[s] == c and power_of[s] != fleet for s in read.supporters)
 
 
 def _supports_by_sea_match(read: PlainOrders, supporters: Sequence[int]) -> bool:

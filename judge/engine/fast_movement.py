@@ -8,7 +8,7 @@ who moves where, who supports whom; no object per order), checking each against 
 settles what nothing can change, asks the resolver about the rest (its decisions keyed by the id of
 the unit's province), and builds the `PhaseResult` the general engine (movement.py) would, with the
 names back in it, every outcome again worked out only when first read (`fast_outcomes`). A convoy
-is taken when nothing can undo it (`fast_convoys`: its fleets at sea, legal, matched and unattacked).
+is taken when nothing can undo it (`fast_convoys`: its fleets at sea, legal, matched and never to be dislodged).
 Anything else (another convoy, a coast to infer, an order for a unit that is not there or not the
 power's, two orders for one unit) and it answers None before deciding anything: the general engine
 takes the phase.

@@ -44,7 +44,7 @@ def explain(game: PlainRules, names: tuple[str, ...], position: Position, answer
                 cutter = attacker or (names[c] if c >= 0 else None)
                 outcomes.append(Outcome(power, given, False, Reason.SUPPORT_CUT, None, (),
                                         (cutter,) if cutter else (), attacker))
-        elif attacker is None:  # (a convoying fleet is never attacked here: `fast_convoys`)
+        elif attacker is None:  # (a convoying fleet is never dislodged here: `fast_convoys`)
             outcomes.append(Outcome(power, given, True, _CONVOYED if type(given) is Convoy else _HELD))
         else:
             outcomes.append(Outcome(power, given, False, Reason.DISLODGED, None, (), (attacker,), attacker))
