@@ -423,12 +423,13 @@ def _result(variant: Variant, position: Position, orders: Mapping[str, Sequence[
         after_at[names[dest[p]]] = Unit(u.power, u.kind, given[p].to)  # type: ignore[union-attr]
     if len(after_at) != len(unit_at) - len(dislodged_by):  # (as `Position` checks: never two units in one place)
         raise ValueError("two units in one province after the move")
-    occupied = after_at.keys()
-    standoffs = tuple(sorted(contested - occupied))
+    # (the few contested provinces looked up in the table: a set less the table's keys is made in
+    # a generic subtraction that copies the set and walks every key)
+    standoffs = tuple(sorted([c for c in contested if c not in after_at]))
     next_phase = variant.calendar.next_phase(position.phase)
     dislodged: list[DislodgedUnit] = []
     if dislodged_by:
-        blocked = occupied | set(standoffs)
+        blocked = after_at.keys() | set(standoffs)
         gone = in_disorder(position, orders, rules, disorder)
         # a unit dislodged by a convoyed army may retreat to where it came from, where the rules say so
         by_sea = game.by_sea if rules.retreat_to_convoyed_attackers_origin else ()
