@@ -186,18 +186,24 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
     return outbox.queue_stored(db, rows, envelope_from=config.address)
 
 
-def _header_lines(config: Config, copy: Copy, subject: str | None = None) -> list[bytes] | None:
+def _header_lines(config: Config, copy: Copy, subject: str | None = None) -> tuple[bytes, ...] | None:
     """The copy's own header lines as the plain policy writes them, or None if one would not be
     written plainly on one line (then the copy is built whole). `subject`: its Subject line too."""
-    values = [("To", ", ".join(copy.to)), ("Message-ID", f"<{stable_message_id(copy.key, config.domain)}>")]
+    return _lines_of(config.address, config.domain, copy, subject)
+
+
+# a game's model copy is spliced from once for each of its notices: its lines worked out once
+@functools.lru_cache(maxsize=64)
+def _lines_of(sender: str, domain: str, copy: Copy, subject: str | None) -> tuple[bytes, ...] | None:
+    values = [("To", ", ".join(copy.to)), ("Message-ID", f"<{stable_message_id(copy.key, domain)}>")]
     if subject is not None:
         values.append(("Subject", subject))
     if copy.reply_to:
         values.append(("Reply-To", copy.reply_to))
-    if not all(address.isascii() for address in (config.address, *copy.to)) or \
+    if not all(address.isascii() for address in (sender, *copy.to)) or \
             not all(SMTP.stores_as_is(name, value) for name, value in values):
         return None
-    return [f"{name}: {value}\r\n".encode("ascii") for name, value in values]
+    return tuple(f"{name}: {value}\r\n".encode("ascii") for name, value in values)
 
 
 def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy, subjects: tuple[str, str] | None = None,

@@ -61,7 +61,10 @@ class ReplyTokens:
         sql = ("INSERT INTO reply_tokens (token, account, game, created_at) VALUES (?, ?, ?, ?) "
                "ON CONFLICT(account, game) DO NOTHING")
         with transaction(self.db):       # or a savepoint in the caller's transaction
-            self.db.conn.execute(sql, [token, account, key, time.time()])
+            made = self.db.conn.execute(sql + " RETURNING token", [token, account, key, time.time()]).fetchall()
+        if made:
+            return str(made[0][0])
+        # (another connection made one meanwhile: the one kept)
         return str(self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?",
                                    [account, key]).fetchone()[0])
 
