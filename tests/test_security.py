@@ -15,7 +15,8 @@ import pytest
 
 from judge.games.accounts import check_address
 from judge.mail.screening.robot_mail import classify
-from judge.mail.screening.tokens import _LETTERS, _TOKEN, _new_token
+from judge.mail.screening.tokens import _LETTERS, _TOKEN, ReplyTokens, _new_token
+from judge.storage.db import open_db
 from judge.mail.screening.password_guard import FREE
 
 from mailjudge import MailJudge, mail
@@ -448,3 +449,13 @@ def test_a_new_reply_token_is_twenty_letters_or_digits_each_as_likely_as_any():
     assert all(_TOKEN.fullmatch(token) for token in tokens) and len(set(tokens)) == len(tokens)
     for place in range(20):
         assert {token[place] for token in tokens} == set(_LETTERS)
+
+
+def test_a_reply_token_is_made_once_and_kept_for_its_player_and_game(tmp_path):
+    """The token made on first use is the one read back then and ever after, and one game's is not
+    another's."""
+    tokens = ReplyTokens(open_db(tmp_path / "judge.sqlite"), "judge@dip.test")
+    first = tokens.token_for("ann", "alpha")
+    assert _TOKEN.fullmatch(first) and tokens.token_for("ann", "alpha") == first
+    assert tokens.address_for("ann", "alpha") == f"judge+alpha.{first}@dip.test"
+    assert tokens.token_for("ann", "beta") not in (first, tokens.token_for("bob", "alpha"))
