@@ -3,6 +3,7 @@ bytes building that copy on its own gives (the cases: tests/data/outgoing_copies
 import json
 import random
 import re
+from email.contentmanager import _encode_text  # the email package's own choice and encoding
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from judge.config import Config
 from judge.mail.outbound import outbox, outgoing
 from judge.mail.outbound.compose import stable_message_id
+from judge.mail.outbound.plain_headers import SMTP
 from judge.mail.outbound.shared_part import SharedPicture
 from judge.mail.words.reports import Rendered
 from judge.storage.db import open_db, transaction
@@ -122,3 +124,16 @@ def test_the_next_games_mails_made_from_the_last_games_are_the_mails_built_alone
     _queue_game(config, db, case, shared, later, game=":beta")
     if made_before:      # made from the last game's, the same as those its own would have been made from
         assert later.like(shared).raw.count(shared.boundary.encode()) == 2
+
+
+BODIES = json.loads((Path(__file__).parent / "data" / "written_bodies.json").read_text())
+
+
+@pytest.mark.parametrize("case", BODIES, ids=[c["case"] for c in BODIES])
+def test_a_text_is_written_as_the_email_package_writes_it(case):
+    """outgoing._written_body (quoted-printable a line at a time, each line once) gives the email
+    package's own choice of encoding and bytes, as the generator writes them out (CRLF lines)."""
+    cte, payload = _encode_text(case["text"], "utf-8", None, SMTP)
+    expected = None if cte == "8bit" else (cte, re.sub(r"\r\n|\r|\n", "\r\n", payload).encode("ascii"))
+    assert outgoing._written_body(case["text"]) == expected
+    assert outgoing._written_body(case["text"]) == expected      # (the lines encoded before, again)

@@ -15,6 +15,8 @@ import pytest
 
 from judge.games.accounts import check_address
 from judge.mail.screening.robot_mail import classify
+from judge.mail.screening.tokens import _LETTERS, _TOKEN, ReplyTokens, _new_token
+from judge.storage.db import open_db
 from judge.mail.screening.password_guard import FREE
 
 from mailjudge import MailJudge, mail
@@ -438,3 +440,22 @@ def test_header_injection_through_register_and_set_address_fails(table):
     for out in queued:
         assert all(check_address(r) == r for r in out.to)
         assert victim not in out.to and b"\nBcc:" not in out.raw and b"\nbcc:" not in out.raw.lower()
+
+
+def test_a_new_reply_token_is_twenty_letters_or_digits_each_as_likely_as_any():
+    """The secret in a reply address: 20 of the 36 letters and digits, each place taking every one of
+    them (a draw from too small a range would leave the last places always 'a')."""
+    tokens = [_new_token() for _ in range(3000)]
+    assert all(_TOKEN.fullmatch(token) for token in tokens) and len(set(tokens)) == len(tokens)
+    for place in range(20):
+        assert {token[place] for token in tokens} == set(_LETTERS)
+
+
+def test_a_reply_token_is_made_once_and_kept_for_its_player_and_game(tmp_path):
+    """The token made on first use is the one read back then and ever after, and one game's is not
+    another's."""
+    tokens = ReplyTokens(open_db(tmp_path / "judge.sqlite"), "judge@dip.test")
+    first = tokens.token_for("ann", "alpha")
+    assert _TOKEN.fullmatch(first) and tokens.token_for("ann", "alpha") == first
+    assert tokens.address_for("ann", "alpha") == f"judge+alpha.{first}@dip.test"
+    assert tokens.token_for("ann", "beta") not in (first, tokens.token_for("bob", "alpha"))

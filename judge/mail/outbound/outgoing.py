@@ -18,6 +18,7 @@ its own picture's boundary and Date put in.
 """
 from __future__ import annotations
 
+import binascii
 import functools
 import re
 import time
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 # set_content's own choice of encoding, and the encoding (private: not in typeshed's stubs)
 from email.contentmanager import _encode_text  # type: ignore[attr-defined]
+from email import quoprimime
 from email.message import EmailMessage, Message
 
 import sqlite_utils
@@ -184,18 +186,24 @@ def send_copies(db: sqlite_utils.Database, config: Config, rendered: Rendered, c
     return outbox.queue_stored(db, rows, envelope_from=config.address)
 
 
-def _header_lines(config: Config, copy: Copy, subject: str | None = None) -> list[bytes] | None:
+def _header_lines(config: Config, copy: Copy, subject: str | None = None) -> tuple[bytes, ...] | None:
     """The copy's own header lines as the plain policy writes them, or None if one would not be
     written plainly on one line (then the copy is built whole). `subject`: its Subject line too."""
-    values = [("To", ", ".join(copy.to)), ("Message-ID", f"<{stable_message_id(copy.key, config.domain)}>")]
+    return _lines_of(config.address, config.domain, copy, subject)
+
+
+# a game's model copy is spliced from once for each of its notices: its lines worked out once
+@functools.lru_cache(maxsize=64)
+def _lines_of(sender: str, domain: str, copy: Copy, subject: str | None) -> tuple[bytes, ...] | None:
+    values = [("To", ", ".join(copy.to)), ("Message-ID", f"<{stable_message_id(copy.key, domain)}>")]
     if subject is not None:
         values.append(("Subject", subject))
     if copy.reply_to:
         values.append(("Reply-To", copy.reply_to))
-    if not all(address.isascii() for address in (config.address, *copy.to)) or \
+    if not all(address.isascii() for address in (sender, *copy.to)) or \
             not all(SMTP.stores_as_is(name, value) for name, value in values):
         return None
-    return [f"{name}: {value}\r\n".encode("ascii") for name, value in values]
+    return tuple(f"{name}: {value}\r\n".encode("ascii") for name, value in values)
 
 
 def _spliced(config: Config, first: tuple[Copy, bytes], copy: Copy, subjects: tuple[str, str] | None = None,
@@ -236,14 +244,32 @@ def _rewritten(config: Config, model: Model, copy: Copy, rendered: Rendered) -> 
     return raw[:at] + new[1] + tail
 
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
 def _written_body(text: str) -> tuple[str, bytes] | None:
     """(its Content-Transfer-Encoding, the bytes) of a text body as `message` builds and the generator
     writes it: set_content's own choice and encoding (7bit, quoted-printable or base64: ASCII, written
-    out line by line with CRLF); None for 8bit, which the generator may write otherwise."""
-    cte, payload = _encode_text(text, "utf-8", None, SMTP)
-    if cte == "8bit" or not payload.isascii():
-        return None
-    return cte, _LINE_END.sub("\r\n", payload).encode("ascii")     # (Generator._write_lines)
+    out line by line with CRLF); None for 8bit, which the generator may write otherwise.
+    Quoted-printable is worked out a line at a time (`_qp_line`), as the email package's encoder does
+    it (no line's encoding depends on another's), each line once for the run: a phase's copies share
+    most of their lines (their tables and news), and the package's own encoder, in Python, was a tenth
+    of the courier's time in a deadline rush (its results mails' first line is longer than 78)."""
+    lines = text.encode("utf-8").splitlines()
+    if max(map(len, lines), default=0) <= _LONGEST:
+        body = b"\r\n".join(lines) + b"\r\n"
+        return ("7bit", body) if body.isascii() else None        # (else 8bit, as SMTP's cte_type is)
+    encoded = [_qp_line(line) for line in lines]
+    sniffed = b"\r\n".join(lines[:10]) + b"\r\n"      # the package's choice: QP unless base64 is shorter
+    # (the package's sniff has LF line ends, its soft breaks too: one byte less for each CRLF here)
+    if sum(len(e) - e.count(b"\r\n") + 1 for e in encoded[:10]) > len(binascii.b2a_base64(sniffed)):
+        cte, payload = _encode_text(text, "utf-8", None, SMTP)     # (base64: a text mostly not Latin)
+        return (cte, _LINE_END.sub("\r\n", payload).encode("ascii")) if payload.isascii() else None
+    return "quoted-printable", b"\r\n".join(encoded) + b"\r\n"
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_LONGEST = SMTP.max_line_length or 78      # the policy's longest line: 7bit up to it, QP lines wrapped at it
+
+
+@functools.lru_cache(maxsize=4096)
+def _qp_line(line: bytes) -> bytes:
+    """One line of a text (its UTF-8 bytes, no line end) as quoted-printable, its soft breaks CRLF."""
+    return quoprimime.body_encode(line.decode("latin-1"), _LONGEST, eol="\r\n").encode("ascii")

@@ -32,6 +32,7 @@ from ...storage.db import transaction
 from .dispatch_store import prepare
 
 _TOKEN = re.compile(r"[a-z0-9]{20}")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 GAME_SEPARATOR = "."     # between the game and the token: no game name holds it
 
 
@@ -56,11 +57,14 @@ class ReplyTokens:
         ).fetchone()
         if row:
             return str(row[0])
-        token = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20))
+        token = _new_token()
         sql = ("INSERT INTO reply_tokens (token, account, game, created_at) VALUES (?, ?, ?, ?) "
                "ON CONFLICT(account, game) DO NOTHING")
         with transaction(self.db):       # or a savepoint in the caller's transaction
-            self.db.conn.execute(sql, [token, account, key, time.time()])
+            made = self.db.conn.execute(sql + " RETURNING token", [token, account, key, time.time()]).fetchall()
+        if made:
+            return str(made[0][0])
+        # (another connection made one meanwhile: the one kept)
         return str(self.db.execute("SELECT token FROM reply_tokens WHERE account = ? AND game = ?",
                                    [account, key]).fetchone()[0])
 
@@ -93,6 +97,18 @@ class ReplyTokens:
     def stale(self, addresses: Iterable[str]) -> bool:
         """A reply address in the judge's form that is nobody's (any more): worth saying so."""
         return bool(self._tokens_in(addresses)) and self.find(addresses) is None
+
+
+def _new_token() -> str:
+    """20 letters and digits, each as likely as any: one draw from the system's random source, written
+    in base 36 (drawing each letter on its own read the source 20 times or more: in a deadline rush,
+    where every reader of a new game gets a token, 5 % of the courier's time)."""
+    number = secrets.randbelow(len(_LETTERS) ** 20)
+    letters = []
+    for _ in range(20):
+        number, digit = divmod(number, len(_LETTERS))
+        letters.append(_LETTERS[digit])
+    return "".join(letters)
 
 
 def revoke(db: sqlite_utils.Database, account: str, game: str | None = None) -> int:
