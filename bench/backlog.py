@@ -123,6 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--no-hog", action="store_true", help="the quiet run only (to alternate two trees' code)")
     args = parser.parse_args()
     counter = Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,6 +132,8 @@ def main() -> None:
         print(f"a backlog of {args.mails} order mails across {args.games} games, spooled, then drained and "
               f"dispatched one by one:")
         quiet = run(base / "template", base / "quiet", secret, args.mails, args.games, counter, "quiet")
+        if args.no_hog:
+            return
         with Hog():
             busy = run(base / "template", base / "hog", secret, args.mails, args.games, counter,
                        f"beside a CPU hog ({os.cpu_count()} busy processes)")

@@ -124,7 +124,12 @@ def owed_by_power(gf: GameFile, row: PhaseRow) -> dict[str, Owed]:
         return {power: _owed(row, need, orders.get(power, []), hidden_builds.problems_seen(
                     gf.variant, row.position, hidden, power, orders.get(power, []), gf.rules, problems))
                 for power, need in needs(gf, row.position).items()}
-    return dict(gf.worked_out(("owed", row.seq), work))
+    return dict(gf.worked_out(("owed", row.seq), work, reads=_OWED_READS))
+
+
+# what `owed_by_power` reads of the snapshot (GameFile.worked_out), beside the phase row it is given:
+# the orders, and the powers (which are neutral: `needs`)
+_OWED_READS = frozenset({"orders", "powers"})
 
 
 def _owed(row: PhaseRow, need: Need, mine: list[Order], bad: list[Outcome]) -> Owed:
