@@ -82,6 +82,8 @@ def test_what_each_power_owes_is_kept_through_writes_of_what_it_does_not_read(tm
         assert "A WAR" not in again["RUSSIA"].units and again["ENGLAND"] is not first["ENGLAND"]
         gf.set_power("ENGLAND", missed=1)
         assert processing.owed_by_power(gf, row)["ENGLAND"] is not again["ENGLAND"]
+        # one power's, worked out alone (before an order mail's orders are stored): the same answer
+        assert all(processing.owed(gf, row, p) == owes for p, owes in processing.owed_by_power(gf, row).items())
 
 
 def test_each_game_kept_open_keeps_its_positions_decoded():
