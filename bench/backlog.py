@@ -1,6 +1,6 @@
 """Benchmark: a backlog of order mails drained by the real dispatcher, quiet and beside a CPU hog (issue 27).
 
-    .venv/bin/python bench/backlog.py [--mails 2000] [--games 300]
+    .venv/bin/python bench/backlog.py [--mails 2000] [--games 300] [--no-hog]
 
 One standard game is started through the service (seven accounts, seven joins); the other games are
 copies of its file made with SQLite's backup API and renamed inside, the index rebuilt by the start-up
@@ -12,6 +12,8 @@ daemon's Processor, with the real Dispatch as `judge serve` builds it, handles e
 dispatch, reply queued, FULL commit). Run twice, each on a fresh copy of the data directory: quiet, and
 beside a CPU hog of the bench's own (one busy process per core). Prints mails per second, SQL
 statements and adjudications per mail, the load, and the ratio. Goal: 100 mails a second or more quiet.
+`--no-hog`: the quiet run alone, to set two trees' code side by side on a shared machine (run each with
+PYTHONPATH=<its tree> and compare the CPU a mail, which the load changes less than the mails a second).
 """
 from __future__ import annotations
 
@@ -123,6 +125,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--no-hog", action="store_true", help="the quiet run only (to alternate two trees' code)")
     args = parser.parse_args()
     counter = Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,6 +134,8 @@ def main() -> None:
         print(f"a backlog of {args.mails} order mails across {args.games} games, spooled, then drained and "
               f"dispatched one by one:")
         quiet = run(base / "template", base / "quiet", secret, args.mails, args.games, counter, "quiet")
+        if args.no_hog:
+            return
         with Hog():
             busy = run(base / "template", base / "hog", secret, args.mails, args.games, counter,
                        f"beside a CPU hog ({os.cpu_count()} busy processes)")

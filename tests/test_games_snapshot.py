@@ -4,9 +4,18 @@ another process between the mail's first reads and its transaction is seen by wh
 and answers next. In-process, on real files; counted by what is read, never timed."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
+import sqlite_utils
+
+from judge.engine import load_variant, notation
+from judge.games import processing
+from judge.engine.variant import starting_position
+from judge.games.gamefile import DecodedPositions
+from judge.games.ordercodec import order_to_json
 from judge.games.store import game_path
+from judge.storage.open_files import KEEP_OPEN_MOST
 from test_games_helpers import seven_player_game, service, submit
 
 
@@ -52,3 +61,38 @@ def test_a_power_is_confirmed_once_a_mail_until_the_file_or_the_readers_zone_cha
         # the player as the viewer, or nobody named (the player then): the same answer, made once
         assert svc.confirmation("alpha", "RUSSIA", viewer="p-russia") is svc.confirmation("alpha", "RUSSIA")
     assert svc.units_without_orders("alpha", "RUSSIA") == svc.confirmation("alpha", "RUSSIA").units_without_orders
+
+
+def test_what_each_power_owes_is_kept_through_writes_of_what_it_does_not_read(tmp_path):
+    """An order mail's store writes its submission and the game's next_event_at after the orders:
+    neither changes who owes what, so "is everyone in?" and the reply share one working out; a
+    write of the orders or the powers makes it again."""
+    svc, _ = service(tmp_path)
+    seven_player_game(svc, "alpha")
+    with svc.batch(), svc._write("alpha") as gf:
+        row = gf.phase_now()
+        first = processing.owed_by_power(gf, row)
+        gf.submission(row.seq, "RUSSIA", svc.clock(), "test:1", "orders", "", [])
+        gf.update_game(next_event_at=None)
+        kept = processing.owed_by_power(gf, row)
+        assert all(kept[p] is first[p] for p in first) and "A WAR" in kept["RUSSIA"].units
+        hold = json.dumps(order_to_json(notation.parse_order(gf.variant, "A War H")))
+        gf.put_orders(row.seq, "RUSSIA", [("war", 1, "A War H", hold, 1)], replace_all=False)
+        again = processing.owed_by_power(gf, row)
+        assert "A WAR" not in again["RUSSIA"].units and again["ENGLAND"] is not first["ENGLAND"]
+        gf.set_power("ENGLAND", missed=1)
+        assert processing.owed_by_power(gf, row)["ENGLAND"] is not again["ENGLAND"]
+        # one power's, worked out alone (before an order mail's orders are stored): the same answer
+        assert all(processing.owed(gf, row, p) == owes for p, owes in processing.owed_by_power(gf, row).items())
+
+
+def test_each_game_kept_open_keeps_its_positions_decoded():
+    """A backlog reaches every game in turn: each of as many games as the worker keeps open finds
+    its position still decoded when its next mail comes (not decoded again for every mail)."""
+    variant = load_variant("standard")
+    text = json.dumps(notation.position_to_json(variant, starting_position(variant)))
+    decoded = DecodedPositions()
+    games = [sqlite_utils.Database(memory=True) for _ in range(KEEP_OPEN_MOST)]
+    first = [decoded.position(db, variant, text) for db in games]
+    assert all(decoded.position(db, variant, text) is seen for db, seen in zip(games, first, strict=True))
+    assert len({id(p) for p in first}) == len(games)      # not shared between games

@@ -24,6 +24,7 @@ from ..engine.phase import Need, check_orders, orders_needed
 from ..engine.position import Position
 from ..engine.rules import Rules, edition
 from ..engine.variant import Variant
+from ..storage.open_files import KEEP_OPEN_MOST
 from .answers import NoticeKind
 from .clock import Absence, iso, parse_time, shown
 from .model import GameError, GameStatus, PowerStatus, Settings
@@ -78,7 +79,7 @@ class Snapshot:
         self.orders: dict[int, list[tuple[str, str]]] = {}      # phase seq -> (power, read) rows as stored
         self.queries: dict[tuple[str, tuple[Any, ...]], list[tuple[Any, ...]]] = {}   # GameFile.read
         self.needs: dict[int, tuple[Position, dict[str, Need]]] = {}    # id(position) -> (it, orders_needed)
-        self.worked: dict[Hashable, Any] = {}      # GameFile.worked_out
+        self.worked: dict[Hashable, tuple[frozenset[str] | None, Any]] = {}   # GameFile.worked_out: (reads, it)
 
 
 class Problems:
@@ -142,7 +143,8 @@ class GameFile:
         if "orders" in parts:
             snapshot.orders.clear()
         snapshot.queries.clear()
-        snapshot.worked.clear()
+        snapshot.worked = {key: made for key, made in snapshot.worked.items()
+                           if made[0] is not None and made[0].isdisjoint(parts)}
         snapshot.changes = self.db.conn.total_changes
 
     def read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -222,13 +224,17 @@ class GameFile:
             out.setdefault(power, []).append(_order(read))
         return out
 
-    def worked_out(self, key: Hashable, work: Callable[[], Any]) -> Any:
+    def worked_out(self, key: Hashable, work: Callable[[], Any], reads: frozenset[str] | None = None) -> Any:
         """What `work` makes of the file as read, made once per snapshot (until the file is written):
-        for answers asked many times a mail, such as what each power owes."""
+        for answers asked many times a mail, such as what each power owes. `reads`: the snapshot's
+        parts ("row", "powers", "orders") it reads, if it reads nothing else but the phases (which
+        only writes outside GameFile's own change, and they empty the snapshot): kept through
+        GameFile's writes of other parts, as an order mail's store writes its submission and the
+        game's next_event_at after its orders. None: made again after any write."""
         snapshot = self._fresh()
         if key not in snapshot.worked:
-            snapshot.worked[key] = work()
-        return snapshot.worked[key]
+            snapshot.worked[key] = (reads, work())
+        return snapshot.worked[key][1]
 
     def orders_needed(self, position: Position) -> dict[str, Need]:
         """judge.engine.orders_needed of a position, worked out once per snapshot for a position read
@@ -421,9 +427,12 @@ class DecodedPositions:
     """Positions as stored (JSON text) decoded once per game file: a phase played reads its position,
     writes (which empties the snapshot), reads it again, and reads the new phase's back, which it has
     just encoded. Kept by the file's connection and the text (a position is frozen: shared safely);
-    bounded, the oldest going first. Not shared between games, which hold different positions."""
+    bounded, the oldest going first. Not shared between games, which hold different positions. The bound
+    holds two positions (the current phase's and the one before) for each game file the worker keeps
+    open: a backlog that reaches each of 300 games in turn found none of 256 still kept, and decoded
+    the position again for every mail."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 2 * KEEP_OPEN_MOST) -> None:
         self.size = size
         self._known: OrderedDict[tuple[int, str, str], Position] = OrderedDict()
         self._lock = threading.Lock()

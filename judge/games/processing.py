@@ -110,21 +110,33 @@ def owed(gf: GameFile, row: PhaseRow, power: str) -> Owed:
     """What of this power's duty in the phase has no valid order yet. Orders the rules reject
     (illegal, not needed) do not count. Checked with every power's orders, so a move by an ally's
     convoy counts once the convoy is ordered. The one rule of being "in": the confirmation's list
-    of what is owed and its "is in" both come from here, so they cannot disagree."""
-    return owed_by_power(gf, row).get(power, Owed())
+    of what is owed and its "is in" both come from here, so they cannot disagree. Worked out for
+    this power alone (an order mail asks before its orders are stored, which makes every answer
+    from before them void): the same as `owed_by_power`'s for it."""
+    made: Owed = gf.worked_out(("owed", row.seq, power), lambda: _owed_by(gf, row, power).get(power, Owed()),
+                               reads=_OWED_READS)
+    return made
 
 
 def owed_by_power(gf: GameFile, row: PhaseRow) -> dict[str, Owed]:
     """`owed` for every power that has something to decide, in one pass: the stored orders read and
     checked once (GameFile.problems: one adjudication for them all, none if checked before)."""
-    def work() -> dict[str, Owed]:
-        orders = gf.orders(row.seq)
-        problems = gf.problems(row.seq)
-        hidden = hidden_builds.in_file(gf.variant, gf.db)    # as each power may be told (hidden builds)
-        return {power: _owed(row, need, orders.get(power, []), hidden_builds.problems_seen(
-                    gf.variant, row.position, hidden, power, orders.get(power, []), gf.rules, problems))
-                for power, need in needs(gf, row.position).items()}
-    return dict(gf.worked_out(("owed", row.seq), work))
+    return dict(gf.worked_out(("owed", row.seq), lambda: _owed_by(gf, row, None), reads=_OWED_READS))
+
+
+def _owed_by(gf: GameFile, row: PhaseRow, only: str | None) -> dict[str, Owed]:
+    """`owed` of every power with something to decide, or of `only` that one."""
+    orders = gf.orders(row.seq)
+    problems = gf.problems(row.seq)
+    hidden = hidden_builds.in_file(gf.variant, gf.db)    # as each power may be told (hidden builds)
+    return {power: _owed(row, need, orders.get(power, []), hidden_builds.problems_seen(
+                gf.variant, row.position, hidden, power, orders.get(power, []), gf.rules, problems))
+            for power, need in needs(gf, row.position).items() if only is None or power == only}
+
+
+# what `owed` reads of the snapshot (GameFile.worked_out), beside the phase row it is given: the orders,
+# and the powers (which are neutral: `needs`)
+_OWED_READS = frozenset({"orders", "powers"})
 
 
 def _owed(row: PhaseRow, need: Need, mine: list[Order], bad: list[Outcome]) -> Owed:

@@ -697,6 +697,19 @@ class GameService:
                 raise GameError(f"{name} has not started")
             return confirmed(gf, power.upper(), viewer)
 
+    def standing_orders(self, name: str, power: str) -> tuple[tuple[dict[str, Any], ...], bool]:
+        """The power's orders standing in the phase, as its confirmation lists them, and whether it has
+        builds or removals to order (its confirmation's `adjustment`): what an order mail's reply
+        compares its lines with before they are stored (the unit's order each replaces), without the
+        rest of the confirmation (problems, warnings, when the phase is played), made after the store."""
+        power = power.upper()
+        with self._read(name) as gf:
+            row = gf.phase_now()
+            if power not in gf.powers():
+                raise NoSuchPower(name, power)
+            need = processing.needs(gf, row.position).get(power)
+            return tuple(gf.order_rows(row.seq, power)), need is not None and bool(need.builds or need.removals)
+
     def units_without_orders(self, name: str, power: str) -> tuple[str, ...]:
         """The power's units that need an order and have none ("A PAR"): the confirmation's own list,
         without the rest of it (the dispatcher asks before reading each order mail's orders)."""

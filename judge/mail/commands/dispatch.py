@@ -354,8 +354,8 @@ class Dispatch:
                                " an earlier mail, were not used", "expected": "", "suggestions": []} for p in orders)
                 continue
             try:
-                before = self.service.confirmation(game, power)
-                earlier = {} if before.adjustment is not None else stored_by_place(before.orders)
+                standing, adjusting = self.service.standing_orders(game, power)
+                earlier = {} if adjusting else stored_by_place(standing)
                 result = self.service.submit_orders(game, power, orders, account=session.account,
                                                     source=f"mail:{inbound_id}:{index}:{power}", received=received)
             except (GameError, NoSuchGame, KeyError, ValueError) as e:   # KeyError: no such account or power

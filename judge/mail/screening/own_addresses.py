@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from email.message import Message
-from email.utils import getaddresses
 
 from ...config import Config
-from .addresses import header_text, reply_address
+from .addresses import addresses_in, header_text, reply_address
 
 _HEADERS = ("From", "Sender", "Reply-To")
 
@@ -44,5 +43,5 @@ class OwnAddresses:
     def in_mail(self, mail: Message, mail_from: str | None) -> str | None:
         """The first of the judge's own addresses the mail names as its sender, else None."""
         named = [mail_from or "", reply_address(mail, mail_from)]
-        named += [a for _, a in getaddresses([header_text(mail.get(h, "")) for h in _HEADERS])]
+        named += [a for _, a in addresses_in(*(header_text(mail.get(h, "")) for h in _HEADERS))]
         return next((a for a in named if a in self), None)

@@ -23,10 +23,11 @@ from email import message_from_bytes
 from email.header import Header
 from email.message import Message
 from email.policy import Compat32
-from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses
 
 from flufl.bounce import all_failures
 
+from .addresses import addresses_in, parsed_address
 from .own_addresses import OwnAddresses
 
 LIST_HEADERS = ("List-Id", "List-Post", "List-Unsubscribe", "List-Help", "List-Owner", "Mailing-List")
@@ -97,7 +98,7 @@ def classify(raw: bytes, mail_from: str | None, own: OwnAddresses | None = None)
     # put it on ordinary mail people write. The judge's confirmation is a service's answer to the
     # commands the sender wrote (RFC 3834 section 1: not a personal auto-responder), so such a mail
     # is read and answered like any other; a real robot also says Auto-Submitted, caught above.
-    senders = [mail_from or ""] + [a for _, a in getaddresses([msg.get("From", ""), msg.get("Sender", "")])]
+    senders = [mail_from or ""] + [a for _, a in addresses_in(msg.get("From", ""), msg.get("Sender", ""))]
     for address in senders:
         if address and ROBOT_LOCAL_PARTS.match(_local_part(address.strip("<>"))):
             return Classification(False, f"sent by a mail system ({address})")
@@ -110,7 +111,7 @@ def _is_robot_sender(msg: Message, mail_from: str | None) -> bool:
         mail_from = str(msg.get("Return-Path")) if msg.get("Return-Path") is not None else None
     if mail_from is not None and mail_from.strip("<> ") == "":
         return True
-    addresses = [parseaddr(msg.get("From", ""))[1], parseaddr(mail_from or "")[1]]
+    addresses = [parsed_address(msg.get("From", ""))[1], parsed_address(mail_from or "")[1]]
     return any(_local_part(a).lower() in ("mailer-daemon", "postmaster") for a in addresses)
 
 
