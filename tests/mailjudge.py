@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import json
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -34,7 +35,13 @@ _ids = itertools.count(1)
 class Sent:
     message_id: str
     to: list[str]
-    mail: EmailMessage
+    raw: bytes
+
+    @cached_property
+    def mail(self) -> EmailMessage:
+        """Parsed on first use: most tests read a few of the mails a step queues (the reply, not every
+        notice), and parsing each one queued was a tenth of a long game's time."""
+        return message_from_bytes(self.raw, policy=policy.default)
 
     @property
     def body(self) -> str:
@@ -95,8 +102,8 @@ class MailJudge:
         self.clock = ManualClock(start)
         self.service = GameService(self.config.data_dir, clock=self.clock, judge_synchronous="NORMAL",
                                    keep_open=games_kept_open())    # as judge serve makes it (judge.mail.serve_hooks)
-        self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier)
-        self.dispatch.commands = _shared_commands()
+        self.dispatch = Dispatch(self.service, self.config, reports=_shared_reports(), courier=courier,
+                                 commands=_shared_commands())
         self.dispatch._readers = _ORDER_READERS
         self.processor = Processor(self.config, self.dispatch, on_bounce=self.dispatch.bounced)
 
@@ -108,7 +115,7 @@ class MailJudge:
         with sqlite3.connect(self.config.db_path) as conn:
             rows = conn.execute("SELECT message_id, recipients, raw FROM outbox_mail WHERE rowid > ?"
                                 " ORDER BY created_at, rowid", (after,)).fetchall()
-        return [Sent(r[0], json.loads(r[1]), message_from_bytes(r[2], policy=policy.default)) for r in rows]
+        return [Sent(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     def last_outbox_row(self) -> int:
         with sqlite3.connect(self.config.db_path) as conn:

@@ -3,7 +3,9 @@ each report is queued exactly once.
 
 The test runs this file as a separate process that plays the due games and drains the notices into
 an outbox (as the mail layer does), and kills itself with SIGKILL at its N-th checkpoint. Then it
-runs it again without killing and checks the files, against a run that was never killed.
+runs it again without killing and checks the files, against a run that was never killed. For every
+checkpoint those processes are forked from one that imported the judge once (_fork_each); the kills
+at random moments start each afresh.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +66,54 @@ def _spawn(data: Path, kill_at: int) -> subprocess.CompletedProcess:
                           timeout=120, cwd=HERE.parent)
 
 
+def _fork_each(requests) -> None:
+    """For each request read ('data kill_at'), _run_judge in a process forked from this one, with its
+    exit status (negative: the signal that ended it) written back, its output in data.out and data.err.
+    This process imports the judge's modules once and runs nothing itself, so each child starts as a
+    fresh interpreter would, less the start-up and the imports (a second each, most of this test's
+    time); each child is a process of its own, killed for real."""
+    sys.path.insert(0, str(HERE))
+    import judge.games.service  # noqa: F401 - imported once, before forking
+    import test_games_helpers  # noqa: F401
+    for request in requests:
+        data, kill_at = request.split()
+        pid = os.fork()
+        if pid == 0:                # the child: its output to files, then the judge's run
+            for fd, suffix in ((1, ".out"), (2, ".err")):
+                os.dup2(os.open(data + suffix, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            status = 0
+            try:
+                _run_judge(Path(data), int(kill_at))
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+
+
+class Forks:
+    """A process that forks a judge for each run (_fork_each); runs answer as subprocess.run would."""
+
+    def __enter__(self) -> Forks:
+        self.server = subprocess.Popen([sys.executable, __file__, "--fork-each"], cwd=HERE.parent, text=True,
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.stdin.close()
+        self.server.wait(timeout=60)
+
+    def run(self, data: Path, kill_at: int) -> subprocess.CompletedProcess:
+        self.server.stdin.write(f"{data} {kill_at}\n")
+        self.server.stdin.flush()
+        status = self.server.stdout.readline()
+        assert status, "the forking process exited"
+        out, err = (Path(f"{data}{suffix}").read_text() for suffix in (".out", ".err"))
+        return subprocess.CompletedProcess([str(data), str(kill_at)], int(status), out, err)
+
+
 def _state(data: Path) -> dict:
     """Everything that must come out the same however often the judge was killed."""
     out: dict = {"games": {}}
@@ -106,24 +157,25 @@ def test_killed_at_every_checkpoint_the_phase_and_reports_happen_exactly_once(tm
     _setup(template)
     reference = tmp_path / "reference"
     shutil.copytree(template, reference)
-    done = _spawn(reference, 0)
-    assert done.returncode == 0, done.stderr
-    total = json.loads(done.stdout)["checkpoints"]
-    expected = _state(reference)
-    _check_exactly_once(expected)
-    assert total >= 2 * 6  # every step of two phases, plus the drains
+    with Forks() as judges:
+        done = judges.run(reference, 0)
+        assert done.returncode == 0, done.stderr
+        total = json.loads(done.stdout)["checkpoints"]
+        expected = _state(reference)
+        _check_exactly_once(expected)
+        assert total >= 2 * 6  # every step of two phases, plus the drains
 
-    for kill_at in range(1, total + 1):
-        data = tmp_path / f"kill-{kill_at}"
-        shutil.copytree(template, data)
-        killed = _spawn(data, kill_at)
-        assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
-        again = _spawn(data, 0)
-        assert again.returncode == 0, (kill_at, again.stderr)
-        state = _state(data)
-        _check_exactly_once(state)
-        assert state == expected, kill_at
-        shutil.rmtree(data)
+        for kill_at in range(1, total + 1):
+            data = tmp_path / f"kill-{kill_at}"
+            shutil.copytree(template, data)
+            killed = judges.run(data, kill_at)
+            assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
+            again = judges.run(data, 0)
+            assert again.returncode == 0, (kill_at, again.stderr)
+            state = _state(data)
+            _check_exactly_once(state)
+            assert state == expected, kill_at
+            shutil.rmtree(data)
 
 
 def test_killed_at_random_moments_while_it_runs(tmp_path):
@@ -156,4 +208,7 @@ def test_killed_at_random_moments_while_it_runs(tmp_path):
 
 
 if __name__ == "__main__":
-    _run_judge(Path(sys.argv[1]), int(sys.argv[2]))
+    if sys.argv[1:] == ["--fork-each"]:
+        _fork_each(sys.stdin)
+    else:
+        _run_judge(Path(sys.argv[1]), int(sys.argv[2]))

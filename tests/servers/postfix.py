@@ -154,7 +154,8 @@ def start_postfix(*, judge_lmtp: str, outbound_transport: dict[str, str],
     server.postconf(f"config_directory = {etc}", f"queue_directory = {directory / 'queue'}",
                     f"data_directory = {directory / 'data'}", "inet_interfaces = 127.0.0.1",
                     "inet_protocols = ipv4", f"maillog_file = {directory / 'maillog'}",
-                    "maillog_file_prefixes = /var, /dev/stdout, /tmp", "alias_maps =", "alias_database =",
+                    f"maillog_file_prefixes = /var, /dev/stdout, {directory.parent}",     # (bin/test: TMPDIR)
+                    "alias_maps =", "alias_database =",
                     "smtp_dns_support_level = disabled",
                     # Only the judge (127.0.0.1) may relay; "players" connect from 127.0.0.2, outside.
                     "mynetworks = 127.0.0.1/32", *(s.replace("{maps}", str(maps)) for s in settings))

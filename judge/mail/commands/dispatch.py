@@ -101,12 +101,12 @@ class Handled:
 
 class Dispatch:
     def __init__(self, service: GameService, config: Config, reports: Reports | None = None,
-                 courier: Courier | None = None) -> None:
+                 courier: Courier | None = None, commands: CommandReader | None = None) -> None:
         self.service = service
         self.config = config
         self.reports = reports or Reports()
         self.courier = courier        # run after each message: press and starts go out at once
-        self.commands = CommandReader()
+        self.commands = commands or CommandReader()     # (its LALR tables: a tenth of a second to make)
         self._readers: dict[str, OrderReader] = {}   # one per variant, built on first use
 
     def __repr__(self) -> str:
