@@ -133,16 +133,22 @@ class GameFile:
             snapshot.reset(changes)
         return snapshot
 
-    def _wrote(self, snapshot: Snapshot, *parts: str) -> None:
+    def _wrote(self, snapshot: Snapshot, *parts: str, table: str | None = None) -> None:
         """One write of ours just ran, on a snapshot fresh before it: only `parts` are read again (and
-        any query: `read` does not say which tables it reads)."""
+        any query: `read` does not say which tables it reads; `table`, the one table written, when
+        given: only the queries whose text names it, as a phase's dozens of notices would otherwise
+        read the co-masters again after each)."""
         if "row" in parts:
             snapshot.row = None
         if "powers" in parts:
             snapshot.powers = None
         if "orders" in parts:
             snapshot.orders.clear()
-        snapshot.queries.clear()
+        if table is None:
+            snapshot.queries.clear()
+        else:
+            for key in [key for key in snapshot.queries if table in key[0]]:
+                del snapshot.queries[key]
         snapshot.worked = {key: made for key, made in snapshot.worked.items()
                            if made[0] is not None and made[0].isdisjoint(parts)}
         snapshot.changes = self.db.conn.total_changes
@@ -399,7 +405,7 @@ class GameFile:
             "INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
             [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)],
         )
-        self._wrote(snapshot)       # (no notice is in the snapshot)
+        self._wrote(snapshot, table="notices")       # (no notice is in the snapshot but as counted)
 
     def read_notice_payload(self, text: str, results: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         """A stored notice's payload as the mail layer reads it: a results notice names the phase whose
