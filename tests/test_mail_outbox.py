@@ -238,3 +238,19 @@ def test_a_mail_queued_to_be_forgotten_loses_its_body_when_it_fails_for_good(db,
                      now=clock.now)
         assert [a.state for a in sender.deliver_due()] == ["failed"]
     assert db.execute("SELECT raw FROM outbox").fetchone()[0] == b""
+
+
+@pytest.mark.parametrize("size", [0, 1, 56, 57, 58, 114, 70_001])
+@pytest.mark.parametrize("name", ["alpha-S1901M.png", "Ünïcode game-S1901M.png", "g" * 90 + ".png", 'q"uote.png'])
+def test_a_shared_part_is_the_email_packages_own_encoding(size, name):
+    """The part is spliced from its header lines and base64's lines: byte for byte what the email
+    package writes for the attachment (CRLF), at every length a last line can have."""
+    from email.message import MIMEPart
+
+    from judge.mail.outbound.shared_part import SharedPart
+    data = bytes((i * 7919) % 256 for i in range(size))
+    shared = SharedPart(name, data)
+    made = MIMEPart()
+    made.set_content(data, maintype="image", subtype="png", disposition="attachment", filename=name)
+    crlf = bytes(made).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    assert shared.part == b"--" + shared.boundary.encode() + b"\r\n" + crlf + b"\r\n" + shared._closing

@@ -435,6 +435,13 @@ def _list_index(db: sqlite_utils.Database) -> None:
                " fingerprint, schema)")
 
 
+def _judge_v10(db: sqlite_utils.Database) -> None:
+    """A game's rows of player_records found by its name: every write to a game reads and may rewrite
+    them (GameService._index_rows), and the key (account, name) made each a scan of every game's rows
+    (1 ms a write among 1,000 games, 10 among 10,000)."""
+    db.execute("CREATE INDEX player_records_game ON player_records(name)")
+
+
 def _judge_current(db: sqlite_utils.Database) -> None:
     """The games part of a new judge.sqlite, as the steps above leave it."""
     # Raw SQL: the table API writes no COLLATE (names and addresses match in any case) and no UNIQUE
@@ -469,13 +476,14 @@ def _judge_current(db: sqlite_utils.Database) -> None:
     _judge_v2(db)       # game_powers
     _judge_v3(db)       # observers
     _judge_v5(db)       # player_records
+    _judge_v10(db)      # player_records by game
     _judge_v7(db)       # standbys
     _judge_v8(db)       # address_claims
 
 
 # Every step since the first release stays: a judge file from any judge since then opens.
 JUDGE_MIGRATIONS = [_judge_v1, _judge_v2, _judge_v3, _judge_v4, _judge_v5, _judge_v6, _judge_v7, _judge_v8,
-                    _judge_v9]
+                    _judge_v9, _judge_v10]
 JUDGE_SCHEMA = Schema(JUDGE_COMPONENT, JUDGE_MIGRATIONS, current=_judge_current)
 
 
