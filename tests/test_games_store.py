@@ -1,6 +1,7 @@
 """Storage: files, migrations, WAL, password hashes, the index of due games, and the order codec."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from zoneinfo import ZoneInfoNotFoundError
 
@@ -14,7 +15,7 @@ from judge.games.accounts import hash_password, verify_password
 from judge.games.model import NmrPolicy, Settings
 from judge.games.ordercodec import order_from_json, order_to_json
 from judge.games.store import GAME_MIGRATIONS, JUDGE_MIGRATIONS, check_game_name, open_game, open_judge
-from test_games_helpers import seven_player_game, service
+from test_games_helpers import process_at_deadline, seven_player_game, service, submit
 
 
 def test_files_are_wal_and_migrated_once(tmp_path):
@@ -171,3 +172,31 @@ def test_the_quick_start_up_sweep_reindexes_only_the_game_files_changed_behind_t
     assert again.sync_index(quick=True) == 2                        # and now nothing is stale
     assert {r[0]: r[1] for r in again.judge.execute("SELECT name, updated_at FROM game_index")}["beta"] \
         == rows["beta"][0]
+
+
+@pytest.mark.parametrize("obj", [
+    {}, {"b": 1, "a": [1, 2.5, None, True]}, {"é": "ü – ♞", "nested": {"z": 1, "a": {"y": [], "b": {}}}},
+    {"kind": "results", "powers": ["FRANCE"], "deadline": {"utc": "2026-06-01T12:00:00Z", "shown": {"UTC": "x"}}},
+])
+def test_a_notice_encoded_by_members_is_json_dumps_sorted(obj):
+    from judge.games.gamefile import _joined, _members
+    assert _joined(_members(obj)) == json.dumps(obj, sort_keys=True)
+
+
+def test_every_copy_of_a_phases_notices_is_stored_as_its_sorted_json(tmp_path):
+    """The copies of one announcement share their encoded members: each is still stored as the one
+    encoding of its payload, with its own recipient, powers and deadline."""
+    svc, clock = service(tmp_path)
+    seven_player_game(svc, "alpha")
+    submit(svc, "alpha", "FRANCE", "A PAR - BUR")
+    process_at_deadline(svc, clock, "alpha")
+    rows = open_game(tmp_path / "var", "alpha").execute(
+        "SELECT recipient, payload FROM notices WHERE kind = 'results'").fetchall()
+    assert len(rows) >= 8
+    seated = []
+    for recipient, text in rows:
+        payload = json.loads(text)
+        assert text == json.dumps(payload, sort_keys=True)
+        assert payload["recipient"] == recipient and payload["deadline"]["utc"]
+        seated += payload["powers"]
+    assert sorted(seated) == ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

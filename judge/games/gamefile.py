@@ -395,15 +395,18 @@ class GameFile:
 
     def notice(self, key: str, kind: NoticeKind, recipient: str | None, payload: dict[str, Any], now: datetime) -> None:
         """Write a notice once: its id is game:key:kind:recipient, the same however often we retry."""
-        nid = f"{self.name}:{key}:{kind}:{recipient or '*'}"
         body = {"game": self.name, "kind": kind, "recipient": recipient,
                 "powers": list(self.powers_of(recipient)) if recipient else [], **payload}
+        self._write_notice(key, kind, recipient, json.dumps(body, sort_keys=True), now)
+
+    def _write_notice(self, key: str, kind: NoticeKind, recipient: str | None, text: str, now: datetime) -> None:
+        nid = f"{self.name}:{key}:{kind}:{recipient or '*'}"
         # Raw SQL: per recipient of every notice; sqlite-utils' insert(ignore=True) looks up the row it
         # did not insert with five more statements.
         snapshot = self._fresh()
         self.db.execute(
             "INSERT OR IGNORE INTO notices (id, created_at, kind, recipient, payload) VALUES (?, ?, ?, ?, ?)",
-            [nid, iso(now), kind, recipient, json.dumps(body, sort_keys=True)],
+            [nid, iso(now), kind, recipient, text],
         )
         self._wrote(snapshot, table="notices")       # (no notice is in the snapshot but as counted)
 
@@ -423,10 +426,32 @@ class GameFile:
 
     def announce(self, key: str, kind: NoticeKind, payload: dict[str, Any], now: datetime,
                  deadline: datetime | None = None, recipients: Iterable[str | None] | None = None) -> None:
-        """The same news to each recipient, with the deadline shown in the game's zone and their own."""
-        for r in (self.recipients() if recipients is None else recipients):
-            extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
-            self.notice(key, kind, r, {**payload, **extra}, now)
+        """The same news to each recipient, with the deadline shown in the game's zone and their own.
+        Each copy is stored as `notice` stores it; the members all copies share are encoded once (a
+        phase's results went to JSON nine times over: a tenth of playing a deadline, issue 27)."""
+        everyone = self.recipients() if recipients is None else recipients
+        if not all(isinstance(k, str) for k in payload):
+            for r in everyone:
+                extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
+                self.notice(key, kind, r, {**payload, **extra}, now)
+            return
+        shared = _members({"game": self.name, "kind": kind, **payload})
+        for r in everyone:
+            own: dict[str, Any] = {k: v for k, v in (("recipient", r), ("powers", list(self.powers_of(r)) if r else []))
+                                   if k not in payload}
+            if deadline is not None:
+                own["deadline"] = self.times(deadline, r)
+            self._write_notice(key, kind, r, _joined({**shared, **_members(own)}), now)
+
+
+def _members(obj: dict[str, Any]) -> dict[str, str]:
+    """Each member of a JSON object as `json.dumps(obj, sort_keys=True)` writes it ("key": value)."""
+    return {k: f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in obj.items()}
+
+
+def _joined(members: dict[str, str]) -> str:
+    """The object of these members, as `json.dumps(..., sort_keys=True)` writes it."""
+    return "{" + ", ".join(members[k] for k in sorted(members)) + "}"
 
 
 class DecodedPositions:

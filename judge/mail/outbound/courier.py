@@ -32,6 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from typing import Protocol, TypeVar, cast
 
 import sqlite_utils
@@ -52,6 +53,7 @@ from .notice_failures import NoticeFailures
 from ..words.reports import Rendered, Reports
 from .shared_part import PaintedPart, SharedPicture
 from ..screening.tokens import ReplyTokens
+from ...storage.checkpoints import checkpoints_aside
 from ...storage.db import durable, synchronous
 
 log = logging.getLogger("judge.courier")
@@ -153,8 +155,10 @@ class Courier:
                 self.start_picture(game, notice, pictures, reading, painter)
             window.append((game, reading, notices))
 
-        with (PaintPool() if len(waiting) + rush >= self.pool_from else
-              ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures")) as painter:
+        many = len(waiting) + rush >= self.pool_from
+        # a rush: pictures painted in processes, judge.sqlite's checkpoints made on a thread of their own
+        with (PaintPool() if many else ThreadPoolExecutor(max_workers=1, thread_name_prefix="courier-pictures")
+              ) as painter, (checkpoints_aside([db, self.service.judge]) if many else nullcontext()):
             for _ in range(READ_AHEAD):
                 read_ahead()
             rendered: list[Rendering] = []
