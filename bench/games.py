@@ -264,7 +264,7 @@ def profiled(profile: bool, work):
 
 def painter(courier: Courier, names: list[str]) -> str:
     if len(names) >= courier.pool_from:
-        return f"{cores()} painter process(es) beside the courier's"
+        return f"{max(1, cores() - 1)} painter process(es) beside the courier's"
     return "the courier's painting thread"
 
 

@@ -1,11 +1,11 @@
-"""Painting pictures in processes of their own, one per core, for a deadline rush.
+"""Painting pictures in processes of their own, one per core but the courier's, for a deadline rush.
 
     with PaintPool() as painters:
         future = painters.submit(job)      # a judge.pictures.jobs job; future.result() is its bytes
 
 A picture is CPU work in Python, numpy and Pillow: on a thread beside the courier it shares one
 interpreter with the courier's own work (rendering and queueing the mail). In processes it gets
-every core. The workers come from a fork server that has imported the painting code once, so
+the cores the courier does not use (one fewer than the machine's, at least one). The workers come from a fork server that has imported the painting code once, so
 starting them costs little; each loads a variant's atlas on its first picture of that variant and
 keeps it (with the board's pixel classes and labels) for the rest of the pool's life.
 
@@ -43,10 +43,11 @@ class PaintPool:
     def __init__(self, workers: int | None = None) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
-        # one per core, the courier's too: the courier waits on the pictures and on the outbox's syncs
-        # for about half its wall clock, and a painter beside it takes that core meanwhile (on two cores
-        # one painter left a core idle while the courier waited; issue 27's deadline rush)
-        workers = workers or cores()
+        # one per core but the courier's: the courier (playing the games, rendering and queueing their
+        # mail) is the longer half of a deadline rush now, and a second painter on two cores only took
+        # turns with it on its core (issue 27's rush, 2026-11-27: 32.2 and 31.9 s with one painter,
+        # 35.0 and 33.2 with two, alternated; each painter slows the others' memory too)
+        workers = workers or max(1, cores() - 1)
         self._processes: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         self._here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures-after-a-broken-pool")
         self._gone: list[ProcessPoolExecutor] = []     # a broken pool: closed with the rest (see close)

@@ -80,7 +80,7 @@ READ_AHEAD = 4           # games read (and their pictures started) before the on
 # games whose notices are queued in one transaction of the judge file (one sync for them all): in a
 # rush each game's own FULL commit was a sync a game; a few games' mails wait for the others meanwhile
 QUEUED_TOGETHER = 16
-# A run with this many games to tell paints in processes of its own, one per core (a rush);
+# A run with this many games to tell paints in processes of its own, one per core but its own (a rush);
 # a smaller one on a thread beside the courier, as starting the processes would cost more than it saves.
 POOL_FROM = 8
 
@@ -118,7 +118,7 @@ class Courier:
         Games are read a few ahead of the one being written out, and their pictures painted
         meanwhile, so the text of one game's mail is made while the next one's board is drawn: on
         a thread of their own, or, in a run of `pool_from` games or more (a deadline rush), in
-        processes of their own, one per core (judge.pictures.pool).
+        processes of their own, one per core but its own (judge.pictures.pool).
         `first`: games to queue before the others, in their order, named as they come: the tick's
         games, each named once its phase is played (GameService.play_due), so that a game's picture
         is painted and its mail queued while the next games are played; `rush`: how many it will
