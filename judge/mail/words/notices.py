@@ -14,8 +14,9 @@ players, the centre table by year). Every template gets the context `notice_cont
     game_zone, and the functions power(id) -> "France", adjective(id) -> "French", names(ids),
     place("STP/SC") -> "St Petersburg (south coast)", phase_name("F1901M"), player(power),
     units_of(power) (its units now, in words), in_play (names of the powers still playing),
-    when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...] and
-    left(times) -> "1 day 23 hours" (from the notice's time), where `times` is a payload's
+    when(times) -> ["Wed 04 Mar 2026 13:00 CET (Europe/Berlin, game time)", ...],
+    left(times) -> "1 day 23 hours" (from the notice's time) and deadline_text(times, label) (the
+    two as the "Deadline:" lines: _macros.j2's `deadline`), where `times` is a payload's
     {"utc": ..., "shown": {zone: text}}; fail(message) raises UnknownNotice (a case not foreseen).
 Some kinds get more: results -> `report` (results_report.py) and `shared_part(name)` (the parts
 of its mail every copy shares, rendered once: `_shared_part`); game_end -> `centre_tables`,
@@ -109,6 +110,13 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         """Whether the time had gone by when the notice was made (`left` then says so in words)."""
         return _seconds_between(notice.created_at, times["utc"]) <= 0
 
+    def deadline_text(times: dict[str, Any], label: str = "Deadline") -> str:
+        """A deadline in words, each zone a line, the time left after (templates/_macros.j2's `deadline`,
+        also called directly by the results template: importing the macros with the notice's context
+        made their module anew for every copy, a fifth of rendering one)."""
+        lines = when(times) + ([] if passed(times) else [f"(time left: {left(times)})"])
+        return f"{label}: " + ("\n" + " " * (len(label) + 2)).join(lines)
+
     ctx: dict[str, Any] = {
         "kind": notice.kind, "game": p["game"], "p": p, "recipient": notice.recipient,
         "your_powers": [variant.power(x).name for x in p.get("powers", ())],
@@ -122,7 +130,7 @@ def notice_context(service: GameService, notice: Notice) -> dict[str, Any]:
         "units_of": lambda x: [unit_words(variant, u) for u in (status.position or {}).get("units", {}).get(x, ())],
         "in_play": [variant.power(x).name for x, info in status.powers.items()
                     if info.status not in ("eliminated", "neutral")],
-        "when": when, "left": left, "passed": passed, "fail": _fail,
+        "when": when, "left": left, "passed": passed, "deadline_text": deadline_text, "fail": _fail,
     }
     extra = _EXTRA.get(notice.kind)
     if extra:
