@@ -5,9 +5,10 @@
 
 A picture is CPU work in Python, numpy and Pillow: on a thread beside the courier it shares one
 interpreter with the courier's own work (rendering and queueing the mail). In processes it gets
-the cores the courier does not use (one fewer than the machine's, at least one). The workers come from a fork server that has imported the painting code once, so
-starting them costs little; each loads a variant's atlas on its first picture of that variant and
-keeps it (with the board's pixel classes and labels) for the rest of the pool's life.
+the cores the courier does not use (one fewer than the machine's, at least one). The workers come
+from a fork server that has imported the painting code once, so starting them costs little; each
+loads a variant's atlas on its first picture of that variant and keeps it (with the board's pixel
+classes and labels) for the rest of the pool's life.
 
 A worker that dies (killed, out of memory) breaks the pool: every picture not painted yet is then
 painted on a thread of this process instead, as without a pool, so no report waits for a picture
