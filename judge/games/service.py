@@ -45,6 +45,7 @@ from .dates import When
 from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Refusal, Settings
 from .small import EACH, setup as setup_of
+from ..storage.closer import Closer
 from ..storage.db import synchronous as sync_level, transaction, write_statement
 from ..storage.files import fingerprint
 from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists, game_files, game_path,
@@ -257,10 +258,37 @@ class GameService:
         return pool
 
     def _trim(self, keep: int) -> None:
-        """Close all but the `keep` files used last."""
+        """Close all but the `keep` files used last (on the closer's thread within `closing_aside`)."""
         pool: OrderedDict[Path, sqlite_utils.Database] = getattr(self._local, "games", None) or OrderedDict()
+        closer: Closer[sqlite_utils.Database] | None = getattr(self._local, "closer", None) if keep else None
         while len(pool) > keep:
-            self._close_game(*pool.popitem(last=False))
+            if closer is not None:
+                closer.hand(*pool.popitem(last=False))
+            else:
+                self._close_game(*pool.popitem(last=False))
+
+    @contextmanager
+    def closing_aside(self) -> Iterator[None]:
+        """Within the block, the game files this thread closes to keep no more than `keep_open` open are
+        closed on a thread of their own (judge.storage.closer), each as `_close_game` closes it: a
+        deadline rush opens a file for every due game and closed one each time, waiting on the disk.
+        They are all closed when the block ends."""
+        if getattr(self._local, "closer", None) is not None:
+            yield
+            return
+        with Closer(self._close_game, ended=self._close_judge) as closer:
+            self._local.closer = closer
+            try:
+                yield
+            finally:
+                self._local.closer = None
+
+    def _close_judge(self) -> None:
+        """Close this thread's connection to judge.sqlite, if it has one (a thread that ends)."""
+        db = getattr(self._local, "judge", None)
+        if db is not None:
+            self._local.judge = None
+            db.close()
 
     def _close_game(self, path: Path, db: sqlite_utils.Database) -> None:
         """Closing a file's last connection checkpoints its log (and removes it): the index row's

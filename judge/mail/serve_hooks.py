@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
@@ -44,7 +45,9 @@ class Tick:
             self.service.offer_open_powers(at)
             trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
 
-        self.courier.run(db, first=played(), rush=len(due))
+        # a rush: the game files past those kept open closed on a thread of their own
+        with self.service.closing_aside() if len(due) >= self.courier.pool_from else nullcontext():
+            self.courier.run(db, first=played(), rush=len(due))
 
     def due(self, now: float) -> bool:
         """Is some game due by `now`, e.g. its last orders just came in? Then the daemon ticks at once
