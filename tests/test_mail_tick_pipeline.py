@@ -3,6 +3,7 @@ the later due games are still being played, every due game is played, every noti
 and a tick that fails half-way leaves the rest to the next tick, nothing twice."""
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -122,3 +123,40 @@ def test_a_phase_played_looks_no_schema_up_and_decodes_its_position_once(rush, m
     assert len(decoded) == 1
     assert statements and not [s for s in statements if "sqlite_master" in s or "table_info" in s]
     assert sum(s.startswith("UPDATE powers SET waiting") for s in statements) == 0    # nobody was waiting
+
+
+def test_in_a_rush_each_phase_is_on_disk_before_its_mail_is_queued(rush, monkeypatch):
+    """A rush commits each phase without waiting for the disk and syncs its game's log on a thread of
+    its own (GameService.syncing_aside): the courier queues a game's mail only once that log is synced."""
+    from judge.mail.outbound import outgoing
+    from judge.storage import syncer as syncer_module
+    judge = rush
+    courier = Courier(judge.service, judge.config)
+    courier.pool_from = 2                   # three due games are a rush
+    tick = Tick(judge.service, courier, judge.config)
+    deliver(judge)
+    events: list[tuple[str, str]] = []
+    fsync = syncer_module.fsync_path
+
+    def synced(path):
+        if path.name.endswith(".sqlite-wal"):
+            time.sleep(0.2)                 # a slow disk: the courier is at the game's mail meanwhile
+            fsync(path)
+            events.append(("synced", path.name.split(".")[0]))
+        else:
+            fsync(path)
+    monkeypatch.setattr(syncer_module, "fsync_path", synced)
+    send = outgoing.send_copies
+
+    def queued(db, config, rendered, copies, **kwargs):
+        if copies:          # (the public copy of a game nobody watches goes to nobody)
+            events.append(("queued", copies[0].key.split(":")[1]))
+        return send(db, config, rendered, copies, **kwargs)
+    monkeypatch.setattr(outgoing, "send_copies", queued)
+    tick(later(judge))
+    assert all(phase(judge, g) != "S1901M" for g in GAMES)
+    for game in GAMES:
+        first_sync = events.index(("synced", game))
+        first_mail = min(i for i, e in enumerate(events) if e == ("queued", game))
+        assert first_sync < first_mail, events
+    assert judge.service.games_with_notices() == []

@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -46,6 +46,7 @@ from .gamefile import GameFile, PhaseRow, PowerRow, Problems, Snapshot
 from .model import PLAYING, GameError, GameStatus, Refusal, Settings
 from .small import EACH, setup as setup_of
 from ..storage.closer import Closer
+from ..storage.syncer import Syncer
 from ..storage.db import synchronous as sync_level, transaction, write_statement
 from ..storage.files import fingerprint
 from .store import (GAME_MIGRATIONS, check_game_name, game_checked, game_exists, game_files, game_path,
@@ -135,6 +136,8 @@ class GameService:
         # Games whose phase raised in this process: not woken again until the judge restarts (trouble.HELD)
         self._held: set[str] = set()
         self._damaged: set[str] | None = None   # trouble.DAMAGED, read once, then kept up to date here
+        self._syncers: set[Syncer] = set()      # those of syncing_aside's blocks under way, on any thread
+        self._syncers_lock = threading.Lock()
         # this thread's connection, opened (and judge.sqlite migrated) now, at start-up
         self._local.judge = open_judge(self.data, synchronous=self.judge_synchronous)
         self._variants: dict[str, Variant] = {}  # loaded once per service, read-only
@@ -282,6 +285,46 @@ class GameService:
                 yield
             finally:
                 self._local.closer = None
+
+    @contextmanager
+    def syncing_aside(self) -> Iterator[None]:
+        """Within the block, a phase this thread plays (`wake`) is committed without waiting for the
+        disk, and its game's log synced on a thread of its own (judge.storage.syncer): `synced` waits
+        for it, on any thread, before anything about the game is told (the courier, before it queues
+        the game's mail). Everything is synced when the block ends."""
+        if getattr(self._local, "syncer", None) is not None:
+            yield
+            return
+        with Syncer() as syncer:
+            self._local.syncer = syncer
+            with self._syncers_lock:
+                self._syncers.add(syncer)
+            try:
+                yield
+            finally:
+                self._local.syncer = None
+                try:
+                    syncer.wait(syncer.handed())
+                finally:
+                    with self._syncers_lock:
+                        self._syncers.discard(syncer)
+
+    def synced(self, names: Iterable[str]) -> None:
+        """Return once each game's phase played within `syncing_aside` (on any thread) is on disk;
+        judge.storage.syncer.SyncFailed if one's could not be synced."""
+        with self._syncers_lock:
+            syncers = list(self._syncers)
+        if syncers:
+            paths = [game_path(self.data, name) for name in names]
+            for syncer in syncers:
+                syncer.wait(paths)
+
+    @contextmanager
+    def rush(self) -> Iterator[None]:
+        """A deadline rush on this thread: game files closed and phases synced on threads of their own
+        (closing_aside, syncing_aside)."""
+        with self.closing_aside(), self.syncing_aside():
+            yield
 
     def _close_judge(self) -> None:
         """Close this thread's connection to judge.sqlite, if it has one (a thread that ends)."""
@@ -795,8 +838,12 @@ class GameService:
 
     def wake(self, name: str, now: datetime | None = None) -> str:
         """Do what is due in this game by `now` (reminders, late notices, the phase). Safe to repeat."""
-        with self._zones_read_once(), self._write(name) as gf:
-            return processing.wake(gf, now or self.clock(), self.checkpoint)
+        syncer: Syncer | None = getattr(self._local, "syncer", None)    # (within syncing_aside)
+        with self._zones_read_once(), self._write(name, synchronous="NORMAL" if syncer else None) as gf:
+            done = processing.wake(gf, now or self.clock(), self.checkpoint)
+        if syncer is not None:
+            syncer.hand(game_path(self.data, name))
+        return done
 
     @contextmanager
     def _zones_read_once(self) -> Iterator[None]:

@@ -45,8 +45,8 @@ class Tick:
             self.service.offer_open_powers(at)
             trouble_mail.tell(self.config, db)      # a game held or found damaged: its master and the keeper now
 
-        # a rush: the game files past those kept open closed on a thread of their own
-        with self.service.closing_aside() if len(due) >= self.courier.pool_from else nullcontext():
+        # a rush: game files closed and phases synced on threads of their own (GameService.rush)
+        with self.service.rush() if len(due) >= self.courier.pool_from else nullcontext():
             self.courier.run(db, first=played(), rush=len(due))
 
     def due(self, now: float) -> bool:

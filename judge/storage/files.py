@@ -9,6 +9,12 @@ from pathlib import Path
 
 def fsync_dir(path: Path) -> None:
     """A directory's entries (a file made, renamed or removed in it) on disk."""
+    fsync_path(path)
+
+
+def fsync_path(path: Path) -> None:
+    """What was written to a file (through any of its descriptors: the sync is the file's), or a
+    directory's entries, on disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -199,6 +199,8 @@ class Courier:
         under the same Message-ID, which the outbox ignores (its row is kept when it is sent)."""
         queued = 0
         done: dict[str, list[str]] = {}
+        # a phase played within a rush is on disk before any mail tells of it (GameService.syncing_aside)
+        self.service.synced([game for game, ready, _ in games if ready])
         if any(ready for _, ready, _ in games):
             with synchronous(db, "FULL"):    # durable before the sender sees it (judge.mail.outbound.outbox)
                 queued = self._queue_ready(db, tokens, games, done)
