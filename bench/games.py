@@ -13,7 +13,7 @@ reads ahead for its next game, so its picture is painted and its mail queued whi
 are played; `--stages` plays every deadline first, then runs the courier, and prints each stage.
 The reports go into the judge file's outbox, each results mail with its board picture, drawn once per
 phase and stored once for all its recipients.
-A run of that many games paints its pictures in processes of their own, one per core
+A run of that many games paints its pictures in processes of their own, one per core but the courier's
 (judge.pictures.pool). `--hog` runs it all again beside a CPU hog the bench starts itself (one
 process per core spinning at normal priority, started just before the deadlines and stopped after
 the courier) and prints both figures and their ratios; the machine's own load average is printed
