@@ -429,14 +429,8 @@ class GameFile:
         """The same news to each recipient, with the deadline shown in the game's zone and their own.
         Each copy is stored as `notice` stores it; the members all copies share are encoded once (a
         phase's results went to JSON nine times over: a tenth of playing a deadline, issue 27)."""
-        everyone = self.recipients() if recipients is None else recipients
-        if not all(isinstance(k, str) for k in payload):
-            for r in everyone:
-                extra = {"deadline": self.times(deadline, r)} if deadline is not None else {}
-                self.notice(key, kind, r, {**payload, **extra}, now)
-            return
         shared = _members({"game": self.name, "kind": kind, **payload})
-        for r in everyone:
+        for r in (self.recipients() if recipients is None else recipients):
             own: dict[str, Any] = {k: v for k, v in (("recipient", r), ("powers", list(self.powers_of(r)) if r else []))
                                    if k not in payload}
             if deadline is not None:

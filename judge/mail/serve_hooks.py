@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
-from contextlib import nullcontext
 from collections.abc import Iterator
+from contextlib import nullcontext
 from datetime import datetime, timezone
 
 from ..config import Config

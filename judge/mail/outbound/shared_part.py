@@ -69,7 +69,6 @@ class SharedPart:
         return bytes(self.attach(message)) if head is None else head + self.part
 
 
-
 @functools.lru_cache(maxsize=256)
 def _headers(name: str, maintype: str, subtype: str) -> bytes:
     """The part's header lines and the blank line after them (CRLF), as the email package writes them
@@ -79,6 +78,7 @@ def _headers(name: str, maintype: str, subtype: str) -> bytes:
     part = MIMEPart()
     part.set_content(b"", maintype=maintype, subtype=subtype, disposition="attachment", filename=name)
     return bytes(part).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
 
 class SharedPicture(SharedPart):
     """(file name, PNG) of one phase, for every recipient's mail: its MIME part is encoded once and
