@@ -96,3 +96,45 @@ def test_each_game_kept_open_keeps_its_positions_decoded():
     first = [decoded.position(db, variant, text) for db in games]
     assert all(decoded.position(db, variant, text) is seen for db, seen in zip(games, first, strict=True))
     assert len({id(p) for p in first}) == len(games)      # not shared between games
+
+
+def _powers_read(db: sqlite_utils.Database, work) -> int:
+    """How many times `work()` reads the powers table through this connection."""
+    read: list[str] = []
+    db.conn.set_trace_callback(read.append)
+    try:
+        work()
+    finally:
+        db.conn.set_trace_callback(None)
+    return len([s for s in read if s.startswith("SELECT") and "FROM powers" in s])
+
+
+def test_in_a_rush_what_was_read_of_a_game_is_kept_between_operations_until_a_write(tmp_path):
+    """`snapshots_kept` (a deadline rush): a game's status, asked again with nothing written, is not
+    read again; a write through the same connection, a commit by another connection and a write
+    rolled back are each seen by the next read."""
+    svc, _ = service(tmp_path, keep_open=8)
+    seven_player_game(svc, "alpha")
+    svc.status("alpha")
+    db = svc._pool()[game_path(svc.data, "alpha")]
+    assert _powers_read(db, lambda: svc.status("alpha")) == 1       # outside the block: read afresh each time
+    with svc.snapshots_kept():
+        assert svc.status("alpha").powers["GERMANY"].missed == 0
+        assert _powers_read(db, lambda: svc.status("alpha")) == 0
+        with sqlite3.connect(game_path(svc.data, "alpha")) as other:   # another process, meanwhile
+            other.execute("UPDATE powers SET missed = 2 WHERE power = 'GERMANY'")
+        other.close()
+        assert svc.status("alpha").powers["GERMANY"].missed == 2
+        assert svc.status("alpha").powers["RUSSIA"].owes
+        submit(svc, "alpha", "RUSSIA", "A War - Ukr")                   # this connection writes
+        assert not svc.status("alpha").powers["RUSSIA"].owes and svc.confirmation("alpha", "RUSSIA").orders
+        assert _powers_read(db, lambda: svc.status("alpha")) == 0
+        try:
+            with svc._write("alpha") as gf:
+                gf.set_power("GERMANY", missed=3)
+                assert svc.status("alpha").powers["GERMANY"].missed == 3     # read inside the transaction
+                raise RuntimeError("the operation fails: its writes are rolled back")
+        except RuntimeError:
+            pass
+        assert svc.status("alpha").powers["GERMANY"].missed == 2
+    assert _powers_read(db, lambda: svc.status("alpha")) == 1       # the block ended: afresh again

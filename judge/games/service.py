@@ -58,6 +58,9 @@ from .submissions import (already_handled, clear_orders, confirmation, confirmed
                           order_of, too_late)
 
 Checkpoint = Callable[[str], None]
+# game files whose snapshots `snapshots_kept` keeps: a rush's courier reads a game a few games behind
+# the one being played (judge.mail.outbound.courier's READ_AHEAD)
+KEPT_SNAPSHOTS = 16
 
 
 def _current(gf: GameFile) -> PhaseRow:
@@ -177,19 +180,57 @@ class GameService:
 
     def _snapshot(self, db: sqlite_utils.Database) -> Snapshot | None:
         """In a batch (one mail), the file's one snapshot of what was read, shared by the mail's
-        operations; outside one, None (each operation reads afresh)."""
+        operations; within `snapshots_kept`, the one kept for the file's open connection while no other
+        connection commits to the file; otherwise None (each operation reads afresh)."""
         if not getattr(self._local, "batch", False):
-            return None
+            return self._kept_snapshot(db)
         snapshots: dict[int, Snapshot] = self._local.snapshots
         snapshot = snapshots.get(id(db.conn))
         if snapshot is None:
             snapshot = snapshots[id(db.conn)] = Snapshot(_data_version(db))     # before its first read
         return snapshot
 
+    def _kept_snapshot(self, db: sqlite_utils.Database) -> Snapshot | None:
+        """The snapshot kept for this connection within `snapshots_kept`, or a new one if another
+        connection (another thread's, another process's) has committed to the file since it began:
+        SQLite's data_version counts those commits; this connection's own writes are followed by the
+        snapshot itself (its `total_changes`). Kept by the connection object, not its id: a file closed
+        and opened again is a new connection and starts afresh."""
+        kept: OrderedDict[int, tuple[sqlite3.Connection, Snapshot]] | None = getattr(self._local, "kept", None)
+        if kept is None or self._pool() is None:
+            return None
+        version = _data_version(db)
+        found = kept.pop(id(db.conn), None)
+        if found is None or found[0] is not db.conn or found[1].version != version:
+            found = (db.conn, Snapshot(version))
+        kept[id(db.conn)] = found
+        while len(kept) > KEPT_SNAPSHOTS:
+            kept.popitem(last=False)
+        return found[1]
+
+    @contextmanager
+    def snapshots_kept(self) -> Iterator[None]:
+        """Within the block, what this thread reads of a game file it keeps open is kept from one
+        operation to the next, as a batch keeps it for one mail, until the file is written: in a
+        deadline rush each game is played, then its index row written, then its notices read, its
+        status, its phase and its readers, each of which read the game row, the powers and the
+        positions afresh (a tenth of the main process's work). The last KEPT_SNAPSHOTS files' only."""
+        if getattr(self._local, "kept", None) is not None:
+            yield
+            return
+        self._local.kept = OrderedDict()
+        try:
+            yield
+        finally:
+            self._local.kept = None
+
     def _forget(self, db: sqlite_utils.Database) -> None:
         """What was read of the file no longer holds (a rollback)."""
         snapshots: dict[int, Snapshot] = getattr(self._local, "snapshots", {})
         snapshots.pop(id(db.conn), None)
+        kept: OrderedDict[int, tuple[sqlite3.Connection, Snapshot]] | None = getattr(self._local, "kept", None)
+        if kept is not None:
+            kept.pop(id(db.conn), None)
 
     def _forget_if_written_elsewhere(self, db: sqlite_utils.Database) -> None:
         """The mail's transaction in the file has just begun (its write lock held): what was read before
@@ -322,8 +363,9 @@ class GameService:
     @contextmanager
     def rush(self) -> Iterator[None]:
         """A deadline rush on this thread: game files closed and phases synced on threads of their own
-        (closing_aside, syncing_aside)."""
-        with self.closing_aside(), self.syncing_aside():
+        (closing_aside, syncing_aside), and what is read of each game kept between operations
+        (snapshots_kept)."""
+        with self.closing_aside(), self.syncing_aside(), self.snapshots_kept():
             yield
 
     def _close_judge(self) -> None:

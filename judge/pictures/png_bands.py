@@ -66,8 +66,11 @@ def unpacked(height: int) -> list[bytes | None]:
 
 
 def touched_bands(changed: np.ndarray, width: int) -> list[int]:
-    """The bands holding the pixels at these flat indices (row-major, `width` pixels a row)."""
-    return np.unique(changed // (width * BAND)).tolist()
+    """The bands holding the pixels at these flat indices (row-major, `width` pixels a row), which are
+    in order (np.flatnonzero's): each band where it first appears, with no sort (numpy's unique sorted
+    a picture's ~30,000 changed pixels again, a quarter of a millisecond)."""
+    bands = changed // (width * BAND)
+    return bands[np.flatnonzero(np.diff(bands, prepend=-1))].tolist()
 
 
 def png_bytes(entries: np.ndarray, palette: bytes, kept: list[bytes | None], touched: Iterable[int]) -> bytes:
