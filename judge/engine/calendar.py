@@ -7,9 +7,11 @@ season code, year, and M, R or A (`S1901M`, `F1901R`, `W1901A`, `JUL1914M`).
 from __future__ import annotations
 
 import enum
-import functools
 import re
 from dataclasses import dataclass
+from typing import final
+
+from .quick_init import quick_init
 
 
 class PhaseKind(enum.Enum):
@@ -25,17 +27,49 @@ class PhaseKind(enum.Enum):
         return {"M": "Movement", "R": "Retreat", "A": "Adjustment"}[self.value]
 
 
-@functools.total_ordering
-@dataclass(frozen=True)
+@final
+@dataclass(frozen=True, slots=True)
 class Phase:
     year: int
     season: int  # index into the calendar's seasons
     kind: PhaseKind = PhaseKind.MOVEMENT
 
-    def __lt__(self, other: Phase) -> bool:  # chronological order
-        order = "MRA"
-        return (self.year, self.season, order.index(self.kind.value)) < (
-            other.year, other.season, order.index(other.kind.value))
+    # written out, for mypyc to make native (judge.engine.quick_init): every phase played makes the next
+    def __init__(self, year: int, season: int, kind: PhaseKind = PhaseKind.MOVEMENT) -> None:
+        self.year = year  # type: ignore[misc]
+        self.season = season  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+
+    # equal by value and chronological order, each comparison written out: functools.total_ordering
+    # would make the class a plain Python one to mypyc, and a native class's comparisons are those
+    # written here (the dataclass's own __eq__ would not be reached beside them)
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phase) and self.year == other.year and self.season == other.season \
+            and self.kind is other.kind
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.season, self.kind))
+
+    def _when(self) -> tuple[int, int, int]:
+        return self.year, self.season, "MRA".index(self.kind.value)
+
+    def __lt__(self, other: Phase) -> bool:
+        return self._when() < other._when()
+
+    def __le__(self, other: Phase) -> bool:
+        return self._when() <= other._when()
+
+    def __gt__(self, other: Phase) -> bool:
+        return self._when() > other._when()
+
+    def __ge__(self, other: Phase) -> bool:
+        return self._when() >= other._when()
+
+
+quick_init(Phase)
 
 
 @dataclass(frozen=True)
