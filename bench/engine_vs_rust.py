@@ -14,7 +14,8 @@ around the crate, as a child process: the same orders in the crate's syntax, eac
 `Submission::new` (illegal orders found, holds made) + `adjudicate` (which explains every order) + every
 outcome read, timed with Rust's `Instant` and the thread's CPU clock (ours: perf_counter and
 thread_time). Rounds alternate ours and theirs, quiet and then beside a CPU
-hog of the bench's own (one busy process per core); each case's median over the rounds is kept. Ratios
+hog of the bench's own (one busy process per core); in each round each side runs a set once untimed,
+then timed (warm caches for both); each case's median over the rounds is kept. Ratios
 are theirs / ours: above 1, ours is faster. `CHECK` compares each case's count of succeeding orders: a
 sanity check that both read the same orders (the engines' rule choices differ in a few cases).
 
@@ -243,9 +244,14 @@ def measure(variant, sets: dict[str, list], crates: dict[str, Crate], rounds: in
                                         for name in sets}
     for _ in range(rounds):
         for name, cases in sets.items():
+            # each side's run of the set is timed after one untimed run of it: the set's first cases
+            # otherwise ran after the other side had taken the caches (the rulebooks' first phase took
+            # 90-320 us of ours so, against 30 warm, which alone made a twelfth of that set's mean)
+            time_ours(variant, cases)
             wall, cpu = time_ours(variant, cases)
             runs[name]["ours"].append(wall)
             runs[name]["ours_cpu"].append(cpu)
+            crates[name].round()
             wall, cpu = crates[name].round()
             runs[name]["theirs"].append(wall)
             runs[name]["theirs_cpu"].append(cpu)
