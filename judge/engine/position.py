@@ -126,6 +126,17 @@ class Position:
         after._follow(before, phase, dislodged)
         return after
 
+    @classmethod
+    def moved_on(cls, before: Position, phase: Phase) -> Position:
+        """`before`'s board in `phase`, no unit dislodged: the same as `following(before, phase,
+        before.units)`, its units and their table shared, already in order (a retreat phase with
+        nobody to retreat, as most moves leave)."""
+        after: Position = getattr(cls, "__new__")(cls)  # noqa: B009  (as in `following`)
+        object.__setattr__(after, "units", before.units)
+        object.__setattr__(after, "_by_province", before._by_province)
+        after._follow(before, phase, ())
+        return after
+
     def _follow(self, before: Position, phase: Phase, dislodged: tuple[DislodgedUnit, ...]) -> None:
         """The rest of a position made by `following`: `before`'s owners shared, not copied."""
         object.__setattr__(self, "phase", phase)

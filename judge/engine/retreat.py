@@ -20,6 +20,11 @@ from .variant import Variant
 
 def adjudicate_retreats(variant: Variant, position: Position, orders: Mapping[str, Sequence[Order]],
                         rules: Rules) -> PhaseResult:
+    if not position.dislodged and not any(orders.values()):
+        # nobody to retreat and nothing ordered: the board as it stands, in the next phase
+        after = Position.moved_on(position, variant.calendar.next_phase(position.phase))
+        return PhaseResult(position.phase, (), update_ownership(variant, after)
+                           if variant.calendar.adjusts(position.phase) else after)
     dislodged = {d.unit.location.province: d for d in position.dislodged}
     outcomes: list[Outcome] = []
     chosen: dict[str, list[tuple[str, Order, Order]]] = {}
