@@ -1,7 +1,8 @@
 """What one order mail costs (issue 27): every SQL statement the daemon's Processor and the real Dispatch
 run on any connection while handling it (sqlite3's trace callback, as bench/dispatch_io.py counts
-them), and every adjudication (the engine's one entry point, judge.engine.phase.adjudicate, which
-check_orders and process_phase both go through). A 4-order mail to the player's secret reply address
+them), and every adjudication the games layer asks of the engine (check_orders, and process_phase,
+wherever the games modules call them: counted there, so that the count holds with the compiled engine,
+whose modules call each other directly). A 4-order mail to the player's secret reply address
 runs at most 60 statements and at most 2 adjudications; the scheduler waking a game that has not
 changed since it was last checked adjudicates nothing. Counted, never timed."""
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import judge.engine.phase as engine_phase
+from judge.games import export, gamefile, hidden_builds, processing
 from mailjudge import MailJudge, mail
 
 MOST_STATEMENTS = 60
@@ -28,18 +29,22 @@ class Counted:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.statements: list[str] = []
         self.adjudications = 0
-        connect, adjudicate = sqlite3.connect, engine_phase.adjudicate
+        connect = sqlite3.connect
 
         def traced_connect(database, *args, **kwargs):
             conn = connect(database, *args, **kwargs)
             conn.set_trace_callback(self.statements.append)
             return conn
 
-        def counted_adjudicate(*args, **kwargs):
-            self.adjudications += 1
-            return adjudicate(*args, **kwargs)
+        def counting(engine_call):
+            def counted(*args, **kwargs):
+                self.adjudications += 1
+                return engine_call(*args, **kwargs)
+            return counted
         monkeypatch.setattr(sqlite3, "connect", traced_connect)
-        monkeypatch.setattr(engine_phase, "adjudicate", counted_adjudicate)
+        for module, name in ((gamefile, "check_orders"), (hidden_builds, "check_orders"),
+                             (processing, "process_phase"), (export, "process_phase")):
+            monkeypatch.setattr(module, name, counting(getattr(module, name)))
 
     def mark(self) -> tuple[int, int]:
         return len(self.statements), self.adjudications
