@@ -194,8 +194,9 @@ class GameService:
         """The snapshot kept for this connection within `snapshots_kept`, or a new one if another
         connection (another thread's, another process's) has committed to the file since it began:
         SQLite's data_version counts those commits; this connection's own writes are followed by the
-        snapshot itself (its `total_changes`). Kept by the connection object, not its id: a file closed
-        and opened again is a new connection and starts afresh."""
+        snapshot itself (its `total_changes`). Kept under the connection's id together with the connection
+        itself, and used only by that very connection: a file closed and opened again is a new connection
+        (its id maybe reused) and starts afresh."""
         kept: OrderedDict[int, tuple[sqlite3.Connection, Snapshot]] | None = getattr(self._local, "kept", None)
         if kept is None or self._pool() is None:
             return None
@@ -214,7 +215,7 @@ class GameService:
         operation to the next, as a batch keeps it for one mail, until the file is written: in a
         deadline rush each game is played, then its index row written, then its notices read, its
         status, its phase and its readers, each of which read the game row, the powers and the
-        positions afresh (a tenth of the main process's work). The last KEPT_SNAPSHOTS files' only."""
+        positions afresh (measured: about 4 % of the main process's CPU). The last KEPT_SNAPSHOTS files' only."""
         if getattr(self._local, "kept", None) is not None:
             yield
             return
